@@ -1,0 +1,2 @@
+// Public API of mcp-server: explicit named exports only. Nothing is exported until it is built.
+export {};

@@ -1,0 +1,84 @@
+// The layering table of ARCHITECTURE.md §2 — the single source of truth for
+// eslint-plugin-boundaries policies and Nx depConstraints (see eslint.config.mjs).
+// Change an edge here, on purpose, or not at all.
+
+/** @typedef {{ name: string, kind: 'lib' | 'app' | 'tool', root: string, mayImport: readonly string[] }} Layer */
+
+/** @type {readonly Layer[]} */
+export const LAYERS = Object.freeze([
+  { name: 'canonical', kind: 'lib', root: 'libs/canonical', mayImport: [] },
+  { name: 'crypto', kind: 'lib', root: 'libs/crypto', mayImport: ['canonical'] },
+  { name: 'state-machine', kind: 'lib', root: 'libs/state-machine', mayImport: [] },
+  { name: 'policy', kind: 'lib', root: 'libs/policy', mayImport: [] },
+  { name: 'transports', kind: 'lib', root: 'libs/transports', mayImport: [] },
+  { name: 'pfsense-read', kind: 'lib', root: 'libs/pfsense-read', mayImport: ['transports', 'policy', 'canonical'] },
+  { name: 'write-client', kind: 'lib', root: 'libs/write-client', mayImport: ['transports', 'policy'] },
+  {
+    name: 'contract-store',
+    kind: 'lib',
+    root: 'libs/contract-store',
+    mayImport: ['canonical', 'crypto', 'state-machine', 'policy'],
+  },
+  { name: 'authorization', kind: 'lib', root: 'libs/authorization', mayImport: ['canonical', 'crypto'] },
+  // pfsense-read is `import type` only for adapters (enforced by a custom rule in tools/eslint-rules).
+  { name: 'adapters', kind: 'lib', root: 'libs/adapters', mayImport: ['canonical', 'policy', 'pfsense-read'] },
+  {
+    name: 'executor',
+    kind: 'lib',
+    root: 'libs/executor',
+    mayImport: ['adapters', 'contract-store', 'write-client', 'pfsense-read', 'policy', 'crypto', 'canonical', 'state-machine'],
+  },
+  {
+    name: 'coordinator',
+    kind: 'lib',
+    root: 'libs/coordinator',
+    mayImport: [
+      'executor', 'contract-store', 'authorization', 'adapters', 'pfsense-read', 'policy', 'crypto', 'canonical',
+      'state-machine',
+    ],
+  },
+  {
+    name: 'mcp-server',
+    kind: 'app',
+    root: 'apps/mcp-server',
+    // runtime/ is the composition root; tools/ is narrowed further (see MCP_SERVER_TOOLS_MAY_IMPORT).
+    mayImport: [
+      'canonical', 'crypto', 'state-machine', 'policy', 'transports', 'pfsense-read', 'write-client', 'contract-store',
+      'authorization', 'adapters', 'executor', 'coordinator',
+    ],
+  },
+  { name: 'signer-cli', kind: 'app', root: 'apps/signer-cli', mayImport: ['authorization', 'crypto', 'canonical', 'adapters', 'policy'] },
+  {
+    name: 'lab-runner',
+    kind: 'app',
+    root: 'apps/lab-runner',
+    mayImport: [
+      'canonical', 'crypto', 'state-machine', 'policy', 'transports', 'pfsense-read', 'write-client', 'contract-store',
+      'authorization', 'adapters', 'executor', 'coordinator', 'pfsense-sim',
+    ],
+  },
+  { name: 'pfsense-sim', kind: 'tool', root: 'tools/pfsense-sim', mayImport: [] },
+  {
+    name: 'bench',
+    kind: 'tool',
+    root: 'tools/bench',
+    mayImport: [
+      'canonical', 'crypto', 'state-machine', 'policy', 'transports', 'pfsense-read', 'write-client', 'contract-store',
+      'authorization', 'adapters', 'executor', 'coordinator', 'pfsense-sim',
+    ],
+  },
+]);
+
+/** mcp-server's tools/ folder may import only these (ARCHITECTURE §2). */
+export const MCP_SERVER_TOOLS_MAY_IMPORT = Object.freeze(['pfsense-read', 'coordinator']);
+
+/** External packages confined to one layer (ARCHITECTURE §2); `bench` is exempt. */
+export const CONFINED_PACKAGES = Object.freeze([
+  { packages: ['better-sqlite3', 'kysely'], onlyIn: ['contract-store'] },
+  { packages: ['@noble/curves', '@noble/hashes'], onlyIn: ['crypto'] },
+  { packages: ['got'], onlyIn: ['transports'] },
+]);
+
+export const EXEMPT_FROM_PACKAGE_CONFINEMENT = Object.freeze(['bench']);
+
+export const layerTag = (name) => `layer:${name}`;
