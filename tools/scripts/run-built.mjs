@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// `npm run mcp|signer|lab|sim -- ARGS`: runs a built program with `node <entry>` and passes ARGS through.
+// A program whose sources do not exist yet says so and exits 2.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { LAYERS } from '../layers/layers.mjs';
+import { PROGRAMS, workspaceRoot } from './programs.mjs';
+
+const [name, sep, ...rest] = process.argv.slice(2);
+const args = sep === '--' ? rest : [sep, ...rest].filter((a) => a !== undefined);
+const program = PROGRAMS[name];
+if (!program) {
+  process.stderr.write(`run-built: unknown program "${name}"\n`);
+  process.exit(2);
+}
+const root = LAYERS.find((l) => l.name === name).root;
+if (!existsSync(join(workspaceRoot, root, 'src', 'main.ts'))) {
+  process.stderr.write(`${program.command}: not built yet\n`);
+  process.exit(2);
+}
+const entry = join(workspaceRoot, program.entry);
+if (!existsSync(entry)) {
+  process.stderr.write(`${program.command}: ${program.entry} is missing; run \`npm run build\` first\n`);
+  process.exit(2);
+}
+const child = spawn(process.execPath, [entry, ...args], { stdio: 'inherit' });
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
