@@ -9,7 +9,7 @@ import {
   TERMINAL_STATES,
   isTerminal,
   nextState,
-} from '@pfsense-mcp/state-machine';
+} from '../src/index.js';
 
 const RUNS = { numRuns: 200 };
 const anyEvent = fc.constantFrom(...RECOVERY_EVENTS);

@@ -12,7 +12,7 @@ import {
   isRecoveryState,
   isTerminal,
   nextState,
-} from '@pfsense-mcp/state-machine';
+} from '../src/index.js';
 
 describe('terminal and reservation-holding states', () => {
   it('terminal states are exactly FAILED, ROLLED_BACK, ROLLBACK_FAILED, EXPIRED', () => {

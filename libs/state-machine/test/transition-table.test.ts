@@ -9,7 +9,7 @@ import {
   TRANSITION_TABLE,
   canTransition,
   nextState,
-} from '@pfsense-mcp/state-machine';
+} from '../src/index.js';
 
 // Written out by hand from ARCHITECTURE §3 — deliberately NOT derived from the implementation.
 // Every one of the 10 × 14 pairs is listed; '-' means the pair must be refused.
