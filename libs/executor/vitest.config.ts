@@ -1,3 +1,4 @@
 import { projectConfig } from '../../tools/vitest/project-config.mjs';
 
-export default projectConfig(import.meta.dirname);
+// Not built yet (see README.md): no tests until the issue that builds it.
+export default projectConfig(import.meta.dirname, { passWithNoTests: true });

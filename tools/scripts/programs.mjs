@@ -9,4 +9,6 @@ export const PROGRAMS = Object.freeze({
   'signer-cli': { entry: 'dist/apps/signer-cli/main.js', command: 'pfsense-mcp-signer' },
   'lab-runner': { entry: 'dist/apps/lab-runner/main.js', command: 'pfsense-mcp-lab' },
   'pfsense-sim': { entry: 'dist/tools/pfsense-sim/main.js', command: 'pfsense-sim' },
+  // Workspace-only: the benchmark harness (`npm run bench`).
+  bench: { entry: 'dist/tools/bench/main.js', command: 'pfsense-mcp-bench' },
 });

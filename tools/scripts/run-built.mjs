@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run mcp|signer|lab|sim -- ARGS`: runs a built program with `node <entry>` and passes ARGS through.
 // A program whose sources do not exist yet says so and exits 2.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { LAYERS } from '../layers/layers.mjs';
@@ -19,11 +19,16 @@ if (!existsSync(join(workspaceRoot, root, 'src', 'main.ts'))) {
   process.stderr.write(`${program.command}: not built yet\n`);
   process.exit(2);
 }
-const entry = join(workspaceRoot, program.entry);
-if (!existsSync(entry)) {
-  process.stderr.write(`${program.command}: ${program.entry} is missing; run \`npm run build\` first\n`);
-  process.exit(2);
+// Build on first use (a fresh clone has no dist/); `npm run build` rebuilds everything. The MCP server's
+// --demo spawns the built simulator, so it comes along.
+for (const needed of name === 'mcp-server' ? [name, 'pfsense-sim'] : [name]) {
+  if (existsSync(join(workspaceRoot, PROGRAMS[needed].entry))) continue;
+  const built = spawnSync(process.execPath, [join(workspaceRoot, 'tools', 'scripts', 'build-program.mjs'), needed], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (built.status !== 0) process.exit(built.status ?? 1);
 }
+const entry = join(workspaceRoot, program.entry);
 const child = spawn(process.execPath, [entry, ...args], { stdio: 'inherit' });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,130 @@
+// Proves the layering law really fails lint: each case lints a violating file placed (virtually) inside a
+// project and expects the named rule to fire. A case that stops firing means the table was loosened.
+import { execFileSync } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+let eslint: ESLint;
+
+beforeAll(() => {
+  // @nx/enforce-module-boundaries reads Nx's cached project graph; make sure it exists.
+  execFileSync(process.execPath, [join(root, 'node_modules/nx/dist/bin/nx.js'), 'show', 'projects'], {
+    cwd: root,
+    stdio: 'ignore',
+    env: { ...process.env, NX_DAEMON: 'false' },
+  });
+  eslint = new ESLint({ cwd: root });
+}, 120_000);
+
+async function lint(file: string, code: string) {
+  const [result] = await eslint.lintText(code, { filePath: join(root, file) });
+  return (result?.messages ?? []).map((m) => ({ rule: m.ruleId, message: m.message }));
+}
+
+const cases: ReadonlyArray<{ name: string; file: string; code: string; rule: string; mentions: string }> = [
+  {
+    name: 'canonical importing executor',
+    file: 'libs/canonical/src/zz-fixture.ts',
+    code: "import { MutationExecutor } from '@pfsense-mcp/executor';\nexport const x = MutationExecutor;\n",
+    rule: 'boundaries/dependencies',
+    mentions: '"canonical" may not import "executor"',
+  },
+  {
+    name: 'signer-cli importing transports',
+    file: 'apps/signer-cli/src/zz-fixture.ts',
+    code: "import { createHttpTransport } from '@pfsense-mcp/transports';\nexport const x = createHttpTransport;\n",
+    rule: 'boundaries/dependencies',
+    mentions: '"signer-cli" may not import "transports"',
+  },
+  {
+    name: 'pfsense-sim importing a product lib',
+    file: 'tools/pfsense-sim/src/zz-fixture.ts',
+    code: "import { canonicalize } from '@pfsense-mcp/canonical';\nexport const x = canonicalize;\n",
+    rule: 'boundaries/dependencies',
+    mentions: '"pfsense-sim" may not import "canonical"',
+  },
+  {
+    name: "mcp-server's tools/ importing the contract store",
+    file: 'apps/mcp-server/src/tools/zz-fixture.ts',
+    code: "import { x as y } from '@pfsense-mcp/contract-store';\nexport const x = y;\n",
+    rule: 'boundaries/dependencies',
+    mentions: 'may not import "contract-store"',
+  },
+  {
+    name: 'crypto importing canonical internals by a relative path',
+    file: 'libs/crypto/src/zz-fixture.ts',
+    code: "import { x as y } from '../../canonical/src/digest.js';\nexport const x = y;\n",
+    rule: 'no-restricted-imports',
+    mentions: 'public entry',
+  },
+  {
+    name: 'better-sqlite3 outside contract-store',
+    file: 'libs/executor/src/zz-fixture.ts',
+    code: "import Database from 'better-sqlite3';\nexport const x = Database;\n",
+    rule: 'no-restricted-imports',
+    mentions: 'only in contract-store',
+  },
+  {
+    name: '@noble/hashes outside crypto',
+    file: 'libs/canonical/src/zz-fixture.ts',
+    code: "import { sha256 } from '@noble/hashes/sha2.js';\nexport const x = sha256;\n",
+    rule: 'no-restricted-imports',
+    mentions: 'only in crypto',
+  },
+  {
+    name: 'got outside transports',
+    file: 'libs/pfsense-read/src/zz-fixture.ts',
+    code: "import got from 'got';\nexport const x = got;\n",
+    rule: 'no-restricted-imports',
+    mentions: 'only in transports',
+  },
+  {
+    name: "the store's executor entry outside libs/executor",
+    file: 'libs/coordinator/src/zz-fixture.ts',
+    code: "import { x as y } from '@pfsense-mcp/contract-store/executor';\nexport const x = y;\n",
+    rule: 'no-restricted-imports',
+    mentions: 'only by libs/executor',
+  },
+  {
+    name: 'console in mcp-server',
+    file: 'apps/mcp-server/src/zz-fixture.ts',
+    code: "console.log('hello');\nexport {};\n",
+    rule: 'no-console',
+    mentions: '',
+  },
+  {
+    name: 'process.stdout in mcp-server',
+    file: 'apps/mcp-server/src/zz-fixture.ts',
+    code: "process.stdout.write('hello');\nexport {};\n",
+    rule: 'no-restricted-properties',
+    mentions: 'stdout belongs to the MCP protocol',
+  },
+];
+
+describe('layering lint', () => {
+  for (const c of cases) {
+    it(`fails on ${c.name}`, async () => {
+      const messages = await lint(c.file, c.code);
+      const hit = messages.find((m) => m.rule === c.rule);
+      expect(hit, JSON.stringify(messages)).toBeDefined();
+      expect(hit?.message).toContain(c.mentions);
+    });
+  }
+
+  it('passes allowed edges: crypto importing canonical, executor importing the executor entry', async () => {
+    expect(await lint('libs/crypto/src/zz-fixture.ts', "import { digest } from '@pfsense-mcp/canonical';\nexport const x = digest;\n")).toEqual([]);
+    const executor = await lint(
+      'libs/executor/src/zz-fixture.ts',
+      "import { x as y } from '@pfsense-mcp/contract-store/executor';\nexport const x = y;\n",
+    );
+    expect(executor.filter((m) => m.rule === 'no-restricted-imports' || m.rule === 'boundaries/dependencies')).toEqual([]);
+  });
+
+  it('Nx depConstraints come from the same table', async () => {
+    const messages = await lint('libs/canonical/src/zz-fixture.ts', "import { x as y } from '@pfsense-mcp/executor';\nexport const x = y;\n");
+    expect(messages.map((m) => m.rule)).toContain('@nx/enforce-module-boundaries');
+  });
+});
