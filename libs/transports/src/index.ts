@@ -1,2 +1,34 @@
-// Public API of transports: explicit named exports only. Nothing is exported until it is built.
-export {};
+// Public API of transports: the Transport port, the HTTP transport (the only user of got), the
+// recording mock and the fault proxy, and the typed errors that say whether a request was written.
+export type { HttpMethod } from './http-method.js';
+export { HTTP_METHODS, isHttpMethod } from './http-method.js';
+export type { Transport, TransportRequestOptions, TransportResponse } from './transport.js';
+export {
+  InvalidRequestError,
+  ResponseTooLargeError,
+  TransportConfigError,
+  TransportConnectionError,
+  TransportError,
+  TransportTimeoutError,
+} from './transport-error.js';
+export type { TransportConnectionCode, TransportTimeoutCode } from './transport-error.js';
+export {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_MAX_IN_FLIGHT,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_RESPONSE_TIMEOUT_MS,
+} from './transport-defaults.js';
+export { createHttpTransport, isLoopbackHost } from './create-http-transport.js';
+export type { HttpTransport, HttpTransportOptions } from './create-http-transport.js';
+export { validateRequest } from './validate-request.js';
+export type { ValidatedRequest } from './validate-request.js';
+export { InFlightLimiter } from './in-flight-limiter.js';
+export { MockScriptExhaustedError, RecordingMockTransport } from './recording-mock-transport.js';
+export type {
+  MockHandler,
+  MockReply,
+  RecordedCall,
+  RecordingMockTransportScript,
+} from './recording-mock-transport.js';
+export { FAULT_DELIVERY, FaultKind, FaultProxyTransport } from './fault-proxy-transport.js';
+export type { FaultDelivery, FaultRule } from './fault-proxy-transport.js';

@@ -1,0 +1,345 @@
+import { lstatSync, readFileSync } from 'node:fs';
+import { Agent as HttpAgent, type ClientRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import { isIPv4 } from 'node:net';
+import type { Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
+import got, { type Progress } from 'got';
+import { classifyTransportFailure, type WritePhase } from './classify-transport-failure.js';
+import type { HttpMethod } from './http-method.js';
+import { InFlightLimiter } from './in-flight-limiter.js';
+import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_MAX_IN_FLIGHT,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_RESPONSE_TIMEOUT_MS,
+} from './transport-defaults.js';
+import { ResponseTooLargeError, TransportConfigError, TransportError } from './transport-error.js';
+import type { Transport, TransportRequestOptions, TransportResponse } from './transport.js';
+import { validateRequest, type ValidatedRequest } from './validate-request.js';
+
+
+const MAX_TIMEOUT_MS = 10 * 60_000;
+const MAX_RESPONSE_BYTES_CEILING = 256 * 1024 * 1024;
+const MAX_IN_FLIGHT_CEILING = 64;
+const MAX_CA_FILE_BYTES = 1024 * 1024;
+const USER_AGENT = 'pfsense-mcp';
+
+export interface HttpTransportOptions {
+  /** https://host[:port][/prefix]. Plain http only with allowHttpLoopback and a loopback host. */
+  readonly baseUrl: string;
+  /** Sent on every request, e.g. { name: 'X-API-Key', value }. The value is never logged or echoed. */
+  readonly authHeader?: { readonly name: string; readonly value: string };
+  /** PEM file of the CA(s) that sign the appliance certificate; replaces the default trust store. */
+  readonly caFile?: string;
+  readonly allowHttpLoopback?: boolean;
+  /** TCP connect plus TLS handshake (each phase bounded by this). Default 10 s. */
+  readonly connectTimeoutMs?: number;
+  /** Request sent → response headers, and again response headers → last body byte. Default 30 s. */
+  readonly responseTimeoutMs?: number;
+  /** Default 8 MiB. A bigger response is a ResponseTooLargeError. */
+  readonly maxResponseBytes?: number;
+  /** Requests on the wire at once; more wait in FIFO order. Default 4. */
+  readonly maxInFlight?: number;
+  /** Reuse connections between requests. Default true. */
+  readonly keepAlive?: boolean;
+}
+
+export interface HttpTransport extends Transport {
+  /** Destroys pooled connections. Requests already running finish or fail on their own. */
+  close(): void;
+}
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,64}$/;
+const HEADER_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]{0,8190}[\x21-\x7e])?$/;
+// Headers the transport owns: letting the caller set them would break framing or the content rules.
+const RESERVED_HEADERS = new Set([
+  'host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'accept', 'accept-encoding',
+  'user-agent', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'cookie', 'proxy-authorization',
+]);
+
+function optionalInt(value: unknown, name: string, min: number, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new TransportConfigError(`createHttpTransport: "${name}" must be an integer in ${min}..${max}`);
+  }
+  return value;
+}
+
+/** 127.0.0.0/8, ::1 and the name localhost: the only hosts plain http may reach (§ issue 4). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  if (host === 'localhost' || host === '[::1]' || host === '::1') return true;
+  return isIPv4(host) && host.startsWith('127.');
+}
+
+function readCaFile(path: unknown): Buffer {
+  if (typeof path !== 'string' || path.length === 0 || path.length > 4096) {
+    throw new TransportConfigError('createHttpTransport: "caFile" must be a non-empty path');
+  }
+  let pem: Buffer;
+  try {
+    const stat = lstatSync(path);
+    if (!stat.isFile()) throw new Error('not a file');
+    if (stat.size > MAX_CA_FILE_BYTES) throw new Error('too large');
+    pem = readFileSync(path);
+  } catch {
+    throw new TransportConfigError('createHttpTransport: "caFile" is not a readable regular file', 'CA_FILE_UNREADABLE');
+  }
+  if (!pem.toString('latin1').includes('-----BEGIN CERTIFICATE-----')) {
+    throw new TransportConfigError('createHttpTransport: "caFile" holds no PEM certificate', 'CA_FILE_INVALID');
+  }
+  return pem;
+}
+
+interface Settings {
+  readonly origin: string;
+  readonly basePath: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly ca: Buffer | undefined;
+  readonly connectTimeoutMs: number;
+  readonly responseTimeoutMs: number;
+  readonly maxResponseBytes: number;
+  readonly agent: HttpAgent | HttpsAgent;
+  readonly https: boolean;
+}
+
+export function createHttpTransport(options: HttpTransportOptions): HttpTransport {
+  if (options === null || typeof options !== 'object') {
+    throw new TransportConfigError('createHttpTransport: "options" must be an object');
+  }
+  const { baseUrl } = options;
+  if (typeof baseUrl !== 'string' || baseUrl.length === 0 || baseUrl.length > 2048) {
+    throw new TransportConfigError('createHttpTransport: "baseUrl" must be a non-empty URL string');
+  }
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    // The text is not echoed: a mistyped URL may still carry credentials.
+    throw new TransportConfigError('createHttpTransport: "baseUrl" is not a valid URL');
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new TransportConfigError('createHttpTransport: "baseUrl" must not contain credentials; use authHeader');
+  }
+  if (url.search !== '' || url.hash !== '' || baseUrl.includes('?') || baseUrl.includes('#')) {
+    throw new TransportConfigError('createHttpTransport: "baseUrl" must not have a query or fragment');
+  }
+  const isHttps = url.protocol === 'https:';
+  if (!isHttps) {
+    if (url.protocol !== 'http:') {
+      throw new TransportConfigError('createHttpTransport: "baseUrl" must be https', 'INSECURE_URL');
+    }
+    if (options.allowHttpLoopback !== true || !isLoopbackHost(url.hostname)) {
+      throw new TransportConfigError(
+        'createHttpTransport: plain http is refused; use https (http only to a loopback host with allowHttpLoopback)',
+        'INSECURE_URL',
+      );
+    }
+    if (options.caFile !== undefined) {
+      throw new TransportConfigError('createHttpTransport: "caFile" has no meaning for an http baseUrl');
+    }
+  }
+  if (options.allowHttpLoopback !== undefined && typeof options.allowHttpLoopback !== 'boolean') {
+    throw new TransportConfigError('createHttpTransport: "allowHttpLoopback" must be a boolean');
+  }
+  if (options.keepAlive !== undefined && typeof options.keepAlive !== 'boolean') {
+    throw new TransportConfigError('createHttpTransport: "keepAlive" must be a boolean');
+  }
+
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': USER_AGENT };
+  if (options.authHeader !== undefined) {
+    const { authHeader } = options;
+    if (authHeader === null || typeof authHeader !== 'object') {
+      throw new TransportConfigError('createHttpTransport: "authHeader" must be { name, value }');
+    }
+    if (typeof authHeader.name !== 'string' || !TOKEN.test(authHeader.name)) {
+      throw new TransportConfigError('createHttpTransport: "authHeader.name" must be an HTTP header name');
+    }
+    const name = authHeader.name.toLowerCase();
+    if (RESERVED_HEADERS.has(name)) {
+      throw new TransportConfigError('createHttpTransport: "authHeader.name" names a header the transport owns');
+    }
+    if (typeof authHeader.value !== 'string' || !HEADER_VALUE.test(authHeader.value)) {
+      throw new TransportConfigError(
+        'createHttpTransport: "authHeader.value" must be 1..8192 printable ASCII characters without surrounding spaces',
+      );
+    }
+    headers[name] = authHeader.value;
+  }
+
+  const connectTimeoutMs = optionalInt(options.connectTimeoutMs, 'connectTimeoutMs', 1, MAX_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS);
+  const responseTimeoutMs = optionalInt(options.responseTimeoutMs, 'responseTimeoutMs', 1, MAX_TIMEOUT_MS, DEFAULT_RESPONSE_TIMEOUT_MS);
+  const maxResponseBytes = optionalInt(
+    options.maxResponseBytes, 'maxResponseBytes', 1, MAX_RESPONSE_BYTES_CEILING, DEFAULT_MAX_RESPONSE_BYTES,
+  );
+  const maxInFlight = optionalInt(options.maxInFlight, 'maxInFlight', 1, MAX_IN_FLIGHT_CEILING, DEFAULT_MAX_IN_FLIGHT);
+  const ca = isHttps && options.caFile !== undefined ? readCaFile(options.caFile) : undefined;
+  const keepAlive = options.keepAlive ?? true;
+  // A private agent per transport: its own pool, sized to the in-flight bound, never the global one.
+  const agentOptions = { keepAlive, maxSockets: maxInFlight, maxFreeSockets: maxInFlight };
+  const agent = isHttps ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
+
+  const settings: Settings = Object.freeze({
+    origin: url.origin,
+    basePath: url.pathname.replace(/\/+$/, ''),
+    headers: Object.freeze(headers),
+    ca,
+    connectTimeoutMs,
+    responseTimeoutMs,
+    maxResponseBytes,
+    agent,
+    https: isHttps,
+  });
+  const limiter = new InFlightLimiter(maxInFlight);
+
+  const transport: HttpTransport = {
+    async request(method: HttpMethod, path: string, requestOptions?: TransportRequestOptions) {
+      const request = validateRequest(method, path, requestOptions);
+      const release = await limiter.acquire();
+      try {
+        return await send(settings, request);
+      } finally {
+        release();
+      }
+    },
+    close() {
+      agent.destroy();
+    },
+  };
+  return Object.freeze(transport);
+}
+
+function buildUrl(settings: Settings, request: ValidatedRequest): string {
+  let url = settings.origin + settings.basePath + request.path;
+  if (request.query !== null) {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(request.query)) params.append(key, String(value));
+    const encoded = params.toString();
+    if (encoded !== '') url += `?${encoded}`;
+  }
+  return url;
+}
+
+function flattenHeaders(raw: IncomingMessage['headers']): Readonly<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    Object.defineProperty(out, name, {
+      value: Array.isArray(value) ? value.join(', ') : value,
+      enumerable: true,
+    });
+  }
+  return Object.freeze(out);
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+function send(settings: Settings, request: ValidatedRequest): Promise<TransportResponse> {
+  const headers: Record<string, string> = { ...settings.headers };
+  // No Content-Type without a body: pfrest ignores the query string of a GET that claims JSON.
+  if (request.body !== null) headers['content-type'] = 'application/json';
+  const timeout = settings.https
+    ? {
+        lookup: settings.connectTimeoutMs,
+        connect: settings.connectTimeoutMs,
+        secureConnect: settings.connectTimeoutMs,
+        send: settings.responseTimeoutMs,
+        response: settings.responseTimeoutMs,
+        read: settings.responseTimeoutMs,
+      }
+    : {
+        lookup: settings.connectTimeoutMs,
+        connect: settings.connectTimeoutMs,
+        send: settings.responseTimeoutMs,
+        response: settings.responseTimeoutMs,
+        read: settings.responseTimeoutMs,
+      };
+
+  return new Promise<TransportResponse>((resolve, reject) => {
+    let phase: WritePhase = 'not-started';
+    let tooLarge = false;
+    const pending = got(buildUrl(settings, request), {
+      method: request.method,
+      headers,
+      ...(request.body !== null ? { body: request.body } : {}),
+      agent: settings.https ? { https: settings.agent as HttpsAgent } : { http: settings.agent as HttpAgent },
+      https: {
+        rejectUnauthorized: true,
+        minVersion: 'TLSv1.2',
+        ...(settings.ca !== undefined ? { certificateAuthority: settings.ca } : {}),
+      },
+      http2: false,
+      // One call = one upstream request: no retry of any kind, no redirect following (a 3xx is
+      // returned as it is), no throwing on status (the caller classifies it).
+      retry: { limit: 0 },
+      followRedirect: false,
+      throwHttpErrors: false,
+      // No Accept-Encoding, so the byte cap counts what we keep (no decompression bombs).
+      decompress: false,
+      responseType: 'buffer',
+      allowGetBody: false,
+      enableUnixSockets: false,
+      timeout,
+    });
+
+    const overCap = (): void => {
+      if (tooLarge) return;
+      tooLarge = true;
+      // Destroys the request and its socket: the rest of the body is never read, the connection
+      // never returns to the pool.
+      pending.cancel();
+    };
+
+    pending.on('request', (clientRequest: ClientRequest) => {
+      clientRequest.once('socket', (socket: Socket) => {
+        if (clientRequest.reusedSocket) {
+          phase = 'connected';
+          return;
+        }
+        const secure = socket instanceof TLSSocket;
+        // `authorized` is set only once the handshake verified the peer (rejectUnauthorized is on).
+        if (!socket.connecting && (!secure || socket.authorized)) {
+          phase = 'connected';
+          return;
+        }
+        phase = 'connecting';
+        // Node holds the request bytes until TCP connect (http) or the end of the TLS handshake
+        // (https); before that event nothing of the request can be on the wire.
+        socket.once(secure ? 'secureConnect' : 'connect', () => {
+          phase = 'connected';
+        });
+      });
+    });
+    pending.on('response', (response: IncomingMessage) => {
+      const declared = Number(response.headers['content-length']);
+      if (Number.isFinite(declared) && declared > settings.maxResponseBytes) overCap();
+    });
+    pending.on('downloadProgress', (progress: Progress) => {
+      if (progress.transferred > settings.maxResponseBytes) overCap();
+    });
+
+    pending.then(
+      (response) => {
+        const raw = response.rawBody ?? Buffer.alloc(0);
+        if (tooLarge || raw.length > settings.maxResponseBytes) {
+          reject(new ResponseTooLargeError(settings.maxResponseBytes));
+          return;
+        }
+        let body: string;
+        try {
+          body = UTF8.decode(raw);
+        } catch {
+          reject(new TransportError('transport: response body is not UTF-8', 'BODY_NOT_UTF8', true));
+          return;
+        }
+        resolve(
+          Object.freeze({ status: response.statusCode, headers: flattenHeaders(response.headers), body }),
+        );
+      },
+      (error: unknown) => {
+        reject(tooLarge ? new ResponseTooLargeError(settings.maxResponseBytes) : classifyTransportFailure(error, phase));
+      },
+    );
+  });
+}

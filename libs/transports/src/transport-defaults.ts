@@ -1,0 +1,6 @@
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+export const DEFAULT_RESPONSE_TIMEOUT_MS = 30_000;
+/** The response-size cap (issue 4: default 8 MiB). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+/** Requests in flight to the appliance (issue 4: default 4, queued beyond). */
+export const DEFAULT_MAX_IN_FLIGHT = 4;
