@@ -1,2 +1,24 @@
-// Public API of pfsense-read: explicit named exports only. Nothing is exported until it is built.
-export {};
+// Public API of pfsense-read: the GET-only pfrest client, the READ catalogue and its runner.
+export { RestApiClient, DEFAULT_PAGE_SIZE, DEFAULT_MAX_PAGES } from './rest-api-client.js';
+export type { RestApiClientOptions } from './rest-api-client.js';
+export { PfrestResponseError } from './pfrest-response-error.js';
+export type { PfrestResponseErrorCode } from './pfrest-response-error.js';
+export { PfrestEnvelopeSchema } from './pfrest-envelope.js';
+export type { PfrestEnvelope } from './pfrest-envelope.js';
+export { ReadToolInputError } from './read-tool-input-error.js';
+export type { ReadToolDefinition, ProjectOptions } from './read-tool-definition.js';
+export type { ReadModelSpec, FieldKind, ScalarKind } from './read-model-spec.js';
+export {
+  READ_CATALOGUE,
+  READ_TOOL_GROUPS,
+  PFREST_VERSION,
+  findReadTool,
+  MIN_LIMIT,
+  MAX_LIMIT,
+  DEFAULT_LIMIT,
+  MAX_OFFSET,
+} from './read-catalogue.js';
+export { READ_MODELS } from './read-models.js';
+export { IDENTIFYING_METADATA } from './identifying-metadata.js';
+export { runReadTool, truncateReadResult } from './run-read-tool.js';
+export type { ReadToolResult, PluralReadToolResult, SingularReadToolResult } from './run-read-tool.js';

@@ -1,0 +1,40 @@
+/** Why an upstream response was refused. Stable strings; callers branch on them. */
+export type PfrestResponseErrorCode =
+  | 'UPSTREAM_ERROR' // a non-success envelope or HTTP status
+  | 'REDIRECT_REFUSED' // a 3xx (redirects are never followed)
+  | 'MALFORMED_RESPONSE' // a success status whose body is not a pfrest envelope
+  | 'UNEXPECTED_SHAPE' // an envelope whose `data` does not fit the read model
+  | 'PAGE_LIMIT_EXCEEDED'; // readAllPages reached its page bound without a short page
+
+const RESPONSE_ID = /^[A-Z][A-Z0-9_]{0,127}$/;
+
+/**
+ * A refused pfrest response, sanitized by construction: it carries the HTTP status, pfrest's `response_id`
+ * (only when it is a plain upper-case token) and, for shape errors, the field path inside `data` — never the
+ * upstream `message`, the body or a header.
+ */
+export class PfrestResponseError extends Error {
+  override readonly name = 'PfrestResponseError';
+  readonly code: PfrestResponseErrorCode;
+  readonly httpStatus: number;
+  readonly responseId: string | null;
+  /** Field path inside `data` for UNEXPECTED_SHAPE (our own model's field names and indices), else null. */
+  readonly dataPath: string | null;
+
+  constructor(
+    code: PfrestResponseErrorCode,
+    httpStatus: number,
+    responseId: unknown = null,
+    dataPath: string | null = null,
+  ) {
+    const id = typeof responseId === 'string' && RESPONSE_ID.test(responseId) ? responseId : null;
+    const status = Number.isSafeInteger(httpStatus) ? httpStatus : 0;
+    super(
+      `pfREST read refused: ${code} (HTTP ${status}${id === null ? '' : `, ${id}`}${dataPath === null ? '' : `, at ${dataPath}`})`,
+    );
+    this.code = code;
+    this.httpStatus = status;
+    this.responseId = id;
+    this.dataPath = dataPath;
+  }
+}

@@ -1,0 +1,39 @@
+import type { Capability } from './capability.js';
+import type { z } from 'zod';
+
+export interface ProjectOptions {
+  readonly includeIdentifyingMetadata: boolean;
+}
+
+/** Input of a plural tool after parsing (defaults applied). */
+export interface PluralReadInput {
+  readonly limit: number;
+  readonly offset: number;
+  readonly include_identifying_metadata?: boolean;
+}
+
+/**
+ * One READ tool, ready to register: metadata, a strict input schema, the exact output schema of what
+ * runReadTool returns for it (a zod object at the top level), and its allow-list projection.
+ */
+export interface ReadToolDefinition {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly group: string;
+  readonly capability: Capability;
+  readonly path: string;
+  readonly plural: boolean;
+  /** pfrest model behind the path (key of READ_MODELS). */
+  readonly model: string;
+  readonly inputSchema: z.ZodObject;
+  readonly outputSchema: z.ZodObject;
+  readonly supportsIdentifyingMetadata: boolean;
+  /** Fields nulled unless include_identifying_metadata is true (IDENTIFYING_METADATA entry; empty if none). */
+  readonly identifyingFields: readonly string[];
+  /**
+   * Allow-list projection of the envelope's `data`: an array of items for plural tools, one item otherwise.
+   * Throws PfrestResponseError(UNEXPECTED_SHAPE) on a structurally wrong value.
+   */
+  project(data: unknown, opts: ProjectOptions): unknown;
+}

@@ -1,0 +1,90 @@
+import type { z } from 'zod';
+import { PfrestResponseError } from './pfrest-response-error.js';
+import { READ_CATALOGUE } from './read-catalogue.js';
+import type { ReadToolDefinition } from './read-tool-definition.js';
+import { ReadToolInputError } from './read-tool-input-error.js';
+import type { RestApiClient } from './rest-api-client.js';
+
+/** Result of a plural tool (an MCP structuredContent object). */
+export interface PluralReadToolResult {
+  readonly data: readonly unknown[];
+  /** Items in `data`. */
+  readonly count: number;
+  readonly limit: number;
+  readonly offset: number;
+  /** offset + count when the page was full (more items may follow), else null. */
+  readonly next_offset: number | null;
+  /** true only when a caller cut `data` short after the read (see truncateReadResult). */
+  readonly truncated: boolean;
+}
+
+/** Result of a singular tool. */
+export interface SingularReadToolResult {
+  readonly data: unknown;
+}
+
+export type ReadToolResult = PluralReadToolResult | SingularReadToolResult;
+
+const KNOWN: ReadonlySet<ReadToolDefinition> = new Set(READ_CATALOGUE);
+
+function issuesOf(error: z.ZodError): { path: string; issue: string }[] {
+  return error.issues.map((i) => ({
+    // Unknown keys are reported by name: the key is the caller's own text, which is not a secret.
+    path: i.code === 'unrecognized_keys' ? i.keys.join(',') : i.path.map(String).join('.'),
+    issue: i.code,
+  }));
+}
+
+/**
+ * Runs one READ tool: validates `input` with the tool's strict input schema, issues exactly one GET (with
+ * limit/offset for plural tools, no other query), projects the data through the allow-list and returns a
+ * frozen result that the tool's outputSchema accepts.
+ */
+export async function runReadTool(
+  client: RestApiClient,
+  tool: ReadToolDefinition,
+  input: unknown,
+): Promise<ReadToolResult> {
+  if (!KNOWN.has(tool)) throw new TypeError('runReadTool: "tool" must be an entry of READ_CATALOGUE');
+  const parsed = tool.inputSchema.safeParse(input ?? {});
+  if (!parsed.success) throw new ReadToolInputError(tool.name, issuesOf(parsed.error));
+  const args = parsed.data as { limit?: number; offset?: number; include_identifying_metadata?: boolean };
+  const projectOptions = { includeIdentifyingMetadata: args.include_identifying_metadata === true };
+  if (!tool.plural) {
+    const { data } = await client.read(tool.path);
+    return Object.freeze({ data: tool.project(data, projectOptions) });
+  }
+  const limit = args.limit as number;
+  const offset = args.offset as number;
+  const { data } = await client.read(tool.path, { limit, offset });
+  const items = tool.project(data, projectOptions) as readonly unknown[];
+  // pfrest honours limit; a longer page means it did not, and the result would misstate paging.
+  if (items.length > limit) throw new PfrestResponseError('UNEXPECTED_SHAPE', 200, null, '$.length');
+  return Object.freeze({
+    data: items,
+    count: items.length,
+    limit,
+    offset,
+    next_offset: items.length === limit ? offset + items.length : null,
+    truncated: false,
+  });
+}
+
+/**
+ * A plural result cut to its first `keep` items, marked truncated, with next_offset pointing at the first
+ * dropped item — for a caller (the MCP server) enforcing a response size bound. Still valid for the tool's
+ * outputSchema.
+ */
+export function truncateReadResult(result: PluralReadToolResult, keep: number): PluralReadToolResult {
+  if (!Number.isSafeInteger(keep) || keep < 0 || keep >= result.data.length) {
+    throw new RangeError('truncateReadResult: "keep" must be an integer from 0 to data.length - 1');
+  }
+  return Object.freeze({
+    data: Object.freeze(result.data.slice(0, keep)),
+    count: keep,
+    limit: result.limit,
+    offset: result.offset,
+    next_offset: result.offset + keep,
+    truncated: true,
+  });
+}
