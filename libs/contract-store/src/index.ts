@@ -1,2 +1,73 @@
-// Public API of contract-store: explicit named exports only. Nothing is exported until it is built.
-export {};
+// Public API of @pfsense-mcp/contract-store: explicit named exports only.
+// Execution transitions and artifact decryption are NOT here: see '@pfsense-mcp/contract-store/executor'.
+export { SqliteRecoveryContractStore } from './sqlite-recovery-contract-store.js';
+export type { AuditVerification } from './sqlite-recovery-contract-store.js';
+export { DEFAULT_RETENTION_MS } from './store-core.js';
+export type { AuditEventView, ContractStoreOptions, ListFilter, ReconciledContract } from './store-core.js';
+export { SqliteConsumptionStore } from './sqlite-consumption-store.js';
+export type { ConsumptionStoreOptions } from './sqlite-consumption-store.js';
+export { FileAntiRollbackAnchor } from './file-anti-rollback-anchor.js';
+export type { FileAntiRollbackAnchorOptions } from './file-anti-rollback-anchor.js';
+export type { AnchorRecord, AntiRollbackAnchor } from './anti-rollback-anchor.js';
+export {
+  CONTRACT_SCHEMA_VERSION,
+  PROTECTED_ARTIFACT_PURPOSES,
+  recoveryContractSchema,
+} from './recovery-contract.js';
+export type {
+  ContractProvenance,
+  ProcessOwner,
+  ProtectedArtifactPurpose,
+  RecoveryContract,
+  ResolutionOutcome,
+} from './recovery-contract.js';
+export { newContractInputSchema } from './new-contract-input.js';
+export type { NewContractInput } from './new-contract-input.js';
+export { verifyBindings } from './verify-bindings.js';
+export type { ContractBindings } from './verify-bindings.js';
+export type {
+  ConfirmationVerifier,
+  ReconciliationOrigin,
+  ReconciliationOutcome,
+  ReconciliationVerifier,
+  ReservationReleaseVerifier,
+  VerifiedConfirmation,
+  VerifiedReservationRelease,
+  VerifiedResolution,
+} from './evidence-verifiers.js';
+export type { AuditEventBody } from './audit-chain.js';
+export { CRASH_POINTS } from './crash-hooks.js';
+export type { CrashHooks, CrashPoint } from './crash-hooks.js';
+export type { RateLimits } from './rate-gate.js';
+export { CONSUMPTION_STORE_MIGRATIONS, CONTRACT_STORE_MIGRATIONS } from './schema-migrations.js';
+export type { MigrationSet } from './schema-migrations.js';
+export {
+  AnchorError,
+  AuditChainError,
+  BindingMismatchError,
+  ConsumptionIntegrityError,
+  ContractNotFoundError,
+  ContractStoreError,
+  EvidenceMismatchError,
+  OwnerMismatchError,
+  PreconditionError,
+  ProtectedArtifactError,
+  RateLimitError,
+  RecordIntegrityError,
+  SchemaVersionError,
+  StaleStateVersionError,
+  StoreClosedError,
+  StoreFileError,
+  StoreRollbackError,
+  TargetReservedError,
+} from './contract-store-error.js';
+export type {
+  AnchorErrorCode,
+  ConsumptionErrorCode,
+  PreconditionErrorCode,
+  ProtectedArtifactErrorCode,
+  RecordIntegrityErrorCode,
+  SchemaVersionErrorCode,
+  StoreFileErrorCode,
+  StoreRollbackErrorCode,
+} from './contract-store-error.js';

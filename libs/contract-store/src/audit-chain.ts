@@ -1,0 +1,102 @@
+import { hmacSha256 } from '@pfsense-mcp/crypto';
+import { MacDomain, rowMac } from './row-mac.js';
+
+/** The value-free content of one audit row (ids, digests, states, timings, outcome classes only). */
+export interface AuditEventBody {
+  readonly at: number;
+  readonly kind: 'create' | 'transition' | 'confirmation' | 'reservation-release' | 'artifact-purge';
+  readonly contract_id: string;
+  readonly operation_id: string;
+  readonly event: string | null;
+  readonly from_state: string | null;
+  readonly to_state: string;
+  readonly state_version: number;
+  readonly capability: string;
+  readonly endpoint_symbol: string;
+  readonly http_method: string;
+  readonly target_identity_digest: string;
+  readonly intent_digest: string;
+  readonly outcome_class: string | null;
+  readonly evidence_digest: string | null;
+  readonly authority_key_id: string | null;
+}
+
+export function auditGenesisMac(key: Uint8Array, storeId: string): Uint8Array {
+  return rowMac(key, MacDomain.AUDIT_GENESIS, [storeId]);
+}
+
+// Fixed framing, written by hand so verification hashes exactly the stored bytes without re-encoding:
+// u32 len(domain) ‖ domain ‖ u32 len(store_id) ‖ store_id ‖ u64 sequence ‖ u32 len(contract_id) ‖
+// contract_id ‖ previous MAC (32 bytes) ‖ body (canonical JSON bytes, rest of the input).
+const DOMAIN_BYTES = Buffer.from(MacDomain.AUDIT, 'utf8');
+
+function auditMacInput(storeId: string, sequence: number, contractId: string, previousMac: Uint8Array, body: Uint8Array): Buffer {
+  const store = Buffer.from(storeId, 'utf8');
+  const contract = Buffer.from(contractId, 'utf8');
+  const out = Buffer.allocUnsafe(4 + DOMAIN_BYTES.length + 4 + store.length + 8 + 4 + contract.length + 32 + body.length);
+  let o = out.writeUInt32BE(DOMAIN_BYTES.length, 0);
+  o += DOMAIN_BYTES.copy(out, o);
+  o = out.writeUInt32BE(store.length, o);
+  o += store.copy(out, o);
+  o = out.writeBigUInt64BE(BigInt(sequence), o);
+  o = out.writeUInt32BE(contract.length, o);
+  o += contract.copy(out, o);
+  if (previousMac.length !== 32) throw new TypeError('auditRowMac: "previousMac" must be 32 bytes');
+  out.set(previousMac, o);
+  o += 32;
+  out.set(body, o);
+  return out;
+}
+
+/** MAC of audit row `sequence`: covers the previous row's MAC, the sequence, the contract id and the body. */
+export function auditRowMac(
+  key: Uint8Array,
+  storeId: string,
+  sequence: number,
+  contractId: string,
+  previousMac: Uint8Array,
+  body: Uint8Array,
+): Uint8Array {
+  return hmacSha256(key, auditMacInput(storeId, sequence, contractId, previousMac, body));
+}
+
+/** Exposed for the benchmark: the exact bytes the chain MAC covers for one row. */
+export const auditMacInputForBenchmark = auditMacInput;
+
+export interface AuditRow {
+  readonly sequence: number;
+  readonly contract_id: string;
+  readonly body: Uint8Array;
+  readonly mac: Uint8Array;
+}
+
+export type AuditChainResult =
+  | { readonly ok: true; readonly headSequence: number; readonly headMac: Uint8Array }
+  | { readonly ok: false; readonly firstBrokenSequence: number };
+
+/**
+ * Walks rows in sequence order from (startSequence, startMac): each row must be the next sequence and
+ * carry the MAC recomputed from the previous one. The first gap, reordering or MAC mismatch is reported.
+ */
+export function verifyAuditRows(
+  key: Uint8Array,
+  storeId: string,
+  rows: Iterable<AuditRow>,
+  startSequence: number,
+  startMac: Uint8Array,
+): AuditChainResult {
+  let previous = startMac;
+  let expected = startSequence + 1;
+  for (const row of rows) {
+    if (row.sequence !== expected) return { ok: false, firstBrokenSequence: expected };
+    if (!(row.body instanceof Uint8Array) || !(row.mac instanceof Uint8Array) || typeof row.contract_id !== 'string') {
+      return { ok: false, firstBrokenSequence: expected };
+    }
+    const mac = auditRowMac(key, storeId, row.sequence, row.contract_id, previous, row.body);
+    // Plain compare is fine here: the expected MAC sits next to the row on disk, so timing reveals nothing new.
+    if (!Buffer.from(mac).equals(row.mac)) return { ok: false, firstBrokenSequence: expected };
+    previous = mac;
+    expected += 1;
+  }
+  return { ok: true, headSequence: expected - 1, headMac: previous };
+}

@@ -1,0 +1,223 @@
+/**
+ * The contract store's error family. Every error carries a stable `code` and only safe context
+ * (ids, states, sequence numbers, field names) — never a protected value, a key, a path
+ * component chosen by an attacker beyond the configured one, or an evidence body.
+ */
+export class ContractStoreError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = 'ContractStoreError';
+    this.code = code;
+  }
+}
+
+export type StoreFileErrorCode =
+  | 'NOT_FOUND'
+  | 'SYMLINK'
+  | 'NOT_DIRECTORY'
+  | 'NOT_REGULAR_FILE'
+  | 'WRONG_OWNER'
+  | 'UNSAFE_MODE'
+  | 'EXISTS';
+
+/** A store directory or file is missing, a symlink, wrongly owned or too permissive (fails closed at open). */
+export class StoreFileError extends ContractStoreError {
+  readonly path: string;
+  constructor(code: StoreFileErrorCode, path: string, message: string) {
+    super(code, `${message}: ${path}`);
+    this.name = 'StoreFileError';
+    this.path = path;
+  }
+}
+
+export type SchemaVersionErrorCode = 'UNKNOWN_SCHEMA' | 'LEGACY_SCHEMA' | 'SCHEMA_MISMATCH';
+
+/** The database was written by an unknown or older schema, or its structure differs from the expected one. */
+export class SchemaVersionError extends ContractStoreError {
+  constructor(code: SchemaVersionErrorCode, message: string) {
+    super(code, message);
+    this.name = 'SchemaVersionError';
+  }
+}
+
+export type RecordIntegrityErrorCode =
+  | 'RECORD_MAC'
+  | 'RECORD_MALFORMED'
+  | 'INDEX_MISMATCH'
+  | 'META_MAC'
+  | 'META_MISSING'
+  | 'RESERVATION_MAC'
+  | 'RATE_STATE_MAC'
+  | 'ARTIFACT_DIGEST';
+
+/** A row failed authentication or cross-checking; nothing from it is returned. */
+export class RecordIntegrityError extends ContractStoreError {
+  readonly contractId: string | null;
+  constructor(code: RecordIntegrityErrorCode, contractId: string | null, message: string) {
+    super(code, contractId === null ? message : `${message} (contract ${contractId})`);
+    this.name = 'RecordIntegrityError';
+    this.contractId = contractId;
+  }
+}
+
+/** The HMAC chain of audit rows is broken at `firstBrokenSequence`. */
+export class AuditChainError extends ContractStoreError {
+  readonly firstBrokenSequence: number;
+  constructor(firstBrokenSequence: number) {
+    super('AUDIT_CHAIN_BROKEN', `audit chain broken at sequence ${firstBrokenSequence}`);
+    this.name = 'AuditChainError';
+    this.firstBrokenSequence = firstBrokenSequence;
+  }
+}
+
+export type StoreRollbackErrorCode = 'BEHIND' | 'DIVERGED' | 'ANCHOR_MISSING' | 'STORE_MISMATCH' | 'STORE_MISSING';
+
+/** The database is behind, or diverges from, the external anti-rollback anchor (a restored older copy). */
+export class StoreRollbackError extends ContractStoreError {
+  readonly anchorSequence: number | null;
+  readonly storeSequence: number | null;
+  constructor(code: StoreRollbackErrorCode, anchorSequence: number | null, storeSequence: number | null) {
+    super(code, `store rollback detected (${code}): anchor sequence ${anchorSequence ?? 'none'}, store sequence ${storeSequence ?? 'none'}`);
+    this.name = 'StoreRollbackError';
+    this.anchorSequence = anchorSequence;
+    this.storeSequence = storeSequence;
+  }
+}
+
+export type AnchorErrorCode = 'ANCHOR_CORRUPT' | 'ANCHOR_MAC' | 'ANCHOR_UNSAFE_FILE' | 'ANCHOR_WRITE_FAILED';
+
+/** The anchor itself cannot be trusted or written (tampered file, unsafe mode, I/O failure). */
+export class AnchorError extends ContractStoreError {
+  constructor(code: AnchorErrorCode, message: string) {
+    super(code, message);
+    this.name = 'AnchorError';
+  }
+}
+
+export class ContractNotFoundError extends ContractStoreError {
+  readonly contractId: string;
+  constructor(contractId: string) {
+    super('CONTRACT_NOT_FOUND', `contract not found: ${contractId}`);
+    this.name = 'ContractNotFoundError';
+    this.contractId = contractId;
+  }
+}
+
+/** Compare-and-set on `state_version` failed: someone else moved the contract first. */
+export class StaleStateVersionError extends ContractStoreError {
+  readonly contractId: string;
+  readonly expected: number;
+  readonly actual: number;
+  constructor(contractId: string, expected: number, actual: number) {
+    super('STALE_STATE_VERSION', `stale state version for contract ${contractId}: expected ${expected}, found ${actual}`);
+    this.name = 'StaleStateVersionError';
+    this.contractId = contractId;
+    this.expected = expected;
+    this.actual = actual;
+  }
+}
+
+export type PreconditionErrorCode =
+  | 'NOT_CONFIRMED'
+  | 'ALREADY_CONFIRMED'
+  | 'CONFIRMATION_EXPIRED'
+  | 'CONTRACT_EXPIRED'
+  | 'WRONG_STATE'
+  | 'DUPLICATE_OPERATION'
+  | 'DUPLICATE_AUTHORIZATION'
+  | 'DUPLICATE_CONTRACT'
+  | 'NOT_HOLDING_RESERVATION'
+  | 'VERIFIER_MISSING';
+
+/** A transition's precondition (other than the state machine itself) does not hold. */
+export class PreconditionError extends ContractStoreError {
+  readonly contractId: string | null;
+  constructor(code: PreconditionErrorCode, contractId: string | null, message: string) {
+    super(code, contractId === null ? message : `${message} (contract ${contractId})`);
+    this.name = 'PreconditionError';
+    this.contractId = contractId;
+  }
+}
+
+/** The target's reservation is held by another contract (or its holder row is inconsistent). */
+export class TargetReservedError extends ContractStoreError {
+  readonly contractId: string;
+  constructor(contractId: string) {
+    super('TARGET_RESERVED', `target reservation held by other work (contract ${contractId} refused)`);
+    this.name = 'TargetReservedError';
+    this.contractId = contractId;
+  }
+}
+
+/** An execution transition was attempted by a process that does not own the in-flight contract. */
+export class OwnerMismatchError extends ContractStoreError {
+  readonly contractId: string;
+  constructor(contractId: string) {
+    super('OWNER_MISMATCH', `contract ${contractId} is owned by another process`);
+    this.name = 'OwnerMismatchError';
+    this.contractId = contractId;
+  }
+}
+
+/** A binding (capability, endpoint, method, target, fingerprint, intent, locator…) differs. Names the field only. */
+export class BindingMismatchError extends ContractStoreError {
+  readonly field: string;
+  constructor(field: string) {
+    super('BINDING_MISMATCH', `binding mismatch: ${field}`);
+    this.name = 'BindingMismatchError';
+    this.field = field;
+  }
+}
+
+/** Verified evidence does not match the contract (id, operation, version, origin, locator, role, outcome). */
+export class EvidenceMismatchError extends ContractStoreError {
+  readonly field: string;
+  constructor(field: string) {
+    super('EVIDENCE_MISMATCH', `evidence does not match the contract: ${field}`);
+    this.name = 'EvidenceMismatchError';
+    this.field = field;
+  }
+}
+
+/** The rate / blast-radius policy refused the transition (nothing was written). */
+export class RateLimitError extends ContractStoreError {
+  readonly reason: string;
+  constructor(reason: string) {
+    super('RATE_LIMITED', `refused by rate / blast-radius policy: ${reason}`);
+    this.name = 'RateLimitError';
+    this.reason = reason;
+  }
+}
+
+export type ProtectedArtifactErrorCode = 'DECRYPT_FAILED' | 'PURGED' | 'MISSING' | 'KEY_UNAVAILABLE' | 'ENCODE_FAILED';
+
+/** A protected artifact cannot be produced or opened. Never carries plaintext or ciphertext. */
+export class ProtectedArtifactError extends ContractStoreError {
+  readonly contractId: string;
+  readonly purpose: string;
+  constructor(code: ProtectedArtifactErrorCode, contractId: string, purpose: string) {
+    super(code, `protected artifact ${purpose} of contract ${contractId}: ${code}`);
+    this.name = 'ProtectedArtifactError';
+    this.contractId = contractId;
+    this.purpose = purpose;
+  }
+}
+
+export type ConsumptionErrorCode = 'ROW_MAC' | 'ROW_MALFORMED' | 'META_MAC' | 'META_MISSING';
+
+/** The consumption store has a corrupted row; never reported as "not consumed". */
+export class ConsumptionIntegrityError extends ContractStoreError {
+  constructor(code: ConsumptionErrorCode, message: string) {
+    super(code, message);
+    this.name = 'ConsumptionIntegrityError';
+  }
+}
+
+/** The store was used after close(). */
+export class StoreClosedError extends ContractStoreError {
+  constructor() {
+    super('STORE_CLOSED', 'the store is closed');
+    this.name = 'StoreClosedError';
+  }
+}

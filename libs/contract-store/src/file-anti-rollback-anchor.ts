@@ -1,0 +1,123 @@
+import { closeSync, constants, fstatSync, openSync, readSync, renameSync, unlinkSync, writeSync, fsyncSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+import { bytesToHex, canonicalize, isHex64, isSafeToken } from '@pfsense-mcp/canonical';
+import { AnchorError, StoreFileError } from './contract-store-error.js';
+import type { AnchorRecord, AntiRollbackAnchor } from './anti-rollback-anchor.js';
+import { MacDomain, macMatches, rowMac } from './row-mac.js';
+import { assertSecureDirectory, assertSecureFile, fsyncDirectory } from './secure-store-path.js';
+
+const MAX_ANCHOR_BYTES = 4096;
+
+export interface FileAntiRollbackAnchorOptions {
+  /** Anchor file path. Its directory must be 0700 and owned by the process user (ideally not the store's). */
+  readonly path: string;
+  /** MAC key (the store passes its derived anchor key). */
+  readonly macKey: Uint8Array;
+}
+
+/**
+ * File implementation of the anchor: one owner-only (0600) JSON file holding the mark and an HMAC over
+ * it, replaced by temp file + fsync + rename + directory fsync. It only detects rollback of the database
+ * if the attacker cannot also roll this file back (see README: it is a second file in the same trust
+ * domain unless kept on other media; an external witness can implement the same interface).
+ */
+export class FileAntiRollbackAnchor implements AntiRollbackAnchor {
+  readonly path: string;
+  readonly #key: Uint8Array;
+
+  constructor(options: FileAntiRollbackAnchorOptions) {
+    if (options === null || typeof options !== 'object') throw new TypeError('FileAntiRollbackAnchor: "options" must be an object');
+    if (typeof options.path !== 'string' || options.path.length === 0) throw new TypeError('FileAntiRollbackAnchor: "path" must be a non-empty string');
+    if (!(options.macKey instanceof Uint8Array) || options.macKey.length < 32) throw new TypeError('FileAntiRollbackAnchor: "macKey" must be at least 32 bytes');
+    this.path = options.path;
+    this.#key = new Uint8Array(options.macKey);
+  }
+
+  #mac(record: AnchorRecord): Uint8Array {
+    return rowMac(this.#key, MacDomain.ANCHOR, [record.storeId, String(record.sequence), record.headMac]);
+  }
+
+  read(): AnchorRecord | null {
+    try {
+      assertSecureDirectory(dirname(this.path));
+      if (!assertSecureFile(this.path, false)) return null;
+    } catch (error) {
+      if (error instanceof StoreFileError) throw new AnchorError('ANCHOR_UNSAFE_FILE', `anchor file unsafe (${error.code})`);
+      throw error;
+    }
+    const fd = openSync(this.path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    let text: string;
+    try {
+      const size = fstatSync(fd).size;
+      if (size > MAX_ANCHOR_BYTES) throw new AnchorError('ANCHOR_CORRUPT', 'anchor file too large');
+      const buf = Buffer.alloc(size);
+      let off = 0;
+      while (off < size) {
+        const n = readSync(fd, buf, off, size - off, off);
+        if (n === 0) break;
+        off += n;
+      }
+      text = buf.subarray(0, off).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new AnchorError('ANCHOR_CORRUPT', 'anchor file is not valid JSON');
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new AnchorError('ANCHOR_CORRUPT', 'anchor file malformed');
+    const o = parsed as Record<string, unknown>;
+    const keys = Object.keys(o).sort().join(',');
+    if (
+      keys !== 'head_mac,mac,sequence,store_id,v' ||
+      o.v !== 1 ||
+      !isSafeToken(o.store_id) ||
+      typeof o.sequence !== 'number' ||
+      !Number.isSafeInteger(o.sequence) ||
+      o.sequence < 0 ||
+      !isHex64(o.head_mac) ||
+      !isHex64(o.mac)
+    ) {
+      throw new AnchorError('ANCHOR_CORRUPT', 'anchor file malformed');
+    }
+    const record: AnchorRecord = Object.freeze({ storeId: o.store_id, sequence: o.sequence, headMac: o.head_mac });
+    if (!macMatches(this.#mac(record), Buffer.from(o.mac, 'hex'))) throw new AnchorError('ANCHOR_MAC', 'anchor file failed authentication');
+    return record;
+  }
+
+  write(record: AnchorRecord): void {
+    const content = canonicalize({
+      v: 1,
+      store_id: record.storeId,
+      sequence: record.sequence,
+      head_mac: record.headMac,
+      mac: bytesToHex(this.#mac(record)),
+    });
+    const dir = dirname(this.path);
+    const temp = join(dir, `.${basename(this.path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    let fd: number | null = null;
+    try {
+      fd = openSync(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600);
+      const bytes = Buffer.from(content, 'utf8');
+      let off = 0;
+      while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+      fsyncSync(fd);
+      closeSync(fd);
+      fd = null;
+      renameSync(temp, this.path);
+      fsyncDirectory(dir);
+    } catch (error) {
+      if (fd !== null) closeSync(fd);
+      try {
+        unlinkSync(temp);
+      } catch {
+        // already renamed or never created
+      }
+      if (error instanceof AnchorError) throw error;
+      throw new AnchorError('ANCHOR_WRITE_FAILED', `anchor write failed (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+}

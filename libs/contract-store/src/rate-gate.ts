@@ -1,0 +1,136 @@
+import type Database from 'better-sqlite3';
+import { canonicalBytes } from '@pfsense-mcp/canonical';
+import type { CanonicalValue } from '@pfsense-mcp/canonical';
+import {
+  EMPTY_RATE_WINDOW_STATE,
+  RateOutcome,
+  decideInFlight,
+  decideRateLimit,
+  parseRateWindowState,
+  rateLimitsFrom,
+  recordOutcome,
+} from '@pfsense-mcp/policy';
+import type { Capability, RateLimits, RateWindowState } from '@pfsense-mcp/policy';
+import { RateLimitError, RecordIntegrityError } from './contract-store-error.js';
+import type { RecoveryContract } from './recovery-contract.js';
+import { MacDomain, macMatches, rowMac } from './row-mac.js';
+
+export type { RateLimits };
+
+const SCOPE = 'policy-windows';
+const OUTCOMES: ReadonlySet<string> = new Set(Object.values(RateOutcome));
+
+/**
+ * Persists the policy lib's rate window state in the store (one MAC'd row) and applies its pure
+ * decisions inside the transaction of the transition they gate: the PREPARE checkpoint in `create`,
+ * the in-flight checkpoint at PREPARED → EXECUTING and VERIFIED → ROLLING_BACK, and outcome
+ * recording on every transition into an outcome state. Live counts come from the contract rows.
+ */
+export class RateGate {
+  readonly #limits: RateLimits;
+  readonly #key: Uint8Array;
+  readonly #storeId: string;
+  readonly #get: Database.Statement;
+  readonly #put: Database.Statement;
+  readonly #countTargetOutstanding: Database.Statement;
+  readonly #countState: Database.Statement;
+  readonly #countInFlight: Database.Statement;
+  readonly #countInFlightCapability: Database.Statement;
+
+  constructor(db: Database.Database, key: Uint8Array, storeId: string, overrides: Partial<RateLimits>) {
+    this.#limits = rateLimitsFrom(overrides);
+    this.#key = key;
+    this.#storeId = storeId;
+    this.#get = db.prepare('SELECT state, mac FROM rate_windows WHERE scope = ?');
+    this.#put = db.prepare(
+      'INSERT INTO rate_windows (scope, state, mac) VALUES (?, ?, ?) ON CONFLICT(scope) DO UPDATE SET state = excluded.state, mac = excluded.mac',
+    );
+    this.#countTargetOutstanding = db.prepare(
+      "SELECT count(*) AS n FROM contracts WHERE target_identity_digest = ? AND state IN ('PREPARING','PREPARED')",
+    );
+    this.#countState = db.prepare('SELECT count(*) AS n FROM contracts WHERE state = ?');
+    this.#countInFlight = db.prepare("SELECT count(*) AS n FROM contracts WHERE state IN ('EXECUTING','ROLLING_BACK')");
+    this.#countInFlightCapability = db.prepare(
+      "SELECT count(*) AS n FROM contracts WHERE state IN ('EXECUTING','ROLLING_BACK') AND json_extract(CAST(record AS TEXT), '$.capability') = ?",
+    );
+  }
+
+  get limits(): RateLimits {
+    return this.#limits;
+  }
+
+  #mac(bytes: Uint8Array): Uint8Array {
+    return rowMac(this.#key, MacDomain.RATE_WINDOW, [this.#storeId, SCOPE, bytes]);
+  }
+
+  #load(): RateWindowState {
+    const row = this.#get.get(SCOPE) as { state: Buffer; mac: Buffer } | undefined;
+    if (row === undefined) return EMPTY_RATE_WINDOW_STATE;
+    if (!macMatches(this.#mac(row.state), row.mac)) throw new RecordIntegrityError('RATE_STATE_MAC', null, 'rate window state failed authentication');
+    try {
+      return parseRateWindowState(JSON.parse(row.state.toString('utf8')));
+    } catch {
+      throw new RecordIntegrityError('RECORD_MALFORMED', null, 'rate window state is malformed');
+    }
+  }
+
+  #save(state: RateWindowState): void {
+    const bytes = canonicalBytes(state as unknown as CanonicalValue);
+    this.#put.run(SCOPE, Buffer.from(bytes), Buffer.from(this.#mac(bytes)));
+  }
+
+  #count(statement: Database.Statement, ...params: unknown[]): number {
+    return (statement.get(...params) as { n: number }).n;
+  }
+
+  verifyAll(): void {
+    this.#load();
+  }
+
+  /** PREPARE checkpoint (inside `create`'s transaction, before the row is inserted). */
+  beforeCreate(contract: RecoveryContract, nowMs: number): void {
+    const decision = decideRateLimit({
+      nowMs,
+      capability: contract.capability as Capability,
+      targetDigest: contract.target_identity_digest,
+      state: this.#load(),
+      limits: this.#limits,
+      counts: {
+        outstandingPreparedForTarget: this.#count(this.#countTargetOutstanding, contract.target_identity_digest),
+        reconciliation: this.#count(this.#countState, 'RECONCILIATION'),
+      },
+    });
+    if (!decision.allowed) throw new RateLimitError(decision.reason);
+    this.#save(decision.nextState);
+  }
+
+  /** In-flight checkpoint (PREPARED → EXECUTING, VERIFIED → ROLLING_BACK); the contract itself is not in flight yet. */
+  beforeAcquire(contract: RecoveryContract, nowMs: number): void {
+    const decision = decideInFlight({
+      nowMs,
+      capability: contract.capability as Capability,
+      state: this.#load(),
+      limits: this.#limits,
+      counts: {
+        inFlightGlobal: this.#count(this.#countInFlight),
+        inFlightForCapability: this.#count(this.#countInFlightCapability, contract.capability),
+      },
+    });
+    if (!decision.allowed) throw new RateLimitError(decision.reason);
+    this.#save(decision.nextState);
+  }
+
+  /** Outcome recording (never refuses): cooldowns start on VERIFIED, FAILED, ROLLED_BACK, ROLLBACK_FAILED. */
+  afterTransition(from: RecoveryContract, to: RecoveryContract, nowMs: number): void {
+    if (from.state === to.state || !OUTCOMES.has(to.state)) return;
+    this.#save(
+      recordOutcome({
+        nowMs,
+        targetDigest: to.target_identity_digest,
+        outcome: to.state as RateOutcome,
+        state: this.#load(),
+        limits: this.#limits,
+      }),
+    );
+  }
+}

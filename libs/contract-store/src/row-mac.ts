@@ -1,0 +1,26 @@
+import { frame } from '@pfsense-mcp/canonical';
+import { constantTimeEqual, hmacSha256 } from '@pfsense-mcp/crypto';
+
+/**
+ * Domain-separated MAC of a row: HMAC(key, frame([domain, ...parts])). Each row kind has its own domain
+ * string and every MAC binds the store id, so no MAC can be moved between kinds, rows or stores.
+ */
+export function rowMac(key: Uint8Array, domain: string, parts: readonly (string | Uint8Array)[]): Uint8Array {
+  return hmacSha256(key, frame([domain, ...parts]));
+}
+
+export function macMatches(expected: Uint8Array, actual: unknown): boolean {
+  return actual instanceof Uint8Array && actual.length === expected.length && constantTimeEqual(expected, actual);
+}
+
+export const MacDomain = Object.freeze({
+  META: 'pfsense-mcp/contract-store/meta/v1',
+  CONTRACT: 'pfsense-mcp/contract-store/contract/v1',
+  RESERVATION: 'pfsense-mcp/contract-store/reservation/v1',
+  RATE_WINDOW: 'pfsense-mcp/contract-store/rate-window/v1',
+  AUDIT: 'pfsense-mcp/contract-store/audit/v1',
+  AUDIT_GENESIS: 'pfsense-mcp/contract-store/audit-genesis/v1',
+  ANCHOR: 'pfsense-mcp/contract-store/anchor/v1',
+  CONSUMPTION_META: 'pfsense-mcp/consumption-store/meta/v1',
+  CONSUMPTION_ROW: 'pfsense-mcp/consumption-store/row/v1',
+} as const);

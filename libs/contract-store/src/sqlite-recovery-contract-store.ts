@@ -1,0 +1,118 @@
+import type { CanonicalValue } from '@pfsense-mcp/canonical';
+import type { AuditChainResult } from './audit-chain.js';
+import type { NewContractInput } from './new-contract-input.js';
+import type { RecoveryContract } from './recovery-contract.js';
+import { StoreCore } from './store-core.js';
+import type { AuditEventView, ContractStoreOptions, ListFilter } from './store-core.js';
+
+const cores = new WeakMap<SqliteRecoveryContractStore, StoreCore>();
+
+/** Internal: the executor entry reaches the core of a store it was handed. Not exported from the package. */
+export function coreOf(store: SqliteRecoveryContractStore): StoreCore {
+  const core = store instanceof SqliteRecoveryContractStore ? cores.get(store) : undefined;
+  if (core === undefined) throw new TypeError('executor store: "store" must be a SqliteRecoveryContractStore');
+  return core;
+}
+
+/** Verification result of the audit chain: ok, or the first sequence whose row does not verify. */
+export type AuditVerification = { readonly ok: true } | { readonly ok: false; readonly firstBrokenSequence: number };
+
+/**
+ * The durable, authenticated Recovery Contract store (ARCHITECTURE §3). This public face has no
+ * execution transitions and cannot decrypt protected artifacts: those live behind the executor entry
+ * (`@pfsense-mcp/contract-store/executor`), which only libs/executor may import.
+ *
+ * All operations are synchronous; each write is one BEGIN IMMEDIATE transaction followed by the anchor
+ * advance. Errors are ContractStoreError subclasses (plus the state machine's IllegalTransitionError).
+ */
+export class SqliteRecoveryContractStore {
+  private constructor(core: StoreCore) {
+    cores.set(this, core);
+    Object.freeze(this);
+  }
+
+  /** Opens (creating on first use) the store; fails closed on unsafe files, unknown schema, bad MACs or a rollback. */
+  static async open(options: ContractStoreOptions): Promise<SqliteRecoveryContractStore> {
+    return new SqliteRecoveryContractStore(await StoreCore.open(options));
+  }
+
+  get storeId(): string {
+    return coreOf(this).storeId;
+  }
+
+  /** New contract in PREPARING (artifacts encrypted, rate PREPARE checkpoint applied). */
+  create(input: NewContractInput): RecoveryContract {
+    return coreOf(this).create(input);
+  }
+
+  /** PREPARING → PREPARED (CAS on state_version). */
+  markPrepared(contractId: string, expectedStateVersion: number): RecoveryContract {
+    return coreOf(this).markPrepared(contractId, expectedStateVersion);
+  }
+
+  /** Records a confirmation accepted by the injected ConfirmationVerifier (PREPARED, unexpired, once). */
+  confirm(contractId: string, evidence: unknown): RecoveryContract {
+    return coreOf(this).confirm(contractId, evidence);
+  }
+
+  /** PREPARING/PREPARED contracts past their expiry → EXPIRED. Returns the expired ids. */
+  expire(): readonly string[] {
+    return coreOf(this).expire();
+  }
+
+  /** Leaves RECONCILIATION with a resolution accepted by the injected ReconciliationVerifier. */
+  resolveReconciliation(contractId: string, signedResolution: unknown): RecoveryContract {
+    return coreOf(this).resolveReconciliation(contractId, signedResolution);
+  }
+
+  /** Clears a ROLLBACK_FAILED contract's reservation with a release accepted by the injected verifier. */
+  releaseRollbackFailedReservation(contractId: string, signedRelease: unknown): RecoveryContract {
+    return coreOf(this).releaseRollbackFailedReservation(contractId, signedRelease);
+  }
+
+  /** Authenticates the row before returning anything. */
+  load(contractId: string): RecoveryContract {
+    return coreOf(this).load(contractId);
+  }
+
+  /** Authenticated contracts for status views, ordered by contract id (keyset pagination). */
+  list(filter?: ListFilter): readonly RecoveryContract[] {
+    return coreOf(this).list(filter);
+  }
+
+  /** Value-free audit rows (for status views; their chain is checked by verifyAuditChain). */
+  listAuditEvents(filter?: { readonly contractId?: string; readonly afterSequence?: number; readonly limit?: number }): readonly AuditEventView[] {
+    return coreOf(this).listAuditEvents(filter);
+  }
+
+  /** True when the contract currently holds its target's reservation. */
+  holdsReservation(contractId: string): boolean {
+    return coreOf(this).holdsReservation(contractId);
+  }
+
+  verifyAuditChain(): AuditVerification {
+    const r: AuditChainResult = coreOf(this).verifyAuditChain();
+    return r.ok ? Object.freeze({ ok: true as const }) : Object.freeze({ ok: false as const, firstBrokenSequence: r.firstBrokenSequence });
+  }
+
+  /** Compares the database with the anti-rollback anchor now (and advances it over a valid extension). */
+  checkAnchor(): void {
+    coreOf(this).checkAnchor();
+  }
+
+  /** Retention: purges protected artifacts of terminal contracts older than the retention period. */
+  purgeExpiredArtifacts(): readonly string[] {
+    return coreOf(this).purgeExpiredArtifacts();
+  }
+
+  /** WAL checkpoint (TRUNCATE) + VACUUM: purged bytes leave the files. */
+  compact(): void {
+    coreOf(this).compact();
+  }
+
+  close(): void {
+    coreOf(this).close();
+  }
+}
+
+export type { CanonicalValue };
