@@ -1,2 +1,16 @@
-// Public API of write-client: explicit named exports only. Nothing is exported until it is built.
-export {};
+// Public API of write-client: the closed write endpoint table and WriteApiClient, the product's only non-GET
+// path, plus the transport error types the executor needs to classify a send (so it never imports transports).
+export { WriteEndpoints, isWriteEndpointSymbol } from './write-endpoints.js';
+export type { WriteEndpoint, WriteEndpointSymbol, WriteEndpointTable } from './write-endpoints.js';
+export { WriteApiClient, MAX_WRITE_BODY_BYTES } from './write-api-client.js';
+export type { WriteApiClientOptions } from './write-api-client.js';
+export { WriteRefusedError } from './write-refused-error.js';
+export type { WriteRefusedCode } from './write-refused-error.js';
+export {
+  InvalidRequestError,
+  ResponseTooLargeError,
+  TransportConnectionError,
+  TransportError,
+  TransportTimeoutError,
+} from '@pfsense-mcp/transports';
+export type { HttpMethod, TransportResponse } from '@pfsense-mcp/transports';

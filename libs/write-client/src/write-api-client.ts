@@ -1,0 +1,104 @@
+import { CanonicalError, canonicalize } from '@pfsense-mcp/canonical';
+import { isHttpMethod } from '@pfsense-mcp/policy';
+import type { HttpMethod } from '@pfsense-mcp/policy';
+import type { Transport, TransportResponse } from '@pfsense-mcp/transports';
+import { WriteEndpoints } from './write-endpoints.js';
+import type { WriteEndpoint, WriteEndpointTable } from './write-endpoints.js';
+import { WriteRefusedError } from './write-refused-error.js';
+
+/** Largest request body the client will send: 16 KiB of canonical JSON (UTF-8 bytes). */
+export const MAX_WRITE_BODY_BYTES = 16 * 1024;
+
+export interface WriteApiClientOptions {
+  /** The endpoint table; default the product's `WriteEndpoints`. Tests inject one to exercise refusals. */
+  readonly endpoints?: WriteEndpointTable;
+}
+
+const SYMBOL = /^[A-Z][A-Z0-9_]{0,63}$/;
+const PATH = /^\/api\/v2(?:\/[a-z0-9_]+)+$/;
+const ENTRY_KEYS = ['method', 'path', 'verified'];
+
+function copyTable(table: unknown): ReadonlyMap<string, Readonly<WriteEndpoint>> {
+  if (table === null || typeof table !== 'object' || Array.isArray(table)) {
+    throw new TypeError('WriteApiClient: "options.endpoints" must be an object of symbol → {method, path, verified}');
+  }
+  const out = new Map<string, Readonly<WriteEndpoint>>();
+  for (const [symbol, raw] of Object.entries(table)) {
+    const at = `WriteApiClient: "options.endpoints.${SYMBOL.test(symbol) ? symbol : '<invalid>'}"`;
+    if (!SYMBOL.test(symbol)) throw new TypeError(`${at}: symbols must match ${SYMBOL.source}`);
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new TypeError(`${at} must be an object`);
+    const keys = Object.keys(raw);
+    if (keys.length !== ENTRY_KEYS.length || !ENTRY_KEYS.every((k) => keys.includes(k))) {
+      throw new TypeError(`${at} must have exactly the keys method, path, verified`);
+    }
+    const { method, path, verified } = raw as Record<string, unknown>;
+    // GET never goes through the write client: reads have their own GET-only client (ARCHITECTURE §2).
+    if (!isHttpMethod(method) || method === 'GET') throw new TypeError(`${at}.method must be POST, PUT, PATCH or DELETE`);
+    if (typeof path !== 'string' || path.length > 256 || !PATH.test(path)) {
+      throw new TypeError(`${at}.path must be a pfrest v2 path like /api/v2/firewall/alias`);
+    }
+    if (typeof verified !== 'boolean') throw new TypeError(`${at}.verified must be a boolean`);
+    out.set(symbol, Object.freeze({ method, path, verified }));
+  }
+  return out;
+}
+
+/**
+ * The only non-GET path in the product (ARCHITECTURE §2, §4). Every refusal — unknown symbol, method
+ * mismatch, unverified entry, a request that is not canonical JSON or a body over 16 KiB — happens before the
+ * transport is called and throws WriteRefusedError (requestWritten: false). One `send` is at most one
+ * transport request; it never retries. Only composition roots construct it; only the executor holds it.
+ */
+export class WriteApiClient {
+  readonly #transport: Transport;
+  readonly #endpoints: ReadonlyMap<string, Readonly<WriteEndpoint>>;
+
+  constructor(transport: Transport, options: WriteApiClientOptions = {}) {
+    if (transport === null || typeof transport !== 'object' || typeof transport.request !== 'function') {
+      throw new TypeError('WriteApiClient: "transport" must implement Transport');
+    }
+    if (options === null || typeof options !== 'object') throw new TypeError('WriteApiClient: "options" must be an object');
+    this.#transport = transport;
+    this.#endpoints = copyTable(options.endpoints ?? WriteEndpoints);
+    Object.freeze(this);
+  }
+
+  /**
+   * Sends `typedRequest` (a closed request model: a plain object) as canonical JSON to the endpoint named by
+   * `endpointSymbol`, with `method`, which must equal the table's method. Resolves to the raw response for
+   * the caller to classify; transport errors propagate unchanged.
+   */
+  async send(endpointSymbol: string, method: HttpMethod, typedRequest: object): Promise<TransportResponse> {
+    const symbol = typeof endpointSymbol === 'string' && SYMBOL.test(endpointSymbol) ? endpointSymbol : null;
+    const endpoint = symbol === null ? undefined : this.#endpoints.get(symbol);
+    if (endpoint === undefined) {
+      throw new WriteRefusedError('UNKNOWN_ENDPOINT', symbol, '"endpointSymbol" is not in the write endpoint table');
+    }
+    if (method !== endpoint.method) {
+      throw new WriteRefusedError('METHOD_MISMATCH', symbol, `"method" must be the endpoint's own method ${endpoint.method}`);
+    }
+    if (!endpoint.verified) {
+      throw new WriteRefusedError('UNVERIFIED_ENDPOINT', symbol, 'the endpoint is not verified on an appliance');
+    }
+    if (typedRequest === null || typeof typedRequest !== 'object' || Array.isArray(typedRequest)) {
+      throw new WriteRefusedError('INVALID_REQUEST', symbol, '"typedRequest" must be a request model object');
+    }
+    let body: string;
+    try {
+      body = canonicalize(typedRequest, { maxBytes: MAX_WRITE_BODY_BYTES });
+    } catch (error) {
+      if (error instanceof CanonicalError && error.code === 'MAX_BYTES') {
+        throw new WriteRefusedError('BODY_TOO_LARGE', symbol, `the body exceeds ${MAX_WRITE_BODY_BYTES} bytes`);
+      }
+      if (error instanceof CanonicalError) {
+        throw new WriteRefusedError('INVALID_REQUEST', symbol, `"typedRequest" is not canonical JSON at ${error.path}`);
+      }
+      throw error;
+    }
+    // Belt and braces: the limit above is the encoder's running count; this is the final size.
+    if (Buffer.byteLength(body, 'utf8') > MAX_WRITE_BODY_BYTES) {
+      throw new WriteRefusedError('BODY_TOO_LARGE', symbol, `the body exceeds ${MAX_WRITE_BODY_BYTES} bytes`);
+    }
+    return this.#transport.request(endpoint.method, endpoint.path, { body });
+  }
+}

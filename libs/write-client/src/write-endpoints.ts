@@ -1,0 +1,31 @@
+import type { HttpMethod } from '@pfsense-mcp/policy';
+
+/** One allow-listed mutation endpoint: a fixed method and path, and whether it was verified on an appliance. */
+export interface WriteEndpoint {
+  readonly method: HttpMethod;
+  readonly path: string;
+  /** Only verified entries can be sent (ADR-026: lab evidence before the first write). */
+  readonly verified: boolean;
+}
+
+/** A closed table: endpoint symbol → endpoint. */
+export type WriteEndpointTable = Readonly<Record<string, Readonly<WriteEndpoint>>>;
+
+/**
+ * The product's whole write surface (ARCHITECTURE §5): exactly one entry. Adding an entry is a reviewed change
+ * of this file, never configuration. Frozen at every level, and with a null prototype so no inherited key
+ * (e.g. "toString") can ever look like a symbol.
+ */
+export const WriteEndpoints: Readonly<{ FIREWALL_ALIAS_PATCH: Readonly<WriteEndpoint> }> = Object.freeze(
+  Object.assign(Object.create(null) as object, {
+    FIREWALL_ALIAS_PATCH: Object.freeze({ method: 'PATCH', path: '/api/v2/firewall/alias', verified: true } as const),
+  }),
+);
+
+/** The symbols of `WriteEndpoints`. */
+export type WriteEndpointSymbol = keyof typeof WriteEndpoints;
+
+/** True only for a symbol of the product's own `WriteEndpoints` table. */
+export function isWriteEndpointSymbol(value: unknown): value is WriteEndpointSymbol {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(WriteEndpoints, value);
+}

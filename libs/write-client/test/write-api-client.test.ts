@@ -1,0 +1,201 @@
+import { startSimulator } from '@pfsense-mcp/pfsense-sim';
+import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import {
+  RecordingMockTransport,
+  TransportConnectionError as TransportsConnectionError,
+  TransportTimeoutError as TransportsTimeoutError,
+  createHttpTransport,
+} from '@pfsense-mcp/transports';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  MAX_WRITE_BODY_BYTES,
+  ResponseTooLargeError,
+  TransportConnectionError,
+  TransportError,
+  TransportTimeoutError,
+  WriteApiClient,
+  WriteEndpoints,
+  WriteRefusedError,
+  isWriteEndpointSymbol,
+} from '../src/index.js';
+import type { HttpMethod } from '../src/index.js';
+
+const OK = { status: 200, body: '{"code":200,"status":"ok","response_id":"SUCCESS","data":{}}' };
+const request = Object.freeze({ id: 0, descr: 'new text', apply: false });
+
+async function refusal(promise: Promise<unknown>): Promise<WriteRefusedError> {
+  const error: unknown = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(WriteRefusedError);
+  return error as WriteRefusedError;
+}
+
+describe('WriteEndpoints', () => {
+  it('holds exactly one verified entry: PATCH /api/v2/firewall/alias', () => {
+    expect(Object.keys(WriteEndpoints)).toEqual(['FIREWALL_ALIAS_PATCH']);
+    expect({ ...WriteEndpoints.FIREWALL_ALIAS_PATCH }).toEqual({ method: 'PATCH', path: '/api/v2/firewall/alias', verified: true });
+    expect(Object.isFrozen(WriteEndpoints)).toBe(true);
+    expect(Object.isFrozen(WriteEndpoints.FIREWALL_ALIAS_PATCH)).toBe(true);
+  });
+
+  it('is closed: no inherited key counts as a symbol, and it cannot be extended', () => {
+    expect(isWriteEndpointSymbol('FIREWALL_ALIAS_PATCH')).toBe(true);
+    expect(isWriteEndpointSymbol('toString')).toBe(false);
+    expect(isWriteEndpointSymbol('__proto__')).toBe(false);
+    expect(() => {
+      (WriteEndpoints as unknown as Record<string, unknown>).OTHER = { method: 'DELETE', path: '/api/v2/x', verified: true };
+    }).toThrow(TypeError);
+  });
+});
+
+describe('WriteApiClient.send refusals happen before the network', () => {
+  const cases: ReadonlyArray<{ name: string; symbol: string; method: HttpMethod; body: object; code: string; endpoints?: object }> = [
+    { name: 'an unknown symbol', symbol: 'FIREWALL_RULE_DELETE', method: 'PATCH', body: request, code: 'UNKNOWN_ENDPOINT' },
+    { name: 'an inherited key', symbol: 'toString', method: 'PATCH', body: request, code: 'UNKNOWN_ENDPOINT' },
+    { name: 'a method mismatch', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PUT', body: request, code: 'METHOD_MISMATCH' },
+    { name: 'a lower-case method', symbol: 'FIREWALL_ALIAS_PATCH', method: 'patch' as HttpMethod, body: request, code: 'METHOD_MISMATCH' },
+    {
+      name: 'an unverified entry',
+      symbol: 'UNVERIFIED_PATCH',
+      method: 'PATCH',
+      body: request,
+      code: 'UNVERIFIED_ENDPOINT',
+      endpoints: { UNVERIFIED_PATCH: { method: 'PATCH', path: '/api/v2/firewall/alias', verified: false } },
+    },
+    { name: 'an array body', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: [1], code: 'INVALID_REQUEST' },
+    { name: 'a float in the body', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { id: 0.5 }, code: 'INVALID_REQUEST' },
+    { name: 'a class instance body', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: new Date(0), code: 'INVALID_REQUEST' },
+    {
+      name: 'a body one byte over 16 KiB',
+      symbol: 'FIREWALL_ALIAS_PATCH',
+      method: 'PATCH',
+      // {"d":"…"} is 8 bytes of framing.
+      body: { d: 'x'.repeat(MAX_WRITE_BODY_BYTES - 8 + 1) },
+      code: 'BODY_TOO_LARGE',
+    },
+  ];
+
+  for (const c of cases) {
+    it(`refuses ${c.name} with ${c.code} and zero transport calls`, async () => {
+      const transport = new RecordingMockTransport({ replies: [OK] });
+      const client = new WriteApiClient(transport, c.endpoints === undefined ? {} : { endpoints: c.endpoints as never });
+      const error = await refusal(client.send(c.symbol, c.method, c.body));
+      expect(error.code).toBe(c.code);
+      expect(error.requestWritten).toBe(false);
+      expect(error.name).toBe('WriteRefusedError');
+      expect(transport.callCount).toBe(0);
+    });
+  }
+
+  it('never echoes the body in a refusal', async () => {
+    const client = new WriteApiClient(new RecordingMockTransport({ replies: [OK] }));
+    const secret = 'SECRET-DESCRIPTION-'.repeat(1000);
+    const error = await refusal(client.send('FIREWALL_ALIAS_PATCH', 'PATCH', { descr: secret }));
+    expect(error.message).not.toContain('SECRET-DESCRIPTION');
+  });
+
+  it('sends a body of exactly 16 KiB', async () => {
+    const transport = new RecordingMockTransport({ replies: [OK] });
+    const client = new WriteApiClient(transport);
+    await client.send('FIREWALL_ALIAS_PATCH', 'PATCH', { d: 'x'.repeat(MAX_WRITE_BODY_BYTES - 8) });
+    expect(Buffer.byteLength(transport.calls[0]?.body ?? '', 'utf8')).toBe(MAX_WRITE_BODY_BYTES);
+  });
+});
+
+describe('WriteApiClient.send', () => {
+  it('sends exactly one canonical JSON request to the table path and returns the raw response', async () => {
+    const reply = { status: 200, body: '{"code":200}', headers: { 'X-Test': 'a' } };
+    const transport = new RecordingMockTransport({ replies: [reply] });
+    const client = new WriteApiClient(transport);
+    const response = await client.send('FIREWALL_ALIAS_PATCH', 'PATCH', { id: 3, descr: 'é\n\t', apply: false });
+    expect(transport.calls).toEqual([
+      { index: 0, method: 'PATCH', path: '/api/v2/firewall/alias', query: null, body: '{"apply":false,"descr":"é\\n\\t","id":3}' },
+    ]);
+    expect(response).toEqual({ status: 200, headers: { 'x-test': 'a' }, body: '{"code":200}' });
+  });
+
+  it('returns non-2xx responses unclassified (classification is the executor\'s)', async () => {
+    const transport = new RecordingMockTransport({ replies: [{ status: 503, body: 'busy' }] });
+    const response = await new WriteApiClient(transport).send('FIREWALL_ALIAS_PATCH', 'PATCH', request);
+    expect(response.status).toBe(503);
+    expect(response.body).toBe('busy');
+  });
+
+  it('propagates transport errors unchanged (same object, requestWritten kept)', async () => {
+    const errors = [
+      new TransportsTimeoutError('RESPONSE_TIMEOUT', true),
+      new TransportsConnectionError('CONNECTION_REFUSED', false),
+      new ResponseTooLargeError(1024),
+    ];
+    for (const error of errors) {
+      const transport = new RecordingMockTransport({ replies: [{ error }] });
+      const thrown: unknown = await new WriteApiClient(transport).send('FIREWALL_ALIAS_PATCH', 'PATCH', request).catch((e: unknown) => e);
+      expect(thrown).toBe(error);
+      expect(thrown).toBeInstanceOf(TransportError);
+      expect(transport.callCount).toBe(1);
+    }
+  });
+
+  it('re-exports the transport error classes themselves (instanceof works across the boundary)', () => {
+    expect(TransportTimeoutError).toBe(TransportsTimeoutError);
+    expect(TransportConnectionError).toBe(TransportsConnectionError);
+  });
+
+  it('exposes no transport and cannot be changed', () => {
+    const client = new WriteApiClient(new RecordingMockTransport());
+    expect(Object.isFrozen(client)).toBe(true);
+    expect(Object.keys(client)).toEqual([]);
+    expect(Object.getOwnPropertyNames(Object.getPrototypeOf(client)).sort()).toEqual(['constructor', 'send']);
+  });
+
+  it('validates its constructor arguments, naming them', () => {
+    expect(() => new WriteApiClient({} as never)).toThrow(/"transport"/);
+    const t = new RecordingMockTransport();
+    expect(() => new WriteApiClient(t, { endpoints: [] as never })).toThrow(/"options.endpoints"/);
+    expect(() => new WriteApiClient(t, { endpoints: { lower: { method: 'PATCH', path: '/api/v2/a', verified: true } } as never })).toThrow(/symbols/);
+    expect(() => new WriteApiClient(t, { endpoints: { A_GET: { method: 'GET', path: '/api/v2/a', verified: true } } })).toThrow(/method/);
+    expect(() => new WriteApiClient(t, { endpoints: { A: { method: 'PATCH', path: 'http://x/api', verified: true } } })).toThrow(/path/);
+    expect(() => new WriteApiClient(t, { endpoints: { A: { method: 'PATCH', path: '/api/v2/a', verified: 'yes' } } as never })).toThrow(/verified/);
+    expect(() => new WriteApiClient(t, { endpoints: { A: { method: 'PATCH', path: '/api/v2/a', verified: true, extra: 1 } } as never })).toThrow(/exactly the keys/);
+  });
+
+  it('copies an injected table (later changes to the caller\'s object are not seen)', async () => {
+    const table: Record<string, { method: HttpMethod; path: string; verified: boolean }> = {
+      X_PATCH: { method: 'PATCH', path: '/api/v2/firewall/alias', verified: false },
+    };
+    const transport = new RecordingMockTransport({ replies: [OK] });
+    const client = new WriteApiClient(transport, { endpoints: table });
+    (table.X_PATCH as { verified: boolean }).verified = true;
+    expect((await refusal(client.send('X_PATCH', 'PATCH', request))).code).toBe('UNVERIFIED_ENDPOINT');
+    expect(transport.callCount).toBe(0);
+  });
+});
+
+describe('WriteApiClient against the simulator (loopback HTTP)', () => {
+  let sim: RunningSimulator;
+  beforeAll(async () => {
+    sim = await startSimulator({ apiKey: 'write-client-test-key-0123456789abcdef' });
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+
+  it('patches the alias description with exactly one PATCH and apply=false', async () => {
+    const transport = createHttpTransport({
+      baseUrl: sim.url,
+      allowHttpLoopback: true,
+      authHeader: { name: 'X-API-Key', value: sim.apiKey },
+    });
+    sim.control.resetCounters();
+    const response = await new WriteApiClient(transport).send('FIREWALL_ALIAS_PATCH', 'PATCH', { id: 0, descr: 'changed by test', apply: false });
+    expect(response.status).toBe(200);
+    const envelope = JSON.parse(response.body) as { status: string; data: { id: number; descr: string } };
+    expect(envelope.status).toBe('ok');
+    expect(envelope.data.id).toBe(0);
+    expect(envelope.data.descr).toBe('changed by test');
+    expect(sim.control.counters()).toEqual({ 'PATCH /api/v2/firewall/alias': 1 });
+    expect(sim.control.pendingSubsystems()).toContain('aliases');
+  });
+});
