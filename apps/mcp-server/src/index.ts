@@ -1,2 +1,19 @@
-// Public API of mcp-server: explicit named exports only. Nothing is exported until it is built.
-export {};
+// Public API of mcp-server (for its tests, the manifest generator and tools/bench): explicit named exports only.
+// The program entry is main.ts.
+export { ConfigError } from './runtime/config-error.js';
+export { loadConfig, LOG_LEVELS, type LogLevel, type ServerConfig } from './runtime/load-config.js';
+export { parseAllowedTools } from './runtime/parse-allowed-tools.js';
+export { parseCliArgs, UsageError, type CliMode } from './runtime/parse-cli-args.js';
+export { createLogger, stderrSink, LOG_EVENTS, OUTCOME_CLASSES, type Logger, type LogSink, type LogFields, type LogEvent, type OutcomeClass } from './runtime/create-logger.js';
+export { observeToolCalls } from './runtime/observe-tool-calls.js';
+export { createMcpServer, type CreateMcpServerOptions, type CreatedMcpServer } from './runtime/create-mcp-server.js';
+export { selectTools, knownToolNames, type ToolSelection } from './runtime/select-tools.js';
+export { classifyToolError } from './runtime/classify-tool-error.js';
+export { buildReadClient, type ReadClientHandle } from './runtime/build-read-client.js';
+export { readApiKey } from './runtime/read-api-key.js';
+export { startDemoSimulator, type DemoSimulator } from './runtime/run-demo.js';
+export { SERVER_NAME, SERVER_VERSION } from './runtime/server-identity.js';
+export { ToolErrorCode, ToolCallError, TOOL_ERROR_MESSAGES, toolErrorText } from './tools/tool-error-code.js';
+export { boundResultSize, MAX_RESULT_BYTES } from './tools/bound-result-size.js';
+export { registerReadTools } from './tools/register-read-tools.js';
+export { INFO_TOOL_NAME } from './tools/register-info-tool.js';

@@ -1,0 +1,42 @@
+import { PfrestResponseError, ReadToolInputError } from '@pfsense-mcp/pfsense-read';
+import { TransportError } from '@pfsense-mcp/transports';
+import { ToolCallError, ToolErrorCode } from '../tools/tool-error-code.js';
+
+const TRANSPORT_CODES: Readonly<Record<string, ToolErrorCode>> = Object.freeze({
+  CONNECT_TIMEOUT: ToolErrorCode.UPSTREAM_TIMEOUT,
+  RESPONSE_TIMEOUT: ToolErrorCode.UPSTREAM_TIMEOUT,
+  CONNECTION_REFUSED: ToolErrorCode.UPSTREAM_UNREACHABLE,
+  DNS_FAILURE: ToolErrorCode.UPSTREAM_UNREACHABLE,
+  UNREACHABLE: ToolErrorCode.UPSTREAM_UNREACHABLE,
+  CONNECTION_RESET: ToolErrorCode.UPSTREAM_UNREACHABLE,
+  TLS_FAILURE: ToolErrorCode.UPSTREAM_TLS_FAILURE,
+  RESPONSE_TOO_LARGE: ToolErrorCode.UPSTREAM_RESPONSE_TOO_LARGE,
+});
+
+/**
+ * Maps a failed read to the stable code a caller sees. Only fixed texts and the sanitized facts the typed
+ * errors already carry (HTTP status, pfrest response_id) survive; anything unexpected is INTERNAL_ERROR with
+ * no detail at all.
+ */
+export function classifyToolError(error: unknown): ToolCallError {
+  if (error instanceof ToolCallError) return error;
+  if (error instanceof ReadToolInputError) return new ToolCallError(ToolErrorCode.INVALID_INPUT);
+  if (error instanceof TransportError) {
+    return new ToolCallError(TRANSPORT_CODES[error.code] ?? ToolErrorCode.INTERNAL_ERROR);
+  }
+  if (error instanceof PfrestResponseError) {
+    const detail = { httpStatus: error.httpStatus === 0 ? null : error.httpStatus, responseId: error.responseId };
+    switch (error.code) {
+      case 'REDIRECT_REFUSED':
+        return new ToolCallError(ToolErrorCode.UPSTREAM_REDIRECT_REFUSED, detail);
+      case 'MALFORMED_RESPONSE':
+      case 'UNEXPECTED_SHAPE':
+        return new ToolCallError(ToolErrorCode.UPSTREAM_MALFORMED_RESPONSE, detail);
+      default:
+        if (error.httpStatus === 401 || error.httpStatus === 403) return new ToolCallError(ToolErrorCode.UPSTREAM_AUTH_FAILED, detail);
+        if (error.httpStatus === 404) return new ToolCallError(ToolErrorCode.UPSTREAM_NOT_FOUND, detail);
+        return new ToolCallError(ToolErrorCode.UPSTREAM_ERROR, detail);
+    }
+  }
+  return new ToolCallError(ToolErrorCode.INTERNAL_ERROR);
+}

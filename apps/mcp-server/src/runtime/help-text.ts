@@ -1,0 +1,23 @@
+import { PFREST_VERSION } from '@pfsense-mcp/pfsense-read';
+import { SERVER_NAME, SERVER_VERSION } from './server-identity.js';
+
+export const HELP_TEXT = `${SERVER_NAME} ${SERVER_VERSION} — an MCP server (stdio) for one pfSense appliance via pfREST ${PFREST_VERSION}
+
+Usage:
+  pfsense-mcp                 serve MCP over stdio (configured from the environment)
+  pfsense-mcp --demo          serve MCP against a local simulator with demo data (no configuration)
+  pfsense-mcp --check-config  validate the configuration, make one GET to the appliance, report, exit 0/1
+  pfsense-mcp --version       print the version
+  pfsense-mcp --help          print this help
+
+Environment:
+  PFSENSE_URL                  appliance origin, e.g. https://fw.example.net (required)
+  PFSENSE_API_KEY_FILE         absolute path of a file holding the pfREST API key; owner-only (0600/0400) (required)
+  PFSENSE_CA_FILE              absolute path of a PEM CA bundle to verify the appliance certificate
+  PFSENSE_PROFILE              auditor (default) | engineer | write_protected
+  PFSENSE_ALLOWED_TOOLS        comma-separated exact tool names; narrows the profile; empty = no tools
+  PFSENSE_LOG_LEVEL            debug | info (default) | warn | error | silent  (JSON lines on stderr)
+  PFSENSE_ALLOW_HTTP_LOOPBACK  true to allow plain http to a loopback address (simulator, tests)
+
+Output of these options and all logs go to stderr; stdout carries only MCP protocol frames.
+`;

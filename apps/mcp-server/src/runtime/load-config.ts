@@ -1,0 +1,108 @@
+import { isAbsolute } from 'node:path';
+import { z } from 'zod';
+import { parseProfile, type Profile } from '@pfsense-mcp/policy';
+import { ConfigError } from './config-error.js';
+import { parseAllowedTools } from './parse-allowed-tools.js';
+
+export const LOG_LEVELS = Object.freeze(['debug', 'info', 'warn', 'error', 'silent'] as const);
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The validated server configuration. Holds the key file's path, never the key. */
+export interface ServerConfig {
+  readonly url: string;
+  readonly apiKeyFile: string;
+  readonly caFile: string | null;
+  readonly profile: Profile;
+  /** null: PFSENSE_ALLOWED_TOOLS unset (the profile decides alone). */
+  readonly allowedTools: ReadonlySet<string> | null;
+  readonly logLevel: LogLevel;
+  readonly allowHttpLoopback: boolean;
+}
+
+const MAX_VALUE_LENGTH = 4096;
+const text = z.string().max(MAX_VALUE_LENGTH);
+const flag = z.enum(['true', 'false', '1', '0', 'yes', 'no']);
+
+// Only these variables are read; anything else in the environment is ignored.
+const EnvSchema = z.object({
+  PFSENSE_URL: text.min(1),
+  PFSENSE_API_KEY_FILE: text.min(1),
+  PFSENSE_CA_FILE: text.min(1).optional(),
+  PFSENSE_PROFILE: text.optional(),
+  PFSENSE_ALLOWED_TOOLS: text.optional(),
+  PFSENSE_LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
+  PFSENSE_ALLOW_HTTP_LOOPBACK: flag.optional(),
+});
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/**
+ * Reads and validates the configuration from `env`. Fails closed: the first problem throws a ConfigError
+ * whose message names the variable and the rule, never the offending value. Makes no network call and
+ * does not read the key file (see readApiKey).
+ */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>, knownToolNames: ReadonlySet<string>): ServerConfig {
+  const picked = Object.fromEntries(Object.keys(EnvSchema.shape).map((k) => [k, env[k]]));
+  const parsed = EnvSchema.safeParse(picked);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue?.path[0] ?? 'environment');
+    const rule = issue?.code === 'invalid_type' ? 'is required' : issue?.code === 'too_big' ? 'is too long' : 'is not valid';
+    const hint = variable === 'PFSENSE_LOG_LEVEL' ? ` (one of ${LOG_LEVELS.join(', ')})` : variable === 'PFSENSE_ALLOW_HTTP_LOOPBACK' ? ' (true or false)' : '';
+    throw new ConfigError('INVALID_VALUE', variable, `${variable} ${rule}${hint}`);
+  }
+  const e = parsed.data;
+  const allowHttpLoopback = e.PFSENSE_ALLOW_HTTP_LOOPBACK === 'true' || e.PFSENSE_ALLOW_HTTP_LOOPBACK === '1' || e.PFSENSE_ALLOW_HTTP_LOOPBACK === 'yes';
+
+  let profile: Profile;
+  try {
+    profile = parseProfile(e.PFSENSE_PROFILE ?? 'auditor');
+  } catch {
+    throw new ConfigError('UNKNOWN_PROFILE', 'PFSENSE_PROFILE', 'PFSENSE_PROFILE is not a known profile (auditor, engineer, write_protected)');
+  }
+
+  if (!isAbsolute(e.PFSENSE_API_KEY_FILE)) {
+    throw new ConfigError('RELATIVE_PATH', 'PFSENSE_API_KEY_FILE', 'PFSENSE_API_KEY_FILE must be an absolute path');
+  }
+  if (e.PFSENSE_CA_FILE !== undefined && !isAbsolute(e.PFSENSE_CA_FILE)) {
+    throw new ConfigError('RELATIVE_PATH', 'PFSENSE_CA_FILE', 'PFSENSE_CA_FILE must be an absolute path');
+  }
+
+  return Object.freeze({
+    url: parseBaseUrl(e.PFSENSE_URL, allowHttpLoopback),
+    apiKeyFile: e.PFSENSE_API_KEY_FILE,
+    caFile: e.PFSENSE_CA_FILE ?? null,
+    profile,
+    allowedTools: parseAllowedTools(e.PFSENSE_ALLOWED_TOOLS, knownToolNames),
+    logLevel: e.PFSENSE_LOG_LEVEL ?? 'info',
+    allowHttpLoopback,
+  });
+}
+
+/** The appliance origin. https always; plain http only to a loopback host with PFSENSE_ALLOW_HTTP_LOOPBACK. */
+function parseBaseUrl(raw: string, allowHttpLoopback: boolean): string {
+  const variable = 'PFSENSE_URL';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('INVALID_URL', variable, `${variable} is not a URL`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new ConfigError('URL_CREDENTIALS', variable, `${variable} must not contain credentials; use PFSENSE_API_KEY_FILE`);
+  }
+  if (url.search !== '' || url.hash !== '' || (url.pathname !== '/' && url.pathname !== '')) {
+    throw new ConfigError('URL_NOT_ORIGIN', variable, `${variable} must be the appliance origin only (scheme, host, optional port)`);
+  }
+  if (url.protocol === 'http:') {
+    if (!LOOPBACK_HOSTS.has(url.hostname)) {
+      throw new ConfigError('HTTP_NOT_LOOPBACK', variable, `${variable} must use https (plain http is allowed only to a loopback address)`);
+    }
+    if (!allowHttpLoopback) {
+      throw new ConfigError('HTTP_NOT_ALLOWED', variable, `${variable} uses plain http; set PFSENSE_ALLOW_HTTP_LOOPBACK=true to allow it for a loopback address`);
+    }
+  } else if (url.protocol !== 'https:') {
+    throw new ConfigError('URL_SCHEME', variable, `${variable} must use https`);
+  }
+  return url.origin;
+}

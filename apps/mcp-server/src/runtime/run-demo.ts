@@ -1,0 +1,143 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeSecretFile } from '@pfsense-mcp/crypto';
+import { ConfigError } from './config-error.js';
+import { createLogger } from './create-logger.js';
+import { loadConfig } from './load-config.js';
+import { runServe } from './run-serve.js';
+import { knownToolNames } from './select-tools.js';
+
+const READY_TIMEOUT_MS = 15_000;
+const STOP_TIMEOUT_MS = 3_000;
+const MAX_READY_LINE = 64 * 1024;
+
+/** The built simulator next to the built server: dist/apps/mcp-server/main.js → dist/tools/pfsense-sim/main.js. */
+export function defaultSimulatorPath(): string {
+  return fileURLToPath(new URL('../../tools/pfsense-sim/main.js', import.meta.url));
+}
+
+export interface DemoSimulator {
+  readonly url: string;
+  readonly apiKeyFile: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the built simulator as a child process (it is never imported: the product must not share the code
+ * that imitates its upstream) with its demo data and a freshly generated API key in a private 0700 temp dir.
+ * Resolves once the simulator's one JSON ready line arrived on its stdout.
+ */
+export async function startDemoSimulator(simulatorPath: string = defaultSimulatorPath()): Promise<DemoSimulator> {
+  if (!existsSync(simulatorPath)) {
+    throw new ConfigError('DEMO_SIMULATOR_MISSING', '--demo', '--demo needs the built simulator (dist/tools/pfsense-sim/main.js); run `npm run build`');
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'pfsense-mcp-demo-'));
+  chmodSync(dir, 0o700);
+  const apiKeyFile = join(dir, 'api-key');
+  let child: ChildProcess | undefined;
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    writeSecretFile(apiKeyFile, `${randomBytes(24).toString('hex')}\n`);
+    child = spawn(process.execPath, [simulatorPath, '--port', '0', '--api-key-file', apiKeyFile], {
+      // stdin stays open as a lifeline: if this process dies, the simulator sees EOF.
+      stdio: ['pipe', 'pipe', 'ignore'],
+      cwd: dir,
+    });
+    const url = await readReadyLine(child);
+    const running = child;
+    let stopping: Promise<void> | undefined;
+    return Object.freeze({
+      url,
+      apiKeyFile,
+      stop: () => {
+        stopping ??= stopChild(running).finally(removeDir);
+        return stopping;
+      },
+    });
+  } catch (error) {
+    if (child !== undefined) await stopChild(child);
+    removeDir();
+    throw error;
+  }
+}
+
+function readReadyLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    const fail = (why: string) => {
+      cleanup();
+      reject(new ConfigError('DEMO_SIMULATOR_FAILED', '--demo', `--demo: the simulator ${why}`));
+    };
+    const timer = setTimeout(() => fail('did not become ready in time'), READY_TIMEOUT_MS);
+    const onData = (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      const end = buffered.indexOf('\n');
+      if (end < 0) {
+        if (buffered.length > MAX_READY_LINE) fail('printed an oversized ready line');
+        return;
+      }
+      let url: unknown;
+      try {
+        url = (JSON.parse(buffered.slice(0, end)) as { url?: unknown }).url;
+      } catch {
+        fail('printed an unreadable ready line');
+        return;
+      }
+      if (typeof url !== 'string' || !/^http:\/\/127\.0\.0\.1:\d{1,5}\/?$/.test(url)) {
+        fail('reported an unexpected address');
+        return;
+      }
+      cleanup();
+      // Keep draining its stdout so the child never blocks on a full pipe.
+      child.stdout?.resume();
+      resolve(url.replace(/\/$/, ''));
+    };
+    const onExit = () => fail('exited before it was ready');
+    const cleanup = () => {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.off('exit', onExit);
+      child.off('error', onExit);
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', onExit);
+    child.once('error', onExit);
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.stdin?.end();
+    child.kill('SIGTERM');
+  });
+}
+
+/** --demo: simulator child + MCP server against it, with no configuration. Stops the child on the way out. */
+export async function runDemo(simulatorPath?: string): Promise<number> {
+  const sim = await startDemoSimulator(simulatorPath);
+  const logger = createLogger('info');
+  logger.log('info', 'demo_simulator_started');
+  try {
+    const config = loadConfig(
+      { PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: sim.apiKeyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true', PFSENSE_PROFILE: 'auditor' },
+      knownToolNames(),
+    );
+    return await runServe(config, async () => {
+      await sim.stop();
+      logger.log('info', 'demo_simulator_stopped');
+    });
+  } catch (error) {
+    await sim.stop();
+    throw error;
+  }
+}

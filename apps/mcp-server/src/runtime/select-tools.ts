@@ -1,0 +1,32 @@
+import { isGranted, type Capability, type Profile } from '@pfsense-mcp/policy';
+import { READ_CATALOGUE, type ReadToolDefinition } from '@pfsense-mcp/pfsense-read';
+import { INFO_TOOL_CAPABILITY, INFO_TOOL_NAME } from '../tools/register-info-tool.js';
+
+export interface ToolSelection {
+  readonly readTools: readonly ReadToolDefinition[];
+  readonly includeInfo: boolean;
+  /** Every tool name that will be registered. */
+  readonly names: ReadonlySet<string>;
+}
+
+/** Every tool name this build knows (what PFSENSE_ALLOWED_TOOLS may name). */
+export function knownToolNames(catalogue: readonly ReadToolDefinition[] = READ_CATALOGUE): ReadonlySet<string> {
+  return new Set([...catalogue.map((t) => t.name), INFO_TOOL_NAME]);
+}
+
+/**
+ * The tools to register: those whose capability the profile grants, intersected with PFSENSE_ALLOWED_TOOLS when
+ * it is set. The allow-list can only remove tools; a tool the profile does not grant stays absent.
+ */
+export function selectTools(
+  profile: Profile,
+  allowedTools: ReadonlySet<string> | null,
+  catalogue: readonly ReadToolDefinition[] = READ_CATALOGUE,
+): ToolSelection {
+  const allowed = (name: string) => allowedTools === null || allowedTools.has(name);
+  const readTools = Object.freeze(catalogue.filter((t) => isGranted(profile, t.capability as Capability) && allowed(t.name)));
+  const includeInfo = isGranted(profile, INFO_TOOL_CAPABILITY as Capability) && allowed(INFO_TOOL_NAME);
+  const names = new Set(readTools.map((t) => t.name));
+  if (includeInfo) names.add(INFO_TOOL_NAME);
+  return Object.freeze({ readTools, includeInfo, names });
+}

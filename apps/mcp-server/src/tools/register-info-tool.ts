@@ -1,0 +1,57 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { localToolAnnotations } from './tool-annotations.js';
+
+export const INFO_TOOL_NAME = 'pfsense_mcp_info';
+export const INFO_TOOL_CAPABILITY = 'SERVER_INFO_READ';
+
+export interface ServerFacts {
+  readonly serverName: string;
+  readonly serverVersion: string;
+  readonly profile: string;
+  readonly pfrestVersion: string;
+  readonly readToolCount: number;
+  readonly writeToolCount: number;
+}
+
+export const InfoOutputSchema = z.object({
+  server_name: z.string(),
+  server_version: z.string(),
+  profile: z.string(),
+  pfrest_version: z.string(),
+  registered_tool_count: z.number().int().min(0),
+  read_tool_count: z.number().int().min(0),
+  write_tool_count: z.number().int().min(0),
+});
+
+/**
+ * pfsense_mcp_info: this process's own facts — version, profile, how many tools it registered, the pfREST
+ * version the catalogue targets. It calls nothing upstream and holds no configuration value, so it cannot
+ * disclose a URL, a path or a key.
+ */
+export function registerInfoTool(server: McpServer, facts: () => ServerFacts): void {
+  server.registerTool(
+    INFO_TOOL_NAME,
+    {
+      title: 'MCP server info',
+      description:
+        "Report this MCP server's own version, active capability profile, registered tool counts (READ and WRITE) and the pfREST version it targets. Makes no pfSense API call.",
+      inputSchema: z.object({}).strict(),
+      outputSchema: InfoOutputSchema,
+      annotations: localToolAnnotations('MCP server info'),
+    },
+    () => {
+      const f = facts();
+      const structured = {
+        server_name: f.serverName,
+        server_version: f.serverVersion,
+        profile: f.profile,
+        pfrest_version: f.pfrestVersion,
+        registered_tool_count: f.readToolCount + f.writeToolCount,
+        read_tool_count: f.readToolCount,
+        write_tool_count: f.writeToolCount,
+      };
+      return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+    },
+  );
+}

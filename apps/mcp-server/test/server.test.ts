@@ -1,0 +1,131 @@
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { READ_CATALOGUE } from '@pfsense-mcp/pfsense-read';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INFO_TOOL_NAME, MAX_RESULT_BYTES, SERVER_VERSION } from '../src/index.js';
+import { errorOf, startHarness, type Harness } from './support/in-process-server.js';
+
+describe('MCP server over the in-process simulator (auditor)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('lists every READ tool of the catalogue plus pfsense_mcp_info, with read-only annotations and both schemas', async () => {
+    const { tools } = await h.client.listTools();
+    expect(tools).toHaveLength(READ_CATALOGUE.length + 1);
+    expect(tools).toHaveLength(95);
+    expect(new Set(tools.map((t) => t.name))).toEqual(new Set([...READ_CATALOGUE.map((t) => t.name), INFO_TOOL_NAME]));
+    for (const tool of tools) {
+      expect(tool.title, tool.name).toBeTruthy();
+      expect(tool.description, tool.name).toBeTruthy();
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+      expect(tool.annotations?.openWorldHint).toBe(tool.name !== INFO_TOOL_NAME);
+    }
+  });
+
+  it('pfsense_mcp_info reports local facts only and makes no upstream call', async () => {
+    h.sim.control.resetCounters();
+    const result = await h.client.callTool({ name: INFO_TOOL_NAME, arguments: {} });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({
+      server_name: 'pfsense-mcp',
+      server_version: SERVER_VERSION,
+      profile: 'auditor',
+      pfrest_version: '2.10.0',
+      registered_tool_count: 95,
+      read_tool_count: 95,
+      write_tool_count: 0,
+    });
+    expect(Object.values(h.sim.control.counters()).reduce((a, b) => a + b, 0)).toBe(0);
+    const text = (result.content as { text: string }[])[0]?.text ?? '';
+    expect(text).not.toContain(h.sim.apiKey);
+    expect(text).not.toContain(h.sim.url);
+  });
+
+  it('answers a list tool with structuredContent and the same JSON as one text block, one GET upstream', async () => {
+    const aliases = READ_CATALOGUE.find((t) => t.name === 'pfsense_get_firewall_aliases');
+    expect(aliases).toBeDefined();
+    h.sim.control.resetCounters();
+    const result = await h.client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: { limit: 5 } });
+    expect(result.isError).toBeFalsy();
+    const content = result.content as { type: string; text: string }[];
+    expect(content).toHaveLength(1);
+    expect(JSON.parse(content[0]?.text ?? 'null')).toEqual(result.structuredContent);
+    expect(result.structuredContent).toMatchObject({ limit: 5, offset: 0, truncated: false });
+    expect(h.sim.control.count('/api/v2/firewall/aliases', 'GET')).toBe(1);
+  });
+
+  it('calls every tool successfully and each structuredContent fits its advertised output schema', async () => {
+    const { tools } = await h.client.listTools();
+    const ajv = new AjvJsonSchemaValidator();
+    for (const tool of tools) {
+      const result = await h.client.callTool({ name: tool.name, arguments: {} });
+      expect(result.isError ?? false, `${tool.name}: ${JSON.stringify(result.content).slice(0, 300)}`).toBe(false);
+      const check = ajv.getValidator(tool.outputSchema as never)(result.structuredContent);
+      expect(check.valid, `${tool.name}: ${check.errorMessage}`).toBe(true);
+    }
+  });
+
+  it('logs exactly one JSON line per tool call with tool, duration and outcome only', async () => {
+    h.logs.length = 0;
+    await h.client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: { limit: 2 } });
+    await h.client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: { limit: 5000 } });
+    await h.client.callTool({ name: 'no_such_tool', arguments: {} });
+    const lines = h.logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['event'] === 'tool_call');
+    expect(lines).toHaveLength(3);
+    expect(lines.map((l) => [l['tool'], l['outcome'], l['code']])).toEqual([
+      ['pfsense_get_firewall_aliases', 'ok', undefined],
+      ['pfsense_get_firewall_aliases', 'client_error', 'INVALID_INPUT'],
+      ['unknown_tool', 'client_error', 'UNKNOWN_TOOL'],
+    ]);
+    for (const line of lines) {
+      expect(Object.keys(line).sort()).toEqual(expect.arrayContaining(['duration_ms', 'event', 'level', 'outcome', 'tool', 'ts']));
+      expect(Object.keys(line).every((k) => ['ts', 'level', 'event', 'tool', 'duration_ms', 'outcome', 'code'].includes(k))).toBe(true);
+    }
+    expect(h.logs.join('')).not.toContain('5000');
+  });
+
+  it('refuses hostile input with INVALID_INPUT and keeps serving', async () => {
+    const huge = 'A'.repeat(2 * 1024 * 1024);
+    const cases: Record<string, unknown>[] = [
+      { limit: 0 },
+      { limit: 1001 },
+      { limit: 1.5 },
+      { offset: -1 },
+      { limit: '10' },
+      { filter: 'name=x' },
+      { [huge.slice(0, 100_000)]: 1 },
+      { limit: huge },
+      { include_identifying_metadata: 'yes' },
+    ];
+    for (const args of cases) {
+      const result = await h.client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: args });
+      const error = errorOf(result);
+      expect(error.code).toBe('INVALID_INPUT');
+      expect(JSON.stringify(result).length).toBeLessThan(4096);
+    }
+    const ok = await h.client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: {} });
+    expect(ok.isError ?? false).toBe(false);
+  });
+
+  it('does not let a __proto__ argument pollute anything (zod drops it; nothing reaches upstream)', async () => {
+    h.sim.control.resetCounters();
+    const result = await h.client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: JSON.parse('{"__proto__":{"polluted":true}}') as Record<string, unknown> });
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    if (result.isError === true) expect(errorOf(result).code).toBe('INVALID_INPUT');
+    else expect(result.structuredContent).toMatchObject({ limit: 100, offset: 0 });
+  });
+
+  it('keeps every result at or under 1 MiB', async () => {
+    const { tools } = await h.client.listTools();
+    for (const tool of tools.slice(0, 10)) {
+      const result = await h.client.callTool({ name: tool.name, arguments: {} });
+      expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(MAX_RESULT_BYTES);
+    }
+  });
+});
