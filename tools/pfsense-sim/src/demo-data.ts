@@ -8,10 +8,10 @@ import { demoRecords } from './demo-records.js';
 /** Paths whose payload the simulator computes per request rather than storing. */
 const COMPUTED = new Set(['/api/v2/firewall/apply']);
 
-export function seedDemoData(seed: string, now: Date): Map<string, PathData> {
+export function seedDemoData(seed: string): Map<string, PathData> {
   if (typeof seed !== 'string' || seed.length === 0 || seed.length > 200) throw new TypeError('seedDemoData: "seed" must be a 1–200 character string');
   const rnd = new SeededRandom(seed);
-  const raw = demoRecords(rnd, now);
+  const raw = demoRecords(rnd);
   const out = new Map<string, PathData>();
   for (const [path, spec] of Object.entries(READ_PATHS)) {
     if (COMPUTED.has(path)) continue;

@@ -142,7 +142,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   ];
   const auth = new Authenticator(options.auth ?? AUTH_MODES, credentials);
 
-  const initial = seedDemoData(options.seed ?? 'pfsense-sim', now());
+  const initial = seedDemoData(options.seed ?? 'pfsense-sim');
   const overlays: Map<string, PathData>[] = [];
   if (options.dataFile !== undefined) overlays.push(readDataFile(options.dataFile));
   if (options.data !== undefined) overlays.push(loadPayloads(options.data));
