@@ -90,8 +90,8 @@ export function classifyTransportFailure(error: unknown, phase: WritePhase): Tra
   else if (UNREACHABLE_CODES.has(code)) kind = 'UNREACHABLE';
   else if (isTlsCode(code)) kind = 'TLS_FAILURE';
   if (kind !== null) {
-    // TLS can fail after connecting (e.g. a renegotiation); the phase says which it was.
-    return new TransportConnectionError(kind, written(kind === 'TLS_FAILURE'), code);
+    // A TLS failure after the handshake (a renegotiation) shows as phase 'connected' -> written.
+    return new TransportConnectionError(kind, written(false), code);
   }
   if (RESET_CODES.has(code)) return new TransportConnectionError('CONNECTION_RESET', written(true), code);
   if (code.startsWith('HPE_')) {

@@ -6,7 +6,7 @@ import {
   TransportError,
   TransportTimeoutError,
   type HttpTransport,
-} from '@pfsense-mcp/transports';
+} from '../src/index.js';
 import { freePort, rejectionOf, startHttpServer, type LoopbackServer, type TestHandler } from './support/loopback-servers.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -229,5 +229,28 @@ describe('requests in flight', () => {
 
   it('maxInFlight 1 serializes', async () => {
     expect(await maxConcurrent(1, 5)).toBe(1);
+  });
+});
+
+describe('connection reuse', () => {
+  it('a reset on a reused keep-alive connection is still "written"', async () => {
+    let n = 0;
+    const { server, transport } = await setup((req, res) => {
+      n += 1;
+      if (n === 1) json(res, 200, {});
+      else req.socket.resetAndDestroy();
+    });
+    await transport.request('GET', '/first');
+    const error = await rejectionOf(transport.request('PATCH', '/second', { body: '{}' }));
+    expect(error).toMatchObject({ code: 'CONNECTION_RESET', requestWritten: true });
+    expect(server.stats.connections).toBe(1);
+    expect(server.countFor('/second')).toBe(1);
+  });
+
+  it('keepAlive false opens a connection per request', async () => {
+    const { server, transport } = await setup((_req, res) => json(res, 200, {}), { keepAlive: false });
+    await transport.request('GET', '/a');
+    await transport.request('GET', '/b');
+    expect(server.stats.connections).toBe(2);
   });
 });

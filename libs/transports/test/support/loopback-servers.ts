@@ -100,8 +100,8 @@ export interface TestCertificate {
   remove(): void;
 }
 
-/** A self-signed P-256 certificate for 127.0.0.1, generated now with openssl into a temp dir. */
-export function makeCertificate(): TestCertificate {
+/** A self-signed P-256 certificate for `ip`, generated now with openssl into a temp dir. */
+export function makeCertificate(ip = '127.0.0.1'): TestCertificate {
   const dir = mkdtempSync(join(tmpdir(), 'transports-tls-'));
   const keyPath = join(dir, 'k.pem');
   const certPath = join(dir, 'c.pem');
@@ -109,8 +109,8 @@ export function makeCertificate(): TestCertificate {
     'openssl',
     [
       'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', keyPath, '-out', certPath, '-days', '1', '-subj', '/CN=127.0.0.1',
-      '-addext', 'subjectAltName=IP:127.0.0.1',
+      '-keyout', keyPath, '-out', certPath, '-days', '1', '-subj', `/CN=${ip}`,
+      '-addext', `subjectAltName=IP:${ip}`,
     ],
     { stdio: 'ignore' },
   );
