@@ -17,3 +17,4 @@ export { ToolErrorCode, ToolCallError, TOOL_ERROR_MESSAGES, toolErrorText } from
 export { boundResultSize, MAX_RESULT_BYTES } from './tools/bound-result-size.js';
 export { registerReadTools } from './tools/register-read-tools.js';
 export { INFO_TOOL_NAME } from './tools/register-info-tool.js';
+export { buildToolManifest, type ToolManifest, type ToolManifestEntry } from './runtime/build-tool-manifest.js';

@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { canonicalize } from '@pfsense-mcp/canonical';
+import type { Profile } from '@pfsense-mcp/policy';
+import { buildReadClient } from './build-read-client.js';
+import { createMcpServer } from './create-mcp-server.js';
+
+export interface ToolManifestEntry {
+  readonly name: string;
+  readonly title: string | null;
+  readonly description_sha256: string;
+  readonly input_schema_sha256: string;
+  readonly output_schema_sha256: string | null;
+  readonly annotations: Readonly<Record<string, unknown>>;
+}
+
+export interface ToolManifest {
+  readonly profile: Profile;
+  readonly tool_count: number;
+  readonly tools: readonly ToolManifestEntry[];
+}
+
+const sha256 = (value: unknown) => createHash('sha256').update(canonicalize(value)).digest('hex');
+
+/**
+ * The public tool surface of a profile exactly as a client sees it over MCP (`tools/list`), reduced to names,
+ * annotations and digests of the canonical JSON of each description and schema. Committed per profile
+ * (manifest/tools.<profile>.json); a test fails on any drift so the surface changes only on purpose.
+ */
+export async function buildToolManifest(profile: Profile): Promise<ToolManifest> {
+  // The client is never called: listing tools sends nothing upstream.
+  const handle = buildReadClient(
+    { url: 'https://127.0.0.1', apiKeyFile: '/unused', caFile: null, profile, allowedTools: null, logLevel: 'silent', allowHttpLoopback: false },
+    'manifest-builder-key',
+  );
+  const { server } = createMcpServer({ profile, allowedTools: null, client: handle.client });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'pfsense-mcp-manifest', version: '0.0.0' });
+  try {
+    await server.connect(serverSide);
+    await client.connect(clientSide);
+    const { tools } = await client.request({ method: 'tools/list' }, ListToolsResultSchema);
+    const entries = tools
+      .map((t) => ({
+        name: t.name,
+        title: t.title ?? null,
+        description_sha256: sha256(t.description ?? ''),
+        input_schema_sha256: sha256(t.inputSchema),
+        output_schema_sha256: t.outputSchema === undefined ? null : sha256(t.outputSchema),
+        annotations: { ...(t.annotations ?? {}) },
+      }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { profile, tool_count: entries.length, tools: entries };
+  } finally {
+    await client.close();
+    await server.close();
+    handle.close();
+  }
+}
