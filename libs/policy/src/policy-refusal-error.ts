@@ -1,0 +1,18 @@
+import type { Capability } from './capability.js';
+import type { HttpMethod } from './http-method.js';
+
+/** A (capability, endpoint symbol, method) that the MutationPolicy does not list. Carries only validated tokens. */
+export class PolicyRefusalError extends Error {
+  readonly code = 'NOT_ALLOW_LISTED' as const;
+  readonly capability: Capability;
+  readonly endpointSymbol: string;
+  readonly method: HttpMethod;
+
+  constructor(capability: Capability, endpointSymbol: string, method: HttpMethod) {
+    super(`mutation refused by policy: ${capability} ${method} ${endpointSymbol} is not allow-listed`);
+    this.name = 'PolicyRefusalError';
+    this.capability = capability;
+    this.endpointSymbol = endpointSymbol;
+    this.method = method;
+  }
+}
