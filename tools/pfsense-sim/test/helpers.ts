@@ -21,7 +21,8 @@ export function raw(url: string, req: RawRequest = {}): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
     const fn = u.protocol === 'https:' ? httpsRequest : httpRequest;
-    const r = fn(u, { method: req.method ?? 'GET', headers: req.headers, ca: req.ca, agent: false }, (res) => {
+    const headers = { ...req.headers, ...(req.body !== undefined ? { 'content-length': String(Buffer.byteLength(req.body)) } : {}) };
+    const r = fn(u, { method: req.method ?? 'GET', headers, ca: req.ca, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);
