@@ -5,7 +5,7 @@ export interface ReadCatalogueEntry {
   /** Section of reference/API.md the tool belongs to. */
   readonly group: string;
   readonly description: string;
-  /** Capability name as in ../shared/pfrest/tool-endpoints.json. */
+  /** Capability name as in ../shared/pfrest/tool-endpoints.json (checked against @pfsense-mcp/policy at load). */
   readonly capability: string;
   readonly path: string;
   /** Key of READ_MODELS. */

@@ -1,3 +1,5 @@
+import { READ_CAPABILITIES, isCapability } from '@pfsense-mcp/policy';
+import type { Capability } from '@pfsense-mcp/policy';
 import { z } from 'zod';
 import { IDENTIFYING_METADATA } from './identifying-metadata.js';
 import { compileModel, modelHasPath } from './model-projection.js';
@@ -79,7 +81,16 @@ function descriptionOf(entry: ReadCatalogueEntry, identifying: readonly string[]
   return text + ' Secret fields are never returned.';
 }
 
+function readCapabilityOf(entry: ReadCatalogueEntry): Capability {
+  // A READ tool must be gated by a READ capability of the policy library; anything else is a build error.
+  if (!isCapability(entry.capability) || !READ_CAPABILITIES.has(entry.capability)) {
+    throw new TypeError(`READ_CATALOGUE: "${entry.name}" names no READ capability`);
+  }
+  return entry.capability;
+}
+
 function buildDefinition(entry: ReadCatalogueEntry): ReadToolDefinition {
+  const capability = readCapabilityOf(entry);
   const identifying = IDENTIFYING_METADATA[entry.name] ?? [];
   if (identifying.length > 0 && !entry.identifyingFlag) {
     throw new TypeError(`READ_CATALOGUE: "${entry.name}" has identifying fields but no include_identifying_metadata`);
@@ -105,7 +116,7 @@ function buildDefinition(entry: ReadCatalogueEntry): ReadToolDefinition {
     title: entry.title,
     description: descriptionOf(entry, identifying),
     group: entry.group,
-    capability: entry.capability,
+    capability,
     path: entry.path,
     plural: entry.plural,
     model: entry.model,

@@ -1,4 +1,4 @@
-import type { Capability } from './capability.js';
+import type { Capability } from '@pfsense-mcp/policy';
 import type { z } from 'zod';
 
 export interface ProjectOptions {
