@@ -115,6 +115,20 @@ export default tseslint.config(
   },
   ...restrictedImports,
   {
+    // Tests may also use the simulator as a fixture (boundaries has the same exception per element type).
+    files: ['**/test/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          allow: [],
+          depConstraints: depConstraints.map((d) => ({ ...d, onlyDependOnLibsWithTags: [...d.onlyDependOnLibsWithTags, layerTag('pfsense-sim')] })),
+          enforceBuildableLibDependency: false,
+        },
+      ],
+    },
+  },
+  {
     // Config files are tooling, outside the layering law.
     files: ['**/vitest.config.ts'],
     rules: { '@nx/enforce-module-boundaries': 'off', 'boundaries/dependencies': 'off' },

@@ -2,8 +2,7 @@
 // call and for every fault kind the simulator injects (the HTTP transport never retries).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The simulator is a test fixture any project's tests may use (HELPERS.md; the boundaries rule allows
-// it); Nx flags it only because tools/pfsense-sim is an application project.
-// eslint-disable-next-line @nx/enforce-module-boundaries
+// it, and so does the Nx rule for test files).
 import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { createHttpTransport, FaultKind, TransportError, type HttpTransport } from '../src/index.js';
 
