@@ -13,6 +13,9 @@ import {
 } from './tools/layers/layers.mjs';
 
 const TEST_SUFFIX = '~test';
+// Tests compose what they exercise like a composition root does: they may also use the simulator and a real
+// transport as fixtures. Product sources never gain these edges.
+const TEST_FIXTURES = ['pfsense-sim', 'transports'];
 const MCP_TOOLS = 'mcp-server~tools';
 
 // Element types: each project's sources, its tests (which may also use the simulator as a fixture) and
@@ -31,7 +34,7 @@ const policies = [
   ...LAYERS.map((l) => ({ from: { element: { type: l.name } }, allow: { to: types([l.name, ...l.mayImport]) } })),
   ...LAYERS.map((l) => ({
     from: { element: { type: `${l.name}${TEST_SUFFIX}` } },
-    allow: { to: types([l.name, `${l.name}${TEST_SUFFIX}`, ...l.mayImport, 'pfsense-sim']) },
+    allow: { to: types([l.name, `${l.name}${TEST_SUFFIX}`, ...l.mayImport, ...TEST_FIXTURES]) },
   })),
   { from: { element: { type: MCP_TOOLS } }, allow: { to: types([MCP_TOOLS, ...MCP_SERVER_TOOLS_MAY_IMPORT]) } },
   // mcp-server's composition root may hand its tools/ folder what it constructed.
@@ -115,14 +118,14 @@ export default tseslint.config(
   },
   ...restrictedImports,
   {
-    // Tests may also use the simulator as a fixture (boundaries has the same exception per element type).
+    // Tests may also use the fixtures (TEST_FIXTURES; boundaries has the same exception per element type).
     files: ['**/test/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
         {
           allow: [],
-          depConstraints: depConstraints.map((d) => ({ ...d, onlyDependOnLibsWithTags: [...d.onlyDependOnLibsWithTags, layerTag('pfsense-sim')] })),
+          depConstraints: depConstraints.map((d) => ({ ...d, onlyDependOnLibsWithTags: [...d.onlyDependOnLibsWithTags, ...TEST_FIXTURES.map(layerTag)] })),
           enforceBuildableLibDependency: false,
         },
       ],

@@ -128,3 +128,13 @@ describe('layering lint', () => {
     expect(messages.map((m) => m.rule)).toContain('@nx/enforce-module-boundaries');
   });
 });
+
+describe('test fixtures', () => {
+  it('a test may use the simulator and a transport, its sources may not', async () => {
+    const code = "import { startSimulator } from '@pfsense-mcp/pfsense-sim';\nimport { createHttpTransport } from '@pfsense-mcp/transports';\nexport const x = [startSimulator, createHttpTransport];\n";
+    const inTest = await lint('libs/executor/test/zz-fixture.test.ts', code);
+    expect(inTest.filter((m) => m.rule === 'boundaries/dependencies' || m.rule === '@nx/enforce-module-boundaries')).toEqual([]);
+    const inSrc = await lint('libs/executor/src/zz-fixture.ts', code);
+    expect(inSrc.filter((m) => m.rule === 'boundaries/dependencies').length).toBe(2);
+  });
+});
