@@ -1,3 +1,4 @@
 import { projectConfig } from '../../tools/vitest/project-config.mjs';
 
-export default projectConfig(import.meta.dirname);
+// The CLI tests spawn the built program; global-setup.ts (re)builds it when missing or stale.
+export default projectConfig(import.meta.dirname, { globalSetup: ['./test/global-setup.ts'] });

@@ -1,0 +1,132 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAULT_KIND_NAMES } from '../src/index.js';
+import { api, raw } from './helpers.js';
+
+const MAIN = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'dist', 'tools', 'pfsense-sim', 'main.js');
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pfsense-sim-cli-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Started {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly ready: { ready: boolean; url: string; apiKeyFile: string };
+  readonly stdoutLines: string[];
+  readonly stderr: () => string;
+  readonly exit: Promise<number | null>;
+}
+
+function start(args: string[]): Promise<Started> {
+  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  const stdoutLines: string[] = [];
+  const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  child.stderr.on('data', (c: Buffer) => {
+    err += c.toString();
+  });
+  return new Promise((resolveStart, reject) => {
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const lines = out.split('\n');
+      out = lines.pop() ?? '';
+      for (const line of lines) {
+        stdoutLines.push(line);
+        if (stdoutLines.length === 1) {
+          try {
+            resolveStart({ child, ready: JSON.parse(line), stdoutLines, stderr: () => err, exit });
+          } catch (e) {
+            reject(e);
+          }
+        }
+      }
+    });
+    void exit.then((code) => reject(new Error(`exited ${code} before ready: ${err}`)));
+  });
+}
+
+function runToEnd(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((r) => {
+    const child = spawn(process.execPath, [MAIN, ...args]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('exit', (code) => r({ code, stdout, stderr }));
+  });
+}
+
+describe('pfsense-sim CLI', () => {
+  it('prints exactly one JSON ready line, serves with a generated 0600 key, logs to stderr and stops on SIGTERM', async () => {
+    const s = await start(['--port', '0', '--seed', 'cli']);
+    expect(Object.keys(s.ready)).toEqual(['ready', 'url', 'apiKeyFile']);
+    expect(s.ready.ready).toBe(true);
+    expect(s.ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(statSync(s.ready.apiKeyFile).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(s.ready.apiKeyFile)).mode & 0o777).toBe(0o700);
+    const key = readFileSync(s.ready.apiKeyFile, 'utf8').trim();
+    const res = await api(s.ready.url, key).get('/api/v2/system/hostname');
+    expect(res.env.data).toEqual({ hostname: 'fw-office', domain: 'office.example' });
+    s.child.kill('SIGTERM');
+    expect(await s.exit).toBe(0);
+    expect(s.stdoutLines).toHaveLength(1);
+    expect(s.stderr()).toContain('"path":"/api/v2/system/hostname"');
+    expect(s.stderr()).not.toContain(key);
+    expect(existsSync(s.ready.apiKeyFile)).toBe(false);
+  });
+
+  it('uses --api-key-file, --credentials, --auth, --data, --state-file and --fault', async () => {
+    const keyFile = join(dir, 'admin.key');
+    writeFileSync(keyFile, 'cli-admin-key-0123456789abcdef\n', { mode: 0o600 });
+    const creds = join(dir, 'creds.json');
+    writeFileSync(creds, JSON.stringify([{ auth: 'key', secret: 'cli-reader-key-0123456789', privileges: ['api-v2-status-system-get'] }]));
+    const data = join(dir, 'data.json');
+    writeFileSync(data, JSON.stringify({ '/api/v2/system/hostname': { hostname: 'planted', domain: 'example.test' } }));
+    const state = join(dir, 'state.json');
+    const s = await start(['--port', '0', '--api-key-file', keyFile, '--credentials', creds, '--auth', 'key', '--data', data,
+      '--state-file', state, '--fault', '/api/v2/firewall/alias:PATCH:5xx-after-apply']);
+    try {
+      expect(s.ready.apiKeyFile).toBe(keyFile);
+      const admin = api(s.ready.url, 'cli-admin-key-0123456789abcdef');
+      expect((await admin.get('/api/v2/system/hostname')).env.data).toEqual({ hostname: 'planted', domain: 'example.test' });
+      const reader = api(s.ready.url, 'cli-reader-key-0123456789');
+      expect((await reader.get('/api/v2/status/system')).status).toBe(200);
+      expect((await reader.get('/api/v2/system/hostname')).status).toBe(403);
+      const basic = Buffer.from('admin:cli-admin-key-0123456789abcdef').toString('base64');
+      expect((await raw(`${s.ready.url}/api/v2/system/hostname`, { headers: { authorization: `Basic ${basic}` } })).status).toBe(401);
+      expect((await admin.patch('/api/v2/firewall/alias', { id: 0, descr: 'via cli' })).status).toBe(500);
+      expect(JSON.parse(readFileSync(state, 'utf8')).paths['/api/v2/firewall/aliases'].value[0].descr).toBe('via cli');
+    } finally {
+      s.child.kill('SIGINT');
+      expect(await s.exit).toBe(0);
+    }
+    expect(existsSync(keyFile)).toBe(true);
+  });
+
+  it('documents every flag and fault kind in --help', async () => {
+    const { code, stdout } = await runToEnd(['--help']);
+    expect(code).toBe(0);
+    for (const flag of ['--port', '--host', '--allow-remote', '--api-key-file', '--credentials', '--auth', '--data', '--state-file', '--seed', '--tls-cert', '--tls-key', '--fault', '/__sim/faults', '/__sim/counters']) {
+      expect(stdout).toContain(flag);
+    }
+    for (const kind of FAULT_KIND_NAMES) expect(stdout).toContain(kind);
+  });
+
+  it('refuses a non-loopback host without --allow-remote, and bad flags, with exit code 2', async () => {
+    const remote = await runToEnd(['--host', '0.0.0.0', '--port', '0']);
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toContain('loopback');
+    expect(remote.stdout).toBe('');
+    for (const args of [['--port', 'x'], ['--auth', 'magic'], ['--fault', '/x:GET:explode'], ['--tls-cert', 'only-cert.pem'], ['--bogus']]) {
+      const r = await runToEnd(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+    }
+  });
+});
