@@ -9,7 +9,7 @@ export { observeToolCalls } from './runtime/observe-tool-calls.js';
 export { createMcpServer, type CreateMcpServerOptions, type CreatedMcpServer } from './runtime/create-mcp-server.js';
 export { selectTools, knownToolNames, type ToolSelection } from './runtime/select-tools.js';
 export { classifyToolError } from './runtime/classify-tool-error.js';
-export { buildReadClient, type ReadClientHandle } from './runtime/build-read-client.js';
+export { buildReadClient, type ReadClientHandle, type TransportLimits } from './runtime/build-read-client.js';
 export { readApiKey } from './runtime/read-api-key.js';
 export { startDemoSimulator, type DemoSimulator } from './runtime/run-demo.js';
 export { SERVER_NAME, SERVER_VERSION } from './runtime/server-identity.js';

@@ -12,7 +12,15 @@ export interface ReadClientHandle {
  * The one place the API key meets the network stack: an HTTP transport (TLS verified, no redirects, no retries,
  * bounded in flight) carrying `X-API-Key`, under the GET-only client. Constructing it sends nothing.
  */
-export function buildReadClient(config: ServerConfig, apiKey: string): ReadClientHandle {
+/** Transport limits a caller may tighten (tests, bench); the defaults are the transport's. */
+export interface TransportLimits {
+  readonly connectTimeoutMs?: number;
+  readonly responseTimeoutMs?: number;
+  readonly maxResponseBytes?: number;
+  readonly maxInFlight?: number;
+}
+
+export function buildReadClient(config: ServerConfig, apiKey: string, limits: TransportLimits = {}): ReadClientHandle {
   let transport: ReturnType<typeof createHttpTransport>;
   try {
     transport = createHttpTransport({
@@ -20,6 +28,7 @@ export function buildReadClient(config: ServerConfig, apiKey: string): ReadClien
       authHeader: { name: 'X-API-Key', value: apiKey },
       ...(config.caFile === null ? {} : { caFile: config.caFile }),
       allowHttpLoopback: config.allowHttpLoopback,
+      ...limits,
     });
   } catch (error) {
     if (error instanceof TransportConfigError) {

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '@pfsense-mcp/pfsense-sim';
 import type { Profile } from '@pfsense-mcp/policy';
-import { buildReadClient, createLogger, createMcpServer, observeToolCalls, type ToolSelection } from '../../src/index.js';
+import { buildReadClient, createLogger, createMcpServer, observeToolCalls, type ToolSelection, type TransportLimits } from '../../src/index.js';
 
 export interface Harness {
   readonly sim: RunningSimulator;
@@ -15,7 +15,7 @@ export interface Harness {
 }
 
 export async function startHarness(
-  options: { profile?: Profile; allowedTools?: ReadonlySet<string> | null; sim?: SimulatorOptions } = {},
+  options: { profile?: Profile; allowedTools?: ReadonlySet<string> | null; sim?: SimulatorOptions; limits?: TransportLimits } = {},
 ): Promise<Harness> {
   const sim = await startSimulator({ ...options.sim });
   const handle = buildReadClient(
@@ -29,6 +29,7 @@ export async function startHarness(
       allowHttpLoopback: true,
     },
     sim.apiKey,
+    options.limits,
   );
   const { server, selection } = createMcpServer({
     profile: options.profile ?? 'auditor',

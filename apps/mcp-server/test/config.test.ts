@@ -1,0 +1,147 @@
+import { chmodSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, knownToolNames, loadConfig, parseAllowedTools, parseCliArgs, readApiKey, selectTools, UsageError } from '../src/index.js';
+
+const known = knownToolNames();
+const base = { PFSENSE_URL: 'https://fw.example.net', PFSENSE_API_KEY_FILE: '/etc/pfsense-mcp/api-key' };
+const fail = (env: Record<string, string | undefined>): ConfigError => {
+  try {
+    loadConfig(env, known);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('loadConfig', () => {
+  it('accepts a minimal configuration and defaults to the auditor profile', () => {
+    const config = loadConfig(base, known);
+    expect(config).toEqual({
+      url: 'https://fw.example.net',
+      apiKeyFile: '/etc/pfsense-mcp/api-key',
+      caFile: null,
+      profile: 'auditor',
+      allowedTools: null,
+      logLevel: 'info',
+      allowHttpLoopback: false,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('fails closed on each bad variable, naming the variable and never echoing the value', () => {
+    const secret = 'SECRETVALUE123';
+    const cases: [Record<string, string | undefined>, string, string][] = [
+      [{ ...base, PFSENSE_URL: undefined }, 'PFSENSE_URL', 'INVALID_VALUE'],
+      [{ ...base, PFSENSE_API_KEY_FILE: undefined }, 'PFSENSE_API_KEY_FILE', 'INVALID_VALUE'],
+      [{ ...base, PFSENSE_URL: `not a url ${secret}` }, 'PFSENSE_URL', 'INVALID_URL'],
+      [{ ...base, PFSENSE_URL: `https://admin:${secret}@fw.example.net` }, 'PFSENSE_URL', 'URL_CREDENTIALS'],
+      [{ ...base, PFSENSE_URL: `https://fw.example.net/?key=${secret}` }, 'PFSENSE_URL', 'URL_NOT_ORIGIN'],
+      [{ ...base, PFSENSE_URL: 'http://fw.example.net' }, 'PFSENSE_URL', 'HTTP_NOT_LOOPBACK'],
+      [{ ...base, PFSENSE_URL: 'http://127.0.0.1:8080' }, 'PFSENSE_URL', 'HTTP_NOT_ALLOWED'],
+      [{ ...base, PFSENSE_URL: 'ftp://fw.example.net' }, 'PFSENSE_URL', 'URL_SCHEME'],
+      [{ ...base, PFSENSE_API_KEY_FILE: 'relative/key' }, 'PFSENSE_API_KEY_FILE', 'RELATIVE_PATH'],
+      [{ ...base, PFSENSE_CA_FILE: 'ca.pem' }, 'PFSENSE_CA_FILE', 'RELATIVE_PATH'],
+      [{ ...base, PFSENSE_PROFILE: secret }, 'PFSENSE_PROFILE', 'UNKNOWN_PROFILE'],
+      [{ ...base, PFSENSE_PROFILE: 'Auditor' }, 'PFSENSE_PROFILE', 'UNKNOWN_PROFILE'],
+      [{ ...base, PFSENSE_LOG_LEVEL: 'verbose' }, 'PFSENSE_LOG_LEVEL', 'INVALID_VALUE'],
+      [{ ...base, PFSENSE_ALLOW_HTTP_LOOPBACK: 'maybe' }, 'PFSENSE_ALLOW_HTTP_LOOPBACK', 'INVALID_VALUE'],
+      [{ ...base, PFSENSE_URL: `https://${'a'.repeat(5000)}` }, 'PFSENSE_URL', 'INVALID_VALUE'],
+    ];
+    for (const [env, variable, code] of cases) {
+      const error = fail(env);
+      expect([error.variable, error.code], JSON.stringify(env).slice(0, 120)).toEqual([variable, code]);
+      expect(error.message).toContain(variable);
+      expect(error.message).not.toContain(secret);
+    }
+  });
+
+  it('allows plain http only to loopback with the explicit flag', () => {
+    expect(loadConfig({ ...base, PFSENSE_URL: 'http://127.0.0.1:8080', PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' }, known).url).toBe('http://127.0.0.1:8080');
+    expect(fail({ ...base, PFSENSE_URL: 'http://10.0.0.1', PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' }).code).toBe('HTTP_NOT_LOOPBACK');
+  });
+});
+
+describe('PFSENSE_ALLOWED_TOOLS', () => {
+  it('unset keeps the profile; empty registers zero tools; a list narrows to exactly the intersection', () => {
+    expect(parseAllowedTools(undefined, known)).toBeNull();
+    expect(selectTools('auditor', parseAllowedTools('', known)).names.size).toBe(0);
+    expect(selectTools('auditor', parseAllowedTools('  ', known)).names.size).toBe(0);
+    const two = parseAllowedTools('pfsense_get_firewall_aliases, pfsense_mcp_info', known);
+    expect([...selectTools('auditor', two).names].sort()).toEqual(['pfsense_get_firewall_aliases', 'pfsense_mcp_info']);
+  });
+
+  it('never adds a tool the profile does not grant', () => {
+    expect(selectTools('engineer', parseAllowedTools('pfsense_get_firewall_aliases', known)).names.size).toBe(0);
+  });
+
+  it('refuses unknown names, wildcards and empty elements at startup', () => {
+    const cases: [string, string][] = [
+      ['pfsense_get_firewall_aliases,,pfsense_mcp_info', 'ALLOWED_TOOLS_EMPTY_ELEMENT'],
+      ['pfsense_get_firewall_aliases,', 'ALLOWED_TOOLS_EMPTY_ELEMENT'],
+      ['pfsense_get_*', 'ALLOWED_TOOLS_WILDCARD'],
+      ['*', 'ALLOWED_TOOLS_WILDCARD'],
+      ['pfsense_get_firewall_aliasez', 'ALLOWED_TOOLS_UNKNOWN'],
+      ['PFSENSE_GET_FIREWALL_ALIASES', 'ALLOWED_TOOLS_UNKNOWN'],
+    ];
+    for (const [value, code] of cases) {
+      expect(fail({ ...base, PFSENSE_ALLOWED_TOOLS: value }).code, value).toBe(code);
+    }
+    expect(fail({ ...base, PFSENSE_ALLOWED_TOOLS: 'pfsense_get_firewall_aliasez' }).message).toContain('"pfsense_get_firewall_aliasez"');
+    expect(fail({ ...base, PFSENSE_ALLOWED_TOOLS: 'sk-LIVE secret!' }).message).not.toContain('secret');
+  });
+});
+
+describe('parseCliArgs', () => {
+  it('knows exactly its options', () => {
+    expect(parseCliArgs([])).toBe('serve');
+    expect(parseCliArgs(['--help'])).toBe('help');
+    expect(parseCliArgs(['--version'])).toBe('version');
+    expect(parseCliArgs(['--check-config'])).toBe('check-config');
+    expect(parseCliArgs(['--demo'])).toBe('demo');
+    expect(() => parseCliArgs(['--url=https://x'])).toThrow(UsageError);
+    expect(() => parseCliArgs(['--demo', '--help'])).toThrow(UsageError);
+  });
+});
+
+describe('readApiKey (owner-only key file)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-key-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (name: string, text: string, mode: number) => {
+    const path = join(dir, name);
+    writeFileSync(path, text, { mode });
+    chmodSync(path, mode);
+    return path;
+  };
+
+  it('reads a 0600 or 0400 file', () => {
+    expect(readApiKey(write('ok600', 'key-0123456789abcdef\n', 0o600))).toBe('key-0123456789abcdef');
+    expect(readApiKey(write('ok400', 'key-0123456789abcdef', 0o400))).toBe('key-0123456789abcdef');
+  });
+
+  it('refuses 0644, 0640, a symlink, a directory and a missing file without echoing the key', () => {
+    const cases: [string, string][] = [
+      [write('wide', 'SECRETKEY-0123456789\n', 0o644), 'API_KEY_FILE_UNSAFE_MODE'],
+      [write('group', 'SECRETKEY-0123456789\n', 0o640), 'API_KEY_FILE_UNSAFE_MODE'],
+      [join(dir, 'missing'), 'API_KEY_FILE_NOT_FOUND'],
+    ];
+    const target = write('target', 'SECRETKEY-0123456789\n', 0o600);
+    symlinkSync(target, join(dir, 'link'));
+    cases.push([join(dir, 'link'), 'API_KEY_FILE_SYMLINK']);
+    cases.push([dir, 'API_KEY_FILE_NOT_REGULAR_FILE']);
+    for (const [path, code] of cases) {
+      let error: unknown;
+      try {
+        readApiKey(path);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, path).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).code, path).toBe(code);
+      expect((error as ConfigError).variable).toBe('PFSENSE_API_KEY_FILE');
+      expect((error as ConfigError).message).not.toContain('SECRETKEY');
+    }
+  });
+});
