@@ -1,2 +1,45 @@
-// Public API of adapters: explicit named exports only. Nothing is exported until it is built.
-export {};
+// Public API of adapters: the CapabilityAdapter port and the alias-description adapter, plus the pure
+// helpers the signer needs (identity, fingerprint, intent and snapshot digests). Nothing here can send:
+// pfsense-read is imported for types only, so no transport is in this library's import graph.
+export type {
+  CapabilityAdapter,
+  ParsedWriteResponse,
+  ResolvedTransportTarget,
+  TargetReader,
+  WriteResponseView,
+} from './capability-adapter.js';
+export { AdapterError, AdapterInputError, TargetResolutionError } from './adapter-error.js';
+export type { AdapterInputCode, TargetResolutionCode } from './adapter-error.js';
+export {
+  AliasDescriptionAdapter,
+  ALIAS_DESCRIPTION_ROLLBACK_PLAN_VERSION,
+  ALIAS_DESCRIPTION_SEMANTICS_VERSION,
+} from './alias-description-adapter.js';
+export type { AliasDescriptionCapabilityAdapter } from './alias-description-adapter.js';
+export {
+  ALIAS_DESCRIPTION_OPERATION,
+  aliasDescriptionIntentDigest,
+  normalizeAliasDescriptionIntent,
+  parseAliasDescriptionInput,
+  parseAliasDescriptionIntent,
+  parseAliasIdentity,
+} from './alias-description-intent.js';
+export type { AliasDescriptionInput, AliasDescriptionIntent, AliasIdentity } from './alias-description-intent.js';
+export { isAliasDescriptionRequest } from './alias-description-request.js';
+export type { AliasDescriptionRequest } from './alias-description-request.js';
+export { aliasSnapshotDigest, aliasTargetFingerprint, aliasTargetIdentityDigest } from './alias-fingerprint.js';
+export {
+  ALIAS_SEMANTIC_FIELDS,
+  ALIAS_TARGET_FIELDS,
+  ALIAS_TYPES,
+  URL_ALIAS_TYPES,
+  aliasSnapshotOf,
+  parseAliasSnapshot,
+  parseAliasTarget,
+} from './alias-target.js';
+export type { AliasSnapshot, AliasTarget, AliasType } from './alias-target.js';
+export { isAliasDescriptionVerified, isAliasRollbackVerified } from './alias-verification.js';
+export { ALIAS_DESCRIPTION_MAX_LENGTH, assertAliasDescription } from './assert-alias-description.js';
+export { ALIAS_NAME_MAX_LENGTH, assertAliasName } from './assert-alias-name.js';
+export { parseAliasPatchResponse } from './parse-alias-patch-response.js';
+export { ALIASES_PATH, readAliasTarget } from './read-alias-target.js';

@@ -1,0 +1,92 @@
+import { Capability } from '@pfsense-mcp/policy';
+import { z } from 'zod';
+import { AdapterInputError } from './adapter-error.js';
+import { parseAliasDescriptionIntent, parseAliasIdentity, aliasDescriptionIntentDigest } from './alias-description-intent.js';
+import type { AliasDescriptionIntent, AliasIdentity } from './alias-description-intent.js';
+import { createAliasDescriptionRequest, isAliasDescriptionRequest } from './alias-description-request.js';
+import type { AliasDescriptionRequest } from './alias-description-request.js';
+import { aliasSnapshotDigest, aliasTargetFingerprint, aliasTargetIdentityDigest } from './alias-fingerprint.js';
+import { aliasSnapshotOf, parseAliasSnapshot, parseAliasTarget } from './alias-target.js';
+import type { AliasSnapshot, AliasTarget } from './alias-target.js';
+import { isAliasDescriptionVerified, isAliasRollbackVerified } from './alias-verification.js';
+import type { CapabilityAdapter, ResolvedTransportTarget } from './capability-adapter.js';
+import { parseAliasPatchResponse } from './parse-alias-patch-response.js';
+import { parseClosedObject } from './parse-closed-object.js';
+import { readAliasTarget } from './read-alias-target.js';
+
+/** Adapter and preparer version (ADR-026 "Adapter and preparer version"). */
+export const ALIAS_DESCRIPTION_SEMANTICS_VERSION = 'firewall-alias-description/v1';
+/** Rollback policy identifier (ADR-026 "Rollback policy and version"). */
+export const ALIAS_DESCRIPTION_ROLLBACK_PLAN_VERSION = 'firewall-alias-description-rollback/v1';
+
+export type AliasDescriptionCapabilityAdapter = CapabilityAdapter<
+  AliasTarget,
+  AliasIdentity,
+  AliasDescriptionIntent,
+  AliasSnapshot,
+  AliasDescriptionRequest
+>;
+
+const anyObject = z.record(z.string(), z.unknown());
+
+function parseResolved(value: unknown): ResolvedTransportTarget<AliasIdentity> {
+  const v = parseClosedObject(value, ['identity', 'locator'], anyObject, 'target');
+  const identity = parseAliasIdentity(v.identity, 'target.identity');
+  if (typeof v.locator !== 'number' || !Number.isSafeInteger(v.locator) || v.locator < 0) {
+    throw new AdapterInputError('BAD_LOCATOR', 'target.locator', 'must be a non-negative safe integer');
+  }
+  return { identity, locator: v.locator };
+}
+
+/**
+ * Replace the description of one existing ordinary firewall alias, identified by its exact name
+ * (ARCHITECTURE §5, ADR-026). A frozen object of pure functions: descriptor fields are readonly properties,
+ * no method uses `this`, nothing is cached. The executor alone reads (through `readTarget`'s injected
+ * reader), sends and decides; this adapter only validates, projects and compares.
+ */
+export const AliasDescriptionAdapter: AliasDescriptionCapabilityAdapter = Object.freeze({
+  endpointSymbol: 'FIREWALL_ALIAS_PATCH',
+  httpMethod: 'PATCH',
+  capability: Capability.ALIAS_WRITE,
+  semanticsVersion: ALIAS_DESCRIPTION_SEMANTICS_VERSION,
+  rollbackPlanVersion: ALIAS_DESCRIPTION_ROLLBACK_PLAN_VERSION,
+
+  readTarget: readAliasTarget,
+  naturalIdentity: (hint: unknown): AliasIdentity => parseAliasIdentity(hint, 'raw_target_hint'),
+  identityOfTarget: (target: AliasTarget): AliasIdentity =>
+    Object.freeze({ alias_name: parseAliasTarget(target).name }),
+  identityDigest: aliasTargetIdentityDigest,
+  fingerprint: aliasTargetFingerprint,
+  transportLocator: (target: AliasTarget): number => parseAliasTarget(target).id,
+  snapshotOf: (target: AliasTarget): AliasSnapshot => aliasSnapshotOf(target),
+  resolveTransportTarget: (target: AliasTarget): ResolvedTransportTarget<AliasIdentity> => {
+    const t = parseAliasTarget(target);
+    return Object.freeze({ identity: Object.freeze({ alias_name: t.name }), locator: t.id });
+  },
+  parseIntent: (intent: unknown): AliasDescriptionIntent => parseAliasDescriptionIntent(intent),
+  intentDigest: aliasDescriptionIntentDigest,
+  snapshotDigest: aliasSnapshotDigest,
+
+  buildRequest: (intent: unknown, target: ResolvedTransportTarget<AliasIdentity>): AliasDescriptionRequest => {
+    const wanted = parseAliasDescriptionIntent(intent);
+    const resolved = parseResolved(target);
+    if (resolved.identity.alias_name !== wanted.raw_target_hint.alias_name) {
+      throw new AdapterInputError('TARGET_MISMATCH', 'target.identity', 'is not the alias the intent names');
+    }
+    return createAliasDescriptionRequest(resolved.locator, wanted.new_description);
+  },
+  isRequestModel: isAliasDescriptionRequest,
+  parseResponse: parseAliasPatchResponse,
+  isSemanticallyVerified: isAliasDescriptionVerified,
+
+  buildRollbackRequest: (snapshot: unknown, target: ResolvedTransportTarget<AliasIdentity>): AliasDescriptionRequest => {
+    const old = parseAliasSnapshot(snapshot);
+    const resolved = parseResolved(target);
+    if (resolved.identity.alias_name !== old.name) {
+      throw new AdapterInputError('TARGET_MISMATCH', 'target.identity', 'is not the alias the snapshot was taken of');
+    }
+    // Only the description goes back; the other snapshot fields guard against overwriting unrelated edits.
+    return createAliasDescriptionRequest(resolved.locator, old.descr);
+  },
+  isRollbackVerified: isAliasRollbackVerified,
+});
