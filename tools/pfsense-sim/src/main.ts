@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // Entry point of the built program (dist/tools/pfsense-sim/main.js).
 import { runCli } from './cli.js';
 
