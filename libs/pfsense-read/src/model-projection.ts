@@ -9,8 +9,11 @@ type JsonObject = { readonly [k: string]: Json };
 export interface CompiledModel {
   /** What the projection emits for one item: every allow-listed field, null when absent or withheld. */
   readonly outputSchema: z.ZodObject;
-  /** Projects one upstream item; throws PfrestResponseError(UNEXPECTED_SHAPE) on a structurally wrong value. */
-  project(raw: unknown, withheld: ReadonlySet<string>, basePath: string): JsonObject;
+  /**
+   * Projects one upstream item; throws PfrestResponseError(UNEXPECTED_SHAPE) on a structurally wrong value.
+   * `at()` gives the item's path for the error (built only on failure: the hot path allocates no strings).
+   */
+  project(raw: unknown, withheld: ReadonlySet<string>, at: () => string): JsonObject;
 }
 
 export interface CompileOptions {
@@ -46,9 +49,19 @@ function shapeError(path: string): PfrestResponseError {
   return new PfrestResponseError('UNEXPECTED_SHAPE', 200, null, path);
 }
 
+interface CompiledField {
+  readonly name: string;
+  /** Scalar kind of the value (or of each element when `list`); null for an embedded model. */
+  readonly scalar: ScalarKind | null;
+  readonly list: boolean;
+  readonly nested: CompiledModel | null;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
 /**
  * Compiles a model (and, recursively, the models it embeds) into an allow-list projector and its output schema.
- * The projector reads only the listed keys with `Object.hasOwn` (never the prototype chain), checks each value's
+ * The projector reads only the listed keys as own properties (never the prototype chain), checks each value's
  * JSON type, and builds a fresh frozen object — unknown upstream keys never reach the output.
  */
 export function compileModel(
@@ -58,57 +71,68 @@ export function compileModel(
 ): CompiledModel {
   const spec = models[modelName];
   if (spec === undefined) throw new TypeError(`compileModel: unknown model "${modelName}"`);
-  const entries = Object.entries(spec.fields);
-  const nested = new Map<string, CompiledModel>();
+  const fields: CompiledField[] = [];
   const shape: Record<string, z.ZodType> = {};
-  for (const idField of options.idFields) shape[idField] = SCALAR_OUT.scalar.nullable();
-  for (const [name, kind] of entries) {
+  const idFields = [...options.idFields];
+  for (const idField of idFields) shape[idField] = SCALAR_OUT.scalar.nullable();
+  for (const [name, kind] of Object.entries(spec.fields) as [string, FieldKind][]) {
     if (typeof kind === 'object') {
       const inner = compileModel(models, kind.model, { idFields: kind.many ? ['id'] : [] });
-      nested.set(name, inner);
+      fields.push({ name, scalar: null, list: kind.many, nested: inner });
       shape[name] = (kind.many ? z.array(inner.outputSchema) : inner.outputSchema).nullable();
     } else if (kind.endsWith('[]')) {
-      shape[name] = z.array(SCALAR_OUT[kind.slice(0, -2) as ScalarKind]).nullable();
+      const scalar = kind.slice(0, -2) as ScalarKind;
+      fields.push({ name, scalar, list: true, nested: null });
+      shape[name] = z.array(SCALAR_OUT[scalar]).nullable();
     } else {
+      fields.push({ name, scalar: kind as ScalarKind, list: false, nested: null });
       shape[name] = SCALAR_OUT[kind as ScalarKind].nullable();
     }
   }
   const outputSchema = z.strictObject(shape);
 
-  function projectField(name: string, kind: FieldKind, v: unknown, withheld: ReadonlySet<string>, path: string): Json {
+  function projectField(f: CompiledField, v: unknown, withheld: ReadonlySet<string>, at: () => string): Json {
     if (v === null || v === undefined) return null;
-    if (typeof kind === 'object') {
-      const inner = nested.get(name) as CompiledModel;
-      const innerWithheld = subPaths(withheld, name);
-      if (!kind.many) return inner.project(v, innerWithheld, path);
-      if (!Array.isArray(v)) throw shapeError(path);
-      return Object.freeze(v.map((item, i) => inner.project(item, innerWithheld, `${path}[${i}]`)));
+    const nested = f.nested;
+    if (nested !== null) {
+      const innerWithheld = subPaths(withheld, f.name);
+      if (!f.list) return nested.project(v, innerWithheld, () => `${at()}.${f.name}`);
+      if (!Array.isArray(v)) throw shapeError(`${at()}.${f.name}`);
+      const out: Json[] = new Array<Json>(v.length);
+      for (let i = 0; i < v.length; i += 1) {
+        out[i] = nested.project(v[i], innerWithheld, () => `${at()}.${f.name}[${i}]`);
+      }
+      return Object.freeze(out);
     }
-    if (kind.endsWith('[]')) {
-      const itemKind = kind.slice(0, -2) as ScalarKind;
-      if (!Array.isArray(v)) throw shapeError(path);
-      v.forEach((item, i) => {
-        if (!checkScalar(itemKind, item)) throw shapeError(`${path}[${i}]`);
-      });
-      return Object.freeze([...(v as Json[])]);
+    const scalar = f.scalar as ScalarKind;
+    if (!f.list) {
+      if (!checkScalar(scalar, v)) throw shapeError(`${at()}.${f.name}`);
+      return v as Json;
     }
-    if (!checkScalar(kind as ScalarKind, v)) throw shapeError(path);
-    return v as Json;
+    if (!Array.isArray(v)) throw shapeError(`${at()}.${f.name}`);
+    const out: Json[] = new Array<Json>(v.length);
+    for (let i = 0; i < v.length; i += 1) {
+      const item: unknown = v[i];
+      if (!checkScalar(scalar, item)) throw shapeError(`${at()}.${f.name}[${i}]`);
+      out[i] = item as Json;
+    }
+    return Object.freeze(out);
   }
 
-  function project(raw: unknown, withheld: ReadonlySet<string>, basePath: string): JsonObject {
-    if (!isPlainObject(raw)) throw shapeError(basePath);
+  function project(raw: unknown, withheld: ReadonlySet<string>, at: () => string): JsonObject {
+    if (!isPlainObject(raw)) throw shapeError(at());
     const out: Record<string, Json> = {};
-    for (const idField of options.idFields) {
-      const v = Object.hasOwn(raw, idField) ? raw[idField] : null;
-      if (v !== null && v !== undefined && !checkScalar('scalar', v)) throw shapeError(`${basePath}.${idField}`);
+    for (const idField of idFields) {
+      const v = hasOwn.call(raw, idField) ? raw[idField] : null;
+      if (v !== null && v !== undefined && !checkScalar('scalar', v)) throw shapeError(`${at()}.${idField}`);
       out[idField] = (v ?? null) as Json;
     }
-    for (const [name, kind] of entries) {
-      const v = Object.hasOwn(raw, name) ? raw[name] : null;
+    const anyWithheld = withheld.size > 0;
+    for (const f of fields) {
+      const v = hasOwn.call(raw, f.name) ? raw[f.name] : null;
       // Withheld fields are still type-checked, so a response's validity does not depend on the flag.
-      const value = projectField(name, kind, v, withheld, `${basePath}.${name}`);
-      out[name] = withheld.has(name) ? null : value;
+      const value = projectField(f, v, withheld, at);
+      out[f.name] = anyWithheld && withheld.has(f.name) ? null : value;
     }
     return Object.freeze(out);
   }

@@ -31,6 +31,7 @@ export const DEFAULT_LIMIT = 100;
 export const MAX_OFFSET = 1_000_000_000;
 
 const NO_FIELDS: ReadonlySet<string> = new Set();
+const ROOT = (): string => '$';
 
 function inputSchemaOf(entry: ReadCatalogueEntry): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
@@ -106,9 +107,11 @@ function buildDefinition(entry: ReadCatalogueEntry): ReadToolDefinition {
 
   function project(data: unknown, opts: ProjectOptions): unknown {
     const withheld = opts.includeIdentifyingMetadata === true ? NO_FIELDS : withheldByDefault;
-    if (!entry.plural) return compiled.project(data, withheld, '$');
+    if (!entry.plural) return compiled.project(data, withheld, ROOT);
     if (!Array.isArray(data)) throw new PfrestResponseError('UNEXPECTED_SHAPE', 200, null, '$');
-    return Object.freeze(data.map((item, i) => compiled.project(item, withheld, `$[${i}]`)));
+    const items: unknown[] = new Array<unknown>(data.length);
+    for (let i = 0; i < data.length; i += 1) items[i] = compiled.project(data[i], withheld, () => `$[${i}]`);
+    return Object.freeze(items);
   }
 
   return Object.freeze({

@@ -3,7 +3,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PfrestResponseError, RestApiClient } from '../src/index.js';
+import { RecordingMockTransport } from '@pfsense-mcp/transports';
+import { PfrestResponseError, READ_CATALOGUE, RestApiClient, runReadTool } from '../src/index.js';
 import { FakeTransport, envelope, errorEnvelope, raw } from './fake-transport.js';
 
 const SRC = join(dirname(fileURLToPath(import.meta.url)), '..', 'src');
@@ -40,6 +41,24 @@ describe('RestApiClient is GET-only', () => {
     expect(transport.calls.length).toBeGreaterThan(0);
     expect(new Set(transport.calls.map((c) => c.method))).toEqual(new Set(['GET']));
     expect(transport.calls.every((c) => c.options?.body === undefined)).toBe(true);
+  });
+
+  it('reaches the RecordingMockTransport only with GET, for every catalogue tool and paging', async () => {
+    const transport = new RecordingMockTransport({
+      handler: (call) => ({ status: 200, body: JSON.stringify({ code: 200, status: 'ok', response_id: 'SUCCESS', message: '', data: call.query === null ? {} : [] }) }),
+    });
+    const client = new RestApiClient(transport, { pageSize: 7 });
+    for (const tool of READ_CATALOGUE) {
+      await runReadTool(client, tool, tool.plural ? { limit: 1000, offset: 3 } : {});
+      if (tool.plural) await client.readAllPages(tool.path);
+    }
+    const calls = transport.calls;
+    expect(calls.length).toBe(READ_CATALOGUE.length + READ_CATALOGUE.filter((t) => t.plural).length);
+    expect(calls.every((c) => c.method === 'GET' && c.body === null)).toBe(true);
+    // Plural reads send limit/offset and nothing else; singular reads send no query at all.
+    for (const c of calls) {
+      if (c.query !== null) expect(Object.keys(c.query).sort()).toEqual(['limit', 'offset']);
+    }
   });
 
   it('has no other method string at any transport call site in the source', () => {

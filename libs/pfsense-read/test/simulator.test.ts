@@ -3,9 +3,6 @@
 // output schema, and secrets planted upstream never come back.
 import { createHttpTransport } from '@pfsense-mcp/transports';
 import type { HttpTransport } from '@pfsense-mcp/transports';
-// The simulator is a test fixture any project's tests may use (HELPERS.md; the boundaries rule allows it);
-// Nx flags it only because tools/pfsense-sim is an application project.
-// eslint-disable-next-line @nx/enforce-module-boundaries
 import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READ_CATALOGUE, RestApiClient, runReadTool } from '../src/index.js';
