@@ -1,0 +1,47 @@
+import type { RecoveryState } from '@pfsense-mcp/state-machine';
+import type { EffectKnowledge } from './effect-knowledge.js';
+
+/**
+ * What one `execute` or `rollback` call did, once it held the target reservation (frozen). Every such call
+ * ends in exactly one store transition, recorded in the chained audit log with `outcomeClass`.
+ *
+ * - `state`: the contract's state after the call — execute: VERIFIED, FAILED or RECONCILIATION; rollback:
+ *   ROLLED_BACK, ROLLBACK_FAILED or RECONCILIATION.
+ * - `effect`: what the executor knows about the write: PROVEN_NONE also covers the refusals after the
+ *   reservation that never reached the send (drift, locator change, unresolved target, bad request model).
+ * - `outcomeClass`: the sanitized class in the audit row (e.g. VERIFIED_SUCCESS, TARGET_FINGERPRINT_CHANGED,
+ *   TIMEOUT_AFTER_WRITE); value-free.
+ * - `sends`: how many times `WriteApiClient.send` was called in this call — 0 or 1, never more.
+ */
+export interface ExecutionOutcome {
+  readonly operation: 'execute' | 'rollback';
+  readonly contractId: string;
+  readonly state: RecoveryState;
+  readonly stateVersion: number;
+  readonly effect: EffectKnowledge;
+  readonly outcomeClass: string;
+  readonly sends: 0 | 1;
+}
+
+/**
+ * A read-only observation of a RECONCILIATION contract's target (frozen), for the owner's signed resolution.
+ * It is a fresh authoritative read; nothing was sent and the contract did not change.
+ */
+export interface ReconciliationObservation {
+  readonly contractId: string;
+  readonly operationId: string;
+  /** Where the contract came from: EXECUTING (forward) or ROLLING_BACK (rollback). */
+  readonly origin: 'EXECUTING' | 'ROLLING_BACK';
+  /** The contract's state version now; a resolution must name it. */
+  readonly stateVersion: number;
+  /** Fingerprint digest of the fresh read (64 lowercase hex). */
+  readonly observedFingerprint: string;
+  /** The pfrest id seen on the fresh read. */
+  readonly observedLifecycleLocator: number;
+  /** Whether the fresh locator equals the contract's lifecycle locator (a resolution needs it equal). */
+  readonly locatorMatches: boolean;
+  /** Whether the fresh fingerprint equals the contract's pre-forward fingerprint (the forward did not apply, or was undone). */
+  readonly matchesPreForwardFingerprint: boolean;
+  /** Whether it equals the sealed post-forward fingerprint (null when none was sealed: forward origin). */
+  readonly matchesVerifiedFingerprint: boolean | null;
+}
