@@ -5,7 +5,7 @@ export { loadConfig, LOG_LEVELS, type LogLevel, type ServerConfig } from './runt
 export { parseAllowedTools } from './runtime/parse-allowed-tools.js';
 export { parseCliArgs, UsageError, type CliMode } from './runtime/parse-cli-args.js';
 export { createLogger, stderrSink, LOG_EVENTS, OUTCOME_CLASSES, type Logger, type LogSink, type LogFields, type LogEvent, type OutcomeClass } from './runtime/create-logger.js';
-export { observeToolCalls } from './runtime/observe-tool-calls.js';
+export { observeToolCalls, type ObservedTransport } from './runtime/observe-tool-calls.js';
 export { createMcpServer, type CreateMcpServerOptions, type CreatedMcpServer } from './runtime/create-mcp-server.js';
 export { selectTools, knownToolNames, type ToolSelection } from './runtime/select-tools.js';
 export { classifyToolError } from './runtime/classify-tool-error.js';

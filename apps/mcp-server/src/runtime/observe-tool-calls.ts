@@ -17,15 +17,37 @@ interface Pending {
  * duration and outcome class, never arguments or results — and rewrites SDK-generated error texts into the
  * stable `{"error":{"code",...}}` form the handlers use, so a caller always sees one error format.
  */
-export function observeToolCalls(inner: Transport, logger: Logger, registeredTools: ReadonlySet<string>, clock: () => number = () => performance.now()): Transport {
-  const pending = new Map<string | number, Pending>();
+export interface ObservedTransport extends Transport {
+  /** Resolves once no tool call is awaiting its response (or after `timeoutMs`). */
+  drain(timeoutMs: number): Promise<void>;
+}
 
-  const outer: Transport = {
+export function observeToolCalls(inner: Transport, logger: Logger, registeredTools: ReadonlySet<string>, clock: () => number = () => performance.now()): ObservedTransport {
+  const pending = new Map<string | number, Pending>();
+  const waiters: (() => void)[] = [];
+  const settle = () => {
+    if (pending.size === 0) for (const w of waiters.splice(0)) w();
+  };
+
+  const outer: ObservedTransport = {
+    drain: (timeoutMs) =>
+      pending.size === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, timeoutMs);
+            timer.unref();
+            waiters.push(() => {
+              clearTimeout(timer);
+              resolve();
+            });
+          }),
     start: () => inner.start(),
     close: () => inner.close(),
     send: (message: JSONRPCMessage, options?: TransportSendOptions) => {
       const rewritten = 'id' in message && ('result' in message || 'error' in message) ? onResponse(message) : message;
-      return inner.send(rewritten, options);
+      const sent = inner.send(rewritten, options);
+      settle();
+      return sent;
     },
   };
 

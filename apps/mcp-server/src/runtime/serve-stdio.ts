@@ -4,6 +4,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Logger } from './create-logger.js';
 import { observeToolCalls } from './observe-tool-calls.js';
 
+const DRAIN_TIMEOUT_MS = 10_000;
+
 export interface ServeOptions {
   readonly logger: Logger;
   readonly registeredTools: ReadonlySet<string>;
@@ -45,6 +47,9 @@ export async function serveStdio(server: McpServer, options: ServeOptions): Prom
 
   const reason = await stopped;
   logger.log('info', 'server_stopping', reason.startsWith('SIG') ? { signal: reason } : {});
+  // EOF on stdin means the client sent its last request, not that it stopped reading: let calls in flight
+  // answer (bounded). A signal or a broken pipe stops at once.
+  if (reason === 'stdin_eof') await transport.drain(DRAIN_TIMEOUT_MS);
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   stdin.off('end', onEnd);

@@ -1,0 +1,272 @@
+// The one end-to-end suite: the BUILT server (dist/apps/mcp-server/main.js) spawned over stdio by the SDK
+// Client, against the simulator. Fast behaviour tests live in the other files (in-memory transport).
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { DEFAULT_MAX_IN_FLIGHT } from '@pfsense-mcp/transports';
+import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collect, connectBuilt, ensureBuilt, INITIALIZE, runBuilt, spawnBuilt, writeKeyFile, type ConnectedServer } from './support/built-server.js';
+
+const sentinel = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'sentinel-data.json'), 'utf8')) as { mark: string; data: Record<string, unknown> };
+
+let sim: RunningSimulator;
+let keyFile: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  ensureBuilt();
+  sim = await startSimulator();
+  keyFile = writeKeyFile(sim.apiKey);
+  env = { PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: keyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' };
+}, 120_000);
+afterAll(async () => {
+  await sim.close();
+  rmSync(dirname(keyFile), { recursive: true, force: true });
+});
+
+describe('auditor profile over stdio', () => {
+  let server: ConnectedServer;
+  let tools: Tool[];
+  beforeAll(async () => {
+    sim.control.resetCounters();
+    server = await connectBuilt(env);
+    tools = (await server.client.listTools()).tools;
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('makes no network call at startup and lists all 95 tools, none of them a WRITE tool', () => {
+    expect(Object.values(sim.control.counters()).reduce((a, b) => a + b, 0)).toBe(0);
+    expect(tools).toHaveLength(95);
+    expect(tools.filter((t) => t.annotations?.readOnlyHint !== true || t.annotations?.destructiveHint !== false)).toEqual([]);
+  });
+
+  it('calls every tool and each structuredContent validates against the advertised output schema', async () => {
+    const ajv = new AjvJsonSchemaValidator();
+    for (const tool of tools) {
+      const result = await server.client.callTool({ name: tool.name, arguments: {} });
+      expect(result.isError ?? false, `${tool.name}: ${JSON.stringify(result.content).slice(0, 200)}`).toBe(false);
+      const check = ajv.getValidator(tool.outputSchema as never)(result.structuredContent);
+      expect(check.valid, `${tool.name}: ${check.errorMessage}`).toBe(true);
+      const text = (result.content as { type: string; text: string }[])[0]?.text ?? '';
+      expect(JSON.parse(text)).toEqual(result.structuredContent);
+    }
+    const lines = server.stderr().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.filter((l) => l['event'] === 'tool_call')).toHaveLength(tools.length);
+    expect(server.stderr()).not.toContain(sim.apiKey);
+  });
+
+  it('refuses hostile input and keeps serving', async () => {
+    const results = await Promise.all([
+      server.client.callTool({ name: 'pfsense_get_firewall_rules', arguments: { limit: 10_000 } }),
+      server.client.callTool({ name: 'pfsense_get_firewall_rules', arguments: { where: 'x'.repeat(500_000) } }),
+      server.client.callTool({ name: 'pfsense_get_firewall_rules', arguments: { offset: -5 } }),
+    ]);
+    for (const r of results) expect(JSON.parse((r.content as { text: string }[])[0]?.text ?? '{}').error.code).toBe('INVALID_INPUT');
+    const ok = await server.client.callTool({ name: 'pfsense_mcp_info', arguments: {} });
+    expect(ok.isError ?? false).toBe(false);
+  });
+});
+
+describe('PFSENSE_ALLOWED_TOOLS', () => {
+  it('registers exactly the listed tools', async () => {
+    const allowed = ['pfsense_get_firewall_aliases', 'pfsense_get_system_status', 'pfsense_mcp_info'];
+    const server = await connectBuilt({ ...env, PFSENSE_ALLOWED_TOOLS: allowed.join(',') });
+    try {
+      const { tools } = await server.client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(allowed);
+      const info = await server.client.callTool({ name: 'pfsense_mcp_info', arguments: {} });
+      expect(info.structuredContent).toMatchObject({ registered_tool_count: 3, write_tool_count: 0 });
+      const absent = await server.client.callTool({ name: 'pfsense_get_firewall_rules', arguments: {} });
+      expect(JSON.parse((absent.content as { text: string }[])[0]?.text ?? '{}').error.code).toBe('UNKNOWN_TOOL');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('an empty value registers zero tools; a wildcard is a startup error', async () => {
+    const empty = await connectBuilt({ ...env, PFSENSE_ALLOWED_TOOLS: '' });
+    try {
+      expect((await empty.client.listTools()).tools).toEqual([]);
+    } finally {
+      await empty.close();
+    }
+    const run = await runBuilt({ ...env, PFSENSE_ALLOWED_TOOLS: 'pfsense_get_*' });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('PFSENSE_ALLOWED_TOOLS');
+  });
+});
+
+describe('bounded requests in flight', () => {
+  let proxy: Server;
+  let current = 0;
+  let max = 0;
+  beforeAll(async () => {
+    // A counting loopback proxy between the server and the simulator: it sees every upstream request.
+    const target = new URL(sim.url);
+    proxy = createServer((req, res) => {
+      current += 1;
+      max = Math.max(max, current);
+      const upstream = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+        up.on('end', () => (current -= 1));
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    sim.control.clearFaults();
+    await new Promise((resolve) => proxy.close(resolve));
+  });
+
+  it(`many concurrent tool calls never put more than ${DEFAULT_MAX_IN_FLIGHT} requests on the wire at once`, async () => {
+    sim.control.setFault({ route: '/api/v2/firewall/rules', method: 'GET', kind: 'latency', ms: 150 });
+    const port = (proxy.address() as AddressInfo).port;
+    const server = await connectBuilt({ ...env, PFSENSE_URL: `http://127.0.0.1:${port}` });
+    try {
+      const calls = Array.from({ length: 24 }, () => server.client.callTool({ name: 'pfsense_get_firewall_rules', arguments: {} }));
+      const results = await Promise.all(calls);
+      expect(results.every((r) => r.isError !== true)).toBe(true);
+      expect(max).toBeLessThanOrEqual(DEFAULT_MAX_IN_FLIGHT);
+      // The bound was actually exercised (the calls did overlap), so the assertion above can fail.
+      expect(max).toBeGreaterThan(1);
+      expect(sim.control.count('/api/v2/firewall/rules', 'GET')).toBeGreaterThanOrEqual(24);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('secrets and stdout', () => {
+  it('sentinel secrets served by the simulator reach no output and no log line', async () => {
+    const planted = await startSimulator({ data: sentinel.data });
+    const key = writeKeyFile(planted.apiKey);
+    const server = await connectBuilt({ PFSENSE_URL: planted.url, PFSENSE_API_KEY_FILE: key, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true', PFSENSE_LOG_LEVEL: 'debug' });
+    try {
+      const { tools } = await server.client.listTools();
+      for (const tool of tools) {
+        const args = 'include_identifying_metadata' in ((tool.inputSchema.properties ?? {}) as object) ? { include_identifying_metadata: true } : {};
+        const result = await server.client.callTool({ name: tool.name, arguments: args });
+        expect(result.isError ?? false, tool.name).toBe(false);
+        expect(JSON.stringify(result), tool.name).not.toContain(sentinel.mark);
+      }
+      expect(server.stderr()).not.toContain(sentinel.mark);
+      expect(server.stderr()).not.toContain(planted.apiKey);
+    } finally {
+      await server.close();
+      await planted.close();
+      rmSync(dirname(key), { recursive: true, force: true });
+    }
+  });
+
+  it('stdout carries only JSON-RPC frames; logs go to stderr as JSON lines; stdin EOF exits 0', async () => {
+    const call = (id: number, name: string, args: object) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+    const run = await runBuilt(env, [], [
+      INITIALIZE,
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      call(3, 'pfsense_get_firewall_aliases', {}),
+      call(4, 'pfsense_get_firewall_aliases', { limit: -1 }),
+      'this is not json',
+    ]);
+    expect(run.code).toBe(0);
+    const frames = run.stdout.trim().split('\n');
+    expect(frames.length).toBeGreaterThanOrEqual(4);
+    for (const frame of frames) expect(JSON.parse(frame)).toMatchObject({ jsonrpc: '2.0' });
+    for (const line of run.stderr.trim().split('\n')) expect(() => JSON.parse(line) as unknown).not.toThrow();
+    expect(run.stderr).not.toContain(sim.apiKey);
+    expect(run.stdout).not.toContain(sim.apiKey);
+  });
+
+  it('--help, --version and --check-config print to stderr only', async () => {
+    for (const args of [['--help'], ['--version']]) {
+      const run = await runBuilt({}, args);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('');
+      expect(run.stderr.length).toBeGreaterThan(0);
+    }
+    const ok = await runBuilt(env, ['--check-config']);
+    expect([ok.code, ok.stdout]).toEqual([0, '']);
+    expect(ok.stderr).toMatch(/reachability\s+ok/);
+    expect(ok.stderr).not.toContain(sim.apiKey);
+    const down = await runBuilt({ ...env, PFSENSE_URL: 'http://127.0.0.1:9' }, ['--check-config']);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain('UPSTREAM_UNREACHABLE');
+    const bad = await runBuilt({ ...env, PFSENSE_PROFILE: 'root' }, ['--check-config']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('PFSENSE_PROFILE');
+  });
+});
+
+describe('startup and shutdown', () => {
+  it('refuses a group/world-readable key file and a symlinked one, without printing the key', async () => {
+    const wide = writeKeyFile(sim.apiKey, 0o644);
+    const link = join(dirname(keyFile), 'link-to-key');
+    symlinkSync(keyFile, link);
+    try {
+      for (const [path, reason] of [[wide, 'chmod 600'], [link, 'symbolic link']] as const) {
+        const run = await runBuilt({ ...env, PFSENSE_API_KEY_FILE: path }, [], [INITIALIZE]);
+        expect(run.code, path).toBe(1);
+        expect(run.stdout).toBe('');
+        expect(run.stderr).toContain(reason);
+        expect(run.stderr).not.toContain(sim.apiKey);
+      }
+    } finally {
+      rmSync(dirname(wide), { recursive: true, force: true });
+      rmSync(link, { force: true });
+    }
+  });
+
+  it('fails closed on a bad configuration with a sanitized message and a non-zero exit', async () => {
+    const run = await runBuilt({ PFSENSE_URL: 'https://user:hunter2@fw.example.net', PFSENSE_API_KEY_FILE: keyFile });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('PFSENSE_URL');
+    expect(run.stderr).not.toContain('hunter2');
+  });
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`${signal} shuts down cleanly with exit 0`, async () => {
+      const child = spawnBuilt(env);
+      const done = collect(child);
+      child.stdin.write(`${INITIALIZE}\n`);
+      await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+      child.kill(signal);
+      const run = await done;
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain('"server_stopped"');
+    });
+  }
+
+  it('a broken stdout pipe (EPIPE) shuts down cleanly instead of crashing', async () => {
+    const child = spawnBuilt(env);
+    const done = collect(child);
+    child.stdin.write(`${INITIALIZE}\n`);
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.stdout.destroy();
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`);
+    const run = await done;
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toMatch(/Error: write EPIPE|Unhandled|at .*main\.js/);
+  });
+
+  it('--demo serves against a simulator child with no configuration and stops it on exit', async () => {
+    const server = await connectBuilt({}, ['--demo']);
+    try {
+      const result = await server.client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: { limit: 1 } });
+      expect(result.isError ?? false).toBe(false);
+      expect((result.structuredContent as { count: number }).count).toBe(1);
+    } finally {
+      await server.close();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(server.stderr()).toContain('"demo_simulator_stopped"');
+  });
+});
