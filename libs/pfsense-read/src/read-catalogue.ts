@@ -106,7 +106,7 @@ function buildDefinition(entry: ReadCatalogueEntry): ReadToolDefinition {
   const withheldByDefault: ReadonlySet<string> = new Set(identifying);
 
   function project(data: unknown, opts: ProjectOptions): unknown {
-    const withheld = opts.includeIdentifyingMetadata === true ? NO_FIELDS : withheldByDefault;
+    const withheld = opts?.includeIdentifyingMetadata === true ? NO_FIELDS : withheldByDefault;
     if (!entry.plural) return compiled.project(data, withheld, ROOT);
     if (!Array.isArray(data)) throw new PfrestResponseError('UNEXPECTED_SHAPE', 200, null, '$');
     const items: unknown[] = new Array<unknown>(data.length);
