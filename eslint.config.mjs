@@ -4,6 +4,7 @@ import js from '@eslint/js';
 import nxPlugin from '@nx/eslint-plugin';
 import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
+import adapterRestrictions from './tools/lint-rules/adapter-restrictions.mjs';
 import {
   CONFINED_PACKAGES,
   EXEMPT_FROM_PACKAGE_CONFINEMENT,
@@ -135,6 +136,11 @@ export default tseslint.config(
     // Config files are tooling, outside the layering law.
     files: ['**/vitest.config.ts'],
     rules: { '@nx/enforce-module-boundaries': 'off', 'boundaries/dependencies': 'off' },
+  },
+  {
+    // Adapters are pure: one target per call, no I/O of their own, no write path (ARCHITECTURE §2, G4).
+    files: ['libs/adapters/src/**/*.ts'],
+    ...adapterRestrictions.configs.recommended,
   },
   {
     // stdout belongs to the MCP protocol (ARCHITECTURE §2): log JSON lines to stderr through the logger.

@@ -12,7 +12,8 @@ export const LAYERS = Object.freeze([
   { name: 'policy', kind: 'lib', root: 'libs/policy', mayImport: [] },
   { name: 'transports', kind: 'lib', root: 'libs/transports', mayImport: [] },
   { name: 'pfsense-read', kind: 'lib', root: 'libs/pfsense-read', mayImport: ['transports', 'policy', 'canonical'] },
-  { name: 'write-client', kind: 'lib', root: 'libs/write-client', mayImport: ['transports', 'policy'] },
+  // canonical: issue 6 — the closed request model is sent as canonical JSON.
+  { name: 'write-client', kind: 'lib', root: 'libs/write-client', mayImport: ['transports', 'policy', 'canonical'] },
   {
     name: 'contract-store',
     kind: 'lib',

@@ -89,6 +89,20 @@ const cases: ReadonlyArray<{ name: string; file: string; code: string; rule: str
     mentions: 'only by libs/executor',
   },
   {
+    name: 'a loop in an adapter (the repo config wires the adapter rules)',
+    file: 'libs/adapters/src/zz-fixture.ts',
+    code: 'export function f(xs: number[]): number {\n  let n = 0;\n  for (const x of xs) n += x;\n  return n;\n}\n',
+    rule: 'adapter-restrictions/no-loop',
+    mentions: '',
+  },
+  {
+    name: 'a value import of pfsense-read in an adapter',
+    file: 'libs/adapters/src/zz-fixture.ts',
+    code: "import { RestApiClient } from '@pfsense-mcp/pfsense-read';\nexport const x = RestApiClient;\n",
+    rule: 'adapter-restrictions/pfsense-read-type-only',
+    mentions: '',
+  },
+  {
     name: 'console in mcp-server',
     file: 'apps/mcp-server/src/zz-fixture.ts',
     code: "console.log('hello');\nexport {};\n",
