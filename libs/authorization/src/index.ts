@@ -1,2 +1,91 @@
-// Public API of authorization: explicit named exports only. Nothing is exported until it is built.
-export {};
+// Public API of @pfsense-mcp/authorization: signed artifact formats, builders, file encoding and pure
+// verification checks. Imports only @pfsense-mcp/canonical and @pfsense-mcp/crypto (plus zod).
+export { ArtifactFormatError } from './artifact-format-error.js';
+export type { ArtifactFormatErrorCode } from './artifact-format-error.js';
+export { ArtifactVerificationError } from './artifact-verification-error.js';
+export type { ArtifactVerificationErrorCode } from './artifact-verification-error.js';
+export { ARTIFACT_RULES, ArtifactKind, PENDING_REQUEST_KINDS, isArtifactKind } from './artifact-kind.js';
+export type { SignedArtifactKind } from './artifact-kind.js';
+export { MAX_ARTIFACT_BYTES, MAX_ARTIFACT_LIFETIME_MS, MAX_CLOCK_SKEW_MS } from './artifact-limits.js';
+export type { Artifact, ArtifactOfKind, PendingRequest, SignedArtifact } from './artifact.js';
+export type { AliasChangeReview, AliasState, Proof, RiskClass } from './field-schemas.js';
+export type { SignatureFields } from './signed-document-schema.js';
+export { artifactDigestOf, keyIdOfSigningKey, signingDigestBytes } from './signing-message.js';
+export type { SigningKey } from './signing-message.js';
+export {
+  applianceBindingDigest,
+  createApplianceBinding,
+  normalizeApplianceBaseUrl,
+  parseApplianceBinding,
+} from './appliance-binding.js';
+export type { ApplianceBinding } from './appliance-binding.js';
+export { planDigestOf, sortedStepBindings } from './plan-digest.js';
+export type { PlanStepBinding } from './plan-digest.js';
+export {
+  createPreparedExecutionIntentV1,
+  executionIntentDigest,
+  parsePreparedExecutionIntent,
+} from './prepared-execution-intent.js';
+export type { PreparedExecutionIntentV1, PreparedExecutionIntentV1Payload } from './prepared-execution-intent.js';
+export { checkAuthorizationRequestDigests, createPendingAuthorizationRequest } from './pending-authorization-request.js';
+export type {
+  PendingAuthorizationRequest,
+  PendingAuthorizationRequestInput,
+  PendingAuthorizationRequestPayload,
+} from './pending-authorization-request.js';
+export { createPlanAuthorizationFromRequest, createPlanAuthorizationV2 } from './plan-authorization-v2.js';
+export type { PlanAuthorizationV2, PlanAuthorizationV2Input, PlanAuthorizationV2Payload } from './plan-authorization-v2.js';
+export { checkConfirmationRequestDigests, createPendingConfirmationRequest } from './pending-confirmation-request.js';
+export type {
+  PendingConfirmationRequest,
+  PendingConfirmationRequestInput,
+  PendingConfirmationRequestPayload,
+} from './pending-confirmation-request.js';
+export { createConfirmationEvidence } from './confirmation-evidence.js';
+export type { ConfirmationEvidence, ConfirmationEvidencePayload } from './confirmation-evidence.js';
+export {
+  ReconciliationOrigin,
+  ReconciliationOutcome,
+  createPendingReconciliationRequest,
+  createReconciliationEvidence,
+  resolutionOutcomeOf,
+} from './reconciliation-evidence.js';
+export type {
+  PendingReconciliationRequest,
+  PendingReconciliationRequestInput,
+  PendingReconciliationRequestPayload,
+  ReconciliationEvidence,
+  ReconciliationEvidencePayload,
+  ResolutionOutcome,
+} from './reconciliation-evidence.js';
+export { createPendingReleaseRequest, createReservationRelease } from './reservation-release.js';
+export type {
+  PendingReleaseRequest,
+  PendingReleaseRequestInput,
+  PendingReleaseRequestPayload,
+  ReservationRelease,
+  ReservationReleasePayload,
+} from './reservation-release.js';
+export { encodeArtifact, parseArtifact, parseArtifactOfKind, validateArtifactDocument } from './parse-artifact.js';
+export { verifyArtifactSignature } from './verify-artifact-signature.js';
+export { checkCurrentness } from './check-currentness.js';
+export {
+  checkConfirmationBinding,
+  checkPlanAuthorizationBinding,
+  checkReconciliationBinding,
+  checkReleaseBinding,
+} from './check-bindings.js';
+export type {
+  ExpectedConfirmationBinding,
+  ExpectedPlanStep,
+  ExpectedReconciliationBinding,
+  ExpectedReleaseBinding,
+} from './check-bindings.js';
+export { verifyPlanAuthorization } from './verify-plan-authorization.js';
+export { verifyConfirmationEvidence } from './verify-confirmation-evidence.js';
+export type { VerifiedConfirmationFacts } from './verify-confirmation-evidence.js';
+export { verifyReconciliationEvidence } from './verify-reconciliation-evidence.js';
+export type { VerifiedResolutionFacts } from './verify-reconciliation-evidence.js';
+export { verifyReservationRelease } from './verify-reservation-release.js';
+export type { VerifiedReleaseFacts } from './verify-reservation-release.js';
+export { verifyPendingRequest } from './verify-pending-request.js';

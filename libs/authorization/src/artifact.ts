@@ -1,0 +1,49 @@
+import type { z } from 'zod';
+import { ArtifactKind } from './artifact-kind.js';
+import { confirmationEvidenceSchema } from './confirmation-evidence.js';
+import type { ConfirmationEvidence } from './confirmation-evidence.js';
+import { pendingAuthorizationRequestSchema } from './pending-authorization-request.js';
+import type { PendingAuthorizationRequest } from './pending-authorization-request.js';
+import { pendingConfirmationRequestSchema } from './pending-confirmation-request.js';
+import type { PendingConfirmationRequest } from './pending-confirmation-request.js';
+import { planAuthorizationV2Schema } from './plan-authorization-v2.js';
+import type { PlanAuthorizationV2 } from './plan-authorization-v2.js';
+import { preparedExecutionIntentSchema } from './prepared-execution-intent.js';
+import type { PreparedExecutionIntentV1 } from './prepared-execution-intent.js';
+import { pendingReconciliationRequestSchema, reconciliationEvidenceSchema } from './reconciliation-evidence.js';
+import type { PendingReconciliationRequest, ReconciliationEvidence } from './reconciliation-evidence.js';
+import { pendingReleaseRequestSchema, reservationReleaseSchema } from './reservation-release.js';
+import type { PendingReleaseRequest, ReservationRelease } from './reservation-release.js';
+
+/** Every signed artifact this build reads. */
+export type SignedArtifact =
+  | PendingAuthorizationRequest
+  | PlanAuthorizationV2
+  | PendingConfirmationRequest
+  | ConfirmationEvidence
+  | PendingReconciliationRequest
+  | ReconciliationEvidence
+  | PendingReleaseRequest
+  | ReservationRelease;
+
+/** Server-signed requests (role `server-request`). */
+export type PendingRequest = PendingAuthorizationRequest | PendingConfirmationRequest | PendingReconciliationRequest | PendingReleaseRequest;
+
+/** Every artifact document: the signed ones and the (embeddable) prepared intent. */
+export type Artifact = SignedArtifact | PreparedExecutionIntentV1;
+
+/** Artifact type of a kind. */
+export type ArtifactOfKind<K extends ArtifactKind> = Extract<Artifact, { kind: K }>;
+
+/** The strict schema of each kind's one supported version. */
+export const ARTIFACT_SCHEMAS: Readonly<Record<ArtifactKind, z.ZodType>> = Object.freeze({
+  [ArtifactKind.PREPARED_EXECUTION_INTENT]: preparedExecutionIntentSchema,
+  [ArtifactKind.AUTHORIZATION_REQUEST]: pendingAuthorizationRequestSchema,
+  [ArtifactKind.PLAN_AUTHORIZATION]: planAuthorizationV2Schema,
+  [ArtifactKind.CONFIRMATION_REQUEST]: pendingConfirmationRequestSchema,
+  [ArtifactKind.CONFIRMATION]: confirmationEvidenceSchema,
+  [ArtifactKind.RECONCILIATION_REQUEST]: pendingReconciliationRequestSchema,
+  [ArtifactKind.RECONCILIATION]: reconciliationEvidenceSchema,
+  [ArtifactKind.RELEASE_REQUEST]: pendingReleaseRequestSchema,
+  [ArtifactKind.RELEASE]: reservationReleaseSchema,
+});

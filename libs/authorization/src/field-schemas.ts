@@ -1,0 +1,71 @@
+import { canonicalize, isHex64, isSafeToken, isWellFormed } from '@pfsense-mcp/canonical';
+import { z } from 'zod';
+
+// Shared zod field schemas of the artifact formats. Internal: the public surface is the parsed types.
+
+export const hex64Schema = z.string().refine(isHex64, { message: 'must be 64 lowercase hex digits' });
+export const safeTokenSchema = z.string().refine(isSafeToken, { message: 'must be a safe token' });
+/** Timestamps are integer UTC milliseconds since the epoch (one spelling; the store uses the same). */
+export const utcMsSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+export const signatureHexSchema = z.string().regex(/^[0-9a-f]{128}$/, { message: 'must be 128 lowercase hex digits' });
+/** Any short name is parsed, so that a downgrade ("none", "HS256") is refused by the algorithm check itself. */
+export const algorithmSchema = z.string().min(1).max(32);
+/** Versioned names such as "firewall-alias-description/v1". */
+export const versionNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/, { message: 'must be a version name' });
+export const capabilityNameSchema = z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, { message: 'must be a capability name' });
+export const mutatingMethodSchema = z.enum(['POST', 'PUT', 'PATCH', 'DELETE']);
+export const riskClassSchema = z.enum(['low', 'medium', 'high']);
+export type RiskClass = z.infer<typeof riskClassSchema>;
+export const stateVersionSchema = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+export const locatorSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+const wellFormed = (max: number) => z.string().max(max).refine(isWellFormed, { message: 'must be well-formed text' });
+
+/** A canonical JSON value (object), bounded: used for natural target and normalized intent. */
+export const canonicalObjectSchema = z.custom<Readonly<Record<string, unknown>>>(
+  (v) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+    try {
+      canonicalize(v, { maxDepth: 8, maxBytes: 16_384 });
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'must be a small canonical JSON object' },
+);
+
+/**
+ * The full pre-state of an alias as shown for review: {name, type, descr, address[], detail[]} (ARCHITECTURE
+ * §5). Structure only; the signer checks semantics and recomputes the fingerprint with the adapter.
+ */
+export const aliasStateSchema = z.strictObject({
+  name: wellFormed(256),
+  type: wellFormed(64),
+  descr: wellFormed(8192),
+  address: z.array(wellFormed(1024)).max(4096),
+  detail: z.array(wellFormed(1024)).max(4096),
+});
+export interface AliasState {
+  readonly name: string;
+  readonly type: string;
+  readonly descr: string;
+  readonly address: readonly string[];
+  readonly detail: readonly string[];
+}
+
+/** What a human reviews: the current alias and the description it would get. */
+export const aliasChangeReviewSchema = z.strictObject({
+  pre_state: aliasStateSchema,
+  new_description: wellFormed(4096),
+});
+export interface AliasChangeReview {
+  readonly pre_state: AliasState;
+  readonly new_description: string;
+}
+
+export const proofSchema = z.strictObject({ signature: signatureHexSchema });
+export interface Proof {
+  /** Ed25519 signature, 128 lowercase hex, over signingMessageOf(artifact). */
+  readonly signature: string;
+}

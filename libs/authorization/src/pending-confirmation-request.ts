@@ -1,0 +1,124 @@
+import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
+import { z } from 'zod';
+import { applianceBindingDigest, applianceBindingSchema, parseApplianceBinding } from './appliance-binding.js';
+import type { ApplianceBinding } from './appliance-binding.js';
+import { ArtifactKind } from './artifact-kind.js';
+import { ArtifactVerificationError } from './artifact-verification-error.js';
+import { deepFreeze } from './deep-freeze.js';
+import { aliasChangeReviewSchema, hex64Schema, safeTokenSchema } from './field-schemas.js';
+import type { AliasChangeReview, Proof } from './field-schemas.js';
+import { parseWith } from './parse-with.js';
+import { executionIntentDigest, parsePreparedExecutionIntent, preparedExecutionIntentSchema } from './prepared-execution-intent.js';
+import type { PreparedExecutionIntentV1 } from './prepared-execution-intent.js';
+import { keyIdOfSigningKey, signDocument } from './signing-message.js';
+import type { SigningKey } from './signing-message.js';
+import { signatureFieldsShape, signedDocumentSchema } from './signed-document-schema.js';
+import type { SignatureFields } from './signed-document-schema.js';
+
+export interface PendingConfirmationRequestPayload extends SignatureFields {
+  readonly contract_id: string;
+  readonly operation_id: string;
+  /** The contract's intent_digest (INTENT purpose over the normalized intent). */
+  readonly intent_digest: string;
+  /** The contract's provenance execution-intent digest. */
+  readonly execution_intent_digest: string;
+  /** The contract's target_fingerprint (pre-state). */
+  readonly target_fingerprint: string;
+  readonly execution_intent: PreparedExecutionIntentV1;
+  readonly appliance: ApplianceBinding;
+  readonly appliance_binding_digest: string;
+  readonly review: AliasChangeReview;
+}
+
+/** Written by the server once a contract is PREPARED; names the contract the operator confirms. */
+export interface PendingConfirmationRequest {
+  readonly kind: typeof ArtifactKind.CONFIRMATION_REQUEST;
+  readonly version: 1;
+  readonly payload: PendingConfirmationRequestPayload;
+  readonly proof: Proof;
+}
+
+export const pendingConfirmationRequestSchema = signedDocumentSchema(
+  ArtifactKind.CONFIRMATION_REQUEST,
+  z.strictObject({
+    contract_id: safeTokenSchema,
+    operation_id: safeTokenSchema,
+    intent_digest: hex64Schema,
+    execution_intent_digest: hex64Schema,
+    target_fingerprint: hex64Schema,
+    execution_intent: preparedExecutionIntentSchema,
+    appliance: applianceBindingSchema,
+    appliance_binding_digest: hex64Schema,
+    review: aliasChangeReviewSchema,
+    ...signatureFieldsShape,
+  }),
+);
+
+export interface PendingConfirmationRequestInput {
+  readonly contractId: string;
+  readonly operationId: string;
+  /** The contract's intent_digest, as stored. */
+  readonly intentDigest: string;
+  /** The contract's target_fingerprint, as stored. */
+  readonly targetFingerprint: string;
+  readonly executionIntent: PreparedExecutionIntentV1;
+  readonly appliance: ApplianceBinding;
+  readonly review: AliasChangeReview;
+  readonly issuedAt: number;
+  /** Confirmation expiry (must not outlive the contract), integer UTC ms. */
+  readonly expiresAt: number;
+}
+
+/** Builds and signs a pending confirmation request with the server's request key. */
+export function createPendingConfirmationRequest(
+  input: PendingConfirmationRequestInput,
+  serverKey: SigningKey,
+): PendingConfirmationRequest {
+  if (input === null || typeof input !== 'object') throw new TypeError('createPendingConfirmationRequest: "input" must be an object');
+  const execution_intent = parsePreparedExecutionIntent(input.executionIntent);
+  const appliance = parseApplianceBinding(input.appliance);
+  const appliance_binding_digest = applianceBindingDigest(appliance);
+  if (execution_intent.payload.appliance_binding_digest !== appliance_binding_digest) {
+    throw new TypeError('createPendingConfirmationRequest: "executionIntent" names another appliance binding');
+  }
+  if (execution_intent.payload.precondition_fingerprint !== input.targetFingerprint) {
+    throw new TypeError('createPendingConfirmationRequest: "targetFingerprint" is not the intent\'s precondition');
+  }
+  const payload = {
+    contract_id: input.contractId,
+    operation_id: input.operationId,
+    intent_digest: input.intentDigest,
+    execution_intent_digest: executionIntentDigest(execution_intent),
+    target_fingerprint: input.targetFingerprint,
+    execution_intent,
+    appliance,
+    appliance_binding_digest,
+    review: input.review,
+    key_id: keyIdOfSigningKey(serverKey),
+    algorithm: ED25519_ALGORITHM,
+    issued_at: input.issuedAt,
+    expires_at: input.expiresAt,
+  };
+  const checked = parseWith(pendingConfirmationRequestSchema.shape.payload, payload, 'payload');
+  return deepFreeze(signDocument(ArtifactKind.CONFIRMATION_REQUEST, checked, serverKey)) as PendingConfirmationRequest;
+}
+
+/**
+ * Recomputes the generic digests of a confirmation request: appliance binding and execution intent, and
+ * that the target fingerprint is the intent's precondition. (The intent_digest and the fingerprint of the
+ * shown pre-state are capability-specific: the signer recomputes them with the adapter.)
+ */
+export function checkConfirmationRequestDigests(request: PendingConfirmationRequest): void {
+  const p = request.payload;
+  const kind = ArtifactKind.CONFIRMATION_REQUEST;
+  const applianceDigest = applianceBindingDigest(p.appliance);
+  if (applianceDigest !== p.appliance_binding_digest || p.execution_intent.payload.appliance_binding_digest !== applianceDigest) {
+    throw new ArtifactVerificationError('DIGEST_MISMATCH', kind, 'appliance binding digest does not match its facts');
+  }
+  if (executionIntentDigest(p.execution_intent) !== p.execution_intent_digest) {
+    throw new ArtifactVerificationError('DIGEST_MISMATCH', kind, 'execution intent digest does not match the intent');
+  }
+  if (p.execution_intent.payload.precondition_fingerprint !== p.target_fingerprint) {
+    throw new ArtifactVerificationError('DIGEST_MISMATCH', kind, 'target fingerprint is not the intent precondition');
+  }
+}

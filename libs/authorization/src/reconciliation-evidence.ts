@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
+import { z } from 'zod';
+import { ArtifactKind } from './artifact-kind.js';
+import { deepFreeze } from './deep-freeze.js';
+import { aliasChangeReviewSchema, aliasStateSchema, hex64Schema, locatorSchema, safeTokenSchema, stateVersionSchema } from './field-schemas.js';
+import type { AliasChangeReview, AliasState, Proof } from './field-schemas.js';
+import { parseWith } from './parse-with.js';
+import { keyIdOfSigningKey, signDocument } from './signing-message.js';
+import type { SigningKey } from './signing-message.js';
+import { signatureFieldsShape, signedDocumentSchema } from './signed-document-schema.js';
+import type { SignatureFields } from './signed-document-schema.js';
+
+export const ReconciliationOrigin = Object.freeze({ EXECUTING: 'EXECUTING', ROLLING_BACK: 'ROLLING_BACK' } as const);
+export type ReconciliationOrigin = (typeof ReconciliationOrigin)[keyof typeof ReconciliationOrigin];
+export const ReconciliationOutcome = Object.freeze({ APPLIED: 'APPLIED', NOT_APPLIED: 'NOT_APPLIED' } as const);
+export type ReconciliationOutcome = (typeof ReconciliationOutcome)[keyof typeof ReconciliationOutcome];
+
+/** The store's four resolutions (ARCHITECTURE §3), from (origin, outcome). There is no "unknown": not signing is. */
+export type ResolutionOutcome = 'FORWARD_APPLIED' | 'FORWARD_NOT_APPLIED' | 'ROLLBACK_APPLIED' | 'ROLLBACK_NOT_APPLIED';
+
+export function resolutionOutcomeOf(origin: ReconciliationOrigin, outcome: ReconciliationOutcome): ResolutionOutcome {
+  if (origin !== 'EXECUTING' && origin !== 'ROLLING_BACK') throw new TypeError('resolutionOutcomeOf: "origin" must be EXECUTING or ROLLING_BACK');
+  if (outcome !== 'APPLIED' && outcome !== 'NOT_APPLIED') throw new TypeError('resolutionOutcomeOf: "outcome" must be APPLIED or NOT_APPLIED');
+  return `${origin === 'EXECUTING' ? 'FORWARD' : 'ROLLBACK'}_${outcome}`;
+}
+
+const originSchema = z.enum(['EXECUTING', 'ROLLING_BACK']);
+const outcomeSchema = z.enum(['APPLIED', 'NOT_APPLIED']);
+
+// ---- pending (server-signed) --------------------------------------------------------------------------
+
+export interface PendingReconciliationRequestPayload extends SignatureFields {
+  readonly contract_id: string;
+  readonly operation_id: string;
+  readonly state_version: number;
+  readonly origin: ReconciliationOrigin;
+  /** Fingerprint of the target as observed read-only now; null when no single target could be observed. */
+  readonly observed_fingerprint: string | null;
+  readonly observed_locator: number;
+  /** The observed alias itself (for review and recomputation), null with a null fingerprint. */
+  readonly observed_state: AliasState | null;
+  readonly review: AliasChangeReview;
+}
+
+export interface PendingReconciliationRequest {
+  readonly kind: typeof ArtifactKind.RECONCILIATION_REQUEST;
+  readonly version: 1;
+  readonly payload: PendingReconciliationRequestPayload;
+  readonly proof: Proof;
+}
+
+export const pendingReconciliationRequestSchema = signedDocumentSchema(
+  ArtifactKind.RECONCILIATION_REQUEST,
+  z
+    .strictObject({
+      contract_id: safeTokenSchema,
+      operation_id: safeTokenSchema,
+      state_version: stateVersionSchema,
+      origin: originSchema,
+      observed_fingerprint: hex64Schema.nullable(),
+      observed_locator: locatorSchema,
+      observed_state: aliasStateSchema.nullable(),
+      review: aliasChangeReviewSchema,
+      ...signatureFieldsShape,
+    })
+    .refine((v) => (v.observed_fingerprint === null) === (v.observed_state === null), {
+      message: 'observed_fingerprint and observed_state are both present or both null',
+      path: ['observed_state'],
+    }),
+);
+
+export interface PendingReconciliationRequestInput {
+  readonly contractId: string;
+  readonly operationId: string;
+  readonly stateVersion: number;
+  readonly origin: ReconciliationOrigin;
+  readonly observedFingerprint: string | null;
+  readonly observedLocator: number;
+  readonly observedState: AliasState | null;
+  readonly review: AliasChangeReview;
+  readonly issuedAt: number;
+  readonly expiresAt: number;
+}
+
+/** Builds and signs a pending reconciliation request (from executor.observeReconciliationTarget). */
+export function createPendingReconciliationRequest(
+  input: PendingReconciliationRequestInput,
+  serverKey: SigningKey,
+): PendingReconciliationRequest {
+  if (input === null || typeof input !== 'object') throw new TypeError('createPendingReconciliationRequest: "input" must be an object');
+  const payload = {
+    contract_id: input.contractId,
+    operation_id: input.operationId,
+    state_version: input.stateVersion,
+    origin: input.origin,
+    observed_fingerprint: input.observedFingerprint,
+    observed_locator: input.observedLocator,
+    observed_state: input.observedState,
+    review: input.review,
+    key_id: keyIdOfSigningKey(serverKey),
+    algorithm: ED25519_ALGORITHM,
+    issued_at: input.issuedAt,
+    expires_at: input.expiresAt,
+  };
+  const checked = parseWith(pendingReconciliationRequestSchema.shape.payload, payload, 'payload');
+  return deepFreeze(signDocument(ArtifactKind.RECONCILIATION_REQUEST, checked, serverKey)) as PendingReconciliationRequest;
+}
+
+// ---- signed evidence (operator, role reconciliation) ----------------------------------------------------
+
+export interface ReconciliationEvidencePayload extends SignatureFields {
+  readonly resolution_id: string;
+  readonly contract_id: string;
+  readonly operation_id: string;
+  readonly state_version: number;
+  readonly origin: ReconciliationOrigin;
+  readonly outcome: ReconciliationOutcome;
+  readonly observed_fingerprint: string | null;
+  readonly observed_locator: number;
+}
+
+/** The operator's declared outcome for one contract at one observed state version (ADR-013). */
+export interface ReconciliationEvidence {
+  readonly kind: typeof ArtifactKind.RECONCILIATION;
+  readonly version: 1;
+  readonly payload: ReconciliationEvidencePayload;
+  readonly proof: Proof;
+}
+
+export const reconciliationEvidenceSchema = signedDocumentSchema(
+  ArtifactKind.RECONCILIATION,
+  z
+    .strictObject({
+      resolution_id: safeTokenSchema,
+      contract_id: safeTokenSchema,
+      operation_id: safeTokenSchema,
+      state_version: stateVersionSchema,
+      origin: originSchema,
+      outcome: outcomeSchema,
+      observed_fingerprint: hex64Schema.nullable(),
+      observed_locator: locatorSchema,
+      ...signatureFieldsShape,
+    })
+    // A forward change declared applied seals the observed fingerprint, so it must be there (ARCHITECTURE §3).
+    .refine((v) => !(v.origin === 'EXECUTING' && v.outcome === 'APPLIED' && v.observed_fingerprint === null), {
+      message: 'an applied forward change needs the observed fingerprint',
+      path: ['observed_fingerprint'],
+    }),
+);
+
+/** Signs the operator's outcome for a (verified) pending reconciliation request. */
+export function createReconciliationEvidence(
+  request: PendingReconciliationRequest,
+  authorityKey: SigningKey,
+  options: { issuedAt: number; outcome: ReconciliationOutcome; resolutionId?: string },
+): ReconciliationEvidence {
+  const p = request.payload;
+  const payload = {
+    resolution_id: options.resolutionId ?? randomUUID(),
+    contract_id: p.contract_id,
+    operation_id: p.operation_id,
+    state_version: p.state_version,
+    origin: p.origin,
+    outcome: options.outcome,
+    observed_fingerprint: p.observed_fingerprint,
+    observed_locator: p.observed_locator,
+    key_id: keyIdOfSigningKey(authorityKey),
+    algorithm: ED25519_ALGORITHM,
+    issued_at: options.issuedAt,
+    expires_at: p.expires_at,
+  };
+  const checked = parseWith(reconciliationEvidenceSchema.shape.payload, payload, 'payload');
+  return deepFreeze(signDocument(ArtifactKind.RECONCILIATION, checked, authorityKey)) as ReconciliationEvidence;
+}

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
+import { z } from 'zod';
+import { ArtifactKind } from './artifact-kind.js';
+import { deepFreeze } from './deep-freeze.js';
+import { aliasChangeReviewSchema, safeTokenSchema, stateVersionSchema } from './field-schemas.js';
+import type { AliasChangeReview, Proof } from './field-schemas.js';
+import { parseWith } from './parse-with.js';
+import { keyIdOfSigningKey, signDocument } from './signing-message.js';
+import type { SigningKey } from './signing-message.js';
+import { signatureFieldsShape, signedDocumentSchema } from './signed-document-schema.js';
+import type { SignatureFields } from './signed-document-schema.js';
+
+// ---- pending (server-signed) --------------------------------------------------------------------------
+
+export interface PendingReleaseRequestPayload extends SignatureFields {
+  readonly contract_id: string;
+  readonly operation_id: string;
+  readonly state_version: number;
+  readonly review: AliasChangeReview;
+}
+
+/** Asks the operator to release the target reservation a ROLLBACK_FAILED contract still holds. */
+export interface PendingReleaseRequest {
+  readonly kind: typeof ArtifactKind.RELEASE_REQUEST;
+  readonly version: 1;
+  readonly payload: PendingReleaseRequestPayload;
+  readonly proof: Proof;
+}
+
+export const pendingReleaseRequestSchema = signedDocumentSchema(
+  ArtifactKind.RELEASE_REQUEST,
+  z.strictObject({
+    contract_id: safeTokenSchema,
+    operation_id: safeTokenSchema,
+    state_version: stateVersionSchema,
+    review: aliasChangeReviewSchema,
+    ...signatureFieldsShape,
+  }),
+);
+
+export interface PendingReleaseRequestInput {
+  readonly contractId: string;
+  readonly operationId: string;
+  readonly stateVersion: number;
+  readonly review: AliasChangeReview;
+  readonly issuedAt: number;
+  readonly expiresAt: number;
+}
+
+export function createPendingReleaseRequest(input: PendingReleaseRequestInput, serverKey: SigningKey): PendingReleaseRequest {
+  if (input === null || typeof input !== 'object') throw new TypeError('createPendingReleaseRequest: "input" must be an object');
+  const payload = {
+    contract_id: input.contractId,
+    operation_id: input.operationId,
+    state_version: input.stateVersion,
+    review: input.review,
+    key_id: keyIdOfSigningKey(serverKey),
+    algorithm: ED25519_ALGORITHM,
+    issued_at: input.issuedAt,
+    expires_at: input.expiresAt,
+  };
+  const checked = parseWith(pendingReleaseRequestSchema.shape.payload, payload, 'payload');
+  return deepFreeze(signDocument(ArtifactKind.RELEASE_REQUEST, checked, serverKey)) as PendingReleaseRequest;
+}
+
+// ---- signed release (operator, role reconciliation) -----------------------------------------------------
+
+export interface ReservationReleasePayload extends SignatureFields {
+  readonly release_id: string;
+  readonly contract_id: string;
+  readonly operation_id: string;
+  readonly state_version: number;
+}
+
+/** The signed, audited release of a ROLLBACK_FAILED reservation (ARCHITECTURE §3). */
+export interface ReservationRelease {
+  readonly kind: typeof ArtifactKind.RELEASE;
+  readonly version: 1;
+  readonly payload: ReservationReleasePayload;
+  readonly proof: Proof;
+}
+
+export const reservationReleaseSchema = signedDocumentSchema(
+  ArtifactKind.RELEASE,
+  z.strictObject({
+    release_id: safeTokenSchema,
+    contract_id: safeTokenSchema,
+    operation_id: safeTokenSchema,
+    state_version: stateVersionSchema,
+    ...signatureFieldsShape,
+  }),
+);
+
+export function createReservationRelease(
+  request: PendingReleaseRequest,
+  authorityKey: SigningKey,
+  options: { issuedAt: number; releaseId?: string },
+): ReservationRelease {
+  const p = request.payload;
+  const payload = {
+    release_id: options.releaseId ?? randomUUID(),
+    contract_id: p.contract_id,
+    operation_id: p.operation_id,
+    state_version: p.state_version,
+    key_id: keyIdOfSigningKey(authorityKey),
+    algorithm: ED25519_ALGORITHM,
+    issued_at: options.issuedAt,
+    expires_at: p.expires_at,
+  };
+  const checked = parseWith(reservationReleaseSchema.shape.payload, payload, 'payload');
+  return deepFreeze(signDocument(ArtifactKind.RELEASE, checked, authorityKey)) as ReservationRelease;
+}
