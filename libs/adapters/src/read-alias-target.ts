@@ -2,6 +2,7 @@ import { TargetResolutionError } from './adapter-error.js';
 import { AdapterInputError } from './adapter-error.js';
 import { parseAliasIdentity } from './alias-description-intent.js';
 import { ALIAS_TARGET_FIELDS, URL_ALIAS_TYPES, parseAliasTarget } from './alias-target.js';
+import { projectKeys } from './parse-closed-object.js';
 import type { AliasTarget } from './alias-target.js';
 import type { TargetReader } from './capability-adapter.js';
 
@@ -45,7 +46,8 @@ export async function readAliasTarget(reader: TargetReader, identity: unknown): 
   }
   let target: AliasTarget;
   try {
-    target = parseAliasTarget(item, at);
+    // Real appliances return fields the pinned model does not list; only the six we fingerprint matter.
+    target = parseAliasTarget(projectKeys(item, ALIAS_TARGET_FIELDS), at);
   } catch (error) {
     if (error instanceof AdapterInputError) throw new TargetResolutionError('MALFORMED_TARGET', error.argument, 'is malformed');
     throw error;
