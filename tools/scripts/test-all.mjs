@@ -2,7 +2,7 @@
 // `npm test`: lint, typecheck, build and every test of every project through `nx run-many`, then one closing
 // line `N passed, N failed` (CI reads it) added up from each project's vitest JSON report. A lint, typecheck or
 // build failure counts as one failed check per failed task, so the line never says "0 failed" on a red run.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { workspaceRoot } from './programs.mjs';
@@ -13,12 +13,20 @@ rmSync(reportDir, { recursive: true, force: true });
 const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', FORCE_COLOR: process.env.FORCE_COLOR ?? '0' };
 const nx = join(workspaceRoot, 'node_modules', 'nx', 'dist', 'bin', 'nx.js');
 const started = Date.now();
-const run = spawnSync(
+// Stream nx's output as it comes (a long run shows progress) and keep a copy to read the failed-task list.
+const child = spawn(
   process.execPath,
   [nx, 'run-many', '-t', 'lint', 'typecheck', 'test', '--skip-nx-cache', '--outputStyle=static', '--parallel=2'],
-  { cwd: workspaceRoot, env, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+  { cwd: workspaceRoot, env, stdio: ['ignore', 'pipe', 'inherit'] },
 );
-process.stdout.write(run.stdout ?? '');
+let output = '';
+child.stdout.setEncoding('utf8');
+child.stdout.on('data', (chunk) => {
+  output += chunk;
+  process.stdout.write(chunk);
+});
+const status = await new Promise((resolveStatus) => child.on('close', (code) => resolveStatus(code ?? 1)));
+const run = { status, stdout: output };
 
 let passed = 0;
 let failed = 0;
