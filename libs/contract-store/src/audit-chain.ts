@@ -30,22 +30,44 @@ export function auditGenesisMac(key: Uint8Array, storeId: string): Uint8Array {
 // contract_id ‖ previous MAC (32 bytes) ‖ body (canonical JSON bytes, rest of the input).
 const DOMAIN_BYTES = Buffer.from(MacDomain.AUDIT, 'utf8');
 
+const prefixCache = new Map<string, Buffer>();
+
+/** domain ‖ store id framing, computed once per store id (verification hashes many rows of one store). */
+function prefixOf(storeId: string): Buffer {
+  let prefix = prefixCache.get(storeId);
+  if (prefix === undefined) {
+    const store = Buffer.from(storeId, 'utf8');
+    prefix = Buffer.allocUnsafe(4 + DOMAIN_BYTES.length + 4 + store.length);
+    let o = prefix.writeUInt32BE(DOMAIN_BYTES.length, 0);
+    o += DOMAIN_BYTES.copy(prefix, o);
+    o = prefix.writeUInt32BE(store.length, o);
+    store.copy(prefix, o);
+    if (prefixCache.size > 16) prefixCache.clear();
+    prefixCache.set(storeId, prefix);
+  }
+  return prefix;
+}
+
 function auditMacInput(storeId: string, sequence: number, contractId: string, previousMac: Uint8Array, body: Uint8Array): Buffer {
-  const store = Buffer.from(storeId, 'utf8');
-  const contract = Buffer.from(contractId, 'utf8');
-  const out = Buffer.allocUnsafe(4 + DOMAIN_BYTES.length + 4 + store.length + 8 + 4 + contract.length + 32 + body.length);
-  let o = out.writeUInt32BE(DOMAIN_BYTES.length, 0);
-  o += DOMAIN_BYTES.copy(out, o);
-  o = out.writeUInt32BE(store.length, o);
-  o += store.copy(out, o);
-  o = out.writeBigUInt64BE(BigInt(sequence), o);
-  o = out.writeUInt32BE(contract.length, o);
-  o += contract.copy(out, o);
   if (previousMac.length !== 32) throw new TypeError('auditRowMac: "previousMac" must be 32 bytes');
+  const prefix = prefixOf(storeId);
+  const contractLength = Buffer.byteLength(contractId, 'utf8');
+  const out = Buffer.allocUnsafe(prefix.length + 8 + 4 + contractLength + 32 + body.length);
+  let o = prefix.copy(out, 0);
+  o = out.writeBigUInt64BE(BigInt(sequence), o);
+  o = out.writeUInt32BE(contractLength, o);
+  o += out.write(contractId, o, 'utf8');
   out.set(previousMac, o);
   o += 32;
   out.set(body, o);
   return out;
+}
+
+function sameMac(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i += 1) diff |= (a[i] as number) ^ (b[i] as number);
+  return diff === 0;
 }
 
 /** MAC of audit row `sequence`: covers the previous row's MAC, the sequence, the contract id and the body. */
@@ -93,8 +115,7 @@ export function verifyAuditRows(
       return { ok: false, firstBrokenSequence: expected };
     }
     const mac = auditRowMac(key, storeId, row.sequence, row.contract_id, previous, row.body);
-    // Plain compare is fine here: the expected MAC sits next to the row on disk, so timing reveals nothing new.
-    if (!Buffer.from(mac).equals(row.mac)) return { ok: false, firstBrokenSequence: expected };
+    if (!sameMac(mac, row.mac)) return { ok: false, firstBrokenSequence: expected };
     previous = mac;
     expected += 1;
   }

@@ -6,6 +6,9 @@ import { SchemaVersionError } from './contract-store-error.js';
 /** A named, ordered list of migrations (the in-code provider of kysely's Migrator). */
 export type MigrationSet = readonly (readonly [name: string, migration: Migration])[];
 
+/** Migrations use only the schema builder, so the database type carries no table types. */
+type SchemaDb = Kysely<Record<string, Record<string, unknown>>>;
+
 /** STRICT tables: SQLite enforces the declared column types exactly (no type affinity surprises). */
 const strict = sql`strict`;
 
@@ -17,7 +20,7 @@ export const CONTRACT_STORE_MIGRATIONS: MigrationSet = Object.freeze([
   [
     '0001_contract_store_v1',
     {
-      async up(db: Kysely<any>): Promise<void> {
+      async up(db: SchemaDb): Promise<void> {
         await db.schema
           .createTable('store_meta')
           .addColumn('id', 'integer', (c) => c.primaryKey().notNull().check(sql`id = 1`))
@@ -87,7 +90,7 @@ export const CONSUMPTION_STORE_MIGRATIONS: MigrationSet = Object.freeze([
   [
     '0001_consumption_store_v1',
     {
-      async up(db: Kysely<any>): Promise<void> {
+      async up(db: SchemaDb): Promise<void> {
         await db.schema
           .createTable('consumption_meta')
           .addColumn('id', 'integer', (c) => c.primaryKey().notNull().check(sql`id = 1`))
@@ -118,7 +121,7 @@ function providerOf(set: MigrationSet): MigrationProvider {
 
 /** Runs kysely's Migrator up to the latest migration of `set` on its own connection to `path`. */
 export async function runMigrations(path: string, set: MigrationSet): Promise<void> {
-  const kdb = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(path, { fileMustExist: path !== ':memory:' }) }) });
+  const kdb = new Kysely<Record<string, Record<string, unknown>>>({ dialect: new SqliteDialect({ database: new Database(path, { fileMustExist: path !== ':memory:' }) }) });
   try {
     const migrator = new Migrator({ db: kdb, provider: providerOf(set) });
     const { error } = await migrator.migrateToLatest();
@@ -152,7 +155,7 @@ export function expectedSchemaOf(set: MigrationSet): Promise<string> {
   if (cached === undefined) {
     cached = (async () => {
       const memory = new Database(':memory:');
-      const kdb = new Kysely<any>({ dialect: new SqliteDialect({ database: memory }) });
+      const kdb = new Kysely<Record<string, Record<string, unknown>>>({ dialect: new SqliteDialect({ database: memory }) });
       try {
         const { error } = await new Migrator({ db: kdb, provider: providerOf(set) }).migrateToLatest();
         if (error !== undefined) throw new SchemaVersionError('SCHEMA_MISMATCH', 'reference schema migration failed');

@@ -1,0 +1,215 @@
+// Contract-store benchmarks (not a test): `runStoreBenchmarks({ dir, n })` returns result rows in the
+// shape of tools/bench's BenchResult; the bench harness wires it into `npm run bench`.
+import { closeSync, constants, fsyncSync, mkdtempSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { generateMasterKey, hmacSha256 } from '@pfsense-mcp/crypto';
+import { auditMacInputForBenchmark } from '../src/audit-chain.js';
+import { ExecutorContractStore } from '../src/executor-entry.js';
+import { SqliteRecoveryContractStore } from '../src/index.js';
+import type { AnchorRecord, AntiRollbackAnchor, ContractStoreOptions, NewContractInput } from '../src/index.js';
+import { coreOf } from '../src/sqlite-recovery-contract-store.js';
+import { fsyncDirectory } from '../src/secure-store-path.js';
+import { loadStoreKeys } from '../src/store-keys.js';
+
+export interface StoreBenchRow {
+  readonly name: string;
+  readonly value: number;
+  readonly unit: string;
+  readonly floor: number | null;
+  readonly ratio: number | null;
+  /** Goal: a bound on `ratio` when there is a floor, else on `value`; null = reported only. */
+  readonly target: number | null;
+}
+
+export interface StoreBenchOptions {
+  /** Existing directory for scratch stores (each run makes 0700 subdirectories in it). */
+  readonly dir: string;
+  /** Contracts in the large store for bytes/contract, open and verify times (issue: 100,000). */
+  readonly n: number;
+  /** Full durable lifecycles to time against the durable floor (default 30). */
+  readonly lifecycles?: number;
+  readonly note?: (text: string) => void;
+}
+
+function row(name: string, value: number, unit: string, floor: number | null = null, target: number | null = null): StoreBenchRow {
+  const r = (x: number) => Math.round(x * 1000) / 1000;
+  return Object.freeze({ name, value: r(value), unit, floor: floor === null ? null : r(floor), ratio: floor === null || floor === 0 ? null : r(value / floor), target });
+}
+
+const hex = (i: number) => i.toString(16).padStart(64, '0');
+
+function input(i: number, now: number): NewContractInput {
+  return {
+    operation_id: `op-${i}`,
+    capability: 'ALIAS_WRITE',
+    endpoint_symbol: 'FIREWALL_ALIAS_PATCH',
+    http_method: 'PATCH',
+    target_identity_digest: hex(i + 1),
+    target_fingerprint: hex(0xf1),
+    intent_digest: hex(0x1d),
+    snapshot_digest: hex(0x5a),
+    rollback_plan_version: 'alias-descr-v1',
+    lifecycle_locator: i % 1000,
+    provenance: { authorization_id: `auth-${i}`, plan_digest: hex(0x91), step_id: 'step-1', execution_intent_digest: hex(0xe1), authorization_expires_at: now + 3_600_000 },
+    expires_at: now + 3_600_000,
+    target_identity: { alias_name: `alias_${i}` },
+    intent: { alias_name: `alias_${i}`, description: `benchmark description ${i}` },
+    snapshot: { name: `alias_${i}`, type: 'host', descr: 'previous description', address: ['10.0.0.1', '10.0.0.2'], detail: ['a', 'b'] },
+  };
+}
+
+const BENCH_LIMITS = {
+  maxGlobalInFlight: 10_000,
+  maxInFlightPerCapability: 10_000,
+  maxOutstandingPreparedPerTarget: 10_000,
+  targetCooldownMs: 0,
+  reconciliationLockoutThreshold: 10_000,
+  windowMs: 1,
+  maxPreparesPerTargetPerWindow: 10_000,
+  maxPreparesPerCapabilityPerWindow: 10_000,
+};
+
+function lifecycle(store: SqliteRecoveryContractStore, ex: ExecutorContractStore, i: number, now: number): void {
+  const c = store.create(input(i, now));
+  const p = store.markPrepared(c.contract_id, c.state_version);
+  const k = store.confirm(p.contract_id, {});
+  const e = ex.beginExecution(k.contract_id, k.state_version);
+  const v = ex.markExecutionVerified(e.contract_id, e.state_version, { verifiedTargetFingerprint: hex(0xf2), verifiedLifecycleLocator: e.lifecycle_locator });
+  const r = ex.beginRollback(v.contract_id, v.state_version);
+  ex.markRollbackVerified(r.contract_id, r.state_version, { verifiedTargetFingerprint: hex(0xf1), verifiedLifecycleLocator: r.lifecycle_locator });
+}
+
+const COMMITS_PER_LIFECYCLE = 7;
+
+function scratch(base: string, prefix: string): string {
+  return mkdtempSync(join(base, prefix));
+}
+
+function baseOptions(directory: string, masterKey: Uint8Array, clock: () => number, anchor: ContractStoreOptions['anchor']): ContractStoreOptions {
+  return {
+    directory,
+    masterKey,
+    clock,
+    anchor,
+    rateLimits: BENCH_LIMITS,
+    confirmationVerifier: {
+      verify: (c, _e, nowMs) => ({ confirmationId: `conf-${c.contract_id}`, confirmationDigest: hex(0xc0), authorityKeyId: hex(0xa1), contractId: c.contract_id, expiresAt: nowMs + 3_600_000 }),
+    },
+  };
+}
+
+/** The durable floor: the same number of raw WAL + synchronous=FULL commits and fsynced file renames. */
+function durableFloorSeconds(dir: string, commits: number): number {
+  const db = new Database(join(dir, 'floor.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB NOT NULL)');
+  const insert = db.prepare('INSERT INTO t (body) VALUES (?)');
+  const begin = db.prepare('BEGIN IMMEDIATE');
+  const commit = db.prepare('COMMIT');
+  const body = Buffer.alloc(1024, 1);
+  const target = join(dir, 'floor-anchor.json');
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < commits; i += 1) {
+    begin.run();
+    insert.run(body);
+    commit.run();
+    const temp = `${target}.tmp`;
+    const fd = openSync(temp, constants.O_CREAT | constants.O_TRUNC | constants.O_WRONLY, 0o600);
+    writeSync(fd, `{"sequence":${i}}`);
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(temp, target);
+    fsyncDirectory(dir);
+  }
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  db.close();
+  return seconds;
+}
+
+function memoryAnchor(): AntiRollbackAnchor & { value: AnchorRecord | null } {
+  return {
+    value: null,
+    read() {
+      return this.value;
+    },
+    write(record) {
+      this.value = record;
+    },
+  };
+}
+
+export async function runStoreBenchmarks(options: StoreBenchOptions): Promise<readonly StoreBenchRow[]> {
+  const { dir, n } = options;
+  const lifecycles = options.lifecycles ?? 30;
+  const note = options.note ?? (() => undefined);
+  if (!Number.isSafeInteger(n) || n < 1) throw new TypeError('runStoreBenchmarks: "n" must be a positive integer');
+  const masterKey = generateMasterKey();
+  let now = 1_800_000_000_000;
+  const clock = () => (now += 1);
+  const rows: StoreBenchRow[] = [];
+
+  // 1. Full lifecycles against the durable floor, same disk, same run.
+  note(`contract-store: ${lifecycles} durable lifecycles`);
+  const lifeDir = scratch(dir, 'life-');
+  const anchorDir = scratch(dir, 'anchor-');
+  const store = await SqliteRecoveryContractStore.open(baseOptions(lifeDir, masterKey, clock, { file: join(anchorDir, 'anchor.json') }));
+  const ex = ExecutorContractStore.of(store);
+  lifecycle(store, ex, 0, now); // warm-up
+  const t0 = process.hrtime.bigint();
+  for (let i = 1; i <= lifecycles; i += 1) lifecycle(store, ex, i, now);
+  const lifeSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  store.close();
+  const floorSeconds = durableFloorSeconds(scratch(dir, 'floor-'), lifecycles * COMMITS_PER_LIFECYCLE);
+  rows.push(row('contract-store: full lifecycles/s vs durable floor', lifecycles / lifeSeconds, 'lifecycles/s', lifecycles / floorSeconds, 0.5));
+
+  // 2. A large store (n contracts through the real operations, batched into few commits, in-memory anchor).
+  note(`contract-store: building a store of ${n} contracts`);
+  const bigDir = scratch(dir, 'big-');
+  const anchor = memoryAnchor();
+  const big = await SqliteRecoveryContractStore.open(baseOptions(bigDir, masterKey, clock, anchor));
+  const bigEx = ExecutorContractStore.of(big);
+  const core = coreOf(big);
+  const BATCH = 500;
+  for (let i = 0; i < n; i += BATCH) {
+    core.batchForBenchmark(() => {
+      for (let j = i; j < Math.min(n, i + BATCH); j += 1) lifecycle(big, bigEx, lifecycles + 1 + j, now);
+    });
+  }
+  big.compact();
+  big.close();
+  const bytes = statSync(join(bigDir, 'contracts.sqlite')).size;
+  rows.push(row('contract-store: bytes per contract (full lifecycle, 7 audit rows)', bytes / n, 'bytes'));
+
+  const o0 = process.hrtime.bigint();
+  const reopened = await SqliteRecoveryContractStore.open(baseOptions(bigDir, masterKey, clock, anchor));
+  rows.push(row(`contract-store: open with full verification at ${n} contracts`, Number(process.hrtime.bigint() - o0) / 1e6, 'ms'));
+
+  // 3. Audit-chain verification vs raw HMAC-SHA256 (the same @noble/hashes via crypto) over the same bytes.
+  const v0 = process.hrtime.bigint();
+  const verdict = reopened.verifyAuditChain();
+  const verifySeconds = Number(process.hrtime.bigint() - v0) / 1e9;
+  if (!verdict.ok) throw new Error('benchmark store failed verification');
+  reopened.close();
+  rows.push(row(`contract-store: verifyAuditChain at ${n} contracts`, verifySeconds * 1000, 'ms'));
+
+  const keys = loadStoreKeys({ masterKey }, 'bench');
+  const db = new Database(join(bigDir, 'contracts.sqlite'), { readonly: true });
+  const storeId = (db.prepare('SELECT store_id FROM store_meta').get() as { store_id: string }).store_id;
+  const inputs: Buffer[] = [];
+  for (const r of db.prepare('SELECT sequence, contract_id, body, mac FROM audit_events ORDER BY sequence').iterate() as Iterable<{
+    sequence: number;
+    contract_id: string;
+    body: Buffer;
+    mac: Buffer;
+  }>) {
+    inputs.push(auditMacInputForBenchmark(storeId, r.sequence, r.contract_id, new Uint8Array(32), r.body));
+  }
+  db.close();
+  const h0 = process.hrtime.bigint();
+  for (const bytesIn of inputs) hmacSha256(keys.auditChain, bytesIn);
+  const rawSeconds = Number(process.hrtime.bigint() - h0) / 1e9;
+  rows.push(row('contract-store: audit verification rows/s vs raw HMAC', inputs.length / verifySeconds, 'rows/s', inputs.length / rawSeconds, 0.5));
+  return Object.freeze(rows);
+}
