@@ -1,2 +1,6 @@
-// Public API of bench: explicit named exports only. Nothing is exported until it is built.
-export {};
+// Public API of bench: the registry and the types a new benchmark module implements.
+export { BENCHMARKS } from './benchmarks.js';
+export type { Benchmark, BenchContext } from './benchmark.js';
+export { result, type BenchResult } from './bench-result.js';
+export { median, percentile } from './stats.js';
+export { formatTable } from './format-table.js';

@@ -11,11 +11,16 @@ export interface BoundedResult {
 /** Cuts a list result to its first `keep` items and marks it truncated (pfsense-read's truncateReadResult). */
 export type CutResult = (keep: number) => Record<string, unknown>;
 
-function measure(structured: Record<string, unknown>): { text: string; bytes: number } {
+// Envelope of a CallToolResult around the two payload copies: {"content":[{"type":"text","text":…}],"structuredContent":…}
+const FRAME_OVERHEAD_BYTES = 128;
+
+function measure(structured: Record<string, unknown>, maxBytes: number): { text: string; bytes: number } {
   const text = JSON.stringify(structured);
   // The result carries the payload twice: as structuredContent and as a JSON text block (escaped once more).
-  const bytes = Buffer.byteLength(JSON.stringify({ content: [{ type: 'text', text }], structuredContent: structured }));
-  return { text, bytes };
+  // Cheap upper bound first (UTF-16 unit ≤ 3 UTF-8 bytes; escaping ≤ 6×): most results are far below the limit.
+  if (text.length * 9 + FRAME_OVERHEAD_BYTES <= maxBytes) return { text, bytes: text.length * 9 + FRAME_OVERHEAD_BYTES };
+  const textBytes = Buffer.byteLength(text);
+  return { text, bytes: textBytes + Buffer.byteLength(JSON.stringify(text)) + FRAME_OVERHEAD_BYTES };
 }
 
 /**
@@ -29,7 +34,7 @@ export function boundResultSize(
   cut: CutResult | null,
   maxBytes: number = MAX_RESULT_BYTES,
 ): BoundedResult {
-  const whole = measure(structured);
+  const whole = measure(structured, maxBytes);
   if (whole.bytes <= maxBytes) return { structured, text: whole.text };
   if (cut === null) throw new ToolCallError(ToolErrorCode.RESULT_TOO_LARGE);
   // Longest prefix that fits: binary search, one serialization per probe (≤ 10 probes for 1,000 items).
@@ -39,7 +44,7 @@ export function boundResultSize(
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
     const candidate = cut(mid);
-    const size = measure(candidate);
+    const size = measure(candidate, maxBytes);
     if (size.bytes <= maxBytes) {
       best = { structured: candidate, text: size.text };
       lo = mid + 1;

@@ -1,0 +1,38 @@
+// `npm run bench [-- --json] [-- --only ID[,ID]]`: runs the benchmark registry and prints a table, or JSON lines
+// {"name","value","unit","floor","ratio","target"} with --json. Results go to stdout, progress to stderr.
+import type { BenchResult } from './bench-result.js';
+import { BENCHMARKS } from './benchmarks.js';
+import { formatTable } from './format-table.js';
+import { findWorkspaceRoot } from './workspace-root.js';
+
+async function main(argv: readonly string[]): Promise<number> {
+  const json = argv.includes('--json');
+  const onlyAt = argv.indexOf('--only');
+  const only = onlyAt >= 0 ? new Set((argv[onlyAt + 1] ?? '').split(',')) : null;
+  const unknown = only === null ? [] : [...only].filter((id) => !BENCHMARKS.some((b) => b.id === id));
+  if (unknown.length > 0) {
+    process.stderr.write(`bench: unknown benchmark id(s) ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.id).join(', ')}\n`);
+    return 2;
+  }
+  const ctx = { workspaceRoot: findWorkspaceRoot(), note: (text: string) => process.stderr.write(`bench: ${text}\n`) };
+  const results: BenchResult[] = [];
+  for (const benchmark of BENCHMARKS) {
+    if (only !== null && !only.has(benchmark.id)) continue;
+    ctx.note(`running ${benchmark.id} — ${benchmark.title}`);
+    const out = await benchmark.run(ctx);
+    results.push(...out);
+    if (json) for (const r of out) process.stdout.write(`${JSON.stringify(r)}\n`);
+  }
+  if (!json) process.stdout.write(`${formatTable(results)}\n`);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`bench: ${error instanceof Error ? error.message : 'failed'}\n`);
+    process.exitCode = 1;
+  },
+);

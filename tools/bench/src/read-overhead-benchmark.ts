@@ -1,0 +1,148 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { startSimulator } from '@pfsense-mcp/pfsense-sim';
+import { result, type BenchResult } from './bench-result.js';
+import type { Benchmark } from './benchmark.js';
+import { peakRssMiB } from './mcp-process.js';
+import { median, percentile } from './stats.js';
+
+const SMALL_CALLS = 200;
+const WARMUP = 20;
+const BIG_ROWS = 10_000;
+const PAGE = 1_000;
+const BIG_REPEATS = 5;
+const SMALL_PATH = '/api/v2/firewall/aliases';
+const SMALL_TOOL = 'pfsense_get_firewall_aliases';
+const BIG_PATH = '/api/v2/firewall/rules';
+const BIG_TOOL = 'pfsense_get_firewall_rules';
+
+function directGet(agent: Agent, base: URL, apiKey: string, path: string, query: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { agent, host: base.hostname, port: base.port, path: `${path}?${query}`, method: 'GET', headers: { 'X-API-Key': apiKey, accept: 'application/json' } },
+      (res) => {
+        let bytes = 0;
+        // Parse like the server does, so the floor includes JSON decoding of the same payload.
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => {
+          bytes += c.length;
+          chunks.push(c);
+        });
+        res.on('end', () => {
+          JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          resolve(bytes);
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+/**
+ * READ overhead: the same GET through MCP (SDK client over stdio to the built server) vs straight HTTP to the
+ * simulator, in one run. Small collection: median and p95 over 200 calls each. Large: 10,000 rows read as 10
+ * pages of 1,000 vs the same 10 direct GETs. Also the server's peak RSS after the large reads.
+ */
+export const readOverheadBenchmark: Benchmark = {
+  id: 'read-overhead',
+  title: 'READ overhead: MCP over stdio vs direct HTTP',
+  async run(ctx) {
+    const rules = Array.from({ length: BIG_ROWS }, (_, i) => ({
+      type: i % 3 === 0 ? 'block' : 'pass',
+      interface: ['lan'],
+      ipprotocol: 'inet',
+      protocol: 'tcp',
+      source: 'any',
+      destination: `10.${(i >> 8) & 255}.${i & 255}.0/24`,
+      destination_port: String(1024 + (i % 4000)),
+      descr: `bench rule ${i}`,
+      disabled: false,
+      log: i % 2 === 0,
+    }));
+    const sim = await startSimulator({ data: { [BIG_PATH]: rules } });
+    const dir = mkdtempSync(join(tmpdir(), 'bench-read-'));
+    chmodSync(dir, 0o700);
+    const keyFile = join(dir, 'api-key');
+    writeFileSync(keyFile, `${sim.apiKey}\n`, { mode: 0o600 });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(ctx.workspaceRoot, 'dist', 'apps', 'mcp-server', 'main.js')],
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: keyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true', PFSENSE_LOG_LEVEL: 'warn' },
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'bench', version: '0' });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const base = new URL(sim.url);
+    // Raw tools/call (no client-side output-schema validation): measure the server, not the client library.
+    const call = (name: string, args: Record<string, unknown>) =>
+      client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema).then((r) => {
+        if (r.isError === true) throw new Error(`bench: ${name} failed`);
+        return r;
+      });
+    const out: BenchResult[] = [];
+    try {
+      await client.connect(transport);
+      const pid = transport.pid;
+      for (let i = 0; i < WARMUP; i += 1) {
+        await call(SMALL_TOOL, { limit: 100 });
+        await directGet(agent, base, sim.apiKey, SMALL_PATH, 'limit=100&offset=0');
+      }
+      const viaMcp: number[] = [];
+      const direct: number[] = [];
+      for (let i = 0; i < SMALL_CALLS; i += 1) {
+        viaMcp.push(await timed(() => call(SMALL_TOOL, { limit: 100 })));
+        direct.push(await timed(() => directGet(agent, base, sim.apiKey, SMALL_PATH, 'limit=100&offset=0')));
+      }
+      ctx.note(`small collection: ${SMALL_CALLS} calls each, interleaved`);
+      out.push(
+        result('read_small_median_ms', median(viaMcp), 'ms', median(direct)),
+        result('read_small_p95_ms', percentile(viaMcp, 95), 'ms', percentile(direct, 95)),
+        result('read_small_added_median_ms', median(viaMcp) - median(direct), 'ms', null, 2),
+      );
+
+      const bigMcp: number[] = [];
+      const bigDirect: number[] = [];
+      for (let r = 0; r < BIG_REPEATS; r += 1) {
+        bigMcp.push(
+          await timed(async () => {
+            for (let p = 0; p < BIG_ROWS / PAGE; p += 1) await call(BIG_TOOL, { limit: PAGE, offset: p * PAGE });
+          }),
+        );
+        bigDirect.push(
+          await timed(async () => {
+            for (let p = 0; p < BIG_ROWS / PAGE; p += 1) await directGet(agent, base, sim.apiKey, BIG_PATH, `limit=${PAGE}&offset=${p * PAGE}`);
+          }),
+        );
+      }
+      ctx.note(`10,000 rows: ${BIG_REPEATS} repeats of 10 pages of 1,000`);
+      const added = median(bigMcp) - median(bigDirect);
+      const addedSmall = median(viaMcp) - median(direct);
+      out.push(
+        result('read_10k_rows_median_ms', median(bigMcp), 'ms', median(bigDirect)),
+        result('read_10k_rows_added_per_page_ms', added / (BIG_ROWS / PAGE), 'ms'),
+        // Linear growth: added cost per row on 1,000-row pages vs on the 100-row small pages.
+        result('read_added_per_row_us_1000_rows', (added / BIG_ROWS) * 1000, 'us', ((addedSmall / 100) * 1000)),
+      );
+      const rss = pid === null ? null : peakRssMiB(pid);
+      if (rss !== null) out.push(result('server_peak_rss_mib', rss, 'MiB'));
+    } finally {
+      await client.close();
+      agent.destroy();
+      await sim.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    return out;
+  },
+};

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { BENCHMARKS, formatTable, median, percentile, result } from '../src/index.js';
+
+describe('bench harness', () => {
+  it('computes nearest-rank percentiles', () => {
+    const xs = [5, 1, 4, 2, 3];
+    expect(median(xs)).toBe(3);
+    expect(percentile(xs, 95)).toBe(5);
+    expect(percentile(xs, 0)).toBe(1);
+    expect(() => median([])).toThrow(RangeError);
+    expect(() => percentile(xs, 101)).toThrow(RangeError);
+  });
+
+  it('builds results with the JSON-line shape {name, value, unit, floor, ratio, target}', () => {
+    expect(result('cold_start_median_ms', 150, 'ms', 200, 0.75)).toEqual({ name: 'cold_start_median_ms', value: 150, unit: 'ms', floor: 200, ratio: 0.75, target: 0.75 });
+    expect(result('server_peak_rss_mib', 80.12345, 'MiB')).toEqual({ name: 'server_peak_rss_mib', value: 80.123, unit: 'MiB', floor: null, ratio: null, target: null });
+  });
+
+  it('prints a table with a verdict against the target (ratio when there is a floor, else value)', () => {
+    const table = formatTable([result('a_ms', 150, 'ms', 200, 0.75), result('b_ms', 3, 'ms', null, 2), result('c_mib', 80, 'MiB')]);
+    const lines = table.split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines[2]).toMatch(/^a_ms .* ok$/);
+    expect(lines[3]).toMatch(/^b_ms .* MISSED$/);
+    expect(lines[4]).toMatch(/^c_mib/);
+  });
+
+  it('has a registry of uniquely named modules, cold start and READ overhead first', () => {
+    const ids = BENCHMARKS.map((b) => b.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.slice(0, 2)).toEqual(['cold-start', 'read-overhead']);
+  });
+});
