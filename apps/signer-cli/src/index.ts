@@ -1,2 +1,10 @@
-// Public API of signer-cli: explicit named exports only. Nothing is exported until it is built.
-export {};
+// Public API of signer-cli (for its tests; the program is main.ts): explicit named exports only.
+export { APPROVE_PREFIX_LENGTH, reviewPendingRequest } from './alias-request-review.js';
+export type { RequestReview, RequestType } from './alias-request-review.js';
+export { isApproved } from './approval.js';
+export { ExitCode } from './exit-code.js';
+export { HELP_TEXT } from './help-text.js';
+export { asciiJson, renderSafe } from './render-safe.js';
+export { runCli } from './run-cli.js';
+export type { CliIo } from './run-cli.js';
+export { SignerError } from './signer-error.js';

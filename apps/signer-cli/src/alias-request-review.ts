@@ -1,0 +1,204 @@
+import {
+  ALIAS_DESCRIPTION_ROLLBACK_PLAN_VERSION,
+  ALIAS_DESCRIPTION_SEMANTICS_VERSION,
+  AliasDescriptionAdapter,
+  aliasDescriptionIntentDigest,
+  aliasSnapshotDigest,
+  aliasTargetFingerprint,
+  aliasTargetIdentityDigest,
+  assertAliasDescription,
+  parseAliasDescriptionIntent,
+  parseAliasSnapshot,
+} from '@pfsense-mcp/adapters';
+import type { AliasSnapshot } from '@pfsense-mcp/adapters';
+import { ArtifactKind, artifactDigestOf } from '@pfsense-mcp/authorization';
+import type { PendingRequest, PreparedExecutionIntentV1 } from '@pfsense-mcp/authorization';
+import { canonicalize } from '@pfsense-mcp/canonical';
+import { Capability } from '@pfsense-mcp/policy';
+import { ExitCode } from './exit-code.js';
+import { SignerError } from './signer-error.js';
+
+export type RequestType = 'authorization' | 'confirmation' | 'reconciliation' | 'release';
+
+/** Everything the signer shows about a verified pending request; every digest in `digests` was recomputed here. */
+export interface RequestReview {
+  readonly request: RequestType;
+  readonly request_digest: string;
+  readonly approve_prefix: string;
+  readonly server_key_id: string;
+  readonly issued_at: number;
+  readonly expires_at: number;
+  readonly operation_id: string;
+  readonly contract_id: string | null;
+  readonly state_version: number | null;
+  readonly step_id: string | null;
+  readonly risk_class: string | null;
+  readonly origin: string | null;
+  readonly appliance: { readonly base_url: string; readonly tls_mode: string; readonly appliance_id: string } | null;
+  readonly alias: { readonly name: string; readonly type: string; readonly address: readonly string[]; readonly detail: readonly string[] };
+  readonly old_description: string;
+  readonly new_description: string;
+  readonly observed: { readonly fingerprint: string | null; readonly locator: number; readonly description: string | null } | null;
+  readonly digests: Readonly<Record<string, string>>;
+}
+
+/** Length of the digest prefix an operator types or passes to --approve. */
+export const APPROVE_PREFIX_LENGTH = 12;
+
+function inconsistent(what: string): never {
+  throw new SignerError(ExitCode.ARTIFACT_REFUSED, 'INCONSISTENT', `request is inconsistent: ${what}`);
+}
+
+function snapshotOf(value: unknown, what: string): AliasSnapshot {
+  try {
+    return parseAliasSnapshot(value, what);
+  } catch {
+    return inconsistent(`${what} is not a valid alias`);
+  }
+}
+
+/**
+ * The alias-description facts an execution intent must carry, recomputed with the adapter's pure functions
+ * from the pre-state and new description the request shows: descriptor, natural target, precondition
+ * fingerprint, rollback snapshot digest, normalized intent (and that it is not a no-op).
+ */
+function checkIntent(intent: PreparedExecutionIntentV1, pre: AliasSnapshot, newDescription: string): Record<string, string> {
+  const i = intent.payload;
+  if (
+    i.capability !== Capability.ALIAS_WRITE ||
+    i.endpoint_symbol !== AliasDescriptionAdapter.endpointSymbol ||
+    i.method !== AliasDescriptionAdapter.httpMethod ||
+    i.adapter_semantics_version !== ALIAS_DESCRIPTION_SEMANTICS_VERSION ||
+    i.rollback_plan_version !== ALIAS_DESCRIPTION_ROLLBACK_PLAN_VERSION
+  ) {
+    inconsistent('not an alias-description change this signer knows');
+  }
+  if (canonicalize(i.natural_target) !== canonicalize({ alias_name: pre.name })) inconsistent('target is not the alias shown');
+  const fingerprint = aliasTargetFingerprint(pre);
+  if (fingerprint !== i.precondition_fingerprint) inconsistent('precondition fingerprint does not match the alias shown');
+  const snapshot = aliasSnapshotDigest(pre);
+  if (snapshot !== i.rollback_snapshot_digest) inconsistent('rollback snapshot digest does not match the alias shown');
+  let normalized;
+  try {
+    assertAliasDescription(newDescription, 'new_description');
+    normalized = parseAliasDescriptionIntent(i.normalized_intent, 'normalized_intent');
+  } catch {
+    return inconsistent('intent is not a valid alias-description intent');
+  }
+  if (normalized.raw_target_hint.alias_name !== pre.name) inconsistent('intent names another alias');
+  if (normalized.new_description !== newDescription) inconsistent('intent sets another description than shown');
+  if (newDescription === pre.descr) inconsistent('new description equals the current one');
+  return {
+    target_identity: aliasTargetIdentityDigest({ alias_name: pre.name }),
+    precondition_fingerprint: fingerprint,
+    rollback_snapshot: snapshot,
+    intent: aliasDescriptionIntentDigest(normalized),
+  };
+}
+
+/**
+ * Recomputes the capability-specific digests of a request whose server signature, currentness and generic
+ * digests were already verified (verifyPendingRequest), and returns the review to show. Any mismatch is a
+ * refusal (exit 4): a request that does not match its own facts is never shown as genuine.
+ */
+export function reviewPendingRequest(request: PendingRequest): RequestReview {
+  const p = request.payload;
+  const digest = artifactDigestOf(request);
+  const pre = snapshotOf(p.review.pre_state, 'pre_state');
+  const common = {
+    request_digest: digest,
+    approve_prefix: digest.slice(0, APPROVE_PREFIX_LENGTH),
+    server_key_id: p.key_id,
+    issued_at: p.issued_at,
+    expires_at: p.expires_at,
+    operation_id: p.operation_id,
+    alias: { name: pre.name, type: pre.type, address: pre.address, detail: pre.detail },
+    old_description: pre.descr,
+    new_description: p.review.new_description,
+  };
+  switch (request.kind) {
+    case ArtifactKind.AUTHORIZATION_REQUEST: {
+      const q = request.payload;
+      const d = checkIntent(q.execution_intent, pre, q.review.new_description);
+      return Object.freeze({
+        ...common,
+        request: 'authorization' as const,
+        contract_id: null,
+        state_version: null,
+        step_id: q.step_id,
+        risk_class: q.risk_class,
+        origin: null,
+        appliance: q.appliance,
+        observed: null,
+        digests: Object.freeze({
+          ...d,
+          appliance_binding: q.appliance_binding_digest,
+          execution_intent: q.execution_intent_digest,
+          plan: q.plan_digest,
+        }),
+      });
+    }
+    case ArtifactKind.CONFIRMATION_REQUEST: {
+      const q = request.payload;
+      const d = checkIntent(q.execution_intent, pre, q.review.new_description);
+      if (d.intent !== q.intent_digest) inconsistent('intent digest does not match the intent');
+      if (d.precondition_fingerprint !== q.target_fingerprint) inconsistent('target fingerprint does not match the alias shown');
+      return Object.freeze({
+        ...common,
+        request: 'confirmation' as const,
+        contract_id: q.contract_id,
+        state_version: null,
+        step_id: null,
+        risk_class: null,
+        origin: null,
+        appliance: q.appliance,
+        observed: null,
+        digests: Object.freeze({
+          ...d,
+          appliance_binding: q.appliance_binding_digest,
+          execution_intent: q.execution_intent_digest,
+        }),
+      });
+    }
+    case ArtifactKind.RECONCILIATION_REQUEST: {
+      const q = request.payload;
+      let observedDescr: string | null = null;
+      const digests: Record<string, string> = { pre_state_fingerprint: aliasTargetFingerprint(pre) };
+      if (q.observed_state !== null) {
+        const seen = snapshotOf(q.observed_state, 'observed_state');
+        if (seen.name !== pre.name) inconsistent('observed alias is another alias');
+        const fp = aliasTargetFingerprint(seen);
+        if (fp !== q.observed_fingerprint) inconsistent('observed fingerprint does not match the observed alias');
+        digests.observed_fingerprint = fp;
+        observedDescr = seen.descr;
+      }
+      return Object.freeze({
+        ...common,
+        request: 'reconciliation' as const,
+        contract_id: q.contract_id,
+        state_version: q.state_version,
+        step_id: null,
+        risk_class: null,
+        origin: q.origin,
+        appliance: null,
+        observed: Object.freeze({ fingerprint: q.observed_fingerprint, locator: q.observed_locator, description: observedDescr }),
+        digests: Object.freeze(digests),
+      });
+    }
+    case ArtifactKind.RELEASE_REQUEST: {
+      const q = request.payload;
+      return Object.freeze({
+        ...common,
+        request: 'release' as const,
+        contract_id: q.contract_id,
+        state_version: q.state_version,
+        step_id: null,
+        risk_class: null,
+        origin: null,
+        appliance: null,
+        observed: null,
+        digests: Object.freeze({ pre_state_fingerprint: aliasTargetFingerprint(pre) }),
+      });
+    }
+  }
+}
