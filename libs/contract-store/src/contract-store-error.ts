@@ -19,7 +19,9 @@ export type StoreFileErrorCode =
   | 'NOT_REGULAR_FILE'
   | 'WRONG_OWNER'
   | 'UNSAFE_MODE'
-  | 'EXISTS';
+  | 'EXISTS'
+  | 'KEY_IN_STORE_DIRECTORY'
+  | 'ANCHOR_IN_STORE_DIRECTORY';
 
 /** A store directory or file is missing, a symlink, wrongly owned or too permissive (fails closed at open). */
 export class StoreFileError extends ContractStoreError {
@@ -71,7 +73,7 @@ export class AuditChainError extends ContractStoreError {
   }
 }
 
-export type StoreRollbackErrorCode = 'BEHIND' | 'DIVERGED' | 'ANCHOR_MISSING' | 'STORE_MISMATCH' | 'STORE_MISSING';
+export type StoreRollbackErrorCode = 'BEHIND' | 'DIVERGED' | 'ANCHOR_MISSING' | 'ANCHOR_PRESENT' | 'STORE_MISMATCH' | 'STORE_MISSING';
 
 /** The database is behind, or diverges from, the external anti-rollback anchor (a restored older copy). */
 export class StoreRollbackError extends ContractStoreError {

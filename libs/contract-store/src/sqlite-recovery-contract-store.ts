@@ -36,6 +36,15 @@ export class SqliteRecoveryContractStore {
     return new SqliteRecoveryContractStore(await StoreCore.open(options));
   }
 
+  /**
+   * OPERATOR ACTION after restoring a backup (README "Backup and restore"): with the old anchor moved
+   * aside (refused while an anchor exists), verifies the whole store and writes a new anchor at its
+   * current head. Never called by the server; interrupted work is then reconciled as after any restart.
+   */
+  static async reanchorRestoredStore(options: ContractStoreOptions): Promise<SqliteRecoveryContractStore> {
+    return new SqliteRecoveryContractStore(await StoreCore.open(options, 'reanchor'));
+  }
+
   get storeId(): string {
     return coreOf(this).storeId;
   }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { bytesToHex, canonicalBytes, isSafeToken } from '@pfsense-mcp/canonical';
 import type { CanonicalValue } from '@pfsense-mcp/canonical';
@@ -25,6 +25,7 @@ import {
   RecordIntegrityError,
   StaleStateVersionError,
   StoreClosedError,
+  StoreFileError,
   StoreRollbackError,
   TargetReservedError,
 } from './contract-store-error.js';
@@ -196,7 +197,7 @@ export class StoreCore {
 
   // ---------------------------------------------------------------- open
 
-  static async open(options: ContractStoreOptions): Promise<StoreCore> {
+  static async open(options: ContractStoreOptions, mode: 'normal' | 'reanchor' = 'normal'): Promise<StoreCore> {
     const fn = 'SqliteRecoveryContractStore.open';
     if (options === null || typeof options !== 'object') throw new TypeError(`${fn}: "options" must be an object`);
     if (typeof options.directory !== 'string' || options.directory.length === 0) throw new TypeError(`${fn}: "directory" must be a non-empty string`);
@@ -209,6 +210,7 @@ export class StoreCore {
     const busy = options.busyTimeoutMs ?? 10_000;
     if (!Number.isSafeInteger(busy) || busy < 0) throw new TypeError(`${fn}: "busyTimeoutMs" must be a non-negative safe integer`);
 
+    StoreCore.assertSeparated(options);
     const keys = loadStoreKeys(options, fn);
     const anchor: AntiRollbackAnchor =
       'file' in options.anchor && typeof options.anchor.file === 'string'
@@ -233,8 +235,8 @@ export class StoreCore {
     const db = new Database(path, { fileMustExist: true });
     try {
       db.pragma(`busy_timeout = ${busy}`);
-      const mode = db.pragma('journal_mode = WAL', { simple: true });
-      if (String(mode).toLowerCase() !== 'wal') throw new Error('could not enable WAL');
+      const journal = db.pragma('journal_mode = WAL', { simple: true });
+      if (String(journal).toLowerCase() !== 'wal') throw new Error('could not enable WAL');
       db.pragma('synchronous = FULL');
       db.pragma('foreign_keys = ON');
       // Deleted content (purged artifacts) is overwritten with zeros inside the database file.
@@ -248,12 +250,27 @@ export class StoreCore {
 
       const storeId = StoreCore.loadOrCreateMeta(db, keys, options.clock);
       const core = new StoreCore(db, keys, storeId, anchor, options);
-      if (options.verifyOnOpen !== false) core.verifyEverything();
-      core.openAnchorCheck();
+      if (options.verifyOnOpen !== false || mode === 'reanchor') core.verifyEverything();
+      core.openAnchorCheck(mode === 'reanchor');
+      if (mode === 'reanchor') core.expireAfterRestore();
       return core;
     } catch (error) {
       db.close();
       throw error;
+    }
+  }
+
+  /**
+   * key_lifecycle I1 / production_store_bootstrap G4: the key never sits next to the database, and a file
+   * anchor next to the database would be rolled back together with it.
+   */
+  private static assertSeparated(options: ContractStoreOptions): void {
+    const storeDir = resolve(options.directory);
+    if (typeof options.masterKeyFile === 'string' && dirname(resolve(options.masterKeyFile)) === storeDir) {
+      throw new StoreFileError('KEY_IN_STORE_DIRECTORY', options.masterKeyFile, 'master key file must not be in the store directory');
+    }
+    if ('file' in options.anchor && typeof options.anchor.file === 'string' && dirname(resolve(options.anchor.file)) === storeDir) {
+      throw new StoreFileError('ANCHOR_IN_STORE_DIRECTORY', options.anchor.file, 'anchor file must not be in the store directory');
     }
   }
 
@@ -427,17 +444,19 @@ export class StoreCore {
       .immediate();
   }
 
-  private openAnchorCheck(): void {
+  private openAnchorCheck(reanchor: boolean): void {
     this.#db
       .transaction(() => {
         const mark = this.#anchor.read();
         if (mark === null) {
           const head = this.head();
-          // Only a store with no history may start a new anchor (first open, or a crash right after it).
-          if (head.sequence !== 0) throw new StoreRollbackError('ANCHOR_MISSING', null, head.sequence);
+          // Only a store with no history may start a new anchor (first open, or a crash right after it),
+          // unless the operator explicitly re-anchors a restored backup (see README).
+          if (head.sequence !== 0 && !reanchor) throw new StoreRollbackError('ANCHOR_MISSING', null, head.sequence);
           this.writeAnchor(head);
           return;
         }
+        if (reanchor) throw new StoreRollbackError('ANCHOR_PRESENT', mark.sequence, this.head().sequence);
         const { head, advance } = this.checkAgainstAnchor();
         if (advance) this.writeAnchor(head);
       })
@@ -865,6 +884,22 @@ export class StoreCore {
         authorityKeyId: v.authorityKeyId,
       });
       return next;
+    });
+  }
+
+  /**
+   * After an operator re-anchored a restored backup: work prepared before the backup may have been
+   * executed since, so no PREPARING/PREPARED contract of the restored copy may start — all expire
+   * (audited as RESTORED_FROM_BACKUP). In-flight rows are left to reconcileInterrupted(); VERIFIED
+   * rollbacks stay guarded by their sealed-fingerprint pre-read.
+   */
+  private expireAfterRestore(): void {
+    this.write('expireAfterRestore', () => {
+      const now = this.now();
+      for (const row of this.#db.prepare("SELECT * FROM contracts WHERE state IN ('PREPARING','PREPARED') ORDER BY contract_id").all() as ContractRow[]) {
+        const c = this.verifyRow(row);
+        this.transition(c, c.state_version, RecoveryEvent.EXPIRE, {}, { outcomeClass: 'RESTORED_FROM_BACKUP' }, now);
+      }
     });
   }
 

@@ -257,4 +257,35 @@ describe('anti-rollback anchor', () => {
     copyFileSync(join(h.anchorDir, 'old.sqlite'), dbPath());
     await expect(h.open()).rejects.toMatchObject({ name: 'StoreRollbackError', code: 'BEHIND' });
   });
+  it('restoring a backup needs the explicit operator re-anchor step (refused while an anchor exists)', async () => {
+    const s = await h.open();
+    const c = preparedConfirmed(s, contractInput({ target: 1 }));
+    s.close();
+    copyFileSync(dbPath(), join(h.anchorDir, 'backup.sqlite'));
+    const t = await h.open();
+    const e = ExecutorContractStore.of(t).beginExecution(c.contract_id, c.state_version);
+    t.close();
+    copyFileSync(join(h.anchorDir, 'backup.sqlite'), dbPath());
+    await expect(h.open()).rejects.toMatchObject({ code: 'BEHIND' });
+    await expect(SqliteRecoveryContractStore.reanchorRestoredStore(h.options())).rejects.toMatchObject({ code: 'ANCHOR_PRESENT' });
+    const { renameSync } = await import('node:fs');
+    renameSync(h.anchorFile, join(h.anchorDir, 'anchor.before-restore.json'));
+    const r = await SqliteRecoveryContractStore.reanchorRestoredStore(h.options());
+    // The restored copy still shows PREPARED, but it was executed after the backup: it must never start again.
+    const restored = r.load(e.contract_id);
+    expect(restored.state).toBe('EXPIRED');
+    expect(restored.last_outcome_class).toBe('RESTORED_FROM_BACKUP');
+    expect(JSON.parse(readFileSync(h.anchorFile, 'utf8')).sequence).toBe(4);
+    r.close();
+    expect((await h.open()).load(c.contract_id).state).toBe('EXPIRED');
+  });
+
+  it('refuses a master key file or a file anchor inside the store directory', async () => {
+    await expect(SqliteRecoveryContractStore.open(h.options({ anchor: { file: join(h.dir, 'anchor.json') } }))).rejects.toMatchObject({
+      code: 'ANCHOR_IN_STORE_DIRECTORY',
+    });
+    await expect(
+      SqliteRecoveryContractStore.open({ ...h.options(), masterKey: undefined, masterKeyFile: join(h.dir, 'master.key') }),
+    ).rejects.toMatchObject({ code: 'KEY_IN_STORE_DIRECTORY' });
+  });
 });
