@@ -1,2 +1,29 @@
-// Public API of coordinator: explicit named exports only. Nothing is exported until it is built.
-export {};
+// Public API of @pfsense-mcp/coordinator: the ExecutionCoordinator (authorization → contract → executor),
+// the alias-description execution core and its write facade, the artifact inbox/outbox, the contract
+// state → operation status table, and the store's evidence verifiers. Explicit named exports only.
+export { ExecutionCoordinator } from './execution-coordinator.js';
+export type { AuthorizeAndCreateRequest, ConsumptionLedger, ExecutionCoordinatorOptions } from './execution-coordinator.js';
+export { AliasDescriptionExecutionCore } from './alias-description-execution-core.js';
+export type {
+  AliasDescriptionChangeInput,
+  AliasDescriptionChangeResult,
+  AliasDescriptionExecutionCoreOptions,
+} from './alias-description-execution-core.js';
+export { createAliasDescriptionWriteFacade } from './alias-description-write-facade.js';
+export type { AliasDescriptionWriteFacade } from './alias-description-write-facade.js';
+export { OperationStatus, STATUS_OF_STATE, isClosedWithoutEffect, statusOfContract } from './operation-outcome.js';
+export { ArtifactDirectory, MAX_ARTIFACT_DIRECTORY_ENTRIES } from './artifact-directory.js';
+export { ArtifactFileError } from './artifact-file-error.js';
+export type { ArtifactFileErrorCode } from './artifact-file-error.js';
+export { CoordinatorRefusedError } from './coordinator-refused-error.js';
+export { CoordinatorInputError } from './coordinator-input-error.js';
+export type { CoordinatorInputCode } from './coordinator-input-error.js';
+export { MemoryRefusalAudit, RefusalGate } from './refusal-audit.js';
+export type { RefusalAuditEvent, RefusalAuditSink, RefusalClass } from './refusal-audit.js';
+export { ApplianceIdentityError, SYSTEM_HASYNC_PATH, SYSTEM_STATUS_PATH, readApplianceBinding } from './read-appliance-binding.js';
+export type { ApplianceConfig } from './read-appliance-binding.js';
+export { aliasAttemptStepId, aliasOperationId } from './alias-operation-id.js';
+export { prepareAliasExecutionIntent } from './prepare-alias-execution-intent.js';
+export type { PreparedAliasChange } from './prepare-alias-execution-intent.js';
+export { createStoreEvidenceVerifiers } from './store-evidence-verifiers.js';
+export type { StoreEvidenceVerifiers } from './store-evidence-verifiers.js';

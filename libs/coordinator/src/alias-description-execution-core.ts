@@ -1,0 +1,518 @@
+import { AdapterInputError, AliasDescriptionAdapter, TargetResolutionError, aliasTargetFingerprint, normalizeAliasDescriptionIntent, parseAliasDescriptionInput } from '@pfsense-mcp/adapters';
+import type { AliasTarget } from '@pfsense-mcp/adapters';
+import {
+  ArtifactKind,
+  applianceBindingDigest,
+  checkCurrentness,
+  createPendingAuthorizationRequest,
+  createPendingConfirmationRequest,
+  createPendingReconciliationRequest,
+  createPendingReleaseRequest,
+  createPreparedExecutionIntentV1,
+  encodeArtifact,
+  executionIntentDigest,
+  parseArtifact,
+  planDigestOf,
+  verifyArtifactSignature,
+} from '@pfsense-mcp/authorization';
+import type {
+  AliasChangeReview,
+  ApplianceBinding,
+  Artifact,
+  PendingConfirmationRequest,
+  PreparedExecutionIntentV1,
+  SigningKey,
+} from '@pfsense-mcp/authorization';
+import type { RecoveryContract } from '@pfsense-mcp/contract-store';
+import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
+import { RecoveryState } from '@pfsense-mcp/state-machine';
+import { aliasAttemptStepId, aliasOperationId } from './alias-operation-id.js';
+import { ArtifactDirectory } from './artifact-directory.js';
+import { CoordinatorInputError } from './coordinator-input-error.js';
+import { CoordinatorRefusedError } from './coordinator-refused-error.js';
+import { ExecutionCoordinator } from './execution-coordinator.js';
+import { OperationStatus, isClosedWithoutEffect, statusOfContract } from './operation-outcome.js';
+import { prepareAliasExecutionIntent } from './prepare-alias-execution-intent.js';
+import { RefusalGate } from './refusal-audit.js';
+
+/** The caller's request: change one alias's description. */
+export interface AliasDescriptionChangeInput {
+  readonly aliasName: string;
+  readonly description: string;
+}
+
+/** What one call returns (frozen). Never says which gate refused. */
+export interface AliasDescriptionChangeResult {
+  readonly status: OperationStatus;
+  /** Derived from appliance binding + alias + description; null only when the appliance could not be bound. */
+  readonly operationId: string | null;
+  /** The operation's current contract, when one exists. */
+  readonly contractId: string | null;
+  /** The outbox file (name only) the operator should review and sign now, when one is pending. */
+  readonly pendingRequest: string | null;
+}
+
+export interface AliasDescriptionExecutionCoreOptions {
+  readonly coordinator: ExecutionCoordinator;
+  /** Fixed directories from configuration (created 0700 on first use; never caller input). */
+  readonly inboxDirectory: string;
+  readonly outboxDirectory: string;
+  /** The server's own request key (role server-request): it signs pending requests, nothing else. */
+  readonly serverKey: SigningKey;
+  /** The pinned public half of serverKey (role server-request): re-verifies the server's own outbox files. */
+  readonly serverAuthorities: PinnedAuthoritySet;
+  readonly clock: () => number;
+  /** Validity of a pending authorization / reconciliation / release request (default 1 h, max 7 days). */
+  readonly requestLifetimeMs?: number;
+}
+
+const DEFAULT_REQUEST_LIFETIME_MS = 60 * 60 * 1000;
+const MAX_REQUEST_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+const ADAPTER = AliasDescriptionAdapter;
+
+interface InboxEntry {
+  readonly fileName: string;
+  readonly artifact: Artifact;
+}
+
+function result(status: OperationStatus, operationId: string | null, contractId: string | null = null, pendingRequest: string | null = null): AliasDescriptionChangeResult {
+  return Object.freeze({ status, operationId, contractId, pendingRequest });
+}
+
+const ARGUMENT_NAMES: Readonly<Record<string, string>> = Object.freeze({ alias_name: 'aliasName', description: 'description' });
+
+/**
+ * The alias-description execution core (ARCHITECTURE §6, ADR-028): one asynchronous operation per
+ * (appliance, alias, description). Each call reads the operation's durable state from the contract store
+ * and moves it as far as the signed artifacts in the inbox allow: pending authorization request → signed
+ * authorization → PREPARED contract → pending confirmation request → signed confirmation → the executor →
+ * VERIFIED (or FAILED / RECONCILIATION), writing the next pending request to the outbox when one is
+ * needed. It holds no state of its own between calls.
+ */
+export class AliasDescriptionExecutionCore {
+  readonly #coordinator: ExecutionCoordinator;
+  readonly #inbox: ArtifactDirectory;
+  readonly #outbox: ArtifactDirectory;
+  readonly #serverKey: SigningKey;
+  readonly #serverAuthorities: PinnedAuthoritySet;
+  readonly #clock: () => number;
+  readonly #requestLifetimeMs: number;
+
+  constructor(options: AliasDescriptionExecutionCoreOptions) {
+    const fn = 'AliasDescriptionExecutionCore';
+    if (options === null || typeof options !== 'object') throw new TypeError(`${fn}: "options" must be an object`);
+    if (!(options.coordinator instanceof ExecutionCoordinator)) throw new TypeError(`${fn}: "coordinator" must be an ExecutionCoordinator`);
+    if (options.serverKey === null || typeof options.serverKey !== 'object' || !(options.serverKey.privateKey instanceof Uint8Array)) {
+      throw new TypeError(`${fn}: "serverKey" must be {privateKey}`);
+    }
+    if (!(options.serverAuthorities instanceof PinnedAuthoritySet)) throw new TypeError(`${fn}: "serverAuthorities" must be a PinnedAuthoritySet`);
+    if (typeof options.clock !== 'function') throw new TypeError(`${fn}: "clock" must be a function returning UTC milliseconds`);
+    const lifetime = options.requestLifetimeMs ?? DEFAULT_REQUEST_LIFETIME_MS;
+    if (!Number.isSafeInteger(lifetime) || lifetime < 1000 || lifetime > MAX_REQUEST_LIFETIME_MS) {
+      throw new TypeError(`${fn}: "requestLifetimeMs" must be an integer between 1000 and ${MAX_REQUEST_LIFETIME_MS}`);
+    }
+    if (typeof options.inboxDirectory !== 'string' || typeof options.outboxDirectory !== 'string' || options.inboxDirectory === options.outboxDirectory) {
+      throw new TypeError(`${fn}: "inboxDirectory" and "outboxDirectory" must be two different paths`);
+    }
+    this.#coordinator = options.coordinator;
+    this.#inbox = ArtifactDirectory.open(options.inboxDirectory);
+    this.#outbox = ArtifactDirectory.open(options.outboxDirectory);
+    this.#serverKey = Object.freeze({ privateKey: new Uint8Array(options.serverKey.privateKey) });
+    this.#serverAuthorities = options.serverAuthorities;
+    this.#clock = options.clock;
+    this.#requestLifetimeMs = lifetime;
+    Object.freeze(this);
+  }
+
+  /**
+   * requested | awaiting_confirmation | verified | reconciliation_required | refused, for the operation
+   * these arguments name. Throws CoordinatorInputError for invalid arguments (naming the argument) and
+   * an unknown alias; every other refusal is the `refused` status. Never sends a non-GET request except
+   * through the executor, for a contract the operator confirmed.
+   */
+  async requestAliasDescriptionChange(input: AliasDescriptionChangeInput): Promise<AliasDescriptionChangeResult> {
+    const checked = this.#checkInput(input);
+    if (!this.#coordinator.isWriteEnabled()) {
+      this.#coordinator.refuse('ANOMALY', RefusalGate.CAPABILITY);
+      return result(OperationStatus.REFUSED, null);
+    }
+    let binding: ApplianceBinding;
+    try {
+      binding = await this.#coordinator.readApplianceBinding();
+    } catch {
+      this.#coordinator.refuse('ANOMALY', RefusalGate.APPLIANCE_BINDING);
+      return result(OperationStatus.REFUSED, null);
+    }
+    const bindingDigest = applianceBindingDigest(binding);
+    const operationId = aliasOperationId(bindingDigest, checked.alias_name, checked.description);
+    try {
+      return await this.#advance(checked, binding, bindingDigest, operationId);
+    } catch (e) {
+      if (e instanceof CoordinatorInputError) throw e;
+      // The uniform refusal: the gate (if any) was audited where it failed.
+      return result(OperationStatus.REFUSED, operationId);
+    }
+  }
+
+  #checkInput(input: AliasDescriptionChangeInput): { alias_name: string; description: string } {
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+      throw new CoordinatorInputError('INVALID_ARGUMENT', 'input', null, 'must be an object {aliasName, description}');
+    }
+    const extra = Object.keys(input).find((k) => k !== 'aliasName' && k !== 'description');
+    if (extra !== undefined) throw new CoordinatorInputError('INVALID_ARGUMENT', 'input', 'UNKNOWN_FIELD', 'must have only aliasName and description');
+    try {
+      return parseAliasDescriptionInput({ alias_name: input.aliasName, description: input.description });
+    } catch (e) {
+      if (e instanceof AdapterInputError) {
+        const argument = ARGUMENT_NAMES[e.argument] ?? 'input';
+        throw new CoordinatorInputError('INVALID_ARGUMENT', argument, e.code, 'is invalid');
+      }
+      throw new CoordinatorInputError('INVALID_ARGUMENT', 'input', null, 'is invalid');
+    }
+  }
+
+  async #advance(
+    input: { alias_name: string; description: string },
+    binding: ApplianceBinding,
+    bindingDigest: string,
+    operationId: string,
+  ): Promise<AliasDescriptionChangeResult> {
+    this.#coordinator.expireDue();
+    const contracts = this.#coordinator.contractsOf(operationId);
+    const latest = contracts[contracts.length - 1];
+    if (latest !== undefined && !isClosedWithoutEffect(latest)) return this.#resume(latest, input, binding, bindingDigest, operationId);
+
+    // No open contract: a new attempt (the n-th attempt has its own step id, so its plan is new).
+    let target: AliasTarget;
+    try {
+      target = await this.#coordinator.readAlias(input.alias_name);
+    } catch (e) {
+      if (e instanceof TargetResolutionError && e.code === 'NOT_FOUND') {
+        throw new CoordinatorInputError('UNKNOWN_ALIAS', 'aliasName', 'NOT_FOUND', 'names no alias on the appliance');
+      }
+      throw new CoordinatorRefusedError();
+    }
+    let intent;
+    try {
+      intent = normalizeAliasDescriptionIntent(input, target);
+    } catch {
+      // A no-op (the description is already the requested one) is refused (ARCHITECTURE §5).
+      throw new CoordinatorRefusedError();
+    }
+    const prepared = prepareAliasExecutionIntent(target, intent, bindingDigest);
+    const stepId = aliasAttemptStepId(contracts.length + 1);
+    const planDigest = planDigestOf({ operationId, steps: [{ step_id: stepId, execution_intent_digest: prepared.executionIntentDigest }] });
+
+    const authorizations = this.#inboxMatches(operationId, (a) => a.kind === ArtifactKind.PLAN_AUTHORIZATION && a.payload.plan_digest === planDigest);
+    if (authorizations.length === 0) {
+      const pending = this.#ensureAuthorizationRequest(operationId, stepId, planDigest, prepared, binding);
+      return result(OperationStatus.REQUESTED, operationId, null, pending);
+    }
+    const [only] = authorizations;
+    if (only === undefined || authorizations.length > 1) throw this.#coordinator.refuse('ANOMALY', RefusalGate.INBOX, { operationId });
+    const contract = await this.#coordinator.authorizeAndCreate({
+      authorization: only.artifact,
+      preparedIntent: prepared.executionIntent,
+      stepId,
+    });
+    const pending = this.#ensureConfirmationRequest(contract, prepared.executionIntent, prepared.review, binding);
+    return result(OperationStatus.AWAITING_CONFIRMATION, operationId, contract.contract_id, pending);
+  }
+
+  /** Continues an operation from its contract's durable, authenticated state. */
+  async #resume(
+    contract: RecoveryContract,
+    input: { alias_name: string; description: string },
+    binding: ApplianceBinding,
+    bindingDigest: string,
+    operationId: string,
+  ): Promise<AliasDescriptionChangeResult> {
+    let c = contract;
+    const id = c.contract_id;
+    if (c.state === RecoveryState.PREPARING) c = this.#coordinator.completePreparation(id);
+    if (c.state === RecoveryState.PREPARED) {
+      const intent = this.#intentOf(c, input, bindingDigest);
+      if (c.confirmation !== null) return this.#after(await this.#coordinator.resumeConfirmed(id, intent), operationId);
+      const confirmations = this.#inboxMatches(operationId, (a) => a.kind === ArtifactKind.CONFIRMATION && a.payload.contract_id === id);
+      if (confirmations.length === 0) {
+        const review = await this.#reviewForConfirmation(c, input);
+        const pending = this.#ensureConfirmationRequest(c, intent, review, binding);
+        return result(OperationStatus.AWAITING_CONFIRMATION, operationId, id, pending);
+      }
+      const [only] = confirmations;
+      if (only === undefined || confirmations.length > 1) throw this.#coordinator.refuse('ANOMALY', RefusalGate.INBOX, { operationId, contractId: id });
+      return this.#after(await this.#coordinator.confirmAndHandoff(id, only.artifact, intent), operationId);
+    }
+    if (c.state === RecoveryState.RECONCILIATION && c.reconciliation !== null) {
+      const version = c.state_version;
+      const evidence = this.#inboxMatches(
+        operationId,
+        (a) => a.kind === ArtifactKind.RECONCILIATION && a.payload.contract_id === id && a.payload.state_version === version,
+      );
+      if (evidence.length === 0) {
+        const pending = await this.#ensureReconciliationRequest(c);
+        return result(OperationStatus.RECONCILIATION_REQUIRED, operationId, id, pending);
+      }
+      const [only] = evidence;
+      if (only === undefined || evidence.length > 1) throw this.#coordinator.refuse('ANOMALY', RefusalGate.INBOX, { operationId, contractId: id });
+      return this.#after(this.#coordinator.resumeReconciliation(only.artifact), operationId);
+    }
+    if (c.state === RecoveryState.ROLLBACK_FAILED && c.reservation_release === null) {
+      const version = c.state_version;
+      const releases = this.#inboxMatches(
+        operationId,
+        (a) => a.kind === ArtifactKind.RELEASE && a.payload.contract_id === id && a.payload.state_version === version,
+      );
+      if (releases.length === 0) {
+        const pending = this.#ensureReleaseRequest(c);
+        return result(OperationStatus.RECONCILIATION_REQUIRED, operationId, id, pending);
+      }
+      const [only] = releases;
+      if (only === undefined || releases.length > 1) throw this.#coordinator.refuse('ANOMALY', RefusalGate.INBOX, { operationId, contractId: id });
+      return this.#after(this.#coordinator.releaseRollbackFailedReservation(only.artifact), operationId);
+    }
+    // VERIFIED (authenticated by the store) → verified, also after the change, instead of the no-op
+    // refusal; EXECUTING / ROLLING_BACK → reconciliation_required (nothing uncertain is ever success).
+    return result(statusOfContract(c), operationId, id);
+  }
+
+  #after(contract: RecoveryContract, operationId: string): AliasDescriptionChangeResult {
+    return result(statusOfContract(contract), operationId, contract.contract_id);
+  }
+
+  /**
+   * The prepared intent of an existing contract, rebuilt from the caller's arguments, the fresh appliance
+   * binding and the contract's own digests — and accepted only if it digests to the contract's signed
+   * execution-intent provenance (so another appliance, or other arguments, cannot resume it).
+   */
+  #intentOf(c: RecoveryContract, input: { alias_name: string; description: string }, bindingDigest: string): PreparedExecutionIntentV1 {
+    try {
+      const intent = createPreparedExecutionIntentV1({
+        capability: ADAPTER.capability,
+        endpoint_symbol: ADAPTER.endpointSymbol,
+        method: ADAPTER.httpMethod,
+        adapter_semantics_version: ADAPTER.semanticsVersion,
+        natural_target: { alias_name: input.alias_name },
+        precondition_fingerprint: c.target_fingerprint,
+        normalized_intent: {
+          operation: 'set_firewall_alias_description_v1',
+          raw_target_hint: { alias_name: input.alias_name },
+          new_description: input.description,
+        },
+        rollback_snapshot_digest: c.snapshot_digest,
+        rollback_plan_version: ADAPTER.rollbackPlanVersion,
+        appliance_binding_digest: bindingDigest,
+      });
+      if (executionIntentDigest(intent) === c.provenance.execution_intent_digest) return intent;
+    } catch {
+      // fall through to the refusal
+    }
+    throw this.#coordinator.refuse('ANOMALY', RefusalGate.BINDING, { operationId: c.operation_id, contractId: c.contract_id });
+  }
+
+  // ------------------------------------------------------------------ inbox
+
+  /**
+   * Every inbox file is checked (owner, mode, no symlink, size) and parsed strictly; a file that fails
+   * any of that poisons the scan (fail closed: it is never treated as absent), and is left in place. Of
+   * the well-formed artifacts, those `relevant` selects are returned — discovery grants nothing: each is
+   * fully verified by the gate it is handed to.
+   */
+  #inboxMatches(operationId: string, relevant: (a: Artifact) => boolean): readonly InboxEntry[] {
+    const out: InboxEntry[] = [];
+    try {
+      for (const fileName of this.#inbox.list()) {
+        const artifact = parseArtifact(this.#inbox.read(fileName));
+        if (relevant(artifact)) out.push(Object.freeze({ fileName, artifact }));
+      }
+    } catch {
+      throw this.#coordinator.refuse('ANOMALY', RefusalGate.INBOX, { operationId });
+    }
+    return out;
+  }
+
+  // ------------------------------------------------------------------ outbox
+
+  /** The server's own, authentic outbox artifacts of one kind (an unsafe or forged file fails closed). */
+  #ownOutbox(kind: Artifact['kind']): readonly InboxEntry[] {
+    const out: InboxEntry[] = [];
+    try {
+      for (const fileName of this.#outbox.list()) {
+        const artifact = parseArtifact(this.#outbox.read(fileName));
+        if (artifact.kind !== kind || !('proof' in artifact)) continue;
+        verifyArtifactSignature(artifact, this.#serverAuthorities);
+        out.push(Object.freeze({ fileName, artifact }));
+      }
+    } catch {
+      throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX);
+    }
+    return out;
+  }
+
+  #write(fileName: string, artifact: Artifact): string {
+    try {
+      this.#outbox.write(fileName, encodeArtifact(artifact));
+    } catch {
+      throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX);
+    }
+    return fileName;
+  }
+
+  #ensureAuthorizationRequest(
+    operationId: string,
+    stepId: string,
+    planDigest: string,
+    prepared: { executionIntent: PreparedExecutionIntentV1; review: AliasChangeReview },
+    binding: ApplianceBinding,
+  ): string {
+    const now = this.#clock();
+    const current = this.#ownOutbox(ArtifactKind.AUTHORIZATION_REQUEST).find((e) => {
+      if (e.artifact.kind !== ArtifactKind.AUTHORIZATION_REQUEST || e.artifact.payload.plan_digest !== planDigest) return false;
+      try {
+        checkCurrentness(e.artifact, now);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    if (current !== undefined) return current.fileName;
+    const request = createPendingAuthorizationRequest(
+      {
+        operationId,
+        stepId,
+        riskClass: 'low',
+        executionIntent: prepared.executionIntent,
+        appliance: binding,
+        review: prepared.review,
+        issuedAt: now,
+        expiresAt: now + this.#requestLifetimeMs,
+      },
+      this.#serverKey,
+    );
+    return this.#write(`authorization-request.${planDigest.slice(0, 16)}.${now}.json`, request);
+  }
+
+  #confirmationRequestName(contractId: string): string {
+    return `confirmation-request.${contractId.toLowerCase()}.json`;
+  }
+
+  #ensureConfirmationRequest(
+    c: RecoveryContract,
+    intent: PreparedExecutionIntentV1,
+    review: AliasChangeReview,
+    binding: ApplianceBinding,
+  ): string {
+    const name = this.#confirmationRequestName(c.contract_id);
+    if (this.#outbox.has(name)) return name;
+    const request = createPendingConfirmationRequest(
+      {
+        contractId: c.contract_id,
+        operationId: c.operation_id,
+        intentDigest: c.intent_digest,
+        targetFingerprint: c.target_fingerprint,
+        executionIntent: intent,
+        appliance: binding,
+        review,
+        issuedAt: this.#clock(),
+        expiresAt: c.expires_at,
+      },
+      this.#serverKey,
+    );
+    return this.#write(name, request);
+  }
+
+  /** The review of a PREPARED contract whose confirmation request is missing: only from a read equal to its pre-state. */
+  async #reviewForConfirmation(c: RecoveryContract, input: { alias_name: string; description: string }): Promise<AliasChangeReview> {
+    const existing = this.#reviewFromOutbox(c);
+    if (existing !== null) return existing;
+    let target: AliasTarget;
+    try {
+      target = await this.#coordinator.readAlias(input.alias_name);
+    } catch {
+      throw this.#coordinator.refuse('STALE', RefusalGate.FRESHNESS, { contractId: c.contract_id });
+    }
+    if (aliasTargetFingerprint(target) !== c.target_fingerprint) throw this.#coordinator.refuse('STALE', RefusalGate.FRESHNESS, { contractId: c.contract_id });
+    const s = ADAPTER.snapshotOf(target);
+    return Object.freeze({
+      pre_state: Object.freeze({ name: s.name, type: s.type, descr: s.descr, address: [...s.address], detail: [...s.detail] }),
+      new_description: input.description,
+    });
+  }
+
+  /**
+   * The review (pre-state and new description) of a contract, from the server's own signed confirmation
+   * request — accepted only if the pre-state it shows has the contract's fingerprint.
+   */
+  #reviewFromOutbox(c: RecoveryContract): AliasChangeReview | null {
+    const name = this.#confirmationRequestName(c.contract_id);
+    if (!this.#outbox.has(name)) return null;
+    try {
+      const doc = parseArtifact(this.#outbox.read(name));
+      if (doc.kind !== ArtifactKind.CONFIRMATION_REQUEST) return null;
+      verifyArtifactSignature(doc, this.#serverAuthorities);
+      const p = (doc as PendingConfirmationRequest).payload;
+      if (p.contract_id !== c.contract_id || p.target_fingerprint !== c.target_fingerprint) return null;
+      if (aliasTargetFingerprint(p.review.pre_state) !== c.target_fingerprint) return null;
+      return p.review;
+    } catch {
+      return null;
+    }
+  }
+
+  async #ensureReconciliationRequest(c: RecoveryContract): Promise<string> {
+    const name = `reconciliation-request.${c.contract_id.toLowerCase()}.v${c.state_version}.json`;
+    if (this.#outbox.has(name)) return name;
+    const review = this.#reviewFromOutbox(c);
+    if (review === null) throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
+    // The executor's read-only observation (zero sends), and the observed alias shown for review — only
+    // if a read now has exactly the fingerprint the executor observed.
+    const observation = await this.#coordinator.observeReconciliationTarget(c.contract_id);
+    let observed: AliasTarget;
+    try {
+      observed = await this.#coordinator.readAlias(review.pre_state.name);
+    } catch {
+      throw this.#coordinator.refuse('STALE', RefusalGate.RECONCILIATION, { contractId: c.contract_id });
+    }
+    if (aliasTargetFingerprint(observed) !== observation.observedFingerprint) {
+      throw this.#coordinator.refuse('STALE', RefusalGate.RECONCILIATION, { contractId: c.contract_id });
+    }
+    const now = this.#clock();
+    const snapshot = ADAPTER.snapshotOf(observed);
+    const request = createPendingReconciliationRequest(
+      {
+        contractId: c.contract_id,
+        operationId: c.operation_id,
+        stateVersion: observation.stateVersion,
+        origin: observation.origin,
+        observedFingerprint: observation.observedFingerprint,
+        observedLocator: observation.observedLifecycleLocator,
+        observedState: { name: snapshot.name, type: snapshot.type, descr: snapshot.descr, address: [...snapshot.address], detail: [...snapshot.detail] },
+        review,
+        issuedAt: now,
+        expiresAt: now + this.#requestLifetimeMs,
+      },
+      this.#serverKey,
+    );
+    return this.#write(name, request);
+  }
+
+  #ensureReleaseRequest(c: RecoveryContract): string {
+    const name = `release-request.${c.contract_id.toLowerCase()}.v${c.state_version}.json`;
+    if (this.#outbox.has(name)) return name;
+    const review = this.#reviewFromOutbox(c);
+    if (review === null) throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
+    const now = this.#clock();
+    const request = createPendingReleaseRequest(
+      {
+        contractId: c.contract_id,
+        operationId: c.operation_id,
+        stateVersion: c.state_version,
+        review,
+        issuedAt: now,
+        expiresAt: now + this.#requestLifetimeMs,
+      },
+      this.#serverKey,
+    );
+    return this.#write(name, request);
+  }
+}

@@ -1,0 +1,207 @@
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import type { Stats } from 'node:fs';
+import { join } from 'node:path';
+import { MAX_ARTIFACT_BYTES } from '@pfsense-mcp/authorization';
+import { ArtifactFileError } from './artifact-file-error.js';
+
+/** Artifact file names: lowercase, no path separators, no leading dot, ending in .json. */
+const FILE_NAME = /^[a-z0-9][a-z0-9._-]{0,200}\.json$/;
+/** Most entries one scan reads: more is refused rather than read slowly (nothing is ever auto-deleted). */
+export const MAX_ARTIFACT_DIRECTORY_ENTRIES = 1000;
+
+function currentUid(): number {
+  return typeof process.getuid === 'function' ? process.getuid() : -1;
+}
+
+function checkFileStats(st: Stats, fileName: string): void {
+  if (st.isSymbolicLink()) throw new ArtifactFileError('SYMLINK', fileName, 'must not be a symbolic link');
+  if (!st.isFile()) throw new ArtifactFileError('NOT_REGULAR_FILE', fileName, 'must be a regular file');
+  if (st.uid !== currentUid()) throw new ArtifactFileError('WRONG_OWNER', fileName, 'must be owned by the server user');
+  if ((st.mode & 0o077) !== 0) throw new ArtifactFileError('UNSAFE_MODE', fileName, 'must not be readable or writable by group or others (0600)');
+  if (st.size > MAX_ARTIFACT_BYTES) throw new ArtifactFileError('TOO_LARGE', fileName, `must be at most ${MAX_ARTIFACT_BYTES} bytes`);
+}
+
+/**
+ * One fixed artifact directory (the inbox or the outbox, ARCHITECTURE §6): a real directory owned by the
+ * server user with mode 0700, created on first use. Files are written by exclusive creation — a temp file
+ * (0600, O_EXCL|O_NOFOLLOW, fsynced) hard-linked to its final name, so an existing file is never
+ * overwritten and a reader never sees half a file — and read only when they are regular files (no
+ * symlinks: lstat, then O_NOFOLLOW and fstat on the same inode), owned by the server user, without group
+ * or other permission bits, and within the artifact size limit. Nothing here deletes an artifact.
+ */
+export class ArtifactDirectory {
+  readonly path: string;
+
+  private constructor(path: string) {
+    this.path = path;
+    Object.freeze(this);
+  }
+
+  /** Opens (creating with 0700 if missing) and checks the directory; throws ArtifactFileError. */
+  static open(path: string): ArtifactDirectory {
+    if (typeof path !== 'string' || path.length === 0 || path.includes('\0')) {
+      throw new TypeError('ArtifactDirectory.open: "path" must be a non-empty string');
+    }
+    try {
+      lstatSync(path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new ArtifactFileError('IO', '', 'cannot be inspected');
+      try {
+        mkdirSync(path, { mode: 0o700 });
+      } catch {
+        throw new ArtifactFileError('IO', '', 'cannot be created');
+      }
+    }
+    const dir = new ArtifactDirectory(path);
+    dir.check();
+    return dir;
+  }
+
+  /** Re-checks the directory itself (it is re-checked before every scan and write). */
+  check(): void {
+    let st: Stats;
+    try {
+      st = lstatSync(this.path);
+    } catch {
+      throw new ArtifactFileError('IO', '', 'cannot be inspected');
+    }
+    if (st.isSymbolicLink()) throw new ArtifactFileError('SYMLINK', '', 'must not be a symbolic link');
+    if (!st.isDirectory()) throw new ArtifactFileError('NOT_DIRECTORY', '', 'must be a directory');
+    if (st.uid !== currentUid()) throw new ArtifactFileError('WRONG_OWNER', '', 'must be owned by the server user');
+    if ((st.mode & 0o777) !== 0o700) throw new ArtifactFileError('UNSAFE_MODE', '', 'must have mode 0700');
+  }
+
+  /**
+   * Names of the candidate artifacts, sorted. Dot-files (our own temp files) are not candidates; every
+   * other entry is, whatever its type, so that an unsafe entry is refused by `read` rather than skipped.
+   */
+  list(): readonly string[] {
+    this.check();
+    let names: string[];
+    try {
+      names = readdirSync(this.path);
+    } catch {
+      throw new ArtifactFileError('IO', '', 'cannot be listed');
+    }
+    const candidates = names.filter((n) => !n.startsWith('.')).sort();
+    if (candidates.length > MAX_ARTIFACT_DIRECTORY_ENTRIES) {
+      throw new ArtifactFileError('TOO_MANY_FILES', '', `must hold at most ${MAX_ARTIFACT_DIRECTORY_ENTRIES} artifacts`);
+    }
+    return Object.freeze(candidates);
+  }
+
+  /** Reads one artifact file's bytes after the safety checks; throws ArtifactFileError. */
+  read(fileName: string): Uint8Array {
+    if (typeof fileName !== 'string' || !FILE_NAME.test(fileName)) {
+      throw new ArtifactFileError('BAD_NAME', typeof fileName === 'string' && !fileName.includes('/') ? fileName : '', 'must be a lowercase *.json name');
+    }
+    const full = join(this.path, fileName);
+    let st: Stats;
+    try {
+      st = lstatSync(full);
+    } catch {
+      throw new ArtifactFileError('IO', fileName, 'cannot be inspected');
+    }
+    checkFileStats(st, fileName);
+    let fd: number;
+    try {
+      fd = openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw new ArtifactFileError('SYMLINK', fileName, 'must not be a symbolic link');
+      throw new ArtifactFileError('IO', fileName, 'cannot be opened');
+    }
+    try {
+      const fst = fstatSync(fd);
+      // The same inode we checked: a swap between lstat and open is refused.
+      if (fst.ino !== st.ino || fst.dev !== st.dev) throw new ArtifactFileError('IO', fileName, 'changed while it was opened');
+      checkFileStats(fst, fileName);
+      const buffer = Buffer.alloc(MAX_ARTIFACT_BYTES + 1);
+      let total = 0;
+      for (;;) {
+        const n = readSync(fd, buffer, total, buffer.length - total, null);
+        if (n === 0) break;
+        total += n;
+        if (total > MAX_ARTIFACT_BYTES) throw new ArtifactFileError('TOO_LARGE', fileName, `must be at most ${MAX_ARTIFACT_BYTES} bytes`);
+      }
+      return new Uint8Array(buffer.subarray(0, total));
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** True when a file of this name exists (of any type); no content is read. */
+  has(fileName: string): boolean {
+    try {
+      lstatSync(join(this.path, fileName));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Writes a new artifact by exclusive creation: temp file (0600) → fsync → link to the final name (which
+   * fails on an existing name: EXISTS, nothing overwritten) → unlink temp → fsync the directory.
+   */
+  write(fileName: string, text: string): void {
+    if (typeof fileName !== 'string' || !FILE_NAME.test(fileName)) {
+      throw new ArtifactFileError('BAD_NAME', '', 'must be a lowercase *.json name');
+    }
+    if (typeof text !== 'string') throw new TypeError('ArtifactDirectory.write: "text" must be a string');
+    const bytes = Buffer.from(text, 'utf8');
+    if (bytes.length > MAX_ARTIFACT_BYTES) throw new ArtifactFileError('TOO_LARGE', fileName, `must be at most ${MAX_ARTIFACT_BYTES} bytes`);
+    this.check();
+    const temp = join(this.path, `.tmp-${randomBytes(12).toString('hex')}`);
+    let fd: number;
+    try {
+      fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    } catch {
+      throw new ArtifactFileError('IO', fileName, 'temp file cannot be created');
+    }
+    try {
+      try {
+        let off = 0;
+        while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      try {
+        linkSync(temp, join(this.path, fileName));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw new ArtifactFileError('EXISTS', fileName, 'already exists (never overwritten)');
+        throw new ArtifactFileError('IO', fileName, 'cannot be linked into place');
+      }
+    } finally {
+      try {
+        unlinkSync(temp);
+      } catch {
+        // The temp name is a dot-file: never a candidate artifact; left for the operator if unlink failed.
+      }
+    }
+    try {
+      const dfd = openSync(this.path, constants.O_RDONLY);
+      try {
+        fsyncSync(dfd);
+      } finally {
+        closeSync(dfd);
+      }
+    } catch {
+      // Best effort: the link is already in place; a lost directory entry on power loss means a re-request.
+    }
+  }
+}

@@ -1,0 +1,22 @@
+/** Stable codes of an invalid caller argument (checked before any gate; nothing was read or written). */
+export type CoordinatorInputCode = 'INVALID_ARGUMENT' | 'UNKNOWN_ALIAS';
+
+/**
+ * The caller's input is invalid: wrong type, length, control characters, not NFC, or an alias that does not
+ * exist. Names the argument, never its value (descriptions and alias names are caller text).
+ */
+export class CoordinatorInputError extends Error {
+  override readonly name = 'CoordinatorInputError';
+  readonly code: CoordinatorInputCode;
+  /** The argument at fault, e.g. "description" or "aliasName". */
+  readonly argument: string;
+  /** The underlying validator's stable code (e.g. TOO_LONG, CONTROL_CHARACTER), when there was one. */
+  readonly reason: string | null;
+
+  constructor(code: CoordinatorInputCode, argument: string, reason: string | null, detail: string) {
+    super(`${argument}: ${detail}${reason === null ? '' : ` (${reason})`}`);
+    this.code = code;
+    this.argument = argument;
+    this.reason = reason;
+  }
+}

@@ -1,0 +1,492 @@
+import { AliasDescriptionAdapter } from '@pfsense-mcp/adapters';
+import type { AliasTarget } from '@pfsense-mcp/adapters';
+import {
+  ArtifactKind,
+  applianceBindingDigest,
+  artifactDigestOf,
+  checkCurrentness,
+  checkPlanAuthorizationBinding,
+  executionIntentDigest,
+  parsePreparedExecutionIntent,
+  planDigestOf,
+  validateArtifactDocument,
+  verifyArtifactSignature,
+} from '@pfsense-mcp/authorization';
+import type { ApplianceBinding, Artifact, PlanAuthorizationV2, PreparedExecutionIntentV1 } from '@pfsense-mcp/authorization';
+import { isSafeToken } from '@pfsense-mcp/canonical';
+import { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
+import type { RecoveryContract } from '@pfsense-mcp/contract-store';
+import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
+import { ExecutorRefusalError, MutationExecutor } from '@pfsense-mcp/executor';
+import type { ExecutionOutcome, ReconciliationObservation } from '@pfsense-mcp/executor';
+import { RestApiClient } from '@pfsense-mcp/pfsense-read';
+import { Capability, MutationPolicy, isGranted, isProfile } from '@pfsense-mcp/policy';
+import type { Profile } from '@pfsense-mcp/policy';
+import { RecoveryState } from '@pfsense-mcp/state-machine';
+import { aliasOperationId } from './alias-operation-id.js';
+import { CoordinatorRefusedError } from './coordinator-refused-error.js';
+import { prepareAliasExecutionIntent } from './prepare-alias-execution-intent.js';
+import { ApplianceIdentityError, readApplianceBinding } from './read-appliance-binding.js';
+import type { ApplianceConfig } from './read-appliance-binding.js';
+import { MemoryRefusalAudit, RefusalGate } from './refusal-audit.js';
+import type { RefusalAuditSink, RefusalClass } from './refusal-audit.js';
+
+/** The one-time consumption ledger (contract-store's SqliteConsumptionStore satisfies it). */
+export interface ConsumptionLedger {
+  tryConsume(authorizationId: string): boolean;
+}
+
+export interface ExecutionCoordinatorOptions {
+  /** The public face of the contract store (create, markPrepared, confirm, resolve, release, load, list). */
+  readonly store: SqliteRecoveryContractStore;
+  readonly consumption: ConsumptionLedger;
+  readonly executor: MutationExecutor;
+  /** The GET-only client: freshness reads and the appliance id. */
+  readonly readClient: RestApiClient;
+  readonly policy: MutationPolicy;
+  readonly profile: Profile;
+  /** Pinned operator authorities (plan-authorization, confirmation, reconciliation roles). */
+  readonly authorities: PinnedAuthoritySet;
+  readonly appliance: ApplianceConfig;
+  /** Injected wall clock, UTC ms (the store's clock). */
+  readonly clock: () => number;
+  readonly audit?: RefusalAuditSink;
+  /** Longest life of a new contract before confirmation (default 1 h; never past the authorization). */
+  readonly contractLifetimeMs?: number;
+}
+
+/** What authorizeAndCreate is given: the signed authorization, the intent it should approve, and the step. */
+export interface AuthorizeAndCreateRequest {
+  /** A parsed artifact document (any kind: anything but a valid PlanAuthorizationV2 is refused). */
+  readonly authorization: unknown;
+  /** The PreparedExecutionIntentV1 the caller prepared (and asked the operator to authorize). */
+  readonly preparedIntent: unknown;
+  /** The step of the plan being executed. */
+  readonly stepId: string;
+}
+
+const DEFAULT_CONTRACT_LIFETIME_MS = 60 * 60 * 1000;
+const ADAPTER = AliasDescriptionAdapter;
+
+/** Internal: one failed gate, with its audit class (turned into the uniform refusal at the boundary). */
+class GateFailure extends Error {
+  override readonly name = 'GateFailure';
+  constructor(
+    readonly refusalClass: RefusalClass,
+    readonly gate: RefusalGate,
+  ) {
+    super(`${refusalClass}:${gate}`);
+  }
+}
+
+function fail(refusalClass: RefusalClass, gate: RefusalGate): never {
+  throw new GateFailure(refusalClass, gate);
+}
+
+/** Runs a check; any error becomes the given gate failure (the original error is not kept: it may carry data). */
+function gate<T>(refusalClass: RefusalClass, g: RefusalGate, check: () => T): T {
+  try {
+    return check();
+  } catch (e) {
+    if (e instanceof GateFailure) throw e;
+    return fail(refusalClass, g);
+  }
+}
+
+async function gateAsync<T>(refusalClass: RefusalClass, g: RefusalGate, check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (e) {
+    if (e instanceof GateFailure) throw e;
+    return fail(refusalClass, g);
+  }
+}
+
+/** Checks that a prepared intent is one this build's alias adapter made, and returns its parts. */
+function aliasPartsOf(intent: PreparedExecutionIntentV1): { aliasName: string; description: string } {
+  const p = intent.payload;
+  if (
+    p.capability !== ADAPTER.capability ||
+    p.endpoint_symbol !== ADAPTER.endpointSymbol ||
+    p.method !== ADAPTER.httpMethod ||
+    p.adapter_semantics_version !== ADAPTER.semanticsVersion ||
+    p.rollback_plan_version !== ADAPTER.rollbackPlanVersion
+  ) {
+    throw new TypeError('prepared intent is not for this adapter');
+  }
+  const normalized = ADAPTER.parseIntent(p.normalized_intent);
+  const natural = ADAPTER.naturalIdentity(p.natural_target);
+  if (natural.alias_name !== normalized.raw_target_hint.alias_name) throw new TypeError('prepared intent names two targets');
+  return { aliasName: natural.alias_name, description: normalized.new_description };
+}
+
+/**
+ * The ExecutionCoordinator (ARCHITECTURE §6, ADR-024/025): the only path from a signed authorization to a
+ * Recovery Contract, and from a signed confirmation to the sealed executor. It composes the authorization
+ * library's pure checks, one freshness re-read, the one-time consumption ledger and the store in a fixed
+ * order, and refuses every failure with the same CoordinatorRefusedError. It never sends: the executor
+ * alone does, and only for a contract this coordinator created and the operator confirmed.
+ */
+export class ExecutionCoordinator {
+  readonly #store: SqliteRecoveryContractStore;
+  readonly #consumption: ConsumptionLedger;
+  readonly #executor: MutationExecutor;
+  readonly #readClient: RestApiClient;
+  readonly #policy: MutationPolicy;
+  readonly #profile: Profile;
+  readonly #authorities: PinnedAuthoritySet;
+  readonly #appliance: ApplianceConfig;
+  readonly #clock: () => number;
+  readonly #audit: RefusalAuditSink;
+  readonly #contractLifetimeMs: number;
+
+  constructor(options: ExecutionCoordinatorOptions) {
+    const fn = 'ExecutionCoordinator';
+    if (options === null || typeof options !== 'object') throw new TypeError(`${fn}: "options" must be an object`);
+    if (!(options.store instanceof SqliteRecoveryContractStore)) throw new TypeError(`${fn}: "store" must be a SqliteRecoveryContractStore`);
+    if (options.consumption === null || typeof options.consumption !== 'object' || typeof options.consumption.tryConsume !== 'function') {
+      throw new TypeError(`${fn}: "consumption" must provide tryConsume(authorizationId)`);
+    }
+    if (!(options.executor instanceof MutationExecutor)) throw new TypeError(`${fn}: "executor" must be a MutationExecutor`);
+    if (!(options.readClient instanceof RestApiClient)) throw new TypeError(`${fn}: "readClient" must be a RestApiClient`);
+    if (!(options.policy instanceof MutationPolicy)) throw new TypeError(`${fn}: "policy" must be a MutationPolicy`);
+    if (!isProfile(options.profile)) throw new TypeError(`${fn}: "profile" must be a Profile`);
+    if (!(options.authorities instanceof PinnedAuthoritySet)) throw new TypeError(`${fn}: "authorities" must be a PinnedAuthoritySet`);
+    if (options.appliance === null || typeof options.appliance !== 'object' || typeof options.appliance.baseUrl !== 'string' || !isSafeToken(options.appliance.tlsMode)) {
+      throw new TypeError(`${fn}: "appliance" must be {baseUrl, tlsMode}`);
+    }
+    if (typeof options.clock !== 'function') throw new TypeError(`${fn}: "clock" must be a function returning UTC milliseconds`);
+    if (options.audit !== undefined && (options.audit === null || typeof options.audit.record !== 'function')) {
+      throw new TypeError(`${fn}: "audit" must provide record(event)`);
+    }
+    const lifetime = options.contractLifetimeMs ?? DEFAULT_CONTRACT_LIFETIME_MS;
+    if (!Number.isSafeInteger(lifetime) || lifetime < 1000) throw new TypeError(`${fn}: "contractLifetimeMs" must be an integer ≥ 1000`);
+    this.#store = options.store;
+    this.#consumption = options.consumption;
+    this.#executor = options.executor;
+    this.#readClient = options.readClient;
+    this.#policy = options.policy;
+    this.#profile = options.profile;
+    this.#authorities = options.authorities;
+    this.#appliance = Object.freeze({ baseUrl: options.appliance.baseUrl, tlsMode: options.appliance.tlsMode });
+    this.#clock = options.clock;
+    this.#audit = options.audit ?? new MemoryRefusalAudit();
+    this.#contractLifetimeMs = lifetime;
+    Object.freeze(this);
+  }
+
+  #now(): number {
+    const now = this.#clock();
+    if (!Number.isSafeInteger(now) || now < 0) throw new TypeError('ExecutionCoordinator: "clock" must return non-negative integer UTC milliseconds');
+    return now;
+  }
+
+  /** Records a refusal (value-free) and returns the uniform error. Never throws itself. */
+  refuse(
+    refusalClass: RefusalClass,
+    g: RefusalGate,
+    context: { operationId?: string | null; contractId?: string | null; artifactDigest?: string | null } = {},
+  ): CoordinatorRefusedError {
+    try {
+      this.#audit.record({
+        at: this.#clock(),
+        refusalClass,
+        gate: g,
+        operationId: context.operationId ?? null,
+        contractId: context.contractId ?? null,
+        artifactDigest: context.artifactDigest ?? null,
+      });
+    } catch {
+      // The audit sink must not turn a refusal into something else.
+    }
+    return new CoordinatorRefusedError();
+  }
+
+  /** Capability granted by the profile and the alias PATCH in the mutation allow-list (fact 2 and 3 of §6). */
+  isWriteEnabled(): boolean {
+    return (
+      isGranted(this.#profile, Capability.ALIAS_WRITE) &&
+      this.#policy.allows(ADAPTER.capability, ADAPTER.endpointSymbol, ADAPTER.httpMethod)
+    );
+  }
+
+  // ------------------------------------------------------------------ reads (GET only)
+
+  /** The appliance binding read fresh. Throws ApplianceIdentityError. */
+  readApplianceBinding(): Promise<ApplianceBinding> {
+    return readApplianceBinding(this.#readClient, this.#appliance);
+  }
+
+  /** One authoritative read of an alias through the adapter (exact name). Throws the adapter's errors. */
+  readAlias(aliasName: string): Promise<AliasTarget> {
+    return ADAPTER.readTarget(this.#readClient, { alias_name: aliasName });
+  }
+
+  /** Authenticated contracts of one operation, oldest first. */
+  contractsOf(operationId: string): readonly RecoveryContract[] {
+    if (!isSafeToken(operationId)) throw new TypeError('contractsOf: "operationId" must be a safe token');
+    const all: RecoveryContract[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = this.#store.list({ operationId, limit: 100, ...(after === undefined ? {} : { afterContractId: after }) });
+      all.push(...page);
+      if (page.length < 100) break;
+      after = page[page.length - 1]?.contract_id;
+    }
+    all.sort((a, b) => a.created_at - b.created_at || (a.contract_id < b.contract_id ? -1 : 1));
+    return Object.freeze(all);
+  }
+
+  /** Loads one authenticated contract. */
+  loadContract(contractId: string): RecoveryContract {
+    return this.#store.load(contractId);
+  }
+
+  /** Moves PREPARING/PREPARED contracts past their expiry to EXPIRED. */
+  expireDue(): readonly string[] {
+    return this.#store.expire();
+  }
+
+  /** PREPARING → PREPARED for a contract whose creation was interrupted before that step. */
+  completePreparation(contractId: string): RecoveryContract {
+    const c = this.#store.load(contractId);
+    if (c.state !== RecoveryState.PREPARING) return c;
+    return this.#store.markPrepared(c.contract_id, c.state_version);
+  }
+
+  // ------------------------------------------------------------------ authorize → contract
+
+  /**
+   * The gates, in order (ARCHITECTURE §6): (1) capability granted and endpoint allow-listed; (2) the
+   * authorization's algorithm and signature in the plan-authorization role, (3) currentness, (4) step and
+   * execution-intent binding against the plan recomputed from the prepared intent — all pure, before any
+   * I/O; (5) freshness: the appliance binding and the alias read fresh, the execution intent rebuilt from
+   * them and its digest compared exactly (an I/O failure refuses); (6) tryConsume; (7) store.create with
+   * provenance, then PREPARED. A failed gate never consumes and never creates; every failure is the same
+   * CoordinatorRefusedError, and the audit sink gets STALE (freshness) or ANOMALY (anything else).
+   * After (6) a failure burns the authorization: it is never retried.
+   */
+  async authorizeAndCreate(request: AuthorizeAndCreateRequest): Promise<RecoveryContract> {
+    if (request === null || typeof request !== 'object') throw new TypeError('authorizeAndCreate: "request" must be an object');
+    const now = this.#now();
+    let operationId: string | null = null;
+    let artifactDigest: string | null = null;
+    try {
+      // (1) capability and allow-list: facts about this process, no I/O.
+      if (!this.isWriteEnabled()) fail('ANOMALY', RefusalGate.CAPABILITY);
+      const stepId = gate('ANOMALY', RefusalGate.BINDING, () => {
+        if (!isSafeToken(request.stepId)) throw new TypeError('stepId');
+        return request.stepId;
+      });
+      // The intent the caller prepared: it must be this adapter's, and it determines the plan (pure).
+      const prepared = gate('ANOMALY', RefusalGate.BINDING, () => parsePreparedExecutionIntent(request.preparedIntent));
+      const parts = gate('ANOMALY', RefusalGate.BINDING, () => aliasPartsOf(prepared));
+      const intentDigest = gate('ANOMALY', RefusalGate.BINDING, () => executionIntentDigest(prepared));
+      operationId = aliasOperationId(prepared.payload.appliance_binding_digest, parts.aliasName, parts.description);
+      const planDigest = planDigestOf({ operationId, steps: [{ step_id: stepId, execution_intent_digest: intentDigest }] });
+
+      const authorization = gate('ANOMALY', RefusalGate.ARTIFACT, (): PlanAuthorizationV2 => {
+        const doc: Artifact = validateArtifactDocument(request.authorization);
+        if (doc.kind !== ArtifactKind.PLAN_AUTHORIZATION) throw new TypeError('kind');
+        return doc;
+      });
+      artifactDigest = artifactDigestOf(authorization);
+      // (2) algorithm, then signature against the pinned set in the plan-authorization role.
+      gate('ANOMALY', RefusalGate.SIGNATURE, () => verifyArtifactSignature(authorization, this.#authorities));
+      // (3) currentness: now < expires_at.
+      gate('ANOMALY', RefusalGate.CURRENTNESS, () => checkCurrentness(authorization, now));
+      // (4) exact plan digest, step membership and that step's execution-intent digest.
+      gate('ANOMALY', RefusalGate.BINDING, () =>
+        checkPlanAuthorizationBinding(authorization, { planDigest, stepId, executionIntentDigest: intentDigest }),
+      );
+
+      // (5) freshness: the first I/O. The appliance must be the one the intent names (else ANOMALY), and
+      // the intent rebuilt from a fresh read must be byte-identical (else STALE; nothing consumed).
+      const binding = await gateAsync('STALE', RefusalGate.FRESHNESS, async () => {
+        try {
+          return await this.readApplianceBinding();
+        } catch (e) {
+          if (e instanceof ApplianceIdentityError && e.code === 'NO_APPLIANCE_ID') fail('ANOMALY', RefusalGate.APPLIANCE_BINDING);
+          throw e;
+        }
+      });
+      const bindingDigest = applianceBindingDigest(binding);
+      if (bindingDigest !== prepared.payload.appliance_binding_digest) fail('ANOMALY', RefusalGate.APPLIANCE_BINDING);
+      const target = await gateAsync('STALE', RefusalGate.FRESHNESS, () => this.readAlias(parts.aliasName));
+      const fresh = gate('STALE', RefusalGate.FRESHNESS, () =>
+        prepareAliasExecutionIntent(target, prepared.payload.normalized_intent, bindingDigest),
+      );
+      if (fresh.executionIntentDigest !== intentDigest) fail('STALE', RefusalGate.FRESHNESS);
+
+      // (6) one-time consumption: the first durable change. False (or an integrity error) = replay.
+      const consumed = gate('ANOMALY', RefusalGate.REPLAY, () => this.#consumption.tryConsume(authorization.payload.authorization_id));
+      if (consumed !== true) fail('ANOMALY', RefusalGate.REPLAY);
+
+      // (7) exactly one contract, with provenance; its life never outlasts the authorization.
+      const a = ADAPTER;
+      const intent = a.parseIntent(prepared.payload.normalized_intent);
+      const identity = a.identityOfTarget(target);
+      const snapshot = a.snapshotOf(target);
+      const expiresAt = Math.min(now + this.#contractLifetimeMs, authorization.payload.expires_at);
+      return gate('ANOMALY', RefusalGate.CREATE, () => {
+        const created = this.#store.create({
+          operation_id: operationId as string,
+          capability: a.capability,
+          endpoint_symbol: a.endpointSymbol,
+          http_method: 'PATCH',
+          target_identity_digest: a.identityDigest(identity),
+          target_fingerprint: a.fingerprint(target),
+          intent_digest: a.intentDigest(intent),
+          snapshot_digest: a.snapshotDigest(snapshot),
+          rollback_plan_version: a.rollbackPlanVersion,
+          lifecycle_locator: a.transportLocator(target),
+          provenance: {
+            authorization_id: authorization.payload.authorization_id,
+            plan_digest: authorization.payload.plan_digest,
+            step_id: stepId,
+            execution_intent_digest: intentDigest,
+            authorization_expires_at: authorization.payload.expires_at,
+          },
+          expires_at: expiresAt,
+          target_identity: { alias_name: identity.alias_name },
+          intent: { operation: intent.operation, raw_target_hint: { alias_name: intent.raw_target_hint.alias_name }, new_description: intent.new_description },
+          snapshot: { name: snapshot.name, type: snapshot.type, descr: snapshot.descr, address: [...snapshot.address], detail: [...snapshot.detail] },
+        });
+        return this.#store.markPrepared(created.contract_id, created.state_version);
+      });
+    } catch (e) {
+      if (e instanceof GateFailure) throw this.refuse(e.refusalClass, e.gate, { operationId, artifactDigest });
+      throw this.refuse('ANOMALY', RefusalGate.ARTIFACT, { operationId, artifactDigest });
+    }
+  }
+
+  // ------------------------------------------------------------------ confirm → executor
+
+  /** The prepared intent of a contract, checked against its provenance (pure). Refuses on any mismatch. */
+  #boundIntent(contract: RecoveryContract, preparedIntent: unknown): PreparedExecutionIntentV1 {
+    return gate('ANOMALY', RefusalGate.BINDING, () => {
+      const p = parsePreparedExecutionIntent(preparedIntent);
+      aliasPartsOf(p);
+      if (executionIntentDigest(p) !== contract.provenance.execution_intent_digest) throw new TypeError('intent');
+      return p;
+    });
+  }
+
+  /**
+   * store.confirm(contractId, evidence) — the store's verifier checks the operator's signature, currentness
+   * and binding to this exact contract — then exactly one executor.execute. `preparedIntent` must digest to
+   * the contract's execution-intent provenance; its normalized intent is what the executor is given (and
+   * re-checks against intent_digest). Returns the contract after the executor's call. A refusal before the
+   * executor holds the reservation (nothing sent) is the uniform CoordinatorRefusedError.
+   */
+  async confirmAndHandoff(contractId: string, evidence: unknown, preparedIntent: unknown): Promise<RecoveryContract> {
+    if (!isSafeToken(contractId)) throw new TypeError('confirmAndHandoff: "contractId" must be a safe token');
+    try {
+      const contract = gate('ANOMALY', RefusalGate.CONFIRMATION, () => this.#store.load(contractId));
+      const intent = this.#boundIntent(contract, preparedIntent);
+      if (contract.state !== RecoveryState.PREPARED || contract.confirmation !== null) fail('ANOMALY', RefusalGate.CONFIRMATION);
+      gate('ANOMALY', RefusalGate.CONFIRMATION, () => this.#store.confirm(contractId, evidence));
+      return await this.#handoff(contractId, intent);
+    } catch (e) {
+      if (e instanceof GateFailure) throw this.refuse(e.refusalClass, e.gate, { contractId });
+      throw e;
+    }
+  }
+
+  /**
+   * Resumes a PREPARED contract that was already confirmed (a crash between confirm and execute): the
+   * executor is handed the contract once more; its own checks (state, confirmation, expiry, bindings,
+   * reservation) decide. Returns the contract after the call.
+   */
+  async resumeConfirmed(contractId: string, preparedIntent: unknown): Promise<RecoveryContract> {
+    if (!isSafeToken(contractId)) throw new TypeError('resumeConfirmed: "contractId" must be a safe token');
+    try {
+      const contract = gate('ANOMALY', RefusalGate.CONFIRMATION, () => this.#store.load(contractId));
+      const intent = this.#boundIntent(contract, preparedIntent);
+      if (contract.state !== RecoveryState.PREPARED || contract.confirmation === null) fail('ANOMALY', RefusalGate.CONFIRMATION);
+      return await this.#handoff(contractId, intent);
+    } catch (e) {
+      if (e instanceof GateFailure) throw this.refuse(e.refusalClass, e.gate, { contractId });
+      throw e;
+    }
+  }
+
+  async #handoff(contractId: string, intent: PreparedExecutionIntentV1): Promise<RecoveryContract> {
+    let outcome: ExecutionOutcome | null = null;
+    try {
+      outcome = await this.#executor.execute(contractId, { adapter: ADAPTER, intent: intent.payload.normalized_intent });
+    } catch (e) {
+      // Before the reservation: nothing sent, nothing changed.
+      if (e instanceof ExecutorRefusalError) throw new CoordinatorRefusedError();
+      // After it, only the final store write can throw: the durable state says what is known.
+    }
+    void outcome;
+    return this.#store.load(contractId);
+  }
+
+  // ------------------------------------------------------------------ rollback, reconciliation, release
+
+  /** VERIFIED → rollback through the executor (its own checks; one send at most). Returns the contract after. */
+  async requestRollback(contractId: string): Promise<RecoveryContract> {
+    if (!isSafeToken(contractId)) throw new TypeError('requestRollback: "contractId" must be a safe token');
+    if (!this.isWriteEnabled()) throw this.refuse('ANOMALY', RefusalGate.CAPABILITY, { contractId });
+    try {
+      await this.#executor.rollback(contractId, { adapter: ADAPTER });
+    } catch (e) {
+      if (e instanceof ExecutorRefusalError) throw new CoordinatorRefusedError();
+    }
+    return this.#store.load(contractId);
+  }
+
+  /** A read-only fresh observation of a RECONCILIATION contract's target (zero sends). */
+  async observeReconciliationTarget(contractId: string): Promise<ReconciliationObservation> {
+    if (!isSafeToken(contractId)) throw new TypeError('observeReconciliationTarget: "contractId" must be a safe token');
+    try {
+      return await this.#executor.observeReconciliationTarget(contractId, { adapter: ADAPTER });
+    } catch {
+      throw new CoordinatorRefusedError();
+    }
+  }
+
+  /**
+   * Leaves RECONCILIATION with the operator's signed evidence: store.resolveReconciliation, whose verifier
+   * checks signature (reconciliation role), currentness and binding to the contract's state version and
+   * origin. Zero sends. Returns the contract after.
+   */
+  resumeReconciliation(signedEvidence: unknown): RecoveryContract {
+    let contractId: string | null = null;
+    let artifactDigest: string | null = null;
+    try {
+      const doc = gate('ANOMALY', RefusalGate.ARTIFACT, () => {
+        const d = validateArtifactDocument(signedEvidence);
+        if (d.kind !== ArtifactKind.RECONCILIATION) throw new TypeError('kind');
+        return d;
+      });
+      contractId = doc.payload.contract_id;
+      artifactDigest = artifactDigestOf(doc);
+      return gate('ANOMALY', RefusalGate.RECONCILIATION, () => this.#store.resolveReconciliation(doc.payload.contract_id, doc));
+    } catch (e) {
+      if (e instanceof GateFailure) throw this.refuse(e.refusalClass, e.gate, { contractId, artifactDigest });
+      throw this.refuse('ANOMALY', RefusalGate.RECONCILIATION, { contractId, artifactDigest });
+    }
+  }
+
+  /** Clears a ROLLBACK_FAILED reservation with the operator's signed release (reconciliation role). Zero sends. */
+  releaseRollbackFailedReservation(signedRelease: unknown): RecoveryContract {
+    let contractId: string | null = null;
+    let artifactDigest: string | null = null;
+    try {
+      const doc = gate('ANOMALY', RefusalGate.ARTIFACT, () => {
+        const d = validateArtifactDocument(signedRelease);
+        if (d.kind !== ArtifactKind.RELEASE) throw new TypeError('kind');
+        return d;
+      });
+      contractId = doc.payload.contract_id;
+      artifactDigest = artifactDigestOf(doc);
+      return gate('ANOMALY', RefusalGate.RELEASE, () => this.#store.releaseRollbackFailedReservation(doc.payload.contract_id, doc));
+    } catch (e) {
+      if (e instanceof GateFailure) throw this.refuse(e.refusalClass, e.gate, { contractId, artifactDigest });
+      throw this.refuse('ANOMALY', RefusalGate.RELEASE, { contractId, artifactDigest });
+    }
+  }
+}

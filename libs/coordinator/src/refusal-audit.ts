@@ -1,0 +1,60 @@
+/**
+ * Value-free audit of refusals that have no contract (ARCHITECTURE §6): the class, the gate code and ids
+ * or digests only — never a description, an alias name, a key or the reason in words.
+ *
+ * STALE: the freshness gate (the target or its read is not as signed; nothing consumed, may pass later).
+ * ANOMALY: capability, artifact format, signature, role, currentness, binding, appliance binding, replay,
+ * inbox file safety, or anything after consumption.
+ */
+export type RefusalClass = 'STALE' | 'ANOMALY';
+
+export const RefusalGate = Object.freeze({
+  CAPABILITY: 'CAPABILITY',
+  ARTIFACT: 'ARTIFACT',
+  SIGNATURE: 'SIGNATURE',
+  CURRENTNESS: 'CURRENTNESS',
+  BINDING: 'BINDING',
+  FRESHNESS: 'FRESHNESS',
+  APPLIANCE_BINDING: 'APPLIANCE_BINDING',
+  REPLAY: 'REPLAY',
+  CREATE: 'CREATE',
+  CONFIRMATION: 'CONFIRMATION',
+  RECONCILIATION: 'RECONCILIATION',
+  RELEASE: 'RELEASE',
+  INBOX: 'INBOX',
+  OUTBOX: 'OUTBOX',
+} as const);
+export type RefusalGate = (typeof RefusalGate)[keyof typeof RefusalGate];
+
+export interface RefusalAuditEvent {
+  readonly at: number;
+  readonly refusalClass: RefusalClass;
+  readonly gate: RefusalGate;
+  /** The operation, when known (a safe token derived from digests). */
+  readonly operationId: string | null;
+  /** The contract, when the refusal concerns one. */
+  readonly contractId: string | null;
+  /** The signed artifact's digest (64 hex), when one was parsed. */
+  readonly artifactDigest: string | null;
+}
+
+/**
+ * Where refusal events go. contract-store has no audit row for a refusal without a contract, so the
+ * composition root provides this (e.g. a JSON-lines logger on stderr); it must not throw.
+ */
+export interface RefusalAuditSink {
+  record(event: RefusalAuditEvent): void;
+}
+
+/** An in-memory sink (tests, and the default when the composition root gives none). */
+export class MemoryRefusalAudit implements RefusalAuditSink {
+  readonly #events: RefusalAuditEvent[] = [];
+
+  record(event: RefusalAuditEvent): void {
+    this.#events.push(Object.freeze({ ...event }));
+  }
+
+  events(): readonly RefusalAuditEvent[] {
+    return Object.freeze([...this.#events]);
+  }
+}
