@@ -1,0 +1,53 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ArtifactKind, artifactDigestOf, parseArtifact } from '@pfsense-mcp/authorization';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorizationRequest, cleanup, ensureBuilt, filesIn, keygen, MAIN, tempDir, writeArtifact } from './harness.js';
+
+/** Runs the built signer under script(1), so stdin and stdout are a real pseudo-terminal; `typed` is the keyboard. */
+function onTerminal(args: readonly string[], typed: string): { status: number | null; output: string } {
+  const command = [process.execPath, MAIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
+  const r = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', input: typed, timeout: 20_000 });
+  return { status: r.status, output: r.stdout };
+}
+
+const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+
+describe.skipIf(!hasScript)('interactive approval on a terminal', () => {
+  let dir: string;
+  let server: ReturnType<typeof keygen>;
+  let plan: ReturnType<typeof keygen>;
+
+  beforeAll(() => {
+    ensureBuilt();
+    dir = tempDir();
+    server = keygen(dir, 'server-request');
+    plan = keygen(dir, 'plan-authorization');
+  });
+  afterAll(() => cleanup(dir));
+
+  it('signs after the operator types the digest prefix shown', () => {
+    const req = authorizationRequest(server.key);
+    const file = writeArtifact(dir, req);
+    const out = tempDir();
+    const prefix = artifactDigestOf(req).slice(0, 12);
+    const r = onTerminal(['sign', file, '--key', plan.keyFile, '--server-key', server.pubFile, '--out', out], `${prefix}\n`);
+    expect(r.status).toBe(0);
+    expect(r.output).toContain(prefix);
+    const files = filesIn(out);
+    expect(files).toHaveLength(1);
+    expect(parseArtifact(readFileSync(join(out, files[0] as string))).kind).toBe(ArtifactKind.PLAN_AUTHORIZATION);
+    cleanup(out);
+  });
+
+  it('refuses anything else typed and writes nothing', () => {
+    const req = authorizationRequest(server.key);
+    const file = writeArtifact(dir, req);
+    const out = tempDir();
+    const r = onTerminal(['sign', file, '--key', plan.keyFile, '--server-key', server.pubFile, '--out', out], 'y\n');
+    expect(r.status).toBe(5);
+    expect(filesIn(out)).toEqual([]);
+    cleanup(out);
+  });
+});
