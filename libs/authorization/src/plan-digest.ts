@@ -23,15 +23,14 @@ export function sortedStepBindings(steps: readonly PlanStepBinding[]): readonly 
 }
 
 /**
- * The plan digest of one operation: digest(AUTHORIZATION_REQUEST, {kind: "pfsense-mcp/plan", version: 1,
+ * The plan digest of one operation: digest(PLAN, {kind: "pfsense-mcp/plan", version: 1,
  * payload: {operation_id, steps}}) with steps sorted by step id. The product has no separate planner: a plan
  * is the operation's step→execution-intent set, so the digest is recomputable by the server, the signer and
- * the coordinator from facts they all hold. (It shares the AUTHORIZATION_REQUEST purpose; the "plan" kind
- * inside the digested object keeps it apart from request signatures.)
+ * the coordinator from facts they all hold.
  */
 export function planDigestOf(input: { operationId: string; steps: readonly PlanStepBinding[] }): string {
   if (input === null || typeof input !== 'object') throw new TypeError('planDigestOf: "input" must be an object');
   const operation_id = assertSafeToken(input.operationId, 'operationId');
   const steps = sortedStepBindings(input.steps);
-  return digest(DigestPurpose.AUTHORIZATION_REQUEST, { kind: 'pfsense-mcp/plan', version: 1, payload: { operation_id, steps } });
+  return digest(DigestPurpose.PLAN, { kind: 'pfsense-mcp/plan', version: 1, payload: { operation_id, steps } });
 }

@@ -21,6 +21,8 @@ export const DigestPurpose = Object.freeze({
   RECONCILIATION_REQUEST: 'reconciliation-request',
   RECONCILIATION: 'reconciliation',
   CONSUMPTION_RECORD: 'consumption-record',
+  // Added by issue 7: the plan digest (an operation's step → execution-intent set) has its own domain.
+  PLAN: 'plan',
 } as const);
 
 export type DigestPurpose = (typeof DigestPurpose)[keyof typeof DigestPurpose];

@@ -11,7 +11,7 @@ function lp(s: string): Buffer {
 }
 
 describe('DigestPurpose', () => {
-  it('is a closed, frozen enum of the 17 agreed kebab-case members', () => {
+  it('is a closed, frozen enum of the agreed kebab-case members (17 from issue 2, PLAN from issue 7)', () => {
     expect(Object.isFrozen(DigestPurpose)).toBe(true);
     expect(Object.entries(DigestPurpose)).toEqual([
       ['KEY_ID', 'key-id'],
@@ -31,6 +31,7 @@ describe('DigestPurpose', () => {
       ['RECONCILIATION_REQUEST', 'reconciliation-request'],
       ['RECONCILIATION', 'reconciliation'],
       ['CONSUMPTION_RECORD', 'consumption-record'],
+      ['PLAN', 'plan'],
     ]);
     expect(() => {
       (DigestPurpose as Record<string, string>)['EXTRA'] = 'extra';
