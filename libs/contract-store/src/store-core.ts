@@ -1072,7 +1072,8 @@ export class StoreCore {
   }
 
   markExecutionVerified(contractId: string, expectedVersion: number, seal: { readonly verifiedTargetFingerprint: string; readonly verifiedLifecycleLocator: number }): RecoveryContract {
-    const fingerprint = hex64Schema.safeParse(seal?.verifiedTargetFingerprint);
+    if (seal === null || typeof seal !== 'object') throw new TypeError('markExecutionVerified: "seal" must be an object');
+    const fingerprint = hex64Schema.safeParse(seal.verifiedTargetFingerprint);
     if (!fingerprint.success) throw new TypeError('markExecutionVerified: "verifiedTargetFingerprint" must be 64 lowercase hex digits');
     const locator = locatorSchema.safeParse(seal.verifiedLifecycleLocator);
     if (!locator.success) throw new TypeError('markExecutionVerified: "verifiedLifecycleLocator" must be a non-negative integer');
@@ -1112,7 +1113,8 @@ export class StoreCore {
   }
 
   markRollbackVerified(contractId: string, expectedVersion: number, seal: { readonly verifiedTargetFingerprint: string; readonly verifiedLifecycleLocator: number }): RecoveryContract {
-    const fingerprint = hex64Schema.safeParse(seal?.verifiedTargetFingerprint);
+    if (seal === null || typeof seal !== 'object') throw new TypeError('markRollbackVerified: "seal" must be an object');
+    const fingerprint = hex64Schema.safeParse(seal.verifiedTargetFingerprint);
     if (!fingerprint.success) throw new TypeError('markRollbackVerified: "verifiedTargetFingerprint" must be 64 lowercase hex digits');
     const locator = locatorSchema.safeParse(seal.verifiedLifecycleLocator);
     if (!locator.success) throw new TypeError('markRollbackVerified: "verifiedLifecycleLocator" must be a non-negative integer');
