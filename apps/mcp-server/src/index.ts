@@ -18,3 +18,8 @@ export { boundResultSize, MAX_RESULT_BYTES } from './tools/bound-result-size.js'
 export { registerReadTools } from './tools/register-read-tools.js';
 export { INFO_TOOL_NAME } from './tools/register-info-tool.js';
 export { buildToolManifest, type ToolManifest, type ToolManifestEntry } from './runtime/build-tool-manifest.js';
+export { KNOWN_TOOL_NAMES } from './runtime/known-tool-names.js';
+export { createBaseServer, type BaseServer } from './runtime/create-base-server.js';
+export { attachReadTools } from './runtime/attach-read-tools.js';
+export { gateUntilReady, type GatedTransport } from './runtime/gate-until-ready.js';
+export { precheckCaFile } from './runtime/precheck-ca-file.js';

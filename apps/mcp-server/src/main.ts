@@ -1,15 +1,11 @@
 // pfsense-mcp: the program entry. Everything here is wiring; the pieces live in runtime/ and tools/.
 // stdout is the MCP channel in every mode: nothing in this program writes to it except the SDK transport.
-import { HELP_TEXT } from './runtime/help-text.js';
+// Only what serving needs before the `initialize` reply is imported statically; other modes load on demand.
+import { KNOWN_TOOL_NAMES } from './runtime/known-tool-names.js';
 import { loadConfig } from './runtime/load-config.js';
 import { parseCliArgs, UsageError } from './runtime/parse-cli-args.js';
 import { reportStartupFailure } from './runtime/report-startup-failure.js';
-import { runCheckConfig } from './runtime/run-check-config.js';
-import { runDemo } from './runtime/run-demo.js';
 import { runServe } from './runtime/run-serve.js';
-import { knownToolNames } from './runtime/select-tools.js';
-import { PFREST_VERSION } from '@pfsense-mcp/pfsense-read';
-import { SERVER_NAME, SERVER_VERSION } from './runtime/server-identity.js';
 import { writeCliOutput } from './runtime/write-cli-output.js';
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -22,28 +18,22 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   switch (mode) {
     case 'help':
-      writeCliOutput(HELP_TEXT);
+      writeCliOutput((await import('./runtime/help-text.js')).HELP_TEXT);
       return 0;
     case 'version':
-      writeCliOutput(`${SERVER_NAME} ${SERVER_VERSION} (pfREST ${PFREST_VERSION})`);
+      writeCliOutput((await import('./runtime/help-text.js')).VERSION_TEXT);
       return 0;
     case 'check-config':
-      return runCheckConfig(process.env);
+      return (await import('./runtime/run-check-config.js')).runCheckConfig(process.env);
     case 'demo':
       try {
-        return await runDemo();
+        return await (await import('./runtime/run-demo.js')).runDemo();
       } catch (error) {
         return reportStartupFailure(error);
       }
     case 'serve': {
-      let config;
       try {
-        config = loadConfig(process.env, knownToolNames());
-      } catch (error) {
-        return reportStartupFailure(error);
-      }
-      try {
-        return await runServe(config);
+        return await runServe(loadConfig(process.env, KNOWN_TOOL_NAMES));
       } catch (error) {
         return reportStartupFailure(error);
       }

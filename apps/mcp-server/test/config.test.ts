@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, knownToolNames, loadConfig, parseAllowedTools, parseCliArgs, readApiKey, selectTools, UsageError } from '../src/index.js';
+import { ConfigError, knownToolNames, loadConfig, parseAllowedTools, parseCliArgs, precheckCaFile, readApiKey, selectTools, UsageError } from '../src/index.js';
 
 const known = knownToolNames();
 const base = { PFSENSE_URL: 'https://fw.example.net', PFSENSE_API_KEY_FILE: '/etc/pfsense-mcp/api-key' };
@@ -143,5 +143,26 @@ describe('readApiKey (owner-only key file)', () => {
       expect((error as ConfigError).variable).toBe('PFSENSE_API_KEY_FILE');
       expect((error as ConfigError).message).not.toContain('SECRETKEY');
     }
+  });
+});
+
+describe('precheckCaFile', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-ca-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  it('accepts a PEM file and refuses a missing, non-PEM or non-regular one before serving', () => {
+    const pem = join(dir, 'ca.pem');
+    writeFileSync(pem, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    expect(() => precheckCaFile(pem)).not.toThrow();
+    const junk = join(dir, 'junk');
+    writeFileSync(junk, 'not a certificate');
+    const codes = [join(dir, 'missing'), junk, dir].map((p) => {
+      try {
+        precheckCaFile(p);
+        return 'accepted';
+      } catch (e) {
+        return (e as ConfigError).code;
+      }
+    });
+    expect(codes).toEqual(['CA_FILE_UNREADABLE', 'CA_FILE_INVALID', 'CA_FILE_UNREADABLE']);
   });
 });

@@ -21,3 +21,5 @@ Environment:
 
 Output of these options and all logs go to stderr; stdout carries only MCP protocol frames.
 `;
+
+export const VERSION_TEXT = `${SERVER_NAME} ${SERVER_VERSION} (pfREST ${PFREST_VERSION})`;

@@ -9,7 +9,7 @@ import { ConfigError } from './config-error.js';
 import { createLogger } from './create-logger.js';
 import { loadConfig } from './load-config.js';
 import { runServe } from './run-serve.js';
-import { knownToolNames } from './select-tools.js';
+import { KNOWN_TOOL_NAMES } from './known-tool-names.js';
 
 const READY_TIMEOUT_MS = 15_000;
 const STOP_TIMEOUT_MS = 3_000;
@@ -130,7 +130,7 @@ export async function runDemo(simulatorPath?: string): Promise<number> {
   try {
     const config = loadConfig(
       { PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: sim.apiKeyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true', PFSENSE_PROFILE: 'auditor' },
-      knownToolNames(),
+      KNOWN_TOOL_NAMES,
     );
     return await runServe(config, async () => {
       await sim.stop();

@@ -1,23 +1,33 @@
-import type { ServerConfig } from './load-config.js';
-import { buildReadClient } from './build-read-client.js';
+import { createBaseServer } from './create-base-server.js';
 import { createLogger } from './create-logger.js';
-import { createMcpServer } from './create-mcp-server.js';
+import type { ServerConfig } from './load-config.js';
+import { precheckCaFile } from './precheck-ca-file.js';
 import { readApiKey } from './read-api-key.js';
 import { serveStdio } from './serve-stdio.js';
 import { SERVER_VERSION } from './server-identity.js';
 
-/** Serves MCP over stdio with a validated configuration. `onShutdown` runs after the connection closes. */
+/**
+ * Serves MCP over stdio with a validated configuration. Everything that can fail on configuration (key file,
+ * CA file, profile, allow-list) is checked before serving; the READ catalogue and HTTP stack are loaded right
+ * after the `initialize` reply. `onShutdown` runs after the connection closes.
+ */
 export async function runServe(config: ServerConfig, onShutdown?: () => Promise<void>): Promise<number> {
   const logger = createLogger(config.logLevel);
-  const handle = buildReadClient(config, readApiKey(config.apiKeyFile));
-  const { server, selection } = createMcpServer({ profile: config.profile, allowedTools: config.allowedTools, client: handle.client });
-  return serveStdio(server, {
+  const apiKey = readApiKey(config.apiKeyFile);
+  if (config.caFile !== null) precheckCaFile(config.caFile);
+  const base = createBaseServer(config.profile, config.allowedTools);
+  let closeClient = (): void => undefined;
+  return serveStdio(base.server, {
     logger,
-    registeredTools: selection.names,
+    registeredTools: base.names,
     profile: config.profile,
     version: SERVER_VERSION,
+    attach: async () => {
+      const { attachHttpReadTools } = await import('./attach-http-read-tools.js');
+      closeClient = attachHttpReadTools(base, config, apiKey);
+    },
     onShutdown: async () => {
-      handle.close();
+      closeClient();
       if (onShutdown !== undefined) await onShutdown();
     },
   });

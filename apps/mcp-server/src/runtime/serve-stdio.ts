@@ -1,16 +1,24 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { stdin as processStdin, stdout as processStdout } from 'node:process';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ConfigError } from './config-error.js';
 import type { Logger } from './create-logger.js';
+import { gateUntilReady } from './gate-until-ready.js';
 import { observeToolCalls } from './observe-tool-calls.js';
+import { writeCliOutput } from './write-cli-output.js';
 
 const DRAIN_TIMEOUT_MS = 10_000;
+/** Start attaching tools this long after connecting even if no `initialize` arrived yet. */
+const ATTACH_IDLE_MS = 100;
 
 export interface ServeOptions {
   readonly logger: Logger;
+  /** Registered tool names (filled while attaching); only these names appear in log lines. */
   readonly registeredTools: ReadonlySet<string>;
   readonly profile: string;
   readonly version: string;
+  /** Registers the remaining tools; client messages other than initialize/ping wait until it resolves. */
+  readonly attach?: () => Promise<void>;
   /** Runs once during shutdown, after the MCP connection is closed (e.g. stop the demo simulator). */
   readonly onShutdown?: () => Promise<void>;
   readonly stdin?: NodeJS.ReadableStream & { listenerCount(e: string): number; pause(): unknown };
@@ -26,7 +34,8 @@ export async function serveStdio(server: McpServer, options: ServeOptions): Prom
   // stdout is handed to the SDK transport (the only writer) and watched for EPIPE; nothing else touches it.
   const stdin = options.stdin ?? processStdin;
   const stdout = options.stdout ?? processStdout;
-  const transport = observeToolCalls(new StdioServerTransport(stdin as typeof processStdin, stdout as typeof processStdout), logger, options.registeredTools);
+  const observed = observeToolCalls(new StdioServerTransport(stdin as typeof processStdin, stdout as typeof processStdout), logger, options.registeredTools);
+  const transport = gateUntilReady(observed);
 
   let resolveStop!: (reason: string) => void;
   const stopped = new Promise<string>((resolve) => {
@@ -43,13 +52,40 @@ export async function serveStdio(server: McpServer, options: ServeOptions): Prom
   transport.onclose = () => resolveStop('transport_closed');
 
   await server.connect(transport);
-  logger.log('info', 'server_started', { profile: options.profile, toolCount: options.registeredTools.size, version: options.version });
+  let exitCode = 0;
+  const started = () => logger.log('info', 'server_started', { profile: options.profile, toolCount: options.registeredTools.size, version: options.version });
+  if (options.attach === undefined) {
+    transport.open();
+    started();
+  } else {
+    const attach = options.attach;
+    let idle: NodeJS.Timeout | undefined;
+    void Promise.race([transport.initializeAnswered, new Promise<void>((resolve) => (idle = setTimeout(resolve, ATTACH_IDLE_MS)))])
+      .then(() => {
+        clearTimeout(idle);
+        return attach();
+      })
+      .then(
+        () => {
+          transport.open();
+          started();
+        },
+        (error: unknown) => {
+          // Fail closed: a server whose tools could not be built stops instead of serving a partial surface.
+          const code = error instanceof ConfigError ? error.code : 'ATTACH_FAILED';
+          writeCliOutput(`pfsense-mcp: configuration error: ${error instanceof ConfigError ? error.message : 'the tools could not be set up'}`);
+          logger.log('error', 'startup_failed', { code });
+          exitCode = 1;
+          resolveStop('attach_failed');
+        },
+      );
+  }
 
   const reason = await stopped;
   logger.log('info', 'server_stopping', reason.startsWith('SIG') ? { signal: reason } : {});
   // EOF on stdin means the client sent its last request, not that it stopped reading: let calls in flight
   // answer (bounded). A signal or a broken pipe stops at once.
-  if (reason === 'stdin_eof') await transport.drain(DRAIN_TIMEOUT_MS);
+  if (reason === 'stdin_eof') await observed.drain(DRAIN_TIMEOUT_MS);
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   stdin.off('end', onEnd);
@@ -64,5 +100,5 @@ export async function serveStdio(server: McpServer, options: ServeOptions): Prom
   stdout.off('error', onStdoutError);
   // A late EPIPE after close must not become an uncaught exception.
   stdout.on('error', () => undefined);
-  return 0;
+  return exitCode;
 }

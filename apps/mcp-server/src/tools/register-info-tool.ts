@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { localToolAnnotations } from './tool-annotations.js';
 
@@ -29,8 +29,8 @@ export const InfoOutputSchema = z.object({
  * version the catalogue targets. It calls nothing upstream and holds no configuration value, so it cannot
  * disclose a URL, a path or a key.
  */
-export function registerInfoTool(server: McpServer, facts: () => ServerFacts): void {
-  server.registerTool(
+export function registerInfoTool(server: McpServer, facts: () => ServerFacts): RegisteredTool {
+  return server.registerTool(
     INFO_TOOL_NAME,
     {
       title: 'MCP server info',

@@ -1,0 +1,46 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { isGranted, type Capability, type Profile } from '@pfsense-mcp/policy';
+import { INFO_TOOL_CAPABILITY, INFO_TOOL_NAME, registerInfoTool } from '../tools/register-info-tool.js';
+import { SERVER_NAME, SERVER_VERSION } from './server-identity.js';
+
+/** The server before its READ tools are attached: MCP identity, capabilities and pfsense_mcp_info. */
+export interface BaseServer {
+  readonly server: McpServer;
+  readonly profile: Profile;
+  readonly allowedTools: ReadonlySet<string> | null;
+  /** Names registered so far; attachReadTools adds the READ tools. */
+  readonly names: Set<string>;
+  /** Filled by attachReadTools (pfsense_mcp_info reports it; calls are answered only after attaching). */
+  pfrestVersion: string;
+}
+
+/**
+ * Creates the McpServer with the tools capability and, when selected, pfsense_mcp_info. Needs neither the
+ * READ catalogue nor the HTTP stack, so the server can answer `initialize` before those are loaded.
+ */
+export function createBaseServer(profile: Profile, allowedTools: ReadonlySet<string> | null): BaseServer {
+  const server = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION, title: 'pfSense (read-only)' },
+    {
+      capabilities: { tools: {} },
+      instructions:
+        'Read-only tools for one pfSense firewall via its REST API. List tools take limit (1-1000) and offset; a result marked truncated: true continues at next_offset.',
+    },
+  );
+  const base: BaseServer = { server, profile, allowedTools, names: new Set(), pfrestVersion: 'unknown' };
+  const includeInfo = isGranted(profile, INFO_TOOL_CAPABILITY as Capability) && (allowedTools === null || allowedTools.has(INFO_TOOL_NAME));
+  // Registering a tool before connecting is what declares the tools capability (the SDK refuses capability
+  // changes once connected). When pfsense_mcp_info is not selected it is removed again before connecting,
+  // so it is never listed or callable.
+  const info = registerInfoTool(server, () => ({
+    serverName: SERVER_NAME,
+    serverVersion: SERVER_VERSION,
+    profile,
+    pfrestVersion: base.pfrestVersion,
+    readToolCount: base.names.size,
+    writeToolCount: 0,
+  }));
+  if (includeInfo) base.names.add(INFO_TOOL_NAME);
+  else info.remove();
+  return base;
+}
