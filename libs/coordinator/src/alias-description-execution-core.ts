@@ -1,4 +1,4 @@
-import { AdapterInputError, AliasDescriptionAdapter, TargetResolutionError, aliasTargetFingerprint, normalizeAliasDescriptionIntent, parseAliasDescriptionInput } from '@pfsense-mcp/adapters';
+import { AdapterInputError, TargetResolutionError, aliasTargetFingerprint, normalizeAliasDescriptionIntent, parseAliasDescriptionInput } from '@pfsense-mcp/adapters';
 import type { AliasTarget } from '@pfsense-mcp/adapters';
 import {
   ArtifactKind,
@@ -26,6 +26,7 @@ import type {
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
 import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
+import { ALIAS_ADAPTER } from './alias-adapter.js';
 import { aliasAttemptStepId, aliasOperationId } from './alias-operation-id.js';
 import { ArtifactDirectory } from './artifact-directory.js';
 import { CoordinatorInputError } from './coordinator-input-error.js';
@@ -68,7 +69,7 @@ export interface AliasDescriptionExecutionCoreOptions {
 
 const DEFAULT_REQUEST_LIFETIME_MS = 60 * 60 * 1000;
 const MAX_REQUEST_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
-const ADAPTER = AliasDescriptionAdapter;
+const ADAPTER = ALIAS_ADAPTER;
 
 interface InboxEntry {
   readonly fileName: string;

@@ -1,4 +1,3 @@
-import { AliasDescriptionAdapter } from '@pfsense-mcp/adapters';
 import type { AliasTarget } from '@pfsense-mcp/adapters';
 import {
   ArtifactKind,
@@ -23,6 +22,7 @@ import { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { Capability, MutationPolicy, isGranted, isProfile } from '@pfsense-mcp/policy';
 import type { Profile } from '@pfsense-mcp/policy';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
+import { ALIAS_ADAPTER } from './alias-adapter.js';
 import { aliasOperationId } from './alias-operation-id.js';
 import { CoordinatorRefusedError } from './coordinator-refused-error.js';
 import { prepareAliasExecutionIntent } from './prepare-alias-execution-intent.js';
@@ -66,7 +66,7 @@ export interface AuthorizeAndCreateRequest {
 }
 
 const DEFAULT_CONTRACT_LIFETIME_MS = 60 * 60 * 1000;
-const ADAPTER = AliasDescriptionAdapter;
+const ADAPTER = ALIAS_ADAPTER;
 
 /** Internal: one failed gate, with its audit class (turned into the uniform refusal at the boundary). */
 class GateFailure extends Error {

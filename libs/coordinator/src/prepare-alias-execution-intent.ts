@@ -1,7 +1,8 @@
-import { AliasDescriptionAdapter, aliasSnapshotOf } from '@pfsense-mcp/adapters';
+import { aliasSnapshotOf } from '@pfsense-mcp/adapters';
 import type { AliasDescriptionIntent, AliasTarget } from '@pfsense-mcp/adapters';
 import { createPreparedExecutionIntentV1, executionIntentDigest } from '@pfsense-mcp/authorization';
 import type { AliasChangeReview, PreparedExecutionIntentV1 } from '@pfsense-mcp/authorization';
+import { ALIAS_ADAPTER } from './alias-adapter.js';
 
 /** A prepared alias-description change: the signed-over intent, its digest and the review facts. */
 export interface PreparedAliasChange {
@@ -17,7 +18,7 @@ export interface PreparedAliasChange {
  * prepares the request and recomputes it at the freshness gate, so "fresh" means byte-identical.
  */
 export function prepareAliasExecutionIntent(target: AliasTarget, intent: unknown, applianceBindingDigest: string): PreparedAliasChange {
-  const a = AliasDescriptionAdapter;
+  const a = ALIAS_ADAPTER;
   const normalized: AliasDescriptionIntent = a.parseIntent(intent);
   const identity = a.identityOfTarget(target);
   if (identity.alias_name !== a.naturalIdentity(normalized.raw_target_hint).alias_name) {

@@ -1,0 +1,156 @@
+// The whole offline chain against the simulator, through the execution core only (as the MCP tool will
+// call it): request → pending authorization → sign → PREPARED → pending confirmation → sign → VERIFIED →
+// rollback, with re-invocation at every step.
+import { readdirSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { applianceBindingDigest, createApplianceBinding, createPlanAuthorizationV2, planDigestOf } from '@pfsense-mcp/authorization';
+import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import { RecoveryState } from '@pfsense-mcp/state-machine';
+import {
+  CoordinatorInputError,
+  OperationStatus,
+  aliasAttemptStepId,
+  aliasOperationId,
+  createAliasDescriptionWriteFacade,
+  prepareAliasExecutionIntent,
+} from '../src/index.js';
+import { ALIASES, HOUR, NETGATE_ID, TLS_MODE, aliasNow, makeWorld, patchCount, putInbox, readOutbox, signAuthorization, signConfirmation, startTestSimulator } from './support/world.js';
+import type { World } from './support/world.js';
+
+let sim: RunningSimulator;
+let world: World;
+
+beforeAll(async () => {
+  sim = await startTestSimulator();
+});
+afterAll(async () => {
+  await sim.close();
+});
+beforeEach(async () => {
+  sim.control.resetData();
+  sim.control.resetCounters();
+  world = await makeWorld(sim);
+});
+afterEach(() => world.cleanup());
+
+const nonGet = (w: World) => w.reads.calls.filter((c) => c.method !== 'GET').length;
+
+describe('alias description chain', () => {
+  it('goes request → sign → PREPARED → confirm → VERIFIED → rollback, resuming at every step', async () => {
+    const facade = createAliasDescriptionWriteFacade(world.core);
+    expect(Object.keys(facade)).toEqual(['requestAliasDescriptionChange']);
+    const input = { aliasName: 'LAN_SERVERS', description: 'Servers (rack 2)' };
+
+    // 1. requested, with a server-signed pending authorization request in the outbox
+    const r1 = await facade.requestAliasDescriptionChange(input);
+    expect(r1.status).toBe(OperationStatus.REQUESTED);
+    expect(r1.operationId).toMatch(/^op-[0-9a-f]{64}$/);
+    expect(r1.contractId).toBeNull();
+    const authRequest = r1.pendingRequest as string;
+    const request = readOutbox(world, authRequest);
+    expect(request.kind).toBe('pfsense-mcp/authorization-request');
+
+    // asking again resumes the same operation: same id, same pending file, nothing new written
+    const r1b = await facade.requestAliasDescriptionChange(input);
+    expect(r1b).toEqual(r1);
+    expect(readdirSync(world.outbox)).toEqual([authRequest]);
+
+    // 2. the operator signs; the next call creates the PREPARED contract and asks for confirmation
+    putInbox(world, 'authorization-1.json', signAuthorization(world, authRequest));
+    const r2 = await facade.requestAliasDescriptionChange(input);
+    expect(r2.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
+    expect(r2.operationId).toBe(r1.operationId);
+    const contractId = r2.contractId as string;
+    expect(world.store.load(contractId).state).toBe(RecoveryState.PREPARED);
+    expect(readOutbox(world, r2.pendingRequest as string).kind).toBe('pfsense-mcp/confirmation-request');
+    expect(world.ledger.calls).toBe(1);
+
+    // resuming from the contract's durable state: no second contract, no second consumption
+    const r2b = await facade.requestAliasDescriptionChange(input);
+    expect(r2b).toEqual(r2);
+    expect(world.store.list()).toHaveLength(1);
+    expect(world.ledger.calls).toBe(1);
+    expect(patchCount(sim)).toBe(0);
+    expect(nonGet(world)).toBe(0);
+
+    // 3. the operator confirms; the next call hands the contract to the executor: one PATCH, VERIFIED
+    putInbox(world, 'confirmation-1.json', signConfirmation(world, r2.pendingRequest as string));
+    const r3 = await facade.requestAliasDescriptionChange(input);
+    expect(r3).toEqual({ status: OperationStatus.VERIFIED, operationId: r1.operationId, contractId, pendingRequest: null });
+    expect(patchCount(sim)).toBe(1);
+    expect((await aliasNow(sim, 'LAN_SERVERS'))?.descr).toBe('Servers (rack 2)');
+
+    // asked again after the change: verified (not the no-op refusal), and nothing is sent
+    const r3b = await facade.requestAliasDescriptionChange(input);
+    expect(r3b.status).toBe(OperationStatus.VERIFIED);
+    expect(patchCount(sim)).toBe(1);
+
+    // 4. rollback through the coordinator → ROLLED_BACK; the alias is as before
+    const rolled = await world.coordinator.requestRollback(contractId);
+    expect(rolled.state).toBe(RecoveryState.ROLLED_BACK);
+    expect(patchCount(sim)).toBe(2);
+    expect((await aliasNow(sim, 'LAN_SERVERS'))?.descr).toBe('Servers');
+
+    // asking again after the rollback starts a new attempt (a new plan, a new pending request)
+    const r4 = await facade.requestAliasDescriptionChange(input);
+    expect(r4.status).toBe(OperationStatus.REQUESTED);
+    expect(r4.operationId).toBe(r1.operationId);
+    expect(r4.pendingRequest).not.toBe(authRequest);
+    expect(world.audit.events()).toEqual([]);
+  });
+
+  it('accepts an authorization placed in the inbox before the first request, through the same gates', async () => {
+    const input = { aliasName: 'WEB_PORTS', description: 'Web' };
+    const binding = createApplianceBinding({ baseUrl: sim.url, tlsMode: TLS_MODE, applianceId: NETGATE_ID });
+    const bindingDigest = applianceBindingDigest(binding);
+    const pre = { id: 1, ...(ALIASES[1] as (typeof ALIASES)[number]) };
+    const prepared = prepareAliasExecutionIntent(
+      pre as never,
+      { operation: 'set_firewall_alias_description_v1', raw_target_hint: { alias_name: 'WEB_PORTS' }, new_description: 'Web' },
+      bindingDigest,
+    );
+    const operationId = aliasOperationId(bindingDigest, 'WEB_PORTS', 'Web');
+    const stepId = aliasAttemptStepId(1);
+    const authorization = createPlanAuthorizationV2(
+      {
+        planDigest: planDigestOf({ operationId, steps: [{ step_id: stepId, execution_intent_digest: prepared.executionIntentDigest }] }),
+        steps: [{ step_id: stepId, execution_intent_digest: prepared.executionIntentDigest }],
+        riskClass: 'low',
+        issuedAt: world.clock.now,
+        expiresAt: world.clock.now + HOUR,
+      },
+      world.keys.authorization,
+    );
+    putInbox(world, 'pre-signed.json', authorization);
+    const r = await world.core.requestAliasDescriptionChange(input);
+    expect(r.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
+    expect(r.operationId).toBe(operationId);
+    // no authorization request was needed: only the confirmation request is in the outbox
+    expect(readdirSync(world.outbox)).toEqual([r.pendingRequest]);
+    expect(world.store.load(r.contractId as string).provenance.authorization_id).toBe(authorization.kind === 'pfsense-mcp/plan-authorization' ? authorization.payload.authorization_id : '');
+  });
+
+  it('refuses a no-op and names the argument of invalid input; an unknown alias is an input error', async () => {
+    const noop = await world.core.requestAliasDescriptionChange({ aliasName: 'LAN_SERVERS', description: 'Servers' });
+    expect(noop.status).toBe(OperationStatus.REFUSED);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ aliasName: 'LAN_SERVERS', description: 'x'.repeat(1025) }, 'description'],
+      [{ aliasName: 'LAN_SERVERS', description: 'bell\u0007' }, 'description'],
+      [{ aliasName: 'LAN SERVERS', description: 'ok' }, 'aliasName'],
+      [{ aliasName: 42, description: 'ok' }, 'aliasName'],
+      [{ aliasName: 'LAN_SERVERS', description: 'ok', extra: 1 }, 'input'],
+    ];
+    for (const [input, argument] of cases) {
+      const error = await world.core.requestAliasDescriptionChange(input as never).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CoordinatorInputError);
+      expect((error as CoordinatorInputError).argument).toBe(argument);
+      expect((error as Error).message).not.toContain('bell');
+    }
+    const unknown = await world.core.requestAliasDescriptionChange({ aliasName: 'NO_SUCH_ALIAS', description: 'x' }).catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(CoordinatorInputError);
+    expect((unknown as CoordinatorInputError).argument).toBe('aliasName');
+    expect((unknown as CoordinatorInputError).code).toBe('UNKNOWN_ALIAS');
+    expect(readdirSync(world.outbox)).toEqual([]);
+    expect(nonGet(world)).toBe(0);
+  });
+});

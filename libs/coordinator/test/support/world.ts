@@ -1,0 +1,326 @@
+// Test composition root: a loopback simulator, a real store, consumption ledger and executor in temp dirs,
+// pinned Ed25519 authorities, the coordinator and the execution core. Like the product's composition root,
+// it is the one place that builds the write path (write client, executor store entry) and hands it over.
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createConfirmationEvidence,
+  createPlanAuthorizationFromRequest,
+  createReconciliationEvidence,
+  createReservationRelease,
+  encodeArtifact,
+  parseArtifact,
+  verifyPendingRequest,
+} from '@pfsense-mcp/authorization';
+import type { Artifact, PendingAuthorizationRequest, PendingConfirmationRequest, SigningKey } from '@pfsense-mcp/authorization';
+import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
+import type { ContractStoreOptions } from '@pfsense-mcp/contract-store';
+// eslint-disable-next-line no-restricted-imports -- test composition root (see README "Tests"): the executor needs its store entry.
+import { ExecutorContractStore } from '@pfsense-mcp/contract-store/executor';
+import { PinnedAuthoritySet, generateEd25519KeyPair, generateMasterKey, keyIdOf } from '@pfsense-mcp/crypto';
+import type { AuthorityRole, PinnedAuthority } from '@pfsense-mcp/crypto';
+import { MutationExecutor } from '@pfsense-mcp/executor';
+import { RestApiClient } from '@pfsense-mcp/pfsense-read';
+import { privilegeFor, startSimulator } from '@pfsense-mcp/pfsense-sim';
+import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import { Capability, MutationPolicy, Profile } from '@pfsense-mcp/policy';
+import type { Profile as ProfileType } from '@pfsense-mcp/policy';
+import { FaultProxyTransport, createHttpTransport } from '@pfsense-mcp/transports';
+import type { HttpTransport, Transport } from '@pfsense-mcp/transports';
+import { WriteApiClient } from '@pfsense-mcp/write-client';
+import {
+  AliasDescriptionExecutionCore,
+  ExecutionCoordinator,
+  MemoryRefusalAudit,
+  createStoreEvidenceVerifiers,
+} from '../../src/index.js';
+import type { ConsumptionLedger } from '../../src/index.js';
+
+export const HOUR = 3_600_000;
+export const ALIASES_PATH = '/api/v2/firewall/aliases';
+export const ALIAS_PATH = '/api/v2/firewall/alias';
+export const STATUS_PATH = '/api/v2/status/system';
+export const NETGATE_ID = 'a1b2c3d4e5f60718';
+export const TLS_MODE = 'http-loopback';
+
+export const ALIASES = Object.freeze([
+  { name: 'LAN_SERVERS', type: 'host', descr: 'Servers', address: ['10.0.0.1', '10.0.0.2'], detail: ['nas', 'printer'] },
+  { name: 'WEB_PORTS', type: 'port', descr: 'HTTP and HTTPS', address: ['80', '443'], detail: ['http', 'https'] },
+  { name: 'DMZ_HOSTS', type: 'host', descr: 'DMZ', address: ['10.3.0.10'], detail: ['web'] },
+]);
+
+export const LOOSE_LIMITS = Object.freeze({
+  maxGlobalInFlight: 100,
+  maxInFlightPerCapability: 100,
+  maxOutstandingPreparedPerTarget: 100,
+  targetCooldownMs: 0,
+  reconciliationLockoutThreshold: 100,
+  windowMs: HOUR,
+  maxPreparesPerTargetPerWindow: 1000,
+  maxPreparesPerCapabilityPerWindow: 1000,
+});
+
+export const ALIAS_POLICY = MutationPolicy.of([{ capability: Capability.ALIAS_WRITE, endpointSymbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH' }]);
+
+export const READ_ONLY_KEY = 'read-only-key-for-coordinator-tests-0123456789';
+
+export async function startTestSimulator(extraData: Record<string, unknown> = {}): Promise<RunningSimulator> {
+  return startSimulator({
+    data: { [ALIASES_PATH]: ALIASES, [STATUS_PATH]: { platform: 'Netgate 4200', netgate_id: NETGATE_ID }, ...extraData },
+    credentials: [{ auth: 'key', secret: READ_ONLY_KEY, privileges: [privilegeFor(ALIASES_PATH, 'GET')] }],
+  });
+}
+
+export function httpTransport(sim: { url: string; apiKey: string }): HttpTransport {
+  return createHttpTransport({
+    baseUrl: sim.url,
+    allowHttpLoopback: true,
+    authHeader: { name: 'X-API-Key', value: sim.apiKey },
+    connectTimeoutMs: 2000,
+    responseTimeoutMs: 5000,
+    maxResponseBytes: 1024 * 1024,
+    keepAlive: false,
+  });
+}
+
+/** Forwards every call and records method + path (the spy of the gate-order tests). */
+export class RecordingTransport implements Transport {
+  readonly calls: { method: string; path: string }[] = [];
+  constructor(private readonly inner: Transport) {}
+  request(...args: Parameters<Transport['request']>): ReturnType<Transport['request']> {
+    const [method, path] = args;
+    this.calls.push({ method, path });
+    return this.inner.request(...args);
+  }
+}
+
+/** Counts tryConsume calls (the spy of "no consumption on a failed gate"). */
+export class CountingLedger implements ConsumptionLedger {
+  calls = 0;
+  constructor(private readonly inner: ConsumptionLedger) {}
+  tryConsume(id: string): boolean {
+    this.calls += 1;
+    return this.inner.tryConsume(id);
+  }
+}
+
+export interface KeyPair {
+  readonly privateKey: Uint8Array;
+  readonly publicKey: Uint8Array;
+  readonly keyId: string;
+}
+
+export function keyPair(): KeyPair {
+  const k = generateEd25519KeyPair();
+  return { privateKey: k.privateKey, publicKey: k.publicKey, keyId: keyIdOf(k.publicKey) };
+}
+
+export interface Keys {
+  readonly authorization: KeyPair;
+  readonly confirmation: KeyPair;
+  readonly reconciliation: KeyPair;
+  readonly server: KeyPair;
+  /** Pinned nowhere. */
+  readonly stranger: KeyPair;
+  /** Pinned as plan-authorization but inactive. */
+  readonly retired: KeyPair;
+}
+
+export function makeKeys(): Keys {
+  return {
+    authorization: keyPair(),
+    confirmation: keyPair(),
+    reconciliation: keyPair(),
+    server: keyPair(),
+    stranger: keyPair(),
+    retired: keyPair(),
+  };
+}
+
+export function pin(k: KeyPair, role: AuthorityRole, active = true): PinnedAuthority {
+  return { keyId: k.keyId, publicKey: k.publicKey, role, active };
+}
+
+export function operatorAuthorities(keys: Keys): PinnedAuthoritySet {
+  return PinnedAuthoritySet.of([
+    pin(keys.authorization, 'plan-authorization'),
+    pin(keys.confirmation, 'confirmation'),
+    pin(keys.reconciliation, 'reconciliation'),
+    pin(keys.server, 'server-request'),
+    pin(keys.retired, 'plan-authorization', false),
+  ]);
+}
+
+export function serverAuthorities(keys: Keys): PinnedAuthoritySet {
+  return PinnedAuthoritySet.of([pin(keys.server, 'server-request')]);
+}
+
+export interface World {
+  readonly dir: string;
+  readonly inbox: string;
+  readonly outbox: string;
+  readonly clock: { now: number };
+  readonly keys: Keys;
+  readonly masterKey: Uint8Array;
+  readonly store: SqliteRecoveryContractStore;
+  readonly consumption: SqliteConsumptionStore;
+  readonly ledger: CountingLedger;
+  readonly reads: RecordingTransport;
+  readonly writeProxy: FaultProxyTransport;
+  readonly audit: MemoryRefusalAudit;
+  readonly coordinator: ExecutionCoordinator;
+  readonly core: AliasDescriptionExecutionCore;
+  storeOptions(): ContractStoreOptions;
+  cleanup(): void;
+}
+
+export async function makeWorld(
+  sim: { url: string; apiKey: string },
+  extra: { profile?: ProfileType; policy?: MutationPolicy; keys?: Keys } = {},
+): Promise<World> {
+  const dir = mkdtempSync(join(tmpdir(), 'coordinator-'));
+  chmodSync(dir, 0o700);
+  const storeDir = join(dir, 'store');
+  const inbox = join(dir, 'inbox');
+  const outbox = join(dir, 'outbox');
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(storeDir, { mode: 0o700 });
+  const keys = extra.keys ?? makeKeys();
+  const masterKey = generateMasterKey();
+  // Real time: the signer (another machine, in the product) signs with its own clock.
+  const clock = { now: Date.now() };
+  const authorities = operatorAuthorities(keys);
+  const storeOptions = (): ContractStoreOptions => ({
+    directory: storeDir,
+    masterKey,
+    clock: () => clock.now,
+    anchor: { file: join(dir, 'anchor.json') },
+    rateLimits: LOOSE_LIMITS,
+    ...createStoreEvidenceVerifiers({ authorities }),
+  });
+  const store = await SqliteRecoveryContractStore.open(storeOptions());
+  const consumption = await SqliteConsumptionStore.open({ directory: storeDir, masterKey, clock: () => clock.now });
+  const ledger = new CountingLedger(consumption);
+  const transports: HttpTransport[] = [];
+  const readHttp = httpTransport(sim);
+  const writeHttp = httpTransport(sim);
+  transports.push(readHttp, writeHttp);
+  const reads = new RecordingTransport(readHttp);
+  const readClient = new RestApiClient(reads);
+  const writeProxy = new FaultProxyTransport(writeHttp);
+  const executor = new MutationExecutor({
+    store: ExecutorContractStore.of(store),
+    writeClient: new WriteApiClient(writeProxy),
+    readClient,
+    policy: extra.policy ?? ALIAS_POLICY,
+    clock: () => clock.now,
+  });
+  const audit = new MemoryRefusalAudit();
+  const coordinator = new ExecutionCoordinator({
+    store,
+    consumption: ledger,
+    executor,
+    readClient,
+    policy: extra.policy ?? ALIAS_POLICY,
+    profile: extra.profile ?? Profile.WRITE_PROTECTED,
+    authorities,
+    appliance: { baseUrl: sim.url, tlsMode: TLS_MODE },
+    clock: () => clock.now,
+    audit,
+  });
+  const core = new AliasDescriptionExecutionCore({
+    coordinator,
+    inboxDirectory: inbox,
+    outboxDirectory: outbox,
+    serverKey: { privateKey: keys.server.privateKey },
+    serverAuthorities: serverAuthorities(keys),
+    clock: () => clock.now,
+  });
+  return {
+    dir,
+    inbox,
+    outbox,
+    clock,
+    keys,
+    masterKey,
+    store,
+    consumption,
+    ledger,
+    reads,
+    writeProxy,
+    audit,
+    coordinator,
+    core,
+    storeOptions,
+    cleanup() {
+      store.close();
+      consumption.close();
+      for (const t of transports) t.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---------------------------------------------------------------- the operator's side (library signing)
+
+export function readOutbox(world: World, fileName: string): Artifact {
+  return parseArtifact(readFileSync(join(world.outbox, fileName)));
+}
+
+/** Writes an artifact into the inbox as the operator would copy it there (0600). */
+export function putInbox(world: World, fileName: string, artifact: Artifact, mode = 0o600): string {
+  const path = join(world.inbox, fileName);
+  writeFileSync(path, encodeArtifact(artifact), { mode, flag: 'wx' });
+  chmodSync(path, mode);
+  return path;
+}
+
+function verifiedRequest(world: World, fileName: string): Artifact {
+  return verifyPendingRequest(readOutbox(world, fileName), { serverAuthorities: serverAuthorities(world.keys), nowMs: Date.now() });
+}
+
+export function signAuthorization(world: World, pendingFile: string, key: SigningKey = world.keys.authorization): Artifact {
+  return createPlanAuthorizationFromRequest(verifiedRequest(world, pendingFile) as PendingAuthorizationRequest, key, { issuedAt: world.clock.now });
+}
+
+export function signConfirmation(world: World, pendingFile: string, key: SigningKey = world.keys.confirmation): Artifact {
+  return createConfirmationEvidence(verifiedRequest(world, pendingFile) as PendingConfirmationRequest, key, { issuedAt: world.clock.now });
+}
+
+export function signReconciliation(world: World, pendingFile: string, outcome: 'APPLIED' | 'NOT_APPLIED'): Artifact {
+  const request = verifiedRequest(world, pendingFile);
+  if (request.kind !== 'pfsense-mcp/reconciliation-request') throw new Error('not a reconciliation request');
+  return createReconciliationEvidence(request, world.keys.reconciliation, { issuedAt: world.clock.now, outcome });
+}
+
+export function signRelease(world: World, pendingFile: string): Artifact {
+  const request = verifiedRequest(world, pendingFile);
+  if (request.kind !== 'pfsense-mcp/reservation-release-request') throw new Error('not a release request');
+  return createReservationRelease(request, world.keys.reconciliation, { issuedAt: world.clock.now });
+}
+
+/** Admin-side edit of an alias on the simulator ("someone else changed the firewall"). */
+export async function adminSetDescription(sim: { url: string; apiKey: string }, id: number, descr: string): Promise<void> {
+  const t = httpTransport(sim);
+  try {
+    const r = await t.request('PATCH', ALIAS_PATH, { body: JSON.stringify({ id, descr, apply: false }) });
+    if (r.status !== 200) throw new Error(`admin PATCH failed: ${r.status}`);
+  } finally {
+    t.close();
+  }
+}
+
+export async function aliasNow(sim: { url: string; apiKey: string }, name: string): Promise<Record<string, unknown> | undefined> {
+  const t = httpTransport(sim);
+  try {
+    const items = await new RestApiClient(t).readAllPages(ALIASES_PATH);
+    return (items as Record<string, unknown>[]).find((i) => i.name === name);
+  } finally {
+    t.close();
+  }
+}
+
+export function patchCount(sim: RunningSimulator): number {
+  return sim.control.count(ALIAS_PATH, 'PATCH');
+}
