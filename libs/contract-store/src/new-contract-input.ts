@@ -7,6 +7,7 @@ import {
   provenanceSchema,
   safeTokenSchema,
   utcMsSchema,
+  versionTokenSchema,
 } from './recovery-contract.js';
 
 /**
@@ -23,7 +24,7 @@ export const newContractInputSchema = z.strictObject({
   target_fingerprint: hex64Schema,
   intent_digest: hex64Schema,
   snapshot_digest: hex64Schema,
-  rollback_plan_version: safeTokenSchema,
+  rollback_plan_version: versionTokenSchema,
   lifecycle_locator: locatorSchema,
   provenance: provenanceSchema,
   expires_at: utcMsSchema,

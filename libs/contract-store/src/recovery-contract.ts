@@ -10,6 +10,14 @@ export const CONTRACT_SCHEMA_VERSION = 1 as const;
 const CAPABILITY_VALUES: ReadonlySet<string> = new Set(Object.values(Capability) as string[]);
 
 export const safeTokenSchema = z.string().refine(isSafeToken, { message: 'must be a safe token' });
+/**
+ * Adapter and rollback-plan versions as ADR-026 pins them (e.g. `firewall-alias-description-rollback/v1`):
+ * lower-case segments separated by '/', bounded — never free text.
+ */
+export const versionTokenSchema = z
+  .string()
+  .max(128)
+  .regex(/^[a-z0-9][a-z0-9._-]*(?:\/[a-z0-9][a-z0-9._-]*)*$/u, { message: 'must be a version token' });
 export const hex64Schema = z.string().refine(isHex64, { message: 'must be 64 lowercase hex digits' });
 export const utcMsSchema = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 export const locatorSchema = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
@@ -85,7 +93,7 @@ export const recoveryContractSchema = z.strictObject({
   target_fingerprint: hex64Schema,
   intent_digest: hex64Schema,
   snapshot_digest: hex64Schema,
-  rollback_plan_version: safeTokenSchema,
+  rollback_plan_version: versionTokenSchema,
   lifecycle_locator: locatorSchema,
   protected_artifacts: z.strictObject({
     'target-identity': artifactRefSchema,
