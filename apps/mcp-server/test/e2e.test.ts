@@ -2,7 +2,8 @@
 // Client, against the simulator. Fast behaviour tests live in the other files (in-memory transport).
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
@@ -257,7 +258,9 @@ describe('startup and shutdown', () => {
     expect(run.stderr).not.toMatch(/Error: write EPIPE|Unhandled|at .*main\.js/);
   });
 
-  it('--demo serves against a simulator child with no configuration and stops it on exit', async () => {
+  it('--demo serves against a simulator child with no configuration, stops it and removes its temp dir on exit', async () => {
+    const demoDirs = () => readdirSync(tmpdir()).filter((d) => d.startsWith('pfsense-mcp-demo-')).sort();
+    const before = demoDirs();
     const server = await connectBuilt({}, ['--demo']);
     try {
       const result = await server.client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: { limit: 1 } });
@@ -268,5 +271,6 @@ describe('startup and shutdown', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(server.stderr()).toContain('"demo_simulator_stopped"');
+    expect(demoDirs()).toEqual(before);
   });
 });

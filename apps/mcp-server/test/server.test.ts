@@ -1,7 +1,6 @@
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { READ_CATALOGUE } from '@pfsense-mcp/pfsense-read';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INFO_TOOL_NAME, MAX_RESULT_BYTES, SERVER_VERSION } from '../src/index.js';
+import { INFO_TOOL_NAME, SERVER_VERSION } from '../src/index.js';
 import { errorOf, startHarness, type Harness } from './support/in-process-server.js';
 
 describe('MCP server over the in-process simulator (auditor)', () => {
@@ -60,17 +59,6 @@ describe('MCP server over the in-process simulator (auditor)', () => {
     expect(h.sim.control.count('/api/v2/firewall/aliases', 'GET')).toBe(1);
   });
 
-  it('calls every tool successfully and each structuredContent fits its advertised output schema', async () => {
-    const { tools } = await h.client.listTools();
-    const ajv = new AjvJsonSchemaValidator();
-    for (const tool of tools) {
-      const result = await h.client.callTool({ name: tool.name, arguments: {} });
-      expect(result.isError ?? false, `${tool.name}: ${JSON.stringify(result.content).slice(0, 300)}`).toBe(false);
-      const check = ajv.getValidator(tool.outputSchema as never)(result.structuredContent);
-      expect(check.valid, `${tool.name}: ${check.errorMessage}`).toBe(true);
-    }
-  });
-
   it('logs exactly one JSON line per tool call with tool, duration and outcome only', async () => {
     h.logs.length = 0;
     await h.client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: { limit: 2 } });
@@ -119,13 +107,5 @@ describe('MCP server over the in-process simulator (auditor)', () => {
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     if (result.isError === true) expect(errorOf(result).code).toBe('INVALID_INPUT');
     else expect(result.structuredContent).toMatchObject({ limit: 100, offset: 0 });
-  });
-
-  it('keeps every result at or under 1 MiB', async () => {
-    const { tools } = await h.client.listTools();
-    for (const tool of tools.slice(0, 10)) {
-      const result = await h.client.callTool({ name: tool.name, arguments: {} });
-      expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(MAX_RESULT_BYTES);
-    }
   });
 });
