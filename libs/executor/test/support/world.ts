@@ -6,7 +6,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AliasDescriptionAdapter, normalizeAliasDescriptionIntent } from '@pfsense-mcp/adapters';
-import { isSafeToken } from '@pfsense-mcp/canonical';
 import type { AliasTarget } from '@pfsense-mcp/adapters';
 import { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import type { AntiRollbackAnchor, AnchorRecord, ContractStoreOptions, NewContractInput, RecoveryContract } from '@pfsense-mcp/contract-store';
@@ -21,15 +20,8 @@ import type { HttpTransport, Transport } from '@pfsense-mcp/transports';
 import { WriteApiClient } from '@pfsense-mcp/write-client';
 import { MutationExecutor } from '../../src/index.js';
 
-/**
- * The alias-description adapter as the tests use it. The store keeps rollback_plan_version as a safe token;
- * while the adapter's own version string is not one (it contains '/', reported to the lead), the tests use
- * a frozen copy that differs only in that string. Once the adapter's value is a safe token this is the
- * real adapter object itself.
- */
-export const ADAPTER: typeof AliasDescriptionAdapter = isSafeToken(AliasDescriptionAdapter.rollbackPlanVersion)
-  ? AliasDescriptionAdapter
-  : Object.freeze({ ...AliasDescriptionAdapter, rollbackPlanVersion: (AliasDescriptionAdapter.rollbackPlanVersion as string).replaceAll('/', '.') });
+/** The real alias-description adapter: tests drive the executor with exactly what the product uses. */
+export const ADAPTER: typeof AliasDescriptionAdapter = AliasDescriptionAdapter;
 
 export const T0 = 1_800_000_000_000;
 export const HOUR = 3_600_000;
