@@ -90,6 +90,10 @@ describe('MCP server over the in-process simulator (auditor)', () => {
       { [huge.slice(0, 100_000)]: 1 },
       { limit: huge },
       { include_identifying_metadata: 'yes' },
+      // Unicode tricks: a zero-width space inside a known key, Arabic-Indic digits, a full-width digit.
+      { ['li\u200bmit']: 5 },
+      { limit: '\u0661\u0660' },
+      { limit: '\uff15' },
     ];
     for (const args of cases) {
       const result = await h.client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: args });
@@ -97,6 +101,9 @@ describe('MCP server over the in-process simulator (auditor)', () => {
       expect(error.code).toBe('INVALID_INPUT');
       expect(JSON.stringify(result).length).toBeLessThan(4096);
     }
+    // A homoglyph tool name (Cyrillic "е") is not the tool.
+    const homoglyph = await h.client.callTool({ name: 'pfsense_get_firewall_alias\u0435s', arguments: {} });
+    expect(errorOf(homoglyph).code).toBe('UNKNOWN_TOOL');
     const ok = await h.client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: {} });
     expect(ok.isError ?? false).toBe(false);
   });
