@@ -16,7 +16,6 @@ import {
 import type { Artifact, PendingAuthorizationRequest, PendingConfirmationRequest, SigningKey } from '@pfsense-mcp/authorization';
 import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import type { ContractStoreOptions } from '@pfsense-mcp/contract-store';
-// eslint-disable-next-line no-restricted-imports -- test composition root (see README "Tests"): the executor needs its store entry.
 import { ExecutorContractStore } from '@pfsense-mcp/contract-store/executor';
 import { PinnedAuthoritySet, generateEd25519KeyPair, generateMasterKey, keyIdOf } from '@pfsense-mcp/crypto';
 import type { AuthorityRole, PinnedAuthority } from '@pfsense-mcp/crypto';
@@ -177,7 +176,7 @@ export interface World {
 
 export async function makeWorld(
   sim: { url: string; apiKey: string },
-  extra: { profile?: ProfileType; policy?: MutationPolicy; keys?: Keys } = {},
+  extra: { profile?: ProfileType; policy?: MutationPolicy; keys?: Keys; crashHooks?: ContractStoreOptions['crashHooks'] } = {},
 ): Promise<World> {
   const dir = mkdtempSync(join(tmpdir(), 'coordinator-'));
   chmodSync(dir, 0o700);
@@ -198,6 +197,7 @@ export async function makeWorld(
     anchor: { file: join(dir, 'anchor.json') },
     rateLimits: LOOSE_LIMITS,
     ...createStoreEvidenceVerifiers({ authorities }),
+    ...(extra.crashHooks === undefined ? {} : { crashHooks: extra.crashHooks }),
   });
   const store = await SqliteRecoveryContractStore.open(storeOptions());
   const consumption = await SqliteConsumptionStore.open({ directory: storeDir, masterKey, clock: () => clock.now });

@@ -1,0 +1,172 @@
+// Inbox/outbox file rules, and the burned-authorization window between consumption and creation.
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import { ArtifactDirectory, ArtifactFileError, OperationStatus } from '../src/index.js';
+import { makeWorld, putInbox, signAuthorization, startTestSimulator } from './support/world.js';
+import type { World } from './support/world.js';
+import type { PlanAuthorizationV2 } from '@pfsense-mcp/authorization';
+
+let sim: RunningSimulator;
+let world: World;
+const input = { aliasName: 'LAN_SERVERS', description: 'Servers (inbox)' };
+
+beforeAll(async () => {
+  sim = await startTestSimulator();
+});
+afterAll(async () => {
+  await sim.close();
+});
+beforeEach(async () => {
+  sim.control.resetData();
+  world = await makeWorld(sim);
+});
+afterEach(() => world.cleanup());
+
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+describe('ArtifactDirectory', () => {
+  it('creates the directory 0700, writes 0600 by exclusive creation and never overwrites', () => {
+    const path = join(world.dir, 'box');
+    const dir = ArtifactDirectory.open(path);
+    expect(lstatSync(path).mode & 0o777).toBe(0o700);
+    dir.write('a.json', '{"x":1}');
+    expect(lstatSync(join(path, 'a.json')).mode & 0o777).toBe(0o600);
+    const error = (() => {
+      try {
+        dir.write('a.json', '{"x":2}');
+        return null;
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ArtifactFileError);
+    expect((error as ArtifactFileError).code).toBe('EXISTS');
+    expect(readFileSync(join(path, 'a.json'), 'utf8')).toBe('{"x":1}');
+    expect(readdirSync(path)).toEqual(['a.json']); // no temp file left behind
+  });
+
+  it('refuses an unsafe directory mode and a symlinked directory', () => {
+    const loose = join(world.dir, 'loose');
+    mkdirSync(loose, { mode: 0o755 });
+    chmodSync(loose, 0o755);
+    expect(() => ArtifactDirectory.open(loose)).toThrow(expect.objectContaining({ code: 'UNSAFE_MODE' }));
+    const link = join(world.dir, 'link');
+    symlinkSync(world.inbox, link);
+    expect(() => ArtifactDirectory.open(link)).toThrow(expect.objectContaining({ code: 'SYMLINK' }));
+  });
+
+  it('refuses to read a symlink, an unsafe mode, a wrong owner and an oversized file', () => {
+    const dir = ArtifactDirectory.open(join(world.dir, 'box'));
+    dir.write('ok.json', '{}');
+    symlinkSync(join(dir.path, 'ok.json'), join(dir.path, 'link.json'));
+    expect(() => dir.read('link.json')).toThrow(expect.objectContaining({ code: 'SYMLINK' }));
+    writeFileSync(join(dir.path, 'open.json'), '{}', { mode: 0o644 });
+    chmodSync(join(dir.path, 'open.json'), 0o644);
+    expect(() => dir.read('open.json')).toThrow(expect.objectContaining({ code: 'UNSAFE_MODE' }));
+    writeFileSync(join(dir.path, 'big.json'), 'x'.repeat(70_000), { mode: 0o600 });
+    expect(() => dir.read('big.json')).toThrow(expect.objectContaining({ code: 'TOO_LARGE' }));
+    if (isRoot) {
+      writeFileSync(join(dir.path, 'theirs.json'), '{}', { mode: 0o600 });
+      chownSync(join(dir.path, 'theirs.json'), 4242, 4242);
+      expect(() => dir.read('theirs.json')).toThrow(expect.objectContaining({ code: 'WRONG_OWNER' }));
+    }
+  });
+});
+
+describe('inbox discovery fails closed', () => {
+  async function pendingAndAuthorization() {
+    const r = await world.core.requestAliasDescriptionChange(input);
+    expect(r.status).toBe(OperationStatus.REQUESTED);
+    return { file: r.pendingRequest as string, authz: signAuthorization(world, r.pendingRequest as string) };
+  }
+
+  async function expectRefusedAndUntouched(names: readonly string[]) {
+    const r = await world.core.requestAliasDescriptionChange(input);
+    expect(r.status).toBe(OperationStatus.REFUSED);
+    expect(world.ledger.calls).toBe(0);
+    expect(world.store.list()).toEqual([]);
+    for (const n of names) expect(existsSync(join(world.inbox, n)) || lstatSync(join(world.inbox, n)).isSymbolicLink()).toBe(true);
+    expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'INBOX' });
+  }
+
+  it('refuses a duplicate authorization (two copies) and deletes neither', async () => {
+    const { authz } = await pendingAndAuthorization();
+    putInbox(world, 'one.json', authz);
+    putInbox(world, 'two.json', authz);
+    await expectRefusedAndUntouched(['one.json', 'two.json']);
+  });
+
+  it('refuses an unsafe-mode inbox file', async () => {
+    const { authz } = await pendingAndAuthorization();
+    putInbox(world, 'loose.json', authz, 0o644);
+    await expectRefusedAndUntouched(['loose.json']);
+  });
+
+  it('refuses a symlinked inbox file', async () => {
+    const { authz } = await pendingAndAuthorization();
+    const elsewhere = join(world.dir, 'elsewhere.json');
+    writeFileSync(elsewhere, JSON.stringify(authz), { mode: 0o600 });
+    putInbox(world, 'real.json', authz);
+    symlinkSync(join(world.inbox, 'real.json'), join(world.inbox, 'link.json'));
+    await expectRefusedAndUntouched(['real.json', 'link.json']);
+  });
+
+  it.skipIf(!isRoot)('refuses a wrongly-owned inbox file', async () => {
+    const { authz } = await pendingAndAuthorization();
+    const path = putInbox(world, 'theirs.json', authz);
+    chownSync(path, 4242, 4242);
+    await expectRefusedAndUntouched(['theirs.json']);
+  });
+
+  it('refuses a malformed inbox file; once the operator removes it the signed authorization is accepted', async () => {
+    const { authz } = await pendingAndAuthorization();
+    putInbox(world, 'good.json', authz);
+    writeFileSync(join(world.inbox, 'junk.json'), '{"kind":"pfsense-mcp/plan-authorization"', { mode: 0o600 });
+    await expectRefusedAndUntouched(['good.json', 'junk.json']);
+    const { unlinkSync } = await import('node:fs');
+    unlinkSync(join(world.inbox, 'junk.json')); // the explicit operator action
+    const r = await world.core.requestAliasDescriptionChange(input);
+    expect(r.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
+  });
+
+  it('refuses an authorization signed by the wrong role found in the inbox (full verification, not discovery)', async () => {
+    const { file } = await pendingAndAuthorization();
+    putInbox(world, 'wrong.json', signAuthorization(world, file, world.keys.confirmation));
+    const r = await world.core.requestAliasDescriptionChange(input);
+    expect(r.status).toBe(OperationStatus.REFUSED);
+    expect(world.ledger.calls).toBe(0);
+    expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'SIGNATURE' });
+  });
+});
+
+describe('crash between consumption and contract creation', () => {
+  it('burns the authorization: no contract, and a retry is refused as a replay', async () => {
+    const crashed = await makeWorld(sim, {
+      crashHooks: {
+        at(point, operation) {
+          // The process dies after tryConsume committed and before the contract's transaction begins.
+          if (point === 'before-begin' && operation === 'create') throw new Error('simulated crash');
+        },
+      },
+    });
+    try {
+      const r = await crashed.core.requestAliasDescriptionChange(input);
+      const authz = signAuthorization(crashed, r.pendingRequest as string) as PlanAuthorizationV2;
+      putInbox(crashed, 'authorization.json', authz);
+      const r2 = await crashed.core.requestAliasDescriptionChange(input);
+      expect(r2.status).toBe(OperationStatus.REFUSED);
+      expect(crashed.consumption.isConsumed(authz.payload.authorization_id)).toBe(true);
+      expect(crashed.store.list()).toEqual([]);
+      expect(crashed.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'CREATE' });
+      const r3 = await crashed.core.requestAliasDescriptionChange(input);
+      expect(r3.status).toBe(OperationStatus.REFUSED);
+      expect(crashed.store.list()).toEqual([]);
+      expect(crashed.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'REPLAY' });
+      expect(existsSync(join(crashed.inbox, 'authorization.json'))).toBe(true);
+    } finally {
+      crashed.cleanup();
+    }
+  });
+});
