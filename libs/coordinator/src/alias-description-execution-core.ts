@@ -1,4 +1,11 @@
-import { AdapterInputError, TargetResolutionError, aliasTargetFingerprint, normalizeAliasDescriptionIntent, parseAliasDescriptionInput } from '@pfsense-mcp/adapters';
+import {
+  AdapterInputError,
+  AliasDescriptionAdapter as ALIAS_ADAPTER,
+  TargetResolutionError,
+  aliasTargetFingerprint,
+  normalizeAliasDescriptionIntent,
+  parseAliasDescriptionInput,
+} from '@pfsense-mcp/adapters';
 import type { AliasTarget } from '@pfsense-mcp/adapters';
 import {
   ArtifactKind,
@@ -26,7 +33,6 @@ import type {
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
 import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
-import { ALIAS_ADAPTER } from './alias-adapter.js';
 import { aliasAttemptStepId, aliasOperationId } from './alias-operation-id.js';
 import { ArtifactDirectory } from './artifact-directory.js';
 import { CoordinatorInputError } from './coordinator-input-error.js';

@@ -1,3 +1,4 @@
+import { AliasDescriptionAdapter as ALIAS_ADAPTER } from '@pfsense-mcp/adapters';
 import type { AliasTarget } from '@pfsense-mcp/adapters';
 import {
   ArtifactKind,
@@ -22,7 +23,6 @@ import { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { Capability, MutationPolicy, isGranted, isProfile } from '@pfsense-mcp/policy';
 import type { Profile } from '@pfsense-mcp/policy';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
-import { ALIAS_ADAPTER } from './alias-adapter.js';
 import { aliasOperationId } from './alias-operation-id.js';
 import { CoordinatorRefusedError } from './coordinator-refused-error.js';
 import { prepareAliasExecutionIntent } from './prepare-alias-execution-intent.js';

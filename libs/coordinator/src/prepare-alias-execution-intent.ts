@@ -1,8 +1,7 @@
-import { aliasSnapshotOf } from '@pfsense-mcp/adapters';
+import { AliasDescriptionAdapter as ALIAS_ADAPTER, aliasSnapshotOf } from '@pfsense-mcp/adapters';
 import type { AliasDescriptionIntent, AliasTarget } from '@pfsense-mcp/adapters';
 import { createPreparedExecutionIntentV1, executionIntentDigest } from '@pfsense-mcp/authorization';
 import type { AliasChangeReview, PreparedExecutionIntentV1 } from '@pfsense-mcp/authorization';
-import { ALIAS_ADAPTER } from './alias-adapter.js';
 
 /** A prepared alias-description change: the signed-over intent, its digest and the review facts. */
 export interface PreparedAliasChange {

@@ -2,7 +2,7 @@ import type { TargetReader } from '@pfsense-mcp/adapters';
 import { TargetResolutionError } from '@pfsense-mcp/adapters';
 import { canonicalize, isHex64, isSafeToken } from '@pfsense-mcp/canonical';
 import type { CanonicalValue } from '@pfsense-mcp/canonical';
-import { verifyBindings } from '@pfsense-mcp/contract-store';
+import { SqliteRecoveryContractStore, verifyBindings } from '@pfsense-mcp/contract-store';
 import type { ReconciledContract, RecoveryContract } from '@pfsense-mcp/contract-store';
 import { ExecutorContractStore } from '@pfsense-mcp/contract-store/executor';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
@@ -22,8 +22,12 @@ import type { SendClassification } from './send-classification.js';
 
 /** Everything the executor is built from. Only composition roots construct these and hand them over. */
 export interface MutationExecutorOptions {
-  /** The executor entry of the contract store (it holds the anti-rollback anchor and the store keys). */
-  readonly store: ExecutorContractStore;
+  /**
+   * The contract store. Composition roots pass the opened store; the executor takes its executor-only entry
+   * itself (ARCHITECTURE §2: only libs/executor may import it), so no other module ever holds the execution
+   * transitions or the artifact decryption.
+   */
+  readonly store: SqliteRecoveryContractStore | ExecutorContractStore;
   /** The product's only non-GET path. */
   readonly writeClient: WriteApiClient;
   /** The GET-only client for the authoritative reads. */
@@ -166,13 +170,15 @@ export class MutationExecutor {
   constructor(options: MutationExecutorOptions) {
     const fn = 'MutationExecutor';
     if (options === null || typeof options !== 'object') throw new TypeError(`${fn}: "options" must be an object`);
-    if (!(options.store instanceof ExecutorContractStore)) throw new TypeError(`${fn}: "store" must be an ExecutorContractStore`);
+    if (!(options.store instanceof ExecutorContractStore) && !(options.store instanceof SqliteRecoveryContractStore)) {
+      throw new TypeError(`${fn}: "store" must be a SqliteRecoveryContractStore`);
+    }
     if (!(options.writeClient instanceof WriteApiClient)) throw new TypeError(`${fn}: "writeClient" must be a WriteApiClient`);
     if (!(options.readClient instanceof RestApiClient)) throw new TypeError(`${fn}: "readClient" must be a RestApiClient`);
     if (!(options.policy instanceof MutationPolicy)) throw new TypeError(`${fn}: "policy" must be a MutationPolicy`);
     if (typeof options.clock !== 'function') throw new TypeError(`${fn}: "clock" must be a function returning UTC milliseconds`);
     const readClient = options.readClient;
-    this.#store = options.store;
+    this.#store = options.store instanceof ExecutorContractStore ? options.store : ExecutorContractStore.of(options.store);
     this.#writeClient = options.writeClient;
     // Adapters get a facade with readAllPages only (ARCHITECTURE §2: readTarget may call nothing else).
     this.#reader = Object.freeze({ readAllPages: (path: string) => readClient.readAllPages(path) });

@@ -3,10 +3,12 @@ import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { startSimulator } from '@pfsense-mcp/pfsense-sim';
 import { Capability, MutationPolicy } from '@pfsense-mcp/policy';
 import { RecordingMockTransport } from '@pfsense-mcp/transports';
+import { WriteApiClient } from '@pfsense-mcp/write-client';
 import { ExecutorRefusalError, MutationExecutor } from '../src/index.js';
 import type { ExecutionOutcome } from '../src/index.js';
 import {
   ADAPTER,
+  ALIAS_POLICY,
   ALIAS_PATH,
   ALIASES,
   ALIASES_PATH,
@@ -130,7 +132,20 @@ describe('execute: forward against the simulator', () => {
   it('refuses to be built from anything but the real collaborators', () => {
     const base = { store: world.executorStore, writeClient: undefined, readClient: world.readClient, policy: MutationPolicy.empty(), clock: () => T0 };
     expect(() => new MutationExecutor(base as never)).toThrow(/"writeClient" must be a WriteApiClient/);
-    expect(() => new MutationExecutor({ ...base, store: world.store } as never)).toThrow(/"store" must be an ExecutorContractStore/);
+    expect(() => new MutationExecutor({ ...base, store: { ...world.store } } as never)).toThrow(/"store" must be a SqliteRecoveryContractStore/);
+  });
+
+  it('takes the opened store and its executor entry itself (composition roots never import the entry)', async () => {
+    const fromStore = new MutationExecutor({
+      store: world.store,
+      writeClient: new WriteApiClient(world.writeProxy),
+      readClient: world.readClient,
+      policy: ALIAS_POLICY,
+      clock: () => T0,
+    });
+    const p = await prepare(world, 'LAN_SERVERS', 'taken from the public store');
+    const outcome = await fromStore.execute(p.contract.contract_id, { adapter: ADAPTER, intent: p.intent });
+    expect(outcome.state).toBe('VERIFIED');
   });
 });
 

@@ -144,11 +144,14 @@ describe('layering lint', () => {
 });
 
 describe('test fixtures', () => {
-  it('a test may use the simulator and a transport, its sources may not', async () => {
-    const code = "import { startSimulator } from '@pfsense-mcp/pfsense-sim';\nimport { createHttpTransport } from '@pfsense-mcp/transports';\nexport const x = [startSimulator, createHttpTransport];\n";
-    const inTest = await lint('libs/executor/test/zz-fixture.test.ts', code);
+  it('a test may use the simulator, a transport and a write client; its sources may not', async () => {
+    const code = "import { startSimulator } from '@pfsense-mcp/pfsense-sim';\nimport { createHttpTransport } from '@pfsense-mcp/transports';\nimport { WriteApiClient } from '@pfsense-mcp/write-client';\nexport const x = [startSimulator, createHttpTransport, WriteApiClient];\n";
+    const inTest = await lint('libs/coordinator/test/zz-fixture.test.ts', code);
     expect(inTest.filter((m) => m.rule === 'boundaries/dependencies' || m.rule === '@nx/enforce-module-boundaries')).toEqual([]);
-    const inSrc = await lint('libs/executor/src/zz-fixture.ts', code);
-    expect(inSrc.filter((m) => m.rule === 'boundaries/dependencies').length).toBe(2);
+    const inSrc = await lint('libs/coordinator/src/zz-fixture.ts', code);
+    expect(inSrc.filter((m) => m.rule === 'boundaries/dependencies').length).toBe(3);
+    // The executor-only store entry stays closed to tests of other libraries.
+    const entry = await lint('libs/coordinator/test/zz-fixture.test.ts', "import { ExecutorContractStore } from '@pfsense-mcp/contract-store/executor';\nexport const x = ExecutorContractStore;\n");
+    expect(entry.map((m) => m.rule)).toContain('no-restricted-imports');
   });
 });

@@ -16,7 +16,6 @@ import {
 import type { Artifact, PendingAuthorizationRequest, PendingConfirmationRequest, SigningKey } from '@pfsense-mcp/authorization';
 import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import type { ContractStoreOptions } from '@pfsense-mcp/contract-store';
-import { ExecutorContractStore } from '@pfsense-mcp/contract-store/executor';
 import { PinnedAuthoritySet, generateEd25519KeyPair, generateMasterKey, keyIdOf } from '@pfsense-mcp/crypto';
 import type { AuthorityRole, PinnedAuthority } from '@pfsense-mcp/crypto';
 import { MutationExecutor } from '@pfsense-mcp/executor';
@@ -210,7 +209,7 @@ export async function makeWorld(
   const readClient = new RestApiClient(reads);
   const writeProxy = new FaultProxyTransport(writeHttp);
   const executor = new MutationExecutor({
-    store: ExecutorContractStore.of(store),
+    store,
     writeClient: new WriteApiClient(writeProxy),
     readClient,
     policy: extra.policy ?? ALIAS_POLICY,
