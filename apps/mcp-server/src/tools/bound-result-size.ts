@@ -14,44 +14,48 @@ export type CutResult = (keep: number) => Record<string, unknown>;
 // Envelope of a CallToolResult around the two payload copies: {"content":[{"type":"text","text":…}],"structuredContent":…}
 const FRAME_OVERHEAD_BYTES = 128;
 
-function measure(structured: Record<string, unknown>, maxBytes: number): { text: string; bytes: number } {
-  const text = JSON.stringify(structured);
-  // The result carries the payload twice: as structuredContent and as a JSON text block (escaped once more).
-  // Cheap upper bound first (UTF-16 unit ≤ 3 UTF-8 bytes; escaping ≤ 6×): most results are far below the limit.
-  if (text.length * 9 + FRAME_OVERHEAD_BYTES <= maxBytes) return { text, bytes: text.length * 9 + FRAME_OVERHEAD_BYTES };
-  const textBytes = Buffer.byteLength(text);
-  return { text, bytes: textBytes + Buffer.byteLength(JSON.stringify(text)) + FRAME_OVERHEAD_BYTES };
+/** Bytes of the whole result carrying `text` twice: raw (structuredContent) and JSON-escaped (text block). */
+function fits(text: string, maxBytes: number): boolean {
+  // Cheap upper bound first (a UTF-16 unit is ≤ 3 UTF-8 bytes, escaping ≤ 6×): most results are far below.
+  if (text.length * 9 + FRAME_OVERHEAD_BYTES <= maxBytes) return true;
+  return Buffer.byteLength(text) + Buffer.byteLength(JSON.stringify(text)) + FRAME_OVERHEAD_BYTES <= maxBytes;
+}
+
+/** What one list item adds to the whole result: its JSON in both copies plus a separator in each. */
+function itemCost(item: unknown): number {
+  const json = JSON.stringify(item) ?? 'null';
+  return Buffer.byteLength(json) + Buffer.byteLength(JSON.stringify(json)) - 2 + 2;
 }
 
 /**
  * Keeps a result under `maxBytes`. A list result is cut to its longest prefix that fits and says so
  * (`truncated: true`, `next_offset` = where to continue). A result that cannot be cut — one object, or a
  * first item alone over the limit — is a RESULT_TOO_LARGE error, never a silently partial answer.
+ * Linear in the result size: one pass over the items, then one serialization of the cut result.
  */
 export function boundResultSize(
   structured: Record<string, unknown>,
-  itemCount: number,
+  items: readonly unknown[] | null,
   cut: CutResult | null,
   maxBytes: number = MAX_RESULT_BYTES,
 ): BoundedResult {
-  const whole = measure(structured, maxBytes);
-  if (whole.bytes <= maxBytes) return { structured, text: whole.text };
-  if (cut === null) throw new ToolCallError(ToolErrorCode.RESULT_TOO_LARGE);
-  // Longest prefix that fits: binary search, one serialization per probe (≤ 10 probes for 1,000 items).
-  let lo = 1;
-  let hi = itemCount - 1;
-  let best: BoundedResult | null = null;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const candidate = cut(mid);
-    const size = measure(candidate, maxBytes);
-    if (size.bytes <= maxBytes) {
-      best = { structured: candidate, text: size.text };
-      lo = mid + 1;
-    } else {
-      hi = mid - 1;
-    }
+  const text = JSON.stringify(structured);
+  if (fits(text, maxBytes)) return { structured, text };
+  if (cut === null || items === null || items.length < 2) throw new ToolCallError(ToolErrorCode.RESULT_TOO_LARGE);
+
+  const empty = JSON.stringify(cut(0));
+  let budget = maxBytes - (Buffer.byteLength(empty) + Buffer.byteLength(JSON.stringify(empty)) + FRAME_OVERHEAD_BYTES);
+  let keep = 0;
+  while (keep < items.length - 1) {
+    budget -= itemCost(items[keep]);
+    if (budget < 0) break;
+    keep += 1;
   }
-  if (best === null) throw new ToolCallError(ToolErrorCode.RESULT_TOO_LARGE);
-  return best;
+  // The estimate is exact up to separators; confirm on the real serialization and step back if needed.
+  for (; keep >= 1; keep -= 1) {
+    const candidate = cut(keep);
+    const candidateText = JSON.stringify(candidate);
+    if (fits(candidateText, maxBytes)) return { structured: candidate, text: candidateText };
+  }
+  throw new ToolCallError(ToolErrorCode.RESULT_TOO_LARGE);
 }

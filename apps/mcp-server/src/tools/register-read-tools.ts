@@ -41,7 +41,7 @@ export function registerReadTools(server: McpServer, tools: readonly ReadToolDef
           const plural = tool.plural ? (result as PluralReadToolResult) : null;
           const bounded = boundResultSize(
             result as unknown as Record<string, unknown>,
-            plural === null ? 0 : plural.data.length,
+            plural === null ? null : plural.data,
             plural === null ? null : (keep) => truncateReadResult(plural, keep) as unknown as Record<string, unknown>,
           );
           return { content: [{ type: 'text', text: bounded.text }], structuredContent: bounded.structured };
