@@ -1,21 +1,26 @@
 import { hmacSha256 } from '@pfsense-mcp/crypto';
 import { MacDomain, rowMac } from './row-mac.js';
 
-/** The value-free content of one audit row (ids, digests, states, timings, outcome classes only). */
+/**
+ * The value-free content of one audit row (ids, digests, states, timings, outcome classes only).
+ * A `refusal` row (recordRefusal) concerns no transition: `contract_id` is the contract it names or '',
+ * `event` is the refusing gate, `outcome_class` the refusal class (STALE / ANOMALY), `evidence_digest`
+ * the refused artifact's digest, and the contract-only fields are null.
+ */
 export interface AuditEventBody {
   readonly at: number;
-  readonly kind: 'create' | 'transition' | 'confirmation' | 'reservation-release' | 'artifact-purge';
+  readonly kind: 'create' | 'transition' | 'confirmation' | 'reservation-release' | 'artifact-purge' | 'refusal';
   readonly contract_id: string;
-  readonly operation_id: string;
+  readonly operation_id: string | null;
   readonly event: string | null;
   readonly from_state: string | null;
-  readonly to_state: string;
-  readonly state_version: number;
-  readonly capability: string;
-  readonly endpoint_symbol: string;
-  readonly http_method: string;
-  readonly target_identity_digest: string;
-  readonly intent_digest: string;
+  readonly to_state: string | null;
+  readonly state_version: number | null;
+  readonly capability: string | null;
+  readonly endpoint_symbol: string | null;
+  readonly http_method: string | null;
+  readonly target_identity_digest: string | null;
+  readonly intent_digest: string | null;
   readonly outcome_class: string | null;
   readonly evidence_digest: string | null;
   readonly authority_key_id: string | null;

@@ -36,6 +36,7 @@ export type {
   VerifiedResolution,
 } from './evidence-verifiers.js';
 export type { AuditEventBody } from './audit-chain.js';
+export type { RefusalAuditClass, RefusalAuditInput } from './refusal-audit-input.js';
 export { CRASH_POINTS } from './crash-hooks.js';
 export type { CrashHooks, CrashPoint } from './crash-hooks.js';
 export type { RateLimits } from './rate-gate.js';

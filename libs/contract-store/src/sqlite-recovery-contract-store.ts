@@ -1,6 +1,7 @@
 import type { CanonicalValue } from '@pfsense-mcp/canonical';
 import type { AuditChainResult } from './audit-chain.js';
 import type { NewContractInput } from './new-contract-input.js';
+import type { RefusalAuditInput } from './refusal-audit-input.js';
 import type { RecoveryContract } from './recovery-contract.js';
 import { StoreCore } from './store-core.js';
 import type { AuditEventView, ContractStoreOptions, ListFilter } from './store-core.js';
@@ -92,6 +93,14 @@ export class SqliteRecoveryContractStore {
   /** Value-free audit rows (for status views; their chain is checked by verifyAuditChain). */
   listAuditEvents(filter?: { readonly contractId?: string; readonly afterSequence?: number; readonly limit?: number }): readonly AuditEventView[] {
     return coreOf(this).listAuditEvents(filter);
+  }
+
+  /**
+   * Appends a value-free refusal row (gate code, STALE / ANOMALY, optional operation id, contract id and
+   * artifact digest) to the HMAC-chained audit in its own transaction and advances the anchor (§6).
+   */
+  recordRefusal(input: RefusalAuditInput): AuditEventView {
+    return coreOf(this).recordRefusal(input);
   }
 
   /** True when the contract currently holds its target's reservation. */

@@ -38,6 +38,7 @@ import {
 import type { ConfirmationVerifier, ReconciliationVerifier, ReservationReleaseVerifier } from './evidence-verifiers.js';
 import { FileAntiRollbackAnchor } from './file-anti-rollback-anchor.js';
 import { newContractInputSchema } from './new-contract-input.js';
+import { refusalAuditInputSchema } from './refusal-audit-input.js';
 import type { NewContractInput } from './new-contract-input.js';
 import { currentProcessOwner, isOwnerAlive, sameOwner } from './process-owner.js';
 import { RateGate } from './rate-gate.js';
@@ -581,6 +582,40 @@ export class StoreCore {
     return Object.freeze(
       rows.map((r) => deepFreeze({ sequence: r.sequence, ...(JSON.parse(r.body.toString('utf8')) as AuditEventBody) })),
     );
+  }
+
+  /**
+   * Appends one value-free refusal row (ARCHITECTURE §6) to the HMAC-chained audit in its own BEGIN
+   * IMMEDIATE transaction, then advances the anchor. Nothing else changes. Input is strict (unknown fields,
+   * free text and non-token values are refused with a TypeError naming the fields, never echoing values).
+   */
+  recordRefusal(input: unknown): AuditEventView {
+    const parsed = refusalAuditInputSchema.safeParse(input);
+    if (!parsed.success) throw new TypeError(`recordRefusal: "input" is invalid at ${zodPaths(parsed.error)}`);
+    const r = parsed.data;
+    const now = this.now();
+    return this.write('recordRefusal', () => {
+      const body: AuditEventBody = {
+        at: now,
+        kind: 'refusal',
+        contract_id: r.contractId ?? '',
+        operation_id: r.operationId ?? null,
+        event: r.gate,
+        from_state: null,
+        to_state: null,
+        state_version: null,
+        capability: null,
+        endpoint_symbol: null,
+        http_method: null,
+        target_identity_digest: null,
+        intent_digest: null,
+        outcome_class: r.refusalClass,
+        evidence_digest: r.artifactDigest ?? null,
+        authority_key_id: null,
+      };
+      this.appendAudit(body);
+      return deepFreeze({ sequence: this.head().sequence, ...body });
+    });
   }
 
   private writeContract(record: RecoveryContract, expectedVersion: number | null): void {
