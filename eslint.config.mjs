@@ -71,6 +71,12 @@ const restrictedImports = LAYERS.map((l) => {
     regex: '^@pfsense-mcp/[a-z-]+/(src|test)(/|$)',
     message: "layering: import a library only through its public entry '@pfsense-mcp/<name>' (src/index.ts).",
   });
+  if (l.name !== 'bench' && l.name !== 'contract-store') {
+    patterns.push({
+      group: ['@pfsense-mcp/contract-store/bench'],
+      message: 'layering: the store benchmark entry (raw floors over store internals) is for tools/bench only.',
+    });
+  }
   if (!EXECUTOR_ENTRY_MAY_IMPORT.includes(l.name)) {
     patterns.push({
       group: [EXECUTOR_ENTRY],

@@ -25,6 +25,16 @@ describe('bench harness', () => {
     expect(lines[4]).toMatch(/^c_mib/);
   });
 
+  it('judges throughputs (unit per second) as at least their target, times and sizes as at most', () => {
+    const [, , slow, fast] = formatTable([result('slow', 30, 'lifecycles/s', 90, 0.5), result('fast', 60, 'rows/s', 90, 0.5)]).split('\n');
+    expect(slow).toMatch(/≥ 0.5× +MISSED$/);
+    expect(fast).toMatch(/≥ 0.5× +ok$/);
+  });
+
+  it('registers the contract store benchmark', () => {
+    expect(BENCHMARKS.map((b) => b.id)).toContain('contract-store');
+  });
+
   it('has a registry of uniquely named modules, cold start and READ overhead first', () => {
     const ids = BENCHMARKS.map((b) => b.id);
     expect(new Set(ids).size).toBe(ids.length);
