@@ -28,8 +28,9 @@ import { CoordinatorRefusedError } from './coordinator-refused-error.js';
 import { prepareAliasExecutionIntent } from './prepare-alias-execution-intent.js';
 import { ApplianceIdentityError, readApplianceBinding } from './read-appliance-binding.js';
 import type { ApplianceConfig } from './read-appliance-binding.js';
-import { MemoryRefusalAudit, RefusalGate } from './refusal-audit.js';
+import { RefusalGate } from './refusal-audit.js';
 import type { RefusalAuditSink, RefusalClass } from './refusal-audit.js';
+import { StoreRefusalAudit } from './store-refusal-audit.js';
 
 /** The one-time consumption ledger (contract-store's SqliteConsumptionStore satisfies it). */
 export interface ConsumptionLedger {
@@ -50,6 +51,7 @@ export interface ExecutionCoordinatorOptions {
   readonly appliance: ApplianceConfig;
   /** Injected wall clock, UTC ms (the store's clock). */
   readonly clock: () => number;
+  /** Where refusals go; default: the store's HMAC-chained audit (StoreRefusalAudit). Tests may inject. */
   readonly audit?: RefusalAuditSink;
   /** Longest life of a new contract before confirmation (default 1 h; never past the authorization). */
   readonly contractLifetimeMs?: number;
@@ -170,7 +172,7 @@ export class ExecutionCoordinator {
     this.#authorities = options.authorities;
     this.#appliance = Object.freeze({ baseUrl: options.appliance.baseUrl, tlsMode: options.appliance.tlsMode });
     this.#clock = options.clock;
-    this.#audit = options.audit ?? new MemoryRefusalAudit();
+    this.#audit = options.audit ?? new StoreRefusalAudit(options.store);
     this.#contractLifetimeMs = lifetime;
     Object.freeze(this);
   }

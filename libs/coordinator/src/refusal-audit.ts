@@ -39,8 +39,8 @@ export interface RefusalAuditEvent {
 }
 
 /**
- * Where refusal events go. contract-store has no audit row for a refusal without a contract, so the
- * composition root provides this (e.g. a JSON-lines logger on stderr); it must not throw.
+ * Where refusal events go. The default (StoreRefusalAudit) appends them to the contract store's chained
+ * audit; tests inject MemoryRefusalAudit. A sink's error never changes the refusal (the caller swallows it).
  */
 export interface RefusalAuditSink {
   record(event: RefusalAuditEvent): void;

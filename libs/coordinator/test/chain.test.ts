@@ -1,7 +1,9 @@
 // The whole offline chain against the simulator, through the execution core only (as the MCP tool will
-// call it): request → pending authorization → sign → PREPARED → pending confirmation → sign → VERIFIED →
-// rollback, with re-invocation at every step.
-import { readdirSync } from 'node:fs';
+// call it): request → pending authorization → sign (the REAL signer CLI) → PREPARED → pending confirmation →
+// sign (CLI) → VERIFIED → rollback, with re-invocation at every step; and a tampered pending request given
+// to the signer is refused.
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applianceBindingDigest, createApplianceBinding, createPlanAuthorizationV2, planDigestOf } from '@pfsense-mcp/authorization';
 import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
@@ -14,22 +16,29 @@ import {
   createAliasDescriptionWriteFacade,
   prepareAliasExecutionIntent,
 } from '../src/index.js';
-import { ALIASES, HOUR, NETGATE_ID, TLS_MODE, aliasNow, makeWorld, patchCount, putInbox, readOutbox, signAuthorization, signConfirmation, startTestSimulator } from './support/world.js';
+import { buildSigner, operatorKeyring, reviewAndSign, runSigner } from './support/signer-cli.js';
+import type { OperatorKeyring } from './support/signer-cli.js';
+import { ALIASES, HOUR, NETGATE_ID, TLS_MODE, aliasNow, makeWorld, patchCount, putInbox, readOutbox, startTestSimulator } from './support/world.js';
 import type { World } from './support/world.js';
 
 let sim: RunningSimulator;
 let world: World;
+let ring: OperatorKeyring;
 
 beforeAll(async () => {
+  buildSigner();
+  ring = operatorKeyring();
   sim = await startTestSimulator();
-});
+}, 60_000);
 afterAll(async () => {
+  ring.remove();
   await sim.close();
 });
 beforeEach(async () => {
   sim.control.resetData();
   sim.control.resetCounters();
-  world = await makeWorld(sim);
+  // The server pins the public halves of the keys the signer's keygen made.
+  world = await makeWorld(sim, { keys: ring.keys });
 });
 afterEach(() => world.cleanup());
 
@@ -55,8 +64,10 @@ describe('alias description chain', () => {
     expect(r1b).toEqual(r1);
     expect(readdirSync(world.outbox)).toEqual([authRequest]);
 
-    // 2. the operator signs; the next call creates the PREPARED contract and asks for confirmation
-    putInbox(world, 'authorization-1.json', signAuthorization(world, authRequest));
+    // 2. the operator reviews and signs with the signer CLI (its output goes into the server's inbox);
+    // the next call creates the PREPARED contract and asks for confirmation
+    const signedAuth = reviewAndSign(ring, 'plan-authorization', join(world.outbox, authRequest), world.inbox);
+    expect(signedAuth.json?.kind).toBe('pfsense-mcp/plan-authorization');
     const r2 = await facade.requestAliasDescriptionChange(input);
     expect(r2.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
     expect(r2.operationId).toBe(r1.operationId);
@@ -73,8 +84,9 @@ describe('alias description chain', () => {
     expect(patchCount(sim)).toBe(0);
     expect(nonGet(world)).toBe(0);
 
-    // 3. the operator confirms; the next call hands the contract to the executor: one PATCH, VERIFIED
-    putInbox(world, 'confirmation-1.json', signConfirmation(world, r2.pendingRequest as string));
+    // 3. the operator confirms with the CLI; the next call hands the contract to the executor: one PATCH, VERIFIED
+    const signedConfirmation = reviewAndSign(ring, 'confirmation', join(world.outbox, r2.pendingRequest as string), world.inbox);
+    expect(signedConfirmation.json?.kind).toBe('pfsense-mcp/confirmation');
     const r3 = await facade.requestAliasDescriptionChange(input);
     expect(r3).toEqual({ status: OperationStatus.VERIFIED, operationId: r1.operationId, contractId, pendingRequest: null });
     expect(patchCount(sim)).toBe(1);
@@ -97,6 +109,25 @@ describe('alias description chain', () => {
     expect(r4.operationId).toBe(r1.operationId);
     expect(r4.pendingRequest).not.toBe(authRequest);
     expect(world.audit.events()).toEqual([]);
+  });
+
+  it('the signer refuses a tampered pending request (exit 4) and signs nothing; the untampered one passes review', async () => {
+    const r = await world.core.requestAliasDescriptionChange({ aliasName: 'DMZ_HOSTS', description: 'DMZ (web only)' });
+    const original = join(world.outbox, r.pendingRequest as string);
+    const text = readFileSync(original, 'utf8');
+    expect(runSigner(['review', original, '--server-key', ring.files['server-request'].pub, '--json']).status).toBe(0);
+    // An attacker on the way to the operator edits what the operator will see (the new description).
+    const tampered = join(ring.dir, 'tampered-request.json');
+    expect(text).toContain('DMZ (web only)');
+    writeFileSync(tampered, text.replace('DMZ (web only)', 'DMZ (all open)'), { mode: 0o600, flag: 'wx' });
+    const review = runSigner(['review', tampered, '--server-key', ring.files['server-request'].pub, '--json']);
+    expect(review.status).toBe(4);
+    expect(review.json?.ok).toBe(false);
+    expect(review.stdout).not.toContain('all open');
+    const sign = runSigner(['sign', tampered, '--key', ring.files['plan-authorization'].key, '--server-key', ring.files['server-request'].pub, '--out', world.inbox, '--approve', 'yes', '--json']);
+    expect(sign.status).toBe(4);
+    expect(readdirSync(world.inbox)).toEqual([]);
+    expect(world.store.list()).toEqual([]);
   });
 
   it('accepts an authorization placed in the inbox before the first request, through the same gates', async () => {

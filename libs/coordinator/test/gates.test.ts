@@ -244,3 +244,45 @@ describe('confirmAndHandoff', () => {
     putInbox(world, 'unused.json', evidenceForA);
   });
 });
+
+describe('the default refusal audit is the store chain (ARCHITECTURE §6: a value-free class)', () => {
+  it('STALE and ANOMALY refusals become chained refusal rows in the store, with no value in them', async () => {
+    const chained = await makeWorld(sim, { audit: 'store' });
+    try {
+      const r = await chained.core.requestAliasDescriptionChange({ aliasName: 'LAN_SERVERS', description: 'Servers (chained)' });
+      const request = readOutbox(chained, r.pendingRequest as string) as PendingAuthorizationRequest;
+      const authz = signAuthorization(chained, r.pendingRequest as string) as PlanAuthorizationV2;
+      const attemptHere = () =>
+        chained.coordinator.authorizeAndCreate({ authorization: authz, preparedIntent: request.payload.execution_intent, stepId: request.payload.step_id });
+      expect(chained.store.listAuditEvents({ limit: 1000 })).toEqual([]);
+
+      // STALE: the target changed since signing
+      await adminSetDescription(sim, 0, 'someone else');
+      await expect(attemptHere()).rejects.toBeInstanceOf(CoordinatorRefusedError);
+      // ANOMALY: a wrong-role key (pure gate), then a replay after the target is back and one contract exists
+      const wrongRole = signWith({ request, file: r.pendingRequest as string }, chained.keys.confirmation);
+      await expect(
+        chained.coordinator.authorizeAndCreate({ authorization: wrongRole, preparedIntent: request.payload.execution_intent, stepId: request.payload.step_id }),
+      ).rejects.toBeInstanceOf(CoordinatorRefusedError);
+      await adminSetDescription(sim, 0, 'Servers');
+      const contract = await attemptHere();
+      await expect(attemptHere()).rejects.toBeInstanceOf(CoordinatorRefusedError);
+
+      const refusals = chained.store.listAuditEvents({ limit: 1000 }).filter((e) => e.kind === 'refusal');
+      expect(refusals.map((e) => [e.outcome_class, e.event])).toEqual([
+        ['STALE', 'FRESHNESS'],
+        ['ANOMALY', 'SIGNATURE'],
+        ['ANOMALY', 'REPLAY'],
+      ]);
+      expect(refusals.every((e) => e.operation_id === r.operationId && e.contract_id === '' && /^[0-9a-f]{64}$/.test(e.evidence_digest ?? ''))).toBe(true);
+      // the rows are in the same chain as the contract's own rows, which still verifies (also at a reopen)
+      expect(chained.store.listAuditEvents({ contractId: contract.contract_id }).length).toBeGreaterThan(0);
+      expect(chained.store.verifyAuditChain()).toEqual({ ok: true });
+      const text = JSON.stringify(chained.store.listAuditEvents({ limit: 1000 }));
+      for (const value of ['Servers', 'someone else', 'LAN_SERVERS', authz.payload.authorization_id]) expect(text).not.toContain(value);
+      expect(chained.audit.events()).toEqual([]);
+    } finally {
+      chained.cleanup();
+    }
+  });
+});

@@ -166,6 +166,7 @@ export interface World {
   readonly ledger: CountingLedger;
   readonly reads: RecordingTransport;
   readonly writeProxy: FaultProxyTransport;
+  /** The injected sink (stays empty in a world made with audit: 'store'). */
   readonly audit: MemoryRefusalAudit;
   readonly coordinator: ExecutionCoordinator;
   readonly core: AliasDescriptionExecutionCore;
@@ -175,17 +176,26 @@ export interface World {
 
 export async function makeWorld(
   sim: { url: string; apiKey: string },
-  extra: { profile?: ProfileType; policy?: MutationPolicy; keys?: Keys; crashHooks?: ContractStoreOptions['crashHooks'] } = {},
+  extra: {
+    profile?: ProfileType;
+    policy?: MutationPolicy;
+    keys?: Keys;
+    crashHooks?: ContractStoreOptions['crashHooks'];
+    /** 'store' = no injected sink: the coordinator's default (the store's chained audit). */
+    audit?: 'memory' | 'store';
+    /** Reopen the files of an earlier world (after a child process crashed on them). */
+    reopen?: { dir: string; keys: Keys; masterKey: Uint8Array };
+  } = {},
 ): Promise<World> {
-  const dir = mkdtempSync(join(tmpdir(), 'coordinator-'));
+  const dir = extra.reopen?.dir ?? mkdtempSync(join(tmpdir(), 'coordinator-'));
   chmodSync(dir, 0o700);
   const storeDir = join(dir, 'store');
   const inbox = join(dir, 'inbox');
   const outbox = join(dir, 'outbox');
   const { mkdirSync } = await import('node:fs');
-  mkdirSync(storeDir, { mode: 0o700 });
-  const keys = extra.keys ?? makeKeys();
-  const masterKey = generateMasterKey();
+  if (extra.reopen === undefined) mkdirSync(storeDir, { mode: 0o700 });
+  const keys = extra.reopen?.keys ?? extra.keys ?? makeKeys();
+  const masterKey = extra.reopen?.masterKey ?? generateMasterKey();
   // Real time: the signer (another machine, in the product) signs with its own clock.
   const clock = { now: Date.now() };
   const authorities = operatorAuthorities(keys);
@@ -226,7 +236,7 @@ export async function makeWorld(
     authorities,
     appliance: { baseUrl: sim.url, tlsMode: TLS_MODE },
     clock: () => clock.now,
-    audit,
+    ...(extra.audit === 'store' ? {} : { audit }),
   });
   const core = new AliasDescriptionExecutionCore({
     coordinator,

@@ -1,0 +1,91 @@
+// The operator's side through the REAL signer: the bundle dist/apps/signer-cli/main.js (built in beforeAll
+// by the workspace's build script) is spawned with plain node, as an operator would run it. Keys come from
+// its own `keygen`; the server pins their public halves.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { readEd25519PrivateKeyFile } from '@pfsense-mcp/crypto';
+import { keyPair } from './world.js';
+import type { KeyPair, Keys } from './world.js';
+
+const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
+export const SIGNER_MAIN = join(ROOT, 'dist', 'apps', 'signer-cli', 'main.js');
+
+/** Builds the signer bundle (always: a stale bundle must not stand in for the current sources). */
+export function buildSigner(): void {
+  const r = spawnSync(process.execPath, [join(ROOT, 'tools', 'scripts', 'build-program.mjs'), 'signer-cli'], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`signer build failed: ${r.stderr}`);
+}
+
+export interface SignerRun {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** The --json object (undefined if stdout is not JSON). */
+  readonly json: Record<string, unknown> | undefined;
+}
+
+export function runSigner(args: readonly string[]): SignerRun {
+  const r = spawnSync(process.execPath, [SIGNER_MAIN, ...args], { encoding: 'utf8', input: '', env: { ...process.env, NO_COLOR: '1' } });
+  let json: Record<string, unknown> | undefined;
+  try {
+    json = JSON.parse(r.stdout) as Record<string, unknown>;
+  } catch {
+    json = undefined;
+  }
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, json };
+}
+
+/** The operator's key directory: keys made by the signer's keygen (0700 dir, 0600 keys). */
+export interface OperatorKeyring {
+  readonly dir: string;
+  readonly keys: Keys;
+  readonly files: Readonly<Record<'plan-authorization' | 'confirmation' | 'reconciliation' | 'server-request', { key: string; pub: string }>>;
+  remove(): void;
+}
+
+export function operatorKeyring(): OperatorKeyring {
+  const dir = mkdtempSync(join(tmpdir(), 'coordinator-signer-'));
+  chmodSync(dir, 0o700);
+  const roles = ['plan-authorization', 'confirmation', 'reconciliation', 'server-request'] as const;
+  const files = {} as Record<(typeof roles)[number], { key: string; pub: string }>;
+  const pairs = {} as Record<(typeof roles)[number], KeyPair>;
+  for (const role of roles) {
+    const r = runSigner(['keygen', '--role', role, '--out', dir, '--json']);
+    if (r.status !== 0 || r.json === undefined) throw new Error(`keygen ${role} failed: ${r.stdout}${r.stderr}`);
+    const key = String(r.json.private_key_file);
+    files[role] = { key, pub: String(r.json.public_key_file) };
+    pairs[role] = readEd25519PrivateKeyFile(key);
+  }
+  const keys: Keys = {
+    authorization: pairs['plan-authorization'],
+    confirmation: pairs.confirmation,
+    reconciliation: pairs.reconciliation,
+    server: pairs['server-request'],
+    stranger: keyPair(),
+    retired: keyPair(),
+  };
+  return { dir, keys, files, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * review FILE, then sign it with the digest prefix review displayed (`--approve`), output into `outDir`
+ * (the server's inbox: the operator copies the signed file there). Returns the sign run.
+ */
+export function reviewAndSign(
+  ring: OperatorKeyring,
+  role: 'plan-authorization' | 'confirmation' | 'reconciliation',
+  requestFile: string,
+  outDir: string,
+  outcome?: 'APPLIED' | 'NOT_APPLIED',
+): SignerRun & { readonly file: string } {
+  const review = runSigner(['review', requestFile, '--server-key', ring.files['server-request'].pub, '--json']);
+  if (review.status !== 0 || review.json === undefined) throw new Error(`review refused (${review.status}): ${review.stdout}${review.stderr}`);
+  const prefix = String((review.json.review as Record<string, unknown>).approve_prefix);
+  const args = ['sign', requestFile, '--key', ring.files[role].key, '--server-key', ring.files['server-request'].pub, '--out', outDir, '--approve', prefix, '--json'];
+  if (outcome !== undefined) args.push('--outcome', outcome);
+  const signed = runSigner(args);
+  if (signed.status !== 0 || signed.json === undefined) throw new Error(`sign refused (${signed.status}): ${signed.stdout}${signed.stderr}`);
+  return { ...signed, file: String(signed.json.file) };
+}
