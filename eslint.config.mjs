@@ -77,6 +77,13 @@ const restrictedImports = LAYERS.map((l) => {
       message: 'layering: the store benchmark entry (raw floors over store internals) is for tools/bench only.',
     });
   }
+  const paths = [];
+  if (l.name === 'mcp-server') {
+    // stdout belongs to the MCP protocol; the two files that must touch it say why in a disable comment.
+    for (const name of ['node:process', 'process']) {
+      paths.push({ name, importNames: ['stdout'], message: 'mcp-server: stdout belongs to the MCP protocol; log JSON lines to stderr through the logger.' });
+    }
+  }
   if (!EXECUTOR_ENTRY_MAY_IMPORT.includes(l.name)) {
     patterns.push({
       group: [EXECUTOR_ENTRY],
@@ -85,7 +92,7 @@ const restrictedImports = LAYERS.map((l) => {
   }
   return {
     files: [`${l.root}/**/*.ts`, `${l.root}/**/*.mts`],
-    rules: { 'no-restricted-imports': ['error', { patterns }] },
+    rules: { 'no-restricted-imports': ['error', { paths, patterns }] },
   };
 });
 

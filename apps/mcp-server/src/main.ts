@@ -1,12 +1,13 @@
 // pfsense-mcp: the program entry. Everything here is wiring; the pieces live in runtime/ and tools/.
-// stdout is the MCP channel in every mode: nothing in this program writes to it except the SDK transport.
+// stdout is the MCP channel when serving: only the SDK transport writes to it then; --help, --version and
+// --check-config answer there instead (runtime/write-cli-output.ts).
 // Only what serving needs before the `initialize` reply is imported statically; other modes load on demand.
 import { KNOWN_TOOL_NAMES } from './runtime/known-tool-names.js';
 import { loadConfig } from './runtime/load-config.js';
 import { parseCliArgs, UsageError } from './runtime/parse-cli-args.js';
 import { reportStartupFailure } from './runtime/report-startup-failure.js';
 import { runServe } from './runtime/run-serve.js';
-import { writeCliOutput } from './runtime/write-cli-output.js';
+import { writeCliAnswer, writeCliOutput } from './runtime/write-cli-output.js';
 
 async function main(argv: readonly string[]): Promise<number> {
   let mode;
@@ -18,10 +19,10 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   switch (mode) {
     case 'help':
-      writeCliOutput((await import('./runtime/help-text.js')).HELP_TEXT);
+      writeCliAnswer((await import('./runtime/help-text.js')).HELP_TEXT);
       return 0;
     case 'version':
-      writeCliOutput((await import('./runtime/help-text.js')).VERSION_TEXT);
+      writeCliAnswer((await import('./runtime/help-text.js')).VERSION_TEXT);
       return 0;
     case 'check-config':
       return (await import('./runtime/run-check-config.js')).runCheckConfig(process.env);

@@ -187,23 +187,26 @@ describe('secrets and stdout', () => {
     expect(run.stdout).not.toContain(sim.apiKey);
   });
 
-  it('--help, --version and --check-config print to stderr only', async () => {
+  it('--help, --version and --check-config answer on stdout (no MCP session in those modes), errors on stderr', async () => {
     for (const args of [['--help'], ['--version']]) {
       const run = await runBuilt({}, args);
       expect(run.code).toBe(0);
-      expect(run.stdout).toBe('');
-      expect(run.stderr.length).toBeGreaterThan(0);
+      expect(run.stdout.length).toBeGreaterThan(0);
+      expect(run.stdout).not.toContain('jsonrpc');
     }
     const ok = await runBuilt(env, ['--check-config']);
-    expect([ok.code, ok.stdout]).toEqual([0, '']);
-    expect(ok.stderr).toMatch(/reachability\s+ok/);
-    expect(ok.stderr).not.toContain(sim.apiKey);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/reachability\s+ok/);
+    expect(ok.stdout + ok.stderr).not.toContain(sim.apiKey);
     const down = await runBuilt({ ...env, PFSENSE_URL: 'http://127.0.0.1:9' }, ['--check-config']);
     expect(down.code).toBe(1);
-    expect(down.stderr).toContain('UPSTREAM_UNREACHABLE');
+    expect(down.stdout).toContain('UPSTREAM_UNREACHABLE');
     const bad = await runBuilt({ ...env, PFSENSE_PROFILE: 'root' }, ['--check-config']);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('PFSENSE_PROFILE');
+    expect(bad.stdout).toContain('PFSENSE_PROFILE');
+    const usage = await runBuilt({}, ['--no-such-flag']);
+    expect(usage.code).toBe(2);
+    expect([usage.stdout, usage.stderr.length > 0]).toEqual(['', true]);
   });
 });
 

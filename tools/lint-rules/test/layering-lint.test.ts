@@ -110,6 +110,13 @@ const cases: ReadonlyArray<{ name: string; file: string; code: string; rule: str
     mentions: '',
   },
   {
+    name: 'importing stdout from node:process in mcp-server',
+    file: 'apps/mcp-server/src/zz-fixture.ts',
+    code: "import { stdout } from 'node:process';\nstdout.write('hello');\nexport {};\n",
+    rule: 'no-restricted-imports',
+    mentions: 'stdout belongs to the MCP protocol',
+  },
+  {
     name: 'process.stdout in mcp-server',
     file: 'apps/mcp-server/src/zz-fixture.ts',
     code: "process.stdout.write('hello');\nexport {};\n",

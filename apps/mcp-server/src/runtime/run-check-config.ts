@@ -4,19 +4,19 @@ import { ConfigError } from './config-error.js';
 import { loadConfig } from './load-config.js';
 import { readApiKey } from './read-api-key.js';
 import { knownToolNames, selectTools } from './select-tools.js';
-import { writeCliOutput } from './write-cli-output.js';
+import { writeCliAnswer } from './write-cli-output.js';
 
 /** The one GET --check-config makes: the pfREST package version (small, no secret, any read privilege set). */
 export const CHECK_PATH = '/api/v2/system/restapi/version';
 
 /**
  * --check-config: validates the configuration, reads the key file, makes exactly one GET and prints a short
- * report on stderr. Exit 0 when everything holds, 1 otherwise. Never prints the key or a response body.
+ * report on stdout. Exit 0 when everything holds, 1 otherwise. Never prints the key or a response body.
  */
 export async function runCheckConfig(env: Readonly<Record<string, string | undefined>>): Promise<number> {
   const lines: string[] = ['pfsense-mcp --check-config'];
   const done = (code: number) => {
-    writeCliOutput(lines.join('\n'));
+    writeCliAnswer(lines.join('\n'));
     return code;
   };
   let handle: ReturnType<typeof buildReadClient>;

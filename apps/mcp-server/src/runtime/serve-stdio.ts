@@ -1,3 +1,4 @@
+// eslint-disable-next-line no-restricted-imports -- the SDK transport is the one writer of stdout while serving (and EPIPE is watched here).
 import { stdin as processStdin, stdout as processStdout } from 'node:process';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';

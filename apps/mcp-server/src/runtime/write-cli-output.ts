@@ -1,11 +1,24 @@
-/**
- * Human-readable output of --help, --version and --check-config. It goes to stderr like everything else
- * the program prints: stdout is reserved for MCP protocol frames, in every mode.
- */
-export function writeCliOutput(text: string): void {
+// The one place besides serve-stdio.ts that may touch stdout: the answer of the non-serving modes.
+// eslint-disable-next-line no-restricted-imports -- --help/--version/--check-config answer on stdout; no MCP session exists in those modes.
+import { stdout } from 'node:process';
+
+function writeLine(stream: NodeJS.WritableStream, text: string): void {
   try {
-    process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+    stream.write(text.endsWith('\n') ? text : `${text}\n`);
   } catch {
-    // stderr closed: nothing else to do.
+    // The stream is closed: nothing else to do.
   }
+}
+
+/** Errors and diagnostics of any mode: stderr (stdout is the MCP channel when serving). */
+export function writeCliOutput(text: string): void {
+  writeLine(process.stderr, text);
+}
+
+/**
+ * The answer of --help, --version and --check-config, on stdout as a shell user expects (`pfsense-mcp --help |
+ * less`). Only those modes call this; they never start an MCP session, so no protocol frame can be mixed in.
+ */
+export function writeCliAnswer(text: string): void {
+  writeLine(stdout, text);
 }
