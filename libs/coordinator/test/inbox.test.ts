@@ -1,4 +1,4 @@
-// Inbox/outbox file rules, and the burned-authorization window between consumption and creation.
+// Inbox/outbox file rules (the burned-authorization crash window is in processes.test.ts, with a real SIGKILL).
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -6,7 +6,6 @@ import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { ArtifactDirectory, ArtifactFileError, OperationStatus } from '../src/index.js';
 import { makeWorld, putInbox, signAuthorization, startTestSimulator } from './support/world.js';
 import type { World } from './support/world.js';
-import type { PlanAuthorizationV2 } from '@pfsense-mcp/authorization';
 
 let sim: RunningSimulator;
 let world: World;
@@ -138,35 +137,5 @@ describe('inbox discovery fails closed', () => {
     expect(r.status).toBe(OperationStatus.REFUSED);
     expect(world.ledger.calls).toBe(0);
     expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'SIGNATURE' });
-  });
-});
-
-describe('crash between consumption and contract creation', () => {
-  it('burns the authorization: no contract, and a retry is refused as a replay', async () => {
-    const crashed = await makeWorld(sim, {
-      crashHooks: {
-        at(point, operation) {
-          // The process dies after tryConsume committed and before the contract's transaction begins.
-          if (point === 'before-begin' && operation === 'create') throw new Error('simulated crash');
-        },
-      },
-    });
-    try {
-      const r = await crashed.core.requestAliasDescriptionChange(input);
-      const authz = signAuthorization(crashed, r.pendingRequest as string) as PlanAuthorizationV2;
-      putInbox(crashed, 'authorization.json', authz);
-      const r2 = await crashed.core.requestAliasDescriptionChange(input);
-      expect(r2.status).toBe(OperationStatus.REFUSED);
-      expect(crashed.consumption.isConsumed(authz.payload.authorization_id)).toBe(true);
-      expect(crashed.store.list()).toEqual([]);
-      expect(crashed.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'CREATE' });
-      const r3 = await crashed.core.requestAliasDescriptionChange(input);
-      expect(r3.status).toBe(OperationStatus.REFUSED);
-      expect(crashed.store.list()).toEqual([]);
-      expect(crashed.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'REPLAY' });
-      expect(existsSync(join(crashed.inbox, 'authorization.json'))).toBe(true);
-    } finally {
-      crashed.cleanup();
-    }
   });
 });

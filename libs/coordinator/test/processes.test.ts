@@ -1,0 +1,117 @@
+// Real processes: several coordinator processes racing one signed authorization (exactly one contract), and
+// a process SIGKILLed between consumption and contract creation (the authorization is burned). The
+// simulator runs here, in the parent; the children reach it over loopback and open the same store files.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { encodeArtifact } from '@pfsense-mcp/authorization';
+import type { PendingAuthorizationRequest, PlanAuthorizationV2 } from '@pfsense-mcp/authorization';
+import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import { RecoveryState } from '@pfsense-mcp/state-machine';
+import { OperationStatus } from '../src/index.js';
+import { buildChild, childConfigOf, startChild } from './support/child-process.js';
+import { LOOSE_LIMITS, TLS_MODE, makeWorld, patchCount, putInbox, readOutbox, signAuthorization, startTestSimulator } from './support/world.js';
+import type { World } from './support/world.js';
+
+let sim: RunningSimulator;
+let world: World;
+let child: { script: string; remove(): void };
+
+beforeAll(async () => {
+  [sim, child] = await Promise.all([startTestSimulator(), buildChild()]);
+}, 60_000);
+afterAll(async () => {
+  child.remove();
+  await sim.close();
+});
+beforeEach(async () => {
+  sim.control.resetData();
+  sim.control.clearFaults();
+  sim.control.resetCounters();
+  world = await makeWorld(sim);
+});
+afterEach(() => world.cleanup());
+
+const input = { aliasName: 'LAN_SERVERS', description: 'Servers (raced)' };
+const RACERS = 6;
+
+async function signedRequest(): Promise<{ request: PendingAuthorizationRequest; authz: PlanAuthorizationV2 }> {
+  const r = await world.core.requestAliasDescriptionChange(input);
+  expect(r.status).toBe(OperationStatus.REQUESTED);
+  const request = readOutbox(world, r.pendingRequest as string) as PendingAuthorizationRequest;
+  return { request, authz: signAuthorization(world, r.pendingRequest as string) as PlanAuthorizationV2 };
+}
+
+describe('coordinator processes', () => {
+  it(`${RACERS} processes racing one authorization: exactly one contract, the others refused as a replay`, async () => {
+    const { request, authz } = await signedRequest();
+    const config = {
+      ...childConfigOf(world, sim, TLS_MODE, LOOSE_LIMITS),
+      op: 'authorize',
+      authorizationText: encodeArtifact(authz),
+      preparedIntent: request.payload.execution_intent,
+      stepId: request.payload.step_id,
+      waitForGo: true,
+    };
+    const racers = Array.from({ length: RACERS }, () => startChild(child.script, config));
+    await Promise.all(racers.map((c) => c.waitFor((l) => l.ready === true)));
+    for (const c of racers) c.process.stdin?.end('go\n');
+    const results = await Promise.all(racers.map((c) => c.done));
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    const outcomes = results.map((r) => r.lines.at(-1) ?? {});
+    const winners = outcomes.filter((o) => typeof o.contract === 'string');
+    const losers = outcomes.filter((o) => o.refused !== undefined);
+    expect(winners).toHaveLength(1);
+    expect(losers).toHaveLength(RACERS - 1);
+    expect(losers.every((o) => o.refused === 'CoordinatorRefusedError')).toBe(true);
+
+    const contracts = world.store.list();
+    expect(contracts.map((c) => c.contract_id)).toEqual([winners[0]?.contract]);
+    expect(contracts[0]).toMatchObject({ state: RecoveryState.PREPARED, provenance: { authorization_id: authz.payload.authorization_id } });
+    expect(world.consumption.isConsumed(authz.payload.authorization_id)).toBe(true);
+    // each loser left a value-free ANOMALY/REPLAY row in the store's chained audit (the default sink)
+    const refusals = world.store.listAuditEvents({ limit: 1000 }).filter((e) => e.kind === 'refusal');
+    expect(refusals.map((e) => `${e.outcome_class}:${e.event}`)).toEqual(Array.from({ length: RACERS - 1 }, () => 'ANOMALY:REPLAY'));
+    expect(world.store.verifyAuditChain()).toEqual({ ok: true });
+    expect(patchCount(sim)).toBe(0);
+  }, 60_000);
+
+  it('SIGKILL between consumption and contract creation: authorization burned, no contract, a retry is refused', async () => {
+    const { authz } = await signedRequest();
+    putInbox(world, 'authorization.json', authz);
+    // The child finds the authorization in the inbox and passes every gate; tryConsume commits; the store's
+    // crash hook kills it before the contract's transaction begins.
+    const c = startChild(child.script, {
+      ...childConfigOf(world, sim, TLS_MODE, LOOSE_LIMITS),
+      op: 'request',
+      input,
+      crashAt: 'before-begin',
+      crashOps: ['create'],
+    });
+    c.process.stdin?.end();
+    const result = await c.done;
+    expect(result.signal).toBe('SIGKILL');
+    expect(result.lines).toEqual([]);
+
+    // The server restarts: everything reopened from the files (chain and anchor verified at open).
+    world.store.close();
+    world.consumption.close();
+    const restarted = await makeWorld(sim, { reopen: { dir: world.dir, keys: world.keys, masterKey: world.masterKey }, audit: 'store' });
+    try {
+      expect(restarted.store.list()).toEqual([]);
+      expect(restarted.consumption.isConsumed(authz.payload.authorization_id)).toBe(true);
+      const retry = await restarted.core.requestAliasDescriptionChange(input);
+      expect(retry.status).toBe(OperationStatus.REFUSED);
+      expect(restarted.store.list()).toEqual([]);
+      expect(restarted.store.listAuditEvents({ limit: 1000 }).map((e) => `${e.kind}:${e.outcome_class}:${e.event}`)).toEqual(['refusal:ANOMALY:REPLAY']);
+      expect(restarted.store.verifyAuditChain()).toEqual({ ok: true });
+      // asked again: still refused, still no contract; the burned file is left for the operator
+      expect((await restarted.core.requestAliasDescriptionChange(input)).status).toBe(OperationStatus.REFUSED);
+      expect(restarted.store.list()).toEqual([]);
+      expect(existsSync(join(restarted.inbox, 'authorization.json'))).toBe(true);
+      expect(patchCount(sim)).toBe(0);
+    } finally {
+      restarted.cleanup();
+    }
+  }, 60_000);
+});
