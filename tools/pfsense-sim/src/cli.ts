@@ -41,6 +41,8 @@ Options:
                       /api/v2/firewall/alias:PATCH:reset-after-apply or /api/v2/status/system:GET:latency:500.
                       ARG is ms (latency), bytes (oversized-body) or the status (5xx-after-apply,
                       redirect-3xx, other-2xx).
+  --exit-on-stdin-eof Stop when stdin closes: a parent that spawns the simulator keeps stdin open as a
+                      lifeline, so the simulator never outlives it (pfsense-mcp --demo uses this).
   --help              Show this text.
 
 Fault kinds (applied = a write reaching the fault is committed before the connection is touched):
@@ -63,7 +65,9 @@ export class CliUsageError extends Error {
   override readonly name = 'CliUsageError';
 }
 
-export type CliCommand = { readonly kind: 'help' } | { readonly kind: 'run'; readonly options: SimulatorOptions };
+export type CliCommand =
+  | { readonly kind: 'help' }
+  | { readonly kind: 'run'; readonly options: SimulatorOptions; readonly exitOnStdinEof: boolean };
 
 function readJsonFile(flag: string, file: string): unknown {
   try {
@@ -93,6 +97,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
         'api-key-file': { type: 'string' }, credentials: { type: 'string' }, auth: { type: 'string' },
         data: { type: 'string' }, 'state-file': { type: 'string' }, seed: { type: 'string' },
         'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' }, fault: { type: 'string', multiple: true },
+        'exit-on-stdin-eof': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -132,6 +137,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
 
   return {
     kind: 'run',
+    exitOnStdinEof: values['exit-on-stdin-eof'] === true,
     options: {
       port, host, allowRemote: values['allow-remote'] === true,
       ...(values['api-key-file'] !== undefined ? { apiKeyFile: values['api-key-file'] } : { writeApiKeyFile: true }),
@@ -147,6 +153,8 @@ export function parseCli(argv: readonly string[]): CliCommand {
 export interface CliIo {
   readonly stdout: (line: string) => void;
   readonly stderr: (line: string) => void;
+  /** Readable whose end stops the simulator when --exit-on-stdin-eof is given (process.stdin in main.ts). */
+  readonly stdin?: NodeJS.ReadableStream;
 }
 
 /** Runs the CLI; resolves with the exit code once the simulator has stopped (or failed to start). */
@@ -176,11 +184,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr(JSON.stringify({ event: 'stopping', signal }));
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
+      io.stdin?.off('end', onEof);
       void sim.close().then(() => resolve(0));
     };
     const onInt = (): void => stop('SIGINT');
     const onTerm = (): void => stop('SIGTERM');
+    const onEof = (): void => stop('stdin-eof');
     process.once('SIGINT', onInt);
     process.once('SIGTERM', onTerm);
+    if (command.exitOnStdinEof && io.stdin !== undefined) {
+      io.stdin.once('end', onEof);
+      io.stdin.resume();
+    }
   });
 }

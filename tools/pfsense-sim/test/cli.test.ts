@@ -109,10 +109,24 @@ describe('pfsense-sim CLI', () => {
     expect(existsSync(keyFile)).toBe(true);
   });
 
+  it('with --exit-on-stdin-eof stops when its parent closes stdin (it never outlives the parent), and not without it', async () => {
+    const lifeline = await start(['--port', '0', '--exit-on-stdin-eof']);
+    lifeline.child.stdin.end();
+    expect(await lifeline.exit).toBe(0);
+    expect(existsSync(lifeline.ready.apiKeyFile)).toBe(false);
+
+    const plain = await start(['--port', '0']);
+    plain.child.stdin.end();
+    const key = readFileSync(plain.ready.apiKeyFile, 'utf8').trim();
+    expect((await api(plain.ready.url, key).get('/api/v2/system/hostname')).env.code).toBe(200);
+    plain.child.kill('SIGTERM');
+    expect(await plain.exit).toBe(0);
+  });
+
   it('documents every flag and fault kind in --help', async () => {
     const { code, stdout } = await runToEnd(['--help']);
     expect(code).toBe(0);
-    for (const flag of ['--port', '--host', '--allow-remote', '--api-key-file', '--credentials', '--auth', '--data', '--state-file', '--seed', '--tls-cert', '--tls-key', '--fault', '/__sim/faults', '/__sim/counters']) {
+    for (const flag of ['--exit-on-stdin-eof', '--port', '--host', '--allow-remote', '--api-key-file', '--credentials', '--auth', '--data', '--state-file', '--seed', '--tls-cert', '--tls-key', '--fault', '/__sim/faults', '/__sim/counters']) {
       expect(stdout).toContain(flag);
     }
     for (const kind of FAULT_KIND_NAMES) expect(stdout).toContain(kind);

@@ -42,7 +42,7 @@ export async function startDemoSimulator(simulatorPath: string = defaultSimulato
   const removeDir = () => rmSync(dir, { recursive: true, force: true });
   try {
     writeSecretFile(apiKeyFile, `${randomBytes(24).toString('hex')}\n`);
-    child = spawn(process.execPath, [simulatorPath, '--port', '0', '--api-key-file', apiKeyFile], {
+    child = spawn(process.execPath, [simulatorPath, '--port', '0', '--api-key-file', apiKeyFile, '--exit-on-stdin-eof'], {
       // stdin stays open as a lifeline: if this process dies, the simulator sees EOF.
       stdio: ['pipe', 'pipe', 'ignore'],
       cwd: dir,
