@@ -16,7 +16,7 @@ import {
   createAliasDescriptionWriteFacade,
   prepareAliasExecutionIntent,
 } from '../src/index.js';
-import { buildSigner, operatorKeyring, reviewAndSign, runSigner } from './support/signer-cli.js';
+import { assertSignerBuilt, operatorKeyring, reviewAndSign, runSigner } from './support/signer-cli.js';
 import type { OperatorKeyring } from './support/signer-cli.js';
 import { ALIASES, HOUR, NETGATE_ID, TLS_MODE, aliasNow, makeWorld, patchCount, putInbox, readOutbox, startTestSimulator } from './support/world.js';
 import type { World } from './support/world.js';
@@ -26,7 +26,7 @@ let world: World;
 let ring: OperatorKeyring;
 
 beforeAll(async () => {
-  buildSigner();
+  assertSignerBuilt();
   ring = operatorKeyring();
   sim = await startTestSimulator();
 }, 60_000);

@@ -1,8 +1,8 @@
-// The operator's side through the REAL signer: the bundle dist/apps/signer-cli/main.js (built in beforeAll
-// by the workspace's build script) is spawned with plain node, as an operator would run it. Keys come from
-// its own `keygen`; the server pins their public halves.
+// The operator's side through the REAL signer: the bundle dist/apps/signer-cli/main.js (built once by
+// test/support/global-setup.ts with the workspace's build script) is spawned with plain node, as an
+// operator would run it. Keys come from its own `keygen`; the server pins their public halves.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readEd25519PrivateKeyFile } from '@pfsense-mcp/crypto';
@@ -12,10 +12,9 @@ import type { KeyPair, Keys } from './world.js';
 const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
 export const SIGNER_MAIN = join(ROOT, 'dist', 'apps', 'signer-cli', 'main.js');
 
-/** Builds the signer bundle (always: a stale bundle must not stand in for the current sources). */
-export function buildSigner(): void {
-  const r = spawnSync(process.execPath, [join(ROOT, 'tools', 'scripts', 'build-program.mjs'), 'signer-cli'], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`signer build failed: ${r.stderr}`);
+/** Fails clearly when the bundle is missing (test/support/global-setup.ts builds it before any test file). */
+export function assertSignerBuilt(): void {
+  if (!existsSync(SIGNER_MAIN)) throw new Error(`signer bundle missing: ${SIGNER_MAIN} (built by the global setup)`);
 }
 
 export interface SignerRun {

@@ -1,0 +1,163 @@
+// End to end through the execution core, signed with the REAL signer CLI: a forward whose response is lost
+// → RECONCILIATION → the executor's read-only observation → a server-signed pending reconciliation request
+// in the outbox → the operator's signed evidence (APPLIED or NOT_APPLIED) → resumeReconciliation → VERIFIED
+// or FAILED, with zero sends while reconciling; and a ROLLBACK_FAILED reservation released by a signed release.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parseArtifact, verifyPendingRequest } from '@pfsense-mcp/authorization';
+import type { PendingReconciliationRequest } from '@pfsense-mcp/authorization';
+import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import { RecoveryState } from '@pfsense-mcp/state-machine';
+import { CoordinatorRefusedError, OperationStatus } from '../src/index.js';
+import type { AliasDescriptionChangeResult } from '../src/index.js';
+import { assertSignerBuilt, operatorKeyring, reviewAndSign } from './support/signer-cli.js';
+import type { OperatorKeyring } from './support/signer-cli.js';
+import { ALIAS_PATH, adminSetDescription, aliasNow, makeWorld, patchCount, readOutbox, serverAuthorities, startTestSimulator } from './support/world.js';
+import type { World } from './support/world.js';
+
+let sim: RunningSimulator;
+let world: World;
+let ring: OperatorKeyring;
+
+beforeAll(async () => {
+  assertSignerBuilt();
+  ring = operatorKeyring();
+  sim = await startTestSimulator();
+}, 60_000);
+afterAll(async () => {
+  ring.remove();
+  await sim.close();
+});
+beforeEach(async () => {
+  sim.control.resetData();
+  sim.control.clearFaults();
+  sim.control.resetCounters();
+  world = await makeWorld(sim, { keys: ring.keys });
+});
+afterEach(() => world.cleanup());
+
+const input = { aliasName: 'LAN_SERVERS', description: 'Servers (reconciled)' };
+const sends = () => world.writeProxy.sendCount;
+const nonGetReads = () => world.reads.calls.filter((c) => c.method !== 'GET').length;
+
+/** request → sign (CLI) → PREPARED → sign the confirmation (CLI): the next call hands over to the executor. */
+async function confirmedInInbox(): Promise<AliasDescriptionChangeResult> {
+  const r1 = await world.core.requestAliasDescriptionChange(input);
+  reviewAndSign(ring, 'plan-authorization', join(world.outbox, r1.pendingRequest as string), world.inbox);
+  const r2 = await world.core.requestAliasDescriptionChange(input);
+  expect(r2.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
+  reviewAndSign(ring, 'confirmation', join(world.outbox, r2.pendingRequest as string), world.inbox);
+  return r2;
+}
+
+/** The forward's response is lost (per the fault): RECONCILIATION, then the pending reconciliation request. */
+async function lostForward(fault: 'drop-response-after-apply' | 'reset-before-apply'): Promise<{ contractId: string; requestFile: string }> {
+  const r2 = await confirmedInInbox();
+  sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: fault, times: 1 });
+  const r3 = await world.core.requestAliasDescriptionChange(input);
+  expect(r3).toMatchObject({ status: OperationStatus.RECONCILIATION_REQUIRED, contractId: r2.contractId });
+  const contractId = r2.contractId as string;
+  expect(world.store.load(contractId).state).toBe(RecoveryState.RECONCILIATION);
+  expect(patchCount(sim)).toBe(1);
+  const sendsBefore = sends();
+  const readsBefore = world.reads.calls.length;
+
+  // Asked again: the executor's read-only observation, and a server-signed pending request in the outbox.
+  const r4 = await world.core.requestAliasDescriptionChange(input);
+  expect(r4.status).toBe(OperationStatus.RECONCILIATION_REQUIRED);
+  const requestFile = r4.pendingRequest as string;
+  expect(requestFile).toMatch(/^reconciliation-request\./);
+  const request = verifyPendingRequest(readOutbox(world, requestFile), { serverAuthorities: serverAuthorities(world.keys), nowMs: Date.now() }) as PendingReconciliationRequest;
+  const observation = await world.coordinator.observeReconciliationTarget(contractId);
+  expect(request.payload).toMatchObject({
+    contract_id: contractId,
+    state_version: observation.stateVersion,
+    origin: 'EXECUTING',
+    observed_fingerprint: observation.observedFingerprint,
+  });
+  // asking again writes nothing new; nothing was sent while observing
+  expect((await world.core.requestAliasDescriptionChange(input)).pendingRequest).toBe(requestFile);
+  expect(sends()).toBe(sendsBefore);
+  expect(world.reads.calls.length).toBeGreaterThan(readsBefore);
+  return { contractId, requestFile };
+}
+
+describe('reconciliation end to end', () => {
+  it('response lost after apply → operator signs APPLIED (CLI) → VERIFIED, zero sends while reconciling', async () => {
+    const { contractId, requestFile } = await lostForward('drop-response-after-apply');
+    expect((await aliasNow(sim, 'LAN_SERVERS'))?.descr).toBe(input.description);
+    const sendsBefore = sends();
+    const patchesBefore = patchCount(sim);
+    const signed = reviewAndSign(ring, 'reconciliation', join(world.outbox, requestFile), world.inbox, 'APPLIED');
+    expect(signed.json?.kind).toBe('pfsense-mcp/reconciliation');
+
+    const r = await world.core.requestAliasDescriptionChange(input);
+    expect(r).toEqual({ status: OperationStatus.VERIFIED, operationId: r.operationId, contractId, pendingRequest: null });
+    const c = world.store.load(contractId);
+    expect(c.state).toBe(RecoveryState.VERIFIED);
+    expect(world.store.holdsReservation(contractId)).toBe(false);
+    expect(sends()).toBe(sendsBefore);
+    expect(patchCount(sim)).toBe(patchesBefore);
+    expect(nonGetReads()).toBe(0);
+    // asked again: verified, nothing sent
+    expect((await world.core.requestAliasDescriptionChange(input)).status).toBe(OperationStatus.VERIFIED);
+    expect(sends()).toBe(sendsBefore);
+    // the same evidence offered again is refused: it is bound to the RECONCILIATION state version
+    const version = c.state_version;
+    expect(() => world.coordinator.resumeReconciliation(parseArtifact(readFileSync(signed.file)))).toThrow(CoordinatorRefusedError);
+    expect(world.store.load(contractId).state_version).toBe(version);
+    expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'RECONCILIATION', contractId });
+    // and the resolved contract can be rolled back as usual
+    expect((await world.coordinator.requestRollback(contractId)).state).toBe(RecoveryState.ROLLED_BACK);
+    expect((await aliasNow(sim, 'LAN_SERVERS'))?.descr).toBe('Servers');
+  });
+
+  it('connection lost before apply → operator signs NOT_APPLIED (CLI) → FAILED (closed), zero sends', async () => {
+    const { contractId, requestFile } = await lostForward('reset-before-apply');
+    expect((await aliasNow(sim, 'LAN_SERVERS'))?.descr).toBe('Servers');
+    const sendsBefore = sends();
+    reviewAndSign(ring, 'reconciliation', join(world.outbox, requestFile), world.inbox, 'NOT_APPLIED');
+    const r = await world.core.requestAliasDescriptionChange(input);
+    expect(r).toMatchObject({ status: OperationStatus.REFUSED, contractId });
+    expect(world.store.load(contractId).state).toBe(RecoveryState.FAILED);
+    expect(world.store.holdsReservation(contractId)).toBe(false);
+    expect(sends()).toBe(sendsBefore);
+    expect(nonGetReads()).toBe(0);
+    // FAILED is closed without effect: asking again starts a new attempt
+    const again = await world.core.requestAliasDescriptionChange(input);
+    expect(again.status).toBe(OperationStatus.REQUESTED);
+    expect(sends()).toBe(sendsBefore);
+  });
+});
+
+describe('ROLLBACK_FAILED release', () => {
+  it('a rollback refused because the target changed → ROLLBACK_FAILED (reservation held) → signed release (CLI) → released', async () => {
+    await confirmedInInbox();
+    const r3 = await world.core.requestAliasDescriptionChange(input);
+    expect(r3.status).toBe(OperationStatus.VERIFIED);
+    const contractId = r3.contractId as string;
+    // someone edits the alias after the change: the rollback must not overwrite it
+    await adminSetDescription(sim, 0, 'edited by someone else');
+    const patchesBefore = patchCount(sim);
+    const rolled = await world.coordinator.requestRollback(contractId);
+    expect(rolled.state).toBe(RecoveryState.ROLLBACK_FAILED);
+    expect(patchCount(sim)).toBe(patchesBefore);
+    expect(world.store.holdsReservation(contractId)).toBe(true);
+
+    const r4 = await world.core.requestAliasDescriptionChange(input);
+    expect(r4).toMatchObject({ status: OperationStatus.RECONCILIATION_REQUIRED, contractId });
+    const releaseRequest = r4.pendingRequest as string;
+    expect(releaseRequest).toMatch(/^release-request\./);
+    const sendsBefore = sends();
+    reviewAndSign(ring, 'reconciliation', join(world.outbox, releaseRequest), world.inbox);
+    const r5 = await world.core.requestAliasDescriptionChange(input);
+    expect(r5).toMatchObject({ status: OperationStatus.REFUSED, contractId });
+    const c = world.store.load(contractId);
+    expect(c.state).toBe(RecoveryState.ROLLBACK_FAILED);
+    expect(c.reservation_release).not.toBeNull();
+    expect(world.store.holdsReservation(contractId)).toBe(false);
+    expect(sends()).toBe(sendsBefore);
+    expect((await aliasNow(sim, 'LAN_SERVERS'))?.descr).toBe('edited by someone else');
+  });
+});
