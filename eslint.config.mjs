@@ -15,8 +15,8 @@ import {
 
 const TEST_SUFFIX = '~test';
 // Tests compose what they exercise like a composition root does: they may also use the simulator, a real
-// transport and a write client as fixtures. Product sources never gain these edges.
-const TEST_FIXTURES = ['pfsense-sim', 'transports', 'write-client'];
+// transport, a write client and the shared test support as fixtures. Product sources never gain these edges.
+const TEST_FIXTURES = ['pfsense-sim', 'transports', 'write-client', 'test-support'];
 const MCP_TOOLS = 'mcp-server~tools';
 
 // Element types: each project's sources, its tests (which may also use the simulator as a fixture) and

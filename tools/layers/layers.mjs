@@ -59,6 +59,8 @@ export const LAYERS = Object.freeze([
     ],
   },
   { name: 'pfsense-sim', kind: 'tool', root: 'tools/pfsense-sim', mayImport: [] },
+  // Shared test support (child processes for crash and race tests); only tests import it (TEST_FIXTURES).
+  { name: 'test-support', kind: 'tool', root: 'tools/test-support', mayImport: [] },
   {
     name: 'bench',
     kind: 'tool',

@@ -1,0 +1,3 @@
+// Test support shared by the suites of several projects (tests only; product sources never import it).
+export { buildChildScript, runChild, startChild } from './child-process.js';
+export type { BuiltChild, ChildLine, ChildResult, RunningChild } from './child-process.js';
