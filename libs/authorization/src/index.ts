@@ -19,6 +19,7 @@ export {
   parseApplianceBinding,
 } from './appliance-binding.js';
 export type { ApplianceBinding } from './appliance-binding.js';
+export type { RequestApplianceFacts } from './request-appliance-facts.js';
 export { planDigestOf, sortedStepBindings } from './plan-digest.js';
 export type { PlanStepBinding } from './plan-digest.js';
 export {

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
 import { z } from 'zod';
+import type { ApplianceBinding } from './appliance-binding.js';
 import { ArtifactKind } from './artifact-kind.js';
 import { deepFreeze } from './deep-freeze.js';
 import { aliasChangeReviewSchema, aliasStateSchema, hex64Schema, locatorSchema, safeTokenSchema, stateVersionSchema } from './field-schemas.js';
 import type { AliasChangeReview, AliasState, Proof } from './field-schemas.js';
 import { parseWith } from './parse-with.js';
+import { requestApplianceFacts, requestApplianceFactsShape } from './request-appliance-facts.js';
+import type { RequestApplianceFacts } from './request-appliance-facts.js';
 import { keyIdOfSigningKey, signDocument } from './signing-message.js';
 import type { SigningKey } from './signing-message.js';
 import { signatureFieldsShape, signedDocumentSchema } from './signed-document-schema.js';
@@ -30,7 +33,7 @@ const outcomeSchema = z.enum(['APPLIED', 'NOT_APPLIED']);
 
 // ---- pending (server-signed) --------------------------------------------------------------------------
 
-export interface PendingReconciliationRequestPayload extends SignatureFields {
+export interface PendingReconciliationRequestPayload extends SignatureFields, RequestApplianceFacts {
   readonly contract_id: string;
   readonly operation_id: string;
   readonly state_version: number;
@@ -62,6 +65,7 @@ export const pendingReconciliationRequestSchema = signedDocumentSchema(
       observed_locator: locatorSchema,
       observed_state: aliasStateSchema.nullable(),
       review: aliasChangeReviewSchema,
+      ...requestApplianceFactsShape,
       ...signatureFieldsShape,
     })
     .refine((v) => (v.observed_fingerprint === null) === (v.observed_state === null), {
@@ -79,6 +83,12 @@ export interface PendingReconciliationRequestInput {
   readonly observedLocator: number;
   readonly observedState: AliasState | null;
   readonly review: AliasChangeReview;
+  /** The appliance the contract is bound to (its digest is in the contract's execution intent). */
+  readonly appliance: ApplianceBinding;
+  /** The contract's target_fingerprint, as stored. */
+  readonly targetFingerprint: string;
+  /** The contract's intent_digest, as stored. */
+  readonly intentDigest: string;
   readonly issuedAt: number;
   readonly expiresAt: number;
 }
@@ -98,6 +108,7 @@ export function createPendingReconciliationRequest(
     observed_locator: input.observedLocator,
     observed_state: input.observedState,
     review: input.review,
+    ...requestApplianceFacts(input),
     key_id: keyIdOfSigningKey(serverKey),
     algorithm: ED25519_ALGORITHM,
     issued_at: input.issuedAt,

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
 import { z } from 'zod';
+import type { ApplianceBinding } from './appliance-binding.js';
 import { ArtifactKind } from './artifact-kind.js';
 import { deepFreeze } from './deep-freeze.js';
 import { aliasChangeReviewSchema, safeTokenSchema, stateVersionSchema } from './field-schemas.js';
 import type { AliasChangeReview, Proof } from './field-schemas.js';
 import { parseWith } from './parse-with.js';
+import { requestApplianceFacts, requestApplianceFactsShape } from './request-appliance-facts.js';
+import type { RequestApplianceFacts } from './request-appliance-facts.js';
 import { keyIdOfSigningKey, signDocument } from './signing-message.js';
 import type { SigningKey } from './signing-message.js';
 import { signatureFieldsShape, signedDocumentSchema } from './signed-document-schema.js';
@@ -13,7 +16,7 @@ import type { SignatureFields } from './signed-document-schema.js';
 
 // ---- pending (server-signed) --------------------------------------------------------------------------
 
-export interface PendingReleaseRequestPayload extends SignatureFields {
+export interface PendingReleaseRequestPayload extends SignatureFields, RequestApplianceFacts {
   readonly contract_id: string;
   readonly operation_id: string;
   readonly state_version: number;
@@ -35,6 +38,7 @@ export const pendingReleaseRequestSchema = signedDocumentSchema(
     operation_id: safeTokenSchema,
     state_version: stateVersionSchema,
     review: aliasChangeReviewSchema,
+    ...requestApplianceFactsShape,
     ...signatureFieldsShape,
   }),
 );
@@ -44,6 +48,12 @@ export interface PendingReleaseRequestInput {
   readonly operationId: string;
   readonly stateVersion: number;
   readonly review: AliasChangeReview;
+  /** The appliance the contract is bound to (its digest is in the contract's execution intent). */
+  readonly appliance: ApplianceBinding;
+  /** The contract's target_fingerprint, as stored. */
+  readonly targetFingerprint: string;
+  /** The contract's intent_digest, as stored. */
+  readonly intentDigest: string;
   readonly issuedAt: number;
   readonly expiresAt: number;
 }
@@ -55,6 +65,7 @@ export function createPendingReleaseRequest(input: PendingReleaseRequestInput, s
     operation_id: input.operationId,
     state_version: input.stateVersion,
     review: input.review,
+    ...requestApplianceFacts(input),
     key_id: keyIdOfSigningKey(serverKey),
     algorithm: ED25519_ALGORITHM,
     issued_at: input.issuedAt,

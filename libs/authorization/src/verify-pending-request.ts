@@ -6,6 +6,7 @@ import type { Artifact, PendingRequest } from './artifact.js';
 import { checkCurrentness } from './check-currentness.js';
 import { checkAuthorizationRequestDigests } from './pending-authorization-request.js';
 import { checkConfirmationRequestDigests } from './pending-confirmation-request.js';
+import { checkApplianceFactsDigest } from './request-appliance-facts.js';
 import { verifyArtifactSignature } from './verify-artifact-signature.js';
 
 /**
@@ -26,5 +27,8 @@ export function verifyPendingRequest(
   checkCurrentness(request, options.nowMs);
   if (request.kind === ArtifactKind.AUTHORIZATION_REQUEST) checkAuthorizationRequestDigests(request);
   if (request.kind === ArtifactKind.CONFIRMATION_REQUEST) checkConfirmationRequestDigests(request);
+  if (request.kind === ArtifactKind.RECONCILIATION_REQUEST || request.kind === ArtifactKind.RELEASE_REQUEST) {
+    checkApplianceFactsDigest(request.kind, request.payload);
+  }
   return request;
 }

@@ -126,6 +126,9 @@ export function reconciliationRequest(server: SigningKey, origin: 'EXECUTING' | 
       observedLocator: 3,
       observedState: observed,
       review,
+      appliance,
+      targetFingerprint: intent.payload.precondition_fingerprint,
+      intentDigest: digest(DigestPurpose.INTENT, intent.payload.normalized_intent),
       issuedAt: NOW,
       expiresAt: NOW + HOUR,
     },
@@ -135,7 +138,17 @@ export function reconciliationRequest(server: SigningKey, origin: 'EXECUTING' | 
 
 export function releaseRequest(server: SigningKey) {
   return createPendingReleaseRequest(
-    { contractId: 'contract-1', operationId: 'op-1', stateVersion: 7, review, issuedAt: NOW, expiresAt: NOW + HOUR },
+    {
+      contractId: 'contract-1',
+      operationId: 'op-1',
+      stateVersion: 7,
+      review,
+      appliance,
+      targetFingerprint: intent.payload.precondition_fingerprint,
+      intentDigest: digest(DigestPurpose.INTENT, intent.payload.normalized_intent),
+      issuedAt: NOW,
+      expiresAt: NOW + HOUR,
+    },
     server,
   );
 }

@@ -1,4 +1,4 @@
-import { bytesToHex, canonicalize } from '@pfsense-mcp/canonical';
+import { bytesToHex, canonicalize, digest, DigestPurpose } from '@pfsense-mcp/canonical';
 import { ed25519Sign, PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { describe, expect, it } from 'vitest';
 import {
@@ -6,6 +6,7 @@ import {
   ArtifactVerificationError,
   MAX_ARTIFACT_BYTES,
   MAX_CLOCK_SKEW_MS,
+  applianceBindingDigest,
   checkConfirmationBinding,
   checkCurrentness,
   checkPlanAuthorizationBinding,
@@ -25,9 +26,11 @@ import {
 } from '../src/index.js';
 import type { SignedArtifact } from '../src/index.js';
 import {
+  appliance,
   authorizationRequest,
   confirmationRequest,
   HOUR,
+  intent,
   keyring,
   mutable,
   type Json,
@@ -258,6 +261,28 @@ describe('pending request digests', () => {
     doc.payload.target_fingerprint = '9'.repeat(64);
     const parsed = parseArtifact(canonicalize(resign(doc, k.server)));
     expect(verifyCode(() => verifyPendingRequest(parsed, { serverAuthorities: k.authorities, nowMs: NOW }))).toBe('DIGEST_MISMATCH');
+  });
+
+  it('reconciliation and release requests carry the appliance binding and the contract digests, and a tampered appliance is refused', () => {
+    for (const request of [reconciliationRequest(k.server), releaseRequest(k.server)]) {
+      expect(request.payload).toMatchObject({
+        appliance,
+        appliance_binding_digest: applianceBindingDigest(appliance),
+        target_fingerprint: intent.payload.precondition_fingerprint,
+        intent_digest: digest(DigestPurpose.INTENT, intent.payload.normalized_intent),
+      });
+      expect(verifyPendingRequest(request, { serverAuthorities: k.authorities, nowMs: NOW })).toBe(request);
+      for (const tamper of [(d: Json) => (d.payload.appliance.appliance_id = 'other-appliance'), (d: Json) => (d.payload.appliance_binding_digest = '0'.repeat(64))]) {
+        const doc = mutable(request);
+        tamper(doc);
+        const parsed = parseArtifact(canonicalize(resign(doc, k.server)));
+        expect(verifyCode(() => verifyPendingRequest(parsed, { serverAuthorities: k.authorities, nowMs: NOW }))).toBe('DIGEST_MISMATCH');
+      }
+      // Without the appliance facts the request is malformed (strict schema), not shown with "appliance: null".
+      const bare = mutable(request);
+      delete bare.payload.appliance;
+      expect(formatCode(() => parseArtifact(canonicalize(resign(bare, k.server))))).toBe('SCHEMA');
+    }
   });
 
   it('refuses to treat an operator artifact as a pending request', () => {
