@@ -21,7 +21,7 @@ export const LAYERS = Object.freeze([
     mayImport: ['canonical', 'crypto', 'state-machine', 'policy'],
   },
   { name: 'authorization', kind: 'lib', root: 'libs/authorization', mayImport: ['canonical', 'crypto'] },
-  // pfsense-read is `import type` only for adapters (enforced by a custom rule in tools/eslint-rules).
+  // pfsense-read is `import type` only for adapters (enforced by the adapter-restrictions plugin in tools/lint-rules).
   { name: 'adapters', kind: 'lib', root: 'libs/adapters', mayImport: ['canonical', 'policy', 'pfsense-read'] },
   {
     name: 'executor',

@@ -34,7 +34,15 @@ let skipped = 0;
 const perProject = [];
 if (existsSync(reportDir)) {
   for (const file of readdirSync(reportDir).filter((f) => f.endsWith('.json')).sort()) {
-    const report = JSON.parse(readFileSync(join(reportDir, file), 'utf8'));
+    let report;
+    try {
+      report = JSON.parse(readFileSync(join(reportDir, file), 'utf8'));
+    } catch {
+      // A report cut short (a killed vitest) is a failure of that project, not a reason to lose the closing line.
+      failed += 1;
+      perProject.push(`${file.replace(/\.json$/, '')}: unreadable report, counted as 1 failed`);
+      continue;
+    }
     passed += report.numPassedTests;
     failed += report.numFailedTests;
     skipped += report.numPendingTests + report.numTodoTests;
