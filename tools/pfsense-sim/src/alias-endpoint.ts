@@ -43,19 +43,40 @@ const IPV6 = /^[0-9a-fA-F:]+:[0-9a-fA-F:.]*$/;
 const FQDN = /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 const ALIAS_NAME = /^[A-Za-z0-9_]+$/;
 
+function validIp(addr: string): boolean {
+  return IPV4.test(addr) || IPV6.test(addr);
+}
+
+/** An address range "a-b" of two IPv4 or two IPv6 addresses, which pfSense accepts in host and network aliases. */
+function validRange(entry: string): boolean {
+  const parts = entry.split('-');
+  if (parts.length !== 2) return false;
+  const [from = '', to = ''] = parts;
+  return (IPV4.test(from) && IPV4.test(to)) || (IPV6.test(from) && IPV6.test(to));
+}
+
+/**
+ * A close approximation of pfSense's alias entry check. Host and network entries may also name another
+ * alias (nested aliases) or be an IP range; other stored types (url, urltable, … loaded with --data) are
+ * not modelled, so any non-empty entry passes for them.
+ */
 function validAddress(type: string, entry: string): boolean {
+  if (entry.length === 0) return false;
   if (type === 'port') {
     const m = /^(\d{1,5})(?::(\d{1,5}))?$/.exec(entry);
     if (m) return [m[1], m[2]].every((p) => p === undefined || (Number(p) >= 1 && Number(p) <= 65535));
     return ALIAS_NAME.test(entry);
   }
+  if (type !== 'host' && type !== 'network') return true;
+  if (validRange(entry)) return true;
   const [addr, mask, extra] = entry.split('/');
   if (extra !== undefined || addr === undefined) return false;
   if (mask !== undefined) {
     if (type !== 'network' || !/^\d{1,3}$/.test(mask)) return false;
     return (IPV4.test(addr) && Number(mask) <= 32) || (IPV6.test(addr) && Number(mask) <= 128);
   }
-  return IPV4.test(addr) || IPV6.test(addr) || FQDN.test(addr);
+  // FQDN covers alias names too (letters, digits, underscores are checked by ALIAS_NAME).
+  return validIp(addr) || FQDN.test(addr) || ALIAS_NAME.test(addr);
 }
 
 function checkName(name: unknown): string {
@@ -91,15 +112,20 @@ function applyFields(body: JsonObject, base: JsonObject, creating: boolean, now:
     if (body.descr.length > 1024) throw invalid('STRING_FIELD_MAXIMUM_LENGTH_EXCEEDED', 'Field `descr` exceeds the maximum length of 1024.');
     next.descr = body.descr;
   }
-  if (body.address !== undefined) next.address = stringList('address', body.address);
-  if (body.detail !== undefined) next.detail = stringList('detail', body.detail);
   next.descr ??= '';
-  next.address ??= [];
-  next.detail ??= [];
-  const address = next.address as string[];
-  let detail = next.detail as string[];
-  for (const entry of address) {
-    if (!validAddress(String(next.type), entry)) throw invalid('FIREWALL_ALIAS_ADDRESS_INVALID', `Field \`address\` holds a value that is not a valid ${String(next.type)} entry.`);
+  // Only what the request sends is checked: a PATCH of `descr` alone keeps whatever address/detail the
+  // alias already holds (pfSense accepts entries this checker does not model, e.g. url aliases). A type
+  // change re-checks the stored entries against the new type.
+  const typeChanged = !creating && body.type !== undefined && body.type !== base.type;
+  if (body.address === undefined && body.detail === undefined && !typeChanged) {
+    return { name: next.name, type: next.type, descr: next.descr, address: next.address ?? [], detail: next.detail ?? [] };
+  }
+  const address = body.address !== undefined ? stringList('address', body.address) : stringList('address', next.address ?? []);
+  let detail = body.detail !== undefined ? stringList('detail', body.detail) : stringList('detail', next.detail ?? []);
+  if (body.address !== undefined || typeChanged) {
+    for (const entry of address) {
+      if (!validAddress(String(next.type), entry)) throw invalid('FIREWALL_ALIAS_ADDRESS_INVALID', `Field \`address\` holds a value that is not a valid ${String(next.type)} entry.`);
+    }
   }
   // A shorter address list drops the details of removed entries when the request gave none.
   if (body.address !== undefined && body.detail === undefined) detail = detail.slice(0, address.length);

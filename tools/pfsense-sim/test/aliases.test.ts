@@ -94,4 +94,76 @@ describe('firewall alias endpoint', () => {
     expect((await c.get('/api/v2/firewall/alias?id=2')).status).toBe(404);
     expect(sim.control.pendingSubsystems()).toEqual(['aliases']);
   });
+
+  it('PATCH with explicit apply:false marks aliases pending', async () => {
+    const c = api(sim.url, sim.apiKey);
+    expect((await c.patch('/api/v2/firewall/alias', { id: 1, descr: 'later', apply: false })).status).toBe(200);
+    expect((await c.get('/api/v2/firewall/apply')).env.data).toEqual({ applied: false, pending_subsystems: ['aliases'] });
+  });
+
+  it('POST and DELETE with apply=true apply at once and leave nothing pending', async () => {
+    const c = api(sim.url, sim.apiKey);
+    expect((await c.post('/api/v2/firewall/alias', { name: 'NOW_HOSTS', type: 'host', address: ['10.2.2.2'], apply: true })).status).toBe(200);
+    expect(sim.control.pendingSubsystems()).toEqual([]);
+    const gone = await c.del('/api/v2/firewall/alias?id=3&apply=true');
+    expect(gone.status).toBe(200);
+    expect(gone.env.data).toMatchObject({ name: 'NOW_HOSTS' });
+    expect((await c.get('/api/v2/firewall/apply')).env.data).toEqual({ applied: true, pending_subsystems: [] });
+    // A DELETE left pending is applied by a later apply=true write, as pfSense reloads the whole filter.
+    await c.del('/api/v2/firewall/alias?id=2');
+    expect(sim.control.pendingSubsystems()).toEqual(['aliases']);
+    await c.del('/api/v2/firewall/alias?id=1&apply=true');
+    expect(sim.control.pendingSubsystems()).toEqual([]);
+  });
+});
+
+describe('alias PATCH re-checks only what it sends', () => {
+  let loaded: RunningSimulator;
+  const stored = [
+    { name: 'NESTED', type: 'host', descr: 'holds an alias', address: ['A_HOSTS', 'nas.example.com'], detail: ['alias', 'fqdn'] },
+    { name: 'RANGE', type: 'host', descr: 'holds a range', address: ['10.0.0.1-10.0.0.5'], detail: ['range'] },
+    { name: 'FEED', type: 'url', descr: 'a url alias', address: ['https://feeds.example.com/list.txt'], detail: ['feed'] },
+    { name: 'LONG_DETAIL', type: 'host', descr: 'more details than addresses', address: ['10.0.0.9'], detail: ['one', 'two'] },
+    { name: 'NET_MIX', type: 'network', descr: 'network entries', address: ['10.3.0.0/16'], detail: ['net'] },
+  ];
+  beforeEach(async () => {
+    loaded = await startSimulator({ now: () => fixedNow, data: { '/api/v2/firewall/aliases': stored } });
+  });
+  afterEach(async () => loaded.close());
+
+  it('changes only the description of aliases whose stored entries pfSense accepts', async () => {
+    const c = api(loaded.url, loaded.apiKey);
+    for (const [id, alias] of stored.entries()) {
+      const r = await c.patch('/api/v2/firewall/alias', { id, descr: 'probe' });
+      expect([alias.name, r.status, r.env.response_id]).toEqual([alias.name, 200, 'SUCCESS']);
+      expect(r.env.data).toEqual({ id, ...alias, descr: 'probe' });
+    }
+  });
+
+  it('accepts alias names and ranges in host and network entries it is sent', async () => {
+    const c = api(loaded.url, loaded.apiKey);
+    const host = await c.patch('/api/v2/firewall/alias', { id: 0, address: ['RANGE', '10.0.0.1-10.0.0.5', 'fd00::1-fd00::9'] });
+    expect(host.status).toBe(200);
+    expect((host.env.data as { detail: string[] }).detail).toEqual(['alias', 'fqdn', 'Entry added Wed, 04 Mar 2026 05:06:07 +0000']);
+    expect((await c.patch('/api/v2/firewall/alias', { id: 4, address: ['NESTED', '10.4.0.0/24', '10.5.0.1-10.5.0.9'] })).status).toBe(200);
+    for (const bad of [['10.0.0.1-'], ['10.0.0.1-fd00::1'], ['10.0.0.1-10.0.0.5/24'], ['bad name!'], ['']]) {
+      const r = await c.patch('/api/v2/firewall/alias', { id: 0, address: bad });
+      expect([bad, r.status, r.env.response_id]).toEqual([bad, 400, 'FIREWALL_ALIAS_ADDRESS_INVALID']);
+    }
+  });
+
+  it('still refuses a detail list longer than the address list when the request sends either', async () => {
+    const c = api(loaded.url, loaded.apiKey);
+    const r = await c.patch('/api/v2/firewall/alias', { id: 3, detail: ['a', 'b', 'c'] });
+    expect([r.status, r.env.response_id]).toEqual([400, 'FIREWALL_ALIAS_DETAIL_EXCEEDS_ADDRESSES']);
+    const fixed = await c.patch('/api/v2/firewall/alias', { id: 3, address: ['10.0.0.9', '10.0.0.10'] });
+    expect(fixed.env.data).toMatchObject({ address: ['10.0.0.9', '10.0.0.10'], detail: ['one', 'two'] });
+  });
+
+  it('re-checks the stored entries when the type changes', async () => {
+    const c = api(loaded.url, loaded.apiKey);
+    const r = await c.patch('/api/v2/firewall/alias', { id: 1, type: 'port' });
+    expect([r.status, r.env.response_id]).toEqual([400, 'FIREWALL_ALIAS_ADDRESS_INVALID']);
+    expect((await c.patch('/api/v2/firewall/alias', { id: 1, type: 'network' })).status).toBe(200);
+  });
 });
