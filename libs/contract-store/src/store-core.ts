@@ -311,7 +311,9 @@ export class StoreCore {
       auditFrom: db.prepare('SELECT sequence, contract_id, body, mac FROM audit_events WHERE sequence > ? ORDER BY sequence'),
       insertAudit: db.prepare('INSERT INTO audit_events (sequence, contract_id, body, mac) VALUES (?, ?, ?, ?)'),
       auditList: db.prepare(
-        'SELECT sequence, body FROM audit_events WHERE (? IS NULL OR contract_id = ?) AND sequence > ? ORDER BY sequence LIMIT ?',
+        `SELECT a.sequence, a.contract_id, a.body, a.mac, p.mac AS previous_mac FROM audit_events a
+           LEFT JOIN audit_events p ON p.sequence = a.sequence - 1
+           WHERE (? IS NULL OR a.contract_id = ?) AND a.sequence > ? ORDER BY a.sequence LIMIT ?`,
       ),
       getContract: db.prepare('SELECT * FROM contracts WHERE contract_id = ?'),
       allContracts: db.prepare('SELECT * FROM contracts'),
@@ -578,9 +580,27 @@ export class StoreCore {
     if (!Number.isSafeInteger(after) || after < 0) throw new TypeError('listAuditEvents: "afterSequence" must be a non-negative integer');
     if (filter.contractId !== undefined && !isSafeToken(filter.contractId)) throw new TypeError('listAuditEvents: "contractId" must be a safe token');
     const id = filter.contractId ?? null;
-    const rows = this.#stmt.auditList.all(id, id, after, limit) as { sequence: number; body: Buffer }[];
+    const rows = this.#db.transaction(
+      () => this.#stmt.auditList.all(id, id, after, limit) as { sequence: number; contract_id: string; body: Buffer; mac: Buffer; previous_mac: Buffer | null }[],
+    )();
+    // Each returned row is authenticated against its predecessor's stored MAC (one chain link), so a
+    // tampered row is an AuditChainError, never a parse error or a forged event. The whole-chain walk
+    // (prefix complete, head matches the anchor) stays verifyAuditChain()'s job.
     return Object.freeze(
-      rows.map((r) => deepFreeze({ sequence: r.sequence, ...(JSON.parse(r.body.toString('utf8')) as AuditEventBody) })),
+      rows.map((r) => {
+        const previous = r.sequence === 1 ? this.#genesisMac : r.previous_mac;
+        if (previous === null || !(r.body instanceof Uint8Array) || !(r.mac instanceof Uint8Array)) throw new AuditChainError(r.sequence);
+        const expected = auditRowMac(this.#keys.auditChain, this.#storeId, r.sequence, r.contract_id, previous, r.body);
+        if (!macMatches(expected, r.mac)) throw new AuditChainError(r.sequence);
+        let body: unknown;
+        try {
+          body = JSON.parse(r.body.toString('utf8'));
+        } catch {
+          throw new AuditChainError(r.sequence);
+        }
+        if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new AuditChainError(r.sequence);
+        return deepFreeze({ sequence: r.sequence, ...(body as AuditEventBody) });
+      }),
     );
   }
 
@@ -1049,7 +1069,7 @@ export class StoreCore {
   /**
    * Retention: protected artifacts of terminal contracts older than the retention period are
    * overwritten with zeros, then deleted (secure_delete zeroes the freed pages). A ROLLBACK_FAILED
-   * contract keeps its snapshot until its reservation has been released. Audit rows stay.
+   * contract keeps its snapshot until the retention period has passed since its reservation release. Audit rows stay.
    */
   purgeExpiredArtifacts(): readonly string[] {
     return this.write('purge', () => {
@@ -1059,7 +1079,11 @@ export class StoreCore {
       for (const row of rows) {
         const c = this.verifyRow(row);
         if (c.artifacts_purged_at !== null) continue;
-        if (c.state === RecoveryState.ROLLBACK_FAILED && c.reservation_release === null) continue;
+        // ROLLBACK_FAILED keeps its snapshot while the target is held, and the retention period counts from
+        // the signed release (not from terminal_at): the snapshot is what a manual recovery works from.
+        if (c.state === RecoveryState.ROLLBACK_FAILED && (c.reservation_release === null || c.reservation_release.released_at > now - this.#retentionMs)) {
+          continue;
+        }
         this.#stmt.zeroArtifacts.run(c.contract_id);
         this.#stmt.deleteArtifacts.run(c.contract_id);
         const next = deepFreeze({ ...c, artifacts_purged_at: now, state_version: c.state_version + 1, updated_at: now }) as RecoveryContract;

@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -37,6 +37,11 @@ function fileHash(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 
+/** The bytes that hold state: the database (taken with every store closed, so no WAL) and the anchor. */
+function stateHashes(): { db: string; wal: boolean; anchor: string } {
+  return { db: fileHash(dbPath()), wal: existsSync(`${dbPath()}-wal`), anchor: fileHash(h.anchorFile) };
+}
+
 async function seeded(): Promise<{ a: string; b: string }> {
   const s = await h.open();
   const a = preparedConfirmed(s, contractInput({ target: 1 })).contract_id;
@@ -69,7 +74,7 @@ describe('tampering fails closed with a typed error and no state change', () => 
     expect(errorOf(() => lazy.load(a)).code).toBe('INDEX_MISMATCH');
   });
 
-  it("two contracts' rows swapped", async () => {
+  it("two contracts' rows swapped: refused at open, at load and at EXECUTING, and nothing changes", async () => {
     const { a, b } = await seeded();
     raw((db) => {
       const ra = db.prepare('SELECT record, mac FROM contracts WHERE contract_id = ?').get(a) as { record: Buffer; mac: Buffer };
@@ -77,13 +82,17 @@ describe('tampering fails closed with a typed error and no state change', () => 
       db.prepare('UPDATE contracts SET record = ?, mac = ? WHERE contract_id = ?').run(rb.record, rb.mac, a);
       db.prepare('UPDATE contracts SET record = ?, mac = ? WHERE contract_id = ?').run(ra.record, ra.mac, b);
     });
+    const before = stateHashes();
     await expect(h.open()).rejects.toMatchObject({ name: 'RecordIntegrityError', code: 'RECORD_MAC' });
     const lazy = await h.open({ verifyOnOpen: false });
     expect(errorOf(() => lazy.load(a)).code).toBe('RECORD_MAC');
     expect(errorOf(() => lazy.load(b)).code).toBe('RECORD_MAC');
+    expect(errorOf(() => ExecutorContractStore.of(lazy).beginExecution(a, 3)).code).toBe('RECORD_MAC');
+    lazy.close();
+    expect(stateHashes()).toEqual(before);
   });
 
-  it('a flipped byte in an audit row: verifyAuditChain names the first broken sequence; open refuses', async () => {
+  it('a flipped byte in an audit row: verifyAuditChain and listAuditEvents name the sequence; open refuses; nothing changes', async () => {
     const s = await h.open();
     preparedConfirmed(s, contractInput({ target: 1 }));
     raw((db) => {
@@ -91,18 +100,33 @@ describe('tampering fails closed with a typed error and no state change', () => 
       db.prepare('UPDATE audit_events SET body = ? WHERE sequence = 2').run(flipByte(row.body));
     });
     expect(s.verifyAuditChain()).toEqual({ ok: false, firstBrokenSequence: 2 });
+    // listing authenticates each row it returns: a typed error, never a parse error or a forged event
+    expect(errorOf(() => s.listAuditEvents({ limit: 1000 }))).toMatchObject({ name: 'AuditChainError', code: 'AUDIT_CHAIN_BROKEN' });
+    expect(s.listAuditEvents({ afterSequence: 2 }).map((e) => e.sequence)).toEqual([3]);
     s.close();
+    const before = stateHashes();
     await expect(h.open()).rejects.toMatchObject({ name: 'AuditChainError', code: 'AUDIT_CHAIN_BROKEN', firstBrokenSequence: 2 });
+    expect(stateHashes()).toEqual(before);
   });
 
-  it('a deleted audit row breaks the chain at its sequence', async () => {
+  it('an audit body replaced by non-JSON bytes lists as a typed AuditChainError, not a SyntaxError', async () => {
+    const s = await h.open();
+    preparedConfirmed(s, contractInput({ target: 1 }));
+    raw((db) => db.prepare('UPDATE audit_events SET body = ? WHERE sequence = 1').run(Buffer.from('{not json')));
+    const e = errorOf(() => s.listAuditEvents());
+    expect(e).toMatchObject({ name: 'AuditChainError', code: 'AUDIT_CHAIN_BROKEN' });
+    expect(e.message).not.toContain('not json');
+  });
+
+  it('a deleted audit row breaks the chain at its sequence (and the row after it no longer lists)', async () => {
     const s = await h.open();
     preparedConfirmed(s, contractInput({ target: 1 }));
     raw((db) => db.prepare('DELETE FROM audit_events WHERE sequence = 2').run());
     expect(s.verifyAuditChain()).toEqual({ ok: false, firstBrokenSequence: 2 });
+    expect(errorOf(() => s.listAuditEvents({ afterSequence: 2 }))).toMatchObject({ name: 'AuditChainError' });
   });
 
-  it('a flipped byte in a protected artifact, or an artifact moved between contracts', async () => {
+  it('a flipped byte in a protected artifact, or an artifact moved between contracts; nothing changes', async () => {
     const { a, b } = await seeded();
     raw((db) => {
       const row = db.prepare("SELECT envelope FROM protected_artifacts WHERE contract_id = ? AND purpose = 'intent'").get(a) as { envelope: Buffer };
@@ -110,21 +134,43 @@ describe('tampering fails closed with a typed error and no state change', () => 
       const snap = db.prepare("SELECT envelope FROM protected_artifacts WHERE contract_id = ? AND purpose = 'snapshot'").get(a) as { envelope: Buffer };
       db.prepare("UPDATE protected_artifacts SET envelope = ? WHERE contract_id = ? AND purpose = 'snapshot'").run(snap.envelope, b);
     });
+    const before = stateHashes();
     const s = await h.open();
     const ex = ExecutorContractStore.of(s);
     expect(errorOf(() => ex.decryptProtectedArtifact(a, 'intent')).code).toBe('ARTIFACT_DIGEST');
     expect(errorOf(() => ex.decryptProtectedArtifact(b, 'snapshot')).code).toBe('ARTIFACT_DIGEST');
     expect(ex.decryptProtectedArtifact(a, 'snapshot')).toMatchObject({ name: 'lan_hosts' });
+    s.close();
+    expect(stateHashes()).toEqual(before);
   });
 
-  it('a flipped byte in the anchor file', async () => {
+  it('a tampered target reservation row: refused at open and at EXECUTING for that target; nothing changes', async () => {
+    const s = await h.open();
+    const holder = executing(s, contractInput({ target: 1 }));
+    const waiting = preparedConfirmed(s, contractInput({ target: 1 }));
+    s.close();
+    raw((db) => db.prepare('UPDATE target_reservations SET acquired_at = acquired_at - 1 WHERE contract_id = ?').run(holder.contract_id));
+    const before = stateHashes();
+    await expect(h.open()).rejects.toMatchObject({ name: 'RecordIntegrityError', code: 'RESERVATION_MAC' });
+    const lazy = await h.open({ verifyOnOpen: false });
+    expect(errorOf(() => ExecutorContractStore.of(lazy).beginExecution(waiting.contract_id, waiting.state_version)).code).toBe('RESERVATION_MAC');
+    expect(lazy.load(waiting.contract_id).state).toBe('PREPARED');
+    lazy.close();
+    expect(stateHashes()).toEqual(before);
+  });
+
+  it('a flipped byte in the anchor file: refused at open; nothing changes', async () => {
     await seeded();
     const text = readFileSync(h.anchorFile, 'utf8');
     const at = text.indexOf('"head_mac":"') + 14;
     writeFileSync(h.anchorFile, text.slice(0, at) + (text[at] === '0' ? '1' : '0') + text.slice(at + 1));
+    const before = stateHashes();
     await expect(h.open()).rejects.toMatchObject({ name: 'AnchorError', code: 'ANCHOR_MAC' });
+    expect(stateHashes()).toEqual(before);
     writeFileSync(h.anchorFile, '{"v":1');
+    const truncated = stateHashes();
     await expect(h.open()).rejects.toMatchObject({ name: 'AnchorError', code: 'ANCHOR_CORRUPT' });
+    expect(stateHashes()).toEqual(truncated);
   });
 
   it('the wrong master key fails closed at open', async () => {

@@ -194,9 +194,15 @@ describe('protected artifacts, sentinels and retention', () => {
     expect(after).not.toContain(ciphertextProbe);
     for (const sentinel of SENTINELS) expect(after).not.toContain(sentinel);
 
-    // the ROLLBACK_FAILED snapshot is kept until its reservation is released, then purged
-    s.releaseRollbackFailedReservation(stuck.contract_id, h.authorities.release(stuck));
+    // the ROLLBACK_FAILED snapshot is kept until its reservation is released, and the retention period
+    // counts from the release, not from terminal_at (which is already older than retentionMs here)
     h.clock.now += retentionMs;
+    expect(s.purgeExpiredArtifacts()).toEqual([]);
+    s.releaseRollbackFailedReservation(stuck.contract_id, h.authorities.release(stuck));
+    expect(s.purgeExpiredArtifacts()).toEqual([]);
+    h.clock.now += retentionMs - 1;
+    expect(s.purgeExpiredArtifacts()).toEqual([]);
+    h.clock.now += 1;
     expect(s.purgeExpiredArtifacts()).toEqual([stuck.contract_id]);
   });
 });
