@@ -1,6 +1,7 @@
 import { isAliasDescriptionRequest } from './alias-description-request.js';
 import type { AliasDescriptionRequest } from './alias-description-request.js';
-import { parseAliasTarget } from './alias-target.js';
+import { ALIAS_TARGET_FIELDS, parseAliasTarget } from './alias-target.js';
+import { projectKeys } from './parse-closed-object.js';
 import type { AliasTarget } from './alias-target.js';
 import type { ParsedWriteResponse, WriteResponseView } from './capability-adapter.js';
 
@@ -17,8 +18,9 @@ function parseJson(text: string): unknown {
 }
 
 /**
- * Accepts only HTTP 200 with a pfrest success envelope (code 200, status "ok", a response_id) whose `data`
- * is a well-formed alias with the request's id and description. Anything else is not a proven success (the
+ * Accepts only HTTP 200 with a pfrest success envelope (code 200, status "ok", response_id "SUCCESS") whose
+ * `data` is a well-formed alias with the request's id and description. Like readAliasTarget, `data` is
+ * projected to the six known fields first: real appliances return fields the pinned model does not list. Anything else is not a proven success (the
  * executor then relies on its authoritative re-read and classifies it as ambiguous). Never throws on
  * upstream data, and never returns upstream text.
  */
@@ -33,10 +35,10 @@ export function parseAliasPatchResponse(
   const envelope = parseJson(response.body);
   if (envelope === null || typeof envelope !== 'object' || Array.isArray(envelope)) return reject('NOT_ENVELOPE');
   const { code, status, response_id: responseId, data } = envelope as Record<string, unknown>;
-  if (code !== 200 || status !== 'ok' || typeof responseId !== 'string') return reject('NOT_SUCCESS_ENVELOPE');
+  if (code !== 200 || status !== 'ok' || responseId !== 'SUCCESS') return reject('NOT_SUCCESS_ENVELOPE');
   let target: AliasTarget;
   try {
-    target = parseAliasTarget(data, 'data');
+    target = parseAliasTarget(projectKeys(data, ALIAS_TARGET_FIELDS), 'data');
   } catch {
     return reject('DATA_NOT_ALIAS');
   }

@@ -77,6 +77,15 @@ describe('parseResponse', () => {
     expect(parsed).toEqual({ accepted: true, target: patched });
   });
 
+  it('accepts data with fields the pinned model does not list (real appliances send them)', () => {
+    const wider = { ...patched, url: '', updatefreq: '', aliasurl: [], extra_field: { nested: true } };
+    const parsed = A.parseResponse({ status: 200, body: envelope(wider) }, request);
+    expect(parsed).toEqual({ accepted: true, target: patched });
+    // Projection never fills a gap: a missing known field is still refused.
+    const { detail: _detail, ...missing } = wider;
+    expect(A.parseResponse({ status: 200, body: envelope(missing) }, request)).toEqual({ accepted: false, reason: 'DATA_NOT_ALIAS' });
+  });
+
   it.each([
     ['another 2xx', { status: 201, body: envelope(patched) }, 'NOT_HTTP_200'],
     ['a 4xx', { status: 400, body: envelope(patched) }, 'NOT_HTTP_200'],
@@ -84,6 +93,7 @@ describe('parseResponse', () => {
     ['an HTML body', { status: 200, body: '<html></html>' }, 'NOT_ENVELOPE'],
     ['a non-success envelope', { status: 200, body: JSON.stringify({ code: 400, status: 'bad request', response_id: 'X', data: patched }) }, 'NOT_SUCCESS_ENVELOPE'],
     ['an envelope without response_id', { status: 200, body: JSON.stringify({ code: 200, status: 'ok', data: patched }) }, 'NOT_SUCCESS_ENVELOPE'],
+    ['an envelope whose response_id is not SUCCESS', { status: 200, body: JSON.stringify({ code: 200, status: 'ok', response_id: 'X', data: patched }) }, 'NOT_SUCCESS_ENVELOPE'],
     ['data that is not an alias', { status: 200, body: envelope([patched]) }, 'DATA_NOT_ALIAS'],
     ['data of another alias', { status: 200, body: envelope({ ...patched, id: 0 }) }, 'DATA_OTHER_ALIAS'],
     ['data with another description', { status: 200, body: envelope({ ...patched, descr: 'old' }) }, 'DATA_DESCRIPTION_DIFFERS'],
