@@ -14,6 +14,17 @@ function parseJson(text: string): unknown {
   }
 }
 
+/**
+ * pfrest's success envelope, exactly (endpoints.json `conventions.success`): code 200, status "ok",
+ * response_id "SUCCESS", parsed with the read client's envelope schema. Checked by the executor itself,
+ * before any adapter sees the body, so a permissive adapter cannot turn a proxy page or an error envelope
+ * delivered with HTTP 200 into a success (ARCHITECTURE §4 step 8).
+ */
+function isSuccessEnvelope(body: string): boolean {
+  const parsed = PfrestEnvelopeSchema.safeParse(parseJson(body));
+  return parsed.success && parsed.data.code === 200 && parsed.data.status === 'ok' && parsed.data.response_id === 'SUCCESS';
+}
+
 /** A pfrest error envelope answering this status: {code: status, status, response_id, data}. */
 function isErrorEnvelopeFor(status: number, body: string): boolean {
   const parsed = PfrestEnvelopeSchema.safeParse(parseJson(body));
@@ -22,9 +33,10 @@ function isErrorEnvelopeFor(status: number, body: string): boolean {
 
 /**
  * Classifies a received response (ARCHITECTURE §4 step 8, strict on purpose):
- * - HTTP 200 and `accepts` returns exactly `true` → VERIFIED_SUCCESS;
+ * - HTTP 200 with pfrest's success envelope (checked here) and `accepts` returns exactly `true` → VERIFIED_SUCCESS;
  * - 4xx whose body is a pfrest error envelope with the same code → VERIFIED_FAILURE (pfSense rejected it);
- * - everything else — a 200 the adapter does not accept (non-success envelope, malformed body), another
+ * - everything else — a 200 without the success envelope (HTML, malformed or non-success body: the adapter
+ *   is not asked), a 200 the adapter does not accept, another
  *   2xx, 3xx, 5xx, a 4xx without an envelope (a proxy page proves nothing), an unreadable response, an
  *   acceptor that throws → AMBIGUOUS.
  */
@@ -35,6 +47,7 @@ export function classifySendResponse(response: unknown, accepts: ResponseAccepto
     return classified(EffectKnowledge.AMBIGUOUS, 'MALFORMED_RESPONSE');
   }
   if (status === 200) {
+    if (!isSuccessEnvelope(body)) return classified(EffectKnowledge.AMBIGUOUS, 'NOT_SUCCESS_ENVELOPE_200');
     let accepted: boolean;
     try {
       accepted = accepts(Object.freeze({ status, body })) === true;

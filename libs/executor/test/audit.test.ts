@@ -86,7 +86,7 @@ it('every refusal and outcome after the reservation has its chained, value-free 
     'EXECUTING>VERIFIED:VERIFIED_SUCCESS',
     'ROLLING_BACK>ROLLBACK_FAILED:TARGET_CHANGED_SINCE_VERIFIED',
     'EXECUTING>VERIFIED:VERIFIED_SUCCESS',
-    'ROLLING_BACK>RECONCILIATION:UNACCEPTED_200',
+    'ROLLING_BACK>RECONCILIATION:NOT_SUCCESS_ENVELOPE_200',
   ]);
   for (const r of results) {
     const rows = world.store.listAuditEvents({ contractId: r.id, limit: 100 }).filter((e) => e.from_state === r.from);

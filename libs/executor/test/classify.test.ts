@@ -8,7 +8,8 @@ import {
 } from '@pfsense-mcp/write-client';
 import { classifySendError, classifySendResponse } from '../src/index.js';
 
-const env = (code: number, status = code === 200 ? 'ok' : 'error') => JSON.stringify({ code, status, response_id: 'X', message: '', data: [] });
+const env = (code: number, status = code === 200 ? 'ok' : 'error', responseId = code === 200 ? 'SUCCESS' : 'X') =>
+  JSON.stringify({ code, status, response_id: responseId, message: '', data: [] });
 const yes = () => true;
 const no = () => false;
 
@@ -45,6 +46,31 @@ describe('classifySendResponse', () => {
       }).knowledge,
     ).toBe('AMBIGUOUS');
     for (const status of [201, 202, 204, 299]) expect(classifySendResponse({ status, body: env(200) }, yes).outcomeClass).toBe('UNEXPECTED_2XX');
+  });
+
+  it('a 200 without pfrest\'s success envelope is AMBIGUOUS and the adapter is never asked', () => {
+    let asked = 0;
+    const permissive = () => {
+      asked += 1;
+      return true;
+    };
+    const bodies = [
+      '<html>OK</html>',
+      '',
+      '{"code":200,"status":"ok"',
+      env(400),
+      env(200, 'ok', 'X'),
+      env(200, 'error', 'SUCCESS'),
+      env(201, 'ok', 'SUCCESS'),
+      JSON.stringify({ code: 200, status: 'ok', response_id: 'SUCCESS' }),
+      JSON.stringify([{ code: 200, status: 'ok', response_id: 'SUCCESS', data: [] }]),
+    ];
+    for (const body of bodies) {
+      expect(classifySendResponse({ status: 200, body }, permissive)).toEqual({ knowledge: 'AMBIGUOUS', outcomeClass: 'NOT_SUCCESS_ENVELOPE_200' });
+    }
+    expect(asked).toBe(0);
+    expect(classifySendResponse({ status: 200, body: env(200) }, permissive).knowledge).toBe('VERIFIED_SUCCESS');
+    expect(asked).toBe(1);
   });
 
   it('VERIFIED_FAILURE only for 4xx with a pfrest error envelope of that code', () => {

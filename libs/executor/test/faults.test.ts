@@ -83,7 +83,7 @@ describe('faults injected by the simulator (real loopback HTTP): exactly one sen
     ['redirect-3xx', { status: 307 }, 'REDIRECT_3XX', false],
     ['other-2xx', {}, 'UNEXPECTED_2XX', true],
     ['other-2xx', { status: 204 }, 'UNEXPECTED_2XX', true],
-    ['malformed-json', {}, 'UNACCEPTED_200', true],
+    ['malformed-json', {}, 'NOT_SUCCESS_ENVELOPE_200', true],
     ['oversized-body', { bytes: 512 * 1024 }, 'RESPONSE_TOO_LARGE', true],
   ];
   for (const [kind, extra, outcomeClass, applied] of cases) {
@@ -159,7 +159,7 @@ describe('faults injected by the fault proxy: exactly one call, never a second',
     'drop-response-after-apply': ['RECONCILIATION', 'AMBIGUOUS', 'CONNECTION_LOST_AFTER_WRITE'],
     'redirect-3xx': ['RECONCILIATION', 'AMBIGUOUS', 'REDIRECT_3XX'],
     'other-2xx': ['RECONCILIATION', 'AMBIGUOUS', 'UNEXPECTED_2XX'],
-    'malformed-json': ['RECONCILIATION', 'AMBIGUOUS', 'UNACCEPTED_200'],
+    'malformed-json': ['RECONCILIATION', 'AMBIGUOUS', 'NOT_SUCCESS_ENVELOPE_200'],
     'oversized-body': ['RECONCILIATION', 'AMBIGUOUS', 'RESPONSE_TOO_LARGE'],
   };
   for (const [kind, [state, effect, outcomeClass]] of Object.entries(expected) as [FaultKind, readonly [string, string, string]][]) {
@@ -182,7 +182,7 @@ describe('responses only the mock transport can shape', () => {
   const envelope = (code: number, status: string, data: unknown = []) =>
     JSON.stringify({ code, status, response_id: code === 200 ? 'SUCCESS' : 'SOME_ERROR', message: '', data });
   const cases: readonly [name: string, reply: { status: number; body: string }, state: string, outcomeClass: string][] = [
-    ['200 with a non-success envelope', { status: 200, body: envelope(400, 'bad request') }, 'RECONCILIATION', 'UNACCEPTED_200'],
+    ['200 with a non-success envelope', { status: 200, body: envelope(400, 'bad request') }, 'RECONCILIATION', 'NOT_SUCCESS_ENVELOPE_200'],
     ['200 with a success envelope for another alias', { status: 200, body: envelope(200, 'ok', { id: 3, name: 'DMZ_HOSTS', type: 'host', descr: NEW, address: [], detail: [] }) }, 'RECONCILIATION', 'UNACCEPTED_200'],
     ['400 with a pfrest error envelope', { status: 400, body: envelope(400, 'bad request') }, 'FAILED', 'REJECTED_4XX'],
     ['404 with a pfrest error envelope', { status: 404, body: envelope(404, 'not found') }, 'FAILED', 'REJECTED_4XX'],
@@ -199,6 +199,46 @@ describe('responses only the mock transport can shape', () => {
       expect(mock.calls.map((c) => `${c.method} ${c.path} ${c.body}`)).toEqual([`PATCH ${ALIAS_PATH} {"apply":false,"descr":"${NEW}","id":0}`]);
     });
   }
+
+  // parseResponse says yes to anything; the executor's own envelope check must still refuse the success.
+  function permissiveAdapter(): { adapter: typeof ADAPTER; asked: () => number } {
+    let asked = 0;
+    const permissive = Object.freeze({
+      ...(ADAPTER as unknown as Record<string, unknown>),
+      parseResponse: () => {
+        asked += 1;
+        return Object.freeze({ accepted: true });
+      },
+    }) as unknown as typeof ADAPTER;
+    return { adapter: permissive, asked: () => asked };
+  }
+  const notSuccess200: readonly [name: string, body: string][] = [
+    ['an HTML page', '<html><body>200 OK</body></html>'],
+    ['an empty body', ''],
+    ['a pfrest error envelope', envelope(400, 'bad request')],
+    ['response_id other than SUCCESS', JSON.stringify({ code: 200, status: 'ok', response_id: 'SOMETHING_ELSE', message: '', data: [] })],
+    ['status other than ok', JSON.stringify({ code: 200, status: 'accepted', response_id: 'SUCCESS', message: '', data: [] })],
+  ];
+  for (const [name, body] of notSuccess200) {
+    it(`a permissive adapter is never asked about a 200 with ${name}: RECONCILIATION`, async () => {
+      const { adapter: permissive, asked } = permissiveAdapter();
+      const mock = new RecordingMockTransport({ replies: [{ status: 200, body }] });
+      const p = await prepare(world, 'LAN_SERVERS', NEW);
+      const out = await world.executorWith(mock).execute(p.contract.contract_id, { adapter: permissive, intent: p.intent });
+      expect(out).toMatchObject({ state: 'RECONCILIATION', effect: 'AMBIGUOUS', outcomeClass: 'NOT_SUCCESS_ENVELOPE_200', sends: 1 });
+      expect(mock.callCount).toBe(1);
+      expect(asked()).toBe(0);
+    });
+  }
+
+  it('with the success envelope the permissive adapter is asked, and the re-read still decides', async () => {
+    const { adapter: permissive, asked } = permissiveAdapter();
+    const mock = new RecordingMockTransport({ replies: [{ status: 200, body: envelope(200, 'ok') }] });
+    const p = await prepare(world, 'LAN_SERVERS', NEW);
+    const out = await world.executorWith(mock).execute(p.contract.contract_id, { adapter: permissive, intent: p.intent });
+    expect(asked()).toBe(1);
+    expect(out).toMatchObject({ state: 'RECONCILIATION', outcomeClass: 'NOT_VERIFIED', sends: 1 });
+  });
 
   it('an unknown error from the transport → RECONCILIATION', async () => {
     const mock = new RecordingMockTransport({ replies: [{ error: new Error('boom') }] });
