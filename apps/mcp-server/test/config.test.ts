@@ -1,6 +1,7 @@
 import { chmodSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHttpTransport, isLoopbackHost } from '@pfsense-mcp/transports';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, knownToolNames, loadConfig, parseAllowedTools, parseCliArgs, precheckCaFile, readApiKey, selectTools, UsageError } from '../src/index.js';
 
@@ -61,6 +62,40 @@ describe('loadConfig', () => {
   it('allows plain http only to loopback with the explicit flag', () => {
     expect(loadConfig({ ...base, PFSENSE_URL: 'http://127.0.0.1:8080', PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' }, known).url).toBe('http://127.0.0.1:8080');
     expect(fail({ ...base, PFSENSE_URL: 'http://10.0.0.1', PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' }).code).toBe('HTTP_NOT_LOOPBACK');
+  });
+
+  it('agrees with the transport on what a loopback host is (config accepts exactly what the transport accepts)', () => {
+    const hosts = ['127.0.0.1', '127.0.0.2', '127.255.255.254', 'localhost', 'LOCALHOST', '[::1]', '[0:0:0:0:0:0:0:1]', '128.0.0.1', '10.0.0.1', '[::2]', 'localhost.example.net', '127.0.0.1.nip.io', '0.0.0.0', '2130706433'];
+    let accepted = 0;
+    for (const host of hosts) {
+      const url = `http://${host}:8080`;
+      const transportSays = isLoopbackHost(new URL(url).hostname);
+      let transportBuilds = true;
+      try {
+        createHttpTransport({ baseUrl: url, authHeader: { name: 'X-API-Key', value: 'k'.repeat(32) }, allowHttpLoopback: true }).close();
+      } catch {
+        transportBuilds = false;
+      }
+      let configAccepts = true;
+      try {
+        loadConfig({ ...base, PFSENSE_URL: url, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' }, known);
+      } catch (error) {
+        expect((error as ConfigError).code, host).toBe('HTTP_NOT_LOOPBACK');
+        configAccepts = false;
+      }
+      expect([configAccepts, transportBuilds], host).toEqual([transportSays, transportSays]);
+      if (configAccepts) accepted += 1;
+    }
+    // Both outcomes occur, so the comparison above can fail either way.
+    expect(accepted).toBeGreaterThan(3);
+    expect(accepted).toBeLessThan(hosts.length);
+  });
+
+  it('takes the appliance origin only: a path prefix (pfREST behind a reverse-proxy path) is refused', () => {
+    for (const url of ['https://fw.example.net/pfsense', 'https://fw.example.net/api/v2', 'https://fw.example.net:8443/x/']) {
+      expect(fail({ ...base, PFSENSE_URL: url }).code, url).toBe('URL_NOT_ORIGIN');
+    }
+    expect(loadConfig({ ...base, PFSENSE_URL: 'https://fw.example.net:8443/' }, known).url).toBe('https://fw.example.net:8443');
   });
 });
 

@@ -11,6 +11,12 @@ const TRANSPORT_CODES: Readonly<Record<string, ToolErrorCode>> = Object.freeze({
   CONNECTION_RESET: ToolErrorCode.UPSTREAM_UNREACHABLE,
   TLS_FAILURE: ToolErrorCode.UPSTREAM_TLS_FAILURE,
   RESPONSE_TOO_LARGE: ToolErrorCode.UPSTREAM_RESPONSE_TOO_LARGE,
+  // The appliance answered, but not with a usable HTTP response: a broken status line or headers, or a body
+  // that is not UTF-8. That is upstream's fault, not ours, so it is never INTERNAL_ERROR.
+  MALFORMED_RESPONSE: ToolErrorCode.UPSTREAM_MALFORMED_RESPONSE,
+  BODY_NOT_UTF8: ToolErrorCode.UPSTREAM_MALFORMED_RESPONSE,
+  // Any other failure on the way to the appliance (an unclassified socket error).
+  TRANSPORT_FAILURE: ToolErrorCode.UPSTREAM_UNREACHABLE,
 });
 
 /**

@@ -1,3 +1,4 @@
+import { isIPv4 } from 'node:net';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { parseProfile, type Profile } from '@pfsense-mcp/policy';
@@ -34,7 +35,17 @@ const EnvSchema = z.object({
   PFSENSE_ALLOW_HTTP_LOOPBACK: flag.optional(),
 });
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+/**
+ * The same rule as transports' isLoopbackHost (localhost, [::1], 127.0.0.0/8), so a URL this accepts is never one
+ * the transport then refuses, nor the reverse; test/config.test.ts compares the two on every case. It is a copy,
+ * not an import, on purpose: importing @pfsense-mcp/transports here would evaluate got before the `initialize`
+ * reply (the bundle defers it until after), costing cold start.
+ */
+export function isLoopbackHostname(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  if (host === 'localhost' || host === '[::1]' || host === '::1') return true;
+  return isIPv4(host) && host.startsWith('127.');
+}
 
 /**
  * Reads and validates the configuration from `env`. Fails closed: the first problem throws a ConfigError
@@ -95,7 +106,7 @@ function parseBaseUrl(raw: string, allowHttpLoopback: boolean): string {
     throw new ConfigError('URL_NOT_ORIGIN', variable, `${variable} must be the appliance origin only (scheme, host, optional port)`);
   }
   if (url.protocol === 'http:') {
-    if (!LOOPBACK_HOSTS.has(url.hostname)) {
+    if (!isLoopbackHostname(url.hostname)) {
       throw new ConfigError('HTTP_NOT_LOOPBACK', variable, `${variable} must use https (plain http is allowed only to a loopback address)`);
     }
     if (!allowHttpLoopback) {
