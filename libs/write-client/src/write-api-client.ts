@@ -2,6 +2,7 @@ import { CanonicalError, canonicalize } from '@pfsense-mcp/canonical';
 import { isHttpMethod } from '@pfsense-mcp/policy';
 import type { HttpMethod } from '@pfsense-mcp/policy';
 import type { Transport, TransportResponse } from '@pfsense-mcp/transports';
+import { isWriteRequestFor } from './is-write-request-for.js';
 import { WriteEndpoints } from './write-endpoints.js';
 import type { WriteEndpoint, WriteEndpointTable } from './write-endpoints.js';
 import { WriteRefusedError } from './write-refused-error.js';
@@ -10,7 +11,11 @@ import { WriteRefusedError } from './write-refused-error.js';
 export const MAX_WRITE_BODY_BYTES = 16 * 1024;
 
 export interface WriteApiClientOptions {
-  /** The endpoint table; default the product's `WriteEndpoints`. Tests inject one to exercise refusals. */
+  /**
+   * The endpoint table; default the product's `WriteEndpoints`. Tests inject one to exercise refusals: it may
+   * only be a subset of `WriteEndpoints` (same symbols, methods and paths) with `verified` lowered to false —
+   * never a new symbol, method or path, never a raised `verified`.
+   */
   readonly endpoints?: WriteEndpointTable;
 }
 
@@ -18,14 +23,22 @@ const SYMBOL = /^[A-Z][A-Z0-9_]{0,63}$/;
 const PATH = /^\/api\/v2(?:\/[a-z0-9_]+)+$/;
 const ENTRY_KEYS = ['method', 'path', 'verified'];
 
+/**
+ * Validates and copies an injected table. Every entry must be an entry of `WriteEndpoints` with the same
+ * method and path; `verified` may only be lowered. So no constructor call, in tests or production, can add
+ * a write surface (ARCHITECTURE §5: adding one is a reviewed change of write-endpoints.ts).
+ */
 function copyTable(table: unknown): ReadonlyMap<string, Readonly<WriteEndpoint>> {
   if (table === null || typeof table !== 'object' || Array.isArray(table)) {
     throw new TypeError('WriteApiClient: "options.endpoints" must be an object of symbol → {method, path, verified}');
   }
+  const product = WriteEndpoints as unknown as Readonly<Record<string, Readonly<WriteEndpoint>>>;
   const out = new Map<string, Readonly<WriteEndpoint>>();
   for (const [symbol, raw] of Object.entries(table)) {
     const at = `WriteApiClient: "options.endpoints.${SYMBOL.test(symbol) ? symbol : '<invalid>'}"`;
     if (!SYMBOL.test(symbol)) throw new TypeError(`${at}: symbols must match ${SYMBOL.source}`);
+    if (!Object.prototype.hasOwnProperty.call(product, symbol)) throw new TypeError(`${at}: only symbols of WriteEndpoints may be injected`);
+    const own = product[symbol] as Readonly<WriteEndpoint>;
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new TypeError(`${at} must be an object`);
     const keys = Object.keys(raw);
     if (keys.length !== ENTRY_KEYS.length || !ENTRY_KEYS.every((k) => keys.includes(k))) {
@@ -34,10 +47,13 @@ function copyTable(table: unknown): ReadonlyMap<string, Readonly<WriteEndpoint>>
     const { method, path, verified } = raw as Record<string, unknown>;
     // GET never goes through the write client: reads have their own GET-only client (ARCHITECTURE §2).
     if (!isHttpMethod(method) || method === 'GET') throw new TypeError(`${at}.method must be POST, PUT, PATCH or DELETE`);
+    if (method !== own.method) throw new TypeError(`${at}.method must be WriteEndpoints' own method ${own.method}`);
     if (typeof path !== 'string' || path.length > 256 || !PATH.test(path)) {
       throw new TypeError(`${at}.path must be a pfrest v2 path like /api/v2/firewall/alias`);
     }
+    if (path !== own.path) throw new TypeError(`${at}.path must be WriteEndpoints' own path`);
     if (typeof verified !== 'boolean') throw new TypeError(`${at}.verified must be a boolean`);
+    if (verified && !own.verified) throw new TypeError(`${at}.verified may only be lowered to false`);
     out.set(symbol, Object.freeze({ method, path, verified }));
   }
   return out;
@@ -45,7 +61,8 @@ function copyTable(table: unknown): ReadonlyMap<string, Readonly<WriteEndpoint>>
 
 /**
  * The only non-GET path in the product (ARCHITECTURE §2, §4). Every refusal — unknown symbol, method
- * mismatch, unverified entry, a request that is not canonical JSON or a body over 16 KiB — happens before the
+ * mismatch, unverified entry, a request outside the endpoint's closed shape (`isWriteRequestFor`) or not
+ * canonical JSON, a body over 16 KiB — happens before the
  * transport is called and throws WriteRefusedError (requestWritten: false). One `send` is at most one
  * transport request; it never retries. Only composition roots construct it; only the executor holds it.
  */
@@ -80,8 +97,9 @@ export class WriteApiClient {
     if (!endpoint.verified) {
       throw new WriteRefusedError('UNVERIFIED_ENDPOINT', symbol, 'the endpoint is not verified on an appliance');
     }
-    if (typedRequest === null || typeof typedRequest !== 'object' || Array.isArray(typedRequest)) {
-      throw new WriteRefusedError('INVALID_REQUEST', symbol, '"typedRequest" must be a request model object');
+    // Our own closed key set per symbol, whatever the caller (or its adapter) vouched for.
+    if (!isWriteRequestFor(symbol, typedRequest)) {
+      throw new WriteRefusedError('INVALID_REQUEST', symbol, `"typedRequest" must be exactly the closed request of ${symbol}`);
     }
     let body: string;
     try {

@@ -17,6 +17,7 @@ import {
   WriteEndpoints,
   WriteRefusedError,
   isWriteEndpointSymbol,
+  isWriteRequestFor,
 } from '../src/index.js';
 import type { HttpMethod } from '../src/index.js';
 
@@ -58,21 +59,35 @@ describe('WriteApiClient.send refusals happen before the network', () => {
     { name: 'a lower-case method', symbol: 'FIREWALL_ALIAS_PATCH', method: 'patch' as HttpMethod, body: request, code: 'METHOD_MISMATCH' },
     {
       name: 'an unverified entry',
-      symbol: 'UNVERIFIED_PATCH',
+      symbol: 'FIREWALL_ALIAS_PATCH',
       method: 'PATCH',
       body: request,
       code: 'UNVERIFIED_ENDPOINT',
-      endpoints: { UNVERIFIED_PATCH: { method: 'PATCH', path: '/api/v2/firewall/alias', verified: false } },
+      endpoints: { FIREWALL_ALIAS_PATCH: { method: 'PATCH', path: '/api/v2/firewall/alias', verified: false } },
     },
     { name: 'an array body', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: [1], code: 'INVALID_REQUEST' },
     { name: 'a float in the body', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { id: 0.5 }, code: 'INVALID_REQUEST' },
     { name: 'a class instance body', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: new Date(0), code: 'INVALID_REQUEST' },
+    // The closed key set of FIREWALL_ALIAS_PATCH is the write client's own: exactly {id, descr, apply: false}.
+    { name: 'an extra key', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { ...request, apply_now: true }, code: 'INVALID_REQUEST' },
+    { name: 'a missing key', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { id: 0, descr: 'x' }, code: 'INVALID_REQUEST' },
+    { name: 'apply: true', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { ...request, apply: true }, code: 'INVALID_REQUEST' },
+    { name: 'a negative id', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { ...request, id: -1 }, code: 'INVALID_REQUEST' },
+    { name: 'a non-string descr', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { ...request, descr: ['x'] }, code: 'INVALID_REQUEST' },
+    { name: 'a symbol key', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { ...request, [Symbol('x')]: 1 }, code: 'INVALID_REQUEST' },
+    {
+      name: 'a getter field',
+      symbol: 'FIREWALL_ALIAS_PATCH',
+      method: 'PATCH',
+      body: Object.defineProperty({ id: 0, apply: false }, 'descr', { get: () => 'x', enumerable: true }),
+      code: 'INVALID_REQUEST',
+    },
     {
       name: 'a body one byte over 16 KiB',
       symbol: 'FIREWALL_ALIAS_PATCH',
       method: 'PATCH',
-      // {"d":"…"} is 8 bytes of framing.
-      body: { d: 'x'.repeat(MAX_WRITE_BODY_BYTES - 8 + 1) },
+      // {"apply":false,"descr":"…","id":0} is 33 bytes of framing.
+      body: { id: 0, descr: 'x'.repeat(MAX_WRITE_BODY_BYTES - 33 + 1), apply: false },
       code: 'BODY_TOO_LARGE',
     },
   ];
@@ -99,7 +114,7 @@ describe('WriteApiClient.send refusals happen before the network', () => {
   it('sends a body of exactly 16 KiB', async () => {
     const transport = new RecordingMockTransport({ replies: [OK] });
     const client = new WriteApiClient(transport);
-    await client.send('FIREWALL_ALIAS_PATCH', 'PATCH', { d: 'x'.repeat(MAX_WRITE_BODY_BYTES - 8) });
+    await client.send('FIREWALL_ALIAS_PATCH', 'PATCH', { id: 0, descr: 'x'.repeat(MAX_WRITE_BODY_BYTES - 33), apply: false });
     expect(Buffer.byteLength(transport.calls[0]?.body ?? '', 'utf8')).toBe(MAX_WRITE_BODY_BYTES);
   });
 });
@@ -155,20 +170,60 @@ describe('WriteApiClient.send', () => {
     const t = new RecordingMockTransport();
     expect(() => new WriteApiClient(t, { endpoints: [] as never })).toThrow(/"options.endpoints"/);
     expect(() => new WriteApiClient(t, { endpoints: { lower: { method: 'PATCH', path: '/api/v2/a', verified: true } } as never })).toThrow(/symbols/);
-    expect(() => new WriteApiClient(t, { endpoints: { A_GET: { method: 'GET', path: '/api/v2/a', verified: true } } })).toThrow(/method/);
-    expect(() => new WriteApiClient(t, { endpoints: { A: { method: 'PATCH', path: 'http://x/api', verified: true } } })).toThrow(/path/);
-    expect(() => new WriteApiClient(t, { endpoints: { A: { method: 'PATCH', path: '/api/v2/a', verified: 'yes' } } as never })).toThrow(/verified/);
-    expect(() => new WriteApiClient(t, { endpoints: { A: { method: 'PATCH', path: '/api/v2/a', verified: true, extra: 1 } } as never })).toThrow(/exactly the keys/);
+    const X = 'FIREWALL_ALIAS_PATCH';
+    const path = '/api/v2/firewall/alias';
+    expect(() => new WriteApiClient(t, { endpoints: { [X]: { method: 'GET', path, verified: true } } })).toThrow(/method/);
+    expect(() => new WriteApiClient(t, { endpoints: { [X]: { method: 'PATCH', path: 'http://x/api', verified: true } } })).toThrow(/path/);
+    expect(() => new WriteApiClient(t, { endpoints: { [X]: { method: 'PATCH', path, verified: 'yes' } } as never })).toThrow(/verified/);
+    expect(() => new WriteApiClient(t, { endpoints: { [X]: { method: 'PATCH', path, verified: true, extra: 1 } } as never })).toThrow(/exactly the keys/);
+  });
+
+  it('accepts an injected table only as a subset of WriteEndpoints: no new symbol, method or path', async () => {
+    const t = new RecordingMockTransport({ replies: [OK] });
+    const path = '/api/v2/firewall/alias';
+    // A new symbol, even over the verified path.
+    expect(() => new WriteApiClient(t, { endpoints: { FIREWALL_ALIAS_DELETE: { method: 'DELETE', path, verified: true } } })).toThrow(
+      /only symbols of WriteEndpoints/,
+    );
+    expect(() => new WriteApiClient(t, { endpoints: { toString: { method: 'PATCH', path, verified: true } } as never })).toThrow(/symbols/);
+    // The product's symbol with another method or another path.
+    for (const method of ['POST', 'PUT', 'DELETE'] as const) {
+      expect(() => new WriteApiClient(t, { endpoints: { FIREWALL_ALIAS_PATCH: { method, path, verified: true } } })).toThrow(/own method PATCH/);
+    }
+    expect(() => new WriteApiClient(t, { endpoints: { FIREWALL_ALIAS_PATCH: { method: 'PATCH', path: '/api/v2/firewall/rule', verified: true } } })).toThrow(
+      /own path/,
+    );
+    // The same entry, or the same entry lowered to unverified, is a subset; an empty table too.
+    const same = new WriteApiClient(t, { endpoints: { FIREWALL_ALIAS_PATCH: { method: 'PATCH', path, verified: true } } });
+    await same.send('FIREWALL_ALIAS_PATCH', 'PATCH', request);
+    expect(t.callCount).toBe(1);
+    const lowered = new WriteApiClient(t, { endpoints: { FIREWALL_ALIAS_PATCH: { method: 'PATCH', path, verified: false } } });
+    expect((await refusal(lowered.send('FIREWALL_ALIAS_PATCH', 'PATCH', request))).code).toBe('UNVERIFIED_ENDPOINT');
+    const empty = new WriteApiClient(t, { endpoints: {} });
+    expect((await refusal(empty.send('FIREWALL_ALIAS_PATCH', 'PATCH', request))).code).toBe('UNKNOWN_ENDPOINT');
+    expect(t.callCount).toBe(1);
+  });
+
+  it('isWriteRequestFor: exactly {id, descr, apply: false} for FIREWALL_ALIAS_PATCH, nothing for other symbols', () => {
+    expect(isWriteRequestFor('FIREWALL_ALIAS_PATCH', request)).toBe(true);
+    expect(isWriteRequestFor('FIREWALL_ALIAS_PATCH', Object.assign(Object.create(null) as object, request))).toBe(true);
+    expect(isWriteRequestFor('FIREWALL_ALIAS_PATCH', { ...request, extra: 1 })).toBe(false);
+    expect(isWriteRequestFor('FIREWALL_ALIAS_PATCH', { ...request, apply: 0 })).toBe(false);
+    expect(isWriteRequestFor('FIREWALL_ALIAS_PATCH', { ...request, id: 1.5 })).toBe(false);
+    expect(isWriteRequestFor('FIREWALL_ALIAS_PATCH', Object.defineProperty({ ...request }, 'descr', { value: 'x', enumerable: false }))).toBe(false);
+    expect(isWriteRequestFor('OTHER', request)).toBe(false);
+    expect(isWriteRequestFor('toString', request)).toBe(false);
+    expect(isWriteRequestFor('FIREWALL_ALIAS_PATCH', [request])).toBe(false);
   });
 
   it('copies an injected table (later changes to the caller\'s object are not seen)', async () => {
     const table: Record<string, { method: HttpMethod; path: string; verified: boolean }> = {
-      X_PATCH: { method: 'PATCH', path: '/api/v2/firewall/alias', verified: false },
+      FIREWALL_ALIAS_PATCH: { method: 'PATCH', path: '/api/v2/firewall/alias', verified: false },
     };
     const transport = new RecordingMockTransport({ replies: [OK] });
     const client = new WriteApiClient(transport, { endpoints: table });
-    (table.X_PATCH as { verified: boolean }).verified = true;
-    expect((await refusal(client.send('X_PATCH', 'PATCH', request))).code).toBe('UNVERIFIED_ENDPOINT');
+    (table.FIREWALL_ALIAS_PATCH as { verified: boolean }).verified = true;
+    expect((await refusal(client.send('FIREWALL_ALIAS_PATCH', 'PATCH', request))).code).toBe('UNVERIFIED_ENDPOINT');
     expect(transport.callCount).toBe(0);
   });
 });

@@ -1,0 +1,38 @@
+/** A field check of one closed request shape. */
+type FieldCheck = (value: unknown) => boolean;
+
+const isLocator: FieldCheck = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+const isString: FieldCheck = (v) => typeof v === 'string';
+const isFalse: FieldCheck = (v) => v === false;
+
+/**
+ * The closed request shape of each write endpoint, owned here next to the endpoint table (not by the
+ * adapter): the last check before the network is ours, so an adapter that vouches for a wider object
+ * cannot widen what is sent. FIREWALL_ALIAS_PATCH is exactly {id, descr, apply: false} (ARCHITECTURE §5;
+ * `apply: false` on purpose — applying is a separate, later capability).
+ */
+const REQUEST_SHAPES: Readonly<Record<string, Readonly<Record<string, FieldCheck>>>> = Object.freeze(
+  Object.assign(Object.create(null) as object, {
+    FIREWALL_ALIAS_PATCH: Object.freeze({ id: isLocator, descr: isString, apply: isFalse }),
+  }),
+);
+
+/**
+ * True only when `request` is a plain object whose own keys are exactly the closed key set of
+ * `endpointSymbol` (no symbol keys, no accessors, no extra or missing key) and every field passes its check.
+ * Unknown symbols have no shape, so nothing matches them.
+ */
+export function isWriteRequestFor(endpointSymbol: unknown, request: unknown): boolean {
+  if (typeof endpointSymbol !== 'string' || !Object.prototype.hasOwnProperty.call(REQUEST_SHAPES, endpointSymbol)) return false;
+  const shape = REQUEST_SHAPES[endpointSymbol] as Readonly<Record<string, FieldCheck>>;
+  if (request === null || typeof request !== 'object' || Array.isArray(request)) return false;
+  const proto: unknown = Object.getPrototypeOf(request);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const keys = Reflect.ownKeys(request);
+  const fields = Object.keys(shape);
+  if (keys.length !== fields.length) return false;
+  return fields.every((field) => {
+    const d = Object.getOwnPropertyDescriptor(request, field);
+    return d !== undefined && 'value' in d && d.enumerable === true && (shape[field] as FieldCheck)(d.value);
+  });
+}
