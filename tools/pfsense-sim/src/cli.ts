@@ -178,23 +178,32 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stderr(`pfsense-sim: ${e.name}: ${e.message}${e.path ? ` (${e.path})` : ''}`);
     return 1;
   }
-  io.stdout(JSON.stringify({ ready: true, url: sim.url, apiKeyFile: sim.apiKeyFile }));
   return new Promise<number>((resolve) => {
+    let stopping = false;
+    // The handlers stay installed until close() resolves: `npm run sim` forwards Ctrl-C, so the process
+    // usually gets SIGINT twice, and a second signal without a handler would kill it before the key
+    // directory is removed. Repeats are ignored (close() already removed the key file synchronously).
     const stop = (signal: string): void => {
+      if (stopping) return;
+      stopping = true;
       io.stderr(JSON.stringify({ event: 'stopping', signal }));
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
       io.stdin?.off('end', onEof);
-      void sim.close().then(() => resolve(0));
+      void sim.close().then(() => {
+        process.off('SIGINT', onInt);
+        process.off('SIGTERM', onTerm);
+        resolve(0);
+      });
     };
     const onInt = (): void => stop('SIGINT');
     const onTerm = (): void => stop('SIGTERM');
     const onEof = (): void => stop('stdin-eof');
-    process.once('SIGINT', onInt);
-    process.once('SIGTERM', onTerm);
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
     if (command.exitOnStdinEof && io.stdin !== undefined) {
       io.stdin.once('end', onEof);
       io.stdin.resume();
     }
+    // Ready only once the handlers are in place: a parent may signal the moment it reads this line.
+    io.stdout(JSON.stringify({ ready: true, url: sim.url, apiKeyFile: sim.apiKeyFile }));
   });
 }

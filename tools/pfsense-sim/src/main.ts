@@ -6,4 +6,7 @@ const code = await runCli(process.argv.slice(2), {
   stderr: (line) => process.stderr.write(`${line}\n`),
   stdin: process.stdin,
 });
-process.exitCode = code;
+// Exit at once rather than when the event loop drains: runCli has just removed its signal handlers, and a
+// late forwarded SIGINT (npm run sim sends Ctrl-C twice) must not turn a clean stop into a signal death.
+// stdout/stderr are synchronous for files and pipes on POSIX, so nothing written is lost.
+process.exit(code);

@@ -8,7 +8,7 @@ import { loadPayloads, readDataFile } from './data-file.js';
 import { DataStore, type PathData } from './data-store.js';
 import { seedDemoData } from './demo-data.js';
 import { errorEnvelope } from './envelope.js';
-import { FAULT_KINDS, FaultBook, type FaultSpec } from './fault-injection.js';
+import { FaultBook, type FaultSpec } from './fault-injection.js';
 import { NGINX_404, NGINX_413 } from './nginx-pages.js';
 import { PAGE_ALL } from './privileges.js';
 import { RequestCounters } from './request-counters.js';
@@ -282,12 +282,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const close = (): Promise<void> => {
     closed ??= new Promise<void>((resolve) => {
       closing = true;
+      // The key file goes first and synchronously: whatever happens to the process while the server
+      // drains (a second signal, a crash), no generated key is left on disk.
+      key.cleanup();
       for (const s of held) s.destroy();
       held.clear();
-      server.close(() => {
-        key.cleanup();
-        resolve();
-      });
+      server.close(() => resolve());
       server.closeAllConnections();
     });
     return closed;
@@ -302,4 +302,3 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   });
 }
 
-export { FAULT_KINDS };

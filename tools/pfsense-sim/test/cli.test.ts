@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli.js';
 import { FAULT_KIND_NAMES } from '../src/index.js';
 import { api, raw } from './helpers.js';
 
@@ -60,6 +61,14 @@ function runToEnd(args: string[]): Promise<{ code: number | null; stdout: string
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('exit', (code) => r({ code, stdout, stderr }));
   });
+}
+
+/** Runs the CLI in this process (usage errors and --help never start a server). */
+async function runInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, { stdout: (l) => (stdout += `${l}\n`), stderr: (l) => (stderr += `${l}\n`) });
+  return { code, stdout, stderr };
 }
 
 describe('pfsense-sim CLI', () => {
@@ -124,7 +133,7 @@ describe('pfsense-sim CLI', () => {
   });
 
   it('documents every flag and fault kind in --help', async () => {
-    const { code, stdout } = await runToEnd(['--help']);
+    const { code, stdout } = await runInProcess(['--help']);
     expect(code).toBe(0);
     for (const flag of ['--exit-on-stdin-eof', '--port', '--host', '--allow-remote', '--api-key-file', '--credentials', '--auth', '--data', '--state-file', '--seed', '--tls-cert', '--tls-key', '--fault', '/__sim/faults', '/__sim/counters']) {
       expect(stdout).toContain(flag);
@@ -132,15 +141,58 @@ describe('pfsense-sim CLI', () => {
     for (const kind of FAULT_KIND_NAMES) expect(stdout).toContain(kind);
   });
 
-  it('refuses a non-loopback host without --allow-remote, and bad flags, with exit code 2', async () => {
-    const remote = await runToEnd(['--host', '0.0.0.0', '--port', '0']);
+  it('refuses a non-loopback host without --allow-remote, and bad flags, with exit code 2 and nothing on stdout', async () => {
+    const remote = await runInProcess(['--host', '0.0.0.0', '--port', '0']);
     expect(remote.code).toBe(2);
     expect(remote.stderr).toContain('loopback');
     expect(remote.stdout).toBe('');
-    for (const args of [['--port', 'x'], ['--auth', 'magic'], ['--fault', '/x:GET:explode'], ['--tls-cert', 'only-cert.pem'], ['--bogus']]) {
-      const r = await runToEnd(args);
-      expect(r.code, args.join(' ')).toBe(2);
-      expect(r.stdout).toBe('');
+    const cases: [string[], string][] = [
+      [['--port', 'x'], '--port'], [['--port', '65536'], '--port'], [['--auth', 'magic'], '--auth'], [['--fault', '/x:GET:explode'], '--fault'],
+      [['--tls-cert', 'only-cert.pem'], '--tls'], [['--bogus'], 'bogus'], [['--seed', ''], '--seed'],
+    ];
+    for (const [args, mentions] of cases) {
+      const r = await runInProcess(args);
+      expect([args, r.code, r.stdout]).toEqual([args, 2, '']);
+      expect(r.stderr, args.join(' ')).toContain(mentions);
     }
+    // The built program maps a usage error to its exit code the same way.
+    const spawned = await runToEnd(['--bogus']);
+    expect(spawned.code).toBe(2);
+    expect(spawned.stdout).toBe('');
+    expect(spawned.stderr).toContain('bogus');
+  });
+
+  it('survives a repeated SIGINT (npm run sim forwards Ctrl-C): exit code 0 and the generated key file is gone', async () => {
+    const s = await start(['--port', '0']);
+    expect(existsSync(s.ready.apiKeyFile)).toBe(true);
+    s.child.kill('SIGINT');
+    s.child.kill('SIGINT');
+    const code = await s.exit;
+    expect(code, s.stderr()).toBe(0);
+    expect(existsSync(s.ready.apiKeyFile)).toBe(false);
+    expect(existsSync(dirname(s.ready.apiKeyFile))).toBe(false);
+  });
+
+  it('keeps its signal handlers until the simulator has closed, ignoring repeats', async () => {
+    const before = new Set([...process.listeners('SIGINT'), ...process.listeners('SIGTERM')]);
+    let ready!: (line: string) => void;
+    const readyLine = new Promise<string>((r) => (ready = r));
+    const stderr: string[] = [];
+    const running = runCli(['--port', '0'], { stdout: (line) => ready(line), stderr: (line) => stderr.push(line) });
+    const { apiKeyFile } = JSON.parse(await readyLine) as { apiKeyFile: string };
+    const added = process.listeners('SIGINT').filter((l) => !before.has(l));
+    expect(added).toHaveLength(1);
+    expect(process.listeners('SIGTERM').filter((l) => !before.has(l))).toHaveLength(1);
+    // Call the CLI's own handler (emitting a real signal would also reach the test runner's handlers).
+    const onInt = added[0] as (signal: NodeJS.Signals) => void;
+    onInt('SIGINT');
+    // The key is removed synchronously by the first signal; the handlers are still there for a second one.
+    expect(existsSync(apiKeyFile)).toBe(false);
+    expect(process.listeners('SIGINT')).toContain(onInt);
+    onInt('SIGINT');
+    expect(await running).toBe(0);
+    expect(process.listeners('SIGINT').filter((l) => !before.has(l))).toEqual([]);
+    expect(process.listeners('SIGTERM').filter((l) => !before.has(l))).toEqual([]);
+    expect(stderr.filter((l) => l.includes('"stopping"'))).toHaveLength(1);
   });
 });
