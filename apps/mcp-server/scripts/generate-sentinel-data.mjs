@@ -1,15 +1,23 @@
 #!/usr/bin/env node
 // Generates test/fixtures/sentinel-data.json: a simulator --data payload for every READ path in which every
 // secret-bearing field holds a unique sentinel string, including fields inside embedded (nested) models.
-//   node apps/mcp-server/scripts/generate-sentinel-data.mjs [PFREST_DIR]
+//   node apps/mcp-server/scripts/generate-sentinel-data.mjs [PFREST_DIR] [--out FILE] [--data-out FILE]
+// --out FILE       where the fixture ({mark, secret_fields, data}) goes (default test/fixtures/sentinel-data.json)
+// --data-out FILE  also write the bare payload (path → data), the file `pfsense-sim --data FILE` takes
 // Secret-bearing = flagged sensitive or write-only in pfREST's models (../shared/pfrest/models.json), plus the
 // fields upstream does not flag but which carry secrets (listed below, from models.json notes and issue 4).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const appDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const pfrestDir = resolve(process.argv[2] ?? join(appDir, '..', '..', '..', 'shared', 'pfrest'));
+const { values: flags, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { out: { type: 'string' }, 'data-out': { type: 'string' } },
+});
+const pfrestDir = resolve(positionals[0] ?? join(appDir, '..', '..', '..', 'shared', 'pfrest'));
+const outFile = resolve(flags.out ?? join(appDir, 'test', 'fixtures', 'sentinel-data.json'));
 const models = JSON.parse(readFileSync(join(pfrestDir, 'models.json'), 'utf8'));
 
 const UNFLAGGED_SECRETS = new Set([
@@ -19,6 +27,9 @@ const UNFLAGGED_SECRETS = new Set([
   'NTPSettings.serverauthkey', // NTP auth key (also flagged)
   'BINDSettings.bind_custom_options', // free-form BIND config, may embed TSIG keys
   'BINDSettings.bind_global_settings',
+  'DNSResolverSettings.custom_options', // free-form Unbound configuration, may embed credentials
+  'OpenVPNServer.custom_options', // free-form OpenVPN directives, may embed credentials
+  'OpenVPNClientSpecificOverride.custom_options',
 ]);
 const STRINGY = new Set(['StringField', 'Base64Field']);
 export const SENTINEL_MARK = 'PFMCPSENTINEL';
@@ -51,5 +62,6 @@ for (const [path, spec] of Object.entries(models.paths)) {
   data[path] = spec.many ? [row, { ...row }] : row;
 }
 const out = { mark: SENTINEL_MARK, secret_fields: [...new Set(secretFields)].sort(), data };
-writeFileSync(join(appDir, 'test', 'fixtures', 'sentinel-data.json'), `${JSON.stringify(out, null, 2)}\n`);
-process.stderr.write(`wrote test/fixtures/sentinel-data.json: ${Object.keys(data).length} paths, ${out.secret_fields.length} secret fields\n`);
+writeFileSync(outFile, `${JSON.stringify(out, null, 2)}\n`);
+if (flags['data-out'] !== undefined) writeFileSync(resolve(flags['data-out']), `${JSON.stringify(data)}\n`);
+process.stderr.write(`wrote ${outFile}: ${Object.keys(data).length} paths, ${out.secret_fields.length} secret fields\n`);

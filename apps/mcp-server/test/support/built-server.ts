@@ -11,6 +11,7 @@ export const serverMain = join(workspaceRoot, 'dist', 'apps', 'mcp-server', 'mai
 export const simMain = join(workspaceRoot, 'dist', 'tools', 'pfsense-sim', 'main.js');
 
 function newestMtime(dir: string): number {
+  if (!existsSync(dir)) return 0;
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -19,11 +20,39 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** Builds the server (and the simulator for --demo) when the bundle is missing or older than the app's sources. */
+function libSourceDirs(): string[] {
+  return readdirSync(join(workspaceRoot, 'libs'), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => join(workspaceRoot, 'libs', e.name, 'src'));
+}
+
+/**
+ * The source folders each bundle is built from: the server inlines every library it imports, so a change in any
+ * libs/<lib>/src (not only in the app's own src) makes it stale. The simulator imports no product library.
+ */
+export function bundleInputs(): { readonly server: readonly string[]; readonly simulator: readonly string[] } {
+  return {
+    server: [join(workspaceRoot, 'apps', 'mcp-server', 'src'), ...libSourceDirs()],
+    simulator: [join(workspaceRoot, 'tools', 'pfsense-sim', 'src')],
+  };
+}
+
+/** True when `bundle` is missing or older than the newest file under any of `sourceDirs`. */
+export function isStale(bundle: string, sourceDirs: readonly string[]): boolean {
+  if (!existsSync(bundle)) return true;
+  const built = statSync(bundle).mtimeMs;
+  return sourceDirs.some((dir) => newestMtime(dir) > built);
+}
+
+function build(name: string): void {
+  execFileSync(process.execPath, ['tools/scripts/build-program.mjs', name], { cwd: workspaceRoot, stdio: 'ignore' });
+}
+
+/** Builds the server and the simulator (for --demo and --data) when missing or stale (see bundleInputs). */
 export function ensureBuilt(): void {
-  const stale = !existsSync(serverMain) || statSync(serverMain).mtimeMs < newestMtime(join(workspaceRoot, 'apps', 'mcp-server', 'src'));
-  if (stale) execFileSync(process.execPath, ['tools/scripts/build-program.mjs', 'mcp-server'], { cwd: workspaceRoot, stdio: 'ignore' });
-  if (!existsSync(simMain)) execFileSync(process.execPath, ['tools/scripts/build-program.mjs', 'pfsense-sim'], { cwd: workspaceRoot, stdio: 'ignore' });
+  const inputs = bundleInputs();
+  if (isStale(serverMain, inputs.server)) build('mcp-server');
+  if (isStale(simMain, inputs.simulator)) build('pfsense-sim');
 }
 
 /** A private dir with an owner-only key file holding `apiKey`. */
@@ -82,6 +111,39 @@ export async function runBuilt(env: Record<string, string>, args: string[] = [],
   for (const line of stdinLines) child.stdin.write(`${line}\n`);
   child.stdin.end();
   return done;
+}
+
+export interface BuiltSimulator {
+  readonly url: string;
+  readonly apiKeyFile: string;
+  stop(): Promise<void>;
+}
+
+/** Spawns the BUILT simulator (dist/tools/pfsense-sim/main.js) with `args` and waits for its JSON ready line. */
+export async function spawnBuiltSimulator(args: readonly string[]): Promise<BuiltSimulator> {
+  // stdin stays open as a lifeline (--exit-on-stdin-eof): a crashed test run leaves no simulator behind.
+  const child = spawn(process.execPath, [simMain, '--port', '0', '--exit-on-stdin-eof', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const ready = await new Promise<{ url: string; apiKeyFile: string }>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      const end = out.indexOf('\n');
+      if (end >= 0) resolve(JSON.parse(out.slice(0, end)) as { url: string; apiKeyFile: string });
+    });
+    void exited.then(() => reject(new Error(`pfsense-sim exited before it was ready: ${stderr.slice(0, 500)}`)));
+  });
+  return {
+    url: ready.url,
+    apiKeyFile: ready.apiKeyFile,
+    stop: async () => {
+      child.stdin.end();
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 export const INITIALIZE = JSON.stringify({
