@@ -1,4 +1,5 @@
 import {
+  ALIAS_DESCRIPTION_OPERATION,
   ALIAS_DESCRIPTION_ROLLBACK_PLAN_VERSION,
   ALIAS_DESCRIPTION_SEMANTICS_VERSION,
   AliasDescriptionAdapter,
@@ -12,7 +13,7 @@ import {
 } from '@pfsense-mcp/adapters';
 import type { AliasSnapshot } from '@pfsense-mcp/adapters';
 import { ArtifactKind, artifactDigestOf } from '@pfsense-mcp/authorization';
-import type { PendingRequest, PreparedExecutionIntentV1 } from '@pfsense-mcp/authorization';
+import type { PendingRequest, PreparedExecutionIntentV1, RequestApplianceFacts } from '@pfsense-mcp/authorization';
 import { canonicalize } from '@pfsense-mcp/canonical';
 import { Capability } from '@pfsense-mcp/policy';
 import { ExitCode } from './exit-code.js';
@@ -97,6 +98,35 @@ function checkIntent(intent: PreparedExecutionIntentV1, pre: AliasSnapshot, newD
 }
 
 /**
+ * A reconciliation or release request names the contract's target fingerprint and intent digest: both are
+ * recomputed here from the pre-state and new description shown (with the adapter's pure functions), so
+ * what the operator sees is what the contract holds. The appliance digest was recomputed by
+ * verifyPendingRequest.
+ */
+function checkContractFacts(q: RequestApplianceFacts, pre: AliasSnapshot, newDescription: string): Record<string, string> {
+  const fingerprint = aliasTargetFingerprint(pre);
+  if (fingerprint !== q.target_fingerprint) inconsistent('target fingerprint does not match the alias shown');
+  let intent: string;
+  try {
+    intent = aliasDescriptionIntentDigest({
+      operation: ALIAS_DESCRIPTION_OPERATION,
+      raw_target_hint: { alias_name: pre.name },
+      new_description: newDescription,
+    });
+  } catch {
+    return inconsistent('new description is not a valid alias description');
+  }
+  if (intent !== q.intent_digest) inconsistent('intent digest does not match the change shown');
+  if (newDescription === pre.descr) inconsistent('new description equals the current one');
+  return {
+    target_identity: aliasTargetIdentityDigest({ alias_name: pre.name }),
+    target_fingerprint: fingerprint,
+    intent,
+    appliance_binding: q.appliance_binding_digest,
+  };
+}
+
+/**
  * Recomputes the capability-specific digests of a request whose server signature, currentness and generic
  * digests were already verified (verifyPendingRequest), and returns the review to show. Any mismatch is a
  * refusal (exit 4): a request that does not match its own facts is never shown as genuine.
@@ -163,7 +193,7 @@ export function reviewPendingRequest(request: PendingRequest): RequestReview {
     case ArtifactKind.RECONCILIATION_REQUEST: {
       const q = request.payload;
       let observedDescr: string | null = null;
-      const digests: Record<string, string> = { pre_state_fingerprint: aliasTargetFingerprint(pre) };
+      const digests: Record<string, string> = { ...checkContractFacts(q, pre, q.review.new_description) };
       if (q.observed_state !== null) {
         const seen = snapshotOf(q.observed_state, 'observed_state');
         if (seen.name !== pre.name) inconsistent('observed alias is another alias');
@@ -180,7 +210,7 @@ export function reviewPendingRequest(request: PendingRequest): RequestReview {
         step_id: null,
         risk_class: null,
         origin: q.origin,
-        appliance: null,
+        appliance: q.appliance,
         observed: Object.freeze({ fingerprint: q.observed_fingerprint, locator: q.observed_locator, description: observedDescr }),
         digests: Object.freeze(digests),
       });
@@ -195,9 +225,9 @@ export function reviewPendingRequest(request: PendingRequest): RequestReview {
         step_id: null,
         risk_class: null,
         origin: null,
-        appliance: null,
+        appliance: q.appliance,
         observed: null,
-        digests: Object.freeze({ pre_state_fingerprint: aliasTargetFingerprint(pre) }),
+        digests: Object.freeze(checkContractFacts(q, pre, q.review.new_description)),
       });
     }
   }

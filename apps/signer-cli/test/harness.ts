@@ -25,11 +25,12 @@ import { readEd25519PrivateKeyFile, writeSecretFile } from '@pfsense-mcp/crypto'
 export const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 export const MAIN = join(ROOT, 'dist', 'apps', 'signer-cli', 'main.js');
 
-/** Builds the bundle once if it is missing (tests run the built program, as users do). */
+/**
+ * Fails clearly when the bundle is missing. test/build-signer.ts (the global setup) builds it before any test
+ * file, whenever it is missing or older than its sources; tests run the built program, as users do.
+ */
 export function ensureBuilt(): void {
-  if (existsSync(MAIN)) return;
-  const r = spawnSync(process.execPath, [join(ROOT, 'tools', 'scripts', 'build-program.mjs'), 'signer-cli'], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`build failed: ${r.stderr}`);
+  if (!existsSync(MAIN)) throw new Error(`signer bundle missing: ${MAIN} (built by test/build-signer.ts)`);
 }
 
 export interface RunResult {
@@ -141,7 +142,17 @@ export function confirmationRequest(server: SigningKey, contractId = 'contract-1
   );
 }
 
-export function reconciliationRequest(server: SigningKey) {
+/** The appliance and contract digests a reconciliation or release request carries (as the coordinator fills them). */
+export function contractFacts(o: { targetFingerprint?: string; intentDigest?: string } = {}) {
+  const intent = aliasIntent();
+  return {
+    appliance,
+    targetFingerprint: o.targetFingerprint ?? intent.payload.precondition_fingerprint,
+    intentDigest: o.intentDigest ?? aliasDescriptionIntentDigest(intent.payload.normalized_intent),
+  };
+}
+
+export function reconciliationRequest(server: SigningKey, facts: Parameters<typeof contractFacts>[0] = {}) {
   const observed = { ...PRE_STATE, descr: 'Public web servers' };
   const now = Date.now();
   return createPendingReconciliationRequest(
@@ -154,6 +165,7 @@ export function reconciliationRequest(server: SigningKey) {
       observedLocator: 3,
       observedState: observed,
       review: { pre_state: PRE_STATE, new_description: 'Public web servers' },
+      ...contractFacts(facts),
       issuedAt: now,
       expiresAt: now + HOUR,
     },
@@ -161,10 +173,18 @@ export function reconciliationRequest(server: SigningKey) {
   );
 }
 
-export function releaseRequest(server: SigningKey) {
+export function releaseRequest(server: SigningKey, facts: Parameters<typeof contractFacts>[0] = {}) {
   const now = Date.now();
   return createPendingReleaseRequest(
-    { contractId: 'contract-1', operationId: 'op-1', stateVersion: 7, review: { pre_state: PRE_STATE, new_description: 'Public web servers' }, issuedAt: now, expiresAt: now + HOUR },
+    {
+      contractId: 'contract-1',
+      operationId: 'op-1',
+      stateVersion: 7,
+      review: { pre_state: PRE_STATE, new_description: 'Public web servers' },
+      ...contractFacts(facts),
+      issuedAt: now,
+      expiresAt: now + HOUR,
+    },
     server,
   );
 }

@@ -1,8 +1,9 @@
-import { chmodSync, existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalize } from '@pfsense-mcp/canonical';
 import {
   ArtifactKind,
+  applianceBindingDigest,
   artifactDigestOf,
   checkPlanAuthorizationBinding,
   parseArtifact,
@@ -18,21 +19,25 @@ import { bytesToHex } from '@pfsense-mcp/canonical';
 import { ed25519Sign, PinnedAuthoritySet, readEd25519PrivateKeyFile } from '@pfsense-mcp/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  appliance,
   authorizationRequest,
   cleanup,
   confirmationRequest,
+  contractFacts,
   ensureBuilt,
   filesIn,
   json,
   keygen,
   MAIN,
   PRE_STATE,
+  ROOT,
   reconciliationRequest,
   releaseRequest,
   signer,
   tempDir,
   writeArtifact,
 } from './harness.js';
+import { buildSignerAtomically, signerBundleStale } from './build-signer.js';
 
 let keys: string;
 let inbox: string;
@@ -148,6 +153,29 @@ describe('review', () => {
     const j = json(signer(['review', writeArtifact(inbox, make()), '--server-key', server.pubFile, '--json']));
     expect(j.review.request).toBe(type);
     expect(j.review.alias.name).toBe('web_servers');
+  });
+
+  it.each([
+    ['reconciliation', (o?: Parameters<typeof contractFacts>[0]) => reconciliationRequest(server.key, o)],
+    ['release', (o?: Parameters<typeof contractFacts>[0]) => releaseRequest(server.key, o)],
+  ])('shows the appliance of a %s request and recomputes its target fingerprint and intent digest', (_type, make) => {
+    const facts = contractFacts();
+    const file = writeArtifact(inbox, make());
+    const j = json(signer(['review', file, '--server-key', server.pubFile, '--json']));
+    expect(j.review.appliance).toEqual({ base_url: 'https://fw.example.test', tls_mode: 'https-system-ca', appliance_id: 'NG1234abcd' });
+    expect(j.review.digests).toMatchObject({
+      target_fingerprint: facts.targetFingerprint,
+      intent: facts.intentDigest,
+      appliance_binding: applianceBindingDigest(appliance),
+    });
+    const human = signer(['review', file, '--server-key', server.pubFile]);
+    expect(human.stdout).toContain('appliance      "https://fw.example.test"  TLS https-system-ca  id "NG1234abcd"');
+    // Signed by the server, but the digests do not match the alias and change shown: refused, not shown.
+    for (const wrong of [{ targetFingerprint: '7'.repeat(64) }, { intentDigest: '8'.repeat(64) }]) {
+      const r = signer(['review', writeArtifact(inbox, make(wrong)), '--server-key', server.pubFile, '--json']);
+      expect(r.status).toBe(4);
+      expect(json(r).error.code).toBe('INCONSISTENT');
+    }
   });
 
   it('refuses a tampered request and never shows its facts as genuine', () => {
@@ -380,6 +408,25 @@ describe('verify', () => {
 });
 
 describe('built bundle', () => {
+  it('is the build of the current sources (the global setup rebuilds a stale bundle, atomically)', async () => {
+    expect(signerBundleStale()).toBe(false);
+    // Touching a source makes it stale; the atomic rebuild replaces the file (a new inode) and is current again.
+    const source = join(ROOT, 'apps', 'signer-cli', 'src', 'help-text.ts');
+    const original = statSync(source);
+    const before = statSync(MAIN);
+    const justAfterBuild = new Date(before.mtimeMs + 1);
+    utimesSync(source, justAfterBuild, justAfterBuild);
+    try {
+      expect(signerBundleStale()).toBe(true);
+      await buildSignerAtomically();
+      expect(signerBundleStale()).toBe(false);
+      expect(statSync(MAIN).ino).not.toBe(before.ino);
+      expect(filesIn(join(ROOT, 'dist', 'apps', 'signer-cli')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    } finally {
+      utimesSync(source, original.atime, original.mtime);
+    }
+  });
+
   it('contains no network or SQLite code', () => {
     expect(existsSync(MAIN)).toBe(true);
     const code = readFileSync(MAIN, 'utf8');
