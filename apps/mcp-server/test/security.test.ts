@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { IDENTIFYING_METADATA, READ_CATALOGUE } from '@pfsense-mcp/pfsense-read';
+import { IDENTIFYING_METADATA, READ_CATALOGUE, READ_MODELS, type FieldKind } from '@pfsense-mcp/pfsense-read';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_RESULT_BYTES } from '../src/index.js';
 import { errorOf, startHarness, type Harness } from './support/in-process-server.js';
@@ -52,31 +52,59 @@ describe('sentinel secrets planted in every secret-bearing field', () => {
     expect(logs).not.toContain(h.sim.apiKey);
   });
 
-  it('keeps identifying fields null unless include_identifying_metadata is set', async () => {
-    const h2 = await startHarness();
-    try {
-      let checked = 0;
-      for (const [toolName, fields] of Object.entries(IDENTIFYING_METADATA)) {
-        const result = await h2.client.callTool({ name: toolName, arguments: {} });
-        expect(result.isError ?? false, toolName).toBe(false);
-        const data = (result.structuredContent as { data: unknown }).data;
-        const items = (Array.isArray(data) ? data : [data]) as Record<string, unknown>[];
-        for (const item of items) {
-          for (const field of fields) {
-            const [outer, inner] = field.split('.') as [string, string | undefined];
-            if (inner === undefined) {
-              expect(item[outer] ?? null, `${toolName}.${field}`).toBeNull();
-            } else {
-              const nested = item[outer];
-              for (const n of (Array.isArray(nested) ? nested : nested == null ? [] : [nested]) as Record<string, unknown>[]) {
-                expect(n[inner] ?? null, `${toolName}.${field}`).toBeNull();
-              }
-            }
-            checked += 1;
-          }
+  it('keeps every identifying field null without include_identifying_metadata, and shows it with the flag', async () => {
+    // Like the secret sentinels: every field of the reviewed table holds a unique marker, typed as its model
+    // says (demo data leaves some of them null, which would let a leak pass unseen).
+    const ID_MARK = 'PFMCPIDENT';
+    const markerOf = (kind: FieldKind, id: string, n: number): unknown => {
+      if (typeof kind === 'object') throw new TypeError(`${id} is an embedded model`);
+      const one = kind.startsWith('number') ? 900_000_000 + n : kind.startsWith('boolean') ? true : `${ID_MARK}-${id}`;
+      return kind.endsWith('[]') ? [one] : one;
+    };
+    const data: Record<string, unknown> = {};
+    const expected = new Map<string, string[]>();
+    let n = 0;
+    for (const [toolName, fields] of Object.entries(IDENTIFYING_METADATA)) {
+      const tool = READ_CATALOGUE.find((t) => t.name === toolName);
+      if (tool === undefined) throw new Error(`${toolName} is not in the catalogue`);
+      const row: Record<string, unknown> = {};
+      const markers: string[] = [];
+      for (const field of fields) {
+        const [outer, inner] = field.split('.') as [string, string | undefined];
+        const kind = READ_MODELS[tool.model]?.fields[outer] as FieldKind;
+        n += 1;
+        if (inner === undefined) {
+          const value = markerOf(kind, `${toolName}.${field}`, n);
+          row[outer] = value;
+          markers.push(JSON.stringify(value).replace(/^\[|\]$/g, ''));
+        } else {
+          const embedded = kind as { model: string; many: boolean };
+          const value = markerOf(READ_MODELS[embedded.model]?.fields[inner] as FieldKind, `${toolName}.${field}`, n);
+          const item = { ...((embedded.many ? (row[outer] as object[] | undefined)?.[0] : row[outer]) as object | undefined), [inner]: value };
+          row[outer] = embedded.many ? [item] : item;
+          markers.push(JSON.stringify(value).replace(/^\[|\]$/g, ''));
         }
       }
-      expect(checked).toBeGreaterThan(0);
+      expect(markers.every((m) => m.includes(ID_MARK) || /^\d+$/.test(m)), toolName).toBe(true);
+      data[tool.path] = tool.plural ? [row] : row;
+      expected.set(toolName, markers);
+    }
+    const h2 = await startHarness({ sim: { data } });
+    try {
+      let checked = 0;
+      for (const [toolName, markers] of expected) {
+        const hidden = await h2.client.callTool({ name: toolName, arguments: {} });
+        const shown = await h2.client.callTool({ name: toolName, arguments: { include_identifying_metadata: true } });
+        expect([hidden.isError ?? false, shown.isError ?? false], toolName).toEqual([false, false]);
+        const hiddenText = JSON.stringify(hidden.structuredContent);
+        const shownText = JSON.stringify(shown.structuredContent);
+        for (const marker of markers) {
+          expect(hiddenText, `${toolName}: ${marker} without the flag`).not.toContain(marker);
+          expect(shownText, `${toolName}: ${marker} with the flag`).toContain(marker);
+          checked += 1;
+        }
+      }
+      expect(checked).toBe(Object.values(IDENTIFYING_METADATA).flat().length);
     } finally {
       await h2.close();
     }
