@@ -1,7 +1,7 @@
-// The admin API key: read from --api-key-file when that file exists, else generated (pfrest-style hex)
+// The admin API key: read from --api-key-file when that file exists (a private regular file), else generated (pfrest-style hex)
 // and written with mode 0600 — into the given path, or into a fresh private temp directory.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -26,17 +26,43 @@ export function generateApiKey(): string {
   return randomBytes(24).toString('hex');
 }
 
+/**
+ * Reads an existing key file, refusing anything but a regular file owned by this user with mode 0600 or
+ * 0400: a key readable by others, or a symlink/FIFO/device standing in for it, is not a private admin key.
+ * The file is opened without following symlinks and checked through the open descriptor (no swap between
+ * check and read).
+ */
 function readKey(file: string): string | undefined {
-  let text: string;
+  let fd: number;
   try {
-    text = readFileSync(file, 'utf8');
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP') throw new ApiKeyFileError('API key file must be a regular file, not a symlink', file);
     throw new ApiKeyFileError('API key file is unreadable', file);
   }
-  const key = text.trim();
-  if (key.length < 16 || key.length > 512 || /\s/.test(key)) throw new ApiKeyFileError('API key file must hold one key of 16–512 non-space characters', file);
-  return key;
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new ApiKeyFileError('API key file must be a regular file', file);
+    const mode = st.mode & 0o777;
+    if (mode !== 0o600 && mode !== 0o400) {
+      throw new ApiKeyFileError(`API key file must be owner-only (mode 0600 or 0400), not ${mode.toString(8).padStart(4, '0')}`, file);
+    }
+    const uid = process.getuid?.();
+    if (uid !== undefined && st.uid !== uid) throw new ApiKeyFileError('API key file must be owned by the user running the simulator', file);
+    let text: string;
+    try {
+      text = readFileSync(fd, 'utf8');
+    } catch {
+      throw new ApiKeyFileError('API key file is unreadable', file);
+    }
+    const key = text.trim();
+    if (key.length < 16 || key.length > 512 || /\s/.test(key)) throw new ApiKeyFileError('API key file must hold one key of 16–512 non-space characters', file);
+    return key;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function prepareApiKey(options: { apiKey?: string; apiKeyFile?: string; writeTempFile?: boolean }): ApiKeyMaterial {

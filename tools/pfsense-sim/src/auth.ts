@@ -34,7 +34,8 @@ function digest(value: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest();
 }
 
-function sameSecret(a: string, b: string): boolean {
+/** Constant-time comparison (hashing first makes unequal lengths safe to compare). */
+export function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(digest(a), digest(b));
 }
 

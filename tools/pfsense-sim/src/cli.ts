@@ -18,7 +18,8 @@ Options:
   --host H            Bind address (default 127.0.0.1). A non-loopback address is refused unless
                       --allow-remote is also given.
   --allow-remote      Permit a non-loopback --host (the /__sim/ control endpoint stays loopback-only).
-  --api-key-file F    Admin API key (privilege page-all). Read from F if it exists, else a new key is
+  --api-key-file F    Admin API key (privilege page-all). Read from F if it exists (a regular file you
+                      own, mode 0600 or 0400; anything else is refused), else a new key is
                       generated and written to F (mode 0600). Without this flag a key is generated into
                       a private temporary directory (0700, file 0600) that is removed on exit.
                       The same key also works as Basic auth for user "admin" (admin:<key>).

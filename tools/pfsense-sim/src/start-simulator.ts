@@ -3,6 +3,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { prepareApiKey } from './api-key-file.js';
+import { controlAccess } from './control-gate.js';
 import { AUTH_MODES, Authenticator, type AuthMode, type Credential } from './auth.js';
 import { loadPayloads, readDataFile } from './data-file.js';
 import { DataStore, type PathData } from './data-store.js';
@@ -44,7 +45,10 @@ export interface SimulatorOptions {
   readonly faults?: readonly FaultSpec[];
   /** One line per request (method, path, status, fault) — never bodies or headers. */
   readonly log?: (line: string) => void;
-  /** Clock for alias details and the demo data; default the system clock. */
+  /**
+   * Clock for the "Entry added <date>" alias details only; default the system clock. The demo data is
+   * dated from a fixed reference date (same seed → same data), and JWT expiry always uses the system clock.
+   */
   readonly now?: () => Date;
   /** Largest request body accepted (bytes); default 1 MiB. */
   readonly maxBodyBytes?: number;
@@ -64,10 +68,6 @@ export function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-function isLoopbackPeer(address: string | undefined): boolean {
-  if (address === undefined) return false;
-  return address === '::1' || /^(::ffff:)?127\./.test(address);
-}
 
 function validate(options: SimulatorOptions): void {
   if (options.port !== undefined && (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)) {
@@ -77,6 +77,16 @@ function validate(options: SimulatorOptions): void {
   if (typeof host !== 'string' || host.length === 0) throw new TypeError('startSimulator: "host" must be a non-empty string');
   if (!isLoopbackHost(host) && options.allowRemote !== true) {
     throw new RangeError('startSimulator: "host" must be a loopback address unless allowRemote is set');
+  }
+  if (options.maxBodyBytes !== undefined && (!Number.isSafeInteger(options.maxBodyBytes) || options.maxBodyBytes <= 0)) {
+    throw new RangeError('startSimulator: "maxBodyBytes" must be a positive safe integer');
+  }
+  if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError('startSimulator: "now" must be a function returning a Date');
+  if (options.tls !== undefined) {
+    const pem = (v: unknown): boolean => (typeof v === 'string' || Buffer.isBuffer(v)) && v.length > 0;
+    if (typeof options.tls !== 'object' || options.tls === null || !pem(options.tls.cert) || !pem(options.tls.key)) {
+      throw new TypeError('startSimulator: "tls" must be {cert, key}, each a non-empty PEM string or Buffer');
+    }
   }
   if (options.auth !== undefined && (options.auth.length === 0 || options.auth.some((m) => !(AUTH_MODES as readonly string[]).includes(m)))) {
     throw new TypeError('startSimulator: "auth" must list one or more of key, basic, jwt');
@@ -131,6 +141,7 @@ function streamOversized(res: ServerResponse, bytes: number): void {
 }
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  if (typeof options !== 'object' || options === null) throw new TypeError('startSimulator: "options" must be an object');
   validate(options);
   const now = options.now ?? ((): Date => new Date());
   const log = options.log ?? ((): void => undefined);
@@ -170,11 +181,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
 
     if (path.startsWith(CONTROL_PREFIX.slice(0, -1))) {
       // Loopback peers holding the admin key only; anyone else sees the nginx 404 like any unknown path.
-      if (!isLoopbackPeer(req.socket.remoteAddress)) {
+      const access = controlAccess(req.socket.remoteAddress, req.headers['x-api-key'], key.apiKey);
+      if (access === 'not-found') {
         send(res, 404, 'text/html', NGINX_404);
         return;
       }
-      if (req.headers['x-api-key'] !== key.apiKey) {
+      if (access === 'unauthorized') {
         send(res, 401, 'application/json', JSON.stringify({ error: 'control endpoint needs the admin X-API-Key' }));
         return;
       }
