@@ -8,7 +8,7 @@ import { ExecutorContractStore } from '@pfsense-mcp/contract-store/executor';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { MutationPolicy, PolicyRefusalError } from '@pfsense-mcp/policy';
 import { IllegalTransitionError, RecoveryState } from '@pfsense-mcp/state-machine';
-import { WriteApiClient } from '@pfsense-mcp/write-client';
+import { WriteApiClient, isWriteRequestFor } from '@pfsense-mcp/write-client';
 import { checkAdapter } from './check-adapter.js';
 import type { AnyCapabilityAdapter, CheckedAdapter } from './check-adapter.js';
 import { classifySendError } from './classify-send-error.js';
@@ -159,8 +159,30 @@ function outcome(
  * after this process ends moves it to RECONCILIATION (reconcileInterrupted). The executor never calls
  * create, confirm or resolveReconciliation, and never sends twice.
  */
+/**
+ * The only store methods the executor may reach (ARCHITECTURE §4): reads, the anchor check, restart
+ * reconciliation, its own transitions and artifact decryption. Narrowed on purpose: not `create`,
+ * `confirm` or `resolveReconciliation`, and not the entry's `.store` getter (test/sealed-source.test.ts
+ * also scans src/ for those).
+ */
+type ExecutorStoreView = Pick<
+  ExecutorContractStore,
+  | 'load'
+  | 'checkAnchor'
+  | 'reconcileInterrupted'
+  | 'beginExecution'
+  | 'markExecutionVerified'
+  | 'markExecutionFailed'
+  | 'markExecutionAmbiguous'
+  | 'beginRollback'
+  | 'markRollbackVerified'
+  | 'markRollbackFailed'
+  | 'markRollbackAmbiguous'
+  | 'decryptProtectedArtifact'
+>;
+
 export class MutationExecutor {
-  readonly #store: ExecutorContractStore;
+  readonly #store: ExecutorStoreView;
   readonly #writeClient: WriteApiClient;
   readonly #reader: TargetReader;
   readonly #policy: MutationPolicy;
@@ -178,7 +200,8 @@ export class MutationExecutor {
     if (!(options.policy instanceof MutationPolicy)) throw new TypeError(`${fn}: "policy" must be a MutationPolicy`);
     if (typeof options.clock !== 'function') throw new TypeError(`${fn}: "clock" must be a function returning UTC milliseconds`);
     const readClient = options.readClient;
-    this.#store = options.store instanceof ExecutorContractStore ? options.store : ExecutorContractStore.of(options.store);
+    const entry = options.store instanceof ExecutorContractStore ? options.store : ExecutorContractStore.of(options.store);
+    this.#store = entry;
     this.#writeClient = options.writeClient;
     // Adapters get a facade with readAllPages only (ARCHITECTURE §2: readTarget may call nothing else).
     this.#reader = Object.freeze({ readAllPages: (path: string) => readClient.readAllPages(path) });
@@ -246,13 +269,16 @@ export class MutationExecutor {
       const resolved = this.#resolve(a, pre, executing, executing.lifecycle_locator);
       intent = this.#store.decryptProtectedArtifact(id, 'intent');
       if (a.fn.intentDigest(intent as never) !== executing.intent_digest) throw new StepRefusal('ARTIFACT_MISMATCH');
-      request = this.#checkedRequest(a, a.fn.buildRequest(intent as never, resolved as never));
+      request = this.#checkedRequest(a, executing, a.fn.buildRequest(intent as never, resolved as never));
     } catch (error) {
       return fail(preSendClass(error), EffectKnowledge.PROVEN_NONE, 0);
     }
 
     // 7. exactly one send; 8. classify.
     const sent = await this.#sendOnce(a, executing, request);
+    // Step 9's re-read is skipped on purpose here (README "Step 9"): the classification itself proves nothing
+    // was applied (not written, or pfSense's own error envelope for this request), and FAILED is the outcome
+    // whatever a re-read would show.
     if (sent.knowledge === EffectKnowledge.PROVEN_NONE || sent.knowledge === EffectKnowledge.VERIFIED_FAILURE) {
       return fail(sent.outcomeClass, sent.knowledge, 1);
     }
@@ -314,12 +340,13 @@ export class MutationExecutor {
       const resolved = this.#resolve(a, pre, rollingBack, locator);
       snapshot = this.#store.decryptProtectedArtifact(id, 'snapshot');
       if (a.fn.snapshotDigest(snapshot as never) !== rollingBack.snapshot_digest) throw new StepRefusal('ARTIFACT_MISMATCH');
-      request = this.#checkedRequest(a, a.fn.buildRollbackRequest(snapshot as never, resolved as never));
+      request = this.#checkedRequest(a, rollingBack, a.fn.buildRollbackRequest(snapshot as never, resolved as never));
     } catch (error) {
       return fail(preSendClass(error), EffectKnowledge.PROVEN_NONE, 0);
     }
 
     const sent = await this.#sendOnce(a, rollingBack, request);
+    // As in execute: no re-read after PROVEN_NONE / VERIFIED_FAILURE (README "Step 9").
     if (sent.knowledge === EffectKnowledge.PROVEN_NONE || sent.knowledge === EffectKnowledge.VERIFIED_FAILURE) {
       return fail(sent.outcomeClass, sent.knowledge, 1);
     }
@@ -527,11 +554,14 @@ export class MutationExecutor {
 
   /**
    * Step 6 run-time check: the request is one frozen plain object that the adapter recognizes as its own
-   * closed model and that encodes as canonical JSON. Anything else (a look-alike literal, an array of two
-   * requests, a class instance) is refused before the send.
+   * closed model, that has exactly the endpoint's own closed key set (the write client's `isWriteRequestFor`,
+   * not the adapter's word: an adapter whose isRequestModel says yes to anything cannot add a key), and that
+   * encodes as canonical JSON. Anything else (a look-alike literal, an extra key, an array of two requests, a
+   * class instance) is refused before the send.
    */
-  #checkedRequest(a: CheckedAdapter, request: unknown): object {
+  #checkedRequest(a: CheckedAdapter, contract: RecoveryContract, request: unknown): object {
     if (!isPlainObject(request) || !Object.isFrozen(request)) throw new StepRefusal('REQUEST_REFUSED');
+    if (!isWriteRequestFor(contract.endpoint_symbol, request)) throw new StepRefusal('REQUEST_REFUSED');
     if (a.fn.isRequestModel(request as never) !== true) throw new StepRefusal('REQUEST_REFUSED');
     try {
       canonicalize(request);

@@ -335,6 +335,21 @@ describe('execute: a misbehaving adapter is refused before any send', () => {
     }
   });
 
+  it('an adapter that vouches for a wider request: the executor\'s own closed key set refuses it before the send', async () => {
+    const yes = { isRequestModel: () => true };
+    const shapes: readonly ((t: { locator: number }) => unknown)[] = [
+      (t) => Object.freeze({ id: t.locator, descr: 'ours', apply: false, apply_now: true }),
+      (t) => Object.freeze({ id: t.locator, descr: 'ours', apply: true }),
+      (t) => Object.freeze({ id: t.locator, descr: 'ours' }),
+      (t) => Object.freeze({ id: String(t.locator), descr: 'ours', apply: false }),
+    ];
+    for (const shape of shapes) {
+      const p = await prepare(world, 'LAN_SERVERS', `wider ${shapes.indexOf(shape)}`);
+      const liar = variant({ ...yes, buildRequest: (_i: unknown, t: { locator: number }) => shape(t) });
+      expectFailedWithoutSend(await world.executor.execute(p.contract.contract_id, { adapter: liar, intent: p.intent }), 'REQUEST_REFUSED');
+    }
+  });
+
   it('two targets from readTarget', async () => {
     const p = await prepare(world, 'LAN_SERVERS', 'ours');
     const twoTargets = variant({
