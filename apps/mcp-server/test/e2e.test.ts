@@ -286,6 +286,7 @@ describe('startup and shutdown', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(server.stderr()).toContain('"demo_simulator_stopped"');
+    expect(server.stderr()).toMatch(/^pfsense-mcp: demo appliance at http:\/\/127\.0\.0\.1:\d+; waiting for an MCP client on stdin$/m);
     expect(demoDirs()).toEqual(before);
   });
 });

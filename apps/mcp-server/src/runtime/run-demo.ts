@@ -10,6 +10,7 @@ import { createLogger } from './create-logger.js';
 import { loadConfig } from './load-config.js';
 import { runServe } from './run-serve.js';
 import { KNOWN_TOOL_NAMES } from './known-tool-names.js';
+import { writeCliOutput } from './write-cli-output.js';
 
 const READY_TIMEOUT_MS = 15_000;
 const STOP_TIMEOUT_MS = 3_000;
@@ -132,6 +133,9 @@ export async function runDemo(simulatorPath?: string): Promise<number> {
       { PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: sim.apiKeyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true', PFSENSE_PROFILE: 'auditor' },
       KNOWN_TOOL_NAMES,
     );
+    // One plain line for a human who ran `npm start` in a terminal and sees nothing else happen (stderr: stdout is
+    // the MCP channel). Printed once the configuration is valid, right before stdin is read.
+    writeCliOutput(`pfsense-mcp: demo appliance at ${sim.url}; waiting for an MCP client on stdin`);
     return await runServe(config, async () => {
       await sim.stop();
       logger.log('info', 'demo_simulator_stopped');
