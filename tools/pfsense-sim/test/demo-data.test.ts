@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../src/index.js';
+import { seedDemoData } from '../src/demo-data.js';
 import { MODELS, READ_PATHS } from '../src/model-catalog.js';
 import type { FieldSpec } from '../src/model-types.js';
 import { api } from './helpers.js';
@@ -49,6 +50,46 @@ function shapeProblems(model: string, obj: Record<string, unknown>, where: strin
     }
   }
   return problems;
+}
+
+interface StoredSecret {
+  readonly path: string;
+  readonly field: string;
+  readonly value: string;
+}
+
+/**
+ * Every value the store holds in a field its pfrest model hides (nested models included), except values
+ * that the store also holds in a visible field (a hidden `caref` repeats a CA's public `refid`).
+ */
+function hiddenValues(stored: ReturnType<typeof seedDemoData>): StoredSecret[] {
+  const out: StoredSecret[] = [];
+  const visible = new Set<string>();
+  const collect = (v: unknown): void => {
+    if (typeof v === 'string') visible.add(v);
+    else if (Array.isArray(v)) v.forEach(collect);
+  };
+  const walk = (path: string, model: string, obj: Record<string, unknown>): void => {
+    for (const f of MODELS[model]?.fields ?? []) {
+      const v = obj[f.name];
+      if (f.hidden) {
+        for (const one of Array.isArray(v) ? v : [v]) {
+          // Short values (booleans, "yes", small numbers) could occur by chance elsewhere; real secrets are long.
+          if (typeof one === 'string' && one.length >= 8) out.push({ path, field: f.name, value: one });
+        }
+      } else if (f.nested && v !== null && typeof v === 'object') {
+        for (const item of Array.isArray(v) ? v : [v]) walk(path, f.nested, item as Record<string, unknown>);
+      } else {
+        collect(v);
+      }
+    }
+  };
+  for (const [path, pd] of stored) {
+    const model = READ_PATHS[path]?.model;
+    if (model === undefined) continue;
+    for (const row of Array.isArray(pd.value) ? pd.value : [pd.value]) walk(path, model, row as Record<string, unknown>);
+  }
+  return out.filter((s) => !visible.has(s.value));
 }
 
 describe('demo data', () => {
@@ -118,7 +159,26 @@ describe('demo data', () => {
   });
 
   it('stores seeded secrets but never returns write-only or sensitive fields', async () => {
+    // First: the store really holds them (else "not returned" would prove nothing).
+    const stored = seedDemoData('office-1');
+    const secrets = hiddenValues(stored);
+    const storedFields = new Set(secrets.map((s) => `${s.path} ${s.field}`));
+    for (const must of ['/api/v2/system/certificates prv', '/api/v2/system/certificate_authorities prv', '/api/v2/users password',
+      '/api/v2/status/wireguard/tunnels preshared_key', '/api/v2/firewall/virtual_ips password', '/api/v2/auth/keys hash', '/api/v2/auth/keys key',
+      '/api/v2/system/hasync password', '/api/v2/services/ntp/settings serverauthkey']) {
+      expect(storedFields, must).toContain(must);
+    }
+    // pfSense stores PEM material base64-encoded in config.xml.
+    expect(secrets.some((s) => s.field === 'prv' && Buffer.from(s.value, 'base64').toString('utf8').includes('-----BEGIN PRIVATE KEY'))).toBe(true);
+    expect(secrets.some((s) => s.field === 'password' && s.value.startsWith('$2y$10$'))).toBe(true);
+
     const c = api(sim.url, sim.apiKey);
+    // Then: no stored secret value appears in any response, whatever field it might have moved to.
+    const bodies = new Map<string, string>();
+    for (const path of Object.keys(READ_PATHS)) bodies.set(path, (await c.get(`${path}${READ_PATHS[path]?.many ? '?limit=0' : ''}`)).res.text);
+    for (const secret of secrets) {
+      for (const [path, text] of bodies) expect(text.includes(secret.value), `${secret.path} ${secret.field} leaks in ${path}`).toBe(false);
+    }
     const hidden: [string, string][] = [
       ['/api/v2/system/certificates', 'prv'], ['/api/v2/system/certificate_authorities', 'prv'], ['/api/v2/users', 'password'],
       ['/api/v2/users', 'ipsecpsk'], ['/api/v2/status/wireguard/peers', 'preshared_key'], ['/api/v2/firewall/virtual_ips', 'password'],

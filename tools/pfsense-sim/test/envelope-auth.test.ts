@@ -106,4 +106,43 @@ describe('authentication', () => {
       await basicOnly.close();
     }
   });
+
+  it('refuses a valid Bearer token once jwt is switched off (while auth/jwt still issues it to Basic)', async () => {
+    const noJwt = await startSimulator({ auth: ['key', 'basic'] });
+    try {
+      const basic = `Basic ${Buffer.from(`admin:${noJwt.apiKey}`).toString('base64')}`;
+      const issued = await raw(`${noJwt.url}/api/v2/auth/jwt`, { method: 'POST', headers: { authorization: basic } });
+      expect(issued.status).toBe(200);
+      const token = ((issued.json as Envelope).data as { token: string }).token;
+      const bearer = await raw(`${noJwt.url}/api/v2/status/system`, { headers: { authorization: `Bearer ${token}` } });
+      expect(bearer.status).toBe(401);
+      expect((bearer.json as Envelope).response_id).toBe('AUTH_AUTHENTICATION_FAILED');
+      expect((await raw(`${noJwt.url}/api/v2/status/system`, { headers: { authorization: basic } })).status).toBe(200);
+    } finally {
+      await noJwt.close();
+    }
+  });
+
+  it('accepts a {auth:"jwt", secret} credential as a literal bearer token with its own privileges', async () => {
+    const literal = 'literal-bearer-token-0123456789';
+    const credentials = [{ auth: 'jwt' as const, secret: literal, privileges: ['api-v2-status-system-get'] }];
+    const withJwt = await startSimulator({ credentials });
+    try {
+      const get = (path: string, token: string) => raw(`${withJwt.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      expect((await get('/api/v2/status/system', literal)).status).toBe(200);
+      const denied = await get('/api/v2/firewall/aliases', literal);
+      expect([denied.status, (denied.json as Envelope).response_id]).toEqual([403, 'AUTH_AUTHORIZATION_FAILED']);
+      expect((await get('/api/v2/status/system', `${literal}x`)).status).toBe(401);
+      // Only as a Bearer token: the same string is no API key.
+      expect((await raw(`${withJwt.url}/api/v2/status/system`, { headers: { 'x-api-key': literal } })).status).toBe(401);
+    } finally {
+      await withJwt.close();
+    }
+    const jwtOff = await startSimulator({ credentials, auth: ['key'] });
+    try {
+      expect((await raw(`${jwtOff.url}/api/v2/status/system`, { headers: { authorization: `Bearer ${literal}` } })).status).toBe(401);
+    } finally {
+      await jwtOff.close();
+    }
+  });
 });
