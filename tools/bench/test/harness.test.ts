@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BENCHMARKS, formatTable, median, percentile, result } from '../src/index.js';
 
@@ -40,4 +41,14 @@ describe('bench harness', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.slice(0, 2)).toEqual(['cold-start', 'read-overhead']);
   });
+});
+
+describe('startup timing', () => {
+  it('drives initialize then tools/list as a client does and reports both replies, in order', async () => {
+    const { timeStartup } = await import('../src/mcp-process.js');
+    const bare = join(import.meta.dirname, '..', 'fixtures', 'bare-sdk-server.mjs');
+    const times = await timeStartup(bare, { PATH: process.env['PATH'] ?? '/usr/bin:/bin' }, join(import.meta.dirname, '..', '..', '..'));
+    expect(times.initializeMs).toBeGreaterThan(0);
+    expect(times.toolsListMs).toBeGreaterThanOrEqual(times.initializeMs);
+  }, 30_000);
 });
