@@ -206,7 +206,7 @@ export class ProtectedArtifactError extends ContractStoreError {
   }
 }
 
-export type ConsumptionErrorCode = 'ROW_MAC' | 'ROW_MALFORMED' | 'META_MAC' | 'META_MISSING';
+export type ConsumptionErrorCode = 'ROW_MAC' | 'ROW_MALFORMED' | 'META_MAC' | 'META_MISSING' | 'CHAIN_BROKEN';
 
 /** The consumption store has a corrupted row; never reported as "not consumed". */
 export class ConsumptionIntegrityError extends ContractStoreError {

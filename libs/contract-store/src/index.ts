@@ -37,8 +37,9 @@ export type {
 } from './evidence-verifiers.js';
 export type { AuditEventBody } from './audit-chain.js';
 export type { RefusalAuditClass, RefusalAuditInput } from './refusal-audit-input.js';
-export { CRASH_POINTS } from './crash-hooks.js';
-export type { CrashHooks, CrashPoint } from './crash-hooks.js';
+// Test-only: crash injection is keyed by this symbol, never by a string option.
+export { CRASH_HOOKS, CRASH_POINTS } from './crash-hooks.js';
+export type { CrashHooks, CrashPoint, WithCrashHooks } from './crash-hooks.js';
 export type { RateLimits } from './rate-gate.js';
 export { CONSUMPTION_STORE_MIGRATIONS, CONTRACT_STORE_MIGRATIONS } from './schema-migrations.js';
 export type { MigrationSet } from './schema-migrations.js';

@@ -22,5 +22,6 @@ export const MacDomain = Object.freeze({
   AUDIT_GENESIS: 'pfsense-mcp/contract-store/audit-genesis/v1',
   ANCHOR: 'pfsense-mcp/contract-store/anchor/v1',
   CONSUMPTION_META: 'pfsense-mcp/consumption-store/meta/v1',
-  CONSUMPTION_ROW: 'pfsense-mcp/consumption-store/row/v1',
+  CONSUMPTION_ROW: 'pfsense-mcp/consumption-store/chained-row/v1',
+  CONSUMPTION_GENESIS: 'pfsense-mcp/consumption-store/genesis/v1',
 } as const);

@@ -88,7 +88,7 @@ export const CONTRACT_STORE_MIGRATIONS: MigrationSet = Object.freeze([
 /** Authorization-consumption store schema, version 1 (its own file). */
 export const CONSUMPTION_STORE_MIGRATIONS: MigrationSet = Object.freeze([
   [
-    '0001_consumption_store_v1',
+    '0001_consumption_store_chained_v1',
     {
       async up(db: SchemaDb): Promise<void> {
         await db.schema
@@ -96,12 +96,15 @@ export const CONSUMPTION_STORE_MIGRATIONS: MigrationSet = Object.freeze([
           .addColumn('id', 'integer', (c) => c.primaryKey().notNull().check(sql`id = 1`))
           .addColumn('store_id', 'text', (c) => c.notNull())
           .addColumn('schema_version', 'integer', (c) => c.notNull())
+          .addColumn('head_sequence', 'integer', (c) => c.notNull())
+          .addColumn('head_mac', 'blob', (c) => c.notNull())
           .addColumn('mac', 'blob', (c) => c.notNull())
           .modifyEnd(strict)
           .execute();
         await db.schema
           .createTable('consumed_authorizations')
           .addColumn('authorization_id', 'text', (c) => c.primaryKey().notNull())
+          .addColumn('sequence', 'integer', (c) => c.notNull().unique())
           .addColumn('consumed_at', 'integer', (c) => c.notNull())
           .addColumn('mac', 'blob', (c) => c.notNull())
           .modifyEnd(strict)

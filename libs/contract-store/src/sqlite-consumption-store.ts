@@ -1,17 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { isSafeToken } from '@pfsense-mcp/canonical';
-import { ConsumptionIntegrityError, StoreClosedError } from './contract-store-error.js';
+import { bytesToHex, isSafeToken } from '@pfsense-mcp/canonical';
+import type { AntiRollbackAnchor } from './anti-rollback-anchor.js';
+import { ConsumptionIntegrityError, StoreClosedError, StoreFileError, StoreRollbackError } from './contract-store-error.js';
+import { crashHooksOf } from './crash-hooks.js';
+import type { CrashHooks, CrashPoint, WithCrashHooks } from './crash-hooks.js';
+import { FileAntiRollbackAnchor } from './file-anti-rollback-anchor.js';
 import { MacDomain, macMatches, rowMac } from './row-mac.js';
 import { CONSUMPTION_STORE_MIGRATIONS, prepareSchema } from './schema-migrations.js';
 import { assertSecureDirectory, assertSecureFile, createSecureFile } from './secure-store-path.js';
 import { loadStoreKeys } from './store-keys.js';
 import type { MasterKeySource } from './store-keys.js';
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
-export interface ConsumptionStoreOptions extends MasterKeySource {
+export interface ConsumptionStoreOptions extends MasterKeySource, WithCrashHooks {
   /** Directory (0700, owned by the process user); may be the contract store's directory. */
   readonly directory: string;
   /** File name (default `consumption.sqlite`). */
@@ -19,29 +23,64 @@ export interface ConsumptionStoreOptions extends MasterKeySource {
   readonly clock: () => number;
   readonly busyTimeoutMs?: number;
   readonly migrate?: boolean;
+  /**
+   * Optional anti-rollback anchor for this file (high-water mark of its chain): an implementation, or
+   * `{ file }` for a file anchor keyed by this store (not in the store directory). Without one, a deleted
+   * row or a rewritten head is still detected inside the file, but a restored older copy of the whole file
+   * is not (README).
+   */
+  readonly anchor?: AntiRollbackAnchor | { readonly file: string };
+}
+
+interface Head {
+  readonly sequence: number;
+  readonly mac: Uint8Array;
+}
+
+interface ConsumedRow {
+  readonly authorization_id: string;
+  readonly sequence: number;
+  readonly consumed_at: number;
+  readonly mac: Buffer;
 }
 
 /**
  * The authorization-consumption store: its own SQLite file and table. `tryConsume(id)` returns true
  * exactly once per id, ever — across processes (BEGIN IMMEDIATE + primary key) and restarts (WAL,
- * synchronous=FULL). Every row carries a MAC; a row that fails it is an error, never "not consumed".
+ * synchronous=FULL). Rows form an HMAC chain (each MAC covers its sequence and the previous MAC) whose
+ * head (sequence, MAC) sits in the MAC'd metadata row and, optionally, in an external anchor. A row that
+ * fails its MAC, a gap (a deleted row) or a head that does not match is an error, never "not consumed".
  */
 export class SqliteConsumptionStore {
   readonly #db: Database.Database;
   readonly #key: Uint8Array;
   readonly #storeId: string;
   readonly #clock: () => number;
+  readonly #genesis: Uint8Array;
+  readonly #anchor: AntiRollbackAnchor | null;
+  readonly #hooks: CrashHooks | undefined;
   readonly #get: Database.Statement;
+  readonly #atSequence: Database.Statement;
+  readonly #stats: Database.Statement;
+  readonly #meta: Database.Statement;
   readonly #insert: Database.Statement;
+  readonly #setHead: Database.Statement;
   #closed = false;
 
-  private constructor(db: Database.Database, key: Uint8Array, storeId: string, clock: () => number) {
+  private constructor(db: Database.Database, key: Uint8Array, storeId: string, clock: () => number, anchor: AntiRollbackAnchor | null, hooks: CrashHooks | undefined) {
     this.#db = db;
     this.#key = key;
     this.#storeId = storeId;
     this.#clock = clock;
-    this.#get = db.prepare('SELECT authorization_id, consumed_at, mac FROM consumed_authorizations WHERE authorization_id = ?');
-    this.#insert = db.prepare('INSERT INTO consumed_authorizations (authorization_id, consumed_at, mac) VALUES (?, ?, ?)');
+    this.#anchor = anchor;
+    this.#hooks = hooks;
+    this.#genesis = rowMac(key, MacDomain.CONSUMPTION_GENESIS, [storeId]);
+    this.#get = db.prepare('SELECT authorization_id, sequence, consumed_at, mac FROM consumed_authorizations WHERE authorization_id = ?');
+    this.#atSequence = db.prepare('SELECT authorization_id, sequence, consumed_at, mac FROM consumed_authorizations WHERE sequence = ?');
+    this.#stats = db.prepare('SELECT count(*) AS n, max(sequence) AS top FROM consumed_authorizations');
+    this.#meta = db.prepare('SELECT store_id, schema_version, head_sequence, head_mac, mac FROM consumption_meta WHERE id = 1');
+    this.#insert = db.prepare('INSERT INTO consumed_authorizations (authorization_id, sequence, consumed_at, mac) VALUES (?, ?, ?, ?)');
+    this.#setHead = db.prepare('UPDATE consumption_meta SET head_sequence = ?, head_mac = ?, mac = ? WHERE id = 1');
   }
 
   static async open(options: ConsumptionStoreOptions): Promise<SqliteConsumptionStore> {
@@ -52,10 +91,31 @@ export class SqliteConsumptionStore {
     if (typeof options.clock !== 'function') throw new TypeError(`${fn}: "clock" must be a function`);
     const busy = options.busyTimeoutMs ?? 10_000;
     if (!Number.isSafeInteger(busy) || busy < 0) throw new TypeError(`${fn}: "busyTimeoutMs" must be a non-negative safe integer`);
+    if (options.anchor !== undefined && (options.anchor === null || typeof options.anchor !== 'object')) {
+      throw new TypeError(`${fn}: "anchor" must be an AntiRollbackAnchor or { file }`);
+    }
+    const hooks = crashHooksOf(options, fn);
     const keys = loadStoreKeys(options, fn);
     assertSecureDirectory(options.directory);
+    let anchor: AntiRollbackAnchor | null = null;
+    if (options.anchor !== undefined) {
+      if ('file' in options.anchor && typeof options.anchor.file === 'string') {
+        // An anchor next to the file it guards would be restored together with it.
+        if (dirname(resolve(options.anchor.file)) === resolve(options.directory)) {
+          throw new StoreFileError('ANCHOR_IN_STORE_DIRECTORY', options.anchor.file, 'anchor file must not be in the store directory');
+        }
+        anchor = new FileAntiRollbackAnchor({ path: options.anchor.file, macKey: keys.anchor });
+      } else {
+        anchor = options.anchor as AntiRollbackAnchor;
+        if (typeof anchor.read !== 'function' || typeof anchor.write !== 'function') throw new TypeError(`${fn}: "anchor" must implement read() and write()`);
+      }
+    }
     const path = join(options.directory, options.fileName ?? 'consumption.sqlite');
-    if (!assertSecureFile(path, false)) createSecureFile(path);
+    const existed = assertSecureFile(path, false);
+    if (!existed) {
+      if (anchor !== null && anchor.read() !== null) throw new StoreRollbackError('STORE_MISSING', null, null);
+      createSecureFile(path);
+    }
     assertSecureFile(`${path}-wal`, false);
     assertSecureFile(`${path}-shm`, false);
     const db = new Database(path, { fileMustExist: true });
@@ -64,44 +124,124 @@ export class SqliteConsumptionStore {
       const mode = db.pragma('journal_mode = WAL', { simple: true });
       if (String(mode).toLowerCase() !== 'wal') throw new Error('could not enable WAL');
       db.pragma('synchronous = FULL');
+      db.pragma('secure_delete = ON');
       await prepareSchema(db, path, CONSUMPTION_STORE_MIGRATIONS, { migrate: options.migrate === true });
       assertSecureFile(`${path}-wal`, false);
       assertSecureFile(`${path}-shm`, false);
       const storeId = db
         .transaction((): string => {
-          const row = db.prepare('SELECT store_id, schema_version, mac FROM consumption_meta WHERE id = 1').get() as
-            | { store_id: string; schema_version: number; mac: Buffer }
-            | undefined;
+          const row = db.prepare('SELECT store_id FROM consumption_meta WHERE id = 1').get() as { store_id: string } | undefined;
           if (row === undefined) {
             const used = db.prepare('SELECT count(*) AS n FROM consumed_authorizations').get() as { n: number };
             if (used.n !== 0) throw new ConsumptionIntegrityError('META_MISSING', 'consumption store metadata is missing');
             const id = `consumption-${randomBytes(16).toString('hex')}`;
-            const mac = rowMac(keys.consumption, MacDomain.CONSUMPTION_META, [id, String(SCHEMA_VERSION)]);
-            db.prepare('INSERT INTO consumption_meta (id, store_id, schema_version, mac) VALUES (1, ?, ?, ?)').run(id, SCHEMA_VERSION, Buffer.from(mac));
+            const genesis = rowMac(keys.consumption, MacDomain.CONSUMPTION_GENESIS, [id]);
+            db.prepare('INSERT INTO consumption_meta (id, store_id, schema_version, head_sequence, head_mac, mac) VALUES (1, ?, ?, 0, ?, ?)').run(
+              id,
+              SCHEMA_VERSION,
+              Buffer.from(genesis),
+              Buffer.from(metaMac(keys.consumption, id, 0, genesis)),
+            );
             return id;
-          }
-          const expected = rowMac(keys.consumption, MacDomain.CONSUMPTION_META, [row.store_id, String(row.schema_version)]);
-          if (!macMatches(expected, row.mac) || row.schema_version !== SCHEMA_VERSION) {
-            throw new ConsumptionIntegrityError('META_MAC', 'consumption store metadata failed authentication');
           }
           return row.store_id;
         })
         .immediate();
-      return new SqliteConsumptionStore(db, keys.consumption, storeId, options.clock);
+      const store = new SqliteConsumptionStore(db, keys.consumption, storeId, options.clock, anchor, hooks);
+      store.#verifyAll();
+      store.#syncAnchor(true);
+      return store;
     } catch (error) {
       db.close();
       throw error;
     }
   }
 
-  #mac(authorizationId: string, consumedAt: number): Uint8Array {
-    return rowMac(this.#key, MacDomain.CONSUMPTION_ROW, [this.#storeId, authorizationId, String(consumedAt)]);
+  #crash(point: CrashPoint): void {
+    this.#hooks?.at(point, 'tryConsume');
   }
 
-  #checkRow(row: { authorization_id: string; consumed_at: number; mac: Buffer }): void {
-    if (!macMatches(this.#mac(row.authorization_id, row.consumed_at), row.mac)) {
+  #rowMac(sequence: number, authorizationId: string, consumedAt: number, previous: Uint8Array): Uint8Array {
+    return rowMac(this.#key, MacDomain.CONSUMPTION_ROW, [this.#storeId, String(sequence), authorizationId, String(consumedAt), previous]);
+  }
+
+  /** The authenticated head from the metadata row; the table must hold exactly rows 1..head (no gap, none after). */
+  #head(): Head {
+    const meta = this.#meta.get() as { store_id: string; schema_version: number; head_sequence: number; head_mac: Buffer; mac: Buffer } | undefined;
+    if (meta === undefined) throw new ConsumptionIntegrityError('META_MISSING', 'consumption store metadata is missing');
+    const expected = metaMac(this.#key, meta.store_id, meta.head_sequence, meta.head_mac);
+    if (!macMatches(expected, meta.mac) || meta.schema_version !== SCHEMA_VERSION || meta.store_id !== this.#storeId) {
+      throw new ConsumptionIntegrityError('META_MAC', 'consumption store metadata failed authentication');
+    }
+    const stats = this.#stats.get() as { n: number; top: number | null };
+    if (stats.n !== meta.head_sequence || (stats.top ?? 0) !== meta.head_sequence) {
+      throw new ConsumptionIntegrityError('CHAIN_BROKEN', 'consumption rows do not match the authenticated head (a row was deleted or added)');
+    }
+    if (meta.head_sequence === 0) {
+      if (!macMatches(this.#genesis, meta.head_mac)) throw new ConsumptionIntegrityError('META_MAC', 'consumption store metadata failed authentication');
+    } else {
+      const top = this.#atSequence.get(meta.head_sequence) as ConsumedRow;
+      if (!macMatches(new Uint8Array(meta.head_mac), top.mac)) throw new ConsumptionIntegrityError('CHAIN_BROKEN', 'consumption head does not match the last row');
+    }
+    return { sequence: meta.head_sequence, mac: new Uint8Array(meta.head_mac) };
+  }
+
+  /** Authenticates one row against its predecessor (one chain link). */
+  #checkRow(row: ConsumedRow): void {
+    if (!Number.isSafeInteger(row.sequence) || row.sequence < 1) throw new ConsumptionIntegrityError('ROW_MALFORMED', 'consumption row is malformed');
+    let previous: Uint8Array = this.#genesis;
+    if (row.sequence > 1) {
+      const prior = this.#atSequence.get(row.sequence - 1) as ConsumedRow | undefined;
+      if (prior === undefined) throw new ConsumptionIntegrityError('CHAIN_BROKEN', 'consumption chain has a gap');
+      previous = prior.mac;
+    }
+    if (!macMatches(this.#rowMac(row.sequence, row.authorization_id, row.consumed_at, previous), row.mac)) {
       throw new ConsumptionIntegrityError('ROW_MAC', 'consumption row failed authentication');
     }
+  }
+
+  /** At open: the whole chain from genesis to the authenticated head. */
+  #verifyAll(): void {
+    this.#db.transaction(() => {
+      const head = this.#head();
+      let previous: Uint8Array = this.#genesis;
+      let expected = 1;
+      for (const row of this.#db.prepare('SELECT authorization_id, sequence, consumed_at, mac FROM consumed_authorizations ORDER BY sequence').iterate() as Iterable<ConsumedRow>) {
+        if (row.sequence !== expected) throw new ConsumptionIntegrityError('CHAIN_BROKEN', 'consumption chain has a gap');
+        if (!macMatches(this.#rowMac(row.sequence, row.authorization_id, row.consumed_at, previous), row.mac)) {
+          throw new ConsumptionIntegrityError('ROW_MAC', 'consumption row failed authentication');
+        }
+        previous = row.mac;
+        expected += 1;
+      }
+      if (expected - 1 !== head.sequence) throw new ConsumptionIntegrityError('CHAIN_BROKEN', 'consumption chain does not reach its head');
+    })();
+  }
+
+  /**
+   * Compares the file with its anchor (if any) under the write lock and advances the anchor to the head:
+   * behind → BEHIND, a different MAC at the anchor's sequence → DIVERGED, history without an anchor at
+   * open → ANCHOR_MISSING. The file may be ahead (a crash between commit and anchor write).
+   */
+  #syncAnchor(atOpen: boolean): void {
+    const anchor = this.#anchor;
+    if (anchor === null) return;
+    this.#db
+      .transaction(() => {
+        const head = this.#head();
+        const mark = anchor.read();
+        if (mark === null) {
+          if (atOpen && head.sequence > 0) throw new StoreRollbackError('ANCHOR_MISSING', null, head.sequence);
+        } else {
+          if (mark.storeId !== this.#storeId) throw new StoreRollbackError('STORE_MISMATCH', mark.sequence, head.sequence);
+          if (mark.sequence > head.sequence) throw new StoreRollbackError('BEHIND', mark.sequence, head.sequence);
+          const at = mark.sequence === 0 ? this.#genesis : (this.#atSequence.get(mark.sequence) as ConsumedRow).mac;
+          if (bytesToHex(at) !== mark.headMac) throw new StoreRollbackError('DIVERGED', mark.sequence, head.sequence);
+          if (mark.sequence === head.sequence) return;
+        }
+        anchor.write({ storeId: this.#storeId, sequence: head.sequence, headMac: bytesToHex(head.mac) });
+      })
+      .immediate();
   }
 
   #assert(authorizationId: string, fn: string): void {
@@ -109,31 +249,50 @@ export class SqliteConsumptionStore {
     if (!isSafeToken(authorizationId)) throw new TypeError(`${fn}: "authorizationId" must be a safe token`);
   }
 
-  /** True exactly once per authorization id, ever. A corrupted existing row throws. */
+  /**
+   * True exactly once per authorization id, ever. A corrupted row, a chain gap or a rolled-back file
+   * (with an anchor) throws. If the anchor write fails after the commit, the call throws although the id
+   * is consumed: the caller must treat that as "not acquired" (the id is burned, never reusable).
+   */
   tryConsume(authorizationId: string): boolean {
     this.#assert(authorizationId, 'tryConsume');
     const now = this.#clock();
     if (!Number.isSafeInteger(now) || now < 0) throw new TypeError('tryConsume: "clock" must return non-negative integer UTC milliseconds');
-    return this.#db
+    this.#crash('before-begin');
+    const consumed = this.#db
       .transaction((): boolean => {
-        const row = this.#get.get(authorizationId) as { authorization_id: string; consumed_at: number; mac: Buffer } | undefined;
+        const head = this.#head();
+        const row = this.#get.get(authorizationId) as ConsumedRow | undefined;
         if (row !== undefined) {
           this.#checkRow(row);
           return false;
         }
-        this.#insert.run(authorizationId, now, Buffer.from(this.#mac(authorizationId, now)));
+        const sequence = head.sequence + 1;
+        const mac = this.#rowMac(sequence, authorizationId, now, head.mac);
+        this.#insert.run(authorizationId, sequence, now, Buffer.from(mac));
+        this.#setHead.run(sequence, Buffer.from(mac), Buffer.from(metaMac(this.#key, this.#storeId, sequence, mac)));
+        this.#crash('after-write-before-commit');
         return true;
       })
       .immediate();
+    if (consumed) {
+      this.#crash('after-commit-before-anchor');
+      this.#syncAnchor(false);
+      this.#crash('after-anchor');
+    }
+    return consumed;
   }
 
-  /** Whether the id was consumed (authenticated; a corrupted row throws). */
+  /** Whether the id was consumed (authenticated against the chain head; a gap or corrupted row throws). */
   isConsumed(authorizationId: string): boolean {
     this.#assert(authorizationId, 'isConsumed');
-    const row = this.#get.get(authorizationId) as { authorization_id: string; consumed_at: number; mac: Buffer } | undefined;
-    if (row === undefined) return false;
-    this.#checkRow(row);
-    return true;
+    return this.#db.transaction((): boolean => {
+      this.#head();
+      const row = this.#get.get(authorizationId) as ConsumedRow | undefined;
+      if (row === undefined) return false;
+      this.#checkRow(row);
+      return true;
+    })();
   }
 
   close(): void {
@@ -141,4 +300,8 @@ export class SqliteConsumptionStore {
     this.#closed = true;
     this.#db.close();
   }
+}
+
+function metaMac(key: Uint8Array, storeId: string, headSequence: number, headMac: Uint8Array): Uint8Array {
+  return rowMac(key, MacDomain.CONSUMPTION_META, [storeId, String(SCHEMA_VERSION), String(headSequence), headMac]);
 }

@@ -29,7 +29,8 @@ import {
   StoreRollbackError,
   TargetReservedError,
 } from './contract-store-error.js';
-import type { CrashHooks, CrashPoint } from './crash-hooks.js';
+import { crashHooksOf } from './crash-hooks.js';
+import type { CrashHooks, CrashPoint, WithCrashHooks } from './crash-hooks.js';
 import {
   verifiedConfirmationSchema,
   verifiedReleaseSchema,
@@ -60,7 +61,7 @@ import { loadStoreKeys } from './store-keys.js';
 import type { MasterKeySource, StoreKeys } from './store-keys.js';
 
 /** Options of `SqliteRecoveryContractStore.open`. */
-export interface ContractStoreOptions extends MasterKeySource {
+export interface ContractStoreOptions extends MasterKeySource, WithCrashHooks {
   /** Store directory: must exist, be a real directory owned by the process user, mode 0700. */
   readonly directory: string;
   /** Database file name inside `directory` (default `contracts.sqlite`). */
@@ -82,8 +83,6 @@ export interface ContractStoreOptions extends MasterKeySource {
   readonly verifyOnOpen?: boolean;
   /** Run pending migrations of an older, known schema (default false: an older schema is refused). */
   readonly migrate?: boolean;
-  /** TEST ONLY: crash injection at durable boundaries. Never set in production. */
-  readonly crashHooks?: CrashHooks;
 }
 
 export const DEFAULT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -190,7 +189,7 @@ export class StoreCore {
     this.#reconciliationVerifier = options.reconciliationVerifier;
     this.#releaseVerifier = options.reservationReleaseVerifier;
     this.#retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
-    this.#crashHooks = options.crashHooks;
+    this.#crashHooks = crashHooksOf(options, 'SqliteRecoveryContractStore.open');
     this.#genesisMac = auditGenesisMac(keys.auditChain, storeId);
     this.#stmt = this.prepareStatements();
     this.#rate = new RateGate(db, keys.recordMac, storeId, options.rateLimits ?? {});
@@ -211,6 +210,7 @@ export class StoreCore {
     const busy = options.busyTimeoutMs ?? 10_000;
     if (!Number.isSafeInteger(busy) || busy < 0) throw new TypeError(`${fn}: "busyTimeoutMs" must be a non-negative safe integer`);
 
+    crashHooksOf(options, fn);
     StoreCore.assertSeparated(options);
     const keys = loadStoreKeys(options, fn);
     const anchor: AntiRollbackAnchor =

@@ -9,8 +9,9 @@ export type { ChildResult, RunningChild };
 const ENTRY = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'store-child.ts');
 const ENV = 'CS_CHILD_CONFIG';
 
-export async function buildChild(): Promise<string> {
-  return (await buildChildScript(ENTRY, 'contract-store-child')).script;
+/** Bundles the child once per test file; `remove` deletes the build afterwards. */
+export async function buildChild(): Promise<{ readonly script: string; remove(): void }> {
+  return buildChildScript(ENTRY, 'contract-store-child');
 }
 
 export const startChild = (script: string, config: Record<string, unknown>): RunningChild => startShared(script, ENV, config);

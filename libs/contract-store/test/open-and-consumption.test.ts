@@ -1,9 +1,9 @@
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '../src/index.js';
+import { CRASH_HOOKS, SqliteConsumptionStore, SqliteRecoveryContractStore } from '../src/index.js';
 import { T0, contractInput, makeHarness } from './helpers.js';
 import type { Harness } from './helpers.js';
 
@@ -91,6 +91,15 @@ describe('open fails closed', () => {
     await expect(h.open()).rejects.toMatchObject({ code: 'UNKNOWN_SCHEMA' });
   });
 
+  it('refuses crash hooks under the old string key (they are reachable only through the test-only CRASH_HOOKS symbol)', async () => {
+    const hooks = { at: () => undefined };
+    await expect(SqliteRecoveryContractStore.open({ ...h.options(), crashHooks: hooks } as never)).rejects.toThrow(TypeError);
+    await expect(SqliteConsumptionStore.open({ directory: h.dir, masterKey: h.masterKey, clock: () => T0, crashHooks: hooks } as never)).rejects.toThrow(TypeError);
+    await expect(SqliteRecoveryContractStore.open({ ...h.options(), [CRASH_HOOKS]: { at: 1 } } as never)).rejects.toThrow(TypeError);
+    const s = await SqliteRecoveryContractStore.open({ ...h.options(), [CRASH_HOOKS]: hooks });
+    s.close();
+  });
+
   it('creates a fresh store with owner-only files', async () => {
     const s = await h.open();
     const { statSync } = await import('node:fs');
@@ -116,21 +125,73 @@ describe('authorization-consumption store', () => {
     d.close();
   });
 
-  it('a corrupted row is an error, never "not consumed"', async () => {
+  it('a corrupted row is an error, never "not consumed": refused at open, and by a store already open', async () => {
     const c = await open();
     c.tryConsume('auth-1');
     c.tryConsume('auth-2');
-    c.close();
     const db = new Database(join(h.dir, 'consumption.sqlite'));
     db.prepare("UPDATE consumed_authorizations SET consumed_at = consumed_at + 1 WHERE authorization_id = 'auth-1'").run();
+    expect(() => c.tryConsume('auth-1')).toThrow(expect.objectContaining({ name: 'ConsumptionIntegrityError', code: 'ROW_MAC' }));
+    expect(() => c.isConsumed('auth-1')).toThrow(expect.objectContaining({ code: 'ROW_MAC' }));
     const row = db.prepare("SELECT mac FROM consumed_authorizations WHERE authorization_id = 'auth-2'").get() as { mac: Buffer };
     row.mac[0] = (row.mac[0] ?? 0) ^ 1;
     db.prepare("UPDATE consumed_authorizations SET mac = ? WHERE authorization_id = 'auth-2'").run(row.mac);
     db.close();
-    const d = await open();
-    expect(() => d.tryConsume('auth-1')).toThrow(expect.objectContaining({ name: 'ConsumptionIntegrityError', code: 'ROW_MAC' }));
-    expect(() => d.isConsumed('auth-2')).toThrow(expect.objectContaining({ code: 'ROW_MAC' }));
+    // the last row's MAC no longer matches the head the metadata authenticates
+    expect(() => c.isConsumed('auth-2')).toThrow(expect.objectContaining({ name: 'ConsumptionIntegrityError', code: 'CHAIN_BROKEN' }));
+    expect(() => c.tryConsume('auth-3')).toThrow(expect.objectContaining({ code: 'CHAIN_BROKEN' }));
+    c.close();
+    await expect(open()).rejects.toMatchObject({ name: 'ConsumptionIntegrityError' });
+  });
+
+  it('a deleted row (in the middle or the last one) is a CHAIN_BROKEN error, never "not consumed"', async () => {
+    for (const victim of ['auth-2', 'auth-3']) {
+      const dir = mkdtempSync(join(tmpdir(), 'cs-consume-'));
+      try {
+        const openIn = () => SqliteConsumptionStore.open({ directory: dir, masterKey: h.masterKey, clock: () => T0 });
+        const c = await openIn();
+        for (const id of ['auth-1', 'auth-2', 'auth-3']) expect(c.tryConsume(id)).toBe(true);
+        const db = new Database(join(dir, 'consumption.sqlite'));
+        db.prepare('DELETE FROM consumed_authorizations WHERE authorization_id = ?').run(victim);
+        db.close();
+        expect(() => c.isConsumed(victim)).toThrow(expect.objectContaining({ name: 'ConsumptionIntegrityError', code: 'CHAIN_BROKEN' }));
+        expect(() => c.tryConsume(victim)).toThrow(expect.objectContaining({ code: 'CHAIN_BROKEN' }));
+        expect(() => c.tryConsume('auth-new')).toThrow(expect.objectContaining({ code: 'CHAIN_BROKEN' }));
+        c.close();
+        await expect(openIn()).rejects.toMatchObject({ name: 'ConsumptionIntegrityError', code: 'CHAIN_BROKEN' });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
+
+  it('with an anchor: a restored older copy of consumption.sqlite is refused (BEHIND), as are a missing anchor or file', async () => {
+    const anchorFile = join(h.anchorDir, 'consumption-anchor.json');
+    const openAnchored = () => SqliteConsumptionStore.open({ directory: h.dir, masterKey: h.masterKey, clock: () => T0, anchor: { file: anchorFile } });
+    const c = await openAnchored();
+    expect(c.tryConsume('auth-1')).toBe(true);
+    c.close();
+    const file = join(h.dir, 'consumption.sqlite');
+    const backup = readFileSync(file);
+    const d = await openAnchored();
+    expect(d.tryConsume('auth-2')).toBe(true);
     d.close();
+    const current = readFileSync(file);
+    writeFileSync(file, backup);
+    await expect(openAnchored()).rejects.toMatchObject({ name: 'StoreRollbackError', code: 'BEHIND' });
+    writeFileSync(file, current);
+    const e = await openAnchored();
+    expect(e.isConsumed('auth-2')).toBe(true);
+    e.close();
+    // the anchor is refused next to the file it guards; a missing anchor next to history, or a missing file next to an anchor
+    await expect(SqliteConsumptionStore.open({ directory: h.dir, masterKey: h.masterKey, clock: () => T0, anchor: { file: join(h.dir, 'a.json') } })).rejects.toMatchObject({
+      code: 'ANCHOR_IN_STORE_DIRECTORY',
+    });
+    renameSync(anchorFile, `${anchorFile}.aside`);
+    await expect(openAnchored()).rejects.toMatchObject({ name: 'StoreRollbackError', code: 'ANCHOR_MISSING' });
+    renameSync(`${anchorFile}.aside`, anchorFile);
+    rmSync(file);
+    await expect(openAnchored()).rejects.toMatchObject({ name: 'StoreRollbackError', code: 'STORE_MISSING' });
   });
 
   it('refuses a wrong key and malformed ids', async () => {
