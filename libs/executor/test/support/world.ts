@@ -52,9 +52,10 @@ export const LOOSE_LIMITS = Object.freeze({
 
 export const ALIAS_POLICY = MutationPolicy.of([{ capability: Capability.ALIAS_WRITE, endpointSymbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH' }]);
 
-export async function startTestSimulator(): Promise<RunningSimulator> {
+/** The simulator; `extraAliases` are appended after ALIASES (so their ids do not move). */
+export async function startTestSimulator(extraAliases: readonly (typeof ALIASES)[number][] = []): Promise<RunningSimulator> {
   return startSimulator({
-    data: { [ALIASES_PATH]: ALIASES },
+    data: { [ALIASES_PATH]: [...ALIASES, ...extraAliases] },
     now: () => new Date(T0),
     credentials: [{ auth: 'key', secret: READ_ONLY_KEY, privileges: [privilegeFor(ALIASES_PATH, 'GET')] }],
   });
