@@ -40,6 +40,7 @@ import { CoordinatorRefusedError } from './coordinator-refused-error.js';
 import { ExecutionCoordinator } from './execution-coordinator.js';
 import { OperationStatus, isClosedWithoutEffect, statusOfContract } from './operation-outcome.js';
 import { prepareAliasExecutionIntent } from './prepare-alias-execution-intent.js';
+import { ApplianceIdentityError } from './read-appliance-binding.js';
 import { RefusalGate } from './refusal-audit.js';
 
 /** The caller's request: change one alias's description. */
@@ -51,9 +52,9 @@ export interface AliasDescriptionChangeInput {
 /** What one call returns (frozen). Never says which gate refused. */
 export interface AliasDescriptionChangeResult {
   readonly status: OperationStatus;
-  /** Derived from appliance binding + alias + description; null only when the appliance could not be bound. */
+  /** Derived from appliance binding + alias + description; always null when `refused` (one shape for every refusal). */
   readonly operationId: string | null;
-  /** The operation's current contract, when one exists. */
+  /** The operation's current contract, when one exists (null when `refused`). */
   readonly contractId: string | null;
   /** The outbox file (name only) the operator should review and sign now, when one is pending. */
   readonly pendingRequest: string | null;
@@ -61,9 +62,12 @@ export interface AliasDescriptionChangeResult {
 
 export interface AliasDescriptionExecutionCoreOptions {
   readonly coordinator: ExecutionCoordinator;
-  /** Fixed directories from configuration (created 0700 on first use; never caller input). */
-  readonly inboxDirectory: string;
-  readonly outboxDirectory: string;
+  /**
+   * Fixed directories from configuration (created 0700 on first use; never caller input). Tests may pass
+   * an ArtifactDirectory opened with its test-only owner seam instead of a path.
+   */
+  readonly inboxDirectory: string | ArtifactDirectory;
+  readonly outboxDirectory: string | ArtifactDirectory;
   /** The server's own request key (role server-request): it signs pending requests, nothing else. */
   readonly serverKey: SigningKey;
   /** The pinned public half of serverKey (role server-request): re-verifies the server's own outbox files. */
@@ -82,9 +86,17 @@ interface InboxEntry {
   readonly artifact: Artifact;
 }
 
+/**
+ * Every `refused` has one shape — no operation id, contract id or pending request — whichever gate refused
+ * and whether the binding could be read at all (ARCHITECTURE §6: `refused` never says which gate refused;
+ * an id present for some gates and absent for others would say it). The ids are in the audit.
+ */
 function result(status: OperationStatus, operationId: string | null, contractId: string | null = null, pendingRequest: string | null = null): AliasDescriptionChangeResult {
+  if (status === OperationStatus.REFUSED) return REFUSED;
   return Object.freeze({ status, operationId, contractId, pendingRequest });
 }
+
+const REFUSED: AliasDescriptionChangeResult = Object.freeze({ status: OperationStatus.REFUSED, operationId: null, contractId: null, pendingRequest: null });
 
 const ARGUMENT_NAMES: Readonly<Record<string, string>> = Object.freeze({ alias_name: 'aliasName', description: 'description' });
 
@@ -118,12 +130,15 @@ export class AliasDescriptionExecutionCore {
     if (!Number.isSafeInteger(lifetime) || lifetime < 1000 || lifetime > MAX_REQUEST_LIFETIME_MS) {
       throw new TypeError(`${fn}: "requestLifetimeMs" must be an integer between 1000 and ${MAX_REQUEST_LIFETIME_MS}`);
     }
-    if (typeof options.inboxDirectory !== 'string' || typeof options.outboxDirectory !== 'string' || options.inboxDirectory === options.outboxDirectory) {
+    const pathOf = (d: unknown): string | null => (typeof d === 'string' ? d : d instanceof ArtifactDirectory ? d.path : null);
+    const inboxPath = pathOf(options.inboxDirectory);
+    const outboxPath = pathOf(options.outboxDirectory);
+    if (inboxPath === null || outboxPath === null || inboxPath === outboxPath) {
       throw new TypeError(`${fn}: "inboxDirectory" and "outboxDirectory" must be two different paths`);
     }
     this.#coordinator = options.coordinator;
-    this.#inbox = ArtifactDirectory.open(options.inboxDirectory);
-    this.#outbox = ArtifactDirectory.open(options.outboxDirectory);
+    this.#inbox = options.inboxDirectory instanceof ArtifactDirectory ? options.inboxDirectory : ArtifactDirectory.open(inboxPath);
+    this.#outbox = options.outboxDirectory instanceof ArtifactDirectory ? options.outboxDirectory : ArtifactDirectory.open(outboxPath);
     this.#serverKey = Object.freeze({ privateKey: new Uint8Array(options.serverKey.privateKey) });
     this.#serverAuthorities = options.serverAuthorities;
     this.#clock = options.clock;
@@ -146,8 +161,10 @@ export class AliasDescriptionExecutionCore {
     let binding: ApplianceBinding;
     try {
       binding = await this.#coordinator.readApplianceBinding();
-    } catch {
-      this.#coordinator.refuse('ANOMALY', RefusalGate.APPLIANCE_BINDING);
+    } catch (e) {
+      // No usable appliance id is an anomaly; a failed read is I/O, audited like the freshness gate's (STALE).
+      if (e instanceof ApplianceIdentityError && e.code === 'NO_APPLIANCE_ID') this.#coordinator.refuse('ANOMALY', RefusalGate.APPLIANCE_BINDING);
+      else this.#coordinator.refuse('STALE', RefusalGate.FRESHNESS);
       return result(OperationStatus.REFUSED, null);
     }
     const bindingDigest = applianceBindingDigest(binding);
@@ -257,7 +274,7 @@ export class AliasDescriptionExecutionCore {
         (a) => a.kind === ArtifactKind.RECONCILIATION && a.payload.contract_id === id && a.payload.state_version === version,
       );
       if (evidence.length === 0) {
-        const pending = await this.#ensureReconciliationRequest(c);
+        const pending = await this.#ensureReconciliationRequest(c, this.#boundAppliance(c, input, binding, bindingDigest));
         return result(OperationStatus.RECONCILIATION_REQUIRED, operationId, id, pending);
       }
       const [only] = evidence;
@@ -271,7 +288,7 @@ export class AliasDescriptionExecutionCore {
         (a) => a.kind === ArtifactKind.RELEASE && a.payload.contract_id === id && a.payload.state_version === version,
       );
       if (releases.length === 0) {
-        const pending = this.#ensureReleaseRequest(c);
+        const pending = this.#ensureReleaseRequest(c, this.#boundAppliance(c, input, binding, bindingDigest));
         return result(OperationStatus.RECONCILIATION_REQUIRED, operationId, id, pending);
       }
       const [only] = releases;
@@ -315,6 +332,21 @@ export class AliasDescriptionExecutionCore {
       // fall through to the refusal
     }
     throw this.#coordinator.refuse('ANOMALY', RefusalGate.BINDING, { operationId: c.operation_id, contractId: c.contract_id });
+  }
+
+  /**
+   * The fresh appliance binding, accepted for a reconciliation or release request only if it is the one the
+   * contract's signed execution intent names (#intentOf refuses otherwise): the operator is shown the
+   * appliance the change was made on, never merely the one the server talks to now.
+   */
+  #boundAppliance(
+    c: RecoveryContract,
+    input: { alias_name: string; description: string },
+    binding: ApplianceBinding,
+    bindingDigest: string,
+  ): ApplianceBinding {
+    this.#intentOf(c, input, bindingDigest);
+    return binding;
   }
 
   // ------------------------------------------------------------------ inbox
@@ -466,7 +498,7 @@ export class AliasDescriptionExecutionCore {
     }
   }
 
-  async #ensureReconciliationRequest(c: RecoveryContract): Promise<string> {
+  async #ensureReconciliationRequest(c: RecoveryContract, appliance: ApplianceBinding): Promise<string> {
     const name = `reconciliation-request.${c.contract_id.toLowerCase()}.v${c.state_version}.json`;
     if (this.#outbox.has(name)) return name;
     const review = this.#reviewFromOutbox(c);
@@ -495,6 +527,9 @@ export class AliasDescriptionExecutionCore {
         observedLocator: observation.observedLifecycleLocator,
         observedState: { name: snapshot.name, type: snapshot.type, descr: snapshot.descr, address: [...snapshot.address], detail: [...snapshot.detail] },
         review,
+        appliance,
+        targetFingerprint: c.target_fingerprint,
+        intentDigest: c.intent_digest,
         issuedAt: now,
         expiresAt: now + this.#requestLifetimeMs,
       },
@@ -503,7 +538,7 @@ export class AliasDescriptionExecutionCore {
     return this.#write(name, request);
   }
 
-  #ensureReleaseRequest(c: RecoveryContract): string {
+  #ensureReleaseRequest(c: RecoveryContract, appliance: ApplianceBinding): string {
     const name = `release-request.${c.contract_id.toLowerCase()}.v${c.state_version}.json`;
     if (this.#outbox.has(name)) return name;
     const review = this.#reviewFromOutbox(c);
@@ -515,6 +550,9 @@ export class AliasDescriptionExecutionCore {
         operationId: c.operation_id,
         stateVersion: c.state_version,
         review,
+        appliance,
+        targetFingerprint: c.target_fingerprint,
+        intentDigest: c.intent_digest,
         issuedAt: now,
         expiresAt: now + this.#requestLifetimeMs,
       },

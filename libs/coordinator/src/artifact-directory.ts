@@ -27,10 +27,21 @@ function currentUid(): number {
   return typeof process.getuid === 'function' ? process.getuid() : -1;
 }
 
-function checkFileStats(st: Stats, fileName: string): void {
+/** Which entry an owner check is about (the test-only `ownerUid` seam may answer differently for each). */
+export type ArtifactEntry = 'directory' | 'file';
+
+export interface ArtifactDirectoryOptions {
+  /**
+   * TEST-ONLY seam: the uid an entry must be owned by (default: this process's uid). It lets the
+   * wrong-owner refusal be tested without root (no chown); production code never passes it.
+   */
+  readonly ownerUid?: (entry: ArtifactEntry) => number;
+}
+
+function checkFileStats(st: Stats, fileName: string, expectedUid: number): void {
   if (st.isSymbolicLink()) throw new ArtifactFileError('SYMLINK', fileName, 'must not be a symbolic link');
   if (!st.isFile()) throw new ArtifactFileError('NOT_REGULAR_FILE', fileName, 'must be a regular file');
-  if (st.uid !== currentUid()) throw new ArtifactFileError('WRONG_OWNER', fileName, 'must be owned by the server user');
+  if (st.uid !== expectedUid) throw new ArtifactFileError('WRONG_OWNER', fileName, 'must be owned by the server user');
   if ((st.mode & 0o077) !== 0) throw new ArtifactFileError('UNSAFE_MODE', fileName, 'must not be readable or writable by group or others (0600)');
   if (st.size > MAX_ARTIFACT_BYTES) throw new ArtifactFileError('TOO_LARGE', fileName, `must be at most ${MAX_ARTIFACT_BYTES} bytes`);
 }
@@ -45,16 +56,21 @@ function checkFileStats(st: Stats, fileName: string): void {
  */
 export class ArtifactDirectory {
   readonly path: string;
+  readonly #ownerUid: (entry: ArtifactEntry) => number;
 
-  private constructor(path: string) {
+  private constructor(path: string, ownerUid: (entry: ArtifactEntry) => number) {
     this.path = path;
+    this.#ownerUid = ownerUid;
     Object.freeze(this);
   }
 
   /** Opens (creating with 0700 if missing) and checks the directory; throws ArtifactFileError. */
-  static open(path: string): ArtifactDirectory {
+  static open(path: string, options: ArtifactDirectoryOptions = {}): ArtifactDirectory {
     if (typeof path !== 'string' || path.length === 0 || path.includes('\0')) {
       throw new TypeError('ArtifactDirectory.open: "path" must be a non-empty string');
+    }
+    if (options === null || typeof options !== 'object' || (options.ownerUid !== undefined && typeof options.ownerUid !== 'function')) {
+      throw new TypeError('ArtifactDirectory.open: "options.ownerUid" must be a function when given');
     }
     try {
       lstatSync(path);
@@ -66,7 +82,7 @@ export class ArtifactDirectory {
         throw new ArtifactFileError('IO', '', 'cannot be created');
       }
     }
-    const dir = new ArtifactDirectory(path);
+    const dir = new ArtifactDirectory(path, options.ownerUid ?? currentUid);
     dir.check();
     return dir;
   }
@@ -81,13 +97,15 @@ export class ArtifactDirectory {
     }
     if (st.isSymbolicLink()) throw new ArtifactFileError('SYMLINK', '', 'must not be a symbolic link');
     if (!st.isDirectory()) throw new ArtifactFileError('NOT_DIRECTORY', '', 'must be a directory');
-    if (st.uid !== currentUid()) throw new ArtifactFileError('WRONG_OWNER', '', 'must be owned by the server user');
+    if (st.uid !== this.#ownerUid('directory')) throw new ArtifactFileError('WRONG_OWNER', '', 'must be owned by the server user');
     if ((st.mode & 0o777) !== 0o700) throw new ArtifactFileError('UNSAFE_MODE', '', 'must have mode 0700');
   }
 
   /**
-   * Names of the candidate artifacts, sorted. Dot-files (our own temp files) are not candidates; every
-   * other entry is, whatever its type, so that an unsafe entry is refused by `read` rather than skipped.
+   * Names of the candidate artifacts, sorted: every entry whose name ends in ".json" and does not start
+   * with a dot, whatever its type, so that an unsafe or badly named *.json entry is refused by `read`
+   * rather than skipped. Other names (dot-files such as our own temp files, notes, editor backups) are
+   * not artifacts: ignored silently, never read and never deleted.
    */
   list(): readonly string[] {
     this.check();
@@ -97,7 +115,7 @@ export class ArtifactDirectory {
     } catch {
       throw new ArtifactFileError('IO', '', 'cannot be listed');
     }
-    const candidates = names.filter((n) => !n.startsWith('.')).sort();
+    const candidates = names.filter((n) => !n.startsWith('.') && n.endsWith('.json')).sort();
     if (candidates.length > MAX_ARTIFACT_DIRECTORY_ENTRIES) {
       throw new ArtifactFileError('TOO_MANY_FILES', '', `must hold at most ${MAX_ARTIFACT_DIRECTORY_ENTRIES} artifacts`);
     }
@@ -116,7 +134,7 @@ export class ArtifactDirectory {
     } catch {
       throw new ArtifactFileError('IO', fileName, 'cannot be inspected');
     }
-    checkFileStats(st, fileName);
+    checkFileStats(st, fileName, this.#ownerUid('file'));
     let fd: number;
     try {
       fd = openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -128,7 +146,7 @@ export class ArtifactDirectory {
       const fst = fstatSync(fd);
       // The same inode we checked: a swap between lstat and open is refused.
       if (fst.ino !== st.ino || fst.dev !== st.dev) throw new ArtifactFileError('IO', fileName, 'changed while it was opened');
-      checkFileStats(fst, fileName);
+      checkFileStats(fst, fileName, this.#ownerUid('file'));
       const buffer = Buffer.alloc(MAX_ARTIFACT_BYTES + 1);
       let total = 0;
       for (;;) {

@@ -13,6 +13,7 @@ export { createAliasDescriptionWriteFacade } from './alias-description-write-fac
 export type { AliasDescriptionWriteFacade } from './alias-description-write-facade.js';
 export { OperationStatus, STATUS_OF_STATE, isClosedWithoutEffect, statusOfContract } from './operation-outcome.js';
 export { ArtifactDirectory, MAX_ARTIFACT_DIRECTORY_ENTRIES } from './artifact-directory.js';
+export type { ArtifactDirectoryOptions, ArtifactEntry } from './artifact-directory.js';
 export { ArtifactFileError } from './artifact-file-error.js';
 export type { ArtifactFileErrorCode } from './artifact-file-error.js';
 export { CoordinatorRefusedError } from './coordinator-refused-error.js';

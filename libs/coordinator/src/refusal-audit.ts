@@ -2,9 +2,10 @@
  * Value-free audit of refusals that have no contract (ARCHITECTURE §6): the class, the gate code and ids
  * or digests only — never a description, an alias name, a key or the reason in words.
  *
- * STALE: the freshness gate (the target or its read is not as signed; nothing consumed, may pass later).
- * ANOMALY: capability, artifact format, signature, role, currentness, binding, appliance binding, replay,
- * inbox file safety, or anything after consumption.
+ * STALE: the freshness gate (the target or its read is not as signed; nothing consumed, may pass later),
+ * and any failed appliance read (I/O), wherever it happens.
+ * ANOMALY: capability, artifact format, signature, role, currentness, binding, appliance binding (no usable
+ * appliance id, or another appliance than signed), replay, inbox file safety, or anything after consumption.
  */
 export type RefusalClass = 'STALE' | 'ANOMALY';
 
@@ -46,7 +47,7 @@ export interface RefusalAuditSink {
   record(event: RefusalAuditEvent): void;
 }
 
-/** An in-memory sink (tests, and the default when the composition root gives none). */
+/** An in-memory sink for tests (the coordinator's default is StoreRefusalAudit, the store's chained audit). */
 export class MemoryRefusalAudit implements RefusalAuditSink {
   readonly #events: RefusalAuditEvent[] = [];
 

@@ -6,7 +6,7 @@ import type { Artifact, PendingAuthorizationRequest, PlanAuthorizationV2, Signin
 import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { CoordinatorRefusedError, OperationStatus } from '../src/index.js';
-import { HOUR, adminSetDescription, makeWorld, patchCount, putInbox, readOutbox, signAuthorization, signConfirmation, startTestSimulator } from './support/world.js';
+import { HOUR, STATUS_PATH, adminSetDescription, makeWorld, patchCount, putInbox, readOutbox, signAuthorization, signConfirmation, startTestSimulator } from './support/world.js';
 import type { World } from './support/world.js';
 
 let sim: RunningSimulator;
@@ -205,6 +205,54 @@ describe('authorizeAndCreate gate order', () => {
       expect(auditor.audit.events().at(-1)?.gate).toBe('CAPABILITY');
     } finally {
       auditor.cleanup();
+    }
+  });
+});
+
+describe('the core: one refusal shape, and the audit class of a failed appliance read', () => {
+  const REFUSED = { status: OperationStatus.REFUSED, operationId: null, contractId: null, pendingRequest: null };
+  const input = { aliasName: 'LAN_SERVERS', description: 'Servers (new)' };
+
+  it('refuses with the same shape at the capability gate, after the operation id is known, and at the inbox', async () => {
+    const { Profile } = await import('@pfsense-mcp/policy');
+    const auditor = await makeWorld(sim, { profile: Profile.AUDITOR, keys: world.keys });
+    try {
+      expect(await auditor.core.requestAliasDescriptionChange(input)).toEqual(REFUSED);
+      expect(auditor.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'CAPABILITY' });
+    } finally {
+      auditor.cleanup();
+    }
+    // a later gate (the operation id is computable): the requested description is already the current one
+    expect(await world.core.requestAliasDescriptionChange({ aliasName: 'LAN_SERVERS', description: 'Servers' })).toEqual(REFUSED);
+    // the inbox gate: a malformed artifact fails the scan closed
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(`${world.inbox}/junk.json`, '{', { mode: 0o600 });
+    expect(await world.core.requestAliasDescriptionChange(input)).toEqual(REFUSED);
+    expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'INBOX' });
+  });
+
+  it('audits a failed appliance read (I/O) as STALE — in the core and at the freshness gate — never as ANOMALY', async () => {
+    sim.control.setFault({ route: STATUS_PATH, method: 'GET', kind: 'reset-before-apply' });
+    expect(await world.core.requestAliasDescriptionChange(input)).toEqual(REFUSED);
+    expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'STALE', gate: 'FRESHNESS' });
+    sim.control.clearFaults();
+    const req = await requested();
+    const authz = signAuthorization(world, req.file);
+    sim.control.setFault({ route: STATUS_PATH, method: 'GET', kind: 'reset-before-apply' });
+    await expectPureRefusal(attempt(req, authz), 'some', 'STALE');
+    expect(world.audit.events().at(-1)?.gate).toBe('FRESHNESS');
+    expect(world.audit.events().some((e) => e.gate === 'APPLIANCE_BINDING')).toBe(false);
+  });
+
+  it('audits an appliance without a usable id as ANOMALY / APPLIANCE_BINDING, with the same refusal shape', async () => {
+    const noId = await startTestSimulator({ [STATUS_PATH]: { platform: 'Netgate 4200' }, '/api/v2/system/hasync': { pfhostid: '' } });
+    const w = await makeWorld(noId, { keys: world.keys });
+    try {
+      expect(await w.core.requestAliasDescriptionChange(input)).toEqual(REFUSED);
+      expect(w.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'APPLIANCE_BINDING' });
+    } finally {
+      w.cleanup();
+      await noId.close();
     }
   });
 });

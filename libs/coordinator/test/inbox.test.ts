@@ -3,8 +3,8 @@ import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, re
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
-import { ArtifactDirectory, ArtifactFileError, OperationStatus } from '../src/index.js';
-import { makeWorld, putInbox, signAuthorization, startTestSimulator } from './support/world.js';
+import { AliasDescriptionExecutionCore, ArtifactDirectory, ArtifactFileError, OperationStatus } from '../src/index.js';
+import { makeWorld, putInbox, serverAuthorities, signAuthorization, startTestSimulator } from './support/world.js';
 import type { World } from './support/world.js';
 
 let sim: RunningSimulator;
@@ -72,6 +72,16 @@ describe('ArtifactDirectory', () => {
       expect(() => dir.read('theirs.json')).toThrow(expect.objectContaining({ code: 'WRONG_OWNER' }));
     }
   });
+
+  it('refuses a wrongly-owned file and directory for any user (test-only owner seam)', () => {
+    const uid = process.getuid?.() ?? -1;
+    const path = join(world.dir, 'box');
+    ArtifactDirectory.open(path).write('ok.json', '{}');
+    const filesElsewhere = ArtifactDirectory.open(path, { ownerUid: (entry) => (entry === 'file' ? uid + 1 : uid) });
+    expect(() => filesElsewhere.read('ok.json')).toThrow(expect.objectContaining({ code: 'WRONG_OWNER', fileName: 'ok.json' }));
+    expect(() => ArtifactDirectory.open(path, { ownerUid: () => uid + 1 })).toThrow(expect.objectContaining({ code: 'WRONG_OWNER', fileName: '' }));
+    expect(ArtifactDirectory.open(path).read('ok.json')).toEqual(new TextEncoder().encode('{}'));
+  });
 });
 
 describe('inbox discovery fails closed', () => {
@@ -112,11 +122,51 @@ describe('inbox discovery fails closed', () => {
     await expectRefusedAndUntouched(['real.json', 'link.json']);
   });
 
-  it.skipIf(!isRoot)('refuses a wrongly-owned inbox file', async () => {
+  it.skipIf(!isRoot)('refuses a wrongly-owned inbox file (root: a real chown)', async () => {
     const { authz } = await pendingAndAuthorization();
     const path = putInbox(world, 'theirs.json', authz);
     chownSync(path, 4242, 4242);
     await expectRefusedAndUntouched(['theirs.json']);
+  });
+
+  it('refuses a wrongly-owned inbox file (any user: the test-only owner seam expects another uid for files)', async () => {
+    const { authz } = await pendingAndAuthorization();
+    putInbox(world, 'theirs.json', authz);
+    const uid = process.getuid?.() ?? -1;
+    const core = new AliasDescriptionExecutionCore({
+      coordinator: world.coordinator,
+      inboxDirectory: ArtifactDirectory.open(world.inbox, { ownerUid: (entry) => (entry === 'file' ? uid + 1 : uid) }),
+      outboxDirectory: world.outbox,
+      serverKey: { privateKey: world.keys.server.privateKey },
+      serverAuthorities: serverAuthorities(world.keys),
+      clock: () => world.clock.now,
+    });
+    const r = await core.requestAliasDescriptionChange(input);
+    expect(r.status).toBe(OperationStatus.REFUSED);
+    expect(world.ledger.calls).toBe(0);
+    expect(world.store.list()).toEqual([]);
+    expect(existsSync(join(world.inbox, 'theirs.json'))).toBe(true);
+    expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'INBOX' });
+    // the same file, owned as expected, is accepted (so it was the owner that refused it)
+    expect((await world.core.requestAliasDescriptionChange(input)).status).toBe(OperationStatus.AWAITING_CONFIRMATION);
+  });
+
+  it('ignores names that are not *.json — never reads or deletes them — and still accepts the signed authorization', async () => {
+    const { authz } = await pendingAndAuthorization();
+    putInbox(world, 'good.json', authz);
+    const others = ['README.txt', 'notes', 'good.json.bak', 'COPY.JSON', '.hidden.json'];
+    for (const n of others) writeFileSync(join(world.inbox, n), 'not an artifact', { mode: 0o644 });
+    mkdirSync(join(world.inbox, 'old'));
+    expect(ArtifactDirectory.open(world.inbox).list()).toEqual(['good.json']);
+    const r = await world.core.requestAliasDescriptionChange(input);
+    expect(r.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
+    for (const n of [...others, 'old', 'good.json']) expect(existsSync(join(world.inbox, n))).toBe(true);
+  });
+
+  it('refuses a *.json name that is not a safe lowercase artifact name (fails the scan, not skipped)', async () => {
+    const { authz } = await pendingAndAuthorization();
+    putInbox(world, 'Upper.json', authz);
+    await expectRefusedAndUntouched(['Upper.json']);
   });
 
   it('refuses a malformed inbox file; once the operator removes it the signed authorization is accepted', async () => {

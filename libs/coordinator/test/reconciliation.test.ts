@@ -13,7 +13,7 @@ import { CoordinatorRefusedError, OperationStatus } from '../src/index.js';
 import type { AliasDescriptionChangeResult } from '../src/index.js';
 import { assertSignerBuilt, operatorKeyring, reviewAndSign } from './support/signer-cli.js';
 import type { OperatorKeyring } from './support/signer-cli.js';
-import { ALIAS_PATH, adminSetDescription, aliasNow, makeWorld, patchCount, readOutbox, serverAuthorities, startTestSimulator } from './support/world.js';
+import { ALIAS_PATH, NETGATE_ID, TLS_MODE, adminSetDescription, aliasNow, makeWorld, patchCount, readOutbox, serverAuthorities, startTestSimulator } from './support/world.js';
 import type { World } from './support/world.js';
 
 let sim: RunningSimulator;
@@ -38,6 +38,8 @@ beforeEach(async () => {
 afterEach(() => world.cleanup());
 
 const input = { aliasName: 'LAN_SERVERS', description: 'Servers (reconciled)' };
+/** Every `refused` has one shape: it names no operation or contract (the store and the audit do). */
+const REFUSED = { status: OperationStatus.REFUSED, operationId: null, contractId: null, pendingRequest: null };
 const sends = () => world.writeProxy.sendCount;
 const nonGetReads = () => world.reads.calls.filter((c) => c.method !== 'GET').length;
 
@@ -76,11 +78,29 @@ async function lostForward(fault: 'drop-response-after-apply' | 'reset-before-ap
     origin: 'EXECUTING',
     observed_fingerprint: observation.observedFingerprint,
   });
+  expectBoundToContract(request.payload, contractId);
   // asking again writes nothing new; nothing was sent while observing
   expect((await world.core.requestAliasDescriptionChange(input)).pendingRequest).toBe(requestFile);
   expect(sends()).toBe(sendsBefore);
   expect(world.reads.calls.length).toBeGreaterThan(readsBefore);
   return { contractId, requestFile };
+}
+
+/** A reconciliation or release request names the contract's appliance, target fingerprint and intent digest. */
+function expectBoundToContract(payload: Record<string, unknown> | object, contractId: string): void {
+  const c = world.store.load(contractId);
+  expect(payload).toMatchObject({
+    appliance: { tls_mode: TLS_MODE, appliance_id: NETGATE_ID },
+    target_fingerprint: c.target_fingerprint,
+    intent_digest: c.intent_digest,
+  });
+}
+
+/** What the signer's review showed and recomputed: the appliance and the contract's digests. */
+function expectReviewShowsContract(review: Record<string, unknown>, contractId: string): void {
+  const c = world.store.load(contractId);
+  expect(review.appliance).toMatchObject({ tls_mode: TLS_MODE, appliance_id: NETGATE_ID });
+  expect(review.digests).toMatchObject({ target_fingerprint: c.target_fingerprint, intent: c.intent_digest });
 }
 
 describe('reconciliation end to end', () => {
@@ -91,6 +111,7 @@ describe('reconciliation end to end', () => {
     const patchesBefore = patchCount(sim);
     const signed = reviewAndSign(ring, 'reconciliation', join(world.outbox, requestFile), world.inbox, 'APPLIED');
     expect(signed.json?.kind).toBe('pfsense-mcp/reconciliation');
+    expectReviewShowsContract(signed.review, contractId);
 
     const r = await world.core.requestAliasDescriptionChange(input);
     expect(r).toEqual({ status: OperationStatus.VERIFIED, operationId: r.operationId, contractId, pendingRequest: null });
@@ -119,7 +140,7 @@ describe('reconciliation end to end', () => {
     const sendsBefore = sends();
     reviewAndSign(ring, 'reconciliation', join(world.outbox, requestFile), world.inbox, 'NOT_APPLIED');
     const r = await world.core.requestAliasDescriptionChange(input);
-    expect(r).toMatchObject({ status: OperationStatus.REFUSED, contractId });
+    expect(r).toEqual(REFUSED);
     expect(world.store.load(contractId).state).toBe(RecoveryState.FAILED);
     expect(world.store.holdsReservation(contractId)).toBe(false);
     expect(sends()).toBe(sendsBefore);
@@ -149,10 +170,12 @@ describe('ROLLBACK_FAILED release', () => {
     expect(r4).toMatchObject({ status: OperationStatus.RECONCILIATION_REQUIRED, contractId });
     const releaseRequest = r4.pendingRequest as string;
     expect(releaseRequest).toMatch(/^release-request\./);
+    expectBoundToContract(readOutbox(world, releaseRequest).payload, contractId);
     const sendsBefore = sends();
-    reviewAndSign(ring, 'reconciliation', join(world.outbox, releaseRequest), world.inbox);
+    const signed = reviewAndSign(ring, 'reconciliation', join(world.outbox, releaseRequest), world.inbox);
+    expectReviewShowsContract(signed.review, contractId);
     const r5 = await world.core.requestAliasDescriptionChange(input);
-    expect(r5).toMatchObject({ status: OperationStatus.REFUSED, contractId });
+    expect(r5).toEqual(REFUSED);
     const c = world.store.load(contractId);
     expect(c.state).toBe(RecoveryState.ROLLBACK_FAILED);
     expect(c.reservation_release).not.toBeNull();

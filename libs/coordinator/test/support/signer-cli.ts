@@ -78,7 +78,7 @@ export function reviewAndSign(
   requestFile: string,
   outDir: string,
   outcome?: 'APPLIED' | 'NOT_APPLIED',
-): SignerRun & { readonly file: string } {
+): SignerRun & { readonly file: string; readonly review: Record<string, unknown> } {
   const review = runSigner(['review', requestFile, '--server-key', ring.files['server-request'].pub, '--json']);
   if (review.status !== 0 || review.json === undefined) throw new Error(`review refused (${review.status}): ${review.stdout}${review.stderr}`);
   const prefix = String((review.json.review as Record<string, unknown>).approve_prefix);
@@ -86,5 +86,5 @@ export function reviewAndSign(
   if (outcome !== undefined) args.push('--outcome', outcome);
   const signed = runSigner(args);
   if (signed.status !== 0 || signed.json === undefined) throw new Error(`sign refused (${signed.status}): ${signed.stdout}${signed.stderr}`);
-  return { ...signed, file: String(signed.json.file) };
+  return { ...signed, file: String(signed.json.file), review: review.json.review as Record<string, unknown> };
 }

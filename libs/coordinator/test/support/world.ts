@@ -14,8 +14,8 @@ import {
   verifyPendingRequest,
 } from '@pfsense-mcp/authorization';
 import type { Artifact, PendingAuthorizationRequest, PendingConfirmationRequest, SigningKey } from '@pfsense-mcp/authorization';
-import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
-import type { ContractStoreOptions } from '@pfsense-mcp/contract-store';
+import { CRASH_HOOKS, SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
+import type { ContractStoreOptions, CrashHooks } from '@pfsense-mcp/contract-store';
 import { PinnedAuthoritySet, generateEd25519KeyPair, generateMasterKey, keyIdOf } from '@pfsense-mcp/crypto';
 import type { AuthorityRole, PinnedAuthority } from '@pfsense-mcp/crypto';
 import { MutationExecutor } from '@pfsense-mcp/executor';
@@ -180,7 +180,7 @@ export async function makeWorld(
     profile?: ProfileType;
     policy?: MutationPolicy;
     keys?: Keys;
-    crashHooks?: ContractStoreOptions['crashHooks'];
+    crashHooks?: CrashHooks;
     /** 'store' = no injected sink: the coordinator's default (the store's chained audit). */
     audit?: 'memory' | 'store';
     /** Reopen the files of an earlier world (after a child process crashed on them). */
@@ -206,7 +206,7 @@ export async function makeWorld(
     anchor: { file: join(dir, 'anchor.json') },
     rateLimits: LOOSE_LIMITS,
     ...createStoreEvidenceVerifiers({ authorities }),
-    ...(extra.crashHooks === undefined ? {} : { crashHooks: extra.crashHooks }),
+    ...(extra.crashHooks === undefined ? {} : { [CRASH_HOOKS]: extra.crashHooks }),
   });
   const store = await SqliteRecoveryContractStore.open(storeOptions());
   const consumption = await SqliteConsumptionStore.open({ directory: storeDir, masterKey, clock: () => clock.now });
