@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ExecutorContractStore } from '../src/executor-entry.js';
 import { CRASH_POINTS, SqliteConsumptionStore } from '../src/index.js';
-import type { CrashPoint, RecoveryContract, SqliteRecoveryContractStore } from '../src/index.js';
+import type { CrashPoint, SqliteRecoveryContractStore } from '../src/index.js';
 import { buildChild, runChild, startChild } from './child-process.js';
 import { LOOSE_LIMITS, T0, contractInput, errorOf, executing, hex, makeHarness, preparedConfirmed, verified } from './helpers.js';
 import type { Harness } from './helpers.js';
@@ -289,93 +289,106 @@ describe('crash at every durable boundary (children killed with SIGKILL, parent 
   }
 });
 
-async function race(configs: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
-  const children = configs.map((c) => startChild(script, childConfig({ ...c, waitForGo: true })));
-  await Promise.all(children.map((c) => c.waitFor((l) => l.ready === true)));
-  for (const c of children) c.process.stdin?.write('go\n');
-  const results = await Promise.all(children.map((c) => c.waitFor((l) => typeof l.op === 'string')));
-  for (const c of children) c.process.stdin?.end();
-  await Promise.all(children.map((c) => c.done));
+interface Round {
+  readonly nowMs?: number;
+  readonly rateLimits?: Record<string, number>;
+  readonly steps: readonly Step[];
+}
+
+/**
+ * A pool of real processes that runs several races, one round at a time: every child opens the store for
+ * the round, says ready, and all are released together. One process start per child for all the races.
+ * `perChild[i][r]` is child i's job in round r; returns `results[r][i]`.
+ */
+async function racePool(perChild: readonly (readonly Round[])[]): Promise<Record<string, unknown>[][]> {
+  const children = perChild.map((rounds) => startChild(script, childConfig({ rounds })));
+  const results: Record<string, unknown>[][] = [];
+  try {
+    for (let r = 0; r < (perChild[0]?.length ?? 0); r += 1) {
+      await Promise.all(children.map((c) => c.waitFor((l) => l.ready === true && l.round === r)));
+      for (const c of children) c.process.stdin?.write('go\n');
+      results.push(await Promise.all(children.map((c) => c.waitFor((l) => l.round === r && typeof l.op === 'string'))));
+    }
+  } finally {
+    for (const c of children) c.process.stdin?.end();
+    await Promise.all(children.map((c) => c.done));
+  }
   return results;
 }
 
 describe('races between real processes', () => {
-  const N = 8; // the issue's floor for the reservation race and tryConsume
-  const M = 4; // enough for the CAS and rate races; keeps the suite within budget on 2 shared cores
+  const N = 8; // the issue's floor: every race below runs in 8 concurrent processes (one pool, several rounds)
 
-  it(`${N} processes try to acquire EXECUTING for one target (one contract each): exactly one wins`, async () => {
+  it(`${N} processes race, round by round: in-flight limit, target reservation, CAS, expiry vs EXECUTING, tryConsume, per-target window`, async () => {
     const s = await h.open();
-    const contracts: RecoveryContract[] = [];
-    for (let i = 0; i < N; i += 1) contracts.push(preparedConfirmed(s, contractInput({ target: 42 })));
-    const results = await race(contracts.map((c) => ({ steps: [{ op: 'beginExecution', args: { id: c.contract_id } }] })));
-    expect(results.filter((r) => r.ok === true)).toHaveLength(1);
-    expect(results.filter((r) => r.ok === false).map((r) => r.code)).toEqual(Array(N - 1).fill('TARGET_RESERVED'));
-    const states = s.list({ limit: 100 }).map((c) => c.state);
-    expect(states.filter((x) => x === 'EXECUTING')).toHaveLength(1);
-    expect(states.filter((x) => x === 'PREPARED')).toHaveLength(N - 1);
-    expect(s.verifyAuditChain()).toEqual({ ok: true });
-  });
-
-  it(`expiry cannot race an acquired execution: ${N / 2} processes expire() at the expiry instant while ${N / 2} begin EXECUTING just before it`, async () => {
-    const s = await h.open();
-    const expiresAt = T0 + 10_000;
-    const c = preparedConfirmed(s, contractInput({ target: 44, expires_at: expiresAt }));
-    const expirer = { nowMs: expiresAt, steps: [{ op: 'expire' }] };
-    const executor = { nowMs: expiresAt - 1, steps: [{ op: 'beginExecution', args: { id: c.contract_id, version: c.state_version } }] };
-    const results = await race(Array.from({ length: N }, (_, i) => (i % 2 === 0 ? expirer : executor)));
-    const expired = results.filter((r) => r.op === 'expire' && Array.isArray(r.value) && (r.value as string[]).includes(c.contract_id));
-    const executed = results.filter((r) => r.op === 'beginExecution' && r.ok === true);
-    // exactly one of the two transitions happened, never both
-    expect(expired.length + executed.length).toBe(1);
-    const after = s.load(c.contract_id);
-    expect(after.state).toBe(executed.length === 1 ? 'EXECUTING' : 'EXPIRED');
-    expect(after.state_version).toBe(c.state_version + 1);
-    expect(s.holdsReservation(c.contract_id)).toBe(executed.length === 1);
-    for (const r of results.filter((x) => x.op === 'beginExecution' && x.ok === false)) {
-      expect(['STALE_STATE_VERSION', 'ILLEGAL_TRANSITION', 'CONTRACT_EXPIRED']).toContain(r.code);
-    }
-    for (const r of results.filter((x) => x.op === 'expire')) expect(r.ok).toBe(true);
-    expect(s.listAuditEvents({ contractId: c.contract_id, limit: 100 }).filter((e) => e.to_state === 'EXECUTING' || e.to_state === 'EXPIRED')).toHaveLength(1);
-  });
-
-  it(`rate limits hold across processes: ${N} processes create on one target, per-target window limit 1 → exactly one admitted`, async () => {
-    const limits = { ...LOOSE_LIMITS, maxPreparesPerTargetPerWindow: 1 };
-    const s = await h.open({ rateLimits: limits });
-    const inputs = Array.from({ length: N }, () => contractInput({ target: 45 }));
-    const results = await race(inputs.map((input) => ({ rateLimits: limits, steps: [{ op: 'create', args: { input } }] })));
-    expect(results.filter((r) => r.ok === true)).toHaveLength(1);
-    expect(results.filter((r) => r.ok === false).map((r) => r.code)).toEqual(Array(N - 1).fill('RATE_LIMITED'));
-    expect(s.list({ limit: 100 })).toHaveLength(1);
-    // the persisted window still refuses after a restart
-    s.close();
-    const again = await h.open({ rateLimits: limits });
-    expect(errorOf(() => again.create(contractInput({ target: 45 }))).code).toBe('RATE_LIMITED');
-  });
-
-  it(`${M} processes race PREPARED → EXECUTING on the same contract: exactly one wins (CAS)`, async () => {
-    const s = await h.open();
-    const c = preparedConfirmed(s, contractInput({ target: 43 }));
-    const results = await race(Array.from({ length: M }, () => ({ steps: [{ op: 'beginExecution', args: { id: c.contract_id, version: c.state_version } }] })));
-    expect(results.filter((r) => r.ok === true)).toHaveLength(1);
-    for (const r of results.filter((x) => x.ok === false)) expect(['STALE_STATE_VERSION', 'ILLEGAL_TRANSITION']).toContain(r.code);
-  });
-
-  it(`${N} processes tryConsume one authorization id: exactly one true`, async () => {
     const pre = await SqliteConsumptionStore.open({ directory: h.dir, masterKey: h.masterKey, clock: () => T0 });
     pre.close();
-    const results = await race(Array.from({ length: N }, () => ({ steps: [{ op: 'tryConsume', args: { id: 'auth-raced' } }] })));
-    expect(results.map((r) => r.value).filter((v) => v === true)).toHaveLength(1);
-    expect(results.map((r) => r.value).filter((v) => v === false)).toHaveLength(N - 1);
-  });
+    const each = <T>(f: (i: number) => T): T[] => Array.from({ length: N }, (_, i) => f(i));
+    // Everything the rounds act on exists before the children start.
+    const inFlight = each((i) => preparedConfirmed(s, contractInput({ target: 200 + i })));
+    const reserved = each(() => preparedConfirmed(s, contractInput({ target: 42 })));
+    const cas = preparedConfirmed(s, contractInput({ target: 43 }));
+    const expiresAt = T0 + 10_000;
+    const expiring = preparedConfirmed(s, contractInput({ target: 44, expires_at: expiresAt }));
+    const windowLimits = { ...LOOSE_LIMITS, maxPreparesPerTargetPerWindow: 1 };
+    const creates = each(() => contractInput({ target: 45 }));
 
-  it(`rate limits hold across processes: ${M} processes, ${M} targets, global in-flight 1 → one EXECUTING`, async () => {
-    const s = await h.open({ rateLimits: {} });
-    const contracts: RecoveryContract[] = [];
-    for (let i = 0; i < M; i += 1) contracts.push(preparedConfirmed(s, contractInput({ target: 200 + i })));
-    const results = await race(contracts.map((c) => ({ rateLimits: {}, steps: [{ op: 'beginExecution', args: { id: c.contract_id } }] })));
-    expect(results.filter((r) => r.ok === true)).toHaveLength(1);
-    expect(results.filter((r) => r.ok === false).map((r) => r.code)).toEqual(Array(M - 1).fill('RATE_LIMITED'));
-  });
+    const rounds: Round[][] = each((i) => [
+      // 0: global in-flight limit 1 (the defaults) across processes, one target each
+      { rateLimits: {}, steps: [{ op: 'beginExecution', args: { id: inFlight[i]!.contract_id } }] },
+      // 1: one target, one contract per process: exactly one reservation
+      { steps: [{ op: 'beginExecution', args: { id: reserved[i]!.contract_id } }] },
+      // 2: one contract, same expected version everywhere: exactly one CAS winner
+      { steps: [{ op: 'beginExecution', args: { id: cas.contract_id, version: cas.state_version } }] },
+      // 3: expiry at the expiry instant against EXECUTING one millisecond before it
+      i % 2 === 0
+        ? { nowMs: expiresAt, steps: [{ op: 'expire' }] }
+        : { nowMs: expiresAt - 1, steps: [{ op: 'beginExecution', args: { id: expiring.contract_id, version: expiring.state_version } }] },
+      // 4: one authorization id: exactly one true
+      { steps: [{ op: 'tryConsume', args: { id: 'auth-raced' } }] },
+      // 5: the persisted per-target window (limit 1): exactly one create admitted (the clock stays at or
+      // after round 3's: the persisted windows refuse a clock that went backwards)
+      { nowMs: expiresAt, rateLimits: windowLimits, steps: [{ op: 'create', args: { input: creates[i] } }] },
+    ]);
+    const [rInFlight, rReserved, rCas, rExpiry, rConsume, rWindow] = await racePool(rounds);
+
+    expect(rInFlight!.filter((r) => r.ok === true)).toHaveLength(1);
+    expect(rInFlight!.filter((r) => r.ok === false).map((r) => r.code)).toEqual(Array(N - 1).fill('RATE_LIMITED'));
+
+    expect(rReserved!.filter((r) => r.ok === true)).toHaveLength(1);
+    expect(rReserved!.filter((r) => r.ok === false).map((r) => r.code)).toEqual(Array(N - 1).fill('TARGET_RESERVED'));
+    const onTarget = reserved.map((c) => s.load(c.contract_id).state);
+    expect([onTarget.filter((x) => x === 'EXECUTING').length, onTarget.filter((x) => x === 'PREPARED').length]).toEqual([1, N - 1]);
+
+    expect(rCas!.filter((r) => r.ok === true)).toHaveLength(1);
+    for (const r of rCas!.filter((x) => x.ok === false)) expect(['STALE_STATE_VERSION', 'ILLEGAL_TRANSITION']).toContain(r.code);
+
+    // expiry cannot race an acquired execution: exactly one of EXPIRED / EXECUTING, never both
+    const expired = rExpiry!.filter((r) => r.op === 'expire' && Array.isArray(r.value) && (r.value as string[]).includes(expiring.contract_id));
+    const executed = rExpiry!.filter((r) => r.op === 'beginExecution' && r.ok === true);
+    expect(rExpiry!.filter((r) => r.op === 'expire').every((r) => r.ok === true)).toBe(true);
+    expect(expired.length + executed.length).toBe(1);
+    const after = s.load(expiring.contract_id);
+    expect([after.state, after.state_version]).toEqual([executed.length === 1 ? 'EXECUTING' : 'EXPIRED', expiring.state_version + 1]);
+    expect(s.holdsReservation(expiring.contract_id)).toBe(executed.length === 1);
+    for (const r of rExpiry!.filter((x) => x.op === 'beginExecution' && x.ok === false)) {
+      expect(['STALE_STATE_VERSION', 'ILLEGAL_TRANSITION', 'CONTRACT_EXPIRED']).toContain(r.code);
+    }
+    expect(s.listAuditEvents({ contractId: expiring.contract_id, limit: 100 }).filter((e) => e.to_state === 'EXECUTING' || e.to_state === 'EXPIRED')).toHaveLength(1);
+
+    expect(rConsume!.map((r) => r.value).filter((v) => v === true)).toHaveLength(1);
+    expect(rConsume!.map((r) => r.value).filter((v) => v === false)).toHaveLength(N - 1);
+
+    // rate limits hold across processes for the persisted windows
+    expect(rWindow!.filter((r) => r.ok === true)).toHaveLength(1);
+    expect(rWindow!.filter((r) => r.ok === false).map((r) => r.code)).toEqual(Array(N - 1).fill('RATE_LIMITED'));
+    expect(s.list({ limit: 1000 }).filter((c) => c.target_identity_digest === hex(45))).toHaveLength(1);
+    s.close();
+    h.clock.now = expiresAt;
+    const again = await h.open({ rateLimits: windowLimits });
+    expect(errorOf(() => again.create(contractInput({ target: 45 }))).code).toBe('RATE_LIMITED');
+    expect(again.verifyAuditChain()).toMatchObject({ ok: true });
+  }, 120_000);
 });
 
 describe('live owners', () => {
