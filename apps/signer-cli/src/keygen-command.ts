@@ -24,11 +24,11 @@ export function keygenCommand(ctx: CliContext): number {
   const privatePath = join(out, `${base}.key`);
   const publicPath = join(out, `${base}.pub`);
   try {
-    withFileRefusal('--out', () => writeEd25519PrivateKeyFile(privatePath, privateKey));
+    withFileRefusal('--out', privatePath, () => writeEd25519PrivateKeyFile(privatePath, privateKey));
   } finally {
     privateKey.fill(0);
   }
-  withFileRefusal('--out', () => writeSecretFile(publicPath, `${publicHex}\n`));
+  withFileRefusal('--out', publicPath, () => writeSecretFile(publicPath, `${publicHex}\n`));
   if (ctx.args.json) {
     ctx.stdout.write(
       `${asciiJson({ ok: true, role, key_id: keyId, public_key: publicHex, private_key_file: privatePath, public_key_file: publicPath })}\n`,

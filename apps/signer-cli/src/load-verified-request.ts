@@ -13,7 +13,7 @@ export function refuseOnVerification<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
-    if (e instanceof ArtifactVerificationError) throw new SignerError(ExitCode.ARTIFACT_REFUSED, e.code, `refused: ${e.message}`);
+    if (e instanceof ArtifactVerificationError) throw SignerError.fromLibrary(ExitCode.ARTIFACT_REFUSED, e);
     throw e;
   }
 }

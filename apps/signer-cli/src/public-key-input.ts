@@ -16,7 +16,7 @@ export function readPublicKeyInput(value: string, flag: string): { publicKey: Ui
   if (HEX_KEY.test(value)) {
     hex = value;
   } else {
-    const content = withFileRefusal(flag, () => readSecretFile(value, { maxBytes: 256 })).toString('latin1');
+    const content = withFileRefusal(flag, value, () => readSecretFile(value, { maxBytes: 256 })).toString('latin1');
     const m = KEY_FILE.exec(content);
     if (m?.[1] === undefined) throw new SignerError(ExitCode.USAGE, 'BAD_PUBLIC_KEY', `${flag}: file must hold 64 hex characters`);
     hex = m[1];

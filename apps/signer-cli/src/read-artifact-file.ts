@@ -10,11 +10,11 @@ import { SignerError } from './signer-error.js';
  * user, mode 0600 or 0400, at most 64 KiB — then parses it strictly (canonical JSON, known kind and version).
  */
 export function readArtifactFile(path: string, flag: string): Artifact {
-  const bytes = withFileRefusal(flag, () => readSecretFile(path, { maxBytes: MAX_ARTIFACT_BYTES }));
+  const bytes = withFileRefusal(flag, path, () => readSecretFile(path, { maxBytes: MAX_ARTIFACT_BYTES }));
   try {
     return parseArtifact(bytes);
   } catch (e) {
-    if (e instanceof ArtifactFormatError) throw new SignerError(ExitCode.ARTIFACT_REFUSED, e.code, `${flag}: ${e.message}`);
+    if (e instanceof ArtifactFormatError) throw SignerError.fromLibrary(ExitCode.ARTIFACT_REFUSED, e, flag);
     throw e;
   }
 }

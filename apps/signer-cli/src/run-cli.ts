@@ -23,6 +23,7 @@ export interface CliIo {
   readonly now: () => number;
 }
 
+/** The one place a refusal is worded: "pfsense-mcp-signer: refused: <message> (<CODE>)", or JSON. */
 function report(io: CliIo, json: boolean, colour: boolean, code: string, message: string): void {
   if (json) {
     io.stdout.write(`${asciiJson({ ok: false, error: { code, message } })}\n`);
@@ -76,7 +77,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return e.exitCode;
     }
     if (e instanceof ArtifactFormatError || e instanceof ArtifactVerificationError) {
-      report(io, args.json, colourAllowed, e.code, `refused: ${e.message}`);
+      const refusal = SignerError.fromLibrary(ExitCode.ARTIFACT_REFUSED, e);
+      report(io, args.json, colourAllowed, refusal.code, refusal.message);
       return ExitCode.ARTIFACT_REFUSED;
     }
     // A bug: say so without details (an unexpected error message could carry file content).

@@ -62,7 +62,7 @@ export async function signCommand(ctx: CliContext): Promise<number> {
   const { request, review } = loadVerifiedRequest(args.file, args.serverKey, ctx.now());
   const outcome = outcomeFor(request, args.outcome);
   assertSafeOutputDirectory(args.out, false);
-  const key = withFileRefusal('--key', () => readEd25519PrivateKeyFile(args.key as string));
+  const key = withFileRefusal('--key', args.key, () => readEd25519PrivateKeyFile(args.key as string));
   try {
     // The server's own request key must never sign an operator artifact (it would be refused anyway).
     if (key.keyId === review.server_key_id) {
@@ -96,7 +96,7 @@ export async function signCommand(ctx: CliContext): Promise<number> {
     const signed = signFor(request, key, issuedAt, outcome);
     const text = encodeArtifact(signed);
     const path = join(args.out, `${review.request}-${idOf(signed)}.json`);
-    withFileRefusal('--out', () => writeSecretFile(path, text));
+    withFileRefusal('--out', path, () => writeSecretFile(path, text));
     const digest = artifactDigestOf(signed);
     if (args.json) {
       ctx.stdout.write(

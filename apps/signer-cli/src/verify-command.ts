@@ -48,7 +48,7 @@ function pinnedSet(ctx: CliContext): PinnedAuthoritySet {
 /** The signed artifact must answer exactly this request (same bindings, no later expiry). */
 function checkAnswers(signed: SignedArtifact, request: PendingRequest): void {
   const mismatch = () => {
-    throw new SignerError(ExitCode.ARTIFACT_REFUSED, 'BINDING_MISMATCH', 'refused: the artifact does not answer this request');
+    throw new SignerError(ExitCode.ARTIFACT_REFUSED, 'BINDING_MISMATCH', 'the artifact does not answer this request');
   };
   if (signed.payload.expires_at > request.payload.expires_at) mismatch();
   if (signed.kind === ArtifactKind.PLAN_AUTHORIZATION && request.kind === ArtifactKind.AUTHORIZATION_REQUEST) {
@@ -82,7 +82,7 @@ export function verifyCommand(ctx: CliContext): number {
   const now = ctx.now();
   const artifact = readArtifactFile(ctx.args.file, 'FILE');
   if (artifact.kind === ArtifactKind.PREPARED_EXECUTION_INTENT) {
-    throw new SignerError(ExitCode.ARTIFACT_REFUSED, 'WRONG_KIND', 'refused: a prepared intent is not a signed artifact');
+    throw new SignerError(ExitCode.ARTIFACT_REFUSED, 'WRONG_KIND', 'a prepared intent is not a signed artifact');
   }
   const isRequest = PENDING_REQUEST_KINDS.has(artifact.kind as SignedArtifactKind);
   if (isRequest) {

@@ -6,11 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizationRequest, cleanup, ensureBuilt, filesIn, keygen, MAIN, tempDir, writeArtifact } from './harness.js';
 
 /** Runs the built signer under script(1), so stdin and stdout are a real pseudo-terminal; `typed` is the keyboard. */
-function onTerminal(args: readonly string[], typed: string): { status: number | null; output: string } {
+function onTerminal(args: readonly string[], typed: string, noColor = false): { status: number | null; output: string } {
   const command = [process.execPath, MAIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
-  const r = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', input: typed, timeout: 20_000 });
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: undefined };
+  if (noColor) env.NO_COLOR = '1';
+  const r = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', input: typed, timeout: 20_000, env });
   return { status: r.status, output: r.stdout };
 }
+
+/** An ANSI SGR escape (colour, bold…). */
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`);
 
 const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
 
@@ -39,6 +44,19 @@ describe.skipIf(!hasScript)('interactive approval on a terminal', () => {
     expect(files).toHaveLength(1);
     expect(parseArtifact(readFileSync(join(out, files[0] as string))).kind).toBe(ArtifactKind.PLAN_AUTHORIZATION);
     cleanup(out);
+  });
+
+  it('colours a review on a terminal, and not with NO_COLOR=1 or --no-color', () => {
+    const file = writeArtifact(dir, authorizationRequest(server.key));
+    const coloured = onTerminal(['review', file, '--server-key', server.pubFile], '');
+    expect(coloured.status).toBe(0);
+    expect(coloured.output).toContain('server signature verified');
+    expect(coloured.output).toMatch(ANSI);
+    for (const plain of [onTerminal(['review', file, '--server-key', server.pubFile], '', true), onTerminal(['review', file, '--server-key', server.pubFile, '--no-color'], '')]) {
+      expect(plain.status).toBe(0);
+      expect(plain.output).toContain('server signature verified');
+      expect(plain.output).not.toMatch(ANSI);
+    }
   });
 
   it('refuses anything else typed and writes nothing', () => {

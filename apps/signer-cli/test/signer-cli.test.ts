@@ -407,6 +407,23 @@ describe('verify', () => {
   });
 });
 
+describe('refusal messages', () => {
+  it('words a refusal once — prefix and code added in one place, generic file wording', () => {
+    const missing = signer(['review', join(inbox, 'missing-request.json'), '--server-key', server.pubFile]);
+    expect(missing.status).toBe(3);
+    expect(missing.stderr).toBe('pfsense-mcp-signer: refused: FILE "missing-request.json": does not exist (NOT_FOUND)\n');
+    const asJson = json(signer(['review', join(inbox, 'missing-request.json'), '--server-key', server.pubFile, '--json']));
+    expect(asJson.error).toEqual({ code: 'NOT_FOUND', message: 'FILE "missing-request.json": does not exist' });
+
+    const tampered = readFileSync(writeArtifact(inbox, authorizationRequest(server.key)), 'utf8').replaceAll('Public web servers', 'Public web serverZ');
+    const bad = signer(['review', writeArtifact(inbox, tampered), '--server-key', server.pubFile]);
+    expect(bad.stderr).toMatch(/^pfsense-mcp-signer: refused: [^\n]+ \(BAD_SIGNATURE\)\n$/);
+    expect(bad.stderr.split('BAD_SIGNATURE')).toHaveLength(2);
+    expect(bad.stderr).not.toContain('refused: refused');
+    expect(bad.stderr).not.toContain('key file');
+  });
+});
+
 describe('built bundle', () => {
   it('is the build of the current sources (the global setup rebuilds a stale bundle, atomically)', async () => {
     expect(signerBundleStale()).toBe(false);
