@@ -22,8 +22,7 @@ let ring: OperatorKeyring;
 
 beforeAll(async () => {
   assertSignerBuilt();
-  ring = operatorKeyring();
-  sim = await startTestSimulator();
+  [ring, sim] = await Promise.all([operatorKeyring(), startTestSimulator()]);
 }, 60_000);
 afterAll(async () => {
   ring.remove();

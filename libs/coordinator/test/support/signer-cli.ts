@@ -1,7 +1,7 @@
 // The operator's side through the REAL signer: the bundle dist/apps/signer-cli/main.js (built once by
 // test/support/global-setup.ts with the workspace's build script) is spawned with plain node, as an
 // operator would run it. Keys come from its own `keygen`; the server pins their public halves.
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -44,19 +44,36 @@ export interface OperatorKeyring {
   remove(): void;
 }
 
-export function operatorKeyring(): OperatorKeyring {
+/** The signer run without blocking, so independent runs (the four keygens) overlap. */
+function runSignerAsync(args: readonly string[]): Promise<SignerRun> {
+  return new Promise((done) => {
+    const child = execFile(process.execPath, [SIGNER_MAIN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
+      let json: Record<string, unknown> | undefined;
+      try {
+        json = JSON.parse(stdout) as Record<string, unknown>;
+      } catch {
+        json = undefined;
+      }
+      done({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr, json });
+    });
+    child.stdin?.end();
+  });
+}
+
+export async function operatorKeyring(): Promise<OperatorKeyring> {
   const dir = mkdtempSync(join(tmpdir(), 'coordinator-signer-'));
   chmodSync(dir, 0o700);
   const roles = ['plan-authorization', 'confirmation', 'reconciliation', 'server-request'] as const;
   const files = {} as Record<(typeof roles)[number], { key: string; pub: string }>;
   const pairs = {} as Record<(typeof roles)[number], KeyPair>;
-  for (const role of roles) {
-    const r = runSigner(['keygen', '--role', role, '--out', dir, '--json']);
+  const runs = await Promise.all(roles.map((role) => runSignerAsync(['keygen', '--role', role, '--out', dir, '--json'])));
+  roles.forEach((role, i) => {
+    const r = runs[i] as SignerRun;
     if (r.status !== 0 || r.json === undefined) throw new Error(`keygen ${role} failed: ${r.stdout}${r.stderr}`);
     const key = String(r.json.private_key_file);
     files[role] = { key, pub: String(r.json.public_key_file) };
     pairs[role] = readEd25519PrivateKeyFile(key);
-  }
+  });
   const keys: Keys = {
     authorization: pairs['plan-authorization'],
     confirmation: pairs.confirmation,
