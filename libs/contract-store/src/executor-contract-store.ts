@@ -30,11 +30,6 @@ export class ExecutorContractStore {
     return new ExecutorContractStore(store);
   }
 
-  /** The public face (load, list…), for convenience. */
-  get store(): SqliteRecoveryContractStore {
-    return this.#store;
-  }
-
   load(contractId: string): RecoveryContract {
     return coreOf(this.#store).load(contractId);
   }
