@@ -155,6 +155,9 @@ function zodPaths(error: { issues: readonly { path: readonly PropertyKey[] }[] }
  * The implementation behind both public entries. It is not exported from the package: the public
  * store and the executor entry each expose only their own operations (see `coreOf`).
  */
+
+/** What a verified transition seals (ARCHITECTURE §3: verified fingerprint and locator). */
+type VerifiedSeal = { readonly verifiedTargetFingerprint: string; readonly verifiedLifecycleLocator: number };
 export class StoreCore {
   readonly #db: Database.Database;
   readonly #keys: StoreKeys;
@@ -1130,23 +1133,10 @@ export class StoreCore {
     });
   }
 
-  markExecutionVerified(contractId: string, expectedVersion: number, seal: { readonly verifiedTargetFingerprint: string; readonly verifiedLifecycleLocator: number }): RecoveryContract {
-    if (seal === null || typeof seal !== 'object') throw new TypeError('markExecutionVerified: "seal" must be an object');
-    const fingerprint = hex64Schema.safeParse(seal.verifiedTargetFingerprint);
-    if (!fingerprint.success) throw new TypeError('markExecutionVerified: "verifiedTargetFingerprint" must be 64 lowercase hex digits');
-    const locator = locatorSchema.safeParse(seal.verifiedLifecycleLocator);
-    if (!locator.success) throw new TypeError('markExecutionVerified: "verifiedLifecycleLocator" must be a non-negative integer');
-    return this.write('markExecutionVerified', () => {
-      const c = this.loadIn(contractId);
-      const now = this.now();
-      nextState(c.state, RecoveryEvent.EXECUTION_VERIFIED);
-      this.requireOwner(c);
-      if (locator.data !== c.lifecycle_locator) throw new BindingMismatchError('lifecycle_locator');
-      return this.transition(c, expectedVersion, RecoveryEvent.EXECUTION_VERIFIED, {
-        owner: null,
-        verified_target_fingerprint: fingerprint.data,
-        verified_lifecycle_locator: locator.data,
-      }, { outcomeClass: 'VERIFIED_SUCCESS' }, now);
+  markExecutionVerified(contractId: string, expectedVersion: number, seal: VerifiedSeal): RecoveryContract {
+    return this.markVerified('markExecutionVerified', contractId, expectedVersion, seal, RecoveryEvent.EXECUTION_VERIFIED, {
+      fingerprint: 'verified_target_fingerprint',
+      locator: 'verified_lifecycle_locator',
     });
   }
 
@@ -1171,22 +1161,43 @@ export class StoreCore {
     });
   }
 
-  markRollbackVerified(contractId: string, expectedVersion: number, seal: { readonly verifiedTargetFingerprint: string; readonly verifiedLifecycleLocator: number }): RecoveryContract {
-    if (seal === null || typeof seal !== 'object') throw new TypeError('markRollbackVerified: "seal" must be an object');
+  markRollbackVerified(contractId: string, expectedVersion: number, seal: VerifiedSeal): RecoveryContract {
+    return this.markVerified('markRollbackVerified', contractId, expectedVersion, seal, RecoveryEvent.ROLLBACK_VERIFIED, {
+      fingerprint: 'rollback_verified_target_fingerprint',
+      locator: 'rollback_verified_lifecycle_locator',
+    });
+  }
+
+  /**
+   * EXECUTING → VERIFIED or ROLLING_BACK → ROLLED_BACK: only the recorded owner, only at the contract's own
+   * locator, sealing the verified fingerprint and locator atomically with the transition.
+   */
+  private markVerified(
+    fn: string,
+    contractId: string,
+    expectedVersion: number,
+    seal: VerifiedSeal,
+    event: typeof RecoveryEvent.EXECUTION_VERIFIED | typeof RecoveryEvent.ROLLBACK_VERIFIED,
+    columns: {
+      readonly fingerprint: 'verified_target_fingerprint' | 'rollback_verified_target_fingerprint';
+      readonly locator: 'verified_lifecycle_locator' | 'rollback_verified_lifecycle_locator';
+    },
+  ): RecoveryContract {
+    if (seal === null || typeof seal !== 'object') throw new TypeError(`${fn}: "seal" must be an object`);
     const fingerprint = hex64Schema.safeParse(seal.verifiedTargetFingerprint);
-    if (!fingerprint.success) throw new TypeError('markRollbackVerified: "verifiedTargetFingerprint" must be 64 lowercase hex digits');
+    if (!fingerprint.success) throw new TypeError(`${fn}: "verifiedTargetFingerprint" must be 64 lowercase hex digits`);
     const locator = locatorSchema.safeParse(seal.verifiedLifecycleLocator);
-    if (!locator.success) throw new TypeError('markRollbackVerified: "verifiedLifecycleLocator" must be a non-negative integer');
-    return this.write('markRollbackVerified', () => {
+    if (!locator.success) throw new TypeError(`${fn}: "verifiedLifecycleLocator" must be a non-negative integer`);
+    return this.write(fn, () => {
       const c = this.loadIn(contractId);
       const now = this.now();
-      nextState(c.state, RecoveryEvent.ROLLBACK_VERIFIED);
+      nextState(c.state, event);
       this.requireOwner(c);
       if (locator.data !== c.lifecycle_locator) throw new BindingMismatchError('lifecycle_locator');
-      return this.transition(c, expectedVersion, RecoveryEvent.ROLLBACK_VERIFIED, {
+      return this.transition(c, expectedVersion, event, {
         owner: null,
-        rollback_verified_target_fingerprint: fingerprint.data,
-        rollback_verified_lifecycle_locator: locator.data,
+        [columns.fingerprint]: fingerprint.data,
+        [columns.locator]: locator.data,
       }, { outcomeClass: 'VERIFIED_SUCCESS' }, now);
     });
   }
