@@ -1,3 +1,4 @@
+import { checkApplianceFactsDigest } from './request-appliance-facts.js';
 import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
 import { z } from 'zod';
 import { applianceBindingDigest, applianceBindingSchema, parseApplianceBinding } from './appliance-binding.js';
@@ -112,9 +113,9 @@ export function createPendingAuthorizationRequest(
 export function checkAuthorizationRequestDigests(request: PendingAuthorizationRequest): void {
   const p = request.payload;
   const kind = ArtifactKind.AUTHORIZATION_REQUEST;
-  const applianceDigest = applianceBindingDigest(p.appliance);
-  if (applianceDigest !== p.appliance_binding_digest || p.execution_intent.payload.appliance_binding_digest !== applianceDigest) {
-    throw new ArtifactVerificationError('DIGEST_MISMATCH', kind, 'appliance binding digest does not match its facts');
+  checkApplianceFactsDigest(kind, p);
+  if (p.execution_intent.payload.appliance_binding_digest !== p.appliance_binding_digest) {
+    throw new ArtifactVerificationError('DIGEST_MISMATCH', kind, 'the execution intent names another appliance');
   }
   const intentDigest = executionIntentDigest(p.execution_intent);
   if (intentDigest !== p.execution_intent_digest) {

@@ -1,3 +1,4 @@
+import { checkApplianceFactsDigest } from './request-appliance-facts.js';
 import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
 import { z } from 'zod';
 import { applianceBindingDigest, applianceBindingSchema, parseApplianceBinding } from './appliance-binding.js';
@@ -111,9 +112,9 @@ export function createPendingConfirmationRequest(
 export function checkConfirmationRequestDigests(request: PendingConfirmationRequest): void {
   const p = request.payload;
   const kind = ArtifactKind.CONFIRMATION_REQUEST;
-  const applianceDigest = applianceBindingDigest(p.appliance);
-  if (applianceDigest !== p.appliance_binding_digest || p.execution_intent.payload.appliance_binding_digest !== applianceDigest) {
-    throw new ArtifactVerificationError('DIGEST_MISMATCH', kind, 'appliance binding digest does not match its facts');
+  checkApplianceFactsDigest(kind, p);
+  if (p.execution_intent.payload.appliance_binding_digest !== p.appliance_binding_digest) {
+    throw new ArtifactVerificationError('DIGEST_MISMATCH', kind, 'the execution intent names another appliance');
   }
   if (executionIntentDigest(p.execution_intent) !== p.execution_intent_digest) {
     throw new ArtifactVerificationError('DIGEST_MISMATCH', kind, 'execution intent digest does not match the intent');

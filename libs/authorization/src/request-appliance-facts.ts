@@ -36,8 +36,11 @@ export function requestApplianceFacts(input: { appliance: unknown; targetFingerp
   };
 }
 
-/** The appliance binding digest a request carries must be the digest of the facts it shows. */
-export function checkApplianceFactsDigest(kind: string, p: RequestApplianceFacts): void {
+/** The appliance binding digest a request carries must be the digest of the facts it shows (every request kind). */
+export function checkApplianceFactsDigest(
+  kind: string,
+  p: Pick<RequestApplianceFacts, 'appliance' | 'appliance_binding_digest'>,
+): void {
   if (applianceBindingDigest(p.appliance) !== p.appliance_binding_digest) {
     throw new ArtifactVerificationError('DIGEST_MISMATCH', kind, 'appliance binding digest does not match its facts');
   }
