@@ -81,10 +81,8 @@ const releaseRecordSchema = z.strictObject({
   released_at: utcMsSchema,
 });
 
-/** The authenticated record of one Recovery Contract (ARCHITECTURE §3). Snake case = persisted names. */
-export const recoveryContractSchema = z.strictObject({
-  schema_version: z.literal(CONTRACT_SCHEMA_VERSION),
-  contract_id: safeTokenSchema,
+/** The immutable bindings a contract is created with and keeps (one definition for create and load). */
+export const contractBindingShape = {
   operation_id: safeTokenSchema,
   capability: capabilitySchema,
   endpoint_symbol: safeTokenSchema,
@@ -95,6 +93,13 @@ export const recoveryContractSchema = z.strictObject({
   snapshot_digest: hex64Schema,
   rollback_plan_version: versionTokenSchema,
   lifecycle_locator: locatorSchema,
+} as const;
+
+/** The authenticated record of one Recovery Contract (ARCHITECTURE §3). Snake case = persisted names. */
+export const recoveryContractSchema = z.strictObject({
+  schema_version: z.literal(CONTRACT_SCHEMA_VERSION),
+  contract_id: safeTokenSchema,
+  ...contractBindingShape,
   protected_artifacts: z.strictObject({
     'target-identity': artifactRefSchema,
     intent: artifactRefSchema,
