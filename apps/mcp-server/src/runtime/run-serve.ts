@@ -1,5 +1,5 @@
-import { createBaseServer } from './create-base-server.js';
 import { createLogger } from './create-logger.js';
+import { createServerFactory } from './create-server-factory.js';
 import type { ServerConfig } from './load-config.js';
 import { precheckCaFile } from './precheck-ca-file.js';
 import { readApiKey } from './read-api-key.js';
@@ -7,24 +7,24 @@ import { serveStdio } from './serve-stdio.js';
 import { SERVER_VERSION } from './server-identity.js';
 
 /**
- * Serves MCP over stdio with a validated configuration. Everything that can fail on configuration (key file,
- * CA file, profile, allow-list) is checked before serving; the READ catalogue and HTTP stack are loaded right
- * after the `initialize` reply. `onShutdown` runs after the connection closes.
+ * Serves MCP over stdio with a validated configuration, in both protocol eras. Everything that can fail on
+ * configuration (key file, CA file, profile, allow-list) is checked before serving; the READ catalogue and HTTP
+ * stack are loaded right after the opening reply (`initialize` or `server/discover`). `onShutdown` runs after
+ * the connection closes.
  */
 export async function runServe(config: ServerConfig, onShutdown?: () => Promise<void>): Promise<number> {
   const logger = createLogger(config.logLevel);
   const apiKey = readApiKey(config.apiKeyFile);
   if (config.caFile !== null) precheckCaFile(config.caFile);
-  const base = createBaseServer(config.profile, config.allowedTools);
+  const factory = createServerFactory(config.profile, config.allowedTools);
   let closeClient = (): void => undefined;
-  return serveStdio(base.server, {
+  return serveStdio(factory, {
     logger,
-    registeredTools: base.names,
     profile: config.profile,
     version: SERVER_VERSION,
     attach: async () => {
       const { attachHttpReadTools } = await import('./attach-http-read-tools.js');
-      closeClient = attachHttpReadTools(base, config, apiKey);
+      closeClient = attachHttpReadTools(factory, config, apiKey);
     },
     onShutdown: async () => {
       closeClient();

@@ -1,0 +1,72 @@
+import { McpServer } from '@modelcontextprotocol/server';
+import { isGranted, type Capability, type Profile } from '@pfsense-mcp/policy';
+import { INFO_TOOL_CAPABILITY, INFO_TOOL_NAME, registerInfoTool } from '../tools/register-info-tool.js';
+import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from './server-identity.js';
+
+/** Registers a group of tools on one McpServer instance. */
+export type ToolRegistrar = (server: McpServer) => void;
+
+/**
+ * The one server factory both protocol eras are served from (docs/DESIGN.md §6, MCP TypeScript SDK v2
+ * `serveStdio`): every call builds a fresh McpServer with every tool attached so far. The stdio entry may call
+ * it more than once per connection (a `server/discover` probe instance, then the pinned one), so instances
+ * share nothing but this factory's facts.
+ */
+export interface ServerFactory {
+  readonly create: () => McpServer;
+  readonly profile: Profile;
+  readonly allowedTools: ReadonlySet<string> | null;
+  /** Names registered so far, on every instance: pfsense_mcp_info when selected, then what attach adds. */
+  readonly names: Set<string>;
+  /** Filled when the READ tools are attached (pfsense_mcp_info reports it; calls are answered only after). */
+  pfrestVersion: string;
+  /** Registers tools on every instance built so far and on every later one. */
+  attach(register: ToolRegistrar): void;
+}
+
+/**
+ * Creates the factory with the tools capability and, when selected, pfsense_mcp_info. Needs neither the READ
+ * catalogue nor the HTTP stack, so the first instance can answer `initialize` (2025 era) or `server/discover`
+ * (2026-07-28) before those are loaded.
+ */
+export function createServerFactory(profile: Profile, allowedTools: ReadonlySet<string> | null): ServerFactory {
+  const includeInfo = isGranted(profile, INFO_TOOL_CAPABILITY as Capability) && (allowedTools === null || allowedTools.has(INFO_TOOL_NAME));
+  const registrars: ToolRegistrar[] = [];
+  const instances: McpServer[] = [];
+  const factory: ServerFactory = {
+    profile,
+    allowedTools,
+    names: new Set(includeInfo ? [INFO_TOOL_NAME] : []),
+    pfrestVersion: 'unknown',
+    create: () => {
+      // Declaring the tools capability installs tools/list and tools/call even with nothing registered, so an
+      // empty selection lists [] in both eras.
+      const server = new McpServer(
+        { name: SERVER_NAME, version: SERVER_VERSION, title: SERVER_TITLE },
+        {
+          capabilities: { tools: {} },
+          instructions:
+            'Read-only tools for one pfSense firewall via its REST API. List tools take limit (1-1000) and offset; a result marked truncated: true continues at next_offset.',
+        },
+      );
+      if (includeInfo) {
+        registerInfoTool(server, () => ({
+          serverName: SERVER_NAME,
+          serverVersion: SERVER_VERSION,
+          profile,
+          pfrestVersion: factory.pfrestVersion,
+          readToolCount: factory.names.size,
+          writeToolCount: 0,
+        }));
+      }
+      for (const register of registrars) register(server);
+      instances.push(server);
+      return server;
+    },
+    attach: (register) => {
+      registrars.push(register);
+      for (const server of instances) register(server);
+    },
+  };
+  return factory;
+}
