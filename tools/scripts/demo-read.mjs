@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// The READ part of the demo: a real MCP client (the SDK's) launches `pfsense-mcp --demo` over stdio — the
-// server starts the bundled simulator itself — lists the tools and calls a few, as an AI client would.
+// The READ part of the demo: a real MCP client (the v2 SDK's, on protocol revision 2026-07-28) launches
+// `pfsense-mcp --demo` over stdio — the server starts the bundled simulator itself — lists the tools and calls
+// a few, as an AI client would.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { PROGRAMS, workspaceRoot } from './programs.mjs';
 
 const tty = process.stdout.isTTY;
@@ -22,9 +23,12 @@ const transport = new StdioClientTransport({
   args: [join(workspaceRoot, PROGRAMS['mcp-server'].entry), '--demo'],
   stderr: 'ignore',
 });
-const client = new Client({ name: 'pfsense-mcp-demo', version: '1.0.0' });
+// `auto`: probe with server/discover and take the current revision, falling back to the 2025 handshake.
+const client = new Client({ name: 'pfsense-mcp-demo', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
 await client.connect(transport);
 try {
+  const era = client.getProtocolEra() === 'modern' ? 'protocol revision 2026-07-28 (server/discover)' : 'a 2025 revision (initialize)';
+  say(dim(`   connected over stdio, ${era}`));
   const { tools } = await client.listTools();
   const writes = tools.filter((t) => t.annotations?.readOnlyHint !== true);
   say(bold(`1. The server lists ${tools.length} tools (profile auditor): ${tools.length - writes.length} read-only, ${writes.length} that write.`));
