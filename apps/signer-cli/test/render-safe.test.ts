@@ -36,7 +36,7 @@ describe('renderSafe', () => {
     fc.assert(
       fc.property(text, text, (a, b) => {
         const ra = renderSafe(a);
-        if (/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800"]|\p{M}\p{M}| {2}/u.test(ra.replaceAll('\\"', ''))) return false;
+        if (/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800"]|\p{M}\p{M}| {2}/u.test(ra.replaceAll('\\"', 'Q'))) return false;
         if (unescapeShown(ra) !== a) return false;
         return a === b || ra !== renderSafe(b);
       }),
