@@ -100,7 +100,7 @@ const restrictedImports = LAYERS.flatMap((l) => {
   // plus this one (a later block replaces the rule's options, so it repeats them rather than loosening).
   const factoryOnly = {
     group: LAB_RUNTIME_FACTORY.onlyThere.flatMap((name) => [`@pfsense-mcp/${name}`, `@pfsense-mcp/${name}/**`]),
-    message: `layering (ARCHITECTURE §2): ${LAB_RUNTIME_FACTORY.onlyThere.join(', ')} may be imported in lab-runner only by ${LAB_RUNTIME_FACTORY.file}; take what it built from its LabRuntime.`,
+    message: `layering (docs/DESIGN.md §2): ${LAB_RUNTIME_FACTORY.onlyThere.join(', ')} may be imported in lab-runner only by ${LAB_RUNTIME_FACTORY.file}; take what it built from its LabRuntime.`,
   };
   return [
     block,

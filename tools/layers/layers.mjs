@@ -76,7 +76,7 @@ export const LAYERS = Object.freeze([
 export const MCP_SERVER_TOOLS_MAY_IMPORT = Object.freeze(['pfsense-read', 'coordinator']);
 
 /**
- * lab-runner: its runtime factory is the one file that builds the write path (ARCHITECTURE §2, ADR-027);
+ * lab-runner: its runtime factory is the one file that builds the write path (docs/DESIGN.md §2, §7);
  * every other lab-runner source may not import these libraries.
  */
 export const LAB_RUNTIME_FACTORY = Object.freeze({
