@@ -198,6 +198,8 @@ export async function runScenario(scenario: ScenarioDefinition, options: Scenari
         c.restart(rebuilt);
         c.reconciledOnRestart = rebuilt.reconciledAtStart.length;
         c.record('runner', `runtime rebuilt from the store (${rebuilt.reconciledAtStart.length} reconciled)`);
+        // The appliance's own count at the restart: with the later total it shows that nothing was resent.
+        c.record('runner', `simulator counted ${(await rebuilt.applianceCounters())[`PATCH ${ALIAS_PATH}`] ?? 0} alias write(s) before the restart`);
         await c.checkpoint('restart');
         await plan.afterRestart(c);
       }
