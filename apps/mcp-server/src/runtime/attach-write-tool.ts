@@ -27,9 +27,13 @@ export async function attachWriteTool(
   config: ServerConfig,
   readApiKey: string,
   logger: Logger,
-  options: Partial<Pick<OpenWriteRuntimeOptions, 'clock' | 'transportLimits'>> = {},
+  options: Partial<Pick<OpenWriteRuntimeOptions, 'clock' | 'transportLimits'>> & {
+    /** Test seam: a build whose WriteEndpoints lacks the alias PATCH (this build always has it). */
+    readonly allowListed?: () => boolean;
+  } = {},
 ): Promise<WriteAttachment> {
-  const gates = evaluateStaticWriteGates(config.profile, config.allowedTools, config.write);
+  const { allowListed, ...runtimeOptions } = options;
+  const gates = evaluateStaticWriteGates(config.profile, config.allowedTools, config.write, allowListed);
   const absent = (failure: WriteGateError): WriteAttachment => {
     if (gates.requested) logger.log('warn', 'write_tool_absent', { gate: failure.gate, code: failure.code, rule: failure.rule });
     return Object.freeze({ runtime: null, absent: gates.requested ? failure : null });
@@ -39,7 +43,7 @@ export async function attachWriteTool(
   if (!gates.selected) return Object.freeze({ runtime: null, absent: null });
   let runtime: WriteRuntime;
   try {
-    runtime = await openWriteRuntime({ config, readApiKey, ...options });
+    runtime = await openWriteRuntime({ config, readApiKey, ...runtimeOptions });
   } catch (error) {
     if (error instanceof WriteGateError) return absent(error);
     throw error;
