@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/server';
-import { isGranted, type Capability, type Profile } from '@pfsense-mcp/policy';
+import { Capability, isGranted, isImplemented, type Profile } from '@pfsense-mcp/policy';
 import { INFO_TOOL_CAPABILITY, INFO_TOOL_NAME, registerInfoTool } from '../tools/register-info-tool.js';
 import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from './server-identity.js';
 
@@ -20,6 +20,10 @@ export interface ServerFactory {
   readonly names: Set<string>;
   /** Filled when the READ tools are attached (pfsense_mcp_info reports it; calls are answered only after). */
   pfrestVersion: string;
+  /** The write tools registered (a subset of `names`): attachWriteTool adds the one write tool. */
+  readonly writeNames: Set<string>;
+  /** ALIAS_WRITE's three facts; `runtimeEnabled` is set by attachWriteTool once all three gates hold. */
+  readonly write: { readonly implemented: boolean; readonly granted: boolean; runtimeEnabled: boolean };
   /** Registers tools on every instance built so far and on every later one. */
   attach(register: ToolRegistrar): void;
 }
@@ -38,6 +42,8 @@ export function createServerFactory(profile: Profile, allowedTools: ReadonlySet<
     allowedTools,
     names: new Set(includeInfo ? [INFO_TOOL_NAME] : []),
     pfrestVersion: 'unknown',
+    writeNames: new Set(),
+    write: { implemented: isImplemented(Capability.ALIAS_WRITE), granted: isGranted(profile, Capability.ALIAS_WRITE), runtimeEnabled: false },
     create: () => {
       // Declaring the tools capability installs tools/list and tools/call even with nothing registered, so an
       // empty selection lists [] in both eras.
@@ -55,8 +61,9 @@ export function createServerFactory(profile: Profile, allowedTools: ReadonlySet<
           serverVersion: SERVER_VERSION,
           profile,
           pfrestVersion: factory.pfrestVersion,
-          readToolCount: factory.names.size,
-          writeToolCount: 0,
+          readToolCount: factory.names.size - factory.writeNames.size,
+          writeToolCount: factory.writeNames.size,
+          write: { implemented: factory.write.implemented, granted: factory.write.granted, runtimeEnabled: factory.write.runtimeEnabled },
         }));
       }
       for (const register of registrars) register(server);
