@@ -8,6 +8,7 @@ import {
 } from '@pfsense-mcp/adapters';
 import type { AliasTarget } from '@pfsense-mcp/adapters';
 import {
+  ArtifactFormatError,
   ArtifactKind,
   applianceBindingDigest,
   checkCurrentness,
@@ -388,9 +389,30 @@ export class AliasDescriptionExecutionCore {
     return out;
   }
 
-  #write(fileName: string, artifact: Artifact): string {
+  /**
+   * Builds one pending request. A request whose alias is beyond the authorization library's size bounds
+   * (MAX_ALIAS_MEMBERS members, MAX_ALIAS_STATE_BYTES per alias state) is refused before anything is written,
+   * audited STALE with gate SIZE_LIMIT (value-free: it may pass once the alias is smaller).
+   */
+  #build<T>(build: () => T, context: { operationId?: string; contractId?: string }): T {
     try {
-      this.#outbox.write(fileName, encodeArtifact(artifact));
+      return build();
+    } catch (e) {
+      if (e instanceof ArtifactFormatError && e.code === 'TOO_LARGE') throw this.#coordinator.refuse('STALE', RefusalGate.SIZE_LIMIT, context);
+      throw e;
+    }
+  }
+
+  #write(fileName: string, artifact: Artifact): string {
+    let text: string;
+    try {
+      text = encodeArtifact(artifact);
+    } catch (e) {
+      if (e instanceof ArtifactFormatError && e.code === 'TOO_LARGE') throw this.#coordinator.refuse('STALE', RefusalGate.SIZE_LIMIT);
+      throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX);
+    }
+    try {
+      this.#outbox.write(fileName, text);
     } catch {
       throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX);
     }
@@ -415,7 +437,7 @@ export class AliasDescriptionExecutionCore {
       }
     });
     if (current !== undefined) return current.fileName;
-    const request = createPendingAuthorizationRequest(
+    const request = this.#build(() => createPendingAuthorizationRequest(
       {
         operationId,
         stepId,
@@ -427,7 +449,7 @@ export class AliasDescriptionExecutionCore {
         expiresAt: now + this.#requestLifetimeMs,
       },
       this.#serverKey,
-    );
+    ), { operationId });
     return this.#write(`authorization-request.${planDigest.slice(0, 16)}.${now}.json`, request);
   }
 
@@ -443,7 +465,7 @@ export class AliasDescriptionExecutionCore {
   ): string {
     const name = this.#confirmationRequestName(c.contract_id);
     if (this.#outbox.has(name)) return name;
-    const request = createPendingConfirmationRequest(
+    const request = this.#build(() => createPendingConfirmationRequest(
       {
         contractId: c.contract_id,
         operationId: c.operation_id,
@@ -456,7 +478,7 @@ export class AliasDescriptionExecutionCore {
         expiresAt: c.expires_at,
       },
       this.#serverKey,
-    );
+    ), { operationId: c.operation_id, contractId: c.contract_id });
     return this.#write(name, request);
   }
 
@@ -517,7 +539,7 @@ export class AliasDescriptionExecutionCore {
     }
     const now = this.#clock();
     const snapshot = ADAPTER.snapshotOf(observed);
-    const request = createPendingReconciliationRequest(
+    const request = this.#build(() => createPendingReconciliationRequest(
       {
         contractId: c.contract_id,
         operationId: c.operation_id,
@@ -534,7 +556,7 @@ export class AliasDescriptionExecutionCore {
         expiresAt: now + this.#requestLifetimeMs,
       },
       this.#serverKey,
-    );
+    ), { operationId: c.operation_id, contractId: c.contract_id });
     return this.#write(name, request);
   }
 
@@ -544,7 +566,7 @@ export class AliasDescriptionExecutionCore {
     const review = this.#reviewFromOutbox(c);
     if (review === null) throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
     const now = this.#clock();
-    const request = createPendingReleaseRequest(
+    const request = this.#build(() => createPendingReleaseRequest(
       {
         contractId: c.contract_id,
         operationId: c.operation_id,
@@ -557,7 +579,7 @@ export class AliasDescriptionExecutionCore {
         expiresAt: now + this.#requestLifetimeMs,
       },
       this.#serverKey,
-    );
+    ), { operationId: c.operation_id, contractId: c.contract_id });
     return this.#write(name, request);
   }
 }
