@@ -17,8 +17,8 @@ import { ExitCode } from './exit-code.js';
 import { withFileRefusal } from './file-refusal.js';
 import { loadVerifiedRequest, refuseOnVerification } from './load-verified-request.js';
 import { assertSafeOutputDirectory } from './output-directory.js';
-import { asciiJson, renderSafe } from './render-safe.js';
-import { renderReview } from './render-review.js';
+import { asciiJson } from './render-safe.js';
+import { renderReview, wrappedQuoted } from './render-review.js';
 import { SignerError } from './signer-error.js';
 
 function outcomeFor(request: PendingRequest, outcome: string | undefined): 'APPLIED' | 'NOT_APPLIED' | null {
@@ -103,7 +103,7 @@ export async function signCommand(ctx: CliContext): Promise<number> {
         `${asciiJson({ ok: true, kind: signed.kind, version: signed.version, file: path, artifact_digest: digest, request_digest: review.request_digest, key_id: key.keyId, expires_at: signed.payload.expires_at })}\n`,
       );
     } else {
-      ctx.stdout.write(`${style.green('signed')} ${signed.kind} v${signed.version} →\n  "${renderSafe(path)}"\n  artifact digest\n    ${digest}\n`);
+      ctx.stdout.write(`${style.green('signed')} ${signed.kind} v${signed.version} →\n${wrappedQuoted(path, 2)}\n  artifact digest\n    ${digest}\n`);
     }
     return ExitCode.OK;
   } finally {
