@@ -6,7 +6,7 @@ export type { PfrestResponseErrorCode } from './pfrest-response-error.js';
 export { PfrestEnvelopeSchema } from './pfrest-envelope.js';
 export type { PfrestEnvelope } from './pfrest-envelope.js';
 export { ReadToolInputError } from './read-tool-input-error.js';
-export type { ReadToolDefinition, ProjectOptions } from './read-tool-definition.js';
+export type { ReadToolDefinition, ProjectOptions, ProjectedRead } from './read-tool-definition.js';
 export type { ReadModelSpec, FieldKind, ScalarKind } from './read-model-spec.js';
 export {
   READ_CATALOGUE,
