@@ -21,4 +21,6 @@ export {
 export { READ_MODELS } from './read-models.js';
 export { IDENTIFYING_METADATA } from './identifying-metadata.js';
 export { runReadTool, truncateReadResult } from './run-read-tool.js';
+export { PFREST_TESTED_RANGE, parsePfrestVersion, isTestedPfrestVersion, formatPfrestVersion } from './pfrest-version.js';
+export type { PfrestVersion } from './pfrest-version.js';
 export type { ReadToolResult, PluralReadToolResult, SingularReadToolResult } from './run-read-tool.js';

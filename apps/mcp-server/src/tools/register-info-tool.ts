@@ -12,6 +12,15 @@ export interface ServerFacts {
   readonly pfrestVersion: string;
   readonly readToolCount: number;
   readonly writeToolCount: number;
+  /** The closed toolset grouping, whether PFSENSE_TOOLSETS selected each set, and the tools each holds. */
+  readonly toolsets: readonly ToolsetFact[];
+}
+
+export interface ToolsetFact {
+  readonly name: string;
+  readonly description: string;
+  readonly selected: boolean;
+  readonly tools: readonly string[];
 }
 
 export const InfoOutputSchema = z.object({
@@ -22,11 +31,19 @@ export const InfoOutputSchema = z.object({
   registered_tool_count: z.number().int().min(0),
   read_tool_count: z.number().int().min(0),
   write_tool_count: z.number().int().min(0),
+  toolsets: z.array(
+    z.object({
+      name: z.string(),
+      description: z.string(),
+      selected: z.boolean(),
+      tools: z.array(z.string()),
+    }),
+  ),
 });
 
 /**
  * pfsense_mcp_info: this process's own facts — version, profile, how many tools it registered, the pfREST
- * version the catalogue targets. It calls nothing upstream and holds no configuration value, so it cannot
+ * version the catalogue targets, the toolsets and what each holds. It calls nothing upstream and holds no configuration value, so it cannot
  * disclose a URL, a path or a key.
  */
 export function registerInfoTool(server: McpServer, facts: () => ServerFacts): RegisteredTool {
@@ -35,8 +52,9 @@ export function registerInfoTool(server: McpServer, facts: () => ServerFacts): R
     {
       title: 'MCP server info',
       description:
-        "Report this MCP server's own version, active capability profile, registered tool counts (READ and WRITE) and the pfREST version it targets. Makes no pfSense API call.",
-      inputSchema: z.object({}).strict(),
+        "Report this MCP server's own version, active capability profile, registered tool counts (READ and WRITE), the pfREST version it targets and the toolsets (PFSENSE_TOOLSETS) with the tools each holds. Makes no pfSense API call and returns no configuration value.",
+      // No `$schema` marker, like the READ tools' input schemas (the model-facing list stays small).
+      inputSchema: z.object({}).strict().meta({ $schema: undefined }),
       outputSchema: InfoOutputSchema,
       annotations: localToolAnnotations('MCP server info'),
     },
@@ -50,6 +68,7 @@ export function registerInfoTool(server: McpServer, facts: () => ServerFacts): R
         registered_tool_count: f.readToolCount + f.writeToolCount,
         read_tool_count: f.readToolCount,
         write_tool_count: f.writeToolCount,
+        toolsets: f.toolsets,
       };
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
     },
