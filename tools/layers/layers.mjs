@@ -61,6 +61,8 @@ export const LAYERS = Object.freeze([
   { name: 'pfsense-sim', kind: 'tool', root: 'tools/pfsense-sim', mayImport: [] },
   // Shared test support (child processes for crash and race tests); only tests import it (TEST_FIXTURES).
   { name: 'test-support', kind: 'tool', root: 'tools/test-support', mayImport: [] },
+  // Whole-repository checks (vendored data, no path outside the workspace, the lone-copy run); node built-ins only.
+  { name: 'repo-checks', kind: 'tool', root: 'tools/repo-checks', mayImport: [] },
   {
     name: 'bench',
     kind: 'tool',

@@ -25,3 +25,23 @@ export { createBaseServer, type BaseServer } from './runtime/create-base-server.
 export { attachReadTools } from './runtime/attach-read-tools.js';
 export { gateUntilReady, type GatedTransport } from './runtime/gate-until-ready.js';
 export { precheckCaFile } from './runtime/precheck-ca-file.js';
+export { WriteDirectoryError, type WriteDirectoryErrorCode } from './runtime/write-directory-error.js';
+export {
+  WRITE_ANCHOR_DIR_VARIABLE,
+  assertOwnerOnlyDirectory,
+  assertOwnerOnlyFile,
+  assertWriteDirectory,
+  writeDirectoryLayout,
+  type WriteDirectoryLayout,
+} from './runtime/write-directory-layout.js';
+export {
+  OPERATOR_ROLES,
+  PINNED_AUTHORITIES_FILE_VERSION,
+  PinnedAuthoritiesFileError,
+  loadPinnedAuthorities,
+  pinnedAuthoritySetOf,
+  savePinnedAuthorities,
+  type OperatorRole,
+  type PinnedAuthoritiesFileErrorCode,
+  type PinnedOperatorKey,
+} from './runtime/pinned-authorities-file.js';

@@ -87,9 +87,9 @@ export class RateGate {
     this.#load();
   }
 
-  /** PREPARE checkpoint (inside `create`'s transaction, before the row is inserted). */
-  beforeCreate(contract: RecoveryContract, nowMs: number): void {
-    const decision = decideRateLimit({
+  /** The PREPARE decision for one target at `nowMs`, from the persisted windows and the live contract rows. */
+  #decideCreate(contract: Pick<RecoveryContract, 'capability' | 'target_identity_digest'>, nowMs: number) {
+    return decideRateLimit({
       nowMs,
       capability: contract.capability as Capability,
       targetDigest: contract.target_identity_digest,
@@ -100,6 +100,17 @@ export class RateGate {
         reconciliation: this.#count(this.#countState, 'RECONCILIATION'),
       },
     });
+  }
+
+  /** Read-only PREPARE check: throws what `beforeCreate` would throw now, and persists nothing. */
+  checkCreate(contract: Pick<RecoveryContract, 'capability' | 'target_identity_digest'>, nowMs: number): void {
+    const decision = this.#decideCreate(contract, nowMs);
+    if (!decision.allowed) throw new RateLimitError(decision.reason);
+  }
+
+  /** PREPARE checkpoint (inside `create`'s transaction, before the row is inserted). */
+  beforeCreate(contract: RecoveryContract, nowMs: number): void {
+    const decision = this.#decideCreate(contract, nowMs);
     if (!decision.allowed) throw new RateLimitError(decision.reason);
     this.#save(decision.nextState);
   }

@@ -4,7 +4,7 @@ import type { NewContractInput } from './new-contract-input.js';
 import type { RefusalAuditInput } from './refusal-audit-input.js';
 import type { RecoveryContract } from './recovery-contract.js';
 import { StoreCore } from './store-core.js';
-import type { AuditEventView, ContractStoreOptions, ListFilter } from './store-core.js';
+import type { AuditEventView, ContractStoreOptions, CreateOptions, ListFilter } from './store-core.js';
 
 const cores = new WeakMap<SqliteRecoveryContractStore, StoreCore>();
 
@@ -50,9 +50,17 @@ export class SqliteRecoveryContractStore {
     return coreOf(this).storeId;
   }
 
-  /** New contract in PREPARING (artifacts encrypted, rate PREPARE checkpoint applied). */
-  create(input: NewContractInput): RecoveryContract {
-    return coreOf(this).create(input);
+  /**
+   * New contract in PREPARING (artifacts encrypted, rate PREPARE checkpoint applied). `options.consume`
+   * runs inside the creation transaction after every refusal create can make (see CreateOptions).
+   */
+  create(input: NewContractInput, options?: CreateOptions): RecoveryContract {
+    return coreOf(this).create(input, options);
+  }
+
+  /** Read-only: throws what `create(input)` would refuse now (duplicates, RateLimitError); writes nothing. */
+  precheckCreate(input: NewContractInput): void {
+    coreOf(this).precheckCreate(input);
   }
 
   /** PREPARING → PREPARED (CAS on state_version). */

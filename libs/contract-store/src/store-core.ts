@@ -85,6 +85,18 @@ export interface ContractStoreOptions extends MasterKeySource, WithCrashHooks {
   readonly migrate?: boolean;
 }
 
+/** Options of `create`. */
+export interface CreateOptions {
+  /**
+   * Called with the contract's authorization id inside the creation transaction, after every check that
+   * can refuse (duplicates, rate / blast-radius) and immediately before the row is written; it must
+   * return true (consumed now) or the creation is refused (AUTHORIZATION_CONSUMED). An error it throws
+   * rolls the creation back and propagates unchanged. For the one-time consumption ledger: a refusal
+   * can then never follow a consumption.
+   */
+  readonly consume?: (authorizationId: string) => boolean;
+}
+
 export const DEFAULT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 interface ContractRow {
@@ -814,10 +826,50 @@ export class StoreCore {
 
   // ---------------------------------------------------------------- public operations
 
-  create(input: NewContractInput): RecoveryContract {
+  /**
+   * The duplicates `create` refuses first, in its order: an existing contract id, an authorization that
+   * already created a contract, an open contract of the operation. Runs inside the caller's transaction;
+   * the rate / blast-radius decision follows it.
+   */
+  private duplicateChecks(
+    c: { readonly contractId: string | null; readonly operationId: string; readonly authorizationId: string },
+  ): void {
+    if (c.contractId !== null && this.#stmt.getContract.get(c.contractId) !== undefined) {
+      throw new PreconditionError('DUPLICATE_CONTRACT', c.contractId, 'a contract with this id exists');
+    }
+    if (this.#stmt.byAuthorization.get(c.authorizationId) !== undefined) {
+      throw new PreconditionError('DUPLICATE_AUTHORIZATION', c.contractId, 'this authorization already created a contract');
+    }
+    if (this.#stmt.openByOperation.get(c.operationId) !== undefined) {
+      throw new PreconditionError('DUPLICATE_OPERATION', c.contractId, 'the operation already has an open contract');
+    }
+  }
+
+  /**
+   * Read-only: throws exactly what `create(input)` would refuse at this instant before writing (duplicates,
+   * then the rate / blast-radius decision), and writes nothing — no row, no audit, no window. A caller
+   * decides containment with it before it consumes anything; `create` repeats the checks atomically.
+   */
+  precheckCreate(input: NewContractInput): void {
+    this.assertOpen();
+    const parsed = newContractInputSchema.safeParse(input);
+    if (!parsed.success) throw new TypeError(`precheckCreate: invalid input at ${zodPaths(parsed.error)}`);
+    const i = parsed.data;
+    const now = this.now();
+    if (i.expires_at <= now) throw new PreconditionError('CONTRACT_EXPIRED', i.contract_id ?? null, 'contract would be created already expired');
+    this.#db.transaction(() => {
+      this.duplicateChecks({ contractId: i.contract_id ?? null, operationId: i.operation_id, authorizationId: i.provenance.authorization_id });
+      this.#rate.checkCreate(i, now);
+    })();
+  }
+
+  create(input: NewContractInput, options: CreateOptions = {}): RecoveryContract {
     this.assertOpen();
     const parsed = newContractInputSchema.safeParse(input);
     if (!parsed.success) throw new TypeError(`create: invalid input at ${zodPaths(parsed.error)}`);
+    if (options === null || typeof options !== 'object') throw new TypeError('create: "options" must be an object');
+    const consume = options.consume;
+    if (consume !== undefined && typeof consume !== 'function') throw new TypeError('create: "options.consume" must be a function');
     const i = parsed.data;
     const now = this.now();
     const contractId = i.contract_id ?? `ctr-${randomBytes(16).toString('hex')}`;
@@ -880,16 +932,14 @@ export class StoreCore {
     recoveryContractSchema.parse(record);
 
     return this.write('create', () => {
-      if (this.#stmt.getContract.get(contractId) !== undefined) {
-        throw new PreconditionError('DUPLICATE_CONTRACT', contractId, 'a contract with this id exists');
-      }
-      if (this.#stmt.byAuthorization.get(record.provenance.authorization_id) !== undefined) {
-        throw new PreconditionError('DUPLICATE_AUTHORIZATION', contractId, 'this authorization already created a contract');
-      }
-      if (this.#stmt.openByOperation.get(record.operation_id) !== undefined) {
-        throw new PreconditionError('DUPLICATE_OPERATION', contractId, 'the operation already has an open contract');
-      }
+      const authorizationId = record.provenance.authorization_id;
+      this.duplicateChecks({ contractId, operationId: record.operation_id, authorizationId });
       this.#rate.beforeCreate(record, now);
+      // Last, under this transaction's write lock: every refusal above happened before anything was
+      // consumed, and no other creation can change the decision until this one commits.
+      if (consume !== undefined && consume(authorizationId) !== true) {
+        throw new PreconditionError('AUTHORIZATION_CONSUMED', contractId, 'the authorization was already consumed');
+      }
       this.writeContract(record, null);
       for (const purpose of PROTECTED_ARTIFACT_PURPOSES) {
         this.#stmt.insertArtifact.run(contractId, purpose, envelopes.get(purpose));

@@ -129,6 +129,83 @@ function bytesOfStoreFiles(dir: string): Buffer {
 
 const SENTINELS = [SENTINEL_INTENT, SENTINEL_SNAPSHOT, SENTINEL_IDENTITY];
 
+describe('containment before consumption: precheckCreate and the consume step of create', () => {
+  /** Everything a refused or read-only call must leave untouched: rows, audit, the persisted windows. */
+  function snapshotOf(s: SqliteRecoveryContractStore): string {
+    const db = new Database(join(h.dir, 'contracts.sqlite'), { readonly: true });
+    try {
+      const windows = db.prepare('SELECT hex(state) AS s, hex(mac) AS m FROM rate_windows').all();
+      return JSON.stringify({ contracts: s.list({ limit: 1000 }).map((c) => [c.contract_id, c.state_version]), audit: auditCount(s), windows });
+    } finally {
+      db.close();
+    }
+  }
+
+  it('precheckCreate refuses exactly what create refuses now (cooldown, outstanding PREPARED, duplicates) and writes nothing', async () => {
+    const s = await adr015();
+    // cooldown after a verified change, with the real 60 s default
+    const c = executing(s, contractInput({ target: 1 }));
+    ExecutorContractStore.of(s).markExecutionVerified(c.contract_id, c.state_version, { verifiedTargetFingerprint: hex(2), verifiedLifecycleLocator: 7 });
+    const before = snapshotOf(s);
+    const next = contractInput({ target: 1 });
+    expect(errorOf(() => s.precheckCreate(next)).message).toContain('TARGET_COOLDOWN');
+    expect(errorOf(() => s.create(next)).message).toContain('TARGET_COOLDOWN');
+    expect(snapshotOf(s)).toBe(before);
+    h.clock.now += 60_000;
+    expect(s.precheckCreate(next)).toBeUndefined();
+    expect(snapshotOf(s)).toBe(before); // an admitted precheck does not count toward any window either
+    const admitted = s.create(next);
+    // a second PREPARED on the same target
+    const other = contractInput({ target: 1 });
+    expect(errorOf(() => s.precheckCreate(other)).message).toContain('TARGET_OUTSTANDING_PREPARED');
+    // duplicates, in create's order
+    expect(errorOf(() => s.precheckCreate({ ...contractInput({ target: 3 }), provenance: admitted.provenance })).code).toBe('DUPLICATE_AUTHORIZATION');
+    expect(errorOf(() => s.precheckCreate({ ...contractInput({ target: 3 }), operation_id: admitted.operation_id })).code).toBe('DUPLICATE_OPERATION');
+    expect(errorOf(() => s.precheckCreate({ ...contractInput({ target: 3 }), contract_id: admitted.contract_id })).code).toBe('DUPLICATE_CONTRACT');
+    expect(errorOf(() => s.precheckCreate({ ...contractInput({ target: 3 }), expires_at: h.clock.now })).code).toBe('CONTRACT_EXPIRED');
+    expect(() => s.precheckCreate({ ...contractInput(), capability: 'nope' } as never)).toThrow(TypeError);
+  });
+
+  it('create calls consume only after every refusal it can make, inside its transaction, with the authorization id', async () => {
+    const s = await adr015();
+    const first = s.create(contractInput({ target: 1 }));
+    const consumed: string[] = [];
+    const consume = (id: string) => {
+      consumed.push(id);
+      return true;
+    };
+    // refused by containment or as a duplicate: consume never runs
+    expect(errorOf(() => s.create(contractInput({ target: 1 }), { consume })).message).toContain('TARGET_OUTSTANDING_PREPARED');
+    expect(errorOf(() => s.create({ ...contractInput({ target: 2 }), provenance: first.provenance }, { consume })).code).toBe('DUPLICATE_AUTHORIZATION');
+    expect(consumed).toEqual([]);
+    // admitted: consume runs once with the provenance's authorization id, and the contract is written
+    const input = contractInput({ target: 2 });
+    const created = s.create(input, { consume });
+    expect(consumed).toEqual([input.provenance.authorization_id]);
+    expect(s.load(created.contract_id).state).toBe('PREPARING');
+  });
+
+  it('a consume that returns false or throws rolls the creation back: no row, no audit, no window', async () => {
+    const s = await adr015();
+    const before = snapshotOf(s);
+    expect(errorOf(() => s.create(contractInput({ target: 1 }), { consume: () => false })).code).toBe('AUTHORIZATION_CONSUMED');
+    expect(snapshotOf(s)).toBe(before);
+    class LedgerDown extends Error {}
+    expect(() =>
+      s.create(contractInput({ target: 1 }), {
+        consume: () => {
+          throw new LedgerDown('ledger');
+        },
+      }),
+    ).toThrow(LedgerDown);
+    expect(snapshotOf(s)).toBe(before);
+    // the window was not used by either: the next admitted create succeeds on the same target
+    expect(s.create(contractInput({ target: 1 }), { consume: () => true }).state).toBe('PREPARING');
+    expect(() => s.create(contractInput({ target: 2 }), { consume: 'yes' } as never)).toThrow(TypeError);
+    expect(s.verifyAuditChain()).toEqual({ ok: true });
+  });
+});
+
 describe('protected artifacts, sentinels and retention', () => {
   it('artifacts round-trip only through the executor entry, and sentinels appear in no audit row, error or database byte', async () => {
     const s = await h.open();

@@ -14,8 +14,8 @@ import {
 } from '@pfsense-mcp/authorization';
 import type { ApplianceBinding, Artifact, PlanAuthorizationV2, PreparedExecutionIntentV1 } from '@pfsense-mcp/authorization';
 import { isSafeToken } from '@pfsense-mcp/canonical';
-import { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
-import type { RecoveryContract } from '@pfsense-mcp/contract-store';
+import { PreconditionError, RateLimitError, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
+import type { NewContractInput, RecoveryContract } from '@pfsense-mcp/contract-store';
 import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { ExecutorRefusalError, MutationExecutor } from '@pfsense-mcp/executor';
 import type { ExecutionOutcome, ReconciliationObservation } from '@pfsense-mcp/executor';
@@ -34,7 +34,10 @@ import { StoreRefusalAudit } from './store-refusal-audit.js';
 
 /** The one-time consumption ledger (contract-store's SqliteConsumptionStore satisfies it). */
 export interface ConsumptionLedger {
+  /** Consumes the id now: true exactly once per id, false for a replay. */
   tryConsume(authorizationId: string): boolean;
+  /** Read-only: whether the id was consumed (the replay gate before containment, which consumes nothing). */
+  isConsumed(authorizationId: string): boolean;
 }
 
 export interface ExecutionCoordinatorOptions {
@@ -104,6 +107,24 @@ async function gateAsync<T>(refusalClass: RefusalClass, g: RefusalGate, check: (
   }
 }
 
+/**
+ * A store creation step (precheck or create): a rate / blast-radius refusal is containment (STALE: it may
+ * pass later, nothing was consumed), an authorization that already made a contract or was consumed is a
+ * replay, anything else an ANOMALY at CREATE.
+ */
+function creationGate<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (e) {
+    if (e instanceof GateFailure) throw e;
+    if (e instanceof RateLimitError) return fail('STALE', RefusalGate.CONTAINMENT);
+    if (e instanceof PreconditionError && (e.code === 'DUPLICATE_AUTHORIZATION' || e.code === 'AUTHORIZATION_CONSUMED')) {
+      return fail('ANOMALY', RefusalGate.REPLAY);
+    }
+    return fail('ANOMALY', RefusalGate.CREATE);
+  }
+}
+
 /** Checks that a prepared intent is one this build's alias adapter made, and returns its parts. */
 function aliasPartsOf(intent: PreparedExecutionIntentV1): { aliasName: string; description: string } {
   const p = intent.payload;
@@ -146,8 +167,13 @@ export class ExecutionCoordinator {
     const fn = 'ExecutionCoordinator';
     if (options === null || typeof options !== 'object') throw new TypeError(`${fn}: "options" must be an object`);
     if (!(options.store instanceof SqliteRecoveryContractStore)) throw new TypeError(`${fn}: "store" must be a SqliteRecoveryContractStore`);
-    if (options.consumption === null || typeof options.consumption !== 'object' || typeof options.consumption.tryConsume !== 'function') {
-      throw new TypeError(`${fn}: "consumption" must provide tryConsume(authorizationId)`);
+    if (
+      options.consumption === null ||
+      typeof options.consumption !== 'object' ||
+      typeof options.consumption.tryConsume !== 'function' ||
+      typeof options.consumption.isConsumed !== 'function'
+    ) {
+      throw new TypeError(`${fn}: "consumption" must provide tryConsume(authorizationId) and isConsumed(authorizationId)`);
     }
     if (!(options.executor instanceof MutationExecutor)) throw new TypeError(`${fn}: "executor" must be a MutationExecutor`);
     if (!(options.readClient instanceof RestApiClient)) throw new TypeError(`${fn}: "readClient" must be a RestApiClient`);
@@ -263,10 +289,11 @@ export class ExecutionCoordinator {
    * authorization's algorithm and signature in the plan-authorization role, (3) currentness, (4) step and
    * execution-intent binding against the plan recomputed from the prepared intent — all pure, before any
    * I/O; (5) freshness: the appliance binding and the alias read fresh, the execution intent rebuilt from
-   * them and its digest compared exactly (an I/O failure refuses); (6) tryConsume; (7) store.create with
-   * provenance, then PREPARED. A failed gate never consumes and never creates; every failure is the same
-   * CoordinatorRefusedError, and the audit sink gets STALE (freshness) or ANOMALY (anything else).
-   * After (6) a failure burns the authorization: it is never retried.
+   * them and its digest compared exactly (an I/O failure refuses); (6) replay (read-only isConsumed);
+   * (7) containment: the store's read-only precheckCreate; (8) store.create, whose transaction repeats the
+   * checks and then consumes the authorization; (9) PREPARED. Nothing is consumed before (8) has passed
+   * every check; every failure is the same CoordinatorRefusedError, and the audit sink gets STALE
+   * (freshness, containment) or ANOMALY (anything else).
    */
   async authorizeAndCreate(request: AuthorizeAndCreateRequest): Promise<RecoveryContract> {
     if (request === null || typeof request !== 'object') throw new TypeError('authorizeAndCreate: "request" must be an object');
@@ -320,42 +347,53 @@ export class ExecutionCoordinator {
       );
       if (fresh.executionIntentDigest !== intentDigest) fail('STALE', RefusalGate.FRESHNESS);
 
-      // (6) one-time consumption: the first durable change. False (or an integrity error) = replay.
-      const consumed = gate('ANOMALY', RefusalGate.REPLAY, () => this.#consumption.tryConsume(authorization.payload.authorization_id));
-      if (consumed !== true) fail('ANOMALY', RefusalGate.REPLAY);
+      // (6) replay, read-only: an authorization already consumed is refused as a replay before containment.
+      const authorizationId = authorization.payload.authorization_id;
+      if (gate('ANOMALY', RefusalGate.REPLAY, () => this.#consumption.isConsumed(authorizationId)) !== false) fail('ANOMALY', RefusalGate.REPLAY);
 
-      // (7) exactly one contract, with provenance; its life never outlasts the authorization.
+      // The contract this authorization creates; its life never outlasts the authorization.
       const a = ADAPTER;
       const intent = a.parseIntent(prepared.payload.normalized_intent);
       const identity = a.identityOfTarget(target);
       const snapshot = a.snapshotOf(target);
-      const expiresAt = Math.min(now + this.#contractLifetimeMs, authorization.payload.expires_at);
-      return gate('ANOMALY', RefusalGate.CREATE, () => {
-        const created = this.#store.create({
-          operation_id: operationId as string,
-          capability: a.capability,
-          endpoint_symbol: a.endpointSymbol,
-          http_method: 'PATCH',
-          target_identity_digest: a.identityDigest(identity),
-          target_fingerprint: a.fingerprint(target),
-          intent_digest: a.intentDigest(intent),
-          snapshot_digest: a.snapshotDigest(snapshot),
-          rollback_plan_version: a.rollbackPlanVersion,
-          lifecycle_locator: a.transportLocator(target),
-          provenance: {
-            authorization_id: authorization.payload.authorization_id,
-            plan_digest: authorization.payload.plan_digest,
-            step_id: stepId,
-            execution_intent_digest: intentDigest,
-            authorization_expires_at: authorization.payload.expires_at,
-          },
-          expires_at: expiresAt,
-          target_identity: { alias_name: identity.alias_name },
-          intent: { operation: intent.operation, raw_target_hint: { alias_name: intent.raw_target_hint.alias_name }, new_description: intent.new_description },
-          snapshot: { name: snapshot.name, type: snapshot.type, descr: snapshot.descr, address: [...snapshot.address], detail: [...snapshot.detail] },
-        });
-        return this.#store.markPrepared(created.contract_id, created.state_version);
-      });
+      const input: NewContractInput = {
+        operation_id: operationId,
+        capability: a.capability,
+        endpoint_symbol: a.endpointSymbol,
+        http_method: 'PATCH',
+        target_identity_digest: a.identityDigest(identity),
+        target_fingerprint: a.fingerprint(target),
+        intent_digest: a.intentDigest(intent),
+        snapshot_digest: a.snapshotDigest(snapshot),
+        rollback_plan_version: a.rollbackPlanVersion,
+        lifecycle_locator: a.transportLocator(target),
+        provenance: {
+          authorization_id: authorizationId,
+          plan_digest: authorization.payload.plan_digest,
+          step_id: stepId,
+          execution_intent_digest: intentDigest,
+          authorization_expires_at: authorization.payload.expires_at,
+        },
+        expires_at: Math.min(now + this.#contractLifetimeMs, authorization.payload.expires_at),
+        target_identity: { alias_name: identity.alias_name },
+        intent: { operation: intent.operation, raw_target_hint: { alias_name: intent.raw_target_hint.alias_name }, new_description: intent.new_description },
+        snapshot: { name: snapshot.name, type: snapshot.type, descr: snapshot.descr, address: [...snapshot.address], detail: [...snapshot.detail] },
+      };
+
+      // (7) containment, read-only: what create would refuse now (rate / blast radius → STALE, nothing
+      // consumed; the same authorization passes once the window has passed while it is current).
+      creationGate(() => this.#store.precheckCreate(input));
+
+      // (8) create, with the one-time consumption inside its transaction after the same checks ran again
+      // atomically: a race lost there is refused as in (7), still before anything is consumed.
+      const created = creationGate(() =>
+        this.#store.create(input, {
+          consume: (id) => gate('ANOMALY', RefusalGate.REPLAY, () => this.#consumption.tryConsume(id)),
+        }),
+      );
+      // (9) PREPARED. The authorization is consumed: a failure here leaves a PREPARING contract the next
+      // call completes (completePreparation), never a second consumption.
+      return gate('ANOMALY', RefusalGate.CREATE, () => this.#store.markPrepared(created.contract_id, created.state_version));
     } catch (e) {
       if (e instanceof GateFailure) throw this.refuse(e.refusalClass, e.gate, { operationId, artifactDigest });
       throw this.refuse('ANOMALY', RefusalGate.ARTIFACT, { operationId, artifactDigest });

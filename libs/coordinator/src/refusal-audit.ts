@@ -3,7 +3,9 @@
  * or digests only — never a description, an alias name, a key or the reason in words.
  *
  * STALE: the freshness gate (the target or its read is not as signed; nothing consumed, may pass later),
- * and any failed appliance read (I/O), wherever it happens.
+ * any failed appliance read (I/O), wherever it happens, and the containment gate (a rate / blast-radius
+ * window — cooldown, an outstanding PREPARED contract on the target, lockout — nothing consumed, the same
+ * authorization passes once the window has passed while it is current).
  * ANOMALY: capability, artifact format, signature, role, currentness, binding, appliance binding (no usable
  * appliance id, or another appliance than signed), replay, inbox file safety, or anything after consumption.
  */
@@ -18,6 +20,7 @@ export const RefusalGate = Object.freeze({
   FRESHNESS: 'FRESHNESS',
   APPLIANCE_BINDING: 'APPLIANCE_BINDING',
   REPLAY: 'REPLAY',
+  CONTAINMENT: 'CONTAINMENT',
   CREATE: 'CREATE',
   CONFIRMATION: 'CONFIRMATION',
   RECONCILIATION: 'RECONCILIATION',

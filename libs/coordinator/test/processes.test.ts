@@ -1,13 +1,17 @@
-// Real processes: several coordinator processes racing one signed authorization (exactly one contract), and
-// a process SIGKILLed between consumption and contract creation (the authorization is burned). The
-// simulator runs here, in the parent; the children reach it over loopback and open the same store files.
-import { existsSync } from 'node:fs';
+// Real processes: several coordinator processes racing one signed authorization (exactly one contract); two
+// racing two authorizations for one alias under the real default limits (one contract, the other refused by
+// containment with its authorization NOT consumed); a process SIGKILLed just before the creation transaction
+// (nothing consumed: the retry succeeds) and inside it after the consumption committed (the authorization is
+// burned). The simulator runs here, in the parent; the children reach it over loopback and open the same
+// store files.
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { encodeArtifact } from '@pfsense-mcp/authorization';
 import type { PendingAuthorizationRequest, PlanAuthorizationV2 } from '@pfsense-mcp/authorization';
 import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
+import { DEFAULT_RATE_LIMITS } from '@pfsense-mcp/policy';
 import { OperationStatus } from '../src/index.js';
 import { buildChild, childConfigOf, startChild } from './support/child-process.js';
 import { LOOSE_LIMITS, TLS_MODE, makeWorld, patchCount, putInbox, readOutbox, signAuthorization, startTestSimulator } from './support/world.js';
@@ -76,16 +80,96 @@ describe('coordinator processes', () => {
     expect(patchCount(sim)).toBe(0);
   }, 60_000);
 
-  it('SIGKILL between consumption and contract creation: authorization burned, no contract, a retry is refused', async () => {
+  it('SIGKILL after the gates, before the creation transaction: nothing consumed, the same authorization works after a restart', async () => {
     const { authz } = await signedRequest();
     putInbox(world, 'authorization.json', authz);
-    // The child finds the authorization in the inbox and passes every gate; tryConsume commits; the store's
-    // crash hook kills it before the contract's transaction begins.
     const c = startChild(child.script, {
       ...childConfigOf(world, sim, TLS_MODE, LOOSE_LIMITS),
       op: 'request',
       input,
       crashAt: 'before-begin',
+      crashOps: ['create'],
+    });
+    c.process.stdin?.end();
+    const result = await c.done;
+    expect(result.signal).toBe('SIGKILL');
+
+    world.store.close();
+    world.consumption.close();
+    const restarted = await makeWorld(sim, { reopen: { dir: world.dir, keys: world.keys, masterKey: world.masterKey }, audit: 'store' });
+    try {
+      expect(restarted.store.list()).toEqual([]);
+      expect(restarted.consumption.isConsumed(authz.payload.authorization_id)).toBe(false);
+      const retry = await restarted.core.requestAliasDescriptionChange(input);
+      expect(retry.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
+      expect(restarted.store.load(retry.contractId as string)).toMatchObject({
+        state: RecoveryState.PREPARED,
+        provenance: { authorization_id: authz.payload.authorization_id },
+      });
+      expect(restarted.consumption.isConsumed(authz.payload.authorization_id)).toBe(true);
+      expect(restarted.store.listAuditEvents({ limit: 1000 }).filter((e) => e.kind === 'refusal')).toEqual([]);
+    } finally {
+      restarted.cleanup();
+    }
+  }, 60_000);
+
+  it('two processes, two authorizations for one alias, real default limits: one contract; the other refused by containment with nothing consumed', async () => {
+    const strict = await makeWorld(sim, { limits: 'default', audit: 'store' });
+    try {
+      const signed: { description: string; id: string }[] = [];
+      for (const description of ['Servers (left)', 'Servers (right)']) {
+        const r = await strict.core.requestAliasDescriptionChange({ aliasName: 'LAN_SERVERS', description });
+        expect(r.status).toBe(OperationStatus.REQUESTED);
+        const authz = signAuthorization(strict, r.pendingRequest as string) as PlanAuthorizationV2;
+        putInbox(strict, `${description.includes('left') ? 'left' : 'right'}.json`, authz);
+        signed.push({ description, id: authz.payload.authorization_id });
+      }
+      // Both pass every gate including the containment pre-check, then meet just before the creation
+      // transaction: the one that loses the write lock is refused there, still before any consumption.
+      const releaseFile = join(strict.dir, 'release');
+      const racers = signed.map((s) =>
+        startChild(child.script, {
+          ...childConfigOf(strict, sim, TLS_MODE, { ...DEFAULT_RATE_LIMITS }),
+          op: 'request',
+          input: { aliasName: 'LAN_SERVERS', description: s.description },
+          holdAt: 'before-begin',
+          holdOps: ['create'],
+          releaseFile,
+        }),
+      );
+      for (const r of racers) r.process.stdin?.end();
+      await Promise.all(racers.map((r) => r.waitFor((l) => l.held === true)));
+      writeFileSync(releaseFile, '');
+      const results = await Promise.all(racers.map((r) => r.done));
+      for (const r of results) expect(r.code, r.stderr).toBe(0);
+      const outcomes = results.map((r) => r.lines.at(-1) ?? {});
+      expect(outcomes.map((o) => o.status).sort()).toEqual([OperationStatus.AWAITING_CONFIRMATION, OperationStatus.REFUSED]);
+
+      const winner = outcomes.findIndex((o) => o.status === OperationStatus.AWAITING_CONFIRMATION);
+      const won = signed[winner] as { id: string };
+      const lost = signed[1 - winner] as { id: string };
+      expect(strict.store.list().map((c) => c.provenance.authorization_id)).toEqual([won.id]);
+      expect(strict.consumption.isConsumed(won.id)).toBe(true);
+      expect(strict.consumption.isConsumed(lost.id)).toBe(false);
+      const refusals = strict.store.listAuditEvents({ limit: 1000 }).filter((e) => e.kind === 'refusal');
+      expect(refusals.map((e) => `${e.outcome_class}:${e.event}`)).toEqual(['STALE:CONTAINMENT']);
+      expect(strict.store.verifyAuditChain()).toEqual({ ok: true });
+      expect(patchCount(sim)).toBe(0);
+    } finally {
+      strict.cleanup();
+    }
+  }, 60_000);
+
+  it('SIGKILL inside the creation transaction after the consumption committed: authorization burned, no contract, a retry is refused', async () => {
+    const { authz } = await signedRequest();
+    putInbox(world, 'authorization.json', authz);
+    // The child finds the authorization in the inbox and passes every gate; inside the creation
+    // transaction tryConsume commits (its own file); the crash hook kills it before the contract commits.
+    const c = startChild(child.script, {
+      ...childConfigOf(world, sim, TLS_MODE, LOOSE_LIMITS),
+      op: 'request',
+      input,
+      crashAt: 'after-write-before-commit',
       crashOps: ['create'],
     });
     c.process.stdin?.end();

@@ -9,6 +9,7 @@ Usage:
   pfsense-mcp --check-config  validate the configuration, make one GET to the appliance, report, exit 0/1
   pfsense-mcp --version       print the version
   pfsense-mcp --help          print this help
+  pfsense-mcp admin …         set up and operate the write directory on this host (pfsense-mcp admin --help)
 
 Environment:
   PFSENSE_URL                  appliance origin, e.g. https://fw.example.net (required)

@@ -93,13 +93,16 @@ export class RecordingTransport implements Transport {
   }
 }
 
-/** Counts tryConsume calls (the spy of "no consumption on a failed gate"). */
+/** Counts tryConsume calls (the spy of "no consumption on a failed gate"); isConsumed is a read. */
 export class CountingLedger implements ConsumptionLedger {
   calls = 0;
   constructor(private readonly inner: ConsumptionLedger) {}
   tryConsume(id: string): boolean {
     this.calls += 1;
     return this.inner.tryConsume(id);
+  }
+  isConsumed(id: string): boolean {
+    return this.inner.isConsumed(id);
   }
 }
 
@@ -183,6 +186,8 @@ export async function makeWorld(
     crashHooks?: CrashHooks;
     /** 'store' = no injected sink: the coordinator's default (the store's chained audit). */
     audit?: 'memory' | 'store';
+    /** The store's rate / blast-radius limits: LOOSE_LIMITS (default), or 'default' for the product's own. */
+    limits?: 'loose' | 'default';
     /** Reopen the files of an earlier world (after a child process crashed on them). */
     reopen?: { dir: string; keys: Keys; masterKey: Uint8Array };
   } = {},
@@ -204,7 +209,8 @@ export async function makeWorld(
     masterKey,
     clock: () => clock.now,
     anchor: { file: join(dir, 'anchor.json') },
-    rateLimits: LOOSE_LIMITS,
+    // 'default': no override at all, so the store runs DEFAULT_RATE_LIMITS exactly as the product does.
+    ...(extra.limits === 'default' ? {} : { rateLimits: LOOSE_LIMITS }),
     ...createStoreEvidenceVerifiers({ authorities }),
     ...(extra.crashHooks === undefined ? {} : { [CRASH_HOOKS]: extra.crashHooks }),
   });

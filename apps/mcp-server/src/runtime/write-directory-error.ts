@@ -1,0 +1,29 @@
+/** What is wrong with the write directory; a stable code the admin CLI and the runtime report. */
+export type WriteDirectoryErrorCode =
+  | 'NOT_ABSOLUTE'
+  | 'NOT_FOUND'
+  | 'SYMLINK'
+  | 'NOT_DIRECTORY'
+  | 'NOT_REGULAR_FILE'
+  | 'WRONG_OWNER'
+  | 'UNSAFE_MODE'
+  | 'NOT_EMPTY'
+  | 'IO_ERROR';
+
+/**
+ * The write directory (docs/DESIGN.md §6) is not owner-only or not laid out by `pfsense-mcp admin init`.
+ * The message names the path and the rule, never a file's content.
+ */
+export class WriteDirectoryError extends Error {
+  override readonly name = 'WriteDirectoryError';
+  readonly code: WriteDirectoryErrorCode;
+  readonly path: string;
+  readonly rule: string;
+
+  constructor(code: WriteDirectoryErrorCode, path: string, rule: string) {
+    super(`${path}: ${rule}`);
+    this.code = code;
+    this.path = path;
+    this.rule = rule;
+  }
+}

@@ -1,0 +1,137 @@
+// The one owner of every path of the write directory (docs/DESIGN.md §6): `pfsense-mcp admin` creates it,
+// the write runtime opens it, and neither spells a path of its own.
+import { lstatSync } from 'node:fs';
+import type { Stats } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { WriteDirectoryError } from './write-directory-error.js';
+
+/** The environment variable that moves the two anti-rollback anchors to another medium. */
+export const WRITE_ANCHOR_DIR_VARIABLE = 'PFSENSE_WRITE_ANCHOR_DIR';
+
+/** Every path of one write directory. Frozen; computed from DIR and the optional anchor directory. */
+export interface WriteDirectoryLayout {
+  readonly dir: string;
+  readonly storeDir: string;
+  readonly contractsDatabase: string;
+  readonly consumptionDatabase: string;
+  readonly keysDir: string;
+  readonly masterKeyFile: string;
+  /** The server's own `server-request` signing key (private, 0600). */
+  readonly serverRequestKeyFile: string;
+  /** Its public half (64 hex + newline), what the operator hands the signer as `--server-key`. */
+  readonly serverRequestPublicKeyFile: string;
+  /** DIR/anchors, always created by init (empty when the anchors live elsewhere). */
+  readonly localAnchorDir: string;
+  /** Where the anchors really are: `localAnchorDir`, or the PFSENSE_WRITE_ANCHOR_DIR directory. */
+  readonly anchorDir: string;
+  readonly anchorDirIsExternal: boolean;
+  readonly contractsAnchorFile: string;
+  readonly consumptionAnchorFile: string;
+  readonly authoritiesFile: string;
+  readonly inboxDir: string;
+  readonly outboxDir: string;
+}
+
+function assertPathArgument(name: string, value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 4096 || value.includes('\0')) {
+    throw new TypeError(`writeDirectoryLayout: "${name}" must be a non-empty path without NUL`);
+  }
+  if (!isAbsolute(value)) throw new WriteDirectoryError('NOT_ABSOLUTE', name, 'must be an absolute path');
+  return resolve(value);
+}
+
+/**
+ * The layout of DIR. `anchorDir` (absolute, from PFSENSE_WRITE_ANCHOR_DIR) puts the anchors on another medium;
+ * it must not be inside the store directory (the store refuses an anchor beside its database).
+ */
+export function writeDirectoryLayout(dir: string, anchorDir?: string | null): WriteDirectoryLayout {
+  const root = assertPathArgument('dir', dir);
+  const external = anchorDir === undefined || anchorDir === null ? null : assertPathArgument(WRITE_ANCHOR_DIR_VARIABLE, anchorDir);
+  const storeDir = join(root, 'store');
+  const keysDir = join(root, 'keys');
+  const localAnchorDir = join(root, 'anchors');
+  if (external !== null && (external === storeDir || external.startsWith(`${storeDir}/`) || external === root)) {
+    throw new WriteDirectoryError('UNSAFE_MODE', WRITE_ANCHOR_DIR_VARIABLE, 'must not be the write directory or its store directory');
+  }
+  const anchors = external ?? localAnchorDir;
+  return Object.freeze({
+    dir: root,
+    storeDir,
+    contractsDatabase: join(storeDir, 'contracts.sqlite'),
+    consumptionDatabase: join(storeDir, 'consumption.sqlite'),
+    keysDir,
+    masterKeyFile: join(keysDir, 'master.key'),
+    serverRequestKeyFile: join(keysDir, 'server-request.key'),
+    serverRequestPublicKeyFile: join(keysDir, 'server-request.pub'),
+    localAnchorDir,
+    anchorDir: anchors,
+    anchorDirIsExternal: external !== null,
+    contractsAnchorFile: join(anchors, 'contracts.anchor'),
+    consumptionAnchorFile: join(anchors, 'consumption.anchor'),
+    authoritiesFile: join(root, 'authorities.json'),
+    inboxDir: join(root, 'inbox'),
+    outboxDir: join(root, 'outbox'),
+  });
+}
+
+function uid(): number {
+  if (typeof process.getuid !== 'function') throw new WriteDirectoryError('WRONG_OWNER', '(platform)', 'needs a POSIX platform');
+  return process.getuid();
+}
+
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new WriteDirectoryError('IO_ERROR', path, 'cannot be inspected');
+  }
+}
+
+/** A directory that exists, is no symlink, belongs to the process user and has mode exactly 0700. */
+export function assertOwnerOnlyDirectory(path: string): void {
+  const st = lstatOrNull(path);
+  if (st === null) throw new WriteDirectoryError('NOT_FOUND', path, 'does not exist (run `pfsense-mcp admin init`)');
+  if (st.isSymbolicLink()) throw new WriteDirectoryError('SYMLINK', path, 'must not be a symbolic link');
+  if (!st.isDirectory()) throw new WriteDirectoryError('NOT_DIRECTORY', path, 'must be a directory');
+  if (st.uid !== uid()) throw new WriteDirectoryError('WRONG_OWNER', path, 'must be owned by the current user');
+  if ((st.mode & 0o7777) !== 0o700) throw new WriteDirectoryError('UNSAFE_MODE', path, 'must have mode 0700 (owner-only)');
+}
+
+/** A regular file (no symlink) of the process user with mode exactly 0600. `mustExist: false` allows absence. */
+export function assertOwnerOnlyFile(path: string, mustExist = true): boolean {
+  const st = lstatOrNull(path);
+  if (st === null) {
+    if (mustExist) throw new WriteDirectoryError('NOT_FOUND', path, 'does not exist (run `pfsense-mcp admin init`)');
+    return false;
+  }
+  if (st.isSymbolicLink()) throw new WriteDirectoryError('SYMLINK', path, 'must not be a symbolic link');
+  if (!st.isFile()) throw new WriteDirectoryError('NOT_REGULAR_FILE', path, 'must be a regular file');
+  if (st.uid !== uid()) throw new WriteDirectoryError('WRONG_OWNER', path, 'must be owned by the current user');
+  if ((st.mode & 0o7777) !== 0o600) throw new WriteDirectoryError('UNSAFE_MODE', path, 'must have mode 0600 (owner-only)');
+  return true;
+}
+
+/**
+ * Throws WriteDirectoryError unless DIR is owner-only and laid out by `pfsense-mcp admin init`: every
+ * directory 0700, every file 0600, all owned by the current user, none a symlink. Anchor files may be absent
+ * (the store decides what a missing anchor means); present, they obey the same rules. Reads no content.
+ */
+export function assertWriteDirectory(layout: WriteDirectoryLayout): void {
+  for (const dir of [layout.dir, layout.storeDir, layout.keysDir, layout.localAnchorDir, layout.inboxDir, layout.outboxDir]) {
+    assertOwnerOnlyDirectory(dir);
+  }
+  if (layout.anchorDirIsExternal) assertOwnerOnlyDirectory(layout.anchorDir);
+  for (const file of [
+    layout.contractsDatabase,
+    layout.consumptionDatabase,
+    layout.masterKeyFile,
+    layout.serverRequestKeyFile,
+    layout.serverRequestPublicKeyFile,
+    layout.authoritiesFile,
+  ]) {
+    assertOwnerOnlyFile(file);
+  }
+  assertOwnerOnlyFile(layout.contractsAnchorFile, false);
+  assertOwnerOnlyFile(layout.consumptionAnchorFile, false);
+}
