@@ -1,8 +1,11 @@
 // PFSENSE_TOOLSETS: a closed grouping of the catalogue (every tool but pfsense_mcp_info in exactly one set),
 // narrowing like PFSENSE_ALLOWED_TOOLS (both: the intersection), unknown names refusing to start.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { READ_CATALOGUE } from '@pfsense-mcp/pfsense-read';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, INFO_TOOL_NAME, KNOWN_TOOL_NAMES, TOOLSETS, TOOLSET_NAMES, loadConfig, parseToolsets, selectTools, toolsetOf } from '../src/index.js';
+import { HELP_TEXT } from '../src/runtime/help-text.js';
 import { ensureBuilt, INITIALIZE, runBuilt } from './support/built-server.js';
 import { errorOf, startHarness } from './support/in-process-server.js';
 
@@ -49,6 +52,16 @@ describe('the toolset table', () => {
     // A write tool is one that is not a pfsense_get_ reader (pfsense_get_write_operations belongs to the write too).
     const writes = [...KNOWN_TOOL_NAMES].filter((n) => n !== INFO_TOOL_NAME && (!n.startsWith('pfsense_get_') || n === 'pfsense_get_write_operations'));
     for (const name of writes) expect(toolsetOf(name), name).toBe('firewall');
+  });
+});
+
+describe('the documentation of the toolsets', () => {
+  it('--help names every toolset, and the README table lists each with its tool count and description', () => {
+    const help = HELP_TEXT.replace(/\s+/g, ' ');
+    for (const name of TOOLSET_NAMES) expect(help).toContain(name);
+    const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+    const rows = [...readme.matchAll(/^\| `([a-z_]+)` \| (\d+) \| (.+) \|$/gm)].map((m) => [m[1], Number(m[2]), m[3]]);
+    expect(rows).toEqual(TOOLSETS.map((set) => [set.name, set.tools.length, set.description]));
   });
 });
 
