@@ -77,6 +77,15 @@ export const LAYERS = Object.freeze([
 /** mcp-server's tools/ folder may import only these (ARCHITECTURE §2). */
 export const MCP_SERVER_TOOLS_MAY_IMPORT = Object.freeze(['pfsense-read', 'coordinator']);
 
+/**
+ * lab-runner: its runtime factory is the one file that builds the write path (docs/DESIGN.md §2, §7);
+ * every other lab-runner source may not import these libraries.
+ */
+export const LAB_RUNTIME_FACTORY = Object.freeze({
+  file: 'apps/lab-runner/src/runtime-factory.ts',
+  onlyThere: Object.freeze(['write-client', 'transports']),
+});
+
 /** External packages confined to one layer (ARCHITECTURE §2); `bench` is exempt. */
 export const CONFINED_PACKAGES = Object.freeze([
   { packages: ['better-sqlite3', 'kysely'], onlyIn: ['contract-store'] },

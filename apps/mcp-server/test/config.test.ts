@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       toolsets: null,
       logLevel: 'info',
       allowHttpLoopback: false,
+      write: { dir: null, anchorDir: null, apiKeyFile: null },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

@@ -99,7 +99,8 @@ describe('selection', () => {
     [...selectTools('auditor', allowed === null ? null : new Set(allowed), READ_CATALOGUE, sets === null ? null : new Set(sets)).names].sort();
 
   it('registers the tools of the selected sets plus pfsense_mcp_info', () => {
-    const expected = [...TOOLSETS.filter((s) => s.name === 'firewall' || s.name === 'nat').flatMap((s) => s.tools), INFO_TOOL_NAME].sort();
+    const reads = new Set(READ_CATALOGUE.map((t) => t.name));
+    const expected = [...TOOLSETS.filter((s) => s.name === 'firewall' || s.name === 'nat').flatMap((s) => s.tools.filter((n) => reads.has(n))), INFO_TOOL_NAME].sort();
     expect(names(['firewall', 'nat'])).toEqual(expected);
     expect(names([])).toEqual([INFO_TOOL_NAME]);
     expect(names(null)).toHaveLength(95);
@@ -120,7 +121,8 @@ describe('over MCP', () => {
     const h = await startHarness({ toolsets: new Set(['firewall', 'diagnostics']) });
     try {
       const { tools } = await h.client.listTools();
-      const wanted = TOOLSETS.filter((s) => s.name === 'firewall' || s.name === 'diagnostics').flatMap((s) => s.tools);
+      const reads = new Set(READ_CATALOGUE.map((t) => t.name));
+      const wanted = TOOLSETS.filter((s) => s.name === 'firewall' || s.name === 'diagnostics').flatMap((s) => s.tools.filter((n) => reads.has(n)));
       expect(tools.map((t) => t.name).sort()).toEqual([...wanted, INFO_TOOL_NAME].sort());
       const refused = await h.client.callTool({ name: 'pfsense_get_users', arguments: {} });
       expect(errorOf(refused).code).toBe('UNKNOWN_TOOL');

@@ -10,6 +10,9 @@ export const LOG_EVENTS = Object.freeze([
   'demo_simulator_started',
   'demo_simulator_stopped',
   'transport_error',
+  'write_tool_absent',
+  'write_runtime_ready',
+  'write_runtime_closed',
 ] as const);
 export type LogEvent = (typeof LOG_EVENTS)[number];
 
@@ -32,6 +35,12 @@ export interface LogFields {
   readonly signal?: string;
   /** Names of fields a READ result nulled for type drift (`field`, `nested.field`); never values. */
   readonly drift?: readonly string[];
+  /** A write gate (granted, allow_listed, runtime_enabled). */
+  readonly gate?: string;
+  /** The broken rule in fixed words (WriteGateError.rule): printable ASCII only, never a value. */
+  readonly rule?: string;
+  readonly reconciled?: number;
+  readonly expired?: number;
 }
 
 export interface Logger {
@@ -54,6 +63,7 @@ const SIGNAL = /^SIG[A-Z0-9]{1,10}$/;
 const FIELD_PATH = /^[A-Za-z_][A-Za-z0-9_]{0,63}(\.[A-Za-z_][A-Za-z0-9_]{0,63}){0,3}$/;
 /** A drift list is bounded like every other field: a pathological response cannot grow a log line. */
 const MAX_DRIFT_NAMES = 64;
+const RULE = /^[\x20-\x7e]{1,400}$/;
 
 export type LogSink = (line: string) => void;
 
@@ -95,6 +105,10 @@ export function createLogger(level: LogLevel, sink: LogSink = stderrSink, now: (
       line['drift'] = names;
       if (fields.drift.length > MAX_DRIFT_NAMES) line['drift_count'] = fields.drift.length;
     }
+    if (fields.gate !== undefined) line['gate'] = NAME.test(fields.gate) ? fields.gate : 'unknown';
+    if (fields.rule !== undefined && RULE.test(fields.rule)) line['rule'] = fields.rule;
+    if (fields.reconciled !== undefined && Number.isSafeInteger(fields.reconciled)) line['reconciled'] = fields.reconciled;
+    if (fields.expired !== undefined && Number.isSafeInteger(fields.expired)) line['expired'] = fields.expired;
     sink(`${JSON.stringify(line)}\n`);
   };
 

@@ -11,13 +11,16 @@ export interface Toolset {
   readonly tools: readonly string[];
 }
 
-const g = (suffix: string) => `pfsense_get_${suffix}`;
+// READ tools are listed without their `pfsense_get_` prefix; other names (the write tool) stand as they are.
+const g = (name: string) => (name.startsWith('pfsense_') ? name : `pfsense_get_${name}`);
 
 export const TOOLSETS: readonly Toolset[] = deepFrozen([
   {
     name: 'firewall',
-    description: 'filter rules, aliases, schedules, the state table, virtual IPs, traffic shapers, firewall apply status and advanced settings',
+    description:
+      'filter rules, aliases, schedules, the state table, virtual IPs, traffic shapers, firewall apply status and advanced settings, and the alias-description write',
     tools: [
+      'pfsense_set_firewall_alias_description',
       'firewall_advanced_settings',
       'firewall_aliases',
       'firewall_apply_status',
