@@ -20,10 +20,10 @@ import { isGateRequest, reviewGateRequest } from './gate-request-review.js';
 import type { GateRequestReview } from './gate-request-review.js';
 import { loadVerifiedRequest, refuseOnVerification } from './load-verified-request.js';
 import { assertSafeOutputDirectory } from './output-directory.js';
-import { asciiJson, renderSafe } from './render-safe.js';
+import { asciiJson } from './render-safe.js';
 import { readArtifactFile } from './read-artifact-file.js';
 import { renderGateReview } from './render-gate-review.js';
-import { renderReview } from './render-review.js';
+import { renderReview, wrappedQuoted } from './render-review.js';
 import { readSigningKeyFor } from './role-key-file.js';
 import { SignerError } from './signer-error.js';
 
@@ -130,7 +130,7 @@ function writeSigned(ctx: CliContext, signed: SignedArtifact, requestType: strin
         `${asciiJson({ ok: true, kind: signed.kind, version: signed.version, file: path, artifact_digest: digest, request_digest: requestDigest, key_id: keyId, expires_at: signed.payload.expires_at })}\n`,
       );
     } else {
-      ctx.stdout.write(`${style.green('signed')} ${signed.kind} v${signed.version} →\n  "${renderSafe(path)}"\n  artifact digest\n    ${digest}\n`);
+      ctx.stdout.write(`${style.green('signed')} ${signed.kind} v${signed.version} →\n${wrappedQuoted(path, 2)}\n  artifact digest\n    ${digest}\n`);
     }
   return ExitCode.OK;
 }
