@@ -6,7 +6,7 @@ import { assertEra, ERAS, newClient } from './support/clients.js';
 
 const readClient = () =>
   buildReadClient(
-    { url: 'https://127.0.0.1', apiKeyFile: '/unused', caFile: null, profile: 'auditor', allowedTools: null, logLevel: 'silent', allowHttpLoopback: false },
+    { url: 'https://127.0.0.1', apiKeyFile: '/unused', caFile: null, profile: 'auditor', allowedTools: null, toolsets: null, logLevel: 'silent', allowHttpLoopback: false },
     'unused-key-0123456789',
   );
 

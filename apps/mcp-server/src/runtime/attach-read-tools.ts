@@ -6,7 +6,7 @@ import { selectTools, type ToolSelection } from './select-tools.js';
 
 /** Registers the selected READ tools on every instance of a factory (the catalogue and HTTP stack live behind this module). */
 export function attachReadTools(factory: ServerFactory, client: RestApiClient, catalogue?: readonly ReadToolDefinition[]): ToolSelection {
-  const selection = selectTools(factory.profile, factory.allowedTools, catalogue);
+  const selection = selectTools(factory.profile, factory.allowedTools, catalogue, factory.toolsets);
   for (const tool of selection.readTools) factory.names.add(tool.name);
   factory.pfrestVersion = PFREST_VERSION;
   factory.attach((server) => registerReadTools(server, selection.readTools, { client, classifyError: classifyToolError }));

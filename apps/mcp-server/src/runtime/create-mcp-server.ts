@@ -7,6 +7,7 @@ import type { ToolSelection } from './select-tools.js';
 export interface CreateMcpServerOptions {
   readonly profile: Profile;
   readonly allowedTools: ReadonlySet<string> | null;
+  readonly toolsets?: ReadonlySet<string> | null;
   readonly client: RestApiClient;
   readonly catalogue?: readonly ReadToolDefinition[];
 }
@@ -22,7 +23,7 @@ export interface CreatedMcpServer {
  * network.
  */
 export function createMcpServer(options: CreateMcpServerOptions): CreatedMcpServer {
-  const factory = createServerFactory(options.profile, options.allowedTools);
+  const factory = createServerFactory(options.profile, options.allowedTools, options.toolsets ?? null);
   const selection = attachReadTools(factory, options.client, options.catalogue);
   return Object.freeze({ factory, selection });
 }

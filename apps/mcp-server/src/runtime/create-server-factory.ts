@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { Capability, isGranted, isImplemented, type Profile } from '@pfsense-mcp/policy';
 import { INFO_TOOL_CAPABILITY, INFO_TOOL_NAME, registerInfoTool } from '../tools/register-info-tool.js';
 import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from './server-identity.js';
+import { TOOLSETS } from './toolsets.js';
 
 /** Registers a group of tools on one McpServer instance. */
 export type ToolRegistrar = (server: McpServer) => void;
@@ -16,6 +17,7 @@ export interface ServerFactory {
   readonly create: () => McpServer;
   readonly profile: Profile;
   readonly allowedTools: ReadonlySet<string> | null;
+  readonly toolsets: ReadonlySet<string> | null;
   /** Names registered so far, on every instance: pfsense_mcp_info when selected, then what attach adds. */
   readonly names: Set<string>;
   /** Filled when the READ tools are attached (pfsense_mcp_info reports it; calls are answered only after). */
@@ -33,13 +35,18 @@ export interface ServerFactory {
  * catalogue nor the HTTP stack, so the first instance can answer `initialize` (2025 era) or `server/discover`
  * (2026-07-28) before those are loaded.
  */
-export function createServerFactory(profile: Profile, allowedTools: ReadonlySet<string> | null): ServerFactory {
+export function createServerFactory(
+  profile: Profile,
+  allowedTools: ReadonlySet<string> | null,
+  toolsets: ReadonlySet<string> | null = null,
+): ServerFactory {
   const includeInfo = isGranted(profile, INFO_TOOL_CAPABILITY as Capability) && (allowedTools === null || allowedTools.has(INFO_TOOL_NAME));
   const registrars: ToolRegistrar[] = [];
   const instances: McpServer[] = [];
   const factory: ServerFactory = {
     profile,
     allowedTools,
+    toolsets,
     names: new Set(includeInfo ? [INFO_TOOL_NAME] : []),
     pfrestVersion: 'unknown',
     writeNames: new Set(),
@@ -52,7 +59,7 @@ export function createServerFactory(profile: Profile, allowedTools: ReadonlySet<
         {
           capabilities: { tools: {} },
           instructions:
-            'Read-only tools for one pfSense firewall via its REST API. List tools take limit (1-1000) and offset; a result marked truncated: true continues at next_offset.',
+            'Read-only tools for one pfSense firewall via its REST API. List tools take limit (1-1000, default 100) and offset; next_offset is set when more items may follow, and a result marked truncated: true continues at next_offset. A result with drift names fields that are null because pfSense sent an unexpected type. Identifying fields stay null unless include_identifying_metadata is true; secrets are never returned.',
         },
       );
       if (includeInfo) {
@@ -64,6 +71,7 @@ export function createServerFactory(profile: Profile, allowedTools: ReadonlySet<
           readToolCount: factory.names.size - factory.writeNames.size,
           writeToolCount: factory.writeNames.size,
           write: { implemented: factory.write.implemented, granted: factory.write.granted, runtimeEnabled: factory.write.runtimeEnabled },
+          toolsets: TOOLSETS.map((set) => ({ name: set.name, description: set.description, selected: toolsets === null || toolsets.has(set.name), tools: set.tools })),
         }));
       }
       for (const register of registrars) register(server);

@@ -22,9 +22,9 @@ interface Pending {
 /**
  * Wraps the server's MCP transport (under the SDK's stdio entry, so it sees the wire of either protocol era) to
  * see every `tools/call` from request to response, including the ones the SDK answers itself (input validation,
- * unknown tool). It writes exactly one log line per call — tool name, duration and outcome class, never
- * arguments or results — and rewrites SDK-generated errors into the stable `{"error":{"code",...}}` tool error
- * the handlers use, so a caller always sees one error format in both eras.
+ * unknown tool). It writes exactly one log line per call — tool name, duration, outcome class and the names of
+ * drifted fields, never arguments or results — and rewrites SDK-generated errors into the stable
+ * `{"error":{"code",...}}` tool error the handlers use, so a caller always sees one error format in both eras.
  */
 export interface ObservedTransport extends Transport {
   /** Resolves once no tool call is awaiting its response (or after `timeoutMs`). */
@@ -87,7 +87,10 @@ export function observeToolCalls(inner: Transport, logger: Logger, registeredToo
     if (result['isError'] !== true) {
       const structured = result['structuredContent'] as Record<string, unknown> | undefined;
       const outcome: OutcomeClass = structured?.['truncated'] === true ? 'truncated' : 'ok';
-      logger.toolCall({ tool: call.tool, durationMs, outcome });
+      // A READ result names the fields it nulled for type drift; the same line says which (names only).
+      const drift = structured?.['drift'];
+      if (Array.isArray(drift) && drift.length > 0) logger.toolCall({ tool: call.tool, durationMs, outcome, drift: drift as string[] });
+      else logger.toolCall({ tool: call.tool, durationMs, outcome });
       return message;
     }
     const text = firstText(result);

@@ -19,7 +19,14 @@ export interface Harness {
 }
 
 export async function startHarness(
-  options: { era?: Era; profile?: Profile; allowedTools?: ReadonlySet<string> | null; sim?: SimulatorOptions; limits?: TransportLimits } = {},
+  options: {
+    era?: Era;
+    profile?: Profile;
+    allowedTools?: ReadonlySet<string> | null;
+    toolsets?: ReadonlySet<string> | null;
+    sim?: SimulatorOptions;
+    limits?: TransportLimits;
+  } = {},
 ): Promise<Harness> {
   const era = options.era ?? 'modern';
   const sim = await startSimulator({ ...options.sim });
@@ -30,6 +37,7 @@ export async function startHarness(
       caFile: null,
       profile: options.profile ?? 'auditor',
       allowedTools: options.allowedTools ?? null,
+      toolsets: null,
       logLevel: 'debug',
       allowHttpLoopback: true,
     },
@@ -39,6 +47,7 @@ export async function startHarness(
   const { factory, selection } = createMcpServer({
     profile: options.profile ?? 'auditor',
     allowedTools: options.allowedTools ?? null,
+    toolsets: options.toolsets ?? null,
     client: handle.client,
   });
   const logs: string[] = [];

@@ -190,6 +190,7 @@ export function serverConfig(sim: RunningSimulator, extra: Partial<ServerConfig>
     caFile: null,
     profile: 'write_protected',
     allowedTools: null,
+    toolsets: null,
     logLevel: 'debug',
     allowHttpLoopback: true,
     write: { dir: null, anchorDir: null, apiKeyFile: null },
@@ -206,7 +207,7 @@ export async function startWriteHarness(
   const { era = 'modern', ...attachOptions } = options;
   const logs: string[] = [];
   const logger = createLogger('debug', (line) => logs.push(line));
-  const factory = createServerFactory(config.profile as Profile, config.allowedTools);
+  const factory = createServerFactory(config.profile as Profile, config.allowedTools, config.toolsets);
   const handle = buildReadClient(config, readApiKey);
   attachReadTools(factory, handle.client);
   const attachment = await attachWriteTool(factory, config, readApiKey, logger, attachOptions);
