@@ -42,6 +42,8 @@ describe('MCP server over the in-process simulator (auditor)', () => {
       write_implemented: true,
       write_granted: false,
       write_runtime_enabled: false,
+      write_artifact_files: null,
+      write_artifacts_warning: false,
     });
     expect(Object.values(h.sim.control.counters()).reduce((a, b) => a + b, 0)).toBe(0);
     const text = (result.content as { text: string }[])[0]?.text ?? '';

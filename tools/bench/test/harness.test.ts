@@ -32,8 +32,9 @@ describe('bench harness', () => {
     expect(fast).toMatch(/≥ 0.5× +ok$/);
   });
 
-  it('registers the contract store benchmark', () => {
+  it('registers the contract store and write-outbox benchmarks', () => {
     expect(BENCHMARKS.map((b) => b.id)).toContain('contract-store');
+    expect(BENCHMARKS.map((b) => b.id)).toContain('write-outbox');
   });
 
   it('has a registry of uniquely named modules, cold start and READ overhead first', () => {
