@@ -86,6 +86,9 @@ describe('pfsense_get_write_operations: registration under the write tool\'s thr
     expect(await names(await harness(w, { allowedTools: new Set([OPS_TOOL]) }))).toEqual([OPS_TOOL]);
     expect(await names(await harness(w, { allowedTools: new Set([WRITE_TOOL]) }))).toEqual([WRITE_TOOL]);
     expect(await names(await harness(w, { profile: 'auditor', allowedTools: new Set([OPS_TOOL]) }))).toEqual([]);
+    // PFSENSE_TOOLSETS: it is in `firewall`, with the write tool.
+    expect(await names(await harness(w, { toolsets: new Set(['firewall']) }))).toEqual(expect.arrayContaining([OPS_TOOL, WRITE_TOOL]));
+    expect(await names(await harness(w, { toolsets: new Set(['nat']) }))).not.toContain(OPS_TOOL);
   });
 });
 

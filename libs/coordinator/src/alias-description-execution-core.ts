@@ -8,6 +8,7 @@ import {
 } from '@pfsense-mcp/adapters';
 import type { AliasTarget } from '@pfsense-mcp/adapters';
 import {
+  ArtifactFormatError,
   ArtifactKind,
   applianceBindingDigest,
   checkCurrentness,
@@ -464,9 +465,30 @@ export class AliasDescriptionExecutionCore {
     return Object.freeze({ inboxFiles, outboxFiles, pileUp: inboxFiles + outboxFiles >= WRITE_REQUEST_LIMITS.leftoverWarningFiles });
   }
 
-  #write(fileName: string, artifact: Artifact): string {
+  /**
+   * Builds one pending request. A request whose alias is beyond the authorization library's size bounds
+   * (MAX_ALIAS_MEMBERS members, MAX_ALIAS_STATE_BYTES per alias state) is refused before anything is written,
+   * audited STALE with gate SIZE_LIMIT (value-free: it may pass once the alias is smaller).
+   */
+  #build<T>(build: () => T, context: { operationId?: string; contractId?: string }): T {
     try {
-      this.#outbox.write(fileName, encodeArtifact(artifact));
+      return build();
+    } catch (e) {
+      if (e instanceof ArtifactFormatError && e.code === 'TOO_LARGE') throw this.#coordinator.refuse('STALE', RefusalGate.SIZE_LIMIT, context);
+      throw e;
+    }
+  }
+
+  #write(fileName: string, artifact: Artifact): string {
+    let text: string;
+    try {
+      text = encodeArtifact(artifact);
+    } catch (e) {
+      if (e instanceof ArtifactFormatError && e.code === 'TOO_LARGE') throw this.#coordinator.refuse('STALE', RefusalGate.SIZE_LIMIT);
+      throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX);
+    }
+    try {
+      this.#outbox.write(fileName, text);
     } catch {
       throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX);
     }
@@ -538,7 +560,7 @@ export class AliasDescriptionExecutionCore {
     }
 
     const expiresAt = now + this.#requestLifetimeMs;
-    const request = createPendingAuthorizationRequest(
+    const request = this.#build(() => createPendingAuthorizationRequest(
       {
         operationId,
         stepId,
@@ -550,7 +572,7 @@ export class AliasDescriptionExecutionCore {
         expiresAt,
       },
       this.#serverKey,
-    );
+    ), { operationId });
     return this.#write(authorizationRequestName({ aliasKey, operationId, planPrefix, expiresAt }), request);
   }
 
@@ -562,7 +584,7 @@ export class AliasDescriptionExecutionCore {
   ): string {
     const name = confirmationRequestName(c.contract_id);
     if (this.#outbox.has(name)) return name;
-    const request = createPendingConfirmationRequest(
+    const request = this.#build(() => createPendingConfirmationRequest(
       {
         contractId: c.contract_id,
         operationId: c.operation_id,
@@ -575,7 +597,7 @@ export class AliasDescriptionExecutionCore {
         expiresAt: c.expires_at,
       },
       this.#serverKey,
-    );
+    ), { operationId: c.operation_id, contractId: c.contract_id });
     return this.#write(name, request);
   }
 
@@ -636,7 +658,7 @@ export class AliasDescriptionExecutionCore {
     }
     const now = this.#clock();
     const snapshot = ADAPTER.snapshotOf(observed);
-    const request = createPendingReconciliationRequest(
+    const request = this.#build(() => createPendingReconciliationRequest(
       {
         contractId: c.contract_id,
         operationId: c.operation_id,
@@ -653,7 +675,7 @@ export class AliasDescriptionExecutionCore {
         expiresAt: now + this.#requestLifetimeMs,
       },
       this.#serverKey,
-    );
+    ), { operationId: c.operation_id, contractId: c.contract_id });
     return this.#write(name, request);
   }
 
@@ -663,7 +685,7 @@ export class AliasDescriptionExecutionCore {
     const review = this.#reviewFromOutbox(c);
     if (review === null) throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
     const now = this.#clock();
-    const request = createPendingReleaseRequest(
+    const request = this.#build(() => createPendingReleaseRequest(
       {
         contractId: c.contract_id,
         operationId: c.operation_id,
@@ -676,7 +698,7 @@ export class AliasDescriptionExecutionCore {
         expiresAt: now + this.#requestLifetimeMs,
       },
       this.#serverKey,
-    );
+    ), { operationId: c.operation_id, contractId: c.contract_id });
     return this.#write(name, request);
   }
 }

@@ -16,6 +16,15 @@ export interface ServerFacts {
   readonly write: { readonly implemented: boolean; readonly granted: boolean; readonly runtimeEnabled: boolean };
   /** Artifact files in the write directory's inbox and outbox (counted by name), or null without a write runtime. */
   readonly writeArtifacts: { readonly inboxFiles: number; readonly outboxFiles: number; readonly pileUp: boolean } | null;
+  /** The closed toolset grouping, whether PFSENSE_TOOLSETS selected each set, and the tools each holds. */
+  readonly toolsets: readonly ToolsetFact[];
+}
+
+export interface ToolsetFact {
+  readonly name: string;
+  readonly description: string;
+  readonly selected: boolean;
+  readonly tools: readonly string[];
 }
 
 export const InfoOutputSchema = z.object({
@@ -36,11 +45,19 @@ export const InfoOutputSchema = z.object({
   write_artifacts_warning: z
     .boolean()
     .describe('Leftover request and artifact files have piled up (the operator should clean up with `pfsense-mcp admin`); they never stop the write.'),
+  toolsets: z.array(
+    z.object({
+      name: z.string(),
+      description: z.string(),
+      selected: z.boolean(),
+      tools: z.array(z.string()),
+    }),
+  ),
 });
 
 /**
  * pfsense_mcp_info: this process's own facts — version, profile, how many tools it registered, the pfREST
- * version the catalogue targets. It calls nothing upstream and holds no configuration value, so it cannot
+ * version the catalogue targets, the toolsets and what each holds. It calls nothing upstream and holds no configuration value, so it cannot
  * disclose a URL, a path or a key.
  */
 export function registerInfoTool(server: McpServer, facts: () => ServerFacts): RegisteredTool {
@@ -49,8 +66,9 @@ export function registerInfoTool(server: McpServer, facts: () => ServerFacts): R
     {
       title: 'MCP server info',
       description:
-        "Report this MCP server's own version, active capability profile, registered tool counts (READ and WRITE), whether the one write (ALIAS_WRITE) is implemented, granted and runtime-enabled, how many signed files wait in the write directory (and whether leftovers piled up), and the pfREST version it targets. Makes no pfSense API call.",
-      inputSchema: z.object({}).strict(),
+        "Report this MCP server's own version, active capability profile, registered tool counts (READ and WRITE), whether the one write (ALIAS_WRITE) is implemented, granted and runtime-enabled, the pfREST version it targets, the toolsets (PFSENSE_TOOLSETS) with the tools each holds, and how many signed files wait in the write directory (and whether leftovers piled up). Makes no pfSense API call.",
+      // No `$schema` marker, like the READ tools' input schemas (the model-facing list stays small).
+      inputSchema: z.object({}).strict().meta({ $schema: undefined }),
       outputSchema: InfoOutputSchema,
       annotations: localToolAnnotations('MCP server info'),
     },
@@ -69,6 +87,7 @@ export function registerInfoTool(server: McpServer, facts: () => ServerFacts): R
         write_runtime_enabled: f.write.runtimeEnabled,
         write_artifact_files: f.writeArtifacts === null ? null : { inbox: f.writeArtifacts.inboxFiles, outbox: f.writeArtifacts.outboxFiles },
         write_artifacts_warning: f.writeArtifacts?.pileUp ?? false,
+        toolsets: f.toolsets,
       };
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
     },
