@@ -10,6 +10,8 @@ import { runServe } from './runtime/run-serve.js';
 import { writeCliAnswer, writeCliOutput } from './runtime/write-cli-output.js';
 
 async function main(argv: readonly string[]): Promise<number> {
+  // `pfsense-mcp admin …` is a separate program sharing this file; loaded only when asked for.
+  if (argv[0] === 'admin') return (await import('./admin/run-admin.js')).runAdmin(argv.slice(1), process.env);
   let mode;
   try {
     mode = parseCliArgs(argv);

@@ -26,8 +26,10 @@ describe('loadConfig', () => {
       caFile: null,
       profile: 'auditor',
       allowedTools: null,
+      toolsets: null,
       logLevel: 'info',
       allowHttpLoopback: false,
+      write: { dir: null, anchorDir: null, apiKeyFile: null },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

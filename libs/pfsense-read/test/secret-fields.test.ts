@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { READ_CATALOGUE, READ_MODELS, RestApiClient, runReadTool } from '../src/index.js';
 import type { ReadToolDefinition } from '../src/index.js';
 import { FakeTransport, envelope } from './fake-transport.js';
-import { MODELS_JSON, secretFieldsOf } from './shared-data.js';
+import { MODELS_JSON, secretFieldsOf } from './vendored-pfrest.js';
 import { SECRET_SENTINEL, UNKNOWN_SENTINEL, buildFixture } from './upstream-fixture.js';
 
 // Reviewed extra exclusions beyond models.json: free-form configuration blobs that may embed credentials.
@@ -64,6 +64,24 @@ describe('secret-bearing fields exist in no model', () => {
         .filter((f) => !secrets.has(f) && !EXTRA_EXCLUDED.includes(`${model}.${f}`));
       expect(Object.keys(spec.fields).sort(), model).toEqual(expected.sort());
     }
+  });
+});
+
+describe('what a model leaves out is declared', () => {
+  it.each(Object.keys(READ_MODELS))('%s: withheld lists exactly the upstream fields not modelled', (model) => {
+    const spec = READ_MODELS[model];
+    const upstream = (MODELS_JSON.models[model]?.fields ?? []).map((f) => f.name);
+    const modelled = Object.keys(spec?.fields ?? {});
+    expect([...(spec?.withheld ?? [])].sort()).toEqual(upstream.filter((f) => !modelled.includes(f)).sort());
+    for (const secret of secretFieldsOf(model)) expect(spec?.withheld ?? [], `${model}.${secret}`).toContain(secret);
+  });
+
+  it('every tool names its model’s withheld fields (nested ones as parent.field)', () => {
+    const crls = READ_CATALOGUE.find((t) => t.name === 'pfsense_get_system_crls');
+    expect(crls?.withheldFields).toEqual(['cert.caref', 'cert.descr', 'cert.type', 'cert.crt', 'cert.prv']);
+    const users = READ_CATALOGUE.find((t) => t.name === 'pfsense_get_users');
+    expect(users?.withheldFields).toEqual(['password', 'ipsecpsk']);
+    expect(users?.description).toContain('Never returned: password, ipsecpsk.');
   });
 });
 

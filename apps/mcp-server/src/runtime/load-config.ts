@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { parseProfile, type Profile } from '@pfsense-mcp/policy';
 import { ConfigError } from './config-error.js';
 import { parseAllowedTools } from './parse-allowed-tools.js';
+import { parseToolsets } from './parse-toolsets.js';
 
 export const LOG_LEVELS = Object.freeze(['debug', 'info', 'warn', 'error', 'silent'] as const);
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -16,8 +17,22 @@ export interface ServerConfig {
   readonly profile: Profile;
   /** null: PFSENSE_ALLOWED_TOOLS unset (the profile decides alone). */
   readonly allowedTools: ReadonlySet<string> | null;
+  /** null: PFSENSE_TOOLSETS unset (every toolset). */
+  readonly toolsets: ReadonlySet<string> | null;
   readonly logLevel: LogLevel;
   readonly allowHttpLoopback: boolean;
+  /**
+   * The write runtime's variables, as given (null when unset). They are checked when the write runtime is built
+   * (open-write-runtime.ts): a problem there keeps the write tool absent and READ serving, never stops startup.
+   */
+  readonly write?: WriteEnvironment;
+}
+
+/** PFSENSE_WRITE_DIR, PFSENSE_WRITE_ANCHOR_DIR, PFSENSE_WRITE_API_KEY_FILE as given (null when unset). */
+export interface WriteEnvironment {
+  readonly dir: string | null;
+  readonly anchorDir: string | null;
+  readonly apiKeyFile: string | null;
 }
 
 const MAX_VALUE_LENGTH = 4096;
@@ -31,8 +46,12 @@ const EnvSchema = z.object({
   PFSENSE_CA_FILE: text.min(1).optional(),
   PFSENSE_PROFILE: text.optional(),
   PFSENSE_ALLOWED_TOOLS: text.optional(),
+  PFSENSE_TOOLSETS: text.optional(),
   PFSENSE_LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
   PFSENSE_ALLOW_HTTP_LOOPBACK: flag.optional(),
+  PFSENSE_WRITE_DIR: text.optional(),
+  PFSENSE_WRITE_ANCHOR_DIR: text.optional(),
+  PFSENSE_WRITE_API_KEY_FILE: text.optional(),
 });
 
 /**
@@ -85,9 +104,20 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, kn
     caFile: e.PFSENSE_CA_FILE ?? null,
     profile,
     allowedTools: parseAllowedTools(e.PFSENSE_ALLOWED_TOOLS, knownToolNames),
+    toolsets: parseToolsets(e.PFSENSE_TOOLSETS),
     logLevel: e.PFSENSE_LOG_LEVEL ?? 'info',
     allowHttpLoopback,
+    write: Object.freeze({
+      dir: nonEmpty(e.PFSENSE_WRITE_DIR),
+      anchorDir: nonEmpty(e.PFSENSE_WRITE_ANCHOR_DIR),
+      apiKeyFile: nonEmpty(e.PFSENSE_WRITE_API_KEY_FILE),
+    }),
   });
+}
+
+/** An empty variable counts as unset (a client configuration may carry `"PFSENSE_WRITE_DIR": ""`). */
+function nonEmpty(value: string | undefined): string | null {
+  return value === undefined || value === '' ? null : value;
 }
 
 /** The appliance origin. https always; plain http only to a loopback host with PFSENSE_ALLOW_HTTP_LOOPBACK. */

@@ -1,0 +1,47 @@
+import { isAbsolute, resolve } from 'node:path';
+import { WriteDirectoryError } from '../runtime/write-directory-error.js';
+import { WRITE_ANCHOR_DIR_VARIABLE, assertWriteDirectory, writeDirectoryLayout } from '../runtime/write-directory-layout.js';
+import type { WriteDirectoryLayout } from '../runtime/write-directory-layout.js';
+import { AdminError } from './admin-error.js';
+import type { AdminArgs } from './parse-admin-args.js';
+import type { AdminContext } from './admin-context.js';
+
+/** --dir as an absolute path (a relative one is taken from the current directory). */
+export function dirArgument(args: AdminArgs): string {
+  const dir = args.values.get('--dir');
+  if (dir === undefined) throw AdminError.usage('--dir: required (the write directory made by `pfsense-mcp admin init`)');
+  return isAbsolute(dir) ? resolve(dir) : resolve(process.cwd(), dir);
+}
+
+/** PFSENSE_WRITE_ANCHOR_DIR, when set: absolute, or refused. */
+export function anchorDirOf(ctx: AdminContext): string | null {
+  const value = ctx.env[WRITE_ANCHOR_DIR_VARIABLE];
+  if (value === undefined || value === '') return null;
+  if (!isAbsolute(value)) throw new AdminError('CONFIG', `${WRITE_ANCHOR_DIR_VARIABLE}: must be an absolute path`);
+  return value;
+}
+
+/** The write directory's layout (computed, not checked). */
+export function layoutOf(args: AdminArgs, ctx: AdminContext): WriteDirectoryLayout {
+  try {
+    return writeDirectoryLayout(dirArgument(args), anchorDirOf(ctx));
+  } catch (error) {
+    throw adminErrorOf(error);
+  }
+}
+
+/** The layout of an existing write directory that is owner-only and laid out by init; refused otherwise. */
+export function openWriteDirectory(args: AdminArgs, ctx: AdminContext): WriteDirectoryLayout {
+  const layout = layoutOf(args, ctx);
+  try {
+    assertWriteDirectory(layout);
+  } catch (error) {
+    throw adminErrorOf(error);
+  }
+  return layout;
+}
+
+export function adminErrorOf(error: unknown): unknown {
+  if (error instanceof WriteDirectoryError) return new AdminError(`WRITE_DIR_${error.code}`, `${error.path}: ${error.rule}`);
+  return error;
+}

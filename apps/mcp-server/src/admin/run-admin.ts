@@ -1,0 +1,90 @@
+// `pfsense-mcp admin …` (docs/DESIGN.md §6): the host's commands over one write directory. Loaded only when argv[0] is
+// `admin`, so serving never pays for it. Output: readable lines, or with --json one JSON object as the last line
+// of stdout; a refusal is one line on stderr and a non-zero exit.
+import { ArtifactFileError } from '@pfsense-mcp/coordinator';
+import { AnchorError, ContractStoreError } from '@pfsense-mcp/contract-store';
+import { KeyFileError } from '@pfsense-mcp/crypto';
+import { PinnedAuthoritiesFileError } from '../runtime/pinned-authorities-file.js';
+import { WriteDirectoryError } from '../runtime/write-directory-error.js';
+import { writeCliAnswer, writeCliOutput } from '../runtime/write-cli-output.js';
+import { ADMIN_HELP_TEXT } from './admin-help-text.js';
+import type { AdminContext } from './admin-context.js';
+import { AdminError, AdminExit } from './admin-error.js';
+import { asciiJson } from './admin-result.js';
+import type { AdminResult } from './admin-result.js';
+import { inboxAddCommand } from './inbox-add-command.js';
+import { initCommand } from './init-command.js';
+import { adminErrorOf } from './open-write-directory.js';
+import { checkCommandArgs, parseAdminArgs, wantsJson } from './parse-admin-args.js';
+import type { AdminArgs, CommandSpec } from './parse-admin-args.js';
+import { trustCommand, untrustCommand } from './trust-command.js';
+
+interface Command {
+  readonly spec: CommandSpec;
+  readonly run: (args: AdminArgs, ctx: AdminContext, operands: readonly string[]) => AdminResult | Promise<AdminResult>;
+}
+
+/** Command words (one or two) → what they accept and run. */
+const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
+  ['init', { spec: { name: 'init', values: ['--dir'] }, run: (a, c) => initCommand(a, c) }],
+  ['trust', { spec: { name: 'trust', values: ['--dir', '--role', '--public-key'], flags: ['--list'] }, run: (a, c) => trustCommand(a, c) }],
+  ['untrust', { spec: { name: 'untrust', values: ['--dir', '--key-id'] }, run: (a, c) => untrustCommand(a, c) }],
+  ['inbox add', { spec: { name: 'inbox add', values: ['--dir'], operands: ['FILE'] }, run: (a, c, o) => inboxAddCommand(a, c, o[0] ?? '') }],
+]);
+
+const GROUPS: ReadonlySet<string> = new Set([...COMMANDS.keys()].filter((k) => k.includes(' ')).map((k) => k.split(' ')[0] ?? ''));
+
+function findCommand(positionals: readonly string[]): { name: string; command: Command; operands: readonly string[] } {
+  const first = positionals[0];
+  if (first === undefined) throw AdminError.usage('missing COMMAND (see pfsense-mcp admin --help)');
+  if (GROUPS.has(first)) {
+    const name = `${first} ${positionals[1] ?? ''}`;
+    const command = COMMANDS.get(name);
+    if (command === undefined) throw AdminError.usage(`admin ${first}: unknown or missing subcommand (see pfsense-mcp admin --help)`);
+    return { name, command, operands: positionals.slice(2) };
+  }
+  const command = COMMANDS.get(first);
+  if (command === undefined) throw AdminError.usage('unknown COMMAND (see pfsense-mcp admin --help)');
+  return { name: first, command, operands: positionals.slice(1) };
+}
+
+/** Library errors carry safe, value-free messages (a path and a rule); anything else is reported by class only. */
+function refusalOf(error: unknown): AdminError {
+  const mapped = adminErrorOf(error);
+  if (mapped instanceof AdminError) return mapped;
+  if (mapped instanceof PinnedAuthoritiesFileError) return new AdminError(`AUTHORITIES_${mapped.code}`, mapped.message);
+  if (mapped instanceof WriteDirectoryError) return new AdminError(`WRITE_DIR_${mapped.code}`, mapped.message);
+  if (mapped instanceof KeyFileError) return new AdminError(`KEY_FILE_${mapped.code}`, mapped.message);
+  if (mapped instanceof ContractStoreError || mapped instanceof AnchorError) {
+    return new AdminError(`STORE_${String((mapped as { code?: unknown }).code ?? 'ERROR')}`, `store refused: ${mapped.message}`);
+  }
+  if (mapped instanceof ArtifactFileError) return new AdminError(`ARTIFACT_FILE_${mapped.code}`, mapped.message);
+  const name = mapped instanceof Error ? mapped.name : 'error';
+  return new AdminError('INTERNAL', `unexpected failure (${name})`);
+}
+
+/** Runs one admin command; returns the exit code. Never throws. */
+export async function runAdmin(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {
+  const json = wantsJson(argv);
+  let label = 'pfsense-mcp admin';
+  try {
+    const args = parseAdminArgs(argv);
+    if (args.flags.has('--help') || (args.positionals.length === 0 && args.values.size === 0 && !json)) {
+      writeCliAnswer(ADMIN_HELP_TEXT);
+      return AdminExit.OK;
+    }
+    const { name, command, operands } = findCommand(args.positionals);
+    label = `pfsense-mcp admin ${name}`;
+    checkCommandArgs(args, command.spec, operands);
+    const result = await command.run(args, { env, now: () => Date.now() }, operands);
+    const code = result.exitCode ?? AdminExit.OK;
+    if (json) writeCliAnswer(asciiJson({ ok: code === AdminExit.OK, ...result.json }));
+    else writeCliAnswer(result.text.join('\n'));
+    return code;
+  } catch (error) {
+    const refusal = refusalOf(error);
+    writeCliOutput(`${label}: ${refusal.message.replace(/[\r\n]+/g, ' ')}`);
+    if (json) writeCliAnswer(asciiJson({ ok: false, error: { code: refusal.code, message: refusal.message } }));
+    return refusal.exitCode;
+  }
+}

@@ -1,0 +1,73 @@
+import { readSecretFile } from '@pfsense-mcp/crypto';
+import { OPERATOR_ROLES, loadPinnedAuthorities, savePinnedAuthorities } from '../runtime/pinned-authorities-file.js';
+import type { OperatorRole, PinnedOperatorKey } from '../runtime/pinned-authorities-file.js';
+import type { WriteDirectoryLayout } from '../runtime/write-directory-layout.js';
+import type { AdminContext } from './admin-context.js';
+import { AdminError } from './admin-error.js';
+import { adminResult } from './admin-result.js';
+import type { AdminResult } from './admin-result.js';
+import { openWriteDirectory } from './open-write-directory.js';
+import type { AdminArgs } from './parse-admin-args.js';
+import { readPublicKeyArgument } from './read-public-key-argument.js';
+
+const KEY_ID = /^[0-9a-f]{64}$/;
+
+function isOperatorRole(value: string): value is OperatorRole {
+  return (OPERATOR_ROLES as readonly string[]).includes(value);
+}
+
+/** The server's own request public key (hex), read from the file init wrote. */
+function serverPublicKey(layout: WriteDirectoryLayout): string {
+  return readSecretFile(layout.serverRequestPublicKeyFile, { maxBytes: 256 }).toString('latin1').trim();
+}
+
+function listing(entries: readonly PinnedOperatorKey[]): AdminResult {
+  const text =
+    entries.length === 0
+      ? ['no operator key pinned (pfsense-mcp admin trust --dir DIR --role ROLE --public-key KEY)']
+      : ['role                 key id', ...entries.map((e) => `${e.role.padEnd(20)} ${e.keyId}`)];
+  return adminResult(text, { authorities: entries.map((e) => ({ role: e.role, key_id: e.keyId })) });
+}
+
+/** `admin trust --dir DIR --role ROLE --public-key KEY` pins one operator key; `--list` shows them. */
+export function trustCommand(args: AdminArgs, ctx: AdminContext): AdminResult {
+  const role = args.values.get('--role');
+  const key = args.values.get('--public-key');
+  if (args.flags.has('--list')) {
+    if (role !== undefined || key !== undefined) throw AdminError.usage('--list: takes no --role or --public-key');
+    return listing(loadPinnedAuthorities(openWriteDirectory(args, ctx).authoritiesFile));
+  }
+  if (role === undefined) throw AdminError.usage(`--role: required (${OPERATOR_ROLES.join(' | ')})`);
+  if (role === 'server-request') {
+    throw new AdminError('SERVER_REQUEST_ROLE', '--role: server-request is the server\'s own key (made by init) and is never pinned');
+  }
+  if (!isOperatorRole(role)) throw AdminError.usage(`--role: must be ${OPERATOR_ROLES.join(', ')}`);
+  if (key === undefined) throw AdminError.usage('--public-key: required (64 hex or the signer\'s .pub file)');
+  const layout = openWriteDirectory(args, ctx);
+  const pinned = readPublicKeyArgument(key, '--public-key');
+  if (pinned.publicKey === serverPublicKey(layout)) {
+    throw new AdminError('SERVER_REQUEST_KEY', '--public-key: is the server\'s own server-request key; a server-request key is refused in every operator role');
+  }
+  const entries = loadPinnedAuthorities(layout.authoritiesFile);
+  const same = entries.find((e) => e.keyId === pinned.keyId);
+  if (same !== undefined) {
+    throw same.role === role
+      ? new AdminError('DUPLICATE_KEY', `--public-key: already pinned for ${role}`)
+      : new AdminError('KEY_IN_OTHER_ROLE', '--public-key: already pinned in another role (one key, one role)');
+  }
+  savePinnedAuthorities(layout.authoritiesFile, [...entries, { role, keyId: pinned.keyId, publicKey: pinned.publicKey }]);
+  return adminResult([`pinned ${role} key ${pinned.keyId}`, `  in ${layout.authoritiesFile}`], { role, key_id: pinned.keyId });
+}
+
+/** `admin untrust --dir DIR --key-id ID` removes one pinned key. */
+export function untrustCommand(args: AdminArgs, ctx: AdminContext): AdminResult {
+  const keyId = args.values.get('--key-id');
+  if (keyId === undefined) throw AdminError.usage('--key-id: required (64 hex, as `admin trust --list` shows)');
+  if (!KEY_ID.test(keyId)) throw AdminError.usage('--key-id: must be 64 lowercase hex');
+  const layout = openWriteDirectory(args, ctx);
+  const entries = loadPinnedAuthorities(layout.authoritiesFile);
+  const gone = entries.find((e) => e.keyId === keyId);
+  if (gone === undefined) throw new AdminError('NOT_PINNED', '--key-id: no pinned key has this id');
+  savePinnedAuthorities(layout.authoritiesFile, entries.filter((e) => e.keyId !== keyId));
+  return adminResult([`removed ${gone.role} key ${keyId}`], { role: gone.role, key_id: keyId });
+}
