@@ -13,7 +13,7 @@ const QUOTE = 0x22;
 
 /**
  * Folds chain-verified audit rows into the latest audited state version and state of every contract
- * (DESIGN §3: every write of a contract row appends one audit row carrying the row's new state_version).
+ * (docs/DESIGN.md §3: every write of a contract row appends one audit row carrying the row's new state_version).
  * Refusal rows change no contract and are skipped. The rows must already be authenticated: they are this
  * store's own canonical JSON, so the three fields are read by position instead of parsing each body (a
  * key pattern such as `"state_version":` cannot occur inside a canonical string value, where every quote

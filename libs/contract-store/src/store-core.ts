@@ -545,7 +545,7 @@ export class StoreCore {
    * contract the audit names present; the reservations exactly those the contract states hold; the
    * protected artifacts exactly those of the unpurged contracts, with the recorded digests; the rate
    * row bound to the audit head. Throws the first failure (AuditChainError, RecordIntegrityError,
-   * StoreConsistencyError). DESIGN §3.
+   * StoreConsistencyError). docs/DESIGN.md §3.
    */
   private verifyContents(): { contracts: number; auditEvents: number } {
     const audited = new AuditedContracts();
