@@ -68,8 +68,10 @@ async function ops(client: Client, args: Record<string, unknown> = {}): Promise<
   return { ...(r.structuredContent as OpsResult), raw: text };
 }
 
+const names = async (x: WriteHarness) => (await x.client.listTools()).tools.map((t) => t.name);
+
 describe('pfsense_get_write_operations: registration under the write tool\'s three gates', () => {
-  it('listed with read-only annotations next to the write tool; absent without the grant, the allow-list entry or the runtime', async () => {
+  it('listed with read-only annotations next to the write tool', async () => {
     const w = await writeDir();
     const h = await harness(w);
     const tool = (await h.client.listTools()).tools.find((t) => t.name === OPS_TOOL);
@@ -77,16 +79,24 @@ describe('pfsense_get_write_operations: registration under the write tool\'s thr
     expect(tool?.inputSchema.properties).toHaveProperty('operation_id');
     expect(tool?.inputSchema.properties).toHaveProperty('limit');
     expect(tool?.inputSchema.properties).toHaveProperty('offset');
+  });
 
-    const names = async (x: WriteHarness) => (await x.client.listTools()).tools.map((t) => t.name);
+  it('absent without the grant, the allow-list entry or the runtime', async () => {
+    const w = await writeDir();
     expect(await names(await harness(w, { profile: 'auditor' }))).not.toContain(OPS_TOOL);
     expect(await names(await harness(w, {}, { allowListed: () => false }))).not.toContain(OPS_TOOL);
     expect(await names(await harness(null))).not.toContain(OPS_TOOL);
-    // PFSENSE_ALLOWED_TOOLS removes either, adds neither.
+  });
+
+  it('PFSENSE_ALLOWED_TOOLS removes it (or keeps it alone), never adds it', async () => {
+    const w = await writeDir();
     expect(await names(await harness(w, { allowedTools: new Set([OPS_TOOL]) }))).toEqual([OPS_TOOL]);
     expect(await names(await harness(w, { allowedTools: new Set([WRITE_TOOL]) }))).toEqual([WRITE_TOOL]);
     expect(await names(await harness(w, { profile: 'auditor', allowedTools: new Set([OPS_TOOL]) }))).toEqual([]);
-    // PFSENSE_TOOLSETS: it is in `firewall`, with the write tool.
+  });
+
+  it('PFSENSE_TOOLSETS: it is in `firewall`, with the write tool', async () => {
+    const w = await writeDir();
     expect(await names(await harness(w, { toolsets: new Set(['firewall']) }))).toEqual(expect.arrayContaining([OPS_TOOL, WRITE_TOOL]));
     expect(await names(await harness(w, { toolsets: new Set(['nat']) }))).not.toContain(OPS_TOOL);
   });
