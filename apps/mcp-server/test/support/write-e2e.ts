@@ -4,7 +4,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isStale, serverMain, workspaceRoot } from './built-server.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { isStale, serverEnv, serverMain, workspaceRoot } from './built-server.js';
 
 export const signerMain = join(workspaceRoot, 'dist', 'apps', 'signer-cli', 'main.js');
 export const WRITE_TOOL = 'pfsense_set_firewall_alias_description';
@@ -103,4 +105,58 @@ export interface WriteResult {
   readonly contract_id: string | null;
   readonly pending_request: string | null;
   readonly next_step: string;
+}
+
+export interface WriteServer {
+  readonly client: Client;
+  readonly pid: number;
+  readonly stderr: () => string;
+  /** Resolves once the process is gone (polled: the SDK transport does not expose the exit). */
+  gone(timeoutMs?: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** The built server under the SDK client, with its pid (to signal it) and its stderr. */
+export async function connectWriteServer(env: Record<string, string>): Promise<WriteServer> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [serverMain], env: serverEnv(env), stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const client = new Client({ name: 'mcp-write-processes', version: '0.0.0' });
+  await client.connect(transport);
+  const pid = transport.pid;
+  if (pid === null) throw new Error('no pid');
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return {
+    client,
+    pid,
+    stderr: () => stderr,
+    gone: async (timeoutMs = 60_000) => {
+      const end = Date.now() + timeoutMs;
+      while (alive() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      return !alive();
+    },
+    close: async () => {
+      try {
+        await client.close();
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
+
+/** Waits until `condition` holds (polled), failing after `timeoutMs`. */
+export async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
