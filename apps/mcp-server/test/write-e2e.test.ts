@@ -15,6 +15,9 @@ const STATUS_PATH = '/api/v2/status/system';
 let sim: RunningSimulator;
 let apiKeyFile: string;
 const cleanups: (() => Promise<void> | void)[] = [];
+// Each test spawns the server, the signer and the admin program several times (about a second per process
+// start on a loaded machine); the bound is on process starts, not on anything the product waits for.
+const PROCESS_TEST_TIMEOUT_MS = 180_000;
 
 beforeAll(async () => {
   ensureBuilt();
@@ -80,7 +83,7 @@ const absentLine = (stderr: string): Record<string, unknown> | null => {
   return line === undefined ? null : (JSON.parse(line) as Record<string, unknown>);
 };
 
-describe('the signed write through MCP, the real signer and pfsense-mcp admin', () => {
+describe('the signed write through MCP, the real signer and pfsense-mcp admin', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('requested → signer --approve → admin inbox add → awaiting_confirmation → confirmation → verified; the alias changed, one PATCH', async () => {
     const h = host();
     const s = await serve(env(h));
@@ -173,7 +176,7 @@ describe('the signed write through MCP, the real signer and pfsense-mcp admin', 
   });
 });
 
-describe('the write tool is absent for each failed gate; READ keeps serving; --check-config says why', () => {
+describe('the write tool is absent for each failed gate; READ keeps serving; --check-config says why', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('auditor with PFSENSE_WRITE_DIR set: 0 write tools; the stderr line names the granted gate; --check-config exits 1 with the same reason', async () => {
     const h = host();
     const s = await serve(env(h, { PFSENSE_PROFILE: 'auditor' }));

@@ -15,6 +15,9 @@ const LATENCY_MS = 2_500;
 let sim: RunningSimulator;
 let apiKeyFile: string;
 const cleanups: (() => Promise<void> | void)[] = [];
+// Each test spawns the server, the signer and the admin program several times (about a second per process
+// start on a loaded machine); the bound is on process starts, not on anything the product waits for.
+const PROCESS_TEST_TIMEOUT_MS = 180_000;
 
 beforeAll(async () => {
   ensureBuilt();
@@ -80,7 +83,7 @@ async function confirmed(h: HostSetup, s: WriteServer, args: Record<string, unkn
 
 const patches = () => sim.control.count(ALIAS_PATH, 'PATCH');
 
-describe('two server processes on one write directory', () => {
+describe('two server processes on one write directory', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('asking for the same change at once: one operation, one contract, at most one PATCH', async () => {
     const h = host();
     const [a, b] = await Promise.all([serve(h), serve(h)]);
@@ -115,7 +118,7 @@ describe('two server processes on one write directory', () => {
   });
 });
 
-describe('shutdown with the write in flight', () => {
+describe('shutdown with the write in flight', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('SIGTERM: the executor call finishes (its answer still reaches the client) before the process exits; stores closed, WAL checkpointed', async () => {
     const h = host();
     const s = await serve(h);
