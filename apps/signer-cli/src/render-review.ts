@@ -127,6 +127,13 @@ class Lines {
   }
 }
 
+/** A quoted value (e.g. a file path) as lines of at most REVIEW_WIDTH columns, each indented by `indent`. */
+export function wrappedQuoted(value: string, indent: number): string {
+  return wrap(quoted(value), REVIEW_WIDTH - indent)
+    .map((row) => `${' '.repeat(indent)}${emit(row)}`)
+    .join('\n');
+}
+
 function time(ms: number): string {
   return `${new Date(ms).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC')}`;
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { canonicalize } from '@pfsense-mcp/canonical';
 import {
   ArtifactKind,
+  MAX_ARTIFACT_BYTES,
   applianceBindingDigest,
   artifactDigestOf,
   checkPlanAuthorizationBinding,
@@ -89,6 +90,8 @@ describe('command line', () => {
     expect(signer(['frobnicate']).status).toBe(2);
     expect(signer(['review', 'x', '--sneaky']).status).toBe(2);
     expect(signer(['keygen', '--role', 'root', '--out', keys]).status).toBe(2);
+    expect(signer(['keygen', '--role', 'confirmation', '--out', keys, '--full']).status).toBe(2);
+    expect(signer(['verify', 'x.json', '--members']).status).toBe(2);
     const r = signer(['frobnicate', '--json']);
     expect(json(r)).toMatchObject({ ok: false, error: { code: 'USAGE' } });
   });
@@ -239,7 +242,7 @@ describe('review', () => {
     const pretty = JSON.stringify(JSON.parse(readFileSync(file, 'utf8')), null, 2);
     expect(json(signer(['review', writeArtifact(inbox, pretty), '--server-key', server.pubFile, '--json'])).error.code).toBe('NOT_CANONICAL');
     const big = join(inbox, 'big.json');
-    writeFileSync(big, 'x'.repeat(70_000), { mode: 0o600 });
+    writeFileSync(big, 'x'.repeat(MAX_ARTIFACT_BYTES + 1), { mode: 0o600 });
     expect(json(signer(['review', big, '--server-key', server.pubFile, '--json'])).error.code).toBe('TOO_LARGE');
     const pubOpen = join(keys, 'open.pub');
     writeFileSync(pubOpen, `${Buffer.from(server.key.publicKey).toString('hex')}\n`, { mode: 0o644 });
