@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { connectBuilt, ensureBuilt, runBuilt, writeKeyFile, type ConnectedServer } from './support/built-server.js';
-import { WRITE_TOOL, approve, ensureSignerBuilt, setUpHost, type HostSetup, type WriteResult } from './support/write-e2e.js';
+import { WRITE_TOOL, approve, ensureSignerBuilt, setUpHost, simRequest, type HostSetup, type WriteResult } from './support/write-e2e.js';
 
 const ALIASES_PATH = '/api/v2/firewall/aliases';
 const ALIAS_PATH = '/api/v2/firewall/alias';
@@ -72,8 +72,8 @@ async function call(s: ConnectedServer, args: Record<string, unknown>): Promise<
 }
 
 async function descr(name: string): Promise<unknown> {
-  const r = await fetch(`${sim.url}${ALIASES_PATH}`, { headers: { 'X-API-Key': sim.apiKey } });
-  return ((await r.json()) as { data: { name: string; descr: string }[] }).data.find((a) => a.name === name)?.descr;
+  const r = await simRequest(sim.url, sim.apiKey, 'GET', ALIASES_PATH);
+  return (r.json as { data: { name: string; descr: string }[] }).data.find((a) => a.name === name)?.descr;
 }
 
 const patches = () => sim.control.count(ALIAS_PATH, 'PATCH');
@@ -140,11 +140,7 @@ describe('the signed write through MCP, the real signer and pfsense-mcp admin', 
     const args = { alias_name: 'DMZ_HOSTS', description: 'DMZ (stale)' };
     approve(h, (await call(s, args)).pending_request ?? '', 'plan-authorization');
     approve(h, (await call(s, args)).pending_request ?? '', 'confirmation');
-    const r = await fetch(`${sim.url}${ALIAS_PATH}`, {
-      method: 'PATCH',
-      headers: { 'X-API-Key': sim.apiKey, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ id: 2, descr: 'someone else', apply: false }),
-    });
+    const r = await simRequest(sim.url, sim.apiKey, 'PATCH', ALIAS_PATH, { id: 2, descr: 'someone else', apply: false });
     expect(r.status).toBe(200);
     const before = patches();
     expect(await call(s, args)).toEqual({

@@ -2,6 +2,7 @@
 // (init, trust, inbox add) and the real signer (dist/apps/signer-cli/main.js: keygen, review, sign --approve).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -159,4 +160,34 @@ export async function until(condition: () => boolean, timeoutMs = 30_000): Promi
     if (Date.now() > end) throw new Error('condition not reached in time');
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/**
+ * One request to the simulator on a fresh connection (no keep-alive: a pooled socket the server closed while
+ * idle would reset under load). Returns the status and the parsed JSON body.
+ */
+export function simRequest(url: string, apiKey: string, method: 'GET' | 'PATCH', path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = httpRequest(
+      `${url}${path}`,
+      { method, agent: false, headers: { 'X-API-Key': apiKey, ...(payload === undefined ? {} : { 'Content-Type': 'application/json' }) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = null;
+          }
+          resolve({ status: res.statusCode ?? 0, json });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
 }
