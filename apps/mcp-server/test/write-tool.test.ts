@@ -8,6 +8,7 @@ import { artifactDigestOf, parseArtifact } from '@pfsense-mcp/authorization';
 import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { ERAS, type Era } from './support/clients.js';
 import { errorOf } from './support/in-process-server.js';
+import { simRequest } from './support/write-e2e.js';
 import {
   ALIAS_PATH,
   ALIASES_PATH,
@@ -58,17 +59,12 @@ async function harness(w: TestWriteDirectory | null, extra: Parameters<typeof se
 }
 
 async function descrOf(name: string): Promise<unknown> {
-  const r = await fetch(`${sim.url}${ALIASES_PATH}`, { headers: { 'X-API-Key': sim.apiKey } });
-  const body = (await r.json()) as { data: { name: string; descr: string }[] };
-  return body.data.find((a) => a.name === name)?.descr;
+  const r = await simRequest(sim.url, sim.apiKey, 'GET', ALIASES_PATH);
+  return (r.json as { data: { name: string; descr: string }[] }).data.find((a) => a.name === name)?.descr;
 }
 
 async function setDescr(id: number, descr: string): Promise<void> {
-  const r = await fetch(`${sim.url}${ALIAS_PATH}`, {
-    method: 'PATCH',
-    headers: { 'X-API-Key': sim.apiKey, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ id, descr, apply: false }),
-  });
+  const r = await simRequest(sim.url, sim.apiKey, 'PATCH', ALIAS_PATH, { id, descr, apply: false });
   if (r.status !== 200) throw new Error(`admin PATCH ${r.status}`);
 }
 
@@ -283,11 +279,7 @@ describe.each(ERAS)('the lifecycle through MCP (%s era)', (era) => {
     const prepared = await callWrite(h.client, args);
     expect(prepared.status).toBe('awaiting_confirmation');
     signIntoInbox(w, prepared.pending_request ?? '');
-    await fetch(`${sim.url}${ALIAS_PATH}`, {
-      method: 'PATCH',
-      headers: { 'X-API-Key': sim.apiKey, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ id: 2, descr: 'changed by someone else', apply: false }),
-    });
+    await setDescr(2, 'changed by someone else');
     const before = patches();
     const r = await callWrite(h.client, args);
     expect(r).toEqual({

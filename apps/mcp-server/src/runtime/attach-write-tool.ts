@@ -1,6 +1,7 @@
 // Loaded after the opening reply (`initialize` or `server/discover`), with the READ tools: the write runtime opens SQLite files and the HTTP
 // stack, which no client needs before its first tools/list.
 import { Capability, isRuntimeEnabled } from '@pfsense-mcp/policy';
+import { WRITE_OPERATIONS_TOOL_NAME, registerWriteOperationsTool } from '../tools/register-write-operations-tool.js';
 import { WRITE_TOOL_NAME, registerWriteTool } from '../tools/register-write-tool.js';
 import type { ServerFactory } from './create-server-factory.js';
 import type { Logger } from './create-logger.js';
@@ -39,8 +40,8 @@ export async function attachWriteTool(
     return Object.freeze({ runtime: null, absent: gates.requested ? failure : null });
   };
   if (gates.failure !== null) return absent(gates.failure);
-  // The allow-list removed the tool on purpose: nothing to open, nothing failed.
-  if (!gates.selected) return Object.freeze({ runtime: null, absent: null });
+  // The allow-list removed both tools on purpose: nothing to open, nothing failed.
+  if (!gates.selected && !gates.operationsSelected) return Object.freeze({ runtime: null, absent: null });
   let runtime: WriteRuntime;
   try {
     runtime = await openWriteRuntime({ config, readApiKey, ...runtimeOptions });
@@ -53,11 +54,30 @@ export async function attachWriteTool(
     outboxDirectory: runtime.layout.outboxDir,
     serverPublicKeyFile: runtime.layout.serverRequestPublicKeyFile,
   };
-  factory.names.add(WRITE_TOOL_NAME);
-  factory.writeNames.add(WRITE_TOOL_NAME);
-  // Every instance of the factory (either protocol era) gets the tool, all of them backed by the one runtime.
-  factory.attach((server) => registerWriteTool(server, runtime.facade, paths));
-  factory.write.runtimeEnabled = isRuntimeEnabled(Capability.ALIAS_WRITE, { profile: config.profile, writeRuntimeReady: true, endpointAllowListed: gates.allowListed });
+  // Every instance of the factory (either protocol era) gets the tools, all of them backed by the one runtime.
+  if (gates.selected) {
+    factory.names.add(WRITE_TOOL_NAME);
+    factory.writeNames.add(WRITE_TOOL_NAME);
+    factory.attach((server) => registerWriteTool(server, runtime.facade, paths));
+    factory.write.runtimeEnabled = isRuntimeEnabled(Capability.ALIAS_WRITE, { profile: config.profile, writeRuntimeReady: true, endpointAllowListed: gates.allowListed });
+  }
+  // The operations view: same three gates (it exists only with a constructed write runtime), read-only.
+  if (gates.operationsSelected) {
+    factory.names.add(WRITE_OPERATIONS_TOOL_NAME);
+    factory.attach((server) => registerWriteOperationsTool(server, runtime.facade, paths));
+  }
+  factory.writeArtifacts = () => runtime.facade.artifactCounts();
   logger.log('info', 'write_runtime_ready', { reconciled: runtime.reconciledAtStart, expired: runtime.expiredAtStart });
+  warnOnLeftovers(runtime, logger);
   return Object.freeze({ runtime, absent: null });
+}
+
+/** One start-up warning (counts only) when the inbox and outbox hold many files; they never stop the write. */
+function warnOnLeftovers(runtime: WriteRuntime, logger: Logger): void {
+  try {
+    const counts = runtime.facade.artifactCounts();
+    if (counts.pileUp) logger.log('warn', 'write_artifacts_piled_up', { inboxFiles: counts.inboxFiles, outboxFiles: counts.outboxFiles });
+  } catch {
+    // The directories were checked while building the runtime; a failure here is reported by the next call.
+  }
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { InMemoryTransport, type JSONRPCMessage, type Tool } from '@modelcontextprotocol/server';
 import { canonicalize } from '@pfsense-mcp/canonical';
 import { Capability, isGranted, type Profile } from '@pfsense-mcp/policy';
+import { registerWriteOperationsTool } from '../tools/register-write-operations-tool.js';
 import { registerWriteTool } from '../tools/register-write-tool.js';
 import { buildReadClient } from './build-read-client.js';
 import { createMcpServer } from './create-mcp-server.js';
@@ -40,8 +41,15 @@ export async function buildToolManifest(profile: Profile): Promise<ToolManifest>
   const { factory } = createMcpServer({ profile, allowedTools: null, client: handle.client });
   if (isGranted(profile, Capability.ALIAS_WRITE) && isAliasPatchAllowListed()) {
     const unused = '/write-directory';
+    const never = (): never => {
+      throw new Error('manifest only');
+    };
+    const facade = { requestAliasDescriptionChange: () => Promise.reject(new Error('manifest only')), listWriteOperations: never, artifactCounts: never };
     const paths = { writeDirectory: unused, outboxDirectory: `${unused}/outbox`, serverPublicKeyFile: `${unused}/keys/server-request.pub` };
-    factory.attach((server) => registerWriteTool(server, { requestAliasDescriptionChange: () => Promise.reject(new Error('manifest only')) }, paths));
+    factory.attach((server) => {
+      registerWriteTool(server, facade, paths);
+      registerWriteOperationsTool(server, facade, paths);
+    });
   }
   const server = factory.create();
   const [wire, serverSide] = InMemoryTransport.createLinkedPair();

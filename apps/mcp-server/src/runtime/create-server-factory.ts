@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/server';
+import type { ArtifactCounts } from '@pfsense-mcp/coordinator';
 import { Capability, isGranted, isImplemented, type Profile } from '@pfsense-mcp/policy';
 import { INFO_TOOL_CAPABILITY, INFO_TOOL_NAME, registerInfoTool } from '../tools/register-info-tool.js';
 import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from './server-identity.js';
@@ -26,8 +27,20 @@ export interface ServerFactory {
   readonly writeNames: Set<string>;
   /** ALIAS_WRITE's three facts; `runtimeEnabled` is set by attachWriteTool once all three gates hold. */
   readonly write: { readonly implemented: boolean; readonly granted: boolean; runtimeEnabled: boolean };
+  /** Set by attachWriteTool: the inbox/outbox file counts pfsense_mcp_info reports (by name, nothing opened). */
+  writeArtifacts: (() => ArtifactCounts) | null;
   /** Registers tools on every instance built so far and on every later one. */
   attach(register: ToolRegistrar): void;
+}
+
+/** The counts now, or null without a write runtime or when the directories cannot be listed. */
+function writeArtifactsNow(factory: ServerFactory): ArtifactCounts | null {
+  if (factory.writeArtifacts === null) return null;
+  try {
+    return factory.writeArtifacts();
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -51,6 +64,7 @@ export function createServerFactory(
     pfrestVersion: 'unknown',
     writeNames: new Set(),
     write: { implemented: isImplemented(Capability.ALIAS_WRITE), granted: isGranted(profile, Capability.ALIAS_WRITE), runtimeEnabled: false },
+    writeArtifacts: null,
     create: () => {
       // Declaring the tools capability installs tools/list and tools/call even with nothing registered, so an
       // empty selection lists [] in both eras.
@@ -71,6 +85,7 @@ export function createServerFactory(
           readToolCount: factory.names.size - factory.writeNames.size,
           writeToolCount: factory.writeNames.size,
           write: { implemented: factory.write.implemented, granted: factory.write.granted, runtimeEnabled: factory.write.runtimeEnabled },
+          writeArtifacts: writeArtifactsNow(factory),
           toolsets: TOOLSETS.map((set) => ({ name: set.name, description: set.description, selected: toolsets === null || toolsets.has(set.name), tools: set.tools })),
         }));
       }
