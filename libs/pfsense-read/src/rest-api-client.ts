@@ -86,15 +86,16 @@ export class RestApiClient {
     Object.freeze(this);
   }
 
-  /** One GET of `path` (with an optional query); resolves to the envelope's `data`, refuses anything else. */
-  async read(path: string, query?: Readonly<Record<string, string | number>>): Promise<{ readonly data: unknown }> {
+  /**
+   * One GET of `path` (with an optional query); resolves to the envelope's `data`, refuses anything else.
+   * `signal` aborts the request (the transport's `CANCELLED`).
+   */
+  async read(path: string, query?: Readonly<Record<string, string | number>>, signal?: AbortSignal): Promise<{ readonly data: unknown }> {
     const checkedPath = assertPath(path, 'read');
     const checkedQuery = copyQuery(query, 'read');
-    const response = await this.#transport.request(
-      'GET',
-      checkedPath,
-      checkedQuery === undefined ? undefined : { query: checkedQuery },
-    );
+    if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError('read: "signal" must be an AbortSignal');
+    const options = { ...(checkedQuery === undefined ? {} : { query: checkedQuery }), ...(signal === undefined ? {} : { signal }) };
+    const response = await this.#transport.request('GET', checkedPath, Object.keys(options).length === 0 ? undefined : options);
     return Object.freeze({ data: unwrap(response) });
   }
 

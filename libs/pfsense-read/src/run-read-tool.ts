@@ -43,11 +43,13 @@ function issuesOf(error: z.ZodError): { path: string; issue: string }[] {
  * Runs one READ tool: validates `input` with the tool's strict input schema, issues exactly one GET (with
  * limit/offset for plural tools, no other query), projects the data through the allow-list and returns a
  * frozen result that the tool's outputSchema accepts. Fields nulled for type drift are named in `drift`.
+ * `signal` (the MCP call's cancellation) aborts the GET, queued or on the wire.
  */
 export async function runReadTool(
   client: RestApiClient,
   tool: ReadToolDefinition,
   input: unknown,
+  signal?: AbortSignal,
 ): Promise<ReadToolResult> {
   if (!KNOWN.has(tool)) throw new TypeError('runReadTool: "tool" must be an entry of READ_CATALOGUE');
   const parsed = tool.inputSchema.safeParse(input ?? {});
@@ -55,13 +57,13 @@ export async function runReadTool(
   const args = parsed.data as { limit?: number; offset?: number; include_identifying_metadata?: boolean };
   const projectOptions = { includeIdentifyingMetadata: args.include_identifying_metadata === true };
   if (!tool.plural) {
-    const { data } = await client.read(tool.path);
+    const { data } = await client.read(tool.path, undefined, signal);
     const projected = tool.project(data, projectOptions);
     return Object.freeze(projected.drift.length === 0 ? { data: projected.data } : { data: projected.data, drift: projected.drift });
   }
   const limit = args.limit as number;
   const offset = args.offset as number;
-  const { data } = await client.read(tool.path, { limit, offset });
+  const { data } = await client.read(tool.path, { limit, offset }, signal);
   const projected = tool.project(data, projectOptions);
   const items = projected.data as readonly unknown[];
   // pfrest honours limit; a longer page means it did not, and the result would misstate paging.

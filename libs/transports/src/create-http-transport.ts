@@ -11,7 +11,9 @@ import { InFlightLimiter } from './in-flight-limiter.js';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_MAX_IN_FLIGHT,
+  DEFAULT_MAX_QUEUED,
   DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_QUEUE_TIMEOUT_MS,
   DEFAULT_RESPONSE_TIMEOUT_MS,
 } from './transport-defaults.js';
 import { ResponseTooLargeError, TransportConfigError, TransportError } from './transport-error.js';
@@ -22,6 +24,7 @@ import { validateRequest, type ValidatedRequest } from './validate-request.js';
 const MAX_TIMEOUT_MS = 10 * 60_000;
 const MAX_RESPONSE_BYTES_CEILING = 256 * 1024 * 1024;
 const MAX_IN_FLIGHT_CEILING = 64;
+const MAX_QUEUED_CEILING = 100_000;
 const MAX_CA_FILE_BYTES = 1024 * 1024;
 const USER_AGENT = 'pfsense-mcp';
 
@@ -41,6 +44,10 @@ export interface HttpTransportOptions {
   readonly maxResponseBytes?: number;
   /** Requests on the wire at once; more wait in FIFO order. Default 4. */
   readonly maxInFlight?: number;
+  /** Requests waiting for an in-flight slot at once; one more fails at once with `BUSY`. Default 64. */
+  readonly maxQueued?: number;
+  /** Longest wait for an in-flight slot (`QUEUE_TIMEOUT` past it); 0 = none. Default 10 s. */
+  readonly queueTimeoutMs?: number;
   /** Reuse connections between requests. Default true. */
   readonly keepAlive?: boolean;
 }
@@ -174,6 +181,8 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     options.maxResponseBytes, 'maxResponseBytes', 1, MAX_RESPONSE_BYTES_CEILING, DEFAULT_MAX_RESPONSE_BYTES,
   );
   const maxInFlight = optionalInt(options.maxInFlight, 'maxInFlight', 1, MAX_IN_FLIGHT_CEILING, DEFAULT_MAX_IN_FLIGHT);
+  const maxQueued = optionalInt(options.maxQueued, 'maxQueued', 0, MAX_QUEUED_CEILING, DEFAULT_MAX_QUEUED);
+  const queueTimeoutMs = optionalInt(options.queueTimeoutMs, 'queueTimeoutMs', 0, MAX_TIMEOUT_MS, DEFAULT_QUEUE_TIMEOUT_MS);
   const ca = isHttps && options.caFile !== undefined ? readCaFile(options.caFile) : undefined;
   const keepAlive = options.keepAlive ?? true;
   // A private agent per transport: its own pool, sized to the in-flight bound, never the global one.
@@ -191,14 +200,15 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     agent,
     https: isHttps,
   });
-  const limiter = new InFlightLimiter(maxInFlight);
+  const limiter = new InFlightLimiter(maxInFlight, { maxQueued, queueTimeoutMs });
 
   const transport: HttpTransport = {
     async request(method: HttpMethod, path: string, requestOptions?: TransportRequestOptions) {
       const request = validateRequest(method, path, requestOptions);
-      const release = await limiter.acquire();
+      const signal = requestOptions?.signal;
+      const release = await limiter.acquire(signal);
       try {
-        return await send(settings, request);
+        return await send(settings, request, signal);
       } finally {
         release();
       }
@@ -235,7 +245,7 @@ function flattenHeaders(raw: IncomingMessage['headers']): Readonly<Record<string
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-function send(settings: Settings, request: ValidatedRequest): Promise<TransportResponse> {
+function send(settings: Settings, request: ValidatedRequest, signal: AbortSignal | undefined): Promise<TransportResponse> {
   const headers: Record<string, string> = { ...settings.headers };
   // No Content-Type without a body: pfrest ignores the query string of a GET that claims JSON.
   if (request.body !== null) headers['content-type'] = 'application/json';
@@ -281,6 +291,7 @@ function send(settings: Settings, request: ValidatedRequest): Promise<TransportR
       allowGetBody: false,
       enableUnixSockets: false,
       timeout,
+      ...(signal !== undefined ? { signal } : {}),
     });
 
     const overCap = (): void => {
@@ -338,7 +349,10 @@ function send(settings: Settings, request: ValidatedRequest): Promise<TransportR
         );
       },
       (error: unknown) => {
-        reject(tooLarge ? new ResponseTooLargeError(settings.maxResponseBytes) : classifyTransportFailure(error, phase));
+        if (tooLarge) reject(new ResponseTooLargeError(settings.maxResponseBytes));
+        // The caller gave up: the connection is destroyed; whether a byte left is what the socket saw.
+        else if (signal?.aborted === true) reject(new TransportError('transport: the request was cancelled', 'CANCELLED', phase === 'connected'));
+        else reject(classifyTransportFailure(error, phase));
       },
     );
   });

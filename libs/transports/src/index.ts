@@ -15,7 +15,9 @@ export type { TransportConnectionCode, TransportTimeoutCode } from './transport-
 export {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_MAX_IN_FLIGHT,
+  DEFAULT_MAX_QUEUED,
   DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_QUEUE_TIMEOUT_MS,
   DEFAULT_RESPONSE_TIMEOUT_MS,
 } from './transport-defaults.js';
 export { createHttpTransport, isLoopbackHost } from './create-http-transport.js';
@@ -23,6 +25,7 @@ export type { HttpTransport, HttpTransportOptions } from './create-http-transpor
 export { validateRequest } from './validate-request.js';
 export type { ValidatedRequest } from './validate-request.js';
 export { InFlightLimiter } from './in-flight-limiter.js';
+export type { InFlightLimiterOptions } from './in-flight-limiter.js';
 export { MockScriptExhaustedError, RecordingMockTransport } from './recording-mock-transport.js';
 export type {
   MockHandler,

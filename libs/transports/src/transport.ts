@@ -5,6 +5,11 @@ export interface TransportRequestOptions {
   readonly query?: Readonly<Record<string, string | number>>;
   /** An already-serialized JSON text. Absent means "no body" (and no Content-Type header). */
   readonly body?: string;
+  /**
+   * Aborts the call: a queued call leaves the queue without being sent, a call on the wire has its
+   * connection destroyed (the error then says whether any byte was written). Code `CANCELLED`.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export interface TransportResponse {

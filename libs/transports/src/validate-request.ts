@@ -55,8 +55,9 @@ export function validateRequest(method: unknown, path: unknown, options: unknown
   }
   const opts = (options ?? {}) as TransportRequestOptions & Record<string, unknown>;
   for (const key of Object.keys(opts)) {
-    if (key !== 'query' && key !== 'body') refuse(`unknown option "${key.slice(0, 32)}"`);
+    if (key !== 'query' && key !== 'body' && key !== 'signal') refuse(`unknown option "${key.slice(0, 32)}"`);
   }
+  if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) refuse('"signal" must be an AbortSignal');
   let query: Readonly<Record<string, string | number>> | null = null;
   if (opts.query !== undefined) {
     const q: unknown = opts.query;

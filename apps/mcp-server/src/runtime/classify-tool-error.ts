@@ -5,6 +5,10 @@ import { ToolCallError, ToolErrorCode } from '../tools/tool-error-code.js';
 const TRANSPORT_CODES: Readonly<Record<string, ToolErrorCode>> = Object.freeze({
   CONNECT_TIMEOUT: ToolErrorCode.UPSTREAM_TIMEOUT,
   RESPONSE_TIMEOUT: ToolErrorCode.UPSTREAM_TIMEOUT,
+  // The in-flight queue's own refusals: nothing was sent (docs/DESIGN.md §8).
+  QUEUE_TIMEOUT: ToolErrorCode.UPSTREAM_SLOW,
+  BUSY: ToolErrorCode.BUSY,
+  CANCELLED: ToolErrorCode.CANCELLED,
   CONNECTION_REFUSED: ToolErrorCode.UPSTREAM_UNREACHABLE,
   DNS_FAILURE: ToolErrorCode.UPSTREAM_UNREACHABLE,
   UNREACHABLE: ToolErrorCode.UPSTREAM_UNREACHABLE,

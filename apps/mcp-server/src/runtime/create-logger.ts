@@ -17,7 +17,7 @@ export const LOG_EVENTS = Object.freeze([
 ] as const);
 export type LogEvent = (typeof LOG_EVENTS)[number];
 
-export const OUTCOME_CLASSES = Object.freeze(['ok', 'truncated', 'client_error', 'upstream_error', 'internal_error'] as const);
+export const OUTCOME_CLASSES = Object.freeze(['ok', 'truncated', 'client_error', 'upstream_error', 'internal_error', 'cancelled'] as const);
 export type OutcomeClass = (typeof OUTCOME_CLASSES)[number];
 
 /**

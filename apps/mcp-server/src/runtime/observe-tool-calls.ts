@@ -13,7 +13,8 @@ const SERVER_INFO_META_KEY = 'io.modelcontextprotocol/serverInfo';
 const INVALID_PARAMS = -32602;
 
 interface Pending {
-  readonly tool: string;
+  /** The requested name; checked against the registered tools only when the line is written (see below). */
+  readonly requested: string | null;
   readonly startedAt: number;
   /** The request came on protocol revision 2026-07-28, whose results carry `resultType` and the server identity. */
   readonly modern: boolean;
@@ -63,9 +64,10 @@ export function observeToolCalls(inner: Transport, logger: Logger, registeredToo
 
   function onResponse(message: JSONRPCMessage): JSONRPCMessage {
     const id = (message as { id: string | number }).id;
-    const call = pending.get(id);
-    if (call === undefined) return message;
+    const entry = pending.get(id);
+    if (entry === undefined) return message;
     pending.delete(id);
+    const call = { ...entry, tool: toolName(entry) };
     const durationMs = clock() - call.startedAt;
     if ('error' in message) {
       const error = (message as { error: { code?: unknown; message?: unknown } }).error;
@@ -106,13 +108,28 @@ export function observeToolCalls(inner: Transport, logger: Logger, registeredToo
     return { ...message, result: { ...result, content: [errorContent(code, detail)], isError: true } } as JSONRPCMessage;
   }
 
+  // A call that arrived during startup is seen here before the tools are registered: its name is looked up when
+  // its line is written, so the line names the tool (a name never registered is `unknown_tool`).
+  const toolName = (call: Pending): string => (call.requested !== null && registeredTools.has(call.requested) ? call.requested : UNKNOWN);
+
   inner.onclose = () => outer.onclose?.();
   inner.onerror = (error: Error) => outer.onerror?.(error);
   inner.onmessage = <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => {
+    if ('method' in message && message.method === 'notifications/cancelled' && !('id' in message)) {
+      // A cancelled call gets no response (MCP specification, cancellation): its log line is written
+      // here and its entry dropped, so cancelled calls never fill the map.
+      const requestId = (message as { params?: { requestId?: unknown } }).params?.requestId;
+      const call = typeof requestId === 'string' || typeof requestId === 'number' ? pending.get(requestId) : undefined;
+      if (call !== undefined) {
+        pending.delete(requestId as string | number);
+        logger.toolCall({ tool: toolName(call), durationMs: clock() - call.startedAt, outcome: 'cancelled' });
+        settle();
+      }
+    }
     if ('method' in message && message.method === 'tools/call' && 'id' in message) {
       const params = (message as { params?: { name?: unknown; _meta?: unknown } }).params;
-      const name = typeof params?.name === 'string' && registeredTools.has(params.name) ? params.name : UNKNOWN;
-      if (pending.size < MAX_PENDING) pending.set(message.id, { tool: name, startedAt: clock(), modern: isModernRequest(params) });
+      const requested = typeof params?.name === 'string' ? params.name : null;
+      if (pending.size < MAX_PENDING) pending.set(message.id, { requested, startedAt: clock(), modern: isModernRequest(params) });
     }
     outer.onmessage?.(message, extra);
   };
@@ -170,6 +187,7 @@ function classifySdkError(text: string): { code: ToolErrorCode; detail: string |
 }
 
 function outcomeOf(code: ToolErrorCode): OutcomeClass {
+  if (code === ToolErrorCode.CANCELLED) return 'cancelled';
   if (code === ToolErrorCode.INVALID_INPUT || code === ToolErrorCode.UNKNOWN_TOOL) return 'client_error';
   if (code === ToolErrorCode.INTERNAL_ERROR || code === ToolErrorCode.RESULT_TOO_LARGE) return 'internal_error';
   return 'upstream_error';

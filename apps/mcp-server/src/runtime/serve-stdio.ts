@@ -47,8 +47,10 @@ export async function serveStdio(factory: ServerFactory, options: ServeOptions):
   const input = new PassThrough();
   const forward = (chunk: Buffer | string) => input.write(chunk);
   stdin.on('data', forward);
-  const observed = observeToolCalls(new StdioServerTransport(input, stdout as typeof processStdout), logger, factory.names);
-  const transport = gateUntilReady(observed);
+  // The gate sits under the observer: a call held during startup is seen (and named, timed, cancelled) once the
+  // tools it names are registered.
+  const transport = gateUntilReady(new StdioServerTransport(input, stdout as typeof processStdout));
+  const observed = observeToolCalls(transport, logger, factory.names);
 
   let resolveStop!: (reason: string) => void;
   const stopped = new Promise<string>((resolve) => {
@@ -65,7 +67,7 @@ export async function serveStdio(factory: ServerFactory, options: ServeOptions):
   void transport.closed.then(() => resolveStop('transport_closed'));
 
   // The opening exchange picks the era; the entry then pins one instance from the factory for the connection.
-  const handle = sdkServeStdio(() => factory.create(), { transport });
+  const handle = sdkServeStdio(() => factory.create(), { transport: observed });
   let exitCode = 0;
   const started = () => logger.log('info', 'server_started', { profile: options.profile, toolCount: factory.names.size, version: options.version });
   if (options.attach === undefined) {

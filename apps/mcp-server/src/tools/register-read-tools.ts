@@ -34,9 +34,10 @@ export function registerReadTools(server: McpServer, tools: readonly ReadToolDef
         outputSchema: tool.outputSchema,
         annotations: readToolAnnotations(tool.title),
       },
-      async (input: Record<string, unknown>): Promise<CallToolResult> => {
+      async (input: Record<string, unknown>, ctx: { readonly mcpReq: { readonly signal: AbortSignal } }): Promise<CallToolResult> => {
         try {
-          const result = await runReadTool(deps.client, tool, input);
+          // The call's cancellation (notifications/cancelled) aborts the GET and frees its in-flight slot.
+          const result = await runReadTool(deps.client, tool, input, ctx.mcpReq.signal);
           const plural = tool.plural ? (result as PluralReadToolResult) : null;
           const bounded = boundResultSize(
             result as unknown as Record<string, unknown>,

@@ -1,0 +1,132 @@
+// The BUILT server over stdio under a misbehaving client, against the simulator with latency faults: cancelled
+// calls, hung upstream calls and a queue that must stay bounded (README "Configuration", "Errors callers see").
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_QUEUED } from '@pfsense-mcp/transports';
+import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectBuilt, ensureBuilt, writeKeyFile } from './support/built-server.js';
+
+let sim: RunningSimulator;
+let keyFile: string;
+let env: Record<string, string>;
+const HUNG = '/api/v2/firewall/rules';
+
+beforeAll(async () => {
+  ensureBuilt();
+  sim = await startSimulator();
+  keyFile = writeKeyFile(sim.apiKey);
+  env = { PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: keyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' };
+}, 120_000);
+afterAll(async () => {
+  sim.control.clearFaults();
+  await sim.close();
+  rmSync(dirname(keyFile), { recursive: true, force: true });
+});
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+function errorCode(result: { content?: unknown }): string | undefined {
+  const text = (result.content as { text?: string }[] | undefined)?.[0]?.text ?? '{}';
+  return (JSON.parse(text) as { error?: { code?: string } }).error?.code;
+}
+
+function toolLines(stderr: string): Record<string, unknown>[] {
+  // Only complete lines: the last one may still be arriving.
+  const complete = stderr.slice(0, stderr.lastIndexOf('\n') + 1);
+  return complete.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['event'] === 'tool_call');
+}
+
+describe('cancellation (notifications/cancelled)', () => {
+  it('aborts the upstream GETs, frees their in-flight slots and logs outcome cancelled', async () => {
+    // Upstream holds these GETs far longer than the test may take: only an aborted request frees its slot.
+    sim.control.setFault({ route: HUNG, method: 'GET', kind: 'latency', ms: 120_000 });
+    sim.control.resetCounters();
+    const server = await connectBuilt(env);
+    try {
+      const controllers = Array.from({ length: DEFAULT_MAX_IN_FLIGHT + 1 }, () => new AbortController());
+      const cancelled = controllers.map((c) =>
+        server.client.callTool({ name: 'pfsense_get_firewall_rules', arguments: {} }, { signal: c.signal, timeout: 120_000 }).then(
+          () => 'answered',
+          () => 'rejected',
+        ),
+      );
+      await until(() => sim.control.count(HUNG, 'GET') >= DEFAULT_MAX_IN_FLIGHT);
+      for (const c of controllers) c.abort();
+      expect(await Promise.all(cancelled)).toEqual(controllers.map(() => 'rejected'));
+            // With the slots still held, this call would wait behind the hung GETs and fail UPSTREAM_SLOW.
+      const next = await server.client.callTool({ name: 'pfsense_get_system_status', arguments: {} });
+      expect(errorCode(next)).toBeUndefined();
+      await until(() => toolLines(server.stderr()).length >= controllers.length + 1);
+      const lines = toolLines(server.stderr());
+      expect(lines.filter((l) => l['outcome'] === 'cancelled' && l['tool'] === 'pfsense_get_firewall_rules')).toHaveLength(controllers.length);
+      // The fifth call was cancelled while still queued: it never reached the appliance.
+      expect(sim.control.count(HUNG, 'GET')).toBe(DEFAULT_MAX_IN_FLIGHT);
+    } finally {
+      sim.control.clearFaults();
+      await server.close();
+    }
+  }, 60_000);
+
+  it('each of many cancelled calls writes exactly one log line and leaves no pending entry behind', async () => {
+    sim.control.setFault({ route: '/api/v2/status/system', method: 'GET', kind: 'latency', ms: 120_000 });
+    const server = await connectBuilt(env);
+    try {
+      const controllers = Array.from({ length: DEFAULT_MAX_QUEUED }, () => new AbortController());
+      const runs = controllers.map((c) =>
+        server.client.callTool({ name: 'pfsense_get_system_status', arguments: {} }, { signal: c.signal, timeout: 120_000 }).catch(() => null),
+      );
+      // Every request is on stdin by now (on the wire or queued); none can be answered before its cancellation.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      for (const c of controllers) c.abort();
+      await Promise.all(runs);
+      await until(() => toolLines(server.stderr()).length >= runs.length);
+      sim.control.clearFaults();
+      const bad = await server.client.callTool({ name: 'pfsense_get_firewall_rules', arguments: { limit: 'x' } });
+      expect(errorCode(bad)).toBe('INVALID_INPUT');
+      await until(() => toolLines(server.stderr()).length >= runs.length + 1);
+      const lines = toolLines(server.stderr());
+      expect(lines.filter((l) => l['tool'] === 'pfsense_get_system_status' && l['outcome'] === 'cancelled')).toHaveLength(runs.length);
+      expect(lines).toHaveLength(runs.length + 1);
+    } finally {
+      sim.control.clearFaults();
+      await server.close();
+    }
+  }, 60_000);
+});
+
+describe('hung upstream calls and the bounded queue', () => {
+  it(`refuses call ${DEFAULT_MAX_QUEUED + 1} in the queue with BUSY, and a queued call ends UPSTREAM_SLOW before the response timeout`, async () => {
+    sim.control.setFault({ route: HUNG, method: 'GET', kind: 'latency', ms: 120_000 });
+    sim.control.resetCounters();
+    const server = await connectBuilt(env);
+    const controllers = Array.from({ length: DEFAULT_MAX_IN_FLIGHT }, () => new AbortController());
+    try {
+      const hung = controllers.map((c) =>
+        server.client.callTool({ name: 'pfsense_get_firewall_rules', arguments: {} }, { signal: c.signal, timeout: 120_000 }).catch(() => null),
+      );
+      await until(() => sim.control.count(HUNG, 'GET') >= DEFAULT_MAX_IN_FLIGHT);
+      const queued = Array.from({ length: DEFAULT_MAX_QUEUED }, () =>
+        server.client.callTool({ name: 'pfsense_get_system_status', arguments: {} }, { timeout: 60_000 }),
+      );
+      // Let the queued calls reach the transport's queue before the one that overflows it (the server reads and
+      // dispatches them in order; no event tells the client, so a short pause).
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const over = await server.client.callTool({ name: 'pfsense_get_system_status', arguments: {} });
+      expect(errorCode(over)).toBe('BUSY');
+      const waited = await Promise.all(queued);
+      // The default transport timeout is 30 s; the SDK client's own request timeout is 60 s here.
+      expect(new Set(waited.map(errorCode))).toEqual(new Set(['UPSTREAM_SLOW']));
+      const text = (waited[0]?.content as { text: string }[])[0]?.text ?? '';
+      expect(text).toContain('appliance is slow');
+      expect(sim.control.count('/api/v2/status/system', 'GET')).toBe(0);
+      for (const c of controllers) c.abort();
+      await Promise.all(hung);
+    } finally {
+      sim.control.clearFaults();
+      await server.close();
+    }
+  }, 90_000);
+});
