@@ -1,7 +1,8 @@
 // Public API of pfsense-read: the GET-only pfrest client, the READ catalogue and its runner.
 export { RestApiClient, DEFAULT_PAGE_SIZE, DEFAULT_MAX_PAGES } from './rest-api-client.js';
 export type { RestApiClientOptions } from './rest-api-client.js';
-export { PfrestResponseError } from './pfrest-response-error.js';
+export { PfrestResponseError, UNKNOWN_RESPONSE_ID } from './pfrest-response-error.js';
+export { PFREST_RESPONSE_IDS } from './pfrest-response-ids.js';
 export type { PfrestResponseErrorCode } from './pfrest-response-error.js';
 export { PfrestEnvelopeSchema } from './pfrest-envelope.js';
 export type { PfrestEnvelope } from './pfrest-envelope.js';

@@ -1,3 +1,5 @@
+import { PFREST_RESPONSE_IDS } from './pfrest-response-ids.js';
+
 /** Why an upstream response was refused. Stable strings; callers branch on them. */
 export type PfrestResponseErrorCode =
   | 'UPSTREAM_ERROR' // a non-success envelope or HTTP status
@@ -6,11 +8,12 @@ export type PfrestResponseErrorCode =
   | 'UNEXPECTED_SHAPE' // an envelope whose `data` does not fit the read model
   | 'PAGE_LIMIT_EXCEEDED'; // readAllPages reached its page bound without a short page
 
-const RESPONSE_ID = /^[A-Z][A-Z0-9_]{0,127}$/;
+/** What a `response_id` outside pfrest's known ids becomes: a hostile upstream cannot plant a token. */
+export const UNKNOWN_RESPONSE_ID = 'UNKNOWN';
 
 /**
  * A refused pfrest response, sanitized by construction: it carries the HTTP status, pfrest's `response_id`
- * (only when it is a plain upper-case token) and, for shape errors, the field path inside `data` — never the
+ * (only one of pfrest's known ids, else `UNKNOWN`) and, for shape errors, the field path inside `data` — never the
  * upstream `message`, the body or a header.
  */
 export class PfrestResponseError extends Error {
@@ -27,7 +30,8 @@ export class PfrestResponseError extends Error {
     responseId: unknown = null,
     dataPath: string | null = null,
   ) {
-    const id = typeof responseId === 'string' && RESPONSE_ID.test(responseId) ? responseId : null;
+    // Only pfrest's own ids pass through (upper-cased as pfrest does); any other string is UNKNOWN.
+    const id = typeof responseId !== 'string' ? null : PFREST_RESPONSE_IDS.has(responseId) ? responseId : UNKNOWN_RESPONSE_ID;
     const status = Number.isSafeInteger(httpStatus) ? httpStatus : 0;
     super(
       `pfREST read refused: ${code} (HTTP ${status}${id === null ? '' : `, ${id}`}${dataPath === null ? '' : `, at ${dataPath}`})`,

@@ -33,7 +33,7 @@ describe('vendor/pfrest', () => {
       .filter((f) => /^(?:apps|libs|tools)\/[^/]+\/(?:scripts|test)\/.+\.(?:mjs|ts)$/u.test(f) && !f.startsWith('tools/repo-checks/'))
       .map((f) => [f, readFileSync(join(WORKSPACE_ROOT, f), 'utf8')] as const);
     const data = readdirSync(VENDOR).filter((f) => /\.(?:json|md)$/u.test(f) && f !== 'SOURCE.md');
-    expect(data.sort()).toEqual(['models.json', 'pfsense_openapi_schema_trimmed.json', 'tool-endpoints.json', 'tool-reference.md']);
+    expect(data.sort()).toEqual(['models.json', 'pfsense_openapi_schema_trimmed.json', 'response-ids.json', 'tool-endpoints.json', 'tool-reference.md']);
     for (const f of data) {
       const quoted = new RegExp(`['"\`]${f.replace(/[.]/gu, '\\.')}['"\`]`, 'u');
       expect(readers.filter(([, text]) => quoted.test(text)).map(([name]) => name), f).not.toEqual([]);
