@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_QUEUED } from '@pfsense-mcp/transports';
 import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectBuilt, ensureBuilt, writeKeyFile } from './support/built-server.js';
+import { collect, connectBuilt, ensureBuilt, INITIALIZE, modernRequest, spawnBuilt, writeKeyFile } from './support/built-server.js';
 
 let sim: RunningSimulator;
 let keyFile: string;
@@ -158,5 +158,55 @@ describe('upstream response_id', () => {
       await server.close();
       await new Promise((resolve) => hostile.close(resolve));
     }
+  }, 60_000);
+});
+
+describe('protocol edges: wrong param types and hostile key names', () => {
+  it('answers name: 123 and arguments: [] with INVALID_INPUT (no raw schema text), and escapes bidi, zero-width and C1 characters of key names', async () => {
+    const child = spawnBuilt(env);
+    const done = collect(child);
+    const lines: Record<string, unknown>[] = [];
+    let buffer = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      let at: number;
+      while ((at = buffer.indexOf('\n')) >= 0) {
+        lines.push(JSON.parse(buffer.slice(0, at)) as Record<string, unknown>);
+        buffer = buffer.slice(at + 1);
+      }
+    });
+    const hostileKey = 'a\u202Eb\u200Bc\u0085d\u2066';
+    child.stdin.write(`${modernRequest(1, 'server/discover')}\n`);
+    child.stdin.write(`${modernRequest(2, 'tools/call', { name: 123, arguments: {} })}\n`);
+    child.stdin.write(`${modernRequest(3, 'tools/call', { name: 'pfsense_get_firewall_rules', arguments: [] })}\n`);
+    child.stdin.write(`${modernRequest(4, 'tools/call', { name: 'pfsense_get_firewall_rules', arguments: { [hostileKey]: 1 } })}\n`);
+    await until(() => lines.filter((l) => l['id'] !== 1).length >= 3);
+    child.stdin.end();
+    await done;
+    const byId = new Map(lines.map((l) => [l['id'], l]));
+    for (const id of [2, 3, 4]) {
+      const reply = byId.get(id) as { result?: { isError?: boolean; content?: { text: string }[] } };
+      expect(reply.result?.isError, `id ${id}: ${JSON.stringify(reply).slice(0, 300)}`).toBe(true);
+      const text = reply.result?.content?.[0]?.text ?? '';
+      expect((JSON.parse(text) as { error: { code: string } }).error.code).toBe('INVALID_INPUT');
+      expect(text).not.toMatch(/[\u0080-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/u);
+    }
+    const detail = (JSON.parse((byId.get(4) as { result: { content: { text: string }[] } }).result.content[0]!.text) as { error: { detail?: string } }).error.detail ?? '';
+    expect(detail).toContain('\\u{202E}');
+    expect(detail).toContain('\\u{200B}');
+    expect(detail).toContain('\\u{0085}');
+  }, 60_000);
+
+  it('the same refusal in the 2025 era (initialize first)', async () => {
+    const child = spawnBuilt(env);
+    const done = collect(child);
+    child.stdin.write(`${INITIALIZE}\n`);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 123, arguments: [] } })}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    child.stdin.end();
+    const run = await done;
+    const reply = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id?: unknown; result?: { content?: { text: string }[] } }).find((l) => l.id === 2);
+    expect(JSON.parse(reply?.result?.content?.[0]?.text ?? '{}')).toMatchObject({ error: { code: 'INVALID_INPUT' } });
   }, 60_000);
 });

@@ -18,6 +18,8 @@ interface Pending {
   readonly startedAt: number;
   /** The request came on protocol revision 2026-07-28, whose results carry `resultType` and the server identity. */
   readonly modern: boolean;
+  /** `name` is not a string or `arguments` is present but not an object: the caller's mistake, not ours. */
+  readonly malformed: boolean;
 }
 
 /**
@@ -82,6 +84,20 @@ export function observeToolCalls(inner: Transport, logger: Logger, registeredToo
         }
         return { jsonrpc: '2.0', id, result } as JSONRPCMessage;
       }
+      if (call.malformed) {
+        // The SDK refuses wrong param types with a JSON-RPC error carrying raw schema text; the caller gets the
+        // stable INVALID_INPUT tool error instead, in both eras.
+        logger.toolCall({ tool: call.tool, durationMs, outcome: 'client_error', code: ToolErrorCode.INVALID_INPUT });
+        const result: Record<string, unknown> = {
+          content: [errorContent(ToolErrorCode.INVALID_INPUT, 'params: "name" must be a string and "arguments" an object')],
+          isError: true,
+        };
+        if (call.modern) {
+          result['resultType'] = 'complete';
+          result['_meta'] = { [SERVER_INFO_META_KEY]: { name: SERVER_NAME, version: SERVER_VERSION, title: SERVER_TITLE } };
+        }
+        return { jsonrpc: '2.0', id, result } as JSONRPCMessage;
+      }
       logger.toolCall({ tool: call.tool, durationMs, outcome: 'client_error', code: 'PROTOCOL_ERROR' });
       return message;
     }
@@ -127,9 +143,11 @@ export function observeToolCalls(inner: Transport, logger: Logger, registeredToo
       }
     }
     if ('method' in message && message.method === 'tools/call' && 'id' in message) {
-      const params = (message as { params?: { name?: unknown; _meta?: unknown } }).params;
+      const params = (message as { params?: { name?: unknown; arguments?: unknown; _meta?: unknown } }).params;
       const requested = typeof params?.name === 'string' ? params.name : null;
-      if (pending.size < MAX_PENDING) pending.set(message.id, { requested, startedAt: clock(), modern: isModernRequest(params) });
+      const args = params?.arguments;
+      const malformed = requested === null || (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)));
+      if (pending.size < MAX_PENDING) pending.set(message.id, { requested, startedAt: clock(), modern: isModernRequest(params), malformed });
     }
     outer.onmessage?.(message, extra);
   };
@@ -137,6 +155,8 @@ export function observeToolCalls(inner: Transport, logger: Logger, registeredToo
 }
 
 const UNKNOWN = 'unknown_tool';
+/** The signer's unsafe set (apps/signer-cli render-safe): Cc, Cf, Cs, Co, Cn, Zl, Zp, default-ignorable, non-ASCII spaces. */
+const UNSAFE_CHARACTER = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]|[^\P{Zs} ]/gu;
 const UNKNOWN_TOOL_TEXT = /^Tool .* (not found|disabled)$/s;
 
 function isModernRequest(params: { _meta?: unknown } | undefined): boolean {
@@ -175,10 +195,10 @@ function classifySdkError(text: string): { code: ToolErrorCode; detail: string |
   const marker = 'Input validation error: ';
   const at = text.indexOf(marker);
   if (at >= 0) {
-    // The schema's own complaint (which field, which bound) helps the caller fix the call; clip it and strip
-    // control characters so a hostile argument cannot flood the reply.
-    // eslint-disable-next-line no-control-regex
-    const detail = text.slice(at + marker.length).replace(/[\u0000-\u001f\u007f]+/g, ' ');
+    // The schema's own complaint (which field, which bound) helps the caller fix the call; clip it and escape
+    // every character that could reorder or hide text (controls, C1, bidi, zero-width, non-ASCII spaces) as
+    // \u{XXXX}, as the signer renders untrusted text, so a hostile key name reaches the model visibly.
+    const detail = text.slice(at + marker.length).replace(UNSAFE_CHARACTER, (ch) => `\\u{${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}}`);
     return { code: ToolErrorCode.INVALID_INPUT, detail: detail.length > MAX_DETAIL ? `${detail.slice(0, MAX_DETAIL)}…` : detail };
   }
   if (/^Invalid arguments for tool /.test(text)) return { code: ToolErrorCode.INVALID_INPUT, detail: null };
