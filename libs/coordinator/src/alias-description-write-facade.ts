@@ -2,7 +2,7 @@ import type { AliasDescriptionChangeInput, AliasDescriptionChangeResult } from '
 import { AliasDescriptionExecutionCore } from './alias-description-execution-core.js';
 
 /**
- * What the MCP server's tools/ folder may hold (ARCHITECTURE §2): one method, no store, executor, key or
+ * What the MCP server's tools/ folder may hold (docs/DESIGN.md §2): one method, no store, executor, key or
  * directory. The composition root builds the core and hands the tool this facade.
  */
 export interface AliasDescriptionWriteFacade {

@@ -47,7 +47,7 @@ function checkFileStats(st: Stats, fileName: string, expectedUid: number): void 
 }
 
 /**
- * One fixed artifact directory (the inbox or the outbox, ARCHITECTURE §6): a real directory owned by the
+ * One fixed artifact directory (the inbox or the outbox, docs/DESIGN.md §6): a real directory owned by the
  * server user with mode 0700, created on first use. Files are written by exclusive creation — a temp file
  * (0600, O_EXCL|O_NOFOLLOW, fsynced) hard-linked to its final name, so an existing file is never
  * overwritten and a reader never sees half a file — and read only when they are regular files (no
