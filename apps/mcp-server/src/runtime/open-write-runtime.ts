@@ -41,8 +41,8 @@ export interface WriteRuntime {
   /** Contracts restart reconciliation moved to RECONCILIATION, and contracts expired, at construction. */
   readonly reconciledAtStart: number;
   readonly expiredAtStart: number;
-  /** Refuses new calls and waits (bounded) for the calls in flight to finish. */
-  drain(timeoutMs?: number): Promise<void>;
+  /** Refuses new calls and waits (bounded) for the calls in flight to finish; true when there were any. */
+  drain(timeoutMs?: number): Promise<boolean>;
   /** Closes both stores (SQLite checkpoints the WAL on the last close) and the runtime's transports. */
   close(): void;
 }
@@ -314,7 +314,7 @@ function trackedRuntime(
     expiredAtStart,
     drain: async (timeoutMs = WRITE_DRAIN_TIMEOUT_MS) => {
       closing = true;
-      if (inFlight.size === 0) return;
+      if (inFlight.size === 0) return false;
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.allSettled([...inFlight]),
@@ -323,6 +323,7 @@ function trackedRuntime(
         }),
       ]);
       clearTimeout(timer);
+      return true;
     },
     close: () => {
       closing = true;
