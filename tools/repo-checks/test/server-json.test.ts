@@ -11,8 +11,8 @@ const readJson = (path: string): Record<string, unknown> => JSON.parse(readFileS
 const schema = readJson('vendor/mcp-registry/server.schema.json');
 const serverJson = readJson('server.json');
 const pkg = readJson('package.json');
-// ajv-formats is CommonJS with a default export; under NodeNext its default import is the module object.
-const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ?? addFormatsModule;
+// ajv-formats is CommonJS: under NodeNext its default import is module.exports, which carries the plugin as `.default`.
+const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv }).default;
 
 function validator() {
   // strict: false — the registry's schema carries OpenAPI keywords (`example`, `discriminator`) that draft-07
