@@ -265,6 +265,19 @@ export class ExecutionCoordinator {
     return Object.freeze(all);
   }
 
+  /** Every authenticated contract of the store, in contract-id order (paged reads of 1,000). */
+  allContracts(): readonly RecoveryContract[] {
+    const all: RecoveryContract[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = this.#store.list({ limit: 1000, ...(after === undefined ? {} : { afterContractId: after }) });
+      all.push(...page);
+      if (page.length < 1000) break;
+      after = page[page.length - 1]?.contract_id;
+    }
+    return Object.freeze(all);
+  }
+
   /** Loads one authenticated contract. */
   loadContract(contractId: string): RecoveryContract {
     return this.#store.load(contractId);

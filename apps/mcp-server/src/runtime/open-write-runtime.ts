@@ -211,6 +211,7 @@ export async function checkWriteRuntime(config: ServerConfig): Promise<WriteDire
     readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
     const authorities = loadAuthorities(layout);
     readWriteApiKey(env, 'unused');
+    // Listing only (no bound on the count: leftovers never stop the write).
     ArtifactDirectory.open(layout.inboxDir).list();
     ArtifactDirectory.open(layout.outboxDir).list();
     await openStores(layout, masterKey, authorities, Date.now, closers);
@@ -306,6 +307,9 @@ function trackedRuntime(
       call.then(forget, forget);
       return call;
     },
+    // Read-only and synchronous: nothing to drain.
+    listWriteOperations: (query: Parameters<AliasDescriptionWriteFacade['listWriteOperations']>[0]) => inner.listWriteOperations(query),
+    artifactCounts: () => inner.artifactCounts(),
   });
   return Object.freeze({
     facade,
