@@ -97,12 +97,12 @@ export class RecordingTransport implements Transport {
 export class CountingLedger implements ConsumptionLedger {
   calls = 0;
   constructor(private readonly inner: ConsumptionLedger) {}
-  tryConsume(id: string): boolean {
+  tryConsume(id: string, issuedAt: number): boolean {
     this.calls += 1;
-    return this.inner.tryConsume(id);
+    return this.inner.tryConsume(id, issuedAt);
   }
-  isConsumed(id: string): boolean {
-    return this.inner.isConsumed(id);
+  isConsumed(id: string, issuedAt: number): boolean {
+    return this.inner.isConsumed(id, issuedAt);
   }
 }
 
