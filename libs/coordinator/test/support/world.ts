@@ -96,9 +96,12 @@ export class RecordingTransport implements Transport {
 /** Counts tryConsume calls (the spy of "no consumption on a failed gate"); isConsumed is a read. */
 export class CountingLedger implements ConsumptionLedger {
   calls = 0;
+  /** The issued_at the coordinator passed with its last tryConsume (the accepted-restore gate needs it). */
+  lastIssuedAt: number | undefined;
   constructor(private readonly inner: ConsumptionLedger) {}
   tryConsume(id: string, issuedAt: number): boolean {
     this.calls += 1;
+    this.lastIssuedAt = issuedAt;
     return this.inner.tryConsume(id, issuedAt);
   }
   isConsumed(id: string, issuedAt: number): boolean {
