@@ -41,7 +41,15 @@ describe('parseCliArgs', () => {
     [['--json=yes', '--all'], /--json takes no value/],
     [['--list', '--all'], /--list takes no scenario/],
     [['--all', '--report-dir', 'a', '--report-dir', 'b'], /given twice/],
-    [['--all', '--lab-config', 'lab.json'], /not supported by this build/],
+    [['--all', '--lab-config', 'lab.json'], /needs both --lab-config FILE and --gate-receipt FILE/],
+    [['--all', '--gate-receipt', 'r.json'], /needs both --lab-config FILE and --gate-receipt FILE/],
+    [['--request-gate', '--scenarios', 'ordinary'], /--request-gate needs --lab-config FILE/],
+    [['--request-gate', '--lab-config', 'lab.json'], /--request-gate needs --scenarios/],
+    [['--request-gate', '--lab-config', 'lab.json', '--scenarios', 'ordinary,nope'], /unknown scenario "nope"/],
+    [['--request-gate', '--lab-config', 'lab.json', '--scenarios', 'g-restart-executing'], /runs on the simulator only in this build/],
+    [['--scenario', 'e-forward-response-lost', '--lab-config', 'lab.json', '--gate-receipt', 'r.json'], /runs on the simulator only in this build/],
+    [['--all', '--scenarios', 'ordinary'], /--scenarios belongs to --request-gate/],
+    [['--resume', 'run-1', '--lab-config', 'lab.json'], /not supported by this build/],
   ])('refuses %j', (argv, message) => {
     expect(() => parseCliArgs(argv)).toThrow(UsageError);
     expect(() => parseCliArgs(argv)).toThrow(message);
@@ -62,7 +70,7 @@ describe('the built program', () => {
   it('--help explains every flag, the exit codes and the test-only keys', async () => {
     const r = await runCli(['--help'], { cwd });
     expect(r.code).toBe(0);
-    for (const flag of ['--scenario', '--all', '--json', '--report-dir', '--list', '--lab-config', '--help', 'nx run lab-runner:run', 'throw-away', '130']) {
+    for (const flag of ['--scenario', '--all', '--json', '--report-dir', '--list', '--lab-config', '--gate-receipt', '--request-gate', '--scenarios', '--help', 'nx run lab-runner:run', 'throw-away', '130']) {
       expect(r.stdout).toContain(flag);
     }
   });
