@@ -26,7 +26,8 @@ interface Sim {
   readonly child: ChildProcess;
 }
 
-const aliases = (extra: object[] = []) => [
+type SimAlias = { name: string; type: string; descr: string; address: string[]; detail: string[] };
+const aliases = (extra: SimAlias[] = []): SimAlias[] => [
   { name: 'LAB_OTHER_HOSTS', type: 'host', descr: 'other hosts (sentinel 1a2b)', address: ['10.70.0.1'], detail: ['one'] },
   { name: CANDIDATE, type: 'host', descr: DESCRIPTION_A, address: ['10.71.0.1'], detail: ['candidate'] },
   ...extra,
