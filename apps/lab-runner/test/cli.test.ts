@@ -20,6 +20,20 @@ describe('parseCliArgs', () => {
       ids: ['ordinary', 'g-restart-executing'],
       json: true,
       reportDir: 'out',
+      lab: null,
+    });
+    expect(parseCliArgs(['--all', '--lab-config', 'lab.json', '--gate-receipt=r.json'])).toEqual({
+      kind: 'run',
+      ids: ['ordinary', 'd1-stale-before-forward', 'd3-conflict-after-verified'],
+      json: false,
+      reportDir: null,
+      lab: { configFile: 'lab.json', receiptFile: 'r.json' },
+    });
+    expect(parseCliArgs(['--request-gate', '--lab-config', 'lab.json', '--scenarios', 'd3-conflict-after-verified,ordinary', '--json'])).toEqual({
+      kind: 'request-gate',
+      configFile: 'lab.json',
+      ids: ['ordinary', 'd3-conflict-after-verified'],
+      json: true,
     });
     expect(parseCliArgs(['--all'])).toMatchObject({ kind: 'run', ids: [...SCENARIO_IDS], json: false, reportDir: null });
     expect(parseCliArgs(['--list', '--json'])).toEqual({ kind: 'list', json: true });
