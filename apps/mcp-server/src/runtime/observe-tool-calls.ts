@@ -13,7 +13,7 @@ const SERVER_INFO_META_KEY = 'io.modelcontextprotocol/serverInfo';
 const INVALID_PARAMS = -32602;
 
 interface Pending {
-  readonly tool: string;
+  readonly name: string | null;
   readonly startedAt: number;
   /** The request came on protocol revision 2026-07-28, whose results carry `resultType` and the server identity. */
   readonly modern: boolean;
@@ -63,9 +63,10 @@ export function observeToolCalls(inner: Transport, logger: Logger, registeredToo
 
   function onResponse(message: JSONRPCMessage): JSONRPCMessage {
     const id = (message as { id: string | number }).id;
-    const call = pending.get(id);
-    if (call === undefined) return message;
+    const waiting = pending.get(id);
+    if (waiting === undefined) return message;
     pending.delete(id);
+    const call = { ...waiting, tool: waiting.name !== null && registeredTools.has(waiting.name) ? waiting.name : UNKNOWN };
     const durationMs = clock() - call.startedAt;
     if ('error' in message) {
       const error = (message as { error: { code?: unknown; message?: unknown } }).error;
@@ -111,8 +112,10 @@ export function observeToolCalls(inner: Transport, logger: Logger, registeredToo
   inner.onmessage = <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => {
     if ('method' in message && message.method === 'tools/call' && 'id' in message) {
       const params = (message as { params?: { name?: unknown; _meta?: unknown } }).params;
-      const name = typeof params?.name === 'string' && registeredTools.has(params.name) ? params.name : UNKNOWN;
-      if (pending.size < MAX_PENDING) pending.set(message.id, { tool: name, startedAt: clock(), modern: isModernRequest(params) });
+      // The name is checked against the registered tools when the answer goes out: a call that arrived before
+      // the tools were attached was held, not refused.
+      const name = typeof params?.name === 'string' ? params.name : null;
+      if (pending.size < MAX_PENDING) pending.set(message.id, { name, startedAt: clock(), modern: isModernRequest(params) });
     }
     outer.onmessage?.(message, extra);
   };
