@@ -20,16 +20,25 @@ const openapi = JSON.parse(readFileSync(join(pfrestDir, 'pfsense_openapi_schema_
 // page-all is pfSense's "all pages" admin privilege: it allows everything, so it is never the least privilege.
 const SUPERSET = 'page-all';
 
-function privilegesOf(path) {
-  const description = openapi.paths?.[path]?.get?.description;
-  if (typeof description !== 'string') throw new Error(`no GET description for ${path} in the OpenAPI document`);
+function privilegesOf(path, method = 'GET') {
+  const description = openapi.paths?.[path]?.[method.toLowerCase()]?.description;
+  if (typeof description !== 'string') throw new Error(`no ${method} description for ${path} in the OpenAPI document`);
   const match = /\*\*Allowed privileges\*\*:\s*\[([^\]]*)\]/.exec(description);
-  if (!match) throw new Error(`no "Allowed privileges" for GET ${path}`);
+  if (!match) throw new Error(`no "Allowed privileges" for ${method} ${path}`);
   const all = match[1].split(',').map((p) => p.trim()).filter(Boolean);
   const specific = all.filter((p) => p !== SUPERSET);
-  if (specific.length === 0) throw new Error(`GET ${path} allows only ${SUPERSET}`);
+  if (specific.length === 0) throw new Error(`${method} ${path} allows only ${SUPERSET}`);
   return specific;
 }
+
+// The alias-description write path (docs/DESIGN.md §4, §5): the one PATCH with the WRITE key, and the reads
+// the executor makes around it with the READ key (target re-reads, config-history capture and corroboration).
+const WRITE_PATH = [
+  { step: 'send (the one write)', key: 'WRITE', method: 'PATCH', path: '/api/v2/firewall/alias' },
+  { step: 'target read before and after the send', key: 'READ', method: 'GET', path: '/api/v2/firewall/aliases' },
+  { step: 'config-history capture and corroboration', key: 'READ', method: 'GET', path: '/api/v2/diagnostics/config_history/revisions' },
+];
+const writePath = WRITE_PATH.map((r) => ({ ...r, privileges: privilegesOf(r.path, r.method) }));
 
 const rows = Object.entries(toolEndpoints)
   .map(([tool, entry]) => ({
@@ -40,7 +49,7 @@ const rows = Object.entries(toolEndpoints)
   .sort((a, b) => (a.tool < b.tool ? -1 : 1));
 
 const distinct = [...new Set(rows.flatMap((r) => r.privileges))].sort();
-const json = { source: 'pfsense_openapi_schema_trimmed.json (pfREST v2.10.0), tool-endpoints.json', tools: rows, all_privileges: distinct };
+const json = { source: 'pfsense_openapi_schema_trimmed.json (pfREST v2.10.0), tool-endpoints.json', tools: rows, all_privileges: distinct, write_path: writePath };
 writeFileSync(join(outDir, 'pfrest-privileges.json'), `${JSON.stringify(json, null, 2)}\n`);
 
 const md = [
@@ -58,6 +67,14 @@ const md = [
   '| tool | GET path | privilege |',
   '|---|---|---|',
   ...rows.map((r) => `| \`${r.tool}\` | ${r.path === null ? '(none: local facts only)' : `\`${r.path}\``} | ${r.privileges.length === 0 ? '—' : r.privileges.map((p) => `\`${p}\``).join(', ')} |`),
+  '',
+  '## The alias-description write path',
+  '',
+  'The WRITE key needs only its row; the READ key needs the READ rows (besides the tools it serves).',
+  '',
+  '| step | key | request | privilege |',
+  '|---|---|---|---|',
+  ...writePath.map((r) => `| ${r.step} | ${r.key} | \`${r.method} ${r.path}\` | ${r.privileges.map((p) => `\`${p}\``).join(', ')} |`),
   '',
 ].join('\n');
 writeFileSync(join(outDir, 'pfrest-privileges.md'), md);

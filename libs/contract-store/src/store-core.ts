@@ -136,6 +136,13 @@ type ContractPatch = Partial<Mutable<Pick<RecoveryContract,
   | 'resolution'
   | 'last_outcome_class'>>>;
 
+/** The executor's value-free evidence digest (e.g. its config-history evidence) for a transition's audit row. */
+function checkEvidenceDigest(fn: string, evidenceDigest: string | undefined): void {
+  if (evidenceDigest !== undefined && !hex64Schema.safeParse(evidenceDigest).success) {
+    throw new TypeError(`${fn}: "evidenceDigest" must be 64 lowercase hex digits`);
+  }
+}
+
 interface AuditExtras {
   readonly outcomeClass: string | null;
   readonly evidenceDigest?: string | null;
@@ -1191,19 +1198,19 @@ export class StoreCore {
     });
   }
 
-  markExecutionVerified(contractId: string, expectedVersion: number, seal: VerifiedSeal): RecoveryContract {
+  markExecutionVerified(contractId: string, expectedVersion: number, seal: VerifiedSeal, evidenceDigest?: string): RecoveryContract {
     return this.markVerified('markExecutionVerified', contractId, expectedVersion, seal, RecoveryEvent.EXECUTION_VERIFIED, {
       fingerprint: 'verified_target_fingerprint',
       locator: 'verified_lifecycle_locator',
-    });
+    }, evidenceDigest);
   }
 
-  markExecutionFailed(contractId: string, expectedVersion: number, outcomeClass: string): RecoveryContract {
-    return this.endInFlight('markExecutionFailed', contractId, expectedVersion, RecoveryEvent.EXECUTION_FAILED, outcomeClass, null);
+  markExecutionFailed(contractId: string, expectedVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
+    return this.endInFlight('markExecutionFailed', contractId, expectedVersion, RecoveryEvent.EXECUTION_FAILED, outcomeClass, null, evidenceDigest);
   }
 
-  markExecutionAmbiguous(contractId: string, expectedVersion: number, outcomeClass: string): RecoveryContract {
-    return this.endInFlight('markExecutionAmbiguous', contractId, expectedVersion, RecoveryEvent.EXECUTION_AMBIGUOUS, outcomeClass, 'EXECUTING');
+  markExecutionAmbiguous(contractId: string, expectedVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
+    return this.endInFlight('markExecutionAmbiguous', contractId, expectedVersion, RecoveryEvent.EXECUTION_AMBIGUOUS, outcomeClass, 'EXECUTING', evidenceDigest);
   }
 
   beginRollback(contractId: string, expectedVersion: number): RecoveryContract {
@@ -1219,11 +1226,11 @@ export class StoreCore {
     });
   }
 
-  markRollbackVerified(contractId: string, expectedVersion: number, seal: VerifiedSeal): RecoveryContract {
+  markRollbackVerified(contractId: string, expectedVersion: number, seal: VerifiedSeal, evidenceDigest?: string): RecoveryContract {
     return this.markVerified('markRollbackVerified', contractId, expectedVersion, seal, RecoveryEvent.ROLLBACK_VERIFIED, {
       fingerprint: 'rollback_verified_target_fingerprint',
       locator: 'rollback_verified_lifecycle_locator',
-    });
+    }, evidenceDigest);
   }
 
   /**
@@ -1240,7 +1247,9 @@ export class StoreCore {
       readonly fingerprint: 'verified_target_fingerprint' | 'rollback_verified_target_fingerprint';
       readonly locator: 'verified_lifecycle_locator' | 'rollback_verified_lifecycle_locator';
     },
+    evidenceDigest?: string,
   ): RecoveryContract {
+    checkEvidenceDigest(fn, evidenceDigest);
     if (seal === null || typeof seal !== 'object') throw new TypeError(`${fn}: "seal" must be an object`);
     const fingerprint = hex64Schema.safeParse(seal.verifiedTargetFingerprint);
     if (!fingerprint.success) throw new TypeError(`${fn}: "verifiedTargetFingerprint" must be 64 lowercase hex digits`);
@@ -1256,16 +1265,16 @@ export class StoreCore {
         owner: null,
         [columns.fingerprint]: fingerprint.data,
         [columns.locator]: locator.data,
-      }, { outcomeClass: 'VERIFIED_SUCCESS' }, now);
+      }, { outcomeClass: 'VERIFIED_SUCCESS', evidenceDigest: evidenceDigest ?? null }, now);
     });
   }
 
-  markRollbackFailed(contractId: string, expectedVersion: number, outcomeClass: string): RecoveryContract {
-    return this.endInFlight('markRollbackFailed', contractId, expectedVersion, RecoveryEvent.ROLLBACK_FAILED, outcomeClass, null);
+  markRollbackFailed(contractId: string, expectedVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
+    return this.endInFlight('markRollbackFailed', contractId, expectedVersion, RecoveryEvent.ROLLBACK_FAILED, outcomeClass, null, evidenceDigest);
   }
 
-  markRollbackAmbiguous(contractId: string, expectedVersion: number, outcomeClass: string): RecoveryContract {
-    return this.endInFlight('markRollbackAmbiguous', contractId, expectedVersion, RecoveryEvent.ROLLBACK_AMBIGUOUS, outcomeClass, 'ROLLING_BACK');
+  markRollbackAmbiguous(contractId: string, expectedVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
+    return this.endInFlight('markRollbackAmbiguous', contractId, expectedVersion, RecoveryEvent.ROLLBACK_AMBIGUOUS, outcomeClass, 'ROLLING_BACK', evidenceDigest);
   }
 
   private endInFlight(
@@ -1275,8 +1284,10 @@ export class StoreCore {
     event: RecoveryEvent,
     outcomeClass: string,
     reconciliationOrigin: 'EXECUTING' | 'ROLLING_BACK' | null,
+    evidenceDigest?: string,
   ): RecoveryContract {
     if (!outcomeClassSchema.safeParse(outcomeClass).success) throw new TypeError(`${operation}: "outcomeClass" must match [A-Z][A-Z0-9_]{0,63}`);
+    checkEvidenceDigest(operation, evidenceDigest);
     return this.write(operation, () => {
       const c = this.loadIn(contractId);
       const now = this.now();
@@ -1284,7 +1295,7 @@ export class StoreCore {
       this.requireOwner(c);
       const patch: ContractPatch = { owner: null };
       if (reconciliationOrigin !== null) patch.reconciliation = { origin: reconciliationOrigin, entered_at: now, outcome_class: outcomeClass };
-      return this.transition(c, expectedVersion, event, patch, { outcomeClass }, now);
+      return this.transition(c, expectedVersion, event, patch, { outcomeClass, evidenceDigest: evidenceDigest ?? null }, now);
     });
   }
 
