@@ -23,7 +23,8 @@ import { assertSafeOutputDirectory } from './output-directory.js';
 import { asciiJson } from './render-safe.js';
 import { readArtifactFile } from './read-artifact-file.js';
 import { renderGateReview } from './render-gate-review.js';
-import { renderReview, wrappedQuoted } from './render-review.js';
+import { renderReview } from './render-review.js';
+import { wrappedQuoted } from './review-lines.js';
 import { readSigningKeyFor } from './role-key-file.js';
 import { SignerError } from './signer-error.js';
 

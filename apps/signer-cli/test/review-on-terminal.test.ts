@@ -39,7 +39,8 @@ function expectNoTerminalWrap(screen: Screen): void {
 /** Code points a terminal may draw as nothing or as something else: never on screen raw. */
 const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\u2800]|\p{M}\p{M}/u;
 
-describe.skipIf(!hasTmux)('the review on a real 80-column terminal', () => {
+// Each test runs several real processes (the signer, tmux): more time than the default, on a shared machine.
+describe.skipIf(!hasTmux)('the review on a real 80-column terminal', { timeout: 90_000 }, () => {
   it.each([
     ['a combining grapheme joiner (U+034F) inside a word', 'Ser\u034Fvers'],
     ['a variation selector (U+FE0F)', 'Servers\uFE0F'],
@@ -176,7 +177,7 @@ describe.skipIf(!hasTmux)('the review on a real 80-column terminal', () => {
   });
 });
 
-describe.skipIf(!hasTmux)('signing on a real 80-column terminal', () => {
+describe.skipIf(!hasTmux)('signing on a real 80-column terminal', { timeout: 90_000 }, () => {
   it('shows the same review, asks for the prefix in one line, and signs what was typed', () => {
     const plan = keygen(dir, 'plan-authorization');
     const req = authorizationRequest(server.key, { desc: `Public "web" servers${' '.repeat(40)}→ "x"` });

@@ -285,7 +285,7 @@ export class ExecutionCoordinator {
   // ------------------------------------------------------------------ authorize → contract
 
   /**
-   * The gates, in order (ARCHITECTURE §6): (1) capability granted and endpoint allow-listed; (2) the
+   * The gates, in order (docs/DESIGN.md §6): (1) capability granted and endpoint allow-listed; (2) the
    * authorization's algorithm and signature in the plan-authorization role, (3) currentness, (4) step and
    * execution-intent binding against the plan recomputed from the prepared intent — all pure, before any
    * I/O; (5) freshness: the appliance binding and the alias read fresh, the execution intent rebuilt from
