@@ -36,6 +36,8 @@ function privilegesOf(path, method = 'GET') {
 const WRITE_PATH = [
   { step: 'send (the one write)', key: 'WRITE', method: 'PATCH', path: '/api/v2/firewall/alias' },
   { step: 'target read before and after the send', key: 'READ', method: 'GET', path: '/api/v2/firewall/aliases' },
+  { step: 'appliance binding (identity)', key: 'READ', method: 'GET', path: '/api/v2/status/system' },
+  { step: 'appliance binding (HA sync)', key: 'READ', method: 'GET', path: '/api/v2/system/hasync' },
   { step: 'config-history capture and corroboration', key: 'READ', method: 'GET', path: '/api/v2/diagnostics/config_history/revisions' },
 ];
 const writePath = WRITE_PATH.map((r) => ({ ...r, privileges: privilegesOf(r.path, r.method) }));

@@ -244,6 +244,8 @@ describe('least privilege: the write path\'s rows of the generated privileges ta
     expect(rows.map((r) => `${r.key} ${r.method} ${r.path}`)).toEqual([
       'WRITE PATCH /api/v2/firewall/alias',
       'READ GET /api/v2/firewall/aliases',
+      'READ GET /api/v2/status/system',
+      'READ GET /api/v2/system/hasync',
       `READ GET ${REVISIONS}`,
     ]);
   });

@@ -62,6 +62,8 @@ export const WRITE_PATH_READ_PRIVILEGES = Object.freeze([
   privilegeFor(STATUS_PATH, 'GET'),
   privilegeFor(HASYNC_PATH, 'GET'),
   privilegeFor('/api/v2/system/restapi/version', 'GET'),
+  // The executor's config-history capture and corroboration around the one PATCH (docs/DESIGN.md §4).
+  privilegeFor('/api/v2/diagnostics/config_history/revisions', 'GET'),
 ]);
 export const WRITE_PRIVILEGE = privilegeFor(ALIAS_PATH, 'PATCH');
 export const READ_KEY = 'read-key-for-the-write-tool-tests-0123456789';
