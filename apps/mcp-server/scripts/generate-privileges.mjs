@@ -20,27 +20,28 @@ const openapi = JSON.parse(readFileSync(join(pfrestDir, 'pfsense_openapi_schema_
 // page-all is pfSense's "all pages" admin privilege: it allows everything, so it is never the least privilege.
 const SUPERSET = 'page-all';
 
-function privilegesOf(path, method = 'GET') {
-  const description = openapi.paths?.[path]?.[method.toLowerCase()]?.description;
-  if (typeof description !== 'string') throw new Error(`no ${method} description for ${path} in the OpenAPI document`);
+function privilegesOf(path, method = 'get') {
+  const description = openapi.paths?.[path]?.[method]?.description;
+  if (typeof description !== 'string') throw new Error(`no ${method.toUpperCase()} description for ${path} in the OpenAPI document`);
   const match = /\*\*Allowed privileges\*\*:\s*\[([^\]]*)\]/.exec(description);
-  if (!match) throw new Error(`no "Allowed privileges" for ${method} ${path}`);
+  if (!match) throw new Error(`no "Allowed privileges" for ${method.toUpperCase()} ${path}`);
   const all = match[1].split(',').map((p) => p.trim()).filter(Boolean);
   const specific = all.filter((p) => p !== SUPERSET);
-  if (specific.length === 0) throw new Error(`${method} ${path} allows only ${SUPERSET}`);
+  if (specific.length === 0) throw new Error(`${method.toUpperCase()} ${path} allows only ${SUPERSET}`);
   return specific;
 }
 
-// The alias-description write path (docs/DESIGN.md §4, §5): the one PATCH with the WRITE key, and the reads
-// the executor makes around it with the READ key (target re-reads, config-history capture and corroboration).
+// The write path of pfsense_set_firewall_alias_description (write_protected): what each call needs and which key
+// sends it. The paths are the alias adapter's read, the coordinator's appliance-id reads and WriteEndpoints'
+// one PATCH; test/privileges.test.ts checks them against those modules and proves each row on the simulator.
 const WRITE_PATH = [
-  { step: 'send (the one write)', key: 'WRITE', method: 'PATCH', path: '/api/v2/firewall/alias' },
-  { step: 'target read before and after the send', key: 'READ', method: 'GET', path: '/api/v2/firewall/aliases' },
-  { step: 'appliance binding (identity)', key: 'READ', method: 'GET', path: '/api/v2/status/system' },
-  { step: 'appliance binding (HA sync)', key: 'READ', method: 'GET', path: '/api/v2/system/hasync' },
-  { step: 'config-history capture and corroboration', key: 'READ', method: 'GET', path: '/api/v2/diagnostics/config_history/revisions' },
+  { use: 'read the alias (plan, freshness, verification)', method: 'GET', path: '/api/v2/firewall/aliases', key: 'read' },
+  { use: 'appliance id (netgate_id) for the appliance binding', method: 'GET', path: '/api/v2/status/system', key: 'read' },
+  { use: 'appliance id fallback (pfhostid), read only when there is no netgate_id', method: 'GET', path: '/api/v2/system/hasync', key: 'read' },
+  { use: 'config history: captured before the change, corroborated after it (docs/DESIGN.md §4)', method: 'GET', path: '/api/v2/diagnostics/config_history/revisions', key: 'read' },
+  { use: 'the one change', method: 'PATCH', path: '/api/v2/firewall/alias', key: 'write' },
 ];
-const writePath = WRITE_PATH.map((r) => ({ ...r, privileges: privilegesOf(r.path, r.method) }));
+const writePath = WRITE_PATH.map((r) => ({ ...r, privileges: privilegesOf(r.path, r.method.toLowerCase()) }));
 
 const rows = Object.entries(toolEndpoints)
   .map(([tool, entry]) => ({
@@ -51,7 +52,12 @@ const rows = Object.entries(toolEndpoints)
   .sort((a, b) => (a.tool < b.tool ? -1 : 1));
 
 const distinct = [...new Set(rows.flatMap((r) => r.privileges))].sort();
-const json = { source: 'pfsense_openapi_schema_trimmed.json (pfREST v2.10.0), tool-endpoints.json', tools: rows, all_privileges: distinct, write_path: writePath };
+const json = {
+  source: 'pfsense_openapi_schema_trimmed.json (pfREST v2.10.0), tool-endpoints.json',
+  tools: rows,
+  all_privileges: distinct,
+  write_path: writePath,
+};
 writeFileSync(join(outDir, 'pfrest-privileges.json'), `${JSON.stringify(json, null, 2)}\n`);
 
 const md = [
@@ -70,13 +76,15 @@ const md = [
   '|---|---|---|',
   ...rows.map((r) => `| \`${r.tool}\` | ${r.path === null ? '(none: local facts only)' : `\`${r.path}\``} | ${r.privileges.length === 0 ? '—' : r.privileges.map((p) => `\`${p}\``).join(', ')} |`),
   '',
-  '## The alias-description write path',
+  '## The write path (`pfsense_set_firewall_alias_description`, profile `write_protected`)',
   '',
-  'The WRITE key needs only its row; the READ key needs the READ rows (besides the tools it serves).',
+  'Every read of the write path is sent with the READ key (`PFSENSE_API_KEY_FILE`), whatever `PFSENSE_ALLOWED_TOOLS`',
+  'narrows, so the READ key must hold the `read` rows; `--check-config` checks them. Only the one PATCH is sent with',
+  'the write key (`PFSENSE_WRITE_API_KEY_FILE`; without it, the READ key, which then needs the `write` row too).',
   '',
-  '| step | key | request | privilege |',
+  '| use | method and path | key | privilege |',
   '|---|---|---|---|',
-  ...writePath.map((r) => `| ${r.step} | ${r.key} | \`${r.method} ${r.path}\` | ${r.privileges.map((p) => `\`${p}\``).join(', ')} |`),
+  ...writePath.map((r) => `| ${r.use} | \`${r.method} ${r.path}\` | ${r.key} | ${r.privileges.map((p) => `\`${p}\``).join(', ')} |`),
   '',
 ].join('\n');
 writeFileSync(join(outDir, 'pfrest-privileges.md'), md);

@@ -144,7 +144,7 @@ function aliasPartsOf(intent: PreparedExecutionIntentV1): { aliasName: string; d
 }
 
 /**
- * The ExecutionCoordinator (ARCHITECTURE §6, ADR-024/025): the only path from a signed authorization to a
+ * The ExecutionCoordinator (docs/DESIGN.md §6, ADR-024/025): the only path from a signed authorization to a
  * Recovery Contract, and from a signed confirmation to the sealed executor. It composes the authorization
  * library's pure checks, one freshness re-read, the one-time consumption ledger and the store in a fixed
  * order, and refuses every failure with the same CoordinatorRefusedError. It never sends: the executor
@@ -262,6 +262,19 @@ export class ExecutionCoordinator {
       after = page[page.length - 1]?.contract_id;
     }
     all.sort((a, b) => a.created_at - b.created_at || (a.contract_id < b.contract_id ? -1 : 1));
+    return Object.freeze(all);
+  }
+
+  /** Every authenticated contract of the store, in contract-id order (paged reads of 1,000). */
+  allContracts(): readonly RecoveryContract[] {
+    const all: RecoveryContract[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = this.#store.list({ limit: 1000, ...(after === undefined ? {} : { afterContractId: after }) });
+      all.push(...page);
+      if (page.length < 1000) break;
+      after = page[page.length - 1]?.contract_id;
+    }
     return Object.freeze(all);
   }
 
