@@ -149,6 +149,12 @@ async function call(client, name, argsIn = {}) {
   if (r.isError) throw new Error(`${name} failed: ${r.content?.[0]?.text ?? ''}`);
   return r.structuredContent;
 }
+/** The write tool's answer, which must be in `status` (else the demo stops and names what came instead). */
+async function write(client, argsIn, status) {
+  const r = await call(client, WRITE_TOOL, argsIn);
+  if (r.status !== status) throw new Error(`expected ${status}, got ${r.status}: ${r.next_step ?? ''} ${r.code ?? ''}`);
+  return r;
+}
 async function aliasDescr(client, name) {
   const r = await call(client, 'pfsense_get_firewall_aliases', { limit: 50 });
   return (r.data ?? []).find((a) => a.name === name)?.descr;
@@ -157,7 +163,9 @@ async function aliasDescr(client, name) {
 /** The signer's human review (what the operator reads), then sign --approve with the prefix the review shows. */
 function review(h, requestFile, role, outcome) {
   const human = signer(['review', requestFile, '--server-key', h.serverPub], 'signer review');
-  const prefix = signer(['review', requestFile, '--server-key', h.serverPub, '--json'], 'signer review --json').json.review.approve_prefix;
+  // The operator types the prefix the review shows; read it from the same text.
+  const prefix = /approve with\s+([0-9a-f]{12})/u.exec(human.stdout)?.[1];
+  if (prefix === undefined) throw new Error('the signer\'s review showed no approval prefix');
   say(dim('   ┌ the signer\'s review, on the operator\'s machine'));
   // The lines that carry the decision; `pfsense-mcp-signer review` shows every digest and member on its own.
   const lines = human.stdout.trimEnd().split('\n');
@@ -180,6 +188,7 @@ async function main() {
   say(dim('This demo runs the signer on the same machine only because it is a demo: in real use the operator\'s keys'));
   say(dim('live on another machine the server cannot reach. Its keys are generated fresh and deleted afterwards.'));
   emit({ event: 'start', workdir: work, faults: FAULTS });
+  say(dim(`Working in ${work} (removed at the end, also on Ctrl-C).`));
 
   const dataFile = join(work, 'sim-data.json');
   writeFileSync(
@@ -238,13 +247,13 @@ async function main() {
   say(`   profile write_protected with PFSENSE_WRITE_DIR: ${wCounts.read_only} read-only tools, ${wCounts.write} that writes (${WRITE_TOOL})`);
   const wargs = { alias_name: 'LAN_SERVERS', description: 'Servers (reviewed by the operator)' };
   const patchesBefore = await patchCount();
-  const requested = await call(writer, WRITE_TOOL, wargs);
+  const requested = await write(writer, wargs, 'requested');
   say(`   AI → ${WRITE_TOOL} ${JSON.stringify(wargs)} → ${bold(requested.status)}`);
   review(h, requested.pending_request, 'plan-authorization');
-  const awaiting = await call(writer, WRITE_TOOL, wargs);
+  const awaiting = await write(writer, wargs, 'awaiting_confirmation');
   say(`   AI asks again → ${bold(awaiting.status)}`);
   review(h, awaiting.pending_request, 'confirmation');
-  const verified = await call(writer, WRITE_TOOL, wargs);
+  const verified = await write(writer, wargs, 'verified');
   say(`   AI asks again → ${bold(verified.status)}: one PATCH sent, verified by re-reading`);
   const after = await aliasDescr(writer, 'LAN_SERVERS');
   say(`   read back through pfsense_get_firewall_aliases: LAN_SERVERS ${JSON.stringify(after)}`);
@@ -261,16 +270,16 @@ async function main() {
   if (FAULTS) {
     step('--faults: the PATCH\'s response is lost', 'a lost answer is never retried: the contract waits for a signed, observed resolution (WEB_PORTS, so no cooldown is in the way)');
     const fargs = { alias_name: 'WEB_PORTS', description: 'Web (answer lost on the way back)' };
-    review(h, (await call(writer, WRITE_TOOL, fargs)).pending_request, 'plan-authorization');
-    review(h, (await call(writer, WRITE_TOOL, fargs)).pending_request, 'confirmation');
+    review(h, (await write(writer, fargs, 'requested')).pending_request, 'plan-authorization');
+    review(h, (await write(writer, fargs, 'awaiting_confirmation')).pending_request, 'confirmation');
     await simControl('POST', '/__sim/faults', { route: ALIAS_PATH, method: 'PATCH', kind: 'drop-response-after-apply', times: 1 });
     const before = await patchCount();
-    const lost = await call(writer, WRITE_TOOL, fargs);
+    const lost = await write(writer, fargs, 'reconciliation_required');
     say(`   the simulator applies the PATCH and closes without answering → ${bold(lost.status)}`);
     const observed = await aliasDescr(writer, 'WEB_PORTS');
     say(`   the operator looks first: WEB_PORTS is observed as ${JSON.stringify(observed)}, so the signed outcome is APPLIED`);
     review(h, lost.pending_request, 'reconciliation', 'APPLIED');
-    const resolved = await call(writer, WRITE_TOOL, fargs);
+    const resolved = await write(writer, fargs, 'verified');
     const faultPatches = (await patchCount()) - before;
     say(`   AI asks again → ${bold(resolved.status)}; PATCHes sent for WEB_PORTS in all: ${faultPatches}`);
     done('faults', { states: [lost.status, resolved.status], observed, patches: faultPatches });
