@@ -1,5 +1,5 @@
 /**
- * The whole-store anti-rollback anchor (ARCHITECTURE §3): a high-water mark of the audit chain kept
+ * The whole-store anti-rollback anchor (docs/DESIGN.md §3): a high-water mark of the audit chain kept
  * outside the database. `sequence` is the last audit sequence known committed; `headMac` (64 hex) is that
  * row's chain MAC (the genesis MAC for sequence 0). Implementations authenticate what they store.
  */

@@ -181,7 +181,7 @@ function zodPaths(error: { issues: readonly { path: readonly PropertyKey[] }[] }
  * store and the executor entry each expose only their own operations (see `coreOf`).
  */
 
-/** What a verified transition seals (ARCHITECTURE §3: verified fingerprint and locator). */
+/** What a verified transition seals (docs/DESIGN.md §3: verified fingerprint and locator). */
 type VerifiedSeal = { readonly verifiedTargetFingerprint: string; readonly verifiedLifecycleLocator: number };
 export class StoreCore {
   readonly #db: Database.Database;
@@ -761,7 +761,7 @@ export class StoreCore {
   }
 
   /**
-   * Appends one value-free refusal row (ARCHITECTURE §6) to the HMAC-chained audit in its own BEGIN
+   * Appends one value-free refusal row (docs/DESIGN.md §6) to the HMAC-chained audit in its own BEGIN
    * IMMEDIATE transaction, then advances the anchor. Nothing else changes. Input is strict (unknown fields,
    * free text and non-token values are refused with a TypeError naming the fields, never echoing values).
    */
