@@ -4,7 +4,7 @@
 // Flags: --faults (the lost-response path), --json (one JSON line per step, nothing else on stdout).
 // Everything it starts and writes lives under one temp dir and its children; all of it goes on exit and on Ctrl-C.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -179,8 +179,26 @@ function review(h, requestFile, role, outcome) {
   return { prefix, role };
 }
 
+const SOURCES = { 'pfsense-sim': ['tools/pfsense-sim/src'], 'mcp-server': ['apps/mcp-server/src', 'libs'], 'signer-cli': ['apps/signer-cli/src', 'libs'] };
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = 0;
+  for (const e of readdirSync(path)) if (e !== 'node_modules' && e !== 'test') newest = Math.max(newest, newestMtime(join(path, e)));
+  return newest;
+}
+function isStale(name) {
+  const bundle = join(workspaceRoot, PROGRAMS[name].entry);
+  if (!existsSync(bundle)) return true;
+  const built = statSync(bundle).mtimeMs;
+  return SOURCES[name].some((s) => newestMtime(join(workspaceRoot, s)) > built);
+}
+
 async function main() {
   for (const name of ['pfsense-sim', 'mcp-server', 'signer-cli']) {
+    // Only a missing or stale bundle is rebuilt: other programs (and test suites) may be running the current one.
+    if (!isStale(name)) continue;
     const r = spawnSync(process.execPath, [join(workspaceRoot, 'tools', 'scripts', 'build-program.mjs'), name], { stdio: ['ignore', 'ignore', 'inherit'] });
     if (r.status !== 0) throw new Error(`building ${name} failed`);
   }
@@ -201,7 +219,6 @@ async function main() {
     }),
   );
   sim = await startSim(dataFile);
-  const { readFileSync } = await import('node:fs');
   sim.apiKey = readFileSync(sim.apiKeyFile, 'utf8').trim();
   emit({ event: 'simulator', pid: sim.child.pid, url: sim.url });
 
