@@ -230,7 +230,7 @@ export class StoreCore {
    * row verified against the chain). `reanchor`: README "Backup and restore". `verify`: for
    * `integrityReport` only — nothing is created, migrated, advanced or verified at open.
    */
-  static async open(options: ContractStoreOptions, mode: 'normal' | 'reanchor' | 'verify' = 'normal'): Promise<StoreCore> {
+  static async open(options: ContractStoreOptions, mode: 'normal' | 'reanchor' | 'accept-restore' | 'verify' = 'normal'): Promise<StoreCore> {
     const fn = 'SqliteRecoveryContractStore.open';
     if (options === null || typeof options !== 'object') throw new TypeError(`${fn}: "options" must be an object`);
     if (typeof options.directory !== 'string' || options.directory.length === 0) throw new TypeError(`${fn}: "directory" must be a non-empty string`);
@@ -290,6 +290,11 @@ export class StoreCore {
       if (mode === 'reanchor') {
         core.verifyEverything();
         core.openAnchorCheck(true);
+        core.expireAfterRestore();
+      } else if (mode === 'accept-restore') {
+        core.verifyEverything();
+        core.refuseRestoreWithWorkInFlight();
+        core.acceptAnchor();
         core.expireAfterRestore();
       } else if (mode === 'normal') {
         // The anchor first: a database behind it (rows deleted at the tail, a restored copy) is reported as
@@ -1145,6 +1150,31 @@ export class StoreCore {
    * (audited as RESTORED_FROM_BACKUP). In-flight rows are left to reconcileInterrupted(); VERIFIED
    * rollbacks stay guarded by their sealed-fingerprint pre-read.
    */
+  /**
+   * A restore is accepted only while nothing is mid-flight on the appliance: an EXECUTING, ROLLING_BACK or
+   * RECONCILIATION contract of the restored copy may disagree with what the appliance now holds.
+   */
+  private refuseRestoreWithWorkInFlight(): void {
+    const row = this.#db.prepare("SELECT contract_id FROM contracts WHERE state IN ('EXECUTING','ROLLING_BACK','RECONCILIATION') ORDER BY contract_id LIMIT 1").get() as
+      | { contract_id: string }
+      | undefined;
+    if (row !== undefined) {
+      throw new PreconditionError('RESTORE_WITH_WORK_IN_FLIGHT', row.contract_id, 'a restore is not accepted while a contract is EXECUTING, ROLLING_BACK or RECONCILIATION');
+    }
+  }
+
+  /** Re-points the anchor at the verified head, whatever it said, with a new acceptance time (never earlier). */
+  private acceptAnchor(): void {
+    this.#db
+      .transaction(() => {
+        const prior = this.#anchor.read();
+        const now = this.now();
+        const previous = prior?.acceptedRestoreAt ?? null;
+        this.writeAnchor(this.head(), previous === null ? now : Math.max(now, previous));
+      })
+      .immediate();
+  }
+
   private expireAfterRestore(): void {
     this.write('expireAfterRestore', () => {
       const now = this.now();
