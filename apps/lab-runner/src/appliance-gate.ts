@@ -17,7 +17,6 @@ import {
 import type { LabGateReceipt } from '@pfsense-mcp/authorization';
 import { KeyFileError, PinnedAuthoritySet, readSecretFile, writeSecretFile } from '@pfsense-mcp/crypto';
 import { z } from 'zod';
-import { checkExpectedAppliance } from './lab-config.js';
 import type { LabConfig } from './lab-config.js';
 import { gateAuthorities, loadOrCreateRequestKey } from './lab-directory.js';
 import type { RunnerRequestKey } from './lab-directory.js';
@@ -33,6 +32,15 @@ export const GATE_LEASE_MS = 60 * 60 * 1000;
 
 export function targetOf(config: LabConfig): LabTarget {
   return Object.freeze({ url: config.url, apiKeyFile: config.apiKeyFile, caFile: config.caFile, tlsMode: config.tlsMode, simulated: false });
+}
+
+/** The binding digest of the appliance found, checked against the lab config's expected_appliance when set. */
+function checkExpectedAppliance(config: LabConfig, binding: unknown): string {
+  const digest = applianceBindingDigest(binding);
+  if (config.expectedAppliance !== null && digest !== config.expectedAppliance) {
+    throw new LabGateError('GATE_WRONG_APPLIANCE', 'the appliance found is not the expected_appliance of the lab config');
+  }
+  return digest;
 }
 
 function pendingRequestPath(config: LabConfig, gateId: string): string {

@@ -36,15 +36,15 @@ Options:
   --gate-receipt F   the signed gate receipt: checked before any request (role lab-gate, deadline,
                      appliance, candidate, scenarios), then a read-only preflight; scenarios run one
                      after the other and the deadline is re-checked before every action. Against an
-                     appliance this build runs ordinary, d1-stale-before-forward and
-                     d3-conflict-after-verified only
+                     appliance this build runs ordinary, d1-stale-before-forward,
+                     d3-conflict-after-verified and g-restart-after-verified only
   -h, --help         this text
 
 Signing: on the simulator the runner plays the owner with throw-away Ed25519 keys it generates per run
 (test-only; never written to the report). Ctrl-C stops before the next step, brings the candidate back to
 its original description through the sealed path where that is safe (or reports what it left), and writes
-the report. Against an appliance the runner still signs the authorizations and confirmations of its own
-contracts with per-run in-memory keys: the owner's signed gate receipt is what permits them.
+the report. Against an appliance the runner still signs the authorizations and confirmations (and D3's
+release) of its own contracts with per-run in-memory keys: the owner's signed gate receipt permits them.
 
 Exit: 0 every selected scenario met its declaration (and, against an appliance, it is exactly as found)
 · 1 a scenario failed · 2 usage error or lab config refused · 3 gate receipt or preflight refused,

@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { applianceBindingDigest, normalizeApplianceBaseUrl } from '@pfsense-mcp/authorization';
+import { normalizeApplianceBaseUrl } from '@pfsense-mcp/authorization';
 import { KeyFileError, readSecretFile } from '@pfsense-mcp/crypto';
 import { z } from 'zod';
 import { LabError } from './lab-error.js';
@@ -89,13 +89,4 @@ export function loadLabConfig(file: string, cwd: string): LabConfig {
     allowHttpLoopback,
     tlsMode: u.protocol === 'http:' ? 'http-loopback' : caFile === null ? 'https-system-ca' : 'https-ca-file',
   });
-}
-
-/** The binding digest of what a run found, compared with the configuration's expectation. */
-export function checkExpectedAppliance(config: LabConfig, binding: unknown): string {
-  const digest = applianceBindingDigest(binding);
-  if (config.expectedAppliance !== null && digest !== config.expectedAppliance) {
-    throw new LabError('WRONG_APPLIANCE', 'the appliance found is not the expected_appliance of the lab config');
-  }
-  return digest;
 }

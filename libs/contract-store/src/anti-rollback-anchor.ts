@@ -7,6 +7,12 @@ export interface AnchorRecord {
   readonly storeId: string;
   readonly sequence: number;
   readonly headMac: string;
+  /**
+   * When the operator last accepted a restored store (UTC ms), or absent/null if never. It only moves
+   * forward; the consumption gate refuses every authorization issued at or before it (docs/DESIGN.md §3),
+   * so a restored consumption file cannot revive an authorization consumed after its backup.
+   */
+  readonly acceptedRestoreAt?: number | null;
 }
 
 export interface AntiRollbackAnchor {

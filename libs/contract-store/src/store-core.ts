@@ -237,7 +237,7 @@ export class StoreCore {
    * row verified against the chain). `reanchor`: README "Backup and restore". `verify`: for
    * `integrityReport` only — nothing is created, migrated, advanced or verified at open.
    */
-  static async open(options: ContractStoreOptions, mode: 'normal' | 'reanchor' | 'verify' = 'normal'): Promise<StoreCore> {
+  static async open(options: ContractStoreOptions, mode: 'normal' | 'reanchor' | 'accept-restore' | 'verify' = 'normal'): Promise<StoreCore> {
     const fn = 'SqliteRecoveryContractStore.open';
     if (options === null || typeof options !== 'object') throw new TypeError(`${fn}: "options" must be an object`);
     if (typeof options.directory !== 'string' || options.directory.length === 0) throw new TypeError(`${fn}: "directory" must be a non-empty string`);
@@ -297,6 +297,11 @@ export class StoreCore {
       if (mode === 'reanchor') {
         core.verifyEverything();
         core.openAnchorCheck(true);
+        core.expireAfterRestore();
+      } else if (mode === 'accept-restore') {
+        core.verifyEverything();
+        core.refuseRestoreWithWorkInFlight();
+        core.acceptAnchor();
         core.expireAfterRestore();
       } else if (mode === 'normal') {
         // The anchor first: a database behind it (rows deleted at the tail, a restored copy) is reported as
@@ -476,22 +481,24 @@ export class StoreCore {
    * rows after the anchor must validly extend its MAC (else AuditChainError). Returns the head and
    * whether the anchor needs advancing. Runs inside a transaction so the view is consistent.
    */
-  private checkAgainstAnchor(): { head: Head; advance: boolean } {
+  private checkAgainstAnchor(): { head: Head; advance: boolean; acceptedRestoreAt: number | null } {
     const head = this.head();
     const mark = this.#anchor.read();
     if (mark === null) throw new StoreRollbackError('ANCHOR_MISSING', null, head.sequence);
+    const acceptedRestoreAt = mark.acceptedRestoreAt ?? null;
     if (mark.storeId !== this.#storeId) throw new StoreRollbackError('STORE_MISMATCH', mark.sequence, head.sequence);
     if (head.sequence < mark.sequence) throw new StoreRollbackError('BEHIND', mark.sequence, head.sequence);
     const at = this.macAt(mark.sequence);
     if (at === null || bytesToHex(at) !== mark.headMac) throw new StoreRollbackError('DIVERGED', mark.sequence, head.sequence);
-    if (head.sequence === mark.sequence) return { head, advance: false };
+    if (head.sequence === mark.sequence) return { head, advance: false, acceptedRestoreAt };
     const result = verifyAuditRows(this.#keys.auditChain, this.#storeId, this.auditRowsAfter(mark.sequence), mark.sequence, at);
     if (!result.ok) throw new AuditChainError(result.firstBrokenSequence);
-    return { head, advance: true };
+    return { head, advance: true, acceptedRestoreAt };
   }
 
-  private writeAnchor(head: Head): void {
-    const record: AnchorRecord = { storeId: this.#storeId, sequence: head.sequence, headMac: bytesToHex(head.mac) };
+  /** `acceptedRestoreAt` is carried forward from the mark (it only ever moves forward; see AnchorRecord). */
+  private writeAnchor(head: Head, acceptedRestoreAt: number | null): void {
+    const record: AnchorRecord = { storeId: this.#storeId, sequence: head.sequence, headMac: bytesToHex(head.mac), acceptedRestoreAt };
     this.#anchor.write(record);
   }
 
@@ -499,8 +506,8 @@ export class StoreCore {
   private syncAnchor(): void {
     this.#db
       .transaction(() => {
-        const { head, advance } = this.checkAgainstAnchor();
-        if (advance) this.writeAnchor(head);
+        const { head, advance, acceptedRestoreAt } = this.checkAgainstAnchor();
+        if (advance) this.writeAnchor(head, acceptedRestoreAt);
       })
       .immediate();
   }
@@ -514,12 +521,13 @@ export class StoreCore {
           // Only a store with no history may start a new anchor (first open, or a crash right after it),
           // unless the operator explicitly re-anchors a restored backup (see README).
           if (head.sequence !== 0 && !reanchor) throw new StoreRollbackError('ANCHOR_MISSING', null, head.sequence);
-          this.writeAnchor(head);
+          // An accepted restore records when it was accepted (docs/DESIGN.md §3).
+          this.writeAnchor(head, reanchor ? this.now() : null);
           return;
         }
         if (reanchor) throw new StoreRollbackError('ANCHOR_PRESENT', mark.sequence, this.head().sequence);
-        const { head, advance } = this.checkAgainstAnchor();
-        if (advance) this.writeAnchor(head);
+        const { head, advance, acceptedRestoreAt } = this.checkAgainstAnchor();
+        if (advance) this.writeAnchor(head, acceptedRestoreAt);
       })
       .immediate();
   }
@@ -1149,6 +1157,31 @@ export class StoreCore {
    * (audited as RESTORED_FROM_BACKUP). In-flight rows are left to reconcileInterrupted(); VERIFIED
    * rollbacks stay guarded by their sealed-fingerprint pre-read.
    */
+  /**
+   * A restore is accepted only while nothing is mid-flight on the appliance: an EXECUTING, ROLLING_BACK or
+   * RECONCILIATION contract of the restored copy may disagree with what the appliance now holds.
+   */
+  private refuseRestoreWithWorkInFlight(): void {
+    const row = this.#db.prepare("SELECT contract_id FROM contracts WHERE state IN ('EXECUTING','ROLLING_BACK','RECONCILIATION') ORDER BY contract_id LIMIT 1").get() as
+      | { contract_id: string }
+      | undefined;
+    if (row !== undefined) {
+      throw new PreconditionError('RESTORE_WITH_WORK_IN_FLIGHT', row.contract_id, 'a restore is not accepted while a contract is EXECUTING, ROLLING_BACK or RECONCILIATION');
+    }
+  }
+
+  /** Re-points the anchor at the verified head, whatever it said, with a new acceptance time (never earlier). */
+  private acceptAnchor(): void {
+    this.#db
+      .transaction(() => {
+        const prior = this.#anchor.read();
+        const now = this.now();
+        const previous = prior?.acceptedRestoreAt ?? null;
+        this.writeAnchor(this.head(), previous === null ? now : Math.max(now, previous));
+      })
+      .immediate();
+  }
+
   private expireAfterRestore(): void {
     this.write('expireAfterRestore', () => {
       const now = this.now();
