@@ -19,8 +19,12 @@ export type CliCommand =
     }
   | { readonly kind: 'request-gate'; readonly configFile: string; readonly ids: readonly ScenarioId[]; readonly json: boolean };
 
-/** Scenarios that run against an appliance in this build (the E and G ones run on the simulator only). */
-export const APPLIANCE_SCENARIOS: readonly ScenarioId[] = Object.freeze(['ordinary', 'd1-stale-before-forward', 'd3-conflict-after-verified']);
+/**
+ * Scenarios that run against an appliance in this build. The G restart after VERIFIED runs there (its workers
+ * carry the lab config's TLS mode and CA file); the ones that end in a reconciliation decision (E, and the G
+ * restarts with a send held) need the owner's own reconciliation signature and run on the simulator only.
+ */
+export const APPLIANCE_SCENARIOS: readonly ScenarioId[] = Object.freeze(['ordinary', 'd1-stale-before-forward', 'd3-conflict-after-verified', 'g-restart-after-verified']);
 
 const shown = (token: string): string => JSON.stringify(token.replace(/[^\x20-\x7e]/g, '?').slice(0, 40));
 

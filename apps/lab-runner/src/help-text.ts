@@ -36,8 +36,8 @@ Options:
   --gate-receipt F   the signed gate receipt: checked before any request (role lab-gate, deadline,
                      appliance, candidate, scenarios), then a read-only preflight; scenarios run one
                      after the other and the deadline is re-checked before every action. Against an
-                     appliance this build runs ordinary, d1-stale-before-forward and
-                     d3-conflict-after-verified only
+                     appliance this build runs ordinary, d1-stale-before-forward,
+                     d3-conflict-after-verified and g-restart-after-verified only
   -h, --help         this text
 
 Signing: on the simulator the runner plays the owner with throw-away Ed25519 keys it generates per run

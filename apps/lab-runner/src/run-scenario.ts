@@ -7,7 +7,7 @@ import { bytesToHex } from '@pfsense-mcp/canonical';
 import { generateMasterKey, readApiKeyFile, writeMasterKeyFile } from '@pfsense-mcp/crypto';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { LabError, LabInterruptedError } from './lab-error.js';
-import { ALIAS_PATH, CANDIDATE_ALIAS, SIBLING_ALIASES } from './lab-fixture.js';
+import { ALIAS_PATH, CANDIDATE_ALIAS, LAB_TLS_MODE, SIBLING_ALIASES } from './lab-fixture.js';
 import { labKeysToWire } from './lab-keys.js';
 import type { LabKeys } from './lab-keys.js';
 import { LabOwner } from './lab-owner.js';
@@ -97,7 +97,7 @@ async function runWorkerPhase(
   ctx: ScenarioContext,
   phase: 'before-kill' | 'after-restart',
   scenarioDir: string,
-  sim: SimulatorChild,
+  target: LabTarget,
   options: ScenarioRunOptions,
 ): Promise<void> {
   const child = fork(options.workerEntry, [], {
@@ -141,7 +141,14 @@ async function runWorkerPhase(
         subjectContractId: ctx.subjectContractId,
         orchestrationContractIds: [...ctx.orchestrationContractIds],
         scenarioDir,
-        simulator: { url: sim.url, apiKeyFile: sim.apiKeyFile },
+        target: {
+          url: target.url,
+          apiKeyFile: target.apiKeyFile,
+          caFile: target.caFile ?? null,
+          tlsMode: target.tlsMode ?? LAB_TLS_MODE,
+          simulated: target.simulated !== false,
+        },
+        appliance: options.appliance === null || ctx.deadline === null ? null : { candidate: ctx.candidate, descriptionA: ctx.descriptionA, deadline: ctx.deadline },
         keys: labKeysToWire(options.keys),
       });
     });
@@ -248,15 +255,13 @@ export async function runScenario(scenario: ScenarioDefinition, options: Scenari
       const plan = planOf(scenario.id);
       if (plan.kind === 'in-process') {
         await plan.run(c);
-      } else if (sim === undefined) {
-        throw new LabError('NOT_ON_APPLIANCE', 'a restart scenario runs on the simulator only');
       } else {
         // Two worker processes: one killed at the kill point, a new one rebuilt from the store alone. This
         // process holds no runtime meanwhile; it rebuilds one afterwards for the final checks only.
         runtime.close();
-        await runWorkerPhase(c, 'before-kill', scenarioDir, sim, options);
+        await runWorkerPhase(c, 'before-kill', scenarioDir, target, options);
         await c.checkpoint('restart');
-        await runWorkerPhase(c, 'after-restart', scenarioDir, sim, options);
+        await runWorkerPhase(c, 'after-restart', scenarioDir, target, options);
         c.restart(await buildLabRuntime(scenario, fixed));
       }
     } catch (e) {

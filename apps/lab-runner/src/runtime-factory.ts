@@ -39,7 +39,7 @@ export interface LabTarget {
   readonly url: string;
   readonly apiKeyFile: string;
   readonly caFile?: string | null;
-  readonly tlsMode?: string;
+  readonly tlsMode?: 'http-loopback' | 'https-system-ca' | 'https-ca-file';
   /** False for an appliance of a lab config: no /__sim/ control endpoint there. Default true. */
   readonly simulated?: boolean;
 }

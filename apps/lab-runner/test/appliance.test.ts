@@ -1,9 +1,10 @@
 // The lab runner against a disposable appliance, played by a separately started simulator described by a lab
 // config: gate request → the real signer → run; the receipt refusals before any request; the deadline; the
 // preflight refusals; the closing read-back; and that the default path connects to 127.0.0.1 only.
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -38,13 +39,13 @@ chmodSync(root, 0o700);
 const sims: ChildProcess[] = [];
 
 /** Starts the built simulator as its own child, on a free 127.0.0.1 port, with the given start data. */
-async function startSim(name: string, data: Record<string, unknown>): Promise<Sim> {
+async function startSim(name: string, data: Record<string, unknown>, extraArgs: readonly string[] = []): Promise<Sim> {
   const dir = mkdtempSync(join(root, `${name}-`));
   chmodSync(dir, 0o700);
   const dataFile = join(dir, 'data.json');
   writeFileSync(dataFile, JSON.stringify(data), { mode: 0o600 });
   const apiKeyFile = join(dir, 'api-key');
-  const child = spawn(process.execPath, [SIM_BUNDLE, '--port', '0', '--host', '127.0.0.1', '--api-key-file', apiKeyFile, '--data', dataFile, '--exit-on-stdin-eof'], {
+  const child = spawn(process.execPath, [SIM_BUNDLE, '--port', '0', '--host', '127.0.0.1', '--api-key-file', apiKeyFile, '--data', dataFile, '--exit-on-stdin-eof', ...extraArgs], {
     stdio: ['pipe', 'pipe', 'ignore'],
   });
   sims.push(child);
@@ -65,7 +66,17 @@ function simData(list: object[], extra: Record<string, unknown> = {}) {
   return { '/api/v2/firewall/aliases': list, '/api/v2/status/system': { platform: 'pfSense lab', netgate_id: APPLIANCE_ID }, ...extra };
 }
 
-async function counters(sim: Sim): Promise<Record<string, number>> {
+async function counters(sim: Sim, ca?: string): Promise<Record<string, number>> {
+  if (ca !== undefined) {
+    // An https simulator with a test-time certificate: fetch has no per-request CA, so https.get with one.
+    const body = await new Promise<string>((resolve, reject) => {
+      httpsGet(`${sim.url}/__sim/counters`, { ca, headers: { 'X-API-Key': readFileSync(sim.apiKeyFile, 'utf8').trim() } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d: string) => (text += d)).on('end', () => resolve(text));
+      }).on('error', reject);
+    });
+    return (JSON.parse(body) as { counters: Record<string, number> }).counters;
+  }
   const r = await fetch(`${sim.url}/__sim/counters`, { headers: { 'X-API-Key': readFileSync(sim.apiKeyFile, 'utf8').trim() } });
   return ((await r.json()) as { counters: Record<string, number> }).counters;
 }
@@ -216,6 +227,60 @@ describe('against a disposable appliance (a separately started simulator)', () =
     expect(ok.code).toBe(0);
     expect(total(await counters(sim))).toBeGreaterThan(total(base));
   });
+
+  it('a G restart against an https appliance with a CA file: both workers connect with the lab config\'s TLS mode and CA, zero resends', async () => {
+    const tls = mkdtempSync(join(root, 'tls-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', '/CN=127.0.0.1',
+      '-addext', 'subjectAltName=IP:127.0.0.1', '-days', '2', '-keyout', join(tls, 'key.pem'), '-out', join(tls, 'cert.pem')], { stdio: 'ignore' });
+    const ca = readFileSync(join(tls, 'cert.pem'), 'utf8');
+    const s = await startSim('tls', simData(aliases()), ['--tls-cert', join(tls, 'cert.pem'), '--tls-key', join(tls, 'key.pem')]);
+    expect(s.url.startsWith('https://127.0.0.1:')).toBe(true);
+    const lab = labDir('tls', s, { allow_http_loopback: undefined, ca_file: 'ca.pem' });
+    writeFileSync(join(lab.dir, 'ca.pem'), ca, { mode: 0o600 });
+    const receipt = ownerSigns(lab, (await requestGate(lab, 'g-restart-after-verified')).pending_request);
+    const before = await counters(s, ca);
+    const report = join(lab.dir, 'report');
+    const r = await runCli(['--scenario', 'g-restart-after-verified', '--lab-config', lab.config, '--gate-receipt', receipt, '--json', '--report-dir', report], { cwd: lab.dir });
+    expect(r.code, r.stderr).toBe(0);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only access to the JSON lines
+    const [line, summary] = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    expect(line).toMatchObject({ id: 'g-restart-after-verified', ok: true, final_target_matches: true, siblings_unchanged: true, reconciled_on_restart: 0, appliance_writes: null });
+    expect(line?.states).toEqual(['PREPARED', 'EXECUTING', 'VERIFIED', 'ROLLING_BACK', 'ROLLED_BACK']);
+    expect(line?.sends).toEqual({ forward: 1, rollback: 1, orchestration: 0 });
+    expect(summary).toMatchObject({ summary: { passed: 1, failed: 0 }, closing: { exactly_as_found: true } });
+    // The forward came from the killed worker, the rollback from the new one: the appliance saw exactly two.
+    const after = await counters(s, ca);
+    expect((after['PATCH /api/v2/firewall/alias'] ?? 0) - (before['PATCH /api/v2/firewall/alias'] ?? 0)).toBe(2);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only access to the report JSON
+    const json = JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) as Record<string, any>;
+    const actions = (json.scenarios[0].timeline as { actor: string; action: string }[]).map((e) => `${e.actor}: ${e.action}`);
+    expect(actions).toContain('runner: worker SIGKILLed (SIGKILL) at: after VERIFIED');
+    expect(actions.some((a) => a.startsWith('worker: new process: runtime rebuilt from the store'))).toBe(true);
+    for (const name of readdirSync(report)) expect(readFileSync(join(report, name), 'utf8')).not.toContain(s.url);
+  }, 180_000);
+
+  it('a G restart whose gate deadline passes between the kill and the restart starts no new worker and sends nothing more', async () => {
+    const s = await startSim('g-deadline', simData(aliases()));
+    const lab = labDir('g-deadline', s);
+    const receipt = ownerSigns(lab, (await requestGate(lab, 'g-restart-after-verified', { PFSENSE_MCP_LAB_TEST_GATE_LEASE_MS: '40000' })).pending_request);
+    const before = await counters(s);
+    const r = await runCli(['--scenario', 'g-restart-after-verified', '--lab-config', lab.config, '--gate-receipt', receipt, '--json', '--report-dir', join(lab.dir, 'report')], {
+      cwd: lab.dir,
+      env: { PFSENSE_MCP_LAB_TEST_WAIT_DEADLINE_AFTER: 'restart' },
+    });
+    expect(r.code).toBe(1);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only access to the JSON lines
+    const [line, summary] = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    expect(line?.ok).toBe(false);
+    expect(line?.failures[0]).toMatch(/^GATE_DEADLINE/);
+    expect(line?.states).toEqual(['PREPARED', 'EXECUTING', 'VERIFIED']);
+    expect(line?.reconciled_on_restart).toBeNull();
+    expect(line?.left).toMatchObject({ action: 'left-as-is', subject_state: 'VERIFIED' });
+    expect(summary?.closing).toMatchObject({ exactly_as_found: null, reason: 'GATE_DEADLINE' });
+    // Only the killed worker's forward reached the appliance: no rollback, no recovery after the deadline.
+    const after = await counters(s);
+    expect((after['PATCH /api/v2/firewall/alias'] ?? 0) - (before['PATCH /api/v2/firewall/alias'] ?? 0)).toBe(1);
+  }, 120_000);
 
   it('the deadline passing mid-run stops before the next action', async () => {
     const sim = await startSim('deadline', simData(aliases()));

@@ -24,7 +24,7 @@ describe('parseCliArgs', () => {
     });
     expect(parseCliArgs(['--all', '--lab-config', 'lab.json', '--gate-receipt=r.json'])).toEqual({
       kind: 'run',
-      ids: ['ordinary', 'd1-stale-before-forward', 'd3-conflict-after-verified'],
+      ids: ['ordinary', 'd1-stale-before-forward', 'd3-conflict-after-verified', 'g-restart-after-verified'],
       json: false,
       reportDir: null,
       lab: { configFile: 'lab.json', receiptFile: 'r.json' },
