@@ -9,6 +9,7 @@ import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { ERAS, type Era } from './support/clients.js';
 import { errorOf } from './support/in-process-server.js';
 import { simRequest } from './support/write-e2e.js';
+import { HELP_TEXT } from '../src/runtime/help-text.js';
 import {
   ALIAS_PATH,
   ALIASES_PATH,
@@ -373,5 +374,11 @@ describe.each(ERAS)('reconciliation through MCP (%s era)', (era) => {
     const settled = await callWrite(h.client, args);
     expect(settled.status).toBe('verified');
     expect(patches()).toBe(before + 1);
+  });
+});
+
+describe('--help', () => {
+  it('names the write variables', () => {
+    for (const v of ['PFSENSE_WRITE_DIR', 'PFSENSE_WRITE_ANCHOR_DIR', 'PFSENSE_WRITE_API_KEY_FILE', 'pfsense_set_firewall_alias_description']) expect(HELP_TEXT).toContain(v);
   });
 });

@@ -21,7 +21,7 @@ export function coreOf(store: SqliteRecoveryContractStore): StoreCore {
 export type AuditVerification = { readonly ok: true } | { readonly ok: false; readonly firstBrokenSequence: number };
 
 /**
- * The durable, authenticated Recovery Contract store (ARCHITECTURE §3). This public face has no
+ * The durable, authenticated Recovery Contract store (docs/DESIGN.md §3). This public face has no
  * execution transitions and cannot decrypt protected artifacts: those live behind the executor entry
  * (`@pfsense-mcp/contract-store/executor`), which only libs/executor may import.
  *
@@ -46,6 +46,17 @@ export class SqliteRecoveryContractStore {
    */
   static async reanchorRestoredStore(options: ContractStoreOptions): Promise<SqliteRecoveryContractStore> {
     return new SqliteRecoveryContractStore(await StoreCore.open(options, 'reanchor'));
+  }
+
+  /**
+   * OPERATOR ACTION, the explicit acceptance of a restored store (README "Accepting a restored store"):
+   * verifies every row and the whole chain, refuses (PreconditionError RESTORE_WITH_WORK_IN_FLIGHT) while
+   * any contract is EXECUTING, ROLLING_BACK or RECONCILIATION, then re-points the anchor at the head —
+   * whatever it said (behind, diverged, missing; an anchor failing its MAC is still refused) — recording
+   * the acceptance time in it, and expires restored PREPARING/PREPARED contracts (RESTORED_FROM_BACKUP).
+   */
+  static async acceptRestore(options: ContractStoreOptions): Promise<SqliteRecoveryContractStore> {
+    return new SqliteRecoveryContractStore(await StoreCore.open(options, 'accept-restore'));
   }
 
   /**

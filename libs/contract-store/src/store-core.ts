@@ -141,6 +141,13 @@ type ContractPatch = Partial<Mutable<Pick<RecoveryContract,
   | 'resolution'
   | 'last_outcome_class'>>>;
 
+/** The executor's value-free evidence digest (e.g. its config-history evidence) for a transition's audit row. */
+function checkEvidenceDigest(fn: string, evidenceDigest: string | undefined): void {
+  if (evidenceDigest !== undefined && !hex64Schema.safeParse(evidenceDigest).success) {
+    throw new TypeError(`${fn}: "evidenceDigest" must be 64 lowercase hex digits`);
+  }
+}
+
 interface AuditExtras {
   readonly outcomeClass: string | null;
   readonly evidenceDigest?: string | null;
@@ -181,7 +188,7 @@ function zodPaths(error: { issues: readonly { path: readonly PropertyKey[] }[] }
  * store and the executor entry each expose only their own operations (see `coreOf`).
  */
 
-/** What a verified transition seals (ARCHITECTURE §3: verified fingerprint and locator). */
+/** What a verified transition seals (docs/DESIGN.md §3: verified fingerprint and locator). */
 type VerifiedSeal = { readonly verifiedTargetFingerprint: string; readonly verifiedLifecycleLocator: number };
 export class StoreCore {
   readonly #db: Database.Database;
@@ -230,7 +237,7 @@ export class StoreCore {
    * row verified against the chain). `reanchor`: README "Backup and restore". `verify`: for
    * `integrityReport` only — nothing is created, migrated, advanced or verified at open.
    */
-  static async open(options: ContractStoreOptions, mode: 'normal' | 'reanchor' | 'verify' = 'normal'): Promise<StoreCore> {
+  static async open(options: ContractStoreOptions, mode: 'normal' | 'reanchor' | 'accept-restore' | 'verify' = 'normal'): Promise<StoreCore> {
     const fn = 'SqliteRecoveryContractStore.open';
     if (options === null || typeof options !== 'object') throw new TypeError(`${fn}: "options" must be an object`);
     if (typeof options.directory !== 'string' || options.directory.length === 0) throw new TypeError(`${fn}: "directory" must be a non-empty string`);
@@ -290,6 +297,11 @@ export class StoreCore {
       if (mode === 'reanchor') {
         core.verifyEverything();
         core.openAnchorCheck(true);
+        core.expireAfterRestore();
+      } else if (mode === 'accept-restore') {
+        core.verifyEverything();
+        core.refuseRestoreWithWorkInFlight();
+        core.acceptAnchor();
         core.expireAfterRestore();
       } else if (mode === 'normal') {
         // The anchor first: a database behind it (rows deleted at the tail, a restored copy) is reported as
@@ -469,22 +481,24 @@ export class StoreCore {
    * rows after the anchor must validly extend its MAC (else AuditChainError). Returns the head and
    * whether the anchor needs advancing. Runs inside a transaction so the view is consistent.
    */
-  private checkAgainstAnchor(): { head: Head; advance: boolean } {
+  private checkAgainstAnchor(): { head: Head; advance: boolean; acceptedRestoreAt: number | null } {
     const head = this.head();
     const mark = this.#anchor.read();
     if (mark === null) throw new StoreRollbackError('ANCHOR_MISSING', null, head.sequence);
+    const acceptedRestoreAt = mark.acceptedRestoreAt ?? null;
     if (mark.storeId !== this.#storeId) throw new StoreRollbackError('STORE_MISMATCH', mark.sequence, head.sequence);
     if (head.sequence < mark.sequence) throw new StoreRollbackError('BEHIND', mark.sequence, head.sequence);
     const at = this.macAt(mark.sequence);
     if (at === null || bytesToHex(at) !== mark.headMac) throw new StoreRollbackError('DIVERGED', mark.sequence, head.sequence);
-    if (head.sequence === mark.sequence) return { head, advance: false };
+    if (head.sequence === mark.sequence) return { head, advance: false, acceptedRestoreAt };
     const result = verifyAuditRows(this.#keys.auditChain, this.#storeId, this.auditRowsAfter(mark.sequence), mark.sequence, at);
     if (!result.ok) throw new AuditChainError(result.firstBrokenSequence);
-    return { head, advance: true };
+    return { head, advance: true, acceptedRestoreAt };
   }
 
-  private writeAnchor(head: Head): void {
-    const record: AnchorRecord = { storeId: this.#storeId, sequence: head.sequence, headMac: bytesToHex(head.mac) };
+  /** `acceptedRestoreAt` is carried forward from the mark (it only ever moves forward; see AnchorRecord). */
+  private writeAnchor(head: Head, acceptedRestoreAt: number | null): void {
+    const record: AnchorRecord = { storeId: this.#storeId, sequence: head.sequence, headMac: bytesToHex(head.mac), acceptedRestoreAt };
     this.#anchor.write(record);
   }
 
@@ -492,8 +506,8 @@ export class StoreCore {
   private syncAnchor(): void {
     this.#db
       .transaction(() => {
-        const { head, advance } = this.checkAgainstAnchor();
-        if (advance) this.writeAnchor(head);
+        const { head, advance, acceptedRestoreAt } = this.checkAgainstAnchor();
+        if (advance) this.writeAnchor(head, acceptedRestoreAt);
       })
       .immediate();
   }
@@ -507,12 +521,13 @@ export class StoreCore {
           // Only a store with no history may start a new anchor (first open, or a crash right after it),
           // unless the operator explicitly re-anchors a restored backup (see README).
           if (head.sequence !== 0 && !reanchor) throw new StoreRollbackError('ANCHOR_MISSING', null, head.sequence);
-          this.writeAnchor(head);
+          // An accepted restore records when it was accepted (docs/DESIGN.md §3).
+          this.writeAnchor(head, reanchor ? this.now() : null);
           return;
         }
         if (reanchor) throw new StoreRollbackError('ANCHOR_PRESENT', mark.sequence, this.head().sequence);
-        const { head, advance } = this.checkAgainstAnchor();
-        if (advance) this.writeAnchor(head);
+        const { head, advance, acceptedRestoreAt } = this.checkAgainstAnchor();
+        if (advance) this.writeAnchor(head, acceptedRestoreAt);
       })
       .immediate();
   }
@@ -761,7 +776,7 @@ export class StoreCore {
   }
 
   /**
-   * Appends one value-free refusal row (ARCHITECTURE §6) to the HMAC-chained audit in its own BEGIN
+   * Appends one value-free refusal row (docs/DESIGN.md §6) to the HMAC-chained audit in its own BEGIN
    * IMMEDIATE transaction, then advances the anchor. Nothing else changes. Input is strict (unknown fields,
    * free text and non-token values are refused with a TypeError naming the fields, never echoing values).
    */
@@ -1142,6 +1157,31 @@ export class StoreCore {
    * (audited as RESTORED_FROM_BACKUP). In-flight rows are left to reconcileInterrupted(); VERIFIED
    * rollbacks stay guarded by their sealed-fingerprint pre-read.
    */
+  /**
+   * A restore is accepted only while nothing is mid-flight on the appliance: an EXECUTING, ROLLING_BACK or
+   * RECONCILIATION contract of the restored copy may disagree with what the appliance now holds.
+   */
+  private refuseRestoreWithWorkInFlight(): void {
+    const row = this.#db.prepare("SELECT contract_id FROM contracts WHERE state IN ('EXECUTING','ROLLING_BACK','RECONCILIATION') ORDER BY contract_id LIMIT 1").get() as
+      | { contract_id: string }
+      | undefined;
+    if (row !== undefined) {
+      throw new PreconditionError('RESTORE_WITH_WORK_IN_FLIGHT', row.contract_id, 'a restore is not accepted while a contract is EXECUTING, ROLLING_BACK or RECONCILIATION');
+    }
+  }
+
+  /** Re-points the anchor at the verified head, whatever it said, with a new acceptance time (never earlier). */
+  private acceptAnchor(): void {
+    this.#db
+      .transaction(() => {
+        const prior = this.#anchor.read();
+        const now = this.now();
+        const previous = prior?.acceptedRestoreAt ?? null;
+        this.writeAnchor(this.head(), previous === null ? now : Math.max(now, previous));
+      })
+      .immediate();
+  }
+
   private expireAfterRestore(): void {
     this.write('expireAfterRestore', () => {
       const now = this.now();
@@ -1324,19 +1364,19 @@ export class StoreCore {
     });
   }
 
-  markExecutionVerified(contractId: string, expectedVersion: number, seal: VerifiedSeal): RecoveryContract {
+  markExecutionVerified(contractId: string, expectedVersion: number, seal: VerifiedSeal, evidenceDigest?: string): RecoveryContract {
     return this.markVerified('markExecutionVerified', contractId, expectedVersion, seal, RecoveryEvent.EXECUTION_VERIFIED, {
       fingerprint: 'verified_target_fingerprint',
       locator: 'verified_lifecycle_locator',
-    });
+    }, evidenceDigest);
   }
 
-  markExecutionFailed(contractId: string, expectedVersion: number, outcomeClass: string): RecoveryContract {
-    return this.endInFlight('markExecutionFailed', contractId, expectedVersion, RecoveryEvent.EXECUTION_FAILED, outcomeClass, null);
+  markExecutionFailed(contractId: string, expectedVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
+    return this.endInFlight('markExecutionFailed', contractId, expectedVersion, RecoveryEvent.EXECUTION_FAILED, outcomeClass, null, evidenceDigest);
   }
 
-  markExecutionAmbiguous(contractId: string, expectedVersion: number, outcomeClass: string): RecoveryContract {
-    return this.endInFlight('markExecutionAmbiguous', contractId, expectedVersion, RecoveryEvent.EXECUTION_AMBIGUOUS, outcomeClass, 'EXECUTING');
+  markExecutionAmbiguous(contractId: string, expectedVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
+    return this.endInFlight('markExecutionAmbiguous', contractId, expectedVersion, RecoveryEvent.EXECUTION_AMBIGUOUS, outcomeClass, 'EXECUTING', evidenceDigest);
   }
 
   beginRollback(contractId: string, expectedVersion: number): RecoveryContract {
@@ -1352,11 +1392,11 @@ export class StoreCore {
     });
   }
 
-  markRollbackVerified(contractId: string, expectedVersion: number, seal: VerifiedSeal): RecoveryContract {
+  markRollbackVerified(contractId: string, expectedVersion: number, seal: VerifiedSeal, evidenceDigest?: string): RecoveryContract {
     return this.markVerified('markRollbackVerified', contractId, expectedVersion, seal, RecoveryEvent.ROLLBACK_VERIFIED, {
       fingerprint: 'rollback_verified_target_fingerprint',
       locator: 'rollback_verified_lifecycle_locator',
-    });
+    }, evidenceDigest);
   }
 
   /**
@@ -1373,7 +1413,9 @@ export class StoreCore {
       readonly fingerprint: 'verified_target_fingerprint' | 'rollback_verified_target_fingerprint';
       readonly locator: 'verified_lifecycle_locator' | 'rollback_verified_lifecycle_locator';
     },
+    evidenceDigest?: string,
   ): RecoveryContract {
+    checkEvidenceDigest(fn, evidenceDigest);
     if (seal === null || typeof seal !== 'object') throw new TypeError(`${fn}: "seal" must be an object`);
     const fingerprint = hex64Schema.safeParse(seal.verifiedTargetFingerprint);
     if (!fingerprint.success) throw new TypeError(`${fn}: "verifiedTargetFingerprint" must be 64 lowercase hex digits`);
@@ -1389,16 +1431,16 @@ export class StoreCore {
         owner: null,
         [columns.fingerprint]: fingerprint.data,
         [columns.locator]: locator.data,
-      }, { outcomeClass: 'VERIFIED_SUCCESS' }, now);
+      }, { outcomeClass: 'VERIFIED_SUCCESS', evidenceDigest: evidenceDigest ?? null }, now);
     });
   }
 
-  markRollbackFailed(contractId: string, expectedVersion: number, outcomeClass: string): RecoveryContract {
-    return this.endInFlight('markRollbackFailed', contractId, expectedVersion, RecoveryEvent.ROLLBACK_FAILED, outcomeClass, null);
+  markRollbackFailed(contractId: string, expectedVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
+    return this.endInFlight('markRollbackFailed', contractId, expectedVersion, RecoveryEvent.ROLLBACK_FAILED, outcomeClass, null, evidenceDigest);
   }
 
-  markRollbackAmbiguous(contractId: string, expectedVersion: number, outcomeClass: string): RecoveryContract {
-    return this.endInFlight('markRollbackAmbiguous', contractId, expectedVersion, RecoveryEvent.ROLLBACK_AMBIGUOUS, outcomeClass, 'ROLLING_BACK');
+  markRollbackAmbiguous(contractId: string, expectedVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
+    return this.endInFlight('markRollbackAmbiguous', contractId, expectedVersion, RecoveryEvent.ROLLBACK_AMBIGUOUS, outcomeClass, 'ROLLING_BACK', evidenceDigest);
   }
 
   private endInFlight(
@@ -1408,8 +1450,10 @@ export class StoreCore {
     event: RecoveryEvent,
     outcomeClass: string,
     reconciliationOrigin: 'EXECUTING' | 'ROLLING_BACK' | null,
+    evidenceDigest?: string,
   ): RecoveryContract {
     if (!outcomeClassSchema.safeParse(outcomeClass).success) throw new TypeError(`${operation}: "outcomeClass" must match [A-Z][A-Z0-9_]{0,63}`);
+    checkEvidenceDigest(operation, evidenceDigest);
     return this.write(operation, () => {
       const c = this.loadIn(contractId);
       const now = this.now();
@@ -1417,7 +1461,7 @@ export class StoreCore {
       this.requireOwner(c);
       const patch: ContractPatch = { owner: null };
       if (reconciliationOrigin !== null) patch.reconciliation = { origin: reconciliationOrigin, entered_at: now, outcome_class: outcomeClass };
-      return this.transition(c, expectedVersion, event, patch, { outcomeClass }, now);
+      return this.transition(c, expectedVersion, event, patch, { outcomeClass, evidenceDigest: evidenceDigest ?? null }, now);
     });
   }
 

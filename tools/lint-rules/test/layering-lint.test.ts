@@ -86,14 +86,14 @@ const cases: ReadonlyArray<{ name: string; file: string; code: string; rule: str
     file: 'libs/coordinator/src/zz-fixture.ts',
     code: "import { McpServer } from '@modelcontextprotocol/server';\nexport const x = McpServer;\n",
     rule: 'no-restricted-imports',
-    mentions: 'only in mcp-server',
+    mentions: 'only in mcp-server, repo-checks',
   },
   {
     name: 'the MCP client SDK (v2 or v1) in the signer',
     file: 'apps/signer-cli/src/zz-fixture.ts',
     code: "import { Client } from '@modelcontextprotocol/client';\nimport { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';\nexport const x = [Client, StdioClientTransport];\n",
     rule: 'no-restricted-imports',
-    mentions: 'only in mcp-server',
+    mentions: 'only in mcp-server, repo-checks',
   },
   {
     name: "the store's executor entry outside libs/executor",

@@ -7,15 +7,17 @@ const MAX_HELD = 10_000;
  * `server/discover` (2026-07-28) — and `ping`. None of them reveals the tool list.
  */
 const OPENING_METHODS: ReadonlySet<string> = new Set(['initialize', 'server/discover', 'ping']);
-const ANSWERS_OPENING: ReadonlySet<string> = new Set(['initialize', 'server/discover']);
 
 export interface GatedTransport extends Transport {
   /**
-   * Resolves once there is a reason to attach the tools now: the reply to `initialize` or `server/discover`
-   * has been handed to the wire, or a message that needs the tools is being held (a 2026-07-28 client that
-   * knows the server from an earlier discovery may open with `tools/list`).
+   * Resolves once there is a reason to attach the tools now: the reply to `initialize` has been handed to the
+   * wire (a 2025 client lists tools next), or a request that needs the tools is being held. Answering
+   * `server/discover` is no such reason: the v2 SDK client probes on a disposable sibling process that is
+   * reaped right after discovery, so that process must not load the catalogue or open the write runtime.
    */
   readonly openingAnswered: Promise<void>;
+  /** True once a `server/discover` was answered (the idle fallback then waits for a request instead). */
+  readonly discoveryAnswered: () => boolean;
   /** Resolves once the underlying transport closed (stdin ended or stdout broke). */
   readonly closed: Promise<void>;
   /** Lets held messages through, in arrival order, and everything after them. */
@@ -31,7 +33,9 @@ export interface GatedTransport extends Transport {
  */
 export function gateUntilReady(inner: Transport): GatedTransport {
   let isOpen = false;
-  const openingIds = new Set<string | number>();
+  let discovered = false;
+  const initializeIds = new Set<string | number>();
+  const discoverIds = new Set<string | number>();
   const held: [JSONRPCMessage, MessageExtraInfo | undefined][] = [];
   let answered!: () => void;
   const openingAnswered = new Promise<void>((resolve) => {
@@ -44,13 +48,18 @@ export function gateUntilReady(inner: Transport): GatedTransport {
 
   const outer: GatedTransport = {
     openingAnswered,
+    discoveryAnswered: () => discovered,
     closed,
     start: () => inner.start(),
     close: () => inner.close(),
     send: async (message: JSONRPCMessage, options?: TransportSendOptions) => {
       if (!isOpen && 'method' in message && message.method === 'notifications/tools/list_changed') return;
       await inner.send(message, options);
-      if ('id' in message && !('method' in message) && openingIds.delete(message.id as string | number)) answered();
+      if ('id' in message && !('method' in message)) {
+        const id = message.id as string | number;
+        if (initializeIds.delete(id)) answered();
+        if (discoverIds.delete(id)) discovered = true;
+      }
     },
     setProtocolVersion: (version: string) => inner.setProtocolVersion?.(version),
     open: () => {
@@ -67,7 +76,8 @@ export function gateUntilReady(inner: Transport): GatedTransport {
   inner.onmessage = <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => {
     const method = 'method' in message ? message.method : undefined;
     if (isOpen || (method !== undefined && OPENING_METHODS.has(method))) {
-      if (!isOpen && method !== undefined && ANSWERS_OPENING.has(method) && 'id' in message) openingIds.add(message.id as string | number);
+      if (!isOpen && 'id' in message && method === 'initialize') initializeIds.add(message.id as string | number);
+      if (!isOpen && 'id' in message && method === 'server/discover') discoverIds.add(message.id as string | number);
       outer.onmessage?.(message, extra);
       return;
     }

@@ -76,7 +76,10 @@ export async function serveStdio(factory: ServerFactory, options: ServeOptions):
   } else {
     const attach = options.attach;
     let idle: NodeJS.Timeout | undefined;
-    void Promise.race([transport.openingAnswered, new Promise<void>((resolve) => (idle = setTimeout(resolve, ATTACH_IDLE_MS)))])
+    // The idle fallback covers a client that says nothing yet; after a discovery it waits for a request (a
+    // discovery-only process is a probe about to be reaped).
+    const idleFallback = new Promise<void>((resolve) => (idle = setTimeout(() => (transport.discoveryAnswered() ? undefined : resolve()), ATTACH_IDLE_MS)));
+    void Promise.race([transport.openingAnswered, idleFallback])
       .then(() => {
         clearTimeout(idle);
         return attach();
