@@ -18,6 +18,12 @@ import { adminErrorOf } from './open-write-directory.js';
 import { checkCommandArgs, parseAdminArgs, wantsJson } from './parse-admin-args.js';
 import type { AdminArgs, CommandSpec } from './parse-admin-args.js';
 import { trustCommand, untrustCommand } from './trust-command.js';
+import { artifactsCleanCommand, artifactsListCommand } from './artifacts-command.js';
+import { auditExportCommand, auditVerifyCommand } from './audit-command.js';
+import { backupCommand } from './backup-command.js';
+import { cancelCommand, expireCommand } from './contract-commands.js';
+import { migrateCommand } from './migrate-command.js';
+import { statusCommand } from './status-command.js';
 
 interface Command {
   readonly spec: CommandSpec;
@@ -30,6 +36,15 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ['trust', { spec: { name: 'trust', values: ['--dir', '--role', '--public-key'], flags: ['--list'] }, run: (a, c) => trustCommand(a, c) }],
   ['untrust', { spec: { name: 'untrust', values: ['--dir', '--key-id'] }, run: (a, c) => untrustCommand(a, c) }],
   ['inbox add', { spec: { name: 'inbox add', values: ['--dir'], operands: ['FILE'] }, run: (a, c, o) => inboxAddCommand(a, c, o[0] ?? '') }],
+  ['status', { spec: { name: 'status', values: ['--dir'], flags: ['--all'] }, run: (a, c) => statusCommand(a, c) }],
+  ['audit verify', { spec: { name: 'audit verify', values: ['--dir', '--export'] }, run: (a, c) => auditVerifyCommand(a, c) }],
+  ['audit export', { spec: { name: 'audit export', values: ['--dir', '--since', '--out'] }, run: (a, c) => auditExportCommand(a, c) }],
+  ['artifacts list', { spec: { name: 'artifacts list', values: ['--dir'] }, run: (a, c) => artifactsListCommand(a, c) }],
+  ['artifacts clean', { spec: { name: 'artifacts clean', values: ['--dir'], flags: ['--dry-run', '--blocking'] }, run: (a, c) => artifactsCleanCommand(a, c) }],
+  ['backup', { spec: { name: 'backup', values: ['--dir', '--out'] }, run: (a, c) => backupCommand(a, c) }],
+  ['expire', { spec: { name: 'expire', values: ['--dir'] }, run: (a, c) => expireCommand(a, c) }],
+  ['cancel', { spec: { name: 'cancel', values: ['--dir'], operands: ['CONTRACT_ID'] }, run: (a, c, o) => cancelCommand(a, c, o[0] ?? '') }],
+  ['migrate', { spec: { name: 'migrate', values: ['--dir', '--out'] }, run: (a, c) => migrateCommand(a, c) }],
 ]);
 
 const GROUPS: ReadonlySet<string> = new Set([...COMMANDS.keys()].filter((k) => k.includes(' ')).map((k) => k.split(' ')[0] ?? ''));
