@@ -226,7 +226,7 @@ describe('admin artifacts list / clean', () => {
 describe('admin audit verify / export', () => {
   it('verifies rows, chain and anchor beside a running store; exports a keyless chain that detects edits', async () => {
     const s = await setup();
-    let dbCopy = '';
+    let dbCopy: string;
     try {
       await verified(s, 'LAN_SERVERS');
       const r = ok(['audit', 'verify', '--dir', s.dir, '--json']);
@@ -269,7 +269,7 @@ describe('admin audit verify / export', () => {
 
   it('a tampered contract row is the first failure (table contracts, its row, RECORD_MAC)', async () => {
     const s = await setup();
-    let id = '';
+    let id: string;
     try {
       id = (await prepared(s, 'WEB_PORTS', 'tamper me')).contractId;
     } finally {
