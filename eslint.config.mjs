@@ -8,6 +8,7 @@ import adapterRestrictions from './tools/lint-rules/adapter-restrictions.mjs';
 import {
   CONFINED_PACKAGES,
   EXEMPT_FROM_PACKAGE_CONFINEMENT,
+  LAB_RUNTIME_FACTORY,
   LAYERS,
   MCP_SERVER_TOOLS_MAY_IMPORT,
   layerTag,
@@ -53,7 +54,7 @@ const depConstraints = [
 const projectNames = LAYERS.map((l) => l.name).join('|');
 const EXECUTOR_ENTRY = '@pfsense-mcp/contract-store/executor';
 const EXECUTOR_ENTRY_MAY_IMPORT = ['executor', 'contract-store', 'bench'];
-const restrictedImports = LAYERS.map((l) => {
+const restrictedImports = LAYERS.flatMap((l) => {
   const patterns = [];
   if (!EXEMPT_FROM_PACKAGE_CONFINEMENT.includes(l.name)) {
     for (const c of CONFINED_PACKAGES.filter((c) => !c.onlyIn.includes(l.name))) {
@@ -90,10 +91,25 @@ const restrictedImports = LAYERS.map((l) => {
       message: `layering (ARCHITECTURE §2): ${EXECUTOR_ENTRY} (execution transitions, artifact decryption) may be imported only by libs/executor; use @pfsense-mcp/contract-store.`,
     });
   }
-  return {
+  const block = {
     files: [`${l.root}/**/*.ts`, `${l.root}/**/*.mts`],
     rules: { 'no-restricted-imports': ['error', { paths, patterns }] },
   };
+  if (l.name !== 'lab-runner') return [block];
+  // The lab's runtime factory alone builds the write path; the rest of its sources get the same patterns
+  // plus this one (a later block replaces the rule's options, so it repeats them rather than loosening).
+  const factoryOnly = {
+    group: LAB_RUNTIME_FACTORY.onlyThere.flatMap((name) => [`@pfsense-mcp/${name}`, `@pfsense-mcp/${name}/**`]),
+    message: `layering (docs/DESIGN.md §2): ${LAB_RUNTIME_FACTORY.onlyThere.join(', ')} may be imported in lab-runner only by ${LAB_RUNTIME_FACTORY.file}; take what it built from its LabRuntime.`,
+  };
+  return [
+    block,
+    {
+      files: [`${l.root}/src/**/*.ts`, `${l.root}/src/**/*.mts`],
+      ignores: [LAB_RUNTIME_FACTORY.file],
+      rules: { 'no-restricted-imports': ['error', { paths, patterns: [...patterns, factoryOnly] }] },
+    },
+  ];
 });
 
 export default tseslint.config(

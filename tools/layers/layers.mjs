@@ -61,6 +61,8 @@ export const LAYERS = Object.freeze([
   { name: 'pfsense-sim', kind: 'tool', root: 'tools/pfsense-sim', mayImport: [] },
   // Shared test support (child processes for crash and race tests); only tests import it (TEST_FIXTURES).
   { name: 'test-support', kind: 'tool', root: 'tools/test-support', mayImport: [] },
+  // Whole-repository checks (vendored data, no path outside the workspace, the lone-copy run); node built-ins only.
+  { name: 'repo-checks', kind: 'tool', root: 'tools/repo-checks', mayImport: [] },
   {
     name: 'bench',
     kind: 'tool',
@@ -74,6 +76,15 @@ export const LAYERS = Object.freeze([
 
 /** mcp-server's tools/ folder may import only these (ARCHITECTURE §2). */
 export const MCP_SERVER_TOOLS_MAY_IMPORT = Object.freeze(['pfsense-read', 'coordinator']);
+
+/**
+ * lab-runner: its runtime factory is the one file that builds the write path (docs/DESIGN.md §2, §7);
+ * every other lab-runner source may not import these libraries.
+ */
+export const LAB_RUNTIME_FACTORY = Object.freeze({
+  file: 'apps/lab-runner/src/runtime-factory.ts',
+  onlyThere: Object.freeze(['write-client', 'transports']),
+});
 
 /** External packages confined to one layer (ARCHITECTURE §2); `bench` is exempt. */
 export const CONFINED_PACKAGES = Object.freeze([

@@ -20,7 +20,7 @@ if (!existsSync(join(workspaceRoot, root, 'src', 'main.ts'))) {
   process.exit(2);
 }
 // Build on first use (a fresh clone has no dist/) and whenever a source is newer than the bundle (after a
-// pull), so these scripts never run stale code. The MCP server's --demo spawns the built simulator, so it
+// pull), so these scripts never run stale code. The MCP server's --demo and the lab runner spawn the built simulator, so it
 // comes along.
 function newestSourceMtime(dir) {
   if (!existsSync(dir)) return 0;
@@ -37,7 +37,7 @@ function isStale(program) {
   const roots = [LAYERS.find((l) => l.name === program).root, ...LAYERS.filter((l) => l.kind === 'lib').map((l) => l.root)];
   return roots.some((root) => newestSourceMtime(join(workspaceRoot, root, 'src')) > built);
 }
-for (const needed of name === 'mcp-server' ? [name, 'pfsense-sim'] : [name]) {
+for (const needed of name === 'mcp-server' || name === 'lab-runner' ? [name, 'pfsense-sim'] : [name]) {
   if (!isStale(needed)) continue;
   const built = spawnSync(process.execPath, [join(workspaceRoot, 'tools', 'scripts', 'build-program.mjs'), needed], {
     stdio: ['ignore', 'ignore', 'inherit'],

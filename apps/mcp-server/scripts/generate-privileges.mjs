@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Generates the least-privilege table for a pfREST API key from the pinned pfREST data — never by hand:
 //   node apps/mcp-server/scripts/generate-privileges.mjs [PFREST_DIR [OUT_DIR]]
-// PFREST_DIR (default ../shared/pfrest relative to the workspace root) holds tool-endpoints.json (tool → GET path)
+// PFREST_DIR (default vendor/pfrest of the workspace root) holds tool-endpoints.json (tool → GET path)
 // and pfsense_openapi_schema_trimmed.json (GET path → "Allowed privileges"). Writes docs/pfrest-privileges.json
 // and docs/pfrest-privileges.md next to this script's folder (or into OUT_DIR); test/privileges.test.ts checks them
 // against the READ catalogue and the simulator, and regenerates them into a temp dir to catch drift.
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 const appDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const workspaceRoot = resolve(appDir, '..', '..');
-const pfrestDir = resolve(process.argv[2] ?? join(workspaceRoot, '..', 'shared', 'pfrest'));
+const pfrestDir = resolve(process.argv[2] ?? join(workspaceRoot, 'vendor', 'pfrest'));
 const outDir = resolve(process.argv[3] ?? join(appDir, 'docs'));
 
 const toolEndpoints = JSON.parse(readFileSync(join(pfrestDir, 'tool-endpoints.json'), 'utf8'));

@@ -4,7 +4,7 @@
 //   node apps/mcp-server/scripts/generate-sentinel-data.mjs [PFREST_DIR] [--out FILE] [--data-out FILE]
 // --out FILE       where the fixture ({mark, secret_fields, data}) goes (default test/fixtures/sentinel-data.json)
 // --data-out FILE  also write the bare payload (path → data), the file `pfsense-sim --data FILE` takes
-// Secret-bearing = flagged sensitive or write-only in pfREST's models (../shared/pfrest/models.json), plus the
+// Secret-bearing = flagged sensitive or write-only in pfREST's models (vendor/pfrest/models.json), plus the
 // fields upstream does not flag but which carry secrets (listed below, from models.json notes and issue 4).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -16,7 +16,7 @@ const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
   options: { out: { type: 'string' }, 'data-out': { type: 'string' } },
 });
-const pfrestDir = resolve(positionals[0] ?? join(appDir, '..', '..', '..', 'shared', 'pfrest'));
+const pfrestDir = resolve(positionals[0] ?? join(appDir, '..', '..', 'vendor', 'pfrest'));
 const outFile = resolve(flags.out ?? join(appDir, 'test', 'fixtures', 'sentinel-data.json'));
 const models = JSON.parse(readFileSync(join(pfrestDir, 'models.json'), 'utf8'));
 

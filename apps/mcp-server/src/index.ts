@@ -1,7 +1,7 @@
 // Public API of mcp-server (for its tests, the manifest generator and tools/bench): explicit named exports only.
 // The program entry is main.ts.
 export { ConfigError } from './runtime/config-error.js';
-export { loadConfig, LOG_LEVELS, type LogLevel, type ServerConfig } from './runtime/load-config.js';
+export { loadConfig, LOG_LEVELS, type LogLevel, type ServerConfig, type WriteEnvironment } from './runtime/load-config.js';
 export { parseAllowedTools } from './runtime/parse-allowed-tools.js';
 export { parseCliArgs, UsageError, type CliMode } from './runtime/parse-cli-args.js';
 export { createLogger, stderrSink, LOG_EVENTS, OUTCOME_CLASSES, type Logger, type LogSink, type LogFields, type LogEvent, type OutcomeClass } from './runtime/create-logger.js';
@@ -43,3 +43,17 @@ export {
   type PinnedAuthoritiesFileErrorCode,
   type PinnedOperatorKey,
 } from './runtime/pinned-authorities-file.js';
+export { WriteGate, WriteGateError } from './runtime/write-gate-error.js';
+export { evaluateStaticWriteGates, isAliasPatchAllowListed, type StaticWriteGates } from './runtime/evaluate-write-gates.js';
+export {
+  WRITE_DRAIN_TIMEOUT_MS,
+  WRITE_RESPONSE_TIMEOUT_MS,
+  WriteRuntimeClosedError,
+  checkWriteRuntime,
+  openWriteRuntime,
+  type OpenWriteRuntimeOptions,
+  type WriteRuntime,
+} from './runtime/open-write-runtime.js';
+export { attachWriteTool, type WriteAttachment } from './runtime/attach-write-tool.js';
+export { WRITE_TOOL_NAME } from './tools/write-tool-name.js';
+export { registerWriteTool, nextStepOf, writeToolOutputOf, WriteToolInputSchema, WriteToolOutputSchema, type WriteToolOutput, type WriteToolPaths } from './tools/register-write-tool.js';

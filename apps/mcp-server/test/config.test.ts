@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       allowedTools: null,
       logLevel: 'info',
       allowHttpLoopback: false,
+      write: { dir: null, anchorDir: null, apiKeyFile: null },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

@@ -37,7 +37,7 @@ describe('generated least-privilege table (docs/pfrest-privileges.json)', () => 
     const out = mkdtempSync(join(tmpdir(), 'mcp-privileges-'));
     try {
       const script = join(import.meta.dirname, '..', 'scripts', 'generate-privileges.mjs');
-      const pfrest = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'pfrest');
+      const pfrest = join(import.meta.dirname, '..', '..', '..', 'vendor', 'pfrest');
       execFileSync(process.execPath, [script, pfrest, out], { stdio: 'ignore' });
       for (const file of ['pfrest-privileges.json', 'pfrest-privileges.md']) {
         expect(readFileSync(join(out, file), 'utf8'), file).toBe(readFileSync(join(docsDir, file), 'utf8'));

@@ -39,6 +39,9 @@ describe('MCP server over the in-process simulator (auditor)', () => {
       registered_tool_count: 95,
       read_tool_count: 95,
       write_tool_count: 0,
+      write_implemented: true,
+      write_granted: false,
+      write_runtime_enabled: false,
     });
     expect(Object.values(h.sim.control.counters()).reduce((a, b) => a + b, 0)).toBe(0);
     const text = (result.content as { text: string }[])[0]?.text ?? '';

@@ -12,7 +12,8 @@ import {
   parseAliasSnapshot,
 } from '@pfsense-mcp/adapters';
 import type { AliasSnapshot } from '@pfsense-mcp/adapters';
-import { ArtifactKind, artifactDigestOf } from '@pfsense-mcp/authorization';
+import { createHash } from 'node:crypto';
+import { ARTIFACT_CANONICAL_LIMITS, ArtifactKind, artifactDigestOf } from '@pfsense-mcp/authorization';
 import type { PendingRequest, PreparedExecutionIntentV1, RequestApplianceFacts } from '@pfsense-mcp/authorization';
 import { canonicalize } from '@pfsense-mcp/canonical';
 import { Capability } from '@pfsense-mcp/policy';
@@ -37,6 +38,8 @@ export interface RequestReview {
   readonly origin: string | null;
   readonly appliance: { readonly base_url: string; readonly tls_mode: string; readonly appliance_id: string } | null;
   readonly alias: { readonly name: string; readonly type: string; readonly address: readonly string[]; readonly detail: readonly string[] };
+  /** SHA-256 (hex) of the RFC 8785 canonical JSON of {address, detail}: names the member list in a summary. */
+  readonly members_digest: string;
   readonly old_description: string;
   readonly new_description: string;
   readonly observed: { readonly fingerprint: string | null; readonly locator: number; readonly description: string | null } | null;
@@ -45,6 +48,11 @@ export interface RequestReview {
 
 /** Length of the digest prefix an operator types or passes to --approve. */
 export const APPROVE_PREFIX_LENGTH = 12;
+
+/** sha256 over canonical {address, detail} — a display summary anyone can recompute, not a signed digest. */
+export function membersDigestOf(address: readonly string[], detail: readonly string[]): string {
+  return createHash('sha256').update(canonicalize({ address, detail }, ARTIFACT_CANONICAL_LIMITS)).digest('hex');
+}
 
 function inconsistent(what: string): never {
   throw new SignerError(ExitCode.ARTIFACT_REFUSED, 'INCONSISTENT', `request is inconsistent: ${what}`);
@@ -143,6 +151,7 @@ export function reviewPendingRequest(request: PendingRequest): RequestReview {
     expires_at: p.expires_at,
     operation_id: p.operation_id,
     alias: { name: pre.name, type: pre.type, address: pre.address, detail: pre.detail },
+    members_digest: membersDigestOf(pre.address, pre.detail),
     old_description: pre.descr,
     new_description: p.review.new_description,
   };

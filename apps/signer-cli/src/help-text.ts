@@ -5,9 +5,10 @@ network code at all.
 
 Usage:
   pfsense-mcp-signer keygen --role ROLE --out DIR [--json]
-  pfsense-mcp-signer review FILE --server-key KEY [--json]
+  pfsense-mcp-signer review FILE --server-key KEY [--full] [--members] [--json]
   pfsense-mcp-signer sign FILE --key PRIVATE_KEY_FILE --server-key KEY --out DIR
-                          [--approve DIGEST_PREFIX] [--outcome APPLIED|NOT_APPLIED] [--json]
+                          [--approve DIGEST_PREFIX] [--outcome APPLIED|NOT_APPLIED]
+                          [--full] [--members] [--json]
   pfsense-mcp-signer verify FILE [--server-key KEY] [--pin ROLE=KEY ...] [--request REQUEST_FILE] [--json]
 
 Commands:
@@ -29,7 +30,10 @@ Keys (KEY): 64 hex characters of an Ed25519 public key, or a file holding them (
 Input files must be regular files owned by you with mode 0600 or 0400 — copy them with care.
 
 Options:
-  --json       one JSON object on stdout (ASCII only), no colour, no prompt
+  --full       review/sign: every digest in full (64 hex, each on its own line); otherwise the first 16
+  --members    review/sign: list every member of the alias, however many (more than 10 are otherwise
+               summarised as a count and a digest)
+  --json       one JSON object on stdout (ASCII only), no colour, no prompt; always every digest in full
   --no-color   no ANSI colour (also when NO_COLOR is set or stdout is not a terminal)
   -h, --help   this text
 

@@ -17,6 +17,10 @@ export interface CliArgs {
   readonly pins: readonly string[];
   readonly json: boolean;
   readonly noColor: boolean;
+  /** review/sign: every digest in full. */
+  readonly full: boolean;
+  /** review/sign: every member of the alias on its own line, however many. */
+  readonly members: boolean;
   readonly help: boolean;
 }
 
@@ -41,6 +45,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         pin: { type: 'string', multiple: true },
         json: { type: 'boolean' },
         'no-color': { type: 'boolean' },
+        full: { type: 'boolean' },
+        members: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -75,6 +81,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       pins: Object.freeze([...(v.pin ?? [])]),
       json: v.json === true,
       noColor: v['no-color'] === true,
+      full: v.full === true,
+      members: v.members === true,
       help: v.help === true,
     });
   }

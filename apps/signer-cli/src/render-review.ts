@@ -1,6 +1,131 @@
 import type { RequestReview } from './alias-request-review.js';
-import { renderSafe } from './render-safe.js';
+import { displayWidth } from './display-width.js';
+import { safeTokens } from './render-safe.js';
 import type { Style } from './terminal-style.js';
+
+/** The operator's terminal: no line of the review is wider, so the terminal never wraps one. */
+export const REVIEW_WIDTH = 80;
+/** Hex characters shown of each digest unless --full (the full values are under --full and in --json). */
+export const DIGEST_SHOWN_LENGTH = 16;
+/** Members listed one per line; a larger alias is summarised (count and digest), listed under --members. */
+export const MEMBERS_LISTED_MAX = 10;
+
+export interface ReviewLayout {
+  /** Every digest in full, each on its own line. */
+  readonly full: boolean;
+  /** Every member on its own line, however many. */
+  readonly members: boolean;
+}
+
+const LABEL_WIDTH = 14;
+const VALUE_COLUMN = 2 + LABEL_WIDTH;
+const OWN_LINE_INDENT = 4;
+
+/** A piece of a line: renderer text or one token of a value, with the style it is shown in. */
+interface Piece {
+  readonly text: string;
+  readonly style: (s: string) => string;
+}
+
+const plain = (s: string) => s;
+
+function quoted(value: string, style: (s: string) => string = plain): Piece[] {
+  return ['"', ...safeTokens(value), '"'].map((text) => ({ text, style }));
+}
+
+function text(s: string, style: (s: string) => string = plain): Piece[] {
+  return [{ text: s, style }];
+}
+
+/** Safe-token ids (operation, contract, step) one character per piece, so a long one can wrap. */
+function idPieces(id: string): Piece[] {
+  return safeTokens(id).map((t) => ({ text: t, style: plain }));
+}
+
+/** Adjacent pieces of one style are styled together (one escape pair per run, not per character). */
+function emit(pieces: readonly Piece[]): string {
+  let out = '';
+  let run = '';
+  let style: ((s: string) => string) | null = null;
+  for (const p of pieces) {
+    if (p.style !== style && style !== null) {
+      out += style(run);
+      run = '';
+    }
+    style = p.style;
+    run += p.text;
+  }
+  return style === null ? out : out + style(run);
+}
+
+function widthOf(pieces: readonly Piece[]): number {
+  return pieces.reduce((w, p) => w + displayWidth(p.text), 0);
+}
+
+const SPACE_AT_EDGE = '\\u{0020}';
+
+/**
+ * Greedy wrap of pieces into lines of at most `width` columns (a piece is never split). A value's own single
+ * space never ends or starts a line as a bare space (invisible at a line end, easy to miss at a start): at a
+ * wrap point it moves to the next line as the escape \u{0020}.
+ */
+function wrap(pieces: readonly Piece[], width: number): Piece[][] {
+  const lines: Piece[][] = [[]];
+  let used = 0;
+  for (const p of pieces) {
+    const w = displayWidth(p.text);
+    const current = lines[lines.length - 1] as Piece[];
+    if (used + w > width && current.length > 0) {
+      const last = current[current.length - 1] as Piece;
+      const next: Piece[] = [];
+      if (last.text === ' ') {
+        current.pop();
+        next.push({ text: SPACE_AT_EDGE, style: last.style });
+      }
+      if (p.text === ' ') next.push({ text: SPACE_AT_EDGE, style: p.style });
+      else next.push(p);
+      lines.push(next);
+      used = widthOf(next);
+    } else {
+      current.push(p);
+      used += w;
+    }
+  }
+  return lines;
+}
+
+/**
+ * Lays the review out for REVIEW_WIDTH columns: `label  value` with values from one column, wrapped there
+ * (every line break is the renderer's, never the terminal's — values carry no newline and no run of spaces,
+ * and their quotes are escaped, so no value can draw a line that looks like one of the review's own).
+ */
+class Lines {
+  readonly #out: string[] = [];
+
+  raw(line: string): void {
+    this.#out.push(line);
+  }
+
+  field(label: string, pieces: readonly Piece[]): void {
+    const head = `  ${label.padEnd(LABEL_WIDTH)}`;
+    const rows = wrap(pieces, REVIEW_WIDTH - VALUE_COLUMN);
+    rows.forEach((row, i) => this.#out.push(`${i === 0 ? head : ' '.repeat(VALUE_COLUMN)}${emit(row)}`));
+  }
+
+  /** A value on the label's line when it fits there, else on its own line(s) below the label. */
+  fieldOrOwnLine(label: string, pieces: readonly Piece[], indent = OWN_LINE_INDENT): void {
+    if (widthOf(pieces) <= REVIEW_WIDTH - VALUE_COLUMN) {
+      this.field(label, pieces);
+      return;
+    }
+    this.#out.push(`  ${label}`);
+    for (const row of wrap(pieces, REVIEW_WIDTH - indent)) this.#out.push(`${' '.repeat(indent)}${emit(row)}`);
+  }
+
+  toString(): string {
+    return `${this.#out.join('\n')}\n`;
+  }
+}
 
 function time(ms: number): string {
   return `${new Date(ms).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC')}`;
@@ -18,38 +143,75 @@ const TITLES: Readonly<Record<RequestReview['request'], string>> = {
   release: 'RESERVATION RELEASE request — release the alias held by a failed rollback',
 };
 
+const NEW_VALUE_LABEL = `${' '.repeat(LABEL_WIDTH - 3)}→`;
+
+function shortDigest(hex: string): string {
+  return `${hex.slice(0, DIGEST_SHOWN_LENGTH)}…`;
+}
+
+function renderMembers(lines: Lines, r: RequestReview, style: Style, layout: ReviewLayout): void {
+  const count = r.alias.address.length;
+  const listed = count <= MEMBERS_LISTED_MAX || layout.members;
+  if (count === 0) {
+    lines.field('members', text('none'));
+    return;
+  }
+  lines.field('members', text(`${count}${listed ? '' : '   (too many to list here: --members lists them)'}`));
+  lines.field('member digest', text(layout.full ? r.members_digest : shortDigest(r.members_digest)));
+  if (!listed) return;
+  r.alias.address.forEach((address, i) => {
+    lines.field(`  #${i + 1}`, [...quoted(address), ...text('  detail ', style.dim), ...quoted(r.alias.detail[i] ?? '')]);
+  });
+}
+
+function renderDigests(lines: Lines, r: RequestReview, style: Style, layout: ReviewLayout): void {
+  lines.raw(`  digests       ${layout.full ? 'recomputed from the facts shown' : `first ${DIGEST_SHOWN_LENGTH} hex of each; --full shows all 64`}`);
+  for (const [name, value] of Object.entries(r.digests)) {
+    if (layout.full) {
+      lines.raw(`    ${name}`);
+      lines.raw(`      ${style.dim(value)}`);
+    } else {
+      lines.raw(`    ${name.padEnd(26)} ${style.dim(shortDigest(value))}`);
+    }
+  }
+  if (layout.full) {
+    lines.raw('  request digest');
+    lines.raw(`      ${style.cyan(style.bold(r.approve_prefix))}${r.request_digest.slice(r.approve_prefix.length)}`);
+  } else {
+    lines.field('request', text(shortDigest(r.request_digest)));
+  }
+  lines.field('approve with', text(r.approve_prefix, (s) => style.cyan(style.bold(s))));
+}
+
 /**
- * Human rendering of a verified review. Every string from the request passes through renderSafe and is
- * quoted, so descriptions cannot spoof the terminal; digests are hex by construction.
+ * Human rendering of a verified review, at most REVIEW_WIDTH columns per line (see README "Review layout").
+ * Every string from the request passes through safeTokens and is quoted; digests and ids are hex or safe
+ * tokens by construction.
  */
-export function renderReview(r: RequestReview, style: Style, nowMs: number): string {
-  const q = (s: string) => `"${renderSafe(s)}"`;
-  const lines: string[] = [];
-  lines.push(style.bold(TITLES[r.request]));
-  lines.push(`  ${style.green('server signature verified')} (server key ${r.server_key_id.slice(0, 16)}…); digests recomputed below`);
+export function renderReview(r: RequestReview, style: Style, nowMs: number, layout: ReviewLayout = { full: false, members: false }): string {
+  const lines = new Lines();
+  lines.raw(style.bold(TITLES[r.request]));
+  lines.raw(`  ${style.green('server signature verified')} (key ${r.server_key_id.slice(0, 16)}…); digests recomputed`);
   if (r.appliance !== null) {
-    lines.push(`  appliance      ${q(r.appliance.base_url)}  TLS ${r.appliance.tls_mode}  id ${q(r.appliance.appliance_id)}`);
+    lines.field('appliance', quoted(r.appliance.base_url));
+    lines.field('', [...text('TLS '), ...text(r.appliance.tls_mode), ...text('   id '), ...quoted(r.appliance.appliance_id)]);
   }
-  const members = r.alias.address.map((a, i) => `${renderSafe(a)} (${renderSafe(r.alias.detail[i] ?? '')})`).join(', ');
-  lines.push(`  alias          ${style.bold(q(r.alias.name))}  type ${q(r.alias.type)}  ${r.alias.address.length} member(s)`);
-  if (members.length > 0) lines.push(`  members        ${members.length > 300 ? `${members.slice(0, 300)}…` : members}`);
-  lines.push(`  description    ${q(r.old_description)}`);
-  lines.push(`            →    ${style.yellow(q(r.new_description))}`);
+  lines.field('alias', [...quoted(r.alias.name, style.bold), ...text('   type '), ...quoted(r.alias.type)]);
+  renderMembers(lines, r, style, layout);
+  lines.field('description', quoted(r.old_description));
+  lines.field(NEW_VALUE_LABEL, quoted(r.new_description, style.yellow));
   if (r.observed !== null) {
-    lines.push(
-      `  observed now   ${r.observed.description === null ? style.red('no single alias could be observed') : q(r.observed.description)}  (locator ${r.observed.locator})`,
-    );
-    lines.push(`  origin         ${r.origin ?? ''}   state version ${r.state_version ?? ''}`);
+    const seen = r.observed.description === null ? text('no single alias could be observed', style.red) : quoted(r.observed.description);
+    lines.field('observed now', [...seen, ...text(`   locator ${r.observed.locator}`)]);
+    lines.field('origin', text(`${r.origin ?? ''}   state version ${r.state_version ?? ''}`));
   }
-  const ids = [`operation ${r.operation_id}`];
-  if (r.contract_id !== null) ids.push(`contract ${r.contract_id}`);
-  if (r.step_id !== null) ids.push(`step ${r.step_id}`);
-  if (r.risk_class !== null) ids.push(`risk ${r.risk_class}`);
-  if (r.request === 'release' && r.state_version !== null) ids.push(`state version ${r.state_version}`);
-  lines.push(`  ids            ${ids.join('   ')}`);
-  lines.push(`  issued         ${time(r.issued_at)}   expires ${time(r.expires_at)} (${remaining(r.expires_at, nowMs)})`);
-  lines.push('  digests');
-  for (const [name, value] of Object.entries(r.digests)) lines.push(`    ${name.padEnd(26)} ${style.dim(value)}`);
-  lines.push(`  request digest ${style.cyan(style.bold(r.approve_prefix))}${r.request_digest.slice(r.approve_prefix.length)}`);
-  return `${lines.join('\n')}\n`;
+  lines.fieldOrOwnLine('operation', idPieces(r.operation_id));
+  if (r.contract_id !== null) lines.fieldOrOwnLine('contract', idPieces(r.contract_id));
+  if (r.step_id !== null) lines.fieldOrOwnLine('step', idPieces(r.step_id));
+  if (r.risk_class !== null) lines.field('risk', text(r.risk_class));
+  if (r.request === 'release' && r.state_version !== null) lines.field('state version', text(String(r.state_version)));
+  lines.field('issued', text(time(r.issued_at)));
+  lines.field('expires', text(`${time(r.expires_at)} (${remaining(r.expires_at, nowMs)})`));
+  renderDigests(lines, r, style, layout);
+  return lines.toString();
 }

@@ -17,7 +17,7 @@ import { ExitCode } from './exit-code.js';
 import { withFileRefusal } from './file-refusal.js';
 import { loadVerifiedRequest, refuseOnVerification } from './load-verified-request.js';
 import { assertSafeOutputDirectory } from './output-directory.js';
-import { asciiJson } from './render-safe.js';
+import { asciiJson, renderSafe } from './render-safe.js';
 import { renderReview } from './render-review.js';
 import { SignerError } from './signer-error.js';
 
@@ -69,7 +69,7 @@ export async function signCommand(ctx: CliContext): Promise<number> {
       throw new SignerError(ExitCode.USAGE, 'SERVER_KEY_AS_SIGNER', '--key is the server request key; use an operator key');
     }
     if (!args.json) {
-      ctx.stdout.write(renderReview(review, style, ctx.now()));
+      ctx.stdout.write(renderReview(review, style, ctx.now(), { full: args.full, members: args.members }));
       if (outcome !== null) ctx.stdout.write(`  declared outcome ${style.bold(outcome)}\n`);
     }
     let approved: boolean;
@@ -79,7 +79,7 @@ export async function signCommand(ctx: CliContext): Promise<number> {
       const answer = await promptLine(
         ctx.stdin,
         ctx.stdout,
-        `Sign with key ${key.keyId.slice(0, 16)}…? Type ${style.bold(review.approve_prefix)} (the request digest prefix) or "yes": `,
+        `Sign with key ${key.keyId.slice(0, 16)}…? Type ${style.bold(review.approve_prefix)} or "yes": `,
       );
       approved = isApproved(answer, review.approve_prefix, true);
     } else {
@@ -103,7 +103,7 @@ export async function signCommand(ctx: CliContext): Promise<number> {
         `${asciiJson({ ok: true, kind: signed.kind, version: signed.version, file: path, artifact_digest: digest, request_digest: review.request_digest, key_id: key.keyId, expires_at: signed.payload.expires_at })}\n`,
       );
     } else {
-      ctx.stdout.write(`${style.green('signed')} ${signed.kind} v${signed.version} → ${path}\n  artifact digest ${digest}\n`);
+      ctx.stdout.write(`${style.green('signed')} ${signed.kind} v${signed.version} →\n  "${renderSafe(path)}"\n  artifact digest\n    ${digest}\n`);
     }
     return ExitCode.OK;
   } finally {

@@ -104,13 +104,16 @@ export function aliasIntent(pre: AliasState = PRE_STATE, newDescription = 'Publi
 
 const HOUR = 3_600_000;
 
-export function authorizationRequest(server: SigningKey, o: { pre?: AliasState; desc?: string; issuedAt?: number; expiresAt?: number } = {}) {
+export function authorizationRequest(
+  server: SigningKey,
+  o: { pre?: AliasState; desc?: string; issuedAt?: number; expiresAt?: number; operationId?: string } = {},
+) {
   const pre = o.pre ?? PRE_STATE;
   const desc = o.desc ?? 'Public web servers';
   const now = Date.now();
   return createPendingAuthorizationRequest(
     {
-      operationId: 'op-1',
+      operationId: o.operationId ?? 'op-1',
       stepId: 'alias-description',
       riskClass: 'low',
       executionIntent: aliasIntent(pre, desc),

@@ -133,10 +133,13 @@ describe('review', () => {
     expect(r.stdout).toContain('"https://fw.example.test"');
     expect(r.stdout).toContain('"web_servers"');
     expect(r.stdout).toContain('"Web servers"');
-    expect(r.stdout).toContain('→    "Public web servers"');
+    expect(r.stdout).toContain('→  "Public web servers"');
     expect(r.stdout).toContain('expires');
-    expect(r.stdout).toContain(artifactDigestOf(req));
-    expect(r.stdout).toContain(req.payload.execution_intent_digest);
+    expect(r.stdout).toContain(`approve with  ${artifactDigestOf(req).slice(0, 12)}`);
+    expect(r.stdout).toContain(`${req.payload.execution_intent_digest.slice(0, 16)}…`);
+    const full = signer(['review', file, '--server-key', server.pubFile, '--full']);
+    expect(full.stdout).toContain(artifactDigestOf(req));
+    expect(full.stdout).toContain(req.payload.execution_intent_digest);
 
     const j = json(signer(['review', file, '--server-key', Buffer.from(server.key.publicKey).toString('hex'), '--json']));
     expect(j.review.approve_prefix).toBe(artifactDigestOf(req).slice(0, 12));
@@ -169,7 +172,7 @@ describe('review', () => {
       appliance_binding: applianceBindingDigest(appliance),
     });
     const human = signer(['review', file, '--server-key', server.pubFile]);
-    expect(human.stdout).toContain('appliance      "https://fw.example.test"  TLS https-system-ca  id "NG1234abcd"');
+    expect(human.stdout).toContain('  appliance     "https://fw.example.test"\n                TLS https-system-ca   id "NG1234abcd"\n');
     // Signed by the server, but the digests do not match the alias and change shown: refused, not shown.
     for (const wrong of [{ targetFingerprint: '7'.repeat(64) }, { intentDigest: '8'.repeat(64) }]) {
       const r = signer(['review', writeArtifact(inbox, make(wrong)), '--server-key', server.pubFile, '--json']);

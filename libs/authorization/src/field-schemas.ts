@@ -1,5 +1,6 @@
 import { canonicalize, isHex64, isSafeToken, isWellFormed } from '@pfsense-mcp/canonical';
 import { z } from 'zod';
+import { MAX_ALIAS_MEMBERS } from './artifact-limits.js';
 
 // Shared zod field schemas of the artifact formats. Internal: the public surface is the parsed types.
 
@@ -43,8 +44,8 @@ export const aliasStateSchema = z.strictObject({
   name: wellFormed(256),
   type: wellFormed(64),
   descr: wellFormed(8192),
-  address: z.array(wellFormed(1024)).max(4096),
-  detail: z.array(wellFormed(1024)).max(4096),
+  address: z.array(wellFormed(1024)).max(MAX_ALIAS_MEMBERS),
+  detail: z.array(wellFormed(1024)).max(MAX_ALIAS_MEMBERS),
 });
 export interface AliasState {
   readonly name: string;

@@ -6,7 +6,13 @@ export { ArtifactVerificationError } from './artifact-verification-error.js';
 export type { ArtifactVerificationErrorCode } from './artifact-verification-error.js';
 export { ARTIFACT_RULES, ArtifactKind, PENDING_REQUEST_KINDS, isArtifactKind } from './artifact-kind.js';
 export type { SignedArtifactKind } from './artifact-kind.js';
-export { MAX_ARTIFACT_BYTES, MAX_ARTIFACT_LIFETIME_MS, MAX_CLOCK_SKEW_MS } from './artifact-limits.js';
+export {
+  ARTIFACT_CANONICAL_LIMITS,
+  MAX_ALIAS_MEMBERS,
+  MAX_ARTIFACT_BYTES,
+  MAX_ARTIFACT_LIFETIME_MS,
+  MAX_CLOCK_SKEW_MS,
+} from './artifact-limits.js';
 export type { Artifact, ArtifactOfKind, PendingRequest, SignedArtifact } from './artifact.js';
 export type { AliasChangeReview, AliasState, Proof, RiskClass } from './field-schemas.js';
 export type { SignatureFields } from './signed-document-schema.js';

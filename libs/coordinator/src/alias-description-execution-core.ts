@@ -169,12 +169,35 @@ export class AliasDescriptionExecutionCore {
     }
     const bindingDigest = applianceBindingDigest(binding);
     const operationId = aliasOperationId(bindingDigest, checked.alias_name, checked.description);
+    const before = this.#latestVersion(operationId);
     try {
       return await this.#advance(checked, binding, bindingDigest, operationId);
     } catch (e) {
       if (e instanceof CoordinatorInputError) throw e;
+      // Another call (this process or another one on the same store) moved the operation meanwhile — it
+      // consumed the authorization first, or began the execution: report the operation from its durable
+      // state once more instead of a refusal (one operation, whoever won). The store decided the race.
+      const now = this.#latestVersion(operationId);
+      if (now !== null && now !== before) {
+        try {
+          return await this.#advance(checked, binding, bindingDigest, operationId);
+        } catch (again) {
+          if (again instanceof CoordinatorInputError) throw again;
+        }
+      }
       // The uniform refusal: the gate (if any) was audited where it failed.
       return result(OperationStatus.REFUSED, operationId);
+    }
+  }
+
+  /** The operation's latest contract and state version, or null (compared to see whether a race moved it). */
+  #latestVersion(operationId: string): string | null {
+    try {
+      const contracts = this.#coordinator.contractsOf(operationId);
+      const latest = contracts[contracts.length - 1];
+      return latest === undefined ? null : `${latest.contract_id}:${latest.state_version}`;
+    } catch {
+      return null;
     }
   }
 
@@ -256,7 +279,7 @@ export class AliasDescriptionExecutionCore {
     if (c.state === RecoveryState.PREPARING) c = this.#coordinator.completePreparation(id);
     if (c.state === RecoveryState.PREPARED) {
       const intent = this.#intentOf(c, input, bindingDigest);
-      if (c.confirmation !== null) return this.#after(await this.#coordinator.resumeConfirmed(id, intent), operationId);
+      if (c.confirmation !== null) return this.#afterHandoff(await this.#coordinator.resumeConfirmed(id, intent), input, binding, bindingDigest, operationId);
       const confirmations = this.#inboxMatches(operationId, (a) => a.kind === ArtifactKind.CONFIRMATION && a.payload.contract_id === id);
       if (confirmations.length === 0) {
         const review = await this.#reviewForConfirmation(c, input);
@@ -265,7 +288,7 @@ export class AliasDescriptionExecutionCore {
       }
       const [only] = confirmations;
       if (only === undefined || confirmations.length > 1) throw this.#coordinator.refuse('ANOMALY', RefusalGate.INBOX, { operationId, contractId: id });
-      return this.#after(await this.#coordinator.confirmAndHandoff(id, only.artifact, intent), operationId);
+      return this.#afterHandoff(await this.#coordinator.confirmAndHandoff(id, only.artifact, intent), input, binding, bindingDigest, operationId);
     }
     if (c.state === RecoveryState.RECONCILIATION && c.reconciliation !== null) {
       const version = c.state_version;
@@ -298,6 +321,24 @@ export class AliasDescriptionExecutionCore {
     // VERIFIED (authenticated by the store) → verified, also after the change, instead of the no-op
     // refusal; EXECUTING / ROLLING_BACK → reconciliation_required (nothing uncertain is ever success).
     return result(statusOfContract(c), operationId, id);
+  }
+
+  /**
+   * After the executor: an ambiguous outcome (RECONCILIATION) gets its reconciliation request written now, so
+   * the very answer that reports it names the file the operator must sign (the RECONCILIATION branch of
+   * #resume never hands off again, so this recursion is one level deep).
+   */
+  async #afterHandoff(
+    contract: RecoveryContract,
+    input: { alias_name: string; description: string },
+    binding: ApplianceBinding,
+    bindingDigest: string,
+    operationId: string,
+  ): Promise<AliasDescriptionChangeResult> {
+    if (contract.state === RecoveryState.RECONCILIATION && contract.reconciliation !== null) {
+      return this.#resume(contract, input, binding, bindingDigest, operationId);
+    }
+    return this.#after(contract, operationId);
   }
 
   #after(contract: RecoveryContract, operationId: string): AliasDescriptionChangeResult {

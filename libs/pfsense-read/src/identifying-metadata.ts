@@ -1,4 +1,4 @@
-// The reviewed table of identifying fields (reference/API.md security notes, PFSENSE_LEAST_PRIVILEGE_MATRIX.md):
+// The reviewed table of identifying fields (security notes of vendor/pfrest/tool-reference.md):
 // for each tool that takes `include_identifying_metadata`, the response fields that are null unless the caller
 // sets it. A path is a field of the tool's model, or `nested.field` for a field of an embedded model (applied to
 // every embedded item). Every entry has a sentinel test (test/identifying-metadata.test.ts); a path that does not

@@ -2,10 +2,10 @@
 export interface ReadCatalogueEntry {
   readonly name: string;
   readonly title: string;
-  /** Section of reference/API.md the tool belongs to. */
+  /** Section of vendor/pfrest/tool-reference.md the tool belongs to. */
   readonly group: string;
   readonly description: string;
-  /** Capability name as in ../shared/pfrest/tool-endpoints.json (checked against @pfsense-mcp/policy at load). */
+  /** Capability name as in vendor/pfrest/tool-endpoints.json (checked against @pfsense-mcp/policy at load). */
   readonly capability: string;
   readonly path: string;
   /** Key of READ_MODELS. */

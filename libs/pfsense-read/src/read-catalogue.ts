@@ -12,7 +12,7 @@ import type { ProjectOptions, ReadToolDefinition } from './read-tool-definition.
 /** pfSense-pkg-RESTAPI version the catalogue, models and paths were derived from. */
 export const PFREST_VERSION = '2.10.0';
 
-/** Groups of reference/API.md, in its order (pfsense_mcp_info's "Server introspection" belongs to the server). */
+/** Groups of vendor/pfrest/tool-reference.md, in its order (pfsense_mcp_info belongs to the server, in none). */
 export const READ_TOOL_GROUPS: readonly string[] = Object.freeze([
   'System and platform',
   'Interfaces, routing, and neighbors',
@@ -131,7 +131,7 @@ function buildDefinition(entry: ReadCatalogueEntry): ReadToolDefinition {
   });
 }
 
-/** The 94 pfREST READ tools of reference/API.md, under the same names, sorted by name. */
+/** The 94 pfREST READ tools of vendor/pfrest/tool-reference.md, under the same names, sorted by name. */
 export const READ_CATALOGUE: readonly ReadToolDefinition[] = Object.freeze(READ_CATALOGUE_DATA.map(buildDefinition));
 
 const BY_NAME: ReadonlyMap<string, ReadToolDefinition> = new Map(READ_CATALOGUE.map((t) => [t.name, t]));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PFREST_VERSION, READ_CATALOGUE, READ_MODELS, READ_TOOL_GROUPS } from '../src/index.js';
 import type { FieldKind } from '../src/index.js';
-import { API_MD, MODELS_JSON, TOOL_ENDPOINTS } from './shared-data.js';
+import { MODELS_JSON, TOOL_ENDPOINTS, TOOL_REFERENCE_MD } from './vendored-pfrest.js';
 
 const SERVER_OWN_TOOL = 'pfsense_mcp_info';
 // Plural endpoints the predecessor listed without `limit`; here every list is bounded (README "Inputs").
@@ -24,10 +24,10 @@ const KIND_OF_TYPE: Readonly<Record<string, string>> = {
   KeyLenField: 'scalar',
 };
 
-function apiMdTools(): Map<string, string> {
+function referenceTools(): Map<string, string> {
   const out = new Map<string, string>();
   let group = '';
-  for (const line of API_MD.split('\n')) {
+  for (const line of TOOL_REFERENCE_MD.split('\n')) {
     const g = /^## (.+)$/.exec(line);
     if (g?.[1] !== undefined) group = g[1].trim();
     const t = /^### `([a-z0-9_]+)`/.exec(line);
@@ -36,7 +36,7 @@ function apiMdTools(): Map<string, string> {
   return out;
 }
 
-describe('READ catalogue matches ../shared/pfrest/tool-endpoints.json', () => {
+describe('READ catalogue matches vendor/pfrest/tool-endpoints.json', () => {
   const expected = Object.entries(TOOL_ENDPOINTS).filter(([name]) => name !== SERVER_OWN_TOOL);
 
   it('has exactly the 94 pfREST tools, once each, sorted by name', () => {
@@ -79,16 +79,17 @@ describe('READ catalogue matches ../shared/pfrest/tool-endpoints.json', () => {
   });
 });
 
-describe('READ catalogue matches reference/API.md', () => {
-  const api = apiMdTools();
+describe('READ catalogue matches vendor/pfrest/tool-reference.md', () => {
+  const api = referenceTools();
 
-  it('names every tool of API.md except the server\'s own, in the same group', () => {
-    expect([...api.keys()].filter((n) => n !== SERVER_OWN_TOOL).sort()).toEqual(READ_CATALOGUE.map((t) => t.name));
+  it('names every tool of tool-reference.md, in the same group (the server\'s own tool is not in it)', () => {
+    expect(api.has(SERVER_OWN_TOOL)).toBe(false);
+    expect([...api.keys()].sort()).toEqual(READ_CATALOGUE.map((t) => t.name));
     for (const tool of READ_CATALOGUE) expect(tool.group, tool.name).toBe(api.get(tool.name));
   });
 
-  it('groups are the API.md sections, in order, and each tool has a title and description', () => {
-    const sections = [...new Set(api.values())].filter((g) => g !== 'Server introspection');
+  it('groups are the tool-reference.md sections, in order, and each tool has a title and description', () => {
+    const sections = [...new Set(api.values())];
     expect(READ_TOOL_GROUPS).toEqual(sections);
     for (const tool of READ_CATALOGUE) {
       expect(tool.title.length).toBeGreaterThan(2);

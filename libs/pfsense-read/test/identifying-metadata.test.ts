@@ -3,7 +3,7 @@ import { IDENTIFYING_METADATA, READ_CATALOGUE, RestApiClient, findReadTool, runR
 import type { ReadModelSpec, ReadToolDefinition } from '../src/index.js';
 import { READ_MODELS } from '../src/index.js';
 import { FakeTransport, envelope } from './fake-transport.js';
-import { TOOL_ENDPOINTS } from './shared-data.js';
+import { TOOL_ENDPOINTS } from './vendored-pfrest.js';
 import { buildFixture } from './upstream-fixture.js';
 
 const entries = Object.entries(IDENTIFYING_METADATA).flatMap(([tool, fields]) => fields.map((f) => [tool, f] as const));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { READ_CATALOGUE, READ_MODELS, RestApiClient, runReadTool } from '../src/index.js';
 import type { ReadToolDefinition } from '../src/index.js';
 import { FakeTransport, envelope } from './fake-transport.js';
-import { MODELS_JSON, secretFieldsOf } from './shared-data.js';
+import { MODELS_JSON, secretFieldsOf } from './vendored-pfrest.js';
 import { SECRET_SENTINEL, UNKNOWN_SENTINEL, buildFixture } from './upstream-fixture.js';
 
 // Reviewed extra exclusions beyond models.json: free-form configuration blobs that may embed credentials.

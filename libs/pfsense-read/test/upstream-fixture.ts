@@ -1,7 +1,7 @@
 // Builds a full upstream item for a models.json model: every field (secrets included) with a distinct,
 // type-correct value, recursively through embedded models — what a fully populated pfrest response looks like,
 // plus `id`/`parent_id` and unknown extra keys.
-import { MODELS_JSON, secretFieldsOf } from './shared-data.js';
+import { MODELS_JSON, secretFieldsOf } from './vendored-pfrest.js';
 
 export const SECRET_SENTINEL = 'SENTINEL-SECRET';
 export const UNKNOWN_SENTINEL = 'SENTINEL-UNKNOWN-FIELD';

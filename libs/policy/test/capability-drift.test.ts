@@ -3,12 +3,12 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CAPABILITIES, Capability, READ_CAPABILITIES, WRITE_CAPABILITIES, isCapability } from '../src/index.js';
 
-// The shared pfrest data lives beside the repository: <repo>/../shared/pfrest/tool-endpoints.json.
+// The pfrest data is vendored in the repository: <repo>/vendor/pfrest/tool-endpoints.json.
 const repoRoot = resolve(import.meta.dirname, '..', '..', '..');
-const toolEndpointsPath = resolve(repoRoot, '..', 'shared', 'pfrest', 'tool-endpoints.json');
+const toolEndpointsPath = resolve(repoRoot, 'vendor', 'pfrest', 'tool-endpoints.json');
 
 describe('Capability matches pfrest/tool-endpoints.json (drift test)', () => {
-  it('the shared file is present', () => {
+  it('the vendored file is present', () => {
     expect(existsSync(toolEndpointsPath), `missing ${toolEndpointsPath}`).toBe(true);
   });
 

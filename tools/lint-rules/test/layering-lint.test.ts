@@ -89,6 +89,34 @@ const cases: ReadonlyArray<{ name: string; file: string; code: string; rule: str
     mentions: 'only by libs/executor',
   },
   {
+    name: 'lab-runner importing transports outside its runtime factory',
+    file: 'apps/lab-runner/src/zz-fixture.ts',
+    code: "import { FaultProxyTransport } from '@pfsense-mcp/transports';\nexport const x = FaultProxyTransport;\n",
+    rule: 'no-restricted-imports',
+    mentions: 'only by apps/lab-runner/src/runtime-factory.ts',
+  },
+  {
+    name: 'lab-runner importing write-client (a type) outside its runtime factory',
+    file: 'apps/lab-runner/src/zz-fixture.ts',
+    code: "import type { WriteApiClient } from '@pfsense-mcp/write-client';\nexport type X = WriteApiClient;\n",
+    rule: 'no-restricted-imports',
+    mentions: 'only by apps/lab-runner/src/runtime-factory.ts',
+  },
+  {
+    name: 'lab-runner keeps the confined-package rules next to its factory-only rule',
+    file: 'apps/lab-runner/src/zz-fixture.ts',
+    code: "import Database from 'better-sqlite3';\nexport const x = Database;\n",
+    rule: 'no-restricted-imports',
+    mentions: 'only in contract-store',
+  },
+  {
+    name: "lab-runner's runtime factory still refused got",
+    file: 'apps/lab-runner/src/runtime-factory.ts',
+    code: "import got from 'got';\nexport const x = got;\n",
+    rule: 'no-restricted-imports',
+    mentions: 'only in transports',
+  },
+  {
     name: 'a loop in an adapter (the repo config wires the adapter rules)',
     file: 'libs/adapters/src/zz-fixture.ts',
     code: 'export function f(xs: number[]): number {\n  let n = 0;\n  for (const x of xs) n += x;\n  return n;\n}\n',
@@ -142,6 +170,12 @@ describe('layering lint', () => {
       "import { x as y } from '@pfsense-mcp/contract-store/executor';\nexport const x = y;\n",
     );
     expect(executor.filter((m) => m.rule === 'no-restricted-imports' || m.rule === 'boundaries/dependencies')).toEqual([]);
+  });
+
+  it("lab-runner's runtime factory may import transports and write-client", async () => {
+    const code = "import { FaultProxyTransport } from '@pfsense-mcp/transports';\nimport { WriteApiClient } from '@pfsense-mcp/write-client';\nexport const x = [FaultProxyTransport, WriteApiClient];\n";
+    const messages = await lint('apps/lab-runner/src/runtime-factory.ts', code);
+    expect(messages.filter((m) => m.rule === 'no-restricted-imports' || m.rule === 'boundaries/dependencies')).toEqual([]);
   });
 
   it('Nx depConstraints come from the same table', async () => {

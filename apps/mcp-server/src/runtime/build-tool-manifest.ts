@@ -3,9 +3,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { canonicalize } from '@pfsense-mcp/canonical';
-import type { Profile } from '@pfsense-mcp/policy';
+import { Capability, isGranted, type Profile } from '@pfsense-mcp/policy';
+import { registerWriteTool } from '../tools/register-write-tool.js';
 import { buildReadClient } from './build-read-client.js';
 import { createMcpServer } from './create-mcp-server.js';
+import { isAliasPatchAllowListed } from './evaluate-write-gates.js';
 
 export interface ToolManifestEntry {
   readonly name: string;
@@ -27,7 +29,9 @@ const sha256 = (value: unknown) => createHash('sha256').update(canonicalize(valu
 /**
  * The public tool surface of a profile exactly as a client sees it over MCP (`tools/list`), reduced to names,
  * annotations and digests of the canonical JSON of each description and schema. Committed per profile
- * (manifest/tools.<profile>.json); a test fails on any drift so the surface changes only on purpose.
+ * (manifest/tools.<profile>.json); a test fails on any drift so the surface changes only on purpose. A profile
+ * that grants ALIAS_WRITE lists the write tool as a server with a constructed write runtime does (its handler
+ * is never called here).
  */
 export async function buildToolManifest(profile: Profile): Promise<ToolManifest> {
   // The client is never called: listing tools sends nothing upstream.
@@ -36,6 +40,14 @@ export async function buildToolManifest(profile: Profile): Promise<ToolManifest>
     'manifest-builder-key',
   );
   const { server } = createMcpServer({ profile, allowedTools: null, client: handle.client });
+  if (isGranted(profile, Capability.ALIAS_WRITE) && isAliasPatchAllowListed()) {
+    const unused = '/write-directory';
+    registerWriteTool(server, { requestAliasDescriptionChange: () => Promise.reject(new Error('manifest only')) }, {
+      writeDirectory: unused,
+      outboxDirectory: `${unused}/outbox`,
+      serverPublicKeyFile: `${unused}/keys/server-request.pub`,
+    });
+  }
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'pfsense-mcp-manifest', version: '0.0.0' });
   try {

@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { isGranted, type Capability, type Profile } from '@pfsense-mcp/policy';
+import { Capability, isGranted, isImplemented, type Profile } from '@pfsense-mcp/policy';
 import { INFO_TOOL_CAPABILITY, INFO_TOOL_NAME, registerInfoTool } from '../tools/register-info-tool.js';
 import { SERVER_NAME, SERVER_VERSION } from './server-identity.js';
 
@@ -12,6 +12,10 @@ export interface BaseServer {
   readonly names: Set<string>;
   /** Filled by attachReadTools (pfsense_mcp_info reports it; calls are answered only after attaching). */
   pfrestVersion: string;
+  /** The write tools registered (a subset of `names`): attachWriteTool adds the one write tool. */
+  readonly writeNames: Set<string>;
+  /** ALIAS_WRITE's three facts; `runtimeEnabled` is set by attachWriteTool once all three gates hold. */
+  readonly write: { readonly implemented: boolean; readonly granted: boolean; runtimeEnabled: boolean };
 }
 
 /**
@@ -27,7 +31,15 @@ export function createBaseServer(profile: Profile, allowedTools: ReadonlySet<str
         'Read-only tools for one pfSense firewall via its REST API. List tools take limit (1-1000) and offset; a result marked truncated: true continues at next_offset.',
     },
   );
-  const base: BaseServer = { server, profile, allowedTools, names: new Set(), pfrestVersion: 'unknown' };
+  const base: BaseServer = {
+    server,
+    profile,
+    allowedTools,
+    names: new Set(),
+    pfrestVersion: 'unknown',
+    writeNames: new Set(),
+    write: { implemented: isImplemented(Capability.ALIAS_WRITE), granted: isGranted(profile, Capability.ALIAS_WRITE), runtimeEnabled: false },
+  };
   const includeInfo = isGranted(profile, INFO_TOOL_CAPABILITY as Capability) && (allowedTools === null || allowedTools.has(INFO_TOOL_NAME));
   // Registering a tool before connecting is what declares the tools capability (the SDK refuses capability
   // changes once connected). When pfsense_mcp_info is not selected it is removed again before connecting,
@@ -37,8 +49,9 @@ export function createBaseServer(profile: Profile, allowedTools: ReadonlySet<str
     serverVersion: SERVER_VERSION,
     profile,
     pfrestVersion: base.pfrestVersion,
-    readToolCount: base.names.size,
-    writeToolCount: 0,
+    readToolCount: base.names.size - base.writeNames.size,
+    writeToolCount: base.writeNames.size,
+    write: { implemented: base.write.implemented, granted: base.write.granted, runtimeEnabled: base.write.runtimeEnabled },
   }));
   if (includeInfo) base.names.add(INFO_TOOL_NAME);
   else info.remove();

@@ -10,6 +10,9 @@ export const LOG_EVENTS = Object.freeze([
   'demo_simulator_started',
   'demo_simulator_stopped',
   'transport_error',
+  'write_tool_absent',
+  'write_runtime_ready',
+  'write_runtime_closed',
 ] as const);
 export type LogEvent = (typeof LOG_EVENTS)[number];
 
@@ -30,6 +33,12 @@ export interface LogFields {
   readonly toolCount?: number;
   readonly version?: string;
   readonly signal?: string;
+  /** A write gate (granted, allow_listed, runtime_enabled). */
+  readonly gate?: string;
+  /** The broken rule in fixed words (WriteGateError.rule): printable ASCII only, never a value. */
+  readonly rule?: string;
+  readonly reconciled?: number;
+  readonly expired?: number;
 }
 
 export interface Logger {
@@ -43,6 +52,7 @@ const NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
 const VERSION = /^[0-9A-Za-z.+-]{1,32}$/;
 const SIGNAL = /^SIG[A-Z0-9]{1,10}$/;
+const RULE = /^[\x20-\x7e]{1,400}$/;
 
 export type LogSink = (line: string) => void;
 
@@ -79,6 +89,10 @@ export function createLogger(level: LogLevel, sink: LogSink = stderrSink, now: (
     if (fields.toolCount !== undefined && Number.isSafeInteger(fields.toolCount)) line['tool_count'] = fields.toolCount;
     if (fields.version !== undefined && VERSION.test(fields.version)) line['version'] = fields.version;
     if (fields.signal !== undefined && SIGNAL.test(fields.signal)) line['signal'] = fields.signal;
+    if (fields.gate !== undefined) line['gate'] = NAME.test(fields.gate) ? fields.gate : 'unknown';
+    if (fields.rule !== undefined && RULE.test(fields.rule)) line['rule'] = fields.rule;
+    if (fields.reconciled !== undefined && Number.isSafeInteger(fields.reconciled)) line['reconciled'] = fields.reconciled;
+    if (fields.expired !== undefined && Number.isSafeInteger(fields.expired)) line['expired'] = fields.expired;
     sink(`${JSON.stringify(line)}\n`);
   };
 

@@ -18,6 +18,18 @@ export interface ServerConfig {
   readonly allowedTools: ReadonlySet<string> | null;
   readonly logLevel: LogLevel;
   readonly allowHttpLoopback: boolean;
+  /**
+   * The write runtime's variables, as given (null when unset). They are checked when the write runtime is built
+   * (open-write-runtime.ts): a problem there keeps the write tool absent and READ serving, never stops startup.
+   */
+  readonly write?: WriteEnvironment;
+}
+
+/** PFSENSE_WRITE_DIR, PFSENSE_WRITE_ANCHOR_DIR, PFSENSE_WRITE_API_KEY_FILE as given (null when unset). */
+export interface WriteEnvironment {
+  readonly dir: string | null;
+  readonly anchorDir: string | null;
+  readonly apiKeyFile: string | null;
 }
 
 const MAX_VALUE_LENGTH = 4096;
@@ -33,6 +45,9 @@ const EnvSchema = z.object({
   PFSENSE_ALLOWED_TOOLS: text.optional(),
   PFSENSE_LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
   PFSENSE_ALLOW_HTTP_LOOPBACK: flag.optional(),
+  PFSENSE_WRITE_DIR: text.optional(),
+  PFSENSE_WRITE_ANCHOR_DIR: text.optional(),
+  PFSENSE_WRITE_API_KEY_FILE: text.optional(),
 });
 
 /**
@@ -87,7 +102,17 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, kn
     allowedTools: parseAllowedTools(e.PFSENSE_ALLOWED_TOOLS, knownToolNames),
     logLevel: e.PFSENSE_LOG_LEVEL ?? 'info',
     allowHttpLoopback,
+    write: Object.freeze({
+      dir: nonEmpty(e.PFSENSE_WRITE_DIR),
+      anchorDir: nonEmpty(e.PFSENSE_WRITE_ANCHOR_DIR),
+      apiKeyFile: nonEmpty(e.PFSENSE_WRITE_API_KEY_FILE),
+    }),
   });
+}
+
+/** An empty variable counts as unset (a client configuration may carry `"PFSENSE_WRITE_DIR": ""`). */
+function nonEmpty(value: string | undefined): string | null {
+  return value === undefined || value === '' ? null : value;
 }
 
 /** The appliance origin. https always; plain http only to a loopback host with PFSENSE_ALLOW_HTTP_LOOPBACK. */

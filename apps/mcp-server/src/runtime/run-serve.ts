@@ -1,6 +1,7 @@
 import { createBaseServer } from './create-base-server.js';
 import { createLogger } from './create-logger.js';
 import type { ServerConfig } from './load-config.js';
+import type { WriteRuntime } from './open-write-runtime.js';
 import { precheckCaFile } from './precheck-ca-file.js';
 import { readApiKey } from './read-api-key.js';
 import { serveStdio } from './serve-stdio.js';
@@ -17,6 +18,7 @@ export async function runServe(config: ServerConfig, onShutdown?: () => Promise<
   if (config.caFile !== null) precheckCaFile(config.caFile);
   const base = createBaseServer(config.profile, config.allowedTools);
   let closeClient = (): void => undefined;
+  let writeRuntime: WriteRuntime | null = null;
   return serveStdio(base.server, {
     logger,
     registeredTools: base.names,
@@ -25,8 +27,18 @@ export async function runServe(config: ServerConfig, onShutdown?: () => Promise<
     attach: async () => {
       const { attachHttpReadTools } = await import('./attach-http-read-tools.js');
       closeClient = attachHttpReadTools(base, config, apiKey);
+      const { attachWriteTool } = await import('./attach-write-tool.js');
+      writeRuntime = (await attachWriteTool(base, config, apiKey, logger)).runtime;
+    },
+    // A write in flight finishes before the connection closes (its answer can still reach the client), bounded.
+    beforeClose: async () => {
+      if (writeRuntime !== null) await writeRuntime.drain();
     },
     onShutdown: async () => {
+      if (writeRuntime !== null) {
+        writeRuntime.close();
+        logger.log('info', 'write_runtime_closed');
+      }
       closeClient();
       if (onShutdown !== undefined) await onShutdown();
     },

@@ -20,6 +20,8 @@ export interface ServeOptions {
   readonly version: string;
   /** Registers the remaining tools; client messages other than initialize/ping wait until it resolves. */
   readonly attach?: () => Promise<void>;
+  /** Runs once during shutdown, before the MCP connection is closed, whatever stopped it (e.g. let a write finish). */
+  readonly beforeClose?: () => Promise<void>;
   /** Runs once during shutdown, after the MCP connection is closed (e.g. stop the demo simulator). */
   readonly onShutdown?: () => Promise<void>;
   readonly stdin?: NodeJS.ReadableStream & { listenerCount(e: string): number; pause(): unknown };
@@ -85,8 +87,10 @@ export async function serveStdio(server: McpServer, options: ServeOptions): Prom
   const reason = await stopped;
   logger.log('info', 'server_stopping', reason.startsWith('SIG') ? { signal: reason } : {});
   // EOF on stdin means the client sent its last request, not that it stopped reading: let calls in flight
-  // answer (bounded). A signal or a broken pipe stops at once.
+  // answer (bounded). A signal or a broken pipe stops reads at once; a write in flight still finishes
+  // (beforeClose, bounded by the write transport's response timeout plus a margin).
   if (reason === 'stdin_eof') await observed.drain(DRAIN_TIMEOUT_MS);
+  if (options.beforeClose !== undefined) await options.beforeClose();
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   stdin.off('end', onEnd);

@@ -12,6 +12,8 @@ export interface ServerFacts {
   readonly pfrestVersion: string;
   readonly readToolCount: number;
   readonly writeToolCount: number;
+  /** The three facts of ALIAS_WRITE (docs/DESIGN.md §6): this build has it, the profile grants it, it is usable now. */
+  readonly write: { readonly implemented: boolean; readonly granted: boolean; readonly runtimeEnabled: boolean };
 }
 
 export const InfoOutputSchema = z.object({
@@ -22,6 +24,9 @@ export const InfoOutputSchema = z.object({
   registered_tool_count: z.number().int().min(0),
   read_tool_count: z.number().int().min(0),
   write_tool_count: z.number().int().min(0),
+  write_implemented: z.boolean().describe('ALIAS_WRITE (the alias-description write) is in this build.'),
+  write_granted: z.boolean().describe('The active profile grants ALIAS_WRITE.'),
+  write_runtime_enabled: z.boolean().describe('The write tool is registered now: granted, endpoint allow-listed and write runtime constructed.'),
 });
 
 /**
@@ -35,7 +40,7 @@ export function registerInfoTool(server: McpServer, facts: () => ServerFacts): R
     {
       title: 'MCP server info',
       description:
-        "Report this MCP server's own version, active capability profile, registered tool counts (READ and WRITE) and the pfREST version it targets. Makes no pfSense API call.",
+        "Report this MCP server's own version, active capability profile, registered tool counts (READ and WRITE), whether the one write (ALIAS_WRITE) is implemented, granted and runtime-enabled, and the pfREST version it targets. Makes no pfSense API call.",
       inputSchema: z.object({}).strict(),
       outputSchema: InfoOutputSchema,
       annotations: localToolAnnotations('MCP server info'),
@@ -50,6 +55,9 @@ export function registerInfoTool(server: McpServer, facts: () => ServerFacts): R
         registered_tool_count: f.readToolCount + f.writeToolCount,
         read_tool_count: f.readToolCount,
         write_tool_count: f.writeToolCount,
+        write_implemented: f.write.implemented,
+        write_granted: f.write.granted,
+        write_runtime_enabled: f.write.runtimeEnabled,
       };
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
     },

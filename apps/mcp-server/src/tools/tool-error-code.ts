@@ -43,12 +43,15 @@ export class ToolCallError extends Error {
   readonly code: ToolErrorCode;
   readonly httpStatus: number | null;
   readonly responseId: string | null;
+  /** Which argument and rule (e.g. `description: CONTROL_CHARACTER`) — never the argument's value. */
+  readonly detail: string | null;
 
-  constructor(code: ToolErrorCode, detail: { httpStatus?: number | null; responseId?: string | null } = {}) {
+  constructor(code: ToolErrorCode, detail: { httpStatus?: number | null; responseId?: string | null; detail?: string | null } = {}) {
     super(TOOL_ERROR_MESSAGES[code]);
     this.code = code;
     this.httpStatus = detail.httpStatus ?? null;
     this.responseId = detail.responseId ?? null;
+    this.detail = detail.detail ?? null;
   }
 }
 
@@ -57,5 +60,6 @@ export function toolErrorText(error: ToolCallError): string {
   const body: Record<string, string | number> = { code: error.code, message: error.message };
   if (error.httpStatus !== null) body['http_status'] = error.httpStatus;
   if (error.responseId !== null) body['response_id'] = error.responseId;
+  if (error.detail !== null) body['detail'] = error.detail;
   return JSON.stringify({ error: body });
 }

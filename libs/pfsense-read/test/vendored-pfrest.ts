@@ -1,11 +1,11 @@
-// Test-only access to the shared pfrest reference data (never read by src/). The repo root is computed from this
-// file's location: <root>/libs/pfsense-read/test → <root>; the shared folder sits next to the repo root.
+// Test-only access to the vendored pfrest data in <root>/vendor/pfrest (never read by src/). The repo root is
+// computed from this file's location: <root>/libs/pfsense-read/test → <root>.
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-export const SHARED = join(REPO_ROOT, '..', 'shared');
+export const VENDORED_PFREST = join(REPO_ROOT, 'vendor', 'pfrest');
 
 export interface ToolEndpoint {
   readonly path: string | null;
@@ -30,12 +30,12 @@ export interface ModelsJson {
 }
 
 export const TOOL_ENDPOINTS = JSON.parse(
-  readFileSync(join(SHARED, 'pfrest', 'tool-endpoints.json'), 'utf8'),
+  readFileSync(join(VENDORED_PFREST, 'tool-endpoints.json'), 'utf8'),
 ) as Readonly<Record<string, ToolEndpoint>>;
 
-export const MODELS_JSON = JSON.parse(readFileSync(join(SHARED, 'pfrest', 'models.json'), 'utf8')) as ModelsJson;
+export const MODELS_JSON = JSON.parse(readFileSync(join(VENDORED_PFREST, 'models.json'), 'utf8')) as ModelsJson;
 
-export const API_MD = readFileSync(join(SHARED, 'reference', 'API.md'), 'utf8');
+export const TOOL_REFERENCE_MD = readFileSync(join(VENDORED_PFREST, 'tool-reference.md'), 'utf8');
 
 // Secrets upstream does not flag: the issue names SMTP password, NTP auth key, outbound-NAT source hash key and
 // API key material; models.json notes them. Matched on the note text so a new note is caught too.

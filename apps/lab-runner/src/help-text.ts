@@ -1,0 +1,47 @@
+import { SCENARIOS } from './scenario-registry.js';
+import type { ScenarioDefinition } from './scenario-definition.js';
+
+export const HELP_TEXT = `pfsense-mcp-lab — the closed lab scenarios of the write path, against the bundled simulator
+
+Usage:
+  npm run lab -- --scenario ID [--scenario ID …] [--json] [--report-dir DIR]
+  npm run lab -- --all [--json] [--report-dir DIR]
+  npm run lab -- --list [--json]
+  npx nx run lab-runner:run -- …            (the same program)
+
+Each scenario starts its own simulator child on 127.0.0.1 with a fixed candidate alias (LAB_CANDIDATE) and
+two siblings, a fresh store in the run's private directory, and runs through the real coordinator and
+sealed executor; selected scenarios run in parallel. Only scenario ids come from the command line: no
+endpoint, method, payload, alias, description, fault or store path can be given.
+
+Options:
+  --scenario ID      run one scenario (repeatable); --list shows the ids
+  --all              run every scenario of the registry
+  --json             one JSON line per scenario on stdout, then {"summary":{"passed","failed"}}
+  --report-dir DIR   write report.json, report.md and report.html there (created 0700, files 0600;
+                     an existing non-empty DIR is refused); default: a new lab-report-<time>-* directory
+                     under the working directory, printed at the end
+  --list             the registry: id, expected sends (forward/rollback/orchestration), states, what it proves
+  --lab-config FILE  reserved for a disposable test appliance; refused by this build
+  -h, --help         this text
+
+Signing: on the simulator the runner plays the owner with throw-away Ed25519 keys it generates per run
+(test-only; never written to the report). Ctrl-C stops before the next step, brings the candidate back to
+its original description through the sealed path where that is safe (or reports what it left), and writes
+the report.
+
+Exit: 0 every selected scenario met its declaration · 1 a scenario failed · 2 usage error · 130 interrupted.
+`;
+
+export function listLine(s: ScenarioDefinition): string {
+  const e = s.sends;
+  return `${s.id.padEnd(28)} sends f${e.forward} r${e.rollback} o${e.orchestration}  writes ${s.applianceWrites}  ${s.states.join(' → ')}\n${' '.repeat(29)}${s.proves}\n`;
+}
+
+export function listJson(s: ScenarioDefinition): string {
+  return `${JSON.stringify({ id: s.id, proves: s.proves, fault: s.fault, sends: s.sends, appliance_writes: s.applianceWrites, states: s.states, owner_outcome: s.ownerOutcome, final_target: s.finalTarget })}\n`;
+}
+
+export function listText(json: boolean): string {
+  return SCENARIOS.map((s) => (json ? listJson(s) : listLine(s))).join('');
+}

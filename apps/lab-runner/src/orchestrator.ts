@@ -1,0 +1,27 @@
+// ADR-027's closed description orchestrator: the only mutations besides the subject's, each one a fresh,
+// owner-confirmed Recovery Contract executed by the orchestration executor over its clean proxy. Its
+// methods are the registry's D actions; the descriptions are the scenario's constants, never parameters.
+import { OperationStatus } from '@pfsense-mcp/coordinator';
+import { LabError } from './lab-error.js';
+import type { ScenarioContext } from './scenario-context.js';
+import { prepareConfirmed } from './subject-flow.js';
+
+async function change(ctx: ScenarioContext, to: 'C' | 'A'): Promise<void> {
+  const side = ctx.runtime.orchestration;
+  const input = ctx.orchestrationInput(to);
+  await prepareConfirmed(ctx, side, input, 'orchestration');
+  const before = ctx.runtime.orchestrationSends();
+  const r = await side.core.requestAliasDescriptionChange(input);
+  ctx.record('orchestration', `candidate changed to ${to}`, { orchestration: ctx.runtime.orchestrationSends() - before });
+  if (r.status !== OperationStatus.VERIFIED) throw new LabError('ORCHESTRATION_FAILED', `the orchestration change to ${to} ended ${r.status}`);
+}
+
+/** Someone else's change: the candidate becomes the scenario's C. */
+export function divertToC(ctx: ScenarioContext): Promise<void> {
+  return change(ctx, 'C');
+}
+
+/** Back to the original A (its own contract; the final read proves it). */
+export function restoreA(ctx: ScenarioContext): Promise<void> {
+  return change(ctx, 'A');
+}

@@ -1,0 +1,54 @@
+import type { LabReport } from './lab-report.js';
+import type { ScenarioResult } from './scenario-result.js';
+
+const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const sendsText = (s: { forward: number; rollback: number; orchestration: number }): string => `${s.forward} / ${s.rollback} / ${s.orchestration}`;
+const short = (digest: string): string => digest.slice(0, 16);
+
+function scenarioSection(r: ScenarioResult): string {
+  const lines = [
+    `## ${r.ok ? 'PASS' : 'FAIL'} — \`${r.id}\``,
+    '',
+    cell(r.proves),
+    '',
+    `Fault: ${r.fault.kind}${r.fault.phase ? ` at ${r.fault.phase}` : ''}${r.fault.proxy_kind ? ` (${r.fault.proxy_kind})` : ''}${r.fault.upstream_delivery ? `, upstream: ${r.fault.upstream_delivery}` : ''}.`,
+    '',
+    '| check | expected | observed |',
+    '|---|---|---|',
+    `| subject states | ${r.expected_states.join(' → ')} | ${r.states.join(' → ') || '—'} |`,
+    `| sends forward / rollback / orchestration | ${sendsText(r.expected_sends)} | ${sendsText(r.sends)} |`,
+    `| alias writes counted by the simulator | ${r.expected_appliance_writes} | ${r.appliance_writes ?? '—'} |`,
+    `| contracts reconciled on restart | ${r.expected_reconciled_on_restart ?? '—'} | ${r.reconciled_on_restart ?? '—'} |`,
+    `| candidate is A (fresh read, exact fingerprint) | yes | ${r.final_target_matches ? 'yes' : 'NO'} |`,
+    `| sibling aliases byte-identical | yes | ${r.siblings_unchanged ? 'yes' : 'NO'} |`,
+    '',
+  ];
+  if (r.orchestration_states.length > 0) lines.push(`Orchestration contracts: ${r.orchestration_states.map((s) => s.join(' → ')).join('; ')}.`, '');
+  if (r.failures.length > 0) lines.push('Failures:', '', ...r.failures.map((f) => `- ${cell(f)}`), '');
+  if (r.left !== null) lines.push(`Left: ${r.left.action}; subject ${r.left.subject_state ?? '—'}; candidate is A: ${r.left.candidate_is_original ?? 'unknown'} (${cell(r.left.reason)}).`, '');
+  lines.push('| t (ms) | actor | step | state | reads | sends f/r/o | artifact |', '|---:|---|---|---|---:|---|---|');
+  for (const e of r.timeline) {
+    lines.push(`| ${e.at_ms} | ${e.actor} | ${cell(e.action)} | ${e.state ?? ''} | ${e.reads} | ${sendsText(e.sends)} | ${e.artifact ? `${e.artifact.kind.replace('pfsense-mcp/', '')} ${short(e.artifact.digest)}` : ''} |`);
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+/** report.md: the same facts as report.json, for reading. */
+export function renderMarkdown(report: LabReport): string {
+  return [
+    `# Lab report — ${report.summary.failed === 0 && !report.interrupted ? 'all passed' : `${report.summary.failed} failed`}`,
+    '',
+    `${report.product.name} ${report.product.version} · pfrest ${report.pfrest_version} · target: ${report.target} · ${report.started_at} → ${report.finished_at}${report.interrupted ? ' · INTERRUPTED' : ''}`,
+    '',
+    `Passed ${report.summary.passed}, failed ${report.summary.failed}. Sentinel scan: ${report.sentinel_scan.found} of ${report.sentinel_scan.sentinels} sentinels found.`,
+    '',
+    '| scenario | result | states | sends f/r/o (expected) | candidate is A | appliance binding |',
+    '|---|---|---|---|---|---|',
+    ...report.scenarios.map(
+      (r) => `| \`${r.id}\` | ${r.ok ? 'PASS' : 'FAIL'} | ${r.states.join(' → ')} | ${sendsText(r.sends)} (${sendsText(r.expected_sends)}) | ${r.final_target_matches ? 'yes' : 'NO'} | ${r.appliance_binding_digest ? short(r.appliance_binding_digest) : '—'} |`,
+    ),
+    '',
+    ...report.scenarios.map(scenarioSection),
+  ].join('\n');
+}

@@ -1,0 +1,287 @@
+import { fork } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { aliasTargetFingerprint } from '@pfsense-mcp/adapters';
+import { applianceBindingDigest } from '@pfsense-mcp/authorization';
+import { bytesToHex } from '@pfsense-mcp/canonical';
+import { generateMasterKey, readApiKeyFile, writeMasterKeyFile } from '@pfsense-mcp/crypto';
+import { RecoveryState } from '@pfsense-mcp/state-machine';
+import { LabError, LabInterruptedError } from './lab-error.js';
+import { ALIAS_PATH, CANDIDATE_ALIAS, SIBLING_ALIASES } from './lab-fixture.js';
+import { labKeysToWire } from './lab-keys.js';
+import type { LabKeys } from './lab-keys.js';
+import { LabOwner } from './lab-owner.js';
+import { restoreA } from './orchestrator.js';
+import { buildLabRuntime, scenarioPaths } from './runtime-factory.js';
+import type { LabRuntime } from './runtime-factory.js';
+import { ScenarioContext } from './scenario-context.js';
+import type { Interruption, StepProgress } from './scenario-context.js';
+import type { ScenarioDefinition } from './scenario-definition.js';
+import { planOf } from './scenario-plans.js';
+import type { LeftState, ScenarioResult } from './scenario-result.js';
+import { startSimulatorChild } from './simulator-child.js';
+import type { SimulatorChild } from './simulator-child.js';
+import { WORKER_ENV, workerMessageSchema } from './worker-protocol.js';
+
+export interface ScenarioRunOptions {
+  readonly keys: LabKeys;
+  /** The run's private 0700 directory; the scenario gets its own subdirectory. */
+  readonly runDir: string;
+  readonly simulatorEntry: string;
+  /** The built runner bundle, forked as a G worker. */
+  readonly workerEntry: string;
+  readonly interruption: Interruption;
+  readonly progress: StepProgress;
+  /** Test-only: pause after this step label until interrupted. */
+  readonly pauseAfter: string | null;
+  /** Receives every secret this scenario handles (API key, master key), for the output sentinel scan. */
+  readonly secret: (value: string) => void;
+  /** Receives each live worker (so an interruption can kill it). */
+  readonly workers: Set<{ kill(signal: NodeJS.Signals): boolean }>;
+}
+
+const WORKER_TIMEOUT_MS = 120_000;
+
+function failureOf(e: unknown): string {
+  if (e instanceof LabError) return e.message;
+  if (e instanceof Error) {
+    const code = (e as { code?: unknown }).code;
+    return typeof code === 'string' && /^[A-Z0-9_]{1,64}$/.test(code) ? `${e.name}: ${code}` : e.name;
+  }
+  return 'ERROR';
+}
+
+function siblingsBytes(aliases: readonly unknown[]): string {
+  const picked = SIBLING_ALIASES.map((name) => aliases.find((a) => (a as { name?: unknown }).name === name) ?? null);
+  return JSON.stringify(picked);
+}
+
+function statesOf(runtime: LabRuntime, contractId: string): string[] {
+  return runtime.store
+    .listAuditEvents({ contractId, limit: 1000 })
+    .filter((e) => e.kind === 'transition' && e.to_state !== null)
+    .map((e) => e.to_state as string);
+}
+
+function prepareScenarioDir(runDir: string, id: string): string {
+  const dir = join(runDir, id);
+  mkdirSync(dir, { mode: 0o700 });
+  const p = scenarioPaths(dir);
+  mkdirSync(p.storeDir, { mode: 0o700 });
+  for (const d of [join(dir, 'subject'), join(dir, 'orchestration'), p.subjectInbox, p.subjectOutbox, p.orchestrationInbox, p.orchestrationOutbox]) {
+    mkdirSync(d, { mode: 0o700 });
+  }
+  return dir;
+}
+
+/** Runs the plan's part before the kill point in a worker, then SIGKILLs it there. */
+async function runWorkerUntilKill(ctx: ScenarioContext, scenarioDir: string, sim: SimulatorChild, options: ScenarioRunOptions): Promise<void> {
+  const child = fork(options.workerEntry, [], {
+    env: { ...process.env, [WORKER_ENV]: '1' },
+    execArgv: [],
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    detached: true,
+  });
+  options.workers.add(child);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  try {
+    const outcome = await new Promise<{ kind: 'kill-point'; label: string; subjectContractId: string | null } | { kind: 'failed'; message: string }>((resolve) => {
+      const timer = setTimeout(() => resolve({ kind: 'failed', message: 'WORKER_TIMEOUT: the worker did not reach its kill point' }), WORKER_TIMEOUT_MS);
+      const onInterrupt = () => resolve({ kind: 'failed', message: 'INTERRUPTED' });
+      void options.interruption.whenInterrupted.then(onInterrupt);
+      child.on('message', (raw) => {
+        const m = workerMessageSchema.safeParse(raw);
+        if (!m.success) return resolve({ kind: 'failed', message: 'WORKER_PROTOCOL: an unreadable worker message' });
+        const msg = m.data;
+        if (msg.type === 'event') ctx.append(msg.event);
+        else if (msg.type === 'signed') ctx.signed.push(Object.freeze(msg.signed));
+        else if (msg.type === 'kill-point') {
+          clearTimeout(timer);
+          resolve({ kind: 'kill-point', label: msg.label, subjectContractId: msg.subjectContractId });
+        } else {
+          clearTimeout(timer);
+          resolve({ kind: 'failed', message: msg.message });
+        }
+      });
+      void exited.then(() => resolve({ kind: 'failed', message: 'WORKER_EXITED: the worker exited before its kill point' }));
+      child.send({ type: 'job', scenarioId: ctx.scenario.id, scenarioDir, simulator: { url: sim.url, apiKeyFile: sim.apiKeyFile }, keys: labKeysToWire(options.keys) });
+    });
+    child.kill('SIGKILL');
+    const end = await exited;
+    if (outcome.kind === 'failed') {
+      if (outcome.message === 'INTERRUPTED') throw new LabInterruptedError();
+      throw new LabError('WORKER_FAILED', outcome.message);
+    }
+    ctx.subjectContractId = outcome.subjectContractId;
+    ctx.record('runner', `worker SIGKILLed (${end.signal ?? 'exited'}) at: ${outcome.label}`);
+    if (end.signal !== 'SIGKILL') throw new LabError('NOT_KILLED', 'the worker was not killed by SIGKILL');
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    options.workers.delete(child);
+  }
+}
+
+/**
+ * After a failure or an interruption: no further scenario step; bring the candidate back to A through the
+ * sealed path where that is safe — the subject's own rollback when it is VERIFIED, else an orchestration
+ * contract when no contract holds the target — or say exactly what was left.
+ */
+async function recover(ctx: ScenarioContext): Promise<LeftState> {
+  const rt = ctx.runtime;
+  const stateNow = () => ctx.subjectState();
+  const isOriginal = async (): Promise<boolean | null> => {
+    try {
+      return aliasTargetFingerprint(await rt.subject.coordinator.readAlias(CANDIDATE_ALIAS)) === ctx.initial?.fingerprint;
+    } catch {
+      return null;
+    }
+  };
+  try {
+    if (stateNow() === RecoveryState.VERIFIED && ctx.subjectContractId !== null) {
+      const before = rt.subjectSends();
+      await rt.subject.coordinator.requestRollback(ctx.subjectContractId);
+      ctx.record('runner', 'recovery: sealed rollback of the subject', { rollback: rt.subjectSends() - before });
+      return { action: 'sealed-rollback', subject_state: stateNow(), candidate_is_original: await isOriginal(), reason: 'the subject was VERIFIED' };
+    }
+    const original = await isOriginal();
+    if (original !== false) return { action: 'none', subject_state: stateNow(), candidate_is_original: original, reason: original ? 'the candidate is A' : 'the candidate could not be read' };
+    const holding = rt.store.list({ limit: 100 }).filter((c) => rt.store.holdsReservation(c.contract_id));
+    if (holding.length > 0) {
+      return { action: 'left-as-is', subject_state: stateNow(), candidate_is_original: false, reason: 'a contract holds the target (reconciliation or release needs the owner)' };
+    }
+    await restoreA(ctx);
+    return { action: 'orchestration-restore', subject_state: stateNow(), candidate_is_original: await isOriginal(), reason: 'restored by its own confirmed contract' };
+  } catch (e) {
+    return { action: 'left-as-is', subject_state: stateNow(), candidate_is_original: await isOriginal(), reason: `recovery stopped: ${failureOf(e)}` };
+  }
+}
+
+/** Runs one scenario against its own simulator child and checks its declaration. */
+export async function runScenario(scenario: ScenarioDefinition, options: ScenarioRunOptions): Promise<ScenarioResult> {
+  const started = Date.now();
+  const failures: string[] = [];
+  const scenarioDir = prepareScenarioDir(options.runDir, scenario.id);
+  const paths = scenarioPaths(scenarioDir);
+  const masterKey = generateMasterKey();
+  options.secret(bytesToHex(masterKey));
+  writeMasterKeyFile(paths.masterKeyFile, masterKey);
+  masterKey.fill(0);
+  let sim: SimulatorChild | undefined;
+  let ctx: ScenarioContext | undefined;
+  let interrupted = false;
+  let left: LeftState | null = null;
+  let applianceWrites: number | null = null;
+  let finalMatches = false;
+  let siblingsUnchanged = false;
+  let states: string[] = [];
+  let orchestrationStates: string[][] = [];
+  try {
+    sim = await startSimulatorChild(scenarioDir, options.simulatorEntry);
+    options.secret(readApiKeyFile(sim.apiKeyFile));
+    const fixed = { simulator: { url: sim.url, apiKeyFile: sim.apiKeyFile }, scenarioDir, keys: options.keys };
+    const runtime = await buildLabRuntime(scenario, fixed);
+    const c = new ScenarioContext(scenario, runtime, new LabOwner(options.keys), options.interruption, options.progress, options.pauseAfter);
+    ctx = c;
+    c.applianceBindingDigest = applianceBindingDigest(await runtime.subject.coordinator.readApplianceBinding());
+    const target = await runtime.subject.coordinator.readAlias(CANDIDATE_ALIAS);
+    c.initial = { target, fingerprint: aliasTargetFingerprint(target), siblings: siblingsBytes(await runtime.readAliases()) };
+    c.record('runner', 'baseline read (A fingerprint, siblings)');
+    try {
+      const plan = planOf(scenario.id);
+      if (plan.kind === 'in-process') {
+        await plan.run(c);
+      } else {
+        // The worker builds its own runtime from the store; this process holds none meanwhile.
+        runtime.close();
+        await runWorkerUntilKill(c, scenarioDir, sim, options);
+        const rebuilt = await buildLabRuntime(scenario, fixed);
+        c.restart(rebuilt);
+        c.reconciledOnRestart = rebuilt.reconciledAtStart.length;
+        c.record('runner', `runtime rebuilt from the store (${rebuilt.reconciledAtStart.length} reconciled)`);
+        // The appliance's own count at the restart: with the later total it shows that nothing was resent.
+        c.record('runner', `simulator counted ${(await rebuilt.applianceCounters())[`PATCH ${ALIAS_PATH}`] ?? 0} alias write(s) before the restart`);
+        await c.checkpoint('restart');
+        await plan.afterRestart(c);
+      }
+    } catch (e) {
+      interrupted = e instanceof LabInterruptedError;
+      failures.push(failureOf(e));
+      left = await recoverWithRuntime(c, scenario, fixed);
+    }
+    const rt = c.runtime;
+    const finalTarget = await rt.subject.coordinator.readAlias(CANDIDATE_ALIAS);
+    finalMatches = aliasTargetFingerprint(finalTarget) === c.initial.fingerprint;
+    siblingsUnchanged = siblingsBytes(await rt.readAliases()) === c.initial.siblings;
+    c.record('runner', 'final read (fingerprint compared with A, siblings compared)');
+    applianceWrites = (await rt.applianceCounters())[`PATCH ${ALIAS_PATH}`] ?? 0;
+    states = c.subjectContractId === null ? [] : statesOf(rt, c.subjectContractId);
+    orchestrationStates = c.orchestrationContractIds.map((id) => statesOf(rt, id));
+    if (!rt.store.verifyAuditChain().ok) failures.push('AUDIT_CHAIN: the store audit chain did not verify');
+  } catch (e) {
+    failures.push(failureOf(e));
+  } finally {
+    ctx?.runtime.close();
+    await sim?.stop();
+  }
+  const c = ctx;
+  const sends = c === undefined ? { forward: 0, rollback: 0, orchestration: 0 } : { ...c.counts };
+  const check = (ok: boolean, what: string) => {
+    if (!ok) failures.push(what);
+  };
+  if (failures.length === 0) {
+    check(JSON.stringify(states) === JSON.stringify(scenario.states), 'STATES: the subject states differ from the declaration');
+    check(sends.forward === scenario.sends.forward, 'SENDS_FORWARD: forward sends differ from the declaration');
+    check(sends.rollback === scenario.sends.rollback, 'SENDS_ROLLBACK: rollback sends differ from the declaration');
+    check(sends.orchestration === scenario.sends.orchestration, 'SENDS_ORCHESTRATION: orchestration sends differ from the declaration');
+    check(applianceWrites === scenario.applianceWrites, 'APPLIANCE_WRITES: the simulator counted other alias writes than declared');
+    check(applianceWrites === sends.forward + sends.rollback + sends.orchestration, 'APPLIANCE_VS_PROXIES: the simulator and the proxies disagree');
+    check(c?.reconciledOnRestart === scenario.reconciledOnRestart, 'RESTART_RECONCILIATION: the restart reconciled other contracts than declared');
+    check(orchestrationStates.every((s) => s[s.length - 1] === RecoveryState.VERIFIED), 'ORCHESTRATION_STATES: an orchestration contract did not end VERIFIED');
+  }
+  check(finalMatches, 'FINAL_TARGET: a fresh read of the candidate is not A (fingerprint)');
+  check(siblingsUnchanged, 'SIBLINGS: a sibling alias changed');
+  return Object.freeze({
+    id: scenario.id,
+    ok: failures.length === 0,
+    proves: scenario.proves,
+    fault: { kind: scenario.fault.kind, phase: scenario.fault.phase, upstream_delivery: scenario.fault.upstreamDelivery, proxy_kind: scenario.fault.proxyKind ?? scenario.fault.holdKind },
+    states,
+    expected_states: [...scenario.states],
+    sends,
+    expected_sends: { ...scenario.sends },
+    appliance_writes: applianceWrites,
+    expected_appliance_writes: scenario.applianceWrites,
+    final_target_matches: finalMatches,
+    siblings_unchanged: siblingsUnchanged,
+    reconciled_on_restart: c?.reconciledOnRestart ?? null,
+    expected_reconciled_on_restart: scenario.reconciledOnRestart,
+    orchestration_states: orchestrationStates,
+    appliance_binding_digest: c?.applianceBindingDigest ?? null,
+    signed: c === undefined ? [] : [...c.signed],
+    timeline: c === undefined ? [] : [...c.events],
+    failures,
+    interrupted,
+    left,
+    duration_ms: Date.now() - started,
+  });
+}
+
+/** Recovery needs a live runtime: after a worker died the parent's was closed, so rebuild from the store. */
+async function recoverWithRuntime(ctx: ScenarioContext, scenario: ScenarioDefinition, fixed: Parameters<typeof buildLabRuntime>[1]): Promise<LeftState> {
+  if (isClosed(ctx.runtime)) {
+    const rebuilt = await buildLabRuntime(scenario, fixed);
+    ctx.restart(rebuilt);
+    if (ctx.reconciledOnRestart === null && scenario.reconciledOnRestart !== null) ctx.reconciledOnRestart = rebuilt.reconciledAtStart.length;
+  }
+  return recover(ctx);
+}
+
+function isClosed(runtime: LabRuntime): boolean {
+  try {
+    runtime.store.list({ limit: 1 });
+    return false;
+  } catch {
+    return true;
+  }
+}
+

@@ -1,0 +1,241 @@
+// The lab's composition root (DESIGN §2, §7; ADR-027's runtime factory): the ONE lab-runner file that may
+// import write-client or transports (lint: tools/layers/layers.mjs LAB_RUNTIME_FACTORY). It builds, from
+// fixed configuration and the scenario's exact registry entry only: the read client, the store (reopened
+// from the scenario's private directory), the subject executor over the scenario-selected fault proxy,
+// a separate orchestration executor over a clean proxy, their coordinators and execution cores.
+import { join } from 'node:path';
+import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
+import { AliasDescriptionExecutionCore, ExecutionCoordinator, createStoreEvidenceVerifiers } from '@pfsense-mcp/coordinator';
+import { readApiKeyFile, readMasterKeyFile } from '@pfsense-mcp/crypto';
+import { MutationExecutor } from '@pfsense-mcp/executor';
+import { RestApiClient } from '@pfsense-mcp/pfsense-read';
+import { Capability, MutationPolicy, Profile } from '@pfsense-mcp/policy';
+import { FAULT_DELIVERY, FaultProxyTransport, createHttpTransport } from '@pfsense-mcp/transports';
+import type { HttpTransport, Transport, TransportRequestOptions, TransportResponse } from '@pfsense-mcp/transports';
+import { WriteApiClient, WriteEndpoints } from '@pfsense-mcp/write-client';
+import { z } from 'zod';
+import { LabError } from './lab-error.js';
+import { ALIASES_PATH, LAB_RATE_LIMITS, LAB_TLS_MODE } from './lab-fixture.js';
+import { operatorAuthorities, serverAuthorities } from './lab-keys.js';
+import type { LabKeys } from './lab-keys.js';
+import { SCENARIOS } from './scenario-registry.js';
+import type { ScenarioDefinition } from './scenario-definition.js';
+
+/** Fixed configuration of one scenario's runtime (never command-line data). */
+export interface LabFixedConfig {
+  /** The scenario's simulator child: loopback URL and its 0600 API key file. */
+  readonly simulator: { readonly url: string; readonly apiKeyFile: string };
+  /** The scenario's private 0700 directory (store, master key, inboxes/outboxes). */
+  readonly scenarioDir: string;
+  readonly keys: LabKeys;
+}
+
+/** Where a scenario's durable files live (fixed layout inside its private directory). */
+export function scenarioPaths(scenarioDir: string) {
+  return Object.freeze({
+    storeDir: join(scenarioDir, 'store'),
+    masterKeyFile: join(scenarioDir, 'store', 'master.key'),
+    anchorFile: join(scenarioDir, 'anchor.json'),
+    subjectInbox: join(scenarioDir, 'subject', 'inbox'),
+    subjectOutbox: join(scenarioDir, 'subject', 'outbox'),
+    orchestrationInbox: join(scenarioDir, 'orchestration', 'inbox'),
+    orchestrationOutbox: join(scenarioDir, 'orchestration', 'outbox'),
+  });
+}
+
+export interface LabSide {
+  readonly core: AliasDescriptionExecutionCore;
+  readonly coordinator: ExecutionCoordinator;
+  readonly inbox: string;
+  readonly outbox: string;
+}
+
+export interface LabRuntime {
+  readonly scenario: ScenarioDefinition;
+  readonly store: SqliteRecoveryContractStore;
+  /** The subject: the scenario's contract, executed over the scenario-selected fault proxy. */
+  readonly subject: LabSide;
+  /** Orchestration: its own executor and coordinator over a clean proxy (sends counted apart). */
+  readonly orchestration: LabSide;
+  /** Contract ids the subject executor's construction moved to RECONCILIATION (restart reconciliation). */
+  readonly reconciledAtStart: readonly string[];
+  /** Sends forwarded by the subject proxy / calls it received / sends of the orchestration proxy. */
+  subjectSends(): number;
+  subjectCalls(): number;
+  orchestrationSends(): number;
+  /** GET requests made by the shared read client. */
+  reads(): number;
+  /** Installs the registry's subject fault for this phase, if the scenario has one there (one hit). */
+  armSubjectFault(phase: 'forward' | 'rollback'): void;
+  /** Called whenever the subject proxy receives a call (before it decides to forward or hold). */
+  onSubjectCall(listener: () => void): void;
+  /** Every alias as the appliance returns it (one authoritative GET sequence). */
+  readAliases(): Promise<readonly unknown[]>;
+  /** The simulator's own per-route request counters (the appliance side of every count). */
+  applianceCounters(): Promise<Readonly<Record<string, number>>>;
+  close(): void;
+}
+
+/** Counts GETs of the read client. */
+class CountingTransport implements Transport {
+  count = 0;
+  constructor(private readonly inner: Transport) {}
+  request(method: Parameters<Transport['request']>[0], path: string, options?: TransportRequestOptions): Promise<TransportResponse> {
+    this.count += 1;
+    return this.inner.request(method, path, options);
+  }
+}
+
+/** Tells a listener that the subject proxy got a call (the G scenarios kill the process while it is held). */
+class ObservedTransport implements Transport {
+  readonly listeners: (() => void)[] = [];
+  constructor(private readonly inner: Transport) {}
+  request(method: Parameters<Transport['request']>[0], path: string, options?: TransportRequestOptions): Promise<TransportResponse> {
+    for (const l of this.listeners) l();
+    return this.inner.request(method, path, options);
+  }
+}
+
+const HOLD_MS = 600_000;
+const PATCH = WriteEndpoints.FIREWALL_ALIAS_PATCH;
+const ALIAS_POLICY = MutationPolicy.of([{ capability: Capability.ALIAS_WRITE, endpointSymbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH' }]);
+
+/**
+ * The declared upstream delivery of the scenario's fault must be what the proxy's own FAULT_DELIVERY says
+ * for that kind — checked before anything runs; timing never decides.
+ */
+export function checkFaultDelivery(scenario: ScenarioDefinition): void {
+  const f = scenario.fault;
+  if (f.kind === 'proxy-fault') {
+    if (FAULT_DELIVERY[f.proxyKind].reachesUpstream !== (f.upstreamDelivery === 'reached')) {
+      throw new LabError('FAULT_DELIVERY_MISMATCH', `scenario ${scenario.id}: declared upstream delivery disagrees with the fault proxy`);
+    }
+  } else if (f.kind === 'sigkill' && f.holdKind !== null) {
+    const d = FAULT_DELIVERY[f.holdKind];
+    // A held send is never forwarded before the process dies: the hold kind must be one that does not reach upstream.
+    if (d.reachesUpstream || f.upstreamDelivery !== 'not-reached') {
+      throw new LabError('FAULT_DELIVERY_MISMATCH', `scenario ${scenario.id}: the hold must not reach the appliance`);
+    }
+  }
+}
+
+function loopbackTransport(url: string, apiKey: string): HttpTransport {
+  return createHttpTransport({
+    baseUrl: url,
+    allowHttpLoopback: true,
+    authHeader: { name: 'X-API-Key', value: apiKey },
+    connectTimeoutMs: 5_000,
+    responseTimeoutMs: 10_000,
+    maxResponseBytes: 4 * 1024 * 1024,
+    keepAlive: false,
+  });
+}
+
+const countersSchema = z.object({ counters: z.record(z.string(), z.number().int().nonnegative()) });
+
+/**
+ * Builds a scenario's runtime. `scenario` must be the exact registry object (identity-checked). Opening the
+ * store authenticates it; constructing the subject executor reconciles what an earlier, dead process left
+ * EXECUTING or ROLLING_BACK (that is the restart of the G scenarios).
+ */
+export async function buildLabRuntime(scenario: ScenarioDefinition, fixed: LabFixedConfig): Promise<LabRuntime> {
+  if (!SCENARIOS.includes(scenario)) throw new TypeError('buildLabRuntime: "scenario" must be an entry of SCENARIOS');
+  checkFaultDelivery(scenario);
+  const paths = scenarioPaths(fixed.scenarioDir);
+  const apiKey = readApiKeyFile(fixed.simulator.apiKeyFile);
+  const masterKey = readMasterKeyFile(paths.masterKeyFile);
+  const clock = (): number => Date.now();
+  const authorities = operatorAuthorities(fixed.keys);
+  const transports: HttpTransport[] = [];
+  const open = (): HttpTransport => {
+    const t = loopbackTransport(fixed.simulator.url, apiKey);
+    transports.push(t);
+    return t;
+  };
+  const store = await SqliteRecoveryContractStore.open({
+    directory: paths.storeDir,
+    masterKey,
+    clock,
+    anchor: { file: paths.anchorFile },
+    rateLimits: LAB_RATE_LIMITS,
+    ...createStoreEvidenceVerifiers({ authorities }),
+  });
+  let consumption: SqliteConsumptionStore | undefined;
+  try {
+    consumption = await SqliteConsumptionStore.open({ directory: paths.storeDir, masterKey, clock });
+    const reads = new CountingTransport(open());
+    const readClient = new RestApiClient(reads);
+    const subjectProxy = new FaultProxyTransport(open());
+    const observed = new ObservedTransport(subjectProxy);
+    const orchestrationProxy = new FaultProxyTransport(open());
+    const control = open();
+    masterKey.fill(0);
+
+    const side = (executor: MutationExecutor, inbox: string, outbox: string): LabSide => {
+      const coordinator = new ExecutionCoordinator({
+        store,
+        consumption: consumption as SqliteConsumptionStore,
+        executor,
+        readClient,
+        policy: ALIAS_POLICY,
+        profile: Profile.WRITE_PROTECTED,
+        authorities,
+        appliance: { baseUrl: fixed.simulator.url, tlsMode: LAB_TLS_MODE },
+        clock,
+      });
+      const core = new AliasDescriptionExecutionCore({
+        coordinator,
+        inboxDirectory: inbox,
+        outboxDirectory: outbox,
+        serverKey: { privateKey: fixed.keys.server.privateKey },
+        serverAuthorities: serverAuthorities(fixed.keys),
+        clock,
+      });
+      return Object.freeze({ core, coordinator, inbox, outbox });
+    };
+    const subjectExecutor = new MutationExecutor({ store, writeClient: new WriteApiClient(observed), readClient, policy: ALIAS_POLICY, clock });
+    const orchestrationExecutor = new MutationExecutor({ store, writeClient: new WriteApiClient(orchestrationProxy), readClient, policy: ALIAS_POLICY, clock });
+    const reconciled = [...subjectExecutor.reconciledAtStart, ...orchestrationExecutor.reconciledAtStart].map((r) => r.contract_id);
+    const f = scenario.fault;
+    const faultPhase = f.kind === 'proxy-fault' ? f.phase : f.kind === 'sigkill' && f.holdKind !== null ? (f.phase === 'forward-send' ? 'forward' : 'rollback') : null;
+    let closed = false;
+    const held = consumption;
+    return Object.freeze({
+      scenario,
+      store,
+      subject: side(subjectExecutor, paths.subjectInbox, paths.subjectOutbox),
+      orchestration: side(orchestrationExecutor, paths.orchestrationInbox, paths.orchestrationOutbox),
+      reconciledAtStart: Object.freeze(reconciled),
+      subjectSends: () => subjectProxy.sendCount,
+      subjectCalls: () => subjectProxy.callCount,
+      orchestrationSends: () => orchestrationProxy.sendCount,
+      reads: () => reads.count,
+      armSubjectFault(phase: 'forward' | 'rollback') {
+        if (faultPhase !== phase) return;
+        if (f.kind === 'proxy-fault') subjectProxy.setFault({ method: PATCH.method, path: PATCH.path, kind: f.proxyKind, times: 1 });
+        else if (f.kind === 'sigkill' && f.holdKind !== null) subjectProxy.setFault({ method: PATCH.method, path: PATCH.path, kind: f.holdKind, ms: HOLD_MS, times: 1 });
+      },
+      onSubjectCall(listener: () => void) {
+        observed.listeners.push(listener);
+      },
+      readAliases: () => readClient.readAllPages(ALIASES_PATH),
+      async applianceCounters() {
+        const r = await control.request('GET', '/__sim/counters');
+        if (r.status !== 200) throw new LabError('SIMULATOR_COUNTERS', `the simulator's counters answered ${r.status}`);
+        return Object.freeze({ ...countersSchema.parse(JSON.parse(r.body)).counters });
+      },
+      close() {
+        if (closed) return;
+        closed = true;
+        for (const t of transports) t.close();
+        held.close();
+        store.close();
+      },
+    });
+  } catch (e) {
+    for (const t of transports) t.close();
+    consumption?.close();
+    store.close();
+    throw e;
+  }
+}

@@ -1,0 +1,129 @@
+import { aliasTargetFingerprint } from '@pfsense-mcp/adapters';
+import type { AliasTarget } from '@pfsense-mcp/adapters';
+import { LabError, LabInterruptedError } from './lab-error.js';
+import { CANDIDATE_ALIAS, DESCRIPTION_A, REPLACEMENTS } from './lab-fixture.js';
+import type { LabOwner, SignedRecord } from './lab-owner.js';
+import type { LabRuntime } from './runtime-factory.js';
+import type { ScenarioDefinition } from './scenario-definition.js';
+import { ZERO_SENDS } from './timeline.js';
+import type { SendCounts, TimelineEvent } from './timeline.js';
+
+/** Stops the run between steps (Ctrl-C / SIGTERM); a test-only hook may pause after a named step. */
+export interface Interruption {
+  readonly interrupted: boolean;
+  /** Resolves when the run is interrupted. */
+  readonly whenInterrupted: Promise<void>;
+}
+
+export interface StepProgress {
+  (scenarioId: string, event: TimelineEvent): void;
+}
+
+/**
+ * The state of one running scenario: the exact registry entry, the current runtime (replaced after a
+ * restart), the owner, and what was observed so far. Scenario steps read it; only executors send.
+ */
+export class ScenarioContext {
+  runtime: LabRuntime;
+  subjectContractId: string | null = null;
+  readonly orchestrationContractIds: string[] = [];
+  readonly signed: SignedRecord[] = [];
+  readonly events: TimelineEvent[] = [];
+  readonly counts: SendCounts = { ...ZERO_SENDS };
+  /** The candidate before anything ran (the A fingerprint) and the siblings' bytes. */
+  initial: { target: AliasTarget; fingerprint: string; siblings: string } | null = null;
+  applianceBindingDigest: string | null = null;
+  reconciledOnRestart: number | null = null;
+  readonly started = Date.now();
+  #readsMark = 0;
+
+  constructor(
+    readonly scenario: ScenarioDefinition,
+    runtime: LabRuntime,
+    readonly owner: LabOwner,
+    readonly interruption: Interruption,
+    readonly progress: StepProgress,
+    readonly pauseAfter: string | null,
+  ) {
+    this.runtime = runtime;
+    this.#readsMark = runtime.reads();
+  }
+
+  /** The subject's change A → B (the scenario's constant). */
+  get subjectInput(): { aliasName: string; description: string } {
+    return { aliasName: CANDIDATE_ALIAS, description: REPLACEMENTS[this.scenario.id].b };
+  }
+
+  /** The orchestration's closed changes: to C (the scenario's constant) or back to A. */
+  orchestrationInput(to: 'C' | 'A'): { aliasName: string; description: string } {
+    return { aliasName: CANDIDATE_ALIAS, description: to === 'C' ? REPLACEMENTS[this.scenario.id].c : DESCRIPTION_A };
+  }
+
+  /** The fingerprint the candidate has with the subject's B applied (the owner's check of an observation). */
+  fingerprintWithB(): string {
+    if (this.initial === null) throw new LabError('NO_BASELINE', 'the baseline read is missing');
+    return aliasTargetFingerprint({ ...this.initial.target, descr: REPLACEMENTS[this.scenario.id].b });
+  }
+
+  /** Replaces the runtime (a restart: the old one is gone with its process, or closed). */
+  restart(runtime: LabRuntime): void {
+    this.runtime = runtime;
+    this.#readsMark = runtime.reads();
+  }
+
+  subjectState(): string | null {
+    if (this.subjectContractId === null) return null;
+    try {
+      return this.runtime.store.load(this.subjectContractId).state;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Appends a timeline event (reads since the last event, the given sends) and reports progress. */
+  record(
+    actor: TimelineEvent['actor'],
+    action: string,
+    sends: Partial<SendCounts> = {},
+    artifact: TimelineEvent['artifact'] = null,
+  ): TimelineEvent {
+    const reads = this.runtime.reads() - this.#readsMark;
+    this.#readsMark = this.runtime.reads();
+    const s = { ...ZERO_SENDS, ...sends };
+    this.counts.forward += s.forward;
+    this.counts.rollback += s.rollback;
+    this.counts.orchestration += s.orchestration;
+    const event: TimelineEvent = Object.freeze({
+      at_ms: Date.now() - this.started,
+      actor,
+      action,
+      state: this.subjectState(),
+      reads,
+      sends: Object.freeze(s),
+      artifact: artifact === null ? null : Object.freeze({ ...artifact }),
+    });
+    this.events.push(event);
+    this.progress(this.scenario.id, event);
+    return event;
+  }
+
+  /** An event that happened elsewhere (a worker process), appended as it was observed there. */
+  append(event: TimelineEvent): void {
+    this.counts.forward += event.sends.forward;
+    this.counts.rollback += event.sends.rollback;
+    this.counts.orchestration += event.sends.orchestration;
+    const e = Object.freeze({ ...event, at_ms: Date.now() - this.started });
+    this.events.push(e);
+    this.progress(this.scenario.id, e);
+  }
+
+  /** Between two steps: stop if interrupted; the test-only pause holds here until interrupted. */
+  async checkpoint(step: string): Promise<void> {
+    if (this.interruption.interrupted) throw new LabInterruptedError();
+    if (this.pauseAfter === step) {
+      this.record('runner', `paused after ${step} (test hook)`);
+      await this.interruption.whenInterrupted;
+      throw new LabInterruptedError();
+    }
+  }
+}

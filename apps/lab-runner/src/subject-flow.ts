@@ -1,0 +1,113 @@
+// The subject contract's lifecycle, driven only through the execution core and the coordinator (the sealed
+// path): the runner asks, the owner signs what the server's outbox asks for, the executor sends.
+import { OperationStatus } from '@pfsense-mcp/coordinator';
+import type { AliasDescriptionChangeResult } from '@pfsense-mcp/coordinator';
+import { RecoveryState } from '@pfsense-mcp/state-machine';
+import { LabError } from './lab-error.js';
+import type { ScenarioContext } from './scenario-context.js';
+import type { LabSide } from './runtime-factory.js';
+
+function expectStatus(r: AliasDescriptionChangeResult, status: string, step: string): void {
+  if (r.status !== status) throw new LabError('UNEXPECTED_STATUS', `${step}: the core answered ${r.status}, expected ${status}`);
+}
+
+function pendingOf(r: AliasDescriptionChangeResult, step: string): string {
+  if (r.pendingRequest === null) throw new LabError('NO_PENDING_REQUEST', `${step}: no pending request in the outbox`);
+  return r.pendingRequest;
+}
+
+/** Signs the server's pending request and records both digests. */
+export function ownerSigns(ctx: ScenarioContext, side: LabSide, pending: string, action: string, outcome: 'APPLIED' | 'NOT_APPLIED' | null = null): void {
+  const rec = ctx.owner.sign(side, pending, outcome);
+  ctx.signed.push(rec);
+  ctx.record('owner', `${action}: server request verified`, {}, { kind: rec.requestKind, digest: rec.requestDigest });
+  ctx.record('owner', `${action}: signed`, {}, { kind: rec.signedKind, digest: rec.signedDigest });
+}
+
+/**
+ * request → the owner signs the authorization → PREPARED (the coordinator's gates) → the owner signs the
+ * confirmation. Returns the contract id; the next request of the same change hands it to the executor.
+ */
+export async function prepareConfirmed(ctx: ScenarioContext, side: LabSide, input: { aliasName: string; description: string }, actor: 'subject' | 'orchestration'): Promise<string> {
+  const r1 = await side.core.requestAliasDescriptionChange(input);
+  expectStatus(r1, OperationStatus.REQUESTED, `${actor} request`);
+  ctx.record(actor, 'authorization requested');
+  ownerSigns(ctx, side, pendingOf(r1, `${actor} request`), `${actor} authorization`);
+  const r2 = await side.core.requestAliasDescriptionChange(input);
+  expectStatus(r2, OperationStatus.AWAITING_CONFIRMATION, `${actor} prepare`);
+  if (r2.contractId === null) throw new LabError('NO_CONTRACT', `${actor} prepare: no contract`);
+  if (actor === 'subject') ctx.subjectContractId = r2.contractId;
+  else ctx.orchestrationContractIds.push(r2.contractId);
+  ctx.record(actor, 'contract PREPARED');
+  ownerSigns(ctx, side, pendingOf(r2, `${actor} prepare`), `${actor} confirmation`);
+  return r2.contractId;
+}
+
+/** The prepared subject's forward: one core request hands the confirmed contract to the subject executor. */
+export async function executeSubject(ctx: ScenarioContext): Promise<void> {
+  const rt = ctx.runtime;
+  rt.armSubjectFault('forward');
+  const before = rt.subjectSends();
+  await rt.subject.core.requestAliasDescriptionChange(ctx.subjectInput);
+  ctx.record('subject', 'forward executed', { forward: rt.subjectSends() - before });
+}
+
+/** The subject's rollback through the executor (its own checks; one send at most). */
+export async function rollbackSubject(ctx: ScenarioContext): Promise<void> {
+  const id = requireSubject(ctx);
+  const rt = ctx.runtime;
+  rt.armSubjectFault('rollback');
+  const before = rt.subjectSends();
+  await rt.subject.coordinator.requestRollback(id);
+  ctx.record('subject', 'rollback executed', { rollback: rt.subjectSends() - before });
+}
+
+function requireSubject(ctx: ScenarioContext): string {
+  if (ctx.subjectContractId === null) throw new LabError('NO_CONTRACT', 'no subject contract');
+  return ctx.subjectContractId;
+}
+
+/**
+ * RECONCILIATION → the executor's read-only observation → the owner's decision, taken from that observation
+ * and required to equal the scenario's declared outcome → the server-signed reconciliation request → signed
+ * evidence → resumeReconciliation. Zero sends (counted).
+ */
+export async function reconcileSubject(ctx: ScenarioContext): Promise<void> {
+  const id = requireSubject(ctx);
+  const rt = ctx.runtime;
+  const before = rt.subjectSends() + rt.orchestrationSends();
+  const observation = await rt.subject.coordinator.observeReconciliationTarget(id);
+  ctx.record('subject', `observation (origin ${observation.origin})`);
+  if (!observation.locatorMatches) throw new LabError('OBSERVATION_LOCATOR', 'the observed locator is not the contract’s');
+  let decision: 'APPLIED' | 'NOT_APPLIED' | null = null;
+  if (observation.origin === 'EXECUTING') {
+    if (observation.matchesPreForwardFingerprint) decision = 'NOT_APPLIED';
+    else if (observation.observedFingerprint === ctx.fingerprintWithB()) decision = 'APPLIED';
+  } else {
+    if (observation.matchesPreForwardFingerprint) decision = 'APPLIED';
+    else if (observation.matchesVerifiedFingerprint === true) decision = 'NOT_APPLIED';
+  }
+  if (decision === null) throw new LabError('OWNER_CANNOT_DECIDE', 'the observation is neither the pre-state nor the change');
+  if (decision !== ctx.scenario.ownerOutcome) throw new LabError('OWNER_DECISION_DISAGREES', `the observation says ${decision}, the scenario declares ${ctx.scenario.ownerOutcome}`);
+  const r1 = await rt.subject.core.requestAliasDescriptionChange(ctx.subjectInput);
+  expectStatus(r1, OperationStatus.RECONCILIATION_REQUIRED, 'reconciliation request');
+  ownerSigns(ctx, rt.subject, pendingOf(r1, 'reconciliation request'), `reconciliation ${decision}`, decision);
+  await rt.subject.core.requestAliasDescriptionChange(ctx.subjectInput);
+  const after = rt.subjectSends() + rt.orchestrationSends();
+  if (after !== before) throw new LabError('SENT_WHILE_RECONCILING', 'a send happened while reconciling');
+  ctx.record('subject', 'reconciliation resolved');
+}
+
+/** ROLLBACK_FAILED holds the target: the owner signs the server's release request; zero sends. */
+export async function releaseSubject(ctx: ScenarioContext): Promise<void> {
+  const id = requireSubject(ctx);
+  const rt = ctx.runtime;
+  const c = rt.store.load(id);
+  if (c.state !== RecoveryState.ROLLBACK_FAILED) throw new LabError('UNEXPECTED_STATE', `release: the subject is ${c.state}`);
+  const r1 = await rt.subject.core.requestAliasDescriptionChange(ctx.subjectInput);
+  expectStatus(r1, OperationStatus.RECONCILIATION_REQUIRED, 'release request');
+  ownerSigns(ctx, rt.subject, pendingOf(r1, 'release request'), 'reservation release');
+  await rt.subject.core.requestAliasDescriptionChange(ctx.subjectInput);
+  if (rt.store.holdsReservation(id)) throw new LabError('RESERVATION_HELD', 'the signed release did not release the target');
+  ctx.record('subject', 'reservation released');
+}

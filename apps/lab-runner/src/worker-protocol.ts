@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { labKeysWireSchema } from './lab-keys.js';
+import { SCENARIO_IDS } from './scenario-definition.js';
+
+/** The environment switch that makes the runner's bundle a worker (it then takes its job over IPC only). */
+export const WORKER_ENV = 'PFSENSE_MCP_LAB_WORKER';
+
+export const workerJobSchema = z.strictObject({
+  type: z.literal('job'),
+  scenarioId: z.enum(SCENARIO_IDS),
+  scenarioDir: z.string().min(1).max(4096),
+  simulator: z.strictObject({ url: z.string().url(), apiKeyFile: z.string().min(1).max(4096) }),
+  keys: labKeysWireSchema,
+});
+export type WorkerJob = z.infer<typeof workerJobSchema>;
+
+const sends = z.strictObject({ forward: z.number().int().min(0), rollback: z.number().int().min(0), orchestration: z.number().int().min(0) });
+const eventSchema = z.strictObject({
+  at_ms: z.number().int().min(0),
+  actor: z.enum(['subject', 'orchestration', 'owner', 'runner', 'worker']),
+  action: z.string().max(200),
+  state: z.string().max(32).nullable(),
+  reads: z.number().int().min(0),
+  sends,
+  artifact: z.strictObject({ kind: z.string().max(64), digest: z.string().regex(/^[0-9a-f]{64}$/) }).nullable(),
+});
+const signedSchema = z.strictObject({
+  requestKind: z.string().max(64),
+  requestDigest: z.string().regex(/^[0-9a-f]{64}$/),
+  signedKind: z.string().max(64),
+  signedDigest: z.string().regex(/^[0-9a-f]{64}$/),
+  outcome: z.enum(['APPLIED', 'NOT_APPLIED']).nullable(),
+});
+
+export const workerMessageSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('event'), event: eventSchema }),
+  z.strictObject({ type: z.literal('signed'), signed: signedSchema }),
+  z.strictObject({ type: z.literal('kill-point'), label: z.string().max(100), subjectContractId: z.string().max(128).nullable() }),
+  z.strictObject({ type: z.literal('failed'), code: z.string().max(64), message: z.string().max(300) }),
+]);
+export type WorkerMessage = z.infer<typeof workerMessageSchema>;

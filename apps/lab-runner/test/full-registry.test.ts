@@ -1,0 +1,130 @@
+// The whole registry against the simulator, in parallel (each scenario with its own simulator child and
+// store; the G scenarios fork the built runner as worker processes and SIGKILL them). Asserts every
+// declaration, the --json line format, the report files and modes, that report.html is self-contained, and
+// the sentinel scan: no description, key, API key or master key in any report file or terminal output.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DESCRIPTION_A, REPLACEMENTS, SCENARIOS, SCENARIO_IDS, runLab } from '../src/index.js';
+import type { LabRunOutcome } from '../src/index.js';
+import { simulatorData } from '../src/lab-fixture.js';
+import { LAB_BUNDLE, ROOT, SIM_BUNDLE } from './support/paths.js';
+
+let cwd: string;
+let outcome: LabRunOutcome;
+const secrets: string[] = [];
+let stdout = '';
+let stderr = '';
+
+beforeAll(async () => {
+  cwd = mkdtempSync(join(tmpdir(), 'lab-full-'));
+  outcome = await runLab({
+    ids: [...SCENARIO_IDS],
+    json: true,
+    reportDir: 'report',
+    cwd,
+    stdout: { write: (t) => void (stdout += t), isTTY: false },
+    // A TTY on stderr: the per-step progress lines are part of the scanned terminal output.
+    stderr: { write: (t) => void (stderr += t), isTTY: true },
+    simulatorEntry: SIM_BUNDLE,
+    workerEntry: LAB_BUNDLE,
+    interruption: { interrupted: false, whenInterrupted: new Promise(() => {}) },
+    pauseAfter: null,
+    workers: new Set(),
+    onSecret: (s) => secrets.push(s),
+  });
+}, 180_000);
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+
+describe('the full registry on the simulator', () => {
+  it('every scenario meets its declaration; exit 0', () => {
+    for (const r of outcome.results) expect({ id: r.id, ok: r.ok, failures: r.failures }).toEqual({ id: r.id, ok: true, failures: [] });
+    expect(outcome.exitCode).toBe(0);
+  });
+
+  it('observes exactly the declared states, sends per proxy and phase, simulator writes and restart reconciliations', () => {
+    for (const s of SCENARIOS) {
+      const r = outcome.results.find((x) => x.id === s.id);
+      expect(r, s.id).toBeDefined();
+      expect(r?.states, s.id).toEqual(s.states);
+      expect(r?.sends, s.id).toEqual(s.sends);
+      expect(r?.appliance_writes, s.id).toBe(s.applianceWrites);
+      expect(r?.reconciled_on_restart, s.id).toBe(s.reconciledOnRestart);
+      expect(r?.final_target_matches, s.id).toBe(true);
+      expect(r?.siblings_unchanged, s.id).toBe(true);
+      for (const o of r?.orchestration_states ?? []) expect(o.at(-1)).toBe('VERIFIED');
+    }
+    // The G scenarios really killed a process: the parent saw SIGKILL at the named point.
+    for (const id of ['g-restart-executing', 'g-restart-after-verified', 'g-restart-rolling-back']) {
+      const actions = outcome.results.find((x) => x.id === id)?.timeline.map((e) => e.action) ?? [];
+      expect(actions.some((a) => a.startsWith('worker SIGKILLed (SIGKILL)')), id).toBe(true);
+      expect(actions.some((a) => a.startsWith('runtime rebuilt from the store')), id).toBe(true);
+    }
+    // E and G reconciliations were signed by the owner with the declared outcome.
+    for (const s of SCENARIOS.filter((x) => x.ownerOutcome !== null)) {
+      const signed = outcome.results.find((x) => x.id === s.id)?.signed.filter((x) => x.signedKind === 'pfsense-mcp/reconciliation') ?? [];
+      expect(signed.map((x) => x.outcome), s.id).toEqual([s.ownerOutcome]);
+    }
+  });
+
+  it('prints one JSON line per scenario with the fixed fields, then the summary line', () => {
+    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(SCENARIO_IDS.length + 1);
+    expect(lines.at(-1)).toEqual({ summary: { passed: 8, failed: 0 } });
+    for (const line of lines.slice(0, -1)) {
+      expect(Object.keys(line)).toEqual(expect.arrayContaining(['id', 'ok', 'states', 'sends', 'final_target_matches']));
+      expect(Object.keys(line.sends).sort()).toEqual(['forward', 'orchestration', 'rollback']);
+    }
+    expect(lines.slice(0, -1).map((l) => l.id).sort()).toEqual([...SCENARIO_IDS].sort());
+  });
+
+  it('writes report.json, report.md and report.html directly in a 0700 report directory, files 0600', () => {
+    expect(outcome.reportDir).toBe(join(cwd, 'report'));
+    expect(statSync(outcome.reportDir).mode & 0o777).toBe(0o700);
+    for (const f of ['report.json', 'report.md', 'report.html']) expect(statSync(join(outcome.reportDir, f)).mode & 0o777, f).toBe(0o600);
+    const report = JSON.parse(readFileSync(join(outcome.reportDir, 'report.json'), 'utf8'));
+    expect(report).toMatchObject({ program: 'pfsense-mcp-lab', target: 'simulator', summary: { passed: 8, failed: 0 }, sentinel_scan: { found: 0 } });
+    expect(report.product.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(report.pfrest_version).toMatch(/^\d+\.\d+/);
+    for (const id of SCENARIO_IDS) expect(report.appliance_bindings[id]).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('report.html is self-contained: no script, no external asset or link', () => {
+    const html = readFileSync(join(outcome.reportDir, 'report.html'), 'utf8');
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).not.toMatch(/<script|<link|<img|<iframe|@import|url\(|src=|href="(?!#)/i);
+    for (const id of SCENARIO_IDS) expect(html).toContain(`id="${id}"`);
+  });
+
+  it('sentinel scan: no description, lab key, API key or store master key in any report file or terminal output', () => {
+    // the run registered its secrets: 4 lab private keys + one API key and one master key per scenario
+    expect(secrets.length).toBe(4 + 2 * SCENARIO_IDS.length);
+    const aliases = simulatorData()['/api/v2/firewall/aliases'] as { descr: string }[];
+    const sentinels = [...secrets, DESCRIPTION_A, ...Object.values(REPLACEMENTS).flatMap((r) => [r.b, r.c]), ...aliases.map((a) => a.descr)];
+    const outputs: Record<string, string> = { stdout, stderr };
+    for (const f of ['report.json', 'report.md', 'report.html']) outputs[f] = readFileSync(join(outcome.reportDir, f), 'utf8');
+    expect(stderr).toContain('forward executed');
+    for (const [name, text] of Object.entries(outputs)) {
+      for (const s of sentinels) expect(text.includes(s), `${name} contains a sentinel`).toBe(false);
+    }
+  });
+
+  const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
+  it.skipIf(chromium === undefined)('report.html renders in headless Chromium (screenshot in tmp/lab-report/; skipped when Chromium is not installed)', () => {
+    const out = join(ROOT, 'tmp', 'lab-report');
+    mkdirSync(out, { recursive: true });
+    const png = join(out, 'report.png');
+    rmSync(png, { force: true });
+    const r = spawnSync(
+      chromium as string,
+      ['--headless=new', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', '--window-size=1400,2200', `--screenshot=${png}`, `file://${join(outcome.reportDir, 'report.html')}`],
+      { encoding: 'utf8', timeout: 90_000 },
+    );
+    expect(r.status, r.stderr.slice(-500)).toBe(0);
+    const bytes = readFileSync(png);
+    expect(bytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    expect(bytes.length).toBeGreaterThan(20_000);
+  });
+});

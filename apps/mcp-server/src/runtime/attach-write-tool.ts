@@ -1,0 +1,61 @@
+// Loaded after the `initialize` reply, with the READ tools: the write runtime opens SQLite files and the HTTP
+// stack, which no client needs before its first tools/list.
+import { Capability, isRuntimeEnabled } from '@pfsense-mcp/policy';
+import { WRITE_TOOL_NAME, registerWriteTool } from '../tools/register-write-tool.js';
+import type { BaseServer } from './create-base-server.js';
+import type { Logger } from './create-logger.js';
+import { evaluateStaticWriteGates } from './evaluate-write-gates.js';
+import type { ServerConfig } from './load-config.js';
+import { openWriteRuntime } from './open-write-runtime.js';
+import type { OpenWriteRuntimeOptions, WriteRuntime } from './open-write-runtime.js';
+import { WriteGateError } from './write-gate-error.js';
+
+export interface WriteAttachment {
+  /** The constructed runtime (the tool is registered), or null. */
+  readonly runtime: WriteRuntime | null;
+  /** Why the tool is absent although the write was asked for, or null. */
+  readonly absent: WriteGateError | null;
+}
+
+/**
+ * Registers pfsense_set_firewall_alias_description when, independently, the profile grants ALIAS_WRITE, the
+ * alias PATCH is in WriteEndpoints and the write runtime was fully constructed. Otherwise the tool is absent,
+ * READ keeps serving, and (when the write was asked for) one stderr JSON line names the failed gate and rule.
+ */
+export async function attachWriteTool(
+  base: BaseServer,
+  config: ServerConfig,
+  readApiKey: string,
+  logger: Logger,
+  options: Partial<Pick<OpenWriteRuntimeOptions, 'clock' | 'transportLimits'>> & {
+    /** Test seam: a build whose WriteEndpoints lacks the alias PATCH (this build always has it). */
+    readonly allowListed?: () => boolean;
+  } = {},
+): Promise<WriteAttachment> {
+  const { allowListed, ...runtimeOptions } = options;
+  const gates = evaluateStaticWriteGates(config.profile, config.allowedTools, config.write, allowListed);
+  const absent = (failure: WriteGateError): WriteAttachment => {
+    if (gates.requested) logger.log('warn', 'write_tool_absent', { gate: failure.gate, code: failure.code, rule: failure.rule });
+    return Object.freeze({ runtime: null, absent: gates.requested ? failure : null });
+  };
+  if (gates.failure !== null) return absent(gates.failure);
+  // The allow-list removed the tool on purpose: nothing to open, nothing failed.
+  if (!gates.selected) return Object.freeze({ runtime: null, absent: null });
+  let runtime: WriteRuntime;
+  try {
+    runtime = await openWriteRuntime({ config, readApiKey, ...runtimeOptions });
+  } catch (error) {
+    if (error instanceof WriteGateError) return absent(error);
+    throw error;
+  }
+  registerWriteTool(base.server, runtime.facade, {
+    writeDirectory: runtime.layout.dir,
+    outboxDirectory: runtime.layout.outboxDir,
+    serverPublicKeyFile: runtime.layout.serverRequestPublicKeyFile,
+  });
+  base.names.add(WRITE_TOOL_NAME);
+  base.writeNames.add(WRITE_TOOL_NAME);
+  base.write.runtimeEnabled = isRuntimeEnabled(Capability.ALIAS_WRITE, { profile: config.profile, writeRuntimeReady: true, endpointAllowListed: gates.allowListed });
+  logger.log('info', 'write_runtime_ready', { reconciled: runtime.reconciledAtStart, expired: runtime.expiredAtStart });
+  return Object.freeze({ runtime, absent: null });
+}

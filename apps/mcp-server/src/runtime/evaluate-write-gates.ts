@@ -1,0 +1,46 @@
+import { Capability, isGranted, isImplemented } from '@pfsense-mcp/policy';
+import type { Profile } from '@pfsense-mcp/policy';
+import { WriteEndpoints, isWriteEndpointSymbol } from '@pfsense-mcp/write-client';
+import { WRITE_TOOL_NAME } from '../tools/write-tool-name.js';
+import type { WriteEnvironment } from './load-config.js';
+import { WriteGate, WriteGateError } from './write-gate-error.js';
+
+/** The gates decided without touching the write directory: implemented, granted, allow-listed, selected. */
+export interface StaticWriteGates {
+  readonly implemented: boolean;
+  readonly granted: boolean;
+  readonly allowListed: boolean;
+  /** PFSENSE_ALLOWED_TOOLS is unset or names the write tool (it can remove the tool, never add it). */
+  readonly selected: boolean;
+  /** The operator asked for the write: the profile grants it or PFSENSE_WRITE_DIR is set. */
+  readonly requested: boolean;
+  /** The first of granted / allow-listed that fails, or null. */
+  readonly failure: WriteGateError | null;
+}
+
+/** The alias PATCH is in WriteEndpoints, as the one PATCH of /api/v2/firewall/alias, verified on an appliance. */
+export function isAliasPatchAllowListed(): boolean {
+  if (!isWriteEndpointSymbol('FIREWALL_ALIAS_PATCH')) return false;
+  const endpoint = WriteEndpoints.FIREWALL_ALIAS_PATCH;
+  return endpoint.method === 'PATCH' && endpoint.path === '/api/v2/firewall/alias' && endpoint.verified;
+}
+
+export function evaluateStaticWriteGates(
+  profile: Profile,
+  allowedTools: ReadonlySet<string> | null,
+  env: WriteEnvironment | undefined,
+  allowListed: () => boolean = isAliasPatchAllowListed,
+): StaticWriteGates {
+  const implemented = isImplemented(Capability.ALIAS_WRITE);
+  const granted = isGranted(profile, Capability.ALIAS_WRITE);
+  const listed = allowListed();
+  const selected = allowedTools === null || allowedTools.has(WRITE_TOOL_NAME);
+  const requested = granted || (env?.dir ?? null) !== null;
+  let failure: WriteGateError | null = null;
+  if (!implemented || !granted) {
+    failure = new WriteGateError(WriteGate.GRANTED, 'NOT_GRANTED', `the profile ${profile} does not grant ALIAS_WRITE (only PFSENSE_PROFILE=write_protected does)`);
+  } else if (!listed) {
+    failure = new WriteGateError(WriteGate.ALLOW_LISTED, 'NOT_ALLOW_LISTED', 'the alias PATCH is not in this build\'s WriteEndpoints');
+  }
+  return Object.freeze({ implemented, granted, allowListed: listed, selected, requested, failure });
+}

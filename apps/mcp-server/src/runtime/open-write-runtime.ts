@@ -1,0 +1,332 @@
+// The write runtime's composition root (docs/DESIGN.md §2, §6): the write directory → keys, pinned authorities,
+// both stores with their anchors, inbox/outbox → executor → coordinator → execution core → the facade the tool
+// holds. All or nothing: the first problem closes what was opened and throws one WriteGateError.
+import { isAbsolute, relative } from 'node:path';
+import { ContractStoreError, SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
+import {
+  AliasDescriptionExecutionCore,
+  ArtifactDirectory,
+  ArtifactFileError,
+  ExecutionCoordinator,
+  createAliasDescriptionWriteFacade,
+  createStoreEvidenceVerifiers,
+} from '@pfsense-mcp/coordinator';
+import type { AliasDescriptionWriteFacade } from '@pfsense-mcp/coordinator';
+import { KeyFileError, PinnedAuthoritySet, readEd25519PrivateKeyFile, readMasterKeyFile } from '@pfsense-mcp/crypto';
+import { MutationExecutor } from '@pfsense-mcp/executor';
+import { RestApiClient } from '@pfsense-mcp/pfsense-read';
+import { Capability, MutationPolicy } from '@pfsense-mcp/policy';
+import type { Profile } from '@pfsense-mcp/policy';
+import { createHttpTransport } from '@pfsense-mcp/transports';
+import type { HttpTransport } from '@pfsense-mcp/transports';
+import { WriteApiClient } from '@pfsense-mcp/write-client';
+import { ConfigError } from './config-error.js';
+import type { ServerConfig, WriteEnvironment } from './load-config.js';
+import { PinnedAuthoritiesFileError, loadPinnedAuthorities, pinnedAuthoritySetOf } from './pinned-authorities-file.js';
+import { readApiKey } from './read-api-key.js';
+import { WriteDirectoryError } from './write-directory-error.js';
+import { assertWriteDirectory, writeDirectoryLayout } from './write-directory-layout.js';
+import type { WriteDirectoryLayout } from './write-directory-layout.js';
+import { WriteGate, WriteGateError } from './write-gate-error.js';
+
+/** The transport's response timeout for the write path (the same default as every other call). */
+export const WRITE_RESPONSE_TIMEOUT_MS = 30_000;
+/** Shutdown waits this long for a write in flight: the response timeout plus a margin for the verify read. */
+export const WRITE_DRAIN_TIMEOUT_MS = WRITE_RESPONSE_TIMEOUT_MS + 10_000;
+
+/** The write runtime as the server holds it: the tool's facade, the paths it names, and its shutdown. */
+export interface WriteRuntime {
+  readonly facade: AliasDescriptionWriteFacade;
+  readonly layout: WriteDirectoryLayout;
+  /** Contracts restart reconciliation moved to RECONCILIATION, and contracts expired, at construction. */
+  readonly reconciledAtStart: number;
+  readonly expiredAtStart: number;
+  /** Refuses new calls and waits (bounded) for the calls in flight to finish. */
+  drain(timeoutMs?: number): Promise<void>;
+  /** Closes both stores (SQLite checkpoints the WAL on the last close) and the runtime's transports. */
+  close(): void;
+}
+
+export interface OpenWriteRuntimeOptions {
+  readonly config: ServerConfig;
+  /** The READ key: every read of the write path (alias, appliance id) uses it; the PATCH too unless a write key is set. */
+  readonly readApiKey: string;
+  readonly clock?: () => number;
+  /** Tighter transport limits (tests); the defaults are the transport's. */
+  readonly transportLimits?: { readonly connectTimeoutMs?: number; readonly responseTimeoutMs?: number };
+}
+
+/** The runtime was closed (shutdown): a new write call is not started. */
+export class WriteRuntimeClosedError extends Error {
+  override readonly name = 'WriteRuntimeClosedError';
+  constructor() {
+    super('the write runtime is shutting down');
+  }
+}
+
+const ALIAS_POLICY_ENTRY = Object.freeze({ capability: Capability.ALIAS_WRITE, endpointSymbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH' } as const);
+
+function runtimeFailure(code: string, rule: string, error: unknown = null): WriteGateError {
+  const errorClass = error instanceof Error ? error.name : null;
+  return new WriteGateError(WriteGate.RUNTIME, code, rule, errorClass);
+}
+
+/** A path of the layout, named relative to DIR or the anchor directory (the layout's names, not a value). */
+function layoutName(layout: WriteDirectoryLayout | null, path: string): string {
+  if (layout === null) return 'PFSENSE_WRITE_DIR';
+  const under = (root: string, label: string): string | null => {
+    const rel = relative(root, path);
+    if (rel === '') return label;
+    return rel.startsWith('..') || isAbsolute(rel) ? null : `${label}/${rel}`;
+  };
+  return under(layout.dir, 'PFSENSE_WRITE_DIR') ?? (layout.anchorDirIsExternal ? under(layout.anchorDir, 'PFSENSE_WRITE_ANCHOR_DIR') : null) ?? 'a path of the write directory';
+}
+
+const safeCode = (code: unknown): string => (typeof code === 'string' && /^[A-Z][A-Z0-9_]{0,40}$/.test(code) ? code : 'UNUSABLE');
+
+/** Maps any failure while building to the one runtime gate failure (codes and fixed rules, never a value). */
+function classifyBuildError(error: unknown, layout: WriteDirectoryLayout | null): WriteGateError {
+  if (error instanceof WriteGateError) return error;
+  if (error instanceof WriteDirectoryError) {
+    return runtimeFailure(`WRITE_DIR_${safeCode(error.code)}`, `${layoutName(layout, error.path)} ${error.rule}`, error);
+  }
+  if (error instanceof PinnedAuthoritiesFileError) {
+    return runtimeFailure(`AUTHORITIES_${safeCode(error.code)}`, `PFSENSE_WRITE_DIR/authorities.json is unusable (${safeCode(error.code)}); fix it with \`pfsense-mcp admin trust\``, error);
+  }
+  if (error instanceof KeyFileError) {
+    return runtimeFailure(`KEY_FILE_${safeCode(error.code)}`, `a key file in PFSENSE_WRITE_DIR/keys is unusable (${safeCode(error.code)})`, error);
+  }
+  if (error instanceof ArtifactFileError) {
+    return runtimeFailure(`ARTIFACT_DIR_${safeCode(error.code)}`, `PFSENSE_WRITE_DIR/inbox or outbox is unusable (${safeCode(error.code)}): both must be real directories of the server user, mode 0700, holding only safe files`, error);
+  }
+  if (error instanceof ContractStoreError) {
+    return runtimeFailure(`STORE_${safeCode(error.code)}`, `the contract or consumption store refused to open (${error.name} ${safeCode(error.code)}); see \`pfsense-mcp admin\` and the contract-store README (backup and restore)`, error);
+  }
+  if (error instanceof ConfigError) {
+    return runtimeFailure(error.code, error.message, error);
+  }
+  return runtimeFailure('BUILD_FAILED', 'the write runtime could not be built (internal error)', error);
+}
+
+function appliedEnvironment(config: ServerConfig): WriteEnvironment {
+  return config.write ?? Object.freeze({ dir: null, anchorDir: null, apiKeyFile: null });
+}
+
+/** The layout of PFSENSE_WRITE_DIR (and PFSENSE_WRITE_ANCHOR_DIR), checked to be owner-only and laid out by init. */
+function checkedLayout(env: WriteEnvironment): WriteDirectoryLayout {
+  if (env.dir === null) {
+    throw runtimeFailure('WRITE_DIR_UNSET', 'PFSENSE_WRITE_DIR is not set (create it with `pfsense-mcp admin init --dir DIR`, then set PFSENSE_WRITE_DIR=DIR)');
+  }
+  if (!isAbsolute(env.dir)) throw runtimeFailure('WRITE_DIR_NOT_ABSOLUTE', 'PFSENSE_WRITE_DIR must be an absolute path');
+  if (env.anchorDir !== null && !isAbsolute(env.anchorDir)) {
+    throw runtimeFailure('WRITE_ANCHOR_DIR_NOT_ABSOLUTE', 'PFSENSE_WRITE_ANCHOR_DIR must be an absolute path');
+  }
+  const layout = writeDirectoryLayout(env.dir, env.anchorDir);
+  try {
+    assertWriteDirectory(layout);
+  } catch (error) {
+    throw classifyBuildError(error, layout);
+  }
+  return layout;
+}
+
+/** The pinned operator keys; at least one plan-authorization and one confirmation key are required. */
+function loadAuthorities(layout: WriteDirectoryLayout): PinnedAuthoritySet {
+  const entries = loadPinnedAuthorities(layout.authoritiesFile);
+  const roles = new Set(entries.map((e) => e.role));
+  if (!roles.has('plan-authorization')) {
+    throw runtimeFailure('NO_PLAN_AUTHORIZATION_KEY', 'no plan-authorization key is pinned (`pfsense-mcp admin trust --dir DIR --role plan-authorization --public-key KEY`)');
+  }
+  if (!roles.has('confirmation')) {
+    throw runtimeFailure('NO_CONFIRMATION_KEY', 'no confirmation key is pinned (`pfsense-mcp admin trust --dir DIR --role confirmation --public-key KEY`)');
+  }
+  return pinnedAuthoritySetOf(entries);
+}
+
+function readWriteApiKey(env: WriteEnvironment, readKey: string): string {
+  if (env.apiKeyFile === null) return readKey;
+  if (!isAbsolute(env.apiKeyFile)) throw runtimeFailure('WRITE_API_KEY_FILE_NOT_ABSOLUTE', 'PFSENSE_WRITE_API_KEY_FILE must be an absolute path');
+  try {
+    return readApiKey(env.apiKeyFile);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      const code = error.code.replace(/^API_KEY_FILE_/, 'WRITE_API_KEY_FILE_');
+      throw runtimeFailure(code, error.message.replace(/^PFSENSE_API_KEY_FILE/, 'PFSENSE_WRITE_API_KEY_FILE'), error);
+    }
+    throw error;
+  }
+}
+
+/** The TLS mode the appliance binding names (a safe token): what the transport enforces. */
+function tlsModeOf(config: ServerConfig): string {
+  if (config.url.startsWith('http:')) return 'http-loopback';
+  return config.caFile === null ? 'https-system-trust' : 'https-ca-file';
+}
+
+/** Closes everything opened so far, in reverse order, never throwing. */
+function closeAll(closers: (() => void)[]): void {
+  for (const close of closers.reverse()) {
+    try {
+      close();
+    } catch {
+      // Closing is best effort; the first failure is what is reported.
+    }
+  }
+  closers.length = 0;
+}
+
+async function openStores(
+  layout: WriteDirectoryLayout,
+  masterKey: Uint8Array,
+  authorities: PinnedAuthoritySet,
+  clock: () => number,
+  closers: (() => void)[],
+): Promise<{ store: SqliteRecoveryContractStore; consumption: SqliteConsumptionStore }> {
+  const store = await SqliteRecoveryContractStore.open({
+    directory: layout.storeDir,
+    masterKey,
+    clock,
+    anchor: { file: layout.contractsAnchorFile },
+    ...createStoreEvidenceVerifiers({ authorities }),
+  });
+  closers.push(() => store.close());
+  // Always with its own anchor: a restored older consumption file would forget consumed authorizations.
+  const consumption = await SqliteConsumptionStore.open({ directory: layout.storeDir, masterKey, clock, anchor: { file: layout.consumptionAnchorFile } });
+  closers.push(() => consumption.close());
+  return { store, consumption };
+}
+
+/**
+ * --check-config's half: the same checks as openWriteRuntime up to the stores (layout, keys, pinned
+ * authorities, write key file, both stores opened and verified against their anchors, inbox/outbox), then
+ * closes everything. It constructs no executor, so it reconciles and expires nothing.
+ */
+export async function checkWriteRuntime(config: ServerConfig): Promise<WriteDirectoryLayout> {
+  const env = appliedEnvironment(config);
+  const closers: (() => void)[] = [];
+  let layout: WriteDirectoryLayout | null = null;
+  try {
+    layout = checkedLayout(env);
+    const masterKey = readMasterKeyFile(layout.masterKeyFile);
+    readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
+    const authorities = loadAuthorities(layout);
+    readWriteApiKey(env, 'unused');
+    ArtifactDirectory.open(layout.inboxDir).list();
+    ArtifactDirectory.open(layout.outboxDir).list();
+    await openStores(layout, masterKey, authorities, Date.now, closers);
+    return layout;
+  } catch (error) {
+    throw classifyBuildError(error, layout);
+  } finally {
+    closeAll(closers);
+  }
+}
+
+/**
+ * Builds the whole write runtime or throws a WriteGateError (everything opened is closed again). Restart
+ * reconciliation runs in the executor's constructor (an interrupted EXECUTING / ROLLING_BACK contract whose
+ * process is gone goes to RECONCILIATION, never resent); expired PREPARING / PREPARED contracts are expired.
+ */
+export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promise<WriteRuntime> {
+  const { config } = options;
+  const clock = options.clock ?? Date.now;
+  const env = appliedEnvironment(config);
+  const closers: (() => void)[] = [];
+  let layout: WriteDirectoryLayout | null = null;
+  try {
+    layout = checkedLayout(env);
+    const masterKey = readMasterKeyFile(layout.masterKeyFile);
+    const serverKey = readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
+    const authorities = loadAuthorities(layout);
+    const writeKey = readWriteApiKey(env, options.readApiKey);
+    const { store, consumption } = await openStores(layout, masterKey, authorities, clock, closers);
+
+    const transport = (apiKey: string): HttpTransport => {
+      const t = createHttpTransport({
+        baseUrl: config.url,
+        authHeader: { name: 'X-API-Key', value: apiKey },
+        ...(config.caFile === null ? {} : { caFile: config.caFile }),
+        allowHttpLoopback: config.allowHttpLoopback,
+        responseTimeoutMs: WRITE_RESPONSE_TIMEOUT_MS,
+        ...options.transportLimits,
+      });
+      closers.push(() => t.close());
+      return t;
+    };
+    // Every read of the write path uses the READ key; only the one PATCH uses the write key (when set).
+    const readClient = new RestApiClient(transport(options.readApiKey));
+    const writeClient = new WriteApiClient(transport(writeKey));
+    const policy = MutationPolicy.of([ALIAS_POLICY_ENTRY]);
+    const executor = new MutationExecutor({ store, writeClient, readClient, policy, clock });
+    const coordinator = new ExecutionCoordinator({
+      store,
+      consumption,
+      executor,
+      readClient,
+      policy,
+      profile: config.profile satisfies Profile,
+      authorities,
+      appliance: { baseUrl: config.url, tlsMode: tlsModeOf(config) },
+      clock,
+    });
+    const expired = coordinator.expireDue();
+    const core = new AliasDescriptionExecutionCore({
+      coordinator,
+      inboxDirectory: layout.inboxDir,
+      outboxDirectory: layout.outboxDir,
+      serverKey: { privateKey: serverKey.privateKey },
+      serverAuthorities: PinnedAuthoritySet.of([{ keyId: serverKey.keyId, publicKey: serverKey.publicKey, role: 'server-request', active: true }]),
+      clock,
+    });
+    serverKey.privateKey.fill(0);
+    masterKey.fill(0);
+    return trackedRuntime(createAliasDescriptionWriteFacade(core), layout, executor.reconciledAtStart.length, expired.length, [...closers]);
+  } catch (error) {
+    closeAll(closers);
+    throw classifyBuildError(error, layout);
+  }
+}
+
+/** Wraps the facade so shutdown can refuse new calls and wait for those in flight before closing the stores. */
+function trackedRuntime(
+  inner: AliasDescriptionWriteFacade,
+  layout: WriteDirectoryLayout,
+  reconciledAtStart: number,
+  expiredAtStart: number,
+  closers: (() => void)[],
+): WriteRuntime {
+  const inFlight = new Set<Promise<unknown>>();
+  let closing = false;
+  const facade: AliasDescriptionWriteFacade = Object.freeze({
+    requestAliasDescriptionChange: (input: Parameters<AliasDescriptionWriteFacade['requestAliasDescriptionChange']>[0]) => {
+      if (closing) return Promise.reject(new WriteRuntimeClosedError());
+      const call = inner.requestAliasDescriptionChange(input);
+      inFlight.add(call);
+      const forget = () => inFlight.delete(call);
+      call.then(forget, forget);
+      return call;
+    },
+  });
+  return Object.freeze({
+    facade,
+    layout,
+    reconciledAtStart,
+    expiredAtStart,
+    drain: async (timeoutMs = WRITE_DRAIN_TIMEOUT_MS) => {
+      closing = true;
+      if (inFlight.size === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...inFlight]),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, timeoutMs);
+        }),
+      ]);
+      clearTimeout(timer);
+    },
+    close: () => {
+      closing = true;
+      closeAll(closers);
+    },
+  });
+}

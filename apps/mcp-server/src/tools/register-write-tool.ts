@@ -1,0 +1,158 @@
+import { join } from 'node:path';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { CoordinatorInputError, OperationStatus } from '@pfsense-mcp/coordinator';
+import type { AliasDescriptionChangeResult, AliasDescriptionWriteFacade } from '@pfsense-mcp/coordinator';
+import { writeToolAnnotations } from './tool-annotations.js';
+import { ToolCallError, ToolErrorCode, toolErrorText } from './tool-error-code.js';
+import { WRITE_TOOL_NAME } from './write-tool-name.js';
+
+export { WRITE_TOOL_NAME };
+export const WRITE_TOOL_CAPABILITY = 'ALIAS_WRITE';
+
+// The coordinator's input rules (docs/DESIGN.md §5), stated in the schema so a client sees them; the
+// coordinator checks them again (NFC, control characters) and is the authority.
+const ALIAS_NAME_MAX = 31;
+const DESCRIPTION_MAX = 1024;
+
+export const WriteToolInputSchema = z
+  .object({
+    alias_name: z
+      .string()
+      .min(1)
+      .max(ALIAS_NAME_MAX)
+      .regex(/^[A-Za-z0-9_]+$/)
+      .describe('Exact, case-sensitive name of an existing firewall alias (A-Z, a-z, 0-9, _; at most 31 characters).'),
+    description: z
+      .string()
+      .max(DESCRIPTION_MAX)
+      .describe('The new description, NFC, at most 1024 characters, no control characters other than tab and newline; "" clears it.'),
+  })
+  .strict();
+
+const STATUSES = [
+  OperationStatus.REQUESTED,
+  OperationStatus.AWAITING_CONFIRMATION,
+  OperationStatus.VERIFIED,
+  OperationStatus.RECONCILIATION_REQUIRED,
+  OperationStatus.REFUSED,
+] as const;
+
+export const WriteToolOutputSchema = z
+  .object({
+    status: z.enum(STATUSES),
+    operation_id: z.string().nullable(),
+    contract_id: z.string().nullable(),
+    pending_request: z.string().nullable().describe('Absolute path of the file the operator must review and sign now, or null.'),
+    next_step: z.string(),
+  })
+  .strict();
+export type WriteToolOutput = z.infer<typeof WriteToolOutputSchema>;
+
+/** The paths next_step names: the write directory, its outbox and the server's request public key. */
+export interface WriteToolPaths {
+  readonly writeDirectory: string;
+  readonly outboxDirectory: string;
+  readonly serverPublicKeyFile: string;
+}
+
+const DESCRIPTION =
+  "Ask to change the description of one firewall alias. ASYNCHRONOUS and human-gated: nothing changes until a human operator " +
+  'reviews and signs the request on ANOTHER machine with pfsense-mcp-signer (an authorization, then a confirmation) and hands ' +
+  'each signed file back to this server with `pfsense-mcp admin inbox add`. Each call returns status requested, ' +
+  'awaiting_confirmation, verified, reconciliation_required or refused, the file the operator must sign next (pending_request) ' +
+  'and next_step for the human. Call again with the SAME arguments to resume the same operation; the change is sent at most once ' +
+  'and verified by re-reading. reconciliation_required is not success: the outcome is uncertain until the operator resolves it.';
+
+function signSteps(file: string, paths: WriteToolPaths, role: string, extra: string): string {
+  return (
+    `1) Copy ${file} and ${paths.serverPublicKeyFile} to the operator's machine (never sign on this host). ` +
+    `2) There: pfsense-mcp-signer review FILE --server-key server-request.pub, check alias, appliance and old → new description, then ` +
+    `pfsense-mcp-signer sign FILE --key <your ${role} key> --server-key server-request.pub --out DIR${extra} and approve with the digest prefix review shows. ` +
+    `3) Copy the signed file back and run on this host: pfsense-mcp admin inbox add --dir ${paths.writeDirectory} SIGNED_FILE. ` +
+    '4) Call this tool again with the same arguments.'
+  );
+}
+
+/** What the human does next, per status (the result never carries a digest or the approval prefix). */
+export function nextStepOf(result: AliasDescriptionChangeResult, pendingPath: string | null, paths: WriteToolPaths): string {
+  const name = result.pendingRequest ?? '';
+  switch (result.status) {
+    case OperationStatus.REQUESTED:
+      return `Waiting for a human to authorize this change. ${signSteps(pendingPath ?? 'the pending request', paths, 'plan-authorization', '')}`;
+    case OperationStatus.AWAITING_CONFIRMATION:
+      return pendingPath === null
+        ? 'The change is authorized and waits for the operator\'s confirmation. Call this tool again with the same arguments.'
+        : `The change is authorized; a human must now confirm it (this is what lets it be sent, once). ${signSteps(pendingPath, paths, 'confirmation', '')}`;
+    case OperationStatus.VERIFIED:
+      return 'The change was sent once and verified by re-reading the alias on the appliance. Nothing to sign.';
+    case OperationStatus.RECONCILIATION_REQUIRED:
+      if (pendingPath !== null && name.startsWith('release-request.')) {
+        return (
+          'NOT done: the rollback failed and the alias stays reserved until a human releases it. ' +
+          signSteps(pendingPath, paths, 'reconciliation', '')
+        );
+      }
+      if (pendingPath !== null) {
+        return (
+          'NOT done: the outcome of the change is uncertain and it is never resent. A human must look at the alias on the appliance and record what they saw. ' +
+          signSteps(pendingPath, paths, 'reconciliation', ' --outcome APPLIED|NOT_APPLIED (what you observed; if you do not know, do not sign)')
+        );
+      }
+      return 'NOT done: the change is in flight or its outcome is being settled. Call this tool again with the same arguments later; the operator can inspect the write directory with `pfsense-mcp admin`.';
+    case OperationStatus.REFUSED:
+      return 'Refused. The operator can inspect the write directory with `pfsense-mcp admin`.';
+  }
+}
+
+/** The tool's result object: absolute pending path, next_step; `refused` has one shape whatever refused. */
+export function writeToolOutputOf(result: AliasDescriptionChangeResult, paths: WriteToolPaths): WriteToolOutput {
+  if (result.status === OperationStatus.REFUSED) {
+    return { status: result.status, operation_id: null, contract_id: null, pending_request: null, next_step: nextStepOf(result, null, paths) };
+  }
+  const pendingPath = result.pendingRequest === null ? null : join(paths.outboxDirectory, result.pendingRequest);
+  return {
+    status: result.status,
+    operation_id: result.operationId,
+    contract_id: result.contractId,
+    pending_request: pendingPath,
+    next_step: nextStepOf(result, pendingPath, paths),
+  };
+}
+
+const ARGUMENT: Readonly<Record<string, string>> = Object.freeze({ aliasName: 'alias_name', description: 'description' });
+
+function inputErrorOf(error: CoordinatorInputError): ToolCallError {
+  const argument = ARGUMENT[error.argument] ?? 'input';
+  const rule = error.code === 'UNKNOWN_ALIAS' ? 'names no alias on the appliance (UNKNOWN_ALIAS)' : `is invalid${error.reason === null ? '' : ` (${error.reason})`}`;
+  return new ToolCallError(ToolErrorCode.INVALID_INPUT, { detail: `${argument} ${rule}` });
+}
+
+/**
+ * Registers pfsense_set_firewall_alias_description over the coordinator's write facade — the only write
+ * object this folder may hold. A call moves the operation as far as the signed files allow and reports it.
+ */
+export function registerWriteTool(server: McpServer, facade: AliasDescriptionWriteFacade, paths: WriteToolPaths): RegisteredTool {
+  const title = 'Set firewall alias description (signed, asynchronous)';
+  return server.registerTool(
+    WRITE_TOOL_NAME,
+    {
+      title,
+      description: DESCRIPTION,
+      inputSchema: WriteToolInputSchema,
+      outputSchema: WriteToolOutputSchema,
+      annotations: writeToolAnnotations(title),
+    },
+    async (input: { alias_name: string; description: string }): Promise<CallToolResult> => {
+      try {
+        const result = await facade.requestAliasDescriptionChange({ aliasName: input.alias_name, description: input.description });
+        const structured = writeToolOutputOf(result, paths);
+        return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+      } catch (error) {
+        const safe = error instanceof CoordinatorInputError ? inputErrorOf(error) : new ToolCallError(ToolErrorCode.INTERNAL_ERROR);
+        return { content: [{ type: 'text', text: toolErrorText(safe) }], isError: true };
+      }
+    },
+  );
+}
