@@ -25,6 +25,7 @@ import type { ServerConfig, WriteEnvironment } from './load-config.js';
 import { PinnedAuthoritiesFileError, loadPinnedAuthorities, pinnedAuthoritySetOf } from './pinned-authorities-file.js';
 import { readApiKey } from './read-api-key.js';
 import { WriteDirectoryError } from './write-directory-error.js';
+import { announceServer } from './write-directory-lock.js';
 import { assertWriteDirectory, writeDirectoryLayout } from './write-directory-layout.js';
 import type { WriteDirectoryLayout } from './write-directory-layout.js';
 import { WriteGate, WriteGateError } from './write-gate-error.js';
@@ -235,6 +236,8 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
   let layout: WriteDirectoryLayout | null = null;
   try {
     layout = checkedLayout(env);
+    // Announced before the stores open, withdrawn at close: `admin migrate` refuses while this process lives.
+    closers.push(announceServer(layout));
     const masterKey = readMasterKeyFile(layout.masterKeyFile);
     const serverKey = readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
     const authorities = loadAuthorities(layout);
