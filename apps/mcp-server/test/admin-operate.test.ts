@@ -6,12 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPlanAuthorizationV2, encodeArtifact } from '@pfsense-mcp/authorization';
 import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDriver, operatorKey, signedFile, SIM_DATA } from './support/admin-driver.js';
 import type { Driver, OperatorKey } from './support/admin-driver.js';
 import { ensureBuilt, serverMain } from './support/built-server.js';
 
 const SENTINEL = 'SENTINEL-DESCRIPTION-3b9f-do-not-print';
+// Each test runs many real child processes (the built program, the signer): seconds each on a loaded machine.
+vi.setConfig({ testTimeout: 240_000 });
 const root = mkdtempSync(join(tmpdir(), 'admin-operate-'));
 let sim: RunningSimulator;
 

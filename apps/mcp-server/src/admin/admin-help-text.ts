@@ -41,5 +41,16 @@ Operating the write (only --dir; safe beside a running server unless said otherw
   migrate --dir DIR [--out DIR2]       upgrades stores of an older release after copying them to DIR2; refused
                                        while a server runs on DIR; a store of a newer release is refused
 
+Talking to the appliance (the server's PFSENSE_URL, PFSENSE_API_KEY_FILE, PFSENSE_CA_FILE…, with the
+write_protected grants; a missing variable is named):
+  rollback --dir DIR CONTRACT_ID       the executor's rollback of a VERIFIED contract → ROLLED_BACK (exit 0) or
+                                       ROLLBACK_FAILED / RECONCILIATION (exit 1), with the reason class
+  reconcile emit --dir DIR CONTRACT_ID a fresh observation and a server-signed reconciliation request in the
+                                       outbox ("already pending" with its path is exit 0)
+  reconcile resume --dir DIR CONTRACT_ID
+                                       the signed reconciliation evidence in the inbox resolves it (zero sends)
+  release emit|resume --dir DIR CONTRACT_ID
+                                       the same for releasing a ROLLBACK_FAILED contract's reservation
+
 Every command refuses a DIR that is not owner-only or not laid out by init.
 `;

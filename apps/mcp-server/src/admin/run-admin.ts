@@ -23,6 +23,7 @@ import { auditExportCommand, auditVerifyCommand } from './audit-command.js';
 import { backupCommand } from './backup-command.js';
 import { cancelCommand, expireCommand } from './contract-commands.js';
 import { migrateCommand } from './migrate-command.js';
+import { emitCommand, resumeCommand, rollbackCommand } from './recovery-commands.js';
 import { statusCommand } from './status-command.js';
 
 interface Command {
@@ -44,6 +45,11 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ['backup', { spec: { name: 'backup', values: ['--dir', '--out'] }, run: (a, c) => backupCommand(a, c) }],
   ['expire', { spec: { name: 'expire', values: ['--dir'] }, run: (a, c) => expireCommand(a, c) }],
   ['cancel', { spec: { name: 'cancel', values: ['--dir'], operands: ['CONTRACT_ID'] }, run: (a, c, o) => cancelCommand(a, c, o[0] ?? '') }],
+  ['rollback', { spec: { name: 'rollback', values: ['--dir'], operands: ['CONTRACT_ID'] }, run: (a, c, o) => rollbackCommand(a, c, o[0] ?? '') }],
+  ['reconcile emit', { spec: { name: 'reconcile emit', values: ['--dir'], operands: ['CONTRACT_ID'] }, run: (a, c, o) => emitCommand(a, c, o[0] ?? '', 'reconciliation') }],
+  ['reconcile resume', { spec: { name: 'reconcile resume', values: ['--dir'], operands: ['CONTRACT_ID'] }, run: (a, c, o) => resumeCommand(a, c, o[0] ?? '', 'reconciliation') }],
+  ['release emit', { spec: { name: 'release emit', values: ['--dir'], operands: ['CONTRACT_ID'] }, run: (a, c, o) => emitCommand(a, c, o[0] ?? '', 'release') }],
+  ['release resume', { spec: { name: 'release resume', values: ['--dir'], operands: ['CONTRACT_ID'] }, run: (a, c, o) => resumeCommand(a, c, o[0] ?? '', 'release') }],
   ['migrate', { spec: { name: 'migrate', values: ['--dir', '--out'] }, run: (a, c) => migrateCommand(a, c) }],
 ]);
 
