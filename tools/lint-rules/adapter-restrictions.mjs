@@ -248,6 +248,40 @@ const noDynamicImport = {
   },
 };
 
+/** The closed alias PATCH body (docs/DESIGN.md §5): these keys exactly, `apply` the literal false. */
+const REQUEST_BODY_KEYS = Object.freeze(['apply', 'descr', 'id', 'name']);
+
+function propertyKeyName(property) {
+  if (property.type !== 'Property' || property.computed) return null;
+  if (property.key.type === 'Identifier') return property.key.name;
+  if (property.key.type === 'Literal' && typeof property.key.value === 'string') return property.key.value;
+  return null;
+}
+
+const closedRequestBody = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'an adapter request body (an object literal with `apply`) must be exactly {id, name, descr, apply: false}' },
+    schema: [],
+    messages: {
+      open:
+        'adapters: a request body must be exactly {id, name, descr, apply: false} with plain keys (no spread, no computed key): `name` is the alias\'s unchanged name, so pfrest refuses a shifted `id` (FIELD_VALUE_CHANGED_WHEN_NOT_EDITABLE), and `apply` stays false (docs/DESIGN.md §5).',
+    },
+  },
+  create(context) {
+    return {
+      ObjectExpression(node) {
+        const names = node.properties.map(propertyKeyName);
+        if (!names.includes('apply')) return;
+        const apply = node.properties.find((p) => propertyKeyName(p) === 'apply');
+        const applyIsFalse = apply !== undefined && apply.value.type === 'Literal' && apply.value.value === false;
+        const exact = names.every((n) => n !== null) && names.length === REQUEST_BODY_KEYS.length && [...names].sort().every((n, i) => n === REQUEST_BODY_KEYS[i]);
+        if (!exact || !applyIsFalse) context.report({ node, messageId: 'open' });
+      },
+    };
+  },
+};
+
 const rules = Object.freeze({
   'no-write-path-import': noWritePathImport,
   'pfsense-read-type-only': pfsenseReadTypeOnly,
@@ -256,6 +290,7 @@ const rules = Object.freeze({
   'no-transport-verb': noTransportVerb,
   'no-loop': noLoop,
   'no-dynamic-import': noDynamicImport,
+  'closed-request-body': closedRequestBody,
 });
 
 const plugin = {

@@ -54,8 +54,9 @@ async function runCli(argv: readonly string[]): Promise<number> {
   const onSignal = () => {
     if (stop.interrupted) return;
     err.write('pfsense-mcp-lab: interrupted — no further step; restoring the candidate where safe, then writing the report\n');
+    // A worker waiting at its kill point is SIGKILLed by its scenario; a restarted one is told to stop
+    // between steps, like this process.
     stop.interrupt();
-    for (const w of workers) w.kill('SIGKILL');
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

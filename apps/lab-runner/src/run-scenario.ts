@@ -74,8 +74,23 @@ function prepareScenarioDir(runDir: string, id: string): string {
   return dir;
 }
 
-/** Runs the plan's part before the kill point in a worker, then SIGKILLs it there. */
-async function runWorkerUntilKill(ctx: ScenarioContext, scenarioDir: string, sim: SimulatorChild, options: ScenarioRunOptions): Promise<void> {
+type WorkerEnd =
+  | { readonly kind: 'kill-point'; readonly label: string; readonly subjectContractId: string | null }
+  | { readonly kind: 'done'; readonly orchestrationContractIds: readonly string[]; readonly reconciled: number | null }
+  | { readonly kind: 'failed'; readonly message: string };
+
+/**
+ * Forks the built runner as a worker for one phase of a G scenario and collects its events. `before-kill`
+ * ends at the worker's kill point, where this process SIGKILLs it; `after-restart` ends when the new process
+ * finished the plan (an interruption is passed on, so it stops between steps like the runner does).
+ */
+async function runWorkerPhase(
+  ctx: ScenarioContext,
+  phase: 'before-kill' | 'after-restart',
+  scenarioDir: string,
+  sim: SimulatorChild,
+  options: ScenarioRunOptions,
+): Promise<void> {
   const child = fork(options.workerEntry, [], {
     env: { ...process.env, [WORKER_ENV]: '1' },
     execArgv: [],
@@ -84,37 +99,58 @@ async function runWorkerUntilKill(ctx: ScenarioContext, scenarioDir: string, sim
   });
   options.workers.add(child);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const baseline = ctx.baseline as NonNullable<typeof ctx.baseline>;
   try {
-    const outcome = await new Promise<{ kind: 'kill-point'; label: string; subjectContractId: string | null } | { kind: 'failed'; message: string }>((resolve) => {
-      const timer = setTimeout(() => resolve({ kind: 'failed', message: 'WORKER_TIMEOUT: the worker did not reach its kill point' }), WORKER_TIMEOUT_MS);
-      const onInterrupt = () => resolve({ kind: 'failed', message: 'INTERRUPTED' });
-      void options.interruption.whenInterrupted.then(onInterrupt);
+    let reconciled: number | null = null;
+    const end = await new Promise<WorkerEnd>((resolve) => {
+      const timer = setTimeout(() => resolve({ kind: 'failed', message: 'WORKER_TIMEOUT: the worker did not finish its phase' }), WORKER_TIMEOUT_MS);
+      const finish = (e: WorkerEnd) => {
+        clearTimeout(timer);
+        resolve(e);
+      };
+      void options.interruption.whenInterrupted.then(() => {
+        if (phase === 'before-kill') finish({ kind: 'failed', message: 'INTERRUPTED' });
+        else if (child.connected) child.send({ type: 'interrupt' });
+      });
       child.on('message', (raw) => {
         const m = workerMessageSchema.safeParse(raw);
-        if (!m.success) return resolve({ kind: 'failed', message: 'WORKER_PROTOCOL: an unreadable worker message' });
+        if (!m.success) return finish({ kind: 'failed', message: 'WORKER_PROTOCOL: an unreadable worker message' });
         const msg = m.data;
         if (msg.type === 'event') ctx.append(msg.event);
         else if (msg.type === 'signed') ctx.signed.push(Object.freeze(msg.signed));
-        else if (msg.type === 'kill-point') {
-          clearTimeout(timer);
-          resolve({ kind: 'kill-point', label: msg.label, subjectContractId: msg.subjectContractId });
-        } else {
-          clearTimeout(timer);
-          resolve({ kind: 'failed', message: msg.message });
-        }
+        else if (msg.type === 'restarted') reconciled = msg.reconciled;
+        else if (msg.type === 'kill-point') finish({ kind: 'kill-point', label: msg.label, subjectContractId: msg.subjectContractId });
+        else if (msg.type === 'done') finish({ kind: 'done', orchestrationContractIds: msg.orchestrationContractIds, reconciled });
+        else finish({ kind: 'failed', message: msg.message });
       });
-      void exited.then(() => resolve({ kind: 'failed', message: 'WORKER_EXITED: the worker exited before its kill point' }));
-      child.send({ type: 'job', scenarioId: ctx.scenario.id, scenarioDir, simulator: { url: sim.url, apiKeyFile: sim.apiKeyFile }, keys: labKeysToWire(options.keys) });
+      void exited.then(() => finish({ kind: 'failed', message: 'WORKER_EXITED: the worker exited before the end of its phase' }));
+      child.send({
+        type: 'job',
+        phase,
+        scenarioId: ctx.scenario.id,
+        baseline: { fingerprint: baseline.fingerprint, bFingerprint: baseline.bFingerprint },
+        subjectContractId: ctx.subjectContractId,
+        orchestrationContractIds: [...ctx.orchestrationContractIds],
+        scenarioDir,
+        simulator: { url: sim.url, apiKeyFile: sim.apiKeyFile },
+        keys: labKeysToWire(options.keys),
+      });
     });
-    child.kill('SIGKILL');
-    const end = await exited;
-    if (outcome.kind === 'failed') {
-      if (outcome.message === 'INTERRUPTED') throw new LabInterruptedError();
-      throw new LabError('WORKER_FAILED', outcome.message);
+    if (phase === 'before-kill') child.kill('SIGKILL');
+    const exit = await exited;
+    if (end.kind === 'failed') {
+      if (end.message === 'INTERRUPTED') throw new LabInterruptedError();
+      throw new LabError('WORKER_FAILED', end.message);
     }
-    ctx.subjectContractId = outcome.subjectContractId;
-    ctx.record('runner', `worker SIGKILLed (${end.signal ?? 'exited'}) at: ${outcome.label}`);
-    if (end.signal !== 'SIGKILL') throw new LabError('NOT_KILLED', 'the worker was not killed by SIGKILL');
+    if (end.kind === 'kill-point') {
+      ctx.subjectContractId = end.subjectContractId;
+      ctx.record('runner', `worker SIGKILLed (${exit.signal ?? 'exited'}) at: ${end.label}`);
+      if (exit.signal !== 'SIGKILL') throw new LabError('NOT_KILLED', 'the worker was not killed by SIGKILL');
+    } else {
+      ctx.reconciledOnRestart = end.reconciled;
+      for (const id of end.orchestrationContractIds) if (!ctx.orchestrationContractIds.includes(id)) ctx.orchestrationContractIds.push(id);
+      ctx.record('runner', `restarted worker finished (exit ${exit.code ?? exit.signal})`);
+    }
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     options.workers.delete(child);
@@ -131,7 +167,7 @@ async function recover(ctx: ScenarioContext): Promise<LeftState> {
   const stateNow = () => ctx.subjectState();
   const isOriginal = async (): Promise<boolean | null> => {
     try {
-      return aliasTargetFingerprint(await rt.subject.coordinator.readAlias(CANDIDATE_ALIAS)) === ctx.initial?.fingerprint;
+      return aliasTargetFingerprint(await rt.subject.coordinator.readAlias(CANDIDATE_ALIAS)) === ctx.baseline?.fingerprint;
     } catch {
       return null;
     }
@@ -184,24 +220,20 @@ export async function runScenario(scenario: ScenarioDefinition, options: Scenari
     ctx = c;
     c.applianceBindingDigest = applianceBindingDigest(await runtime.subject.coordinator.readApplianceBinding());
     const target = await runtime.subject.coordinator.readAlias(CANDIDATE_ALIAS);
-    c.initial = { target, fingerprint: aliasTargetFingerprint(target), siblings: siblingsBytes(await runtime.readAliases()) };
+    c.setBaseline(target, siblingsBytes(await runtime.readAliases()));
     c.record('runner', 'baseline read (A fingerprint, siblings)');
     try {
       const plan = planOf(scenario.id);
       if (plan.kind === 'in-process') {
         await plan.run(c);
       } else {
-        // The worker builds its own runtime from the store; this process holds none meanwhile.
+        // Two worker processes: one killed at the kill point, a new one rebuilt from the store alone. This
+        // process holds no runtime meanwhile; it rebuilds one afterwards for the final checks only.
         runtime.close();
-        await runWorkerUntilKill(c, scenarioDir, sim, options);
-        const rebuilt = await buildLabRuntime(scenario, fixed);
-        c.restart(rebuilt);
-        c.reconciledOnRestart = rebuilt.reconciledAtStart.length;
-        c.record('runner', `runtime rebuilt from the store (${rebuilt.reconciledAtStart.length} reconciled)`);
-        // The appliance's own count at the restart: with the later total it shows that nothing was resent.
-        c.record('runner', `simulator counted ${(await rebuilt.applianceCounters())[`PATCH ${ALIAS_PATH}`] ?? 0} alias write(s) before the restart`);
+        await runWorkerPhase(c, 'before-kill', scenarioDir, sim, options);
         await c.checkpoint('restart');
-        await plan.afterRestart(c);
+        await runWorkerPhase(c, 'after-restart', scenarioDir, sim, options);
+        c.restart(await buildLabRuntime(scenario, fixed));
       }
     } catch (e) {
       interrupted = e instanceof LabInterruptedError;
@@ -210,8 +242,9 @@ export async function runScenario(scenario: ScenarioDefinition, options: Scenari
     }
     const rt = c.runtime;
     const finalTarget = await rt.subject.coordinator.readAlias(CANDIDATE_ALIAS);
-    finalMatches = aliasTargetFingerprint(finalTarget) === c.initial.fingerprint;
-    siblingsUnchanged = siblingsBytes(await rt.readAliases()) === c.initial.siblings;
+    const baseline = c.baseline as NonNullable<typeof c.baseline>;
+    finalMatches = aliasTargetFingerprint(finalTarget) === baseline.fingerprint;
+    siblingsUnchanged = siblingsBytes(await rt.readAliases()) === baseline.siblings;
     c.record('runner', 'final read (fingerprint compared with A, siblings compared)');
     applianceWrites = (await rt.applianceCounters())[`PATCH ${ALIAS_PATH}`] ?? 0;
     states = c.subjectContractId === null ? [] : statesOf(rt, c.subjectContractId);
@@ -271,7 +304,6 @@ async function recoverWithRuntime(ctx: ScenarioContext, scenario: ScenarioDefini
   if (isClosed(ctx.runtime)) {
     const rebuilt = await buildLabRuntime(scenario, fixed);
     ctx.restart(rebuilt);
-    if (ctx.reconciledOnRestart === null && scenario.reconciledOnRestart !== null) ctx.reconciledOnRestart = rebuilt.reconciledAtStart.length;
   }
   return recover(ctx);
 }

@@ -124,8 +124,10 @@ function loopbackTransport(url: string, apiKey: string): HttpTransport {
     baseUrl: url,
     allowHttpLoopback: true,
     authHeader: { name: 'X-API-Key', value: apiKey },
-    connectTimeoutMs: 5_000,
-    responseTimeoutMs: 10_000,
+    // The product's defaults: a slow answer on a loaded machine must not turn into a lost response (an
+    // AMBIGUOUS send); the only held request is the proxy's, on purpose.
+    connectTimeoutMs: 10_000,
+    responseTimeoutMs: 30_000,
     maxResponseBytes: 4 * 1024 * 1024,
     keepAlive: false,
   });

@@ -30,8 +30,11 @@ export class ScenarioContext {
   readonly signed: SignedRecord[] = [];
   readonly events: TimelineEvent[] = [];
   readonly counts: SendCounts = { ...ZERO_SENDS };
-  /** The candidate before anything ran (the A fingerprint) and the siblings' bytes. */
-  initial: { target: AliasTarget; fingerprint: string; siblings: string } | null = null;
+  /**
+   * The candidate before anything ran: its fingerprint (A), the fingerprint it has with the subject's B
+   * applied (the owner's check of an observation), and the siblings' bytes (empty in a worker).
+   */
+  baseline: { fingerprint: string; bFingerprint: string; siblings: string } | null = null;
   applianceBindingDigest: string | null = null;
   reconciledOnRestart: number | null = null;
   readonly started = Date.now();
@@ -59,10 +62,19 @@ export class ScenarioContext {
     return { aliasName: CANDIDATE_ALIAS, description: to === 'C' ? REPLACEMENTS[this.scenario.id].c : DESCRIPTION_A };
   }
 
+  /** Takes the baseline from the candidate as read before anything ran. */
+  setBaseline(target: AliasTarget, siblings: string): void {
+    this.baseline = Object.freeze({
+      fingerprint: aliasTargetFingerprint(target),
+      bFingerprint: aliasTargetFingerprint({ ...target, descr: REPLACEMENTS[this.scenario.id].b }),
+      siblings,
+    });
+  }
+
   /** The fingerprint the candidate has with the subject's B applied (the owner's check of an observation). */
   fingerprintWithB(): string {
-    if (this.initial === null) throw new LabError('NO_BASELINE', 'the baseline read is missing');
-    return aliasTargetFingerprint({ ...this.initial.target, descr: REPLACEMENTS[this.scenario.id].b });
+    if (this.baseline === null) throw new LabError('NO_BASELINE', 'the baseline read is missing');
+    return this.baseline.bFingerprint;
   }
 
   /** Replaces the runtime (a restart: the old one is gone with its process, or closed). */

@@ -1,14 +1,17 @@
-// A G scenario's worker process: it builds the scenario's runtime from fixed configuration, runs the plan up
-// to its kill point (where the subject proxy may hold a send), tells the parent, and waits to be SIGKILLed.
-// Its job arrives over the IPC channel only; it prints nothing.
-import { LabError } from './lab-error.js';
+// A G scenario's worker process. `before-kill`: build the scenario's runtime from fixed configuration, run
+// the plan up to its kill point (where the subject proxy may hold a send), tell the parent and wait to be
+// SIGKILLed. `after-restart`: a new process rebuilds the runtime from the store alone — constructing its
+// executor reconciles what the dead one left — and runs the rest of the plan. The job arrives over the IPC
+// channel only; the worker prints nothing.
+import { LabError, LabInterruptedError } from './lab-error.js';
+import { ALIAS_PATH } from './lab-fixture.js';
 import { labKeysFromWire } from './lab-keys.js';
 import { LabOwner } from './lab-owner.js';
 import { buildLabRuntime } from './runtime-factory.js';
 import { ScenarioContext } from './scenario-context.js';
 import { planOf } from './scenario-plans.js';
 import { scenarioOf } from './scenario-registry.js';
-import { workerJobSchema } from './worker-protocol.js';
+import { workerInterruptSchema, workerJobSchema } from './worker-protocol.js';
 import type { WorkerMessage } from './worker-protocol.js';
 
 function send(message: WorkerMessage): Promise<void> {
@@ -18,14 +21,31 @@ function send(message: WorkerMessage): Promise<void> {
   });
 }
 
-const NEVER_INTERRUPTED = Object.freeze({ interrupted: false, whenInterrupted: new Promise<void>(() => {}) });
-
 export async function runWorker(): Promise<void> {
   // The parent is the lifeline: without it nothing here may go on.
   process.on('disconnect', () => process.exit(1));
   const keepAlive = setInterval(() => {}, 1 << 30);
   const job = await new Promise<unknown>((resolve) => process.once('message', resolve));
+  let trigger = () => {};
+  const interruption = {
+    interrupted: false,
+    whenInterrupted: new Promise<void>((resolve) => {
+      trigger = resolve;
+    }),
+  };
+  process.on('message', (m) => {
+    if (workerInterruptSchema.safeParse(m).success) {
+      interruption.interrupted = true;
+      trigger();
+    }
+  });
   let ctx: ScenarioContext | undefined;
+  let signedSent = 0;
+  const flushSigned = async () => {
+    for (; ctx !== undefined && signedSent < ctx.signed.length; signedSent += 1) {
+      await send({ type: 'signed', signed: { ...(ctx.signed[signedSent] as NonNullable<(typeof ctx.signed)[number]>) } });
+    }
+  };
   try {
     const parsed = workerJobSchema.parse(job);
     const scenario = scenarioOf(parsed.scenarioId);
@@ -33,16 +53,24 @@ export async function runWorker(): Promise<void> {
     if (plan.kind !== 'restart') throw new LabError('NOT_A_RESTART_SCENARIO', 'this scenario runs in-process');
     const keys = labKeysFromWire(parsed.keys);
     const runtime = await buildLabRuntime(scenario, { simulator: parsed.simulator, scenarioDir: parsed.scenarioDir, keys });
-    const owner = new LabOwner(keys);
-    const c = new ScenarioContext(scenario, runtime, owner, NEVER_INTERRUPTED, (_id, event) => void send({ type: 'event', event }), null);
+    const c = new ScenarioContext(scenario, runtime, new LabOwner(keys), interruption, (_id, event) => void send({ type: 'event', event }), null);
     ctx = c;
-    // The parent took the baseline; the fingerprint with B needs it again here (a GET, counted as a read).
-    const target = await runtime.subject.coordinator.readAlias(c.subjectInput.aliasName);
-    c.initial = { target, fingerprint: '', siblings: '' };
-    let signedSent = 0;
-    const flushSigned = async () => {
-      for (; signedSent < c.signed.length; signedSent += 1) await send({ type: 'signed', signed: { ...(c.signed[signedSent] as NonNullable<(typeof c.signed)[number]>) } });
-    };
+    c.baseline = Object.freeze({ ...parsed.baseline, siblings: '' });
+    c.subjectContractId = parsed.subjectContractId;
+    c.orchestrationContractIds.push(...parsed.orchestrationContractIds);
+    if (parsed.phase === 'after-restart') {
+      await send({ type: 'restarted', reconciled: runtime.reconciledAtStart.length });
+      c.record('worker', `new process: runtime rebuilt from the store (${runtime.reconciledAtStart.length} reconciled)`);
+      // The appliance's own count at the restart: with the scenario's total it shows that nothing was resent.
+      c.record('worker', `simulator counted ${(await runtime.applianceCounters())[`PATCH ${ALIAS_PATH}`] ?? 0} alias write(s) before the restart`);
+      await c.checkpoint('restart');
+      await plan.afterRestart(c);
+      await flushSigned();
+      await send({ type: 'done', orchestrationContractIds: [...c.orchestrationContractIds] });
+      runtime.close();
+      clearInterval(keepAlive);
+      process.exit(0);
+    }
     let killing = false;
     const killPoint = async (label: string): Promise<never> => {
       if (!killing) {
@@ -56,14 +84,14 @@ export async function runWorker(): Promise<void> {
       return new Promise<never>(() => {});
     };
     await plan.beforeKill(c, killPoint);
-    await flushSigned();
     throw new LabError('NO_KILL_POINT', 'the plan ended without reaching its kill point');
   } catch (e) {
+    await flushSigned();
     const code = e instanceof LabError ? e.code : e instanceof Error ? e.name : 'ERROR';
-    const message = e instanceof LabError ? e.message : 'the worker failed';
+    const message = e instanceof LabInterruptedError ? 'INTERRUPTED' : e instanceof LabError ? e.message : 'the worker failed';
     await send({ type: 'failed', code, message: message.slice(0, 300) });
-    clearInterval(keepAlive);
     ctx?.runtime.close();
+    clearInterval(keepAlive);
     process.exit(1);
   }
 }

@@ -5,9 +5,21 @@ import { SCENARIO_IDS } from './scenario-definition.js';
 /** The environment switch that makes the runner's bundle a worker (it then takes its job over IPC only). */
 export const WORKER_ENV = 'PFSENSE_MCP_LAB_WORKER';
 
+const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
+
+/**
+ * A worker's job. `before-kill`: run the plan up to its kill point and wait to be SIGKILLed. `after-restart`:
+ * a new process rebuilds the runtime from the store alone (its executor's construction reconciles) and runs
+ * the rest of the plan.
+ */
 export const workerJobSchema = z.strictObject({
   type: z.literal('job'),
+  phase: z.enum(['before-kill', 'after-restart']),
   scenarioId: z.enum(SCENARIO_IDS),
+  /** The candidate's A and A-with-B fingerprints (digests only) and the subject contract, once known. */
+  baseline: z.strictObject({ fingerprint: hex64, bFingerprint: hex64 }),
+  subjectContractId: z.string().max(128).nullable(),
+  orchestrationContractIds: z.array(z.string().max(128)).max(16),
   scenarioDir: z.string().min(1).max(4096),
   simulator: z.strictObject({ url: z.string().url(), apiKeyFile: z.string().min(1).max(4096) }),
   keys: labKeysWireSchema,
@@ -36,6 +48,11 @@ export const workerMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('event'), event: eventSchema }),
   z.strictObject({ type: z.literal('signed'), signed: signedSchema }),
   z.strictObject({ type: z.literal('kill-point'), label: z.string().max(100), subjectContractId: z.string().max(128).nullable() }),
+  z.strictObject({ type: z.literal('restarted'), reconciled: z.number().int().min(0) }),
+  z.strictObject({ type: z.literal('done'), orchestrationContractIds: z.array(z.string().max(128)).max(16) }),
   z.strictObject({ type: z.literal('failed'), code: z.string().max(64), message: z.string().max(300) }),
 ]);
 export type WorkerMessage = z.infer<typeof workerMessageSchema>;
+
+/** Parent → worker after the job: stop before the next step (Ctrl-C). */
+export const workerInterruptSchema = z.strictObject({ type: z.literal('interrupt') });

@@ -51,4 +51,33 @@ describe('Ctrl-C mid-scenario', () => {
     expect(report.scenarios[0].timeline.map((e: { action: string }) => e.action)).not.toContain('rollback executed');
     expect(statSync(join(reportDir, 'report.html')).mode & 0o777).toBe(0o600);
   });
+
+  it('between a G scenario\'s kill and its restart: the rollback is in RECONCILIATION, so it says exactly what it left', async () => {
+    const reportDir = join(cwd, 'report-g');
+    let sent = false;
+    const r = await runCli(['--scenario', 'g-restart-rolling-back', '--json', '--report-dir', reportDir], {
+      cwd,
+      env: { PFSENSE_MCP_LAB_TEST_PAUSE_AFTER: 'restart' },
+      onStderr: (all, child) => {
+        if (!sent && all.includes('paused after restart (test hook)')) {
+          sent = true;
+          child.kill('SIGINT');
+        }
+      },
+    });
+    expect(sent).toBe(true);
+    expect(r.code).toBe(130);
+    const [line] = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    // B is on the appliance and the contract holds the target until the owner decides: nothing is sent.
+    expect(line).toMatchObject({
+      id: 'g-restart-rolling-back',
+      interrupted: true,
+      final_target_matches: false,
+      sends: { forward: 1, rollback: 0, orchestration: 0 },
+      appliance_writes: 1,
+      left: { action: 'left-as-is', subject_state: 'RECONCILIATION', candidate_is_original: false },
+    });
+    expect(line.left.reason).toContain('holds the target');
+    expect(JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')).scenarios[0].left.action).toBe('left-as-is');
+  });
 });

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPlanAuthorizationV2, encodeArtifact } from '@pfsense-mcp/authorization';
+import { MAX_ARTIFACT_BYTES, createPlanAuthorizationV2, encodeArtifact } from '@pfsense-mcp/authorization';
 import { bytesToHex } from '@pfsense-mcp/canonical';
 import { generateEd25519KeyPair, keyIdOf } from '@pfsense-mcp/crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -328,7 +328,7 @@ describe('admin inbox add', () => {
       [artifactFile(planAuthorization(pa, now + 3_600_000, now + 7_200_000)), 'ARTIFACT_NOT_YET_VALID'],
       [artifactFile(relabelled), /^ARTIFACT_[A-Z_]+$/],
       [artifactFile('{"not": "an artifact"}'), /^ARTIFACT_[A-Z_]+$/],
-      [artifactFile('x'.repeat(70 * 1024)), 'FILE_TOO_LARGE'],
+      [artifactFile('x'.repeat(MAX_ARTIFACT_BYTES + 1)), 'FILE_TOO_LARGE'],
       [join(root, 'does-not-exist.json'), 'FILE_NOT_FOUND'],
     ];
     for (const [file, code] of cases) {

@@ -62,6 +62,7 @@ const WIDE: readonly (readonly [number, number])[] = [
 ];
 
 const MARK = /^\p{M}$/u;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 function isWide(cp: number): boolean {
   return WIDE.some(([lo, hi]) => cp >= lo && cp <= hi);
@@ -69,11 +70,13 @@ function isWide(cp: number): boolean {
 
 /** Columns a terminal needs for `text` (no controls: the text has passed renderSafe or is the review's own). */
 export function displayWidth(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
   let width = 0;
   for (const ch of text) {
     const cp = ch.codePointAt(0) ?? 0;
-    if (MARK.test(ch)) continue;
-    width += isWide(cp) ? 2 : 1;
+    // Below U+0300 nothing is a mark or wide (the review's own text and most values are there).
+    if (cp < 0x300) width += 1;
+    else if (!MARK.test(ch)) width += isWide(cp) ? 2 : 1;
   }
   return width;
 }

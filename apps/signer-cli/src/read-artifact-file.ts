@@ -7,7 +7,7 @@ import { SignerError } from './signer-error.js';
 
 /**
  * Reads an artifact file with the same rules as a key file — regular file, no symlink, owned by the current
- * user, mode 0600 or 0400, at most 64 KiB — then parses it strictly (canonical JSON, known kind and version).
+ * user, mode 0600 or 0400, at most MAX_ARTIFACT_BYTES — then parses it strictly (canonical JSON, known kind and version).
  */
 export function readArtifactFile(path: string, flag: string): Artifact {
   const bytes = withFileRefusal(flag, path, () => readSecretFile(path, { maxBytes: MAX_ARTIFACT_BYTES }));

@@ -42,6 +42,12 @@ export function safeTokens(text: string): readonly string[] {
     const cp = ch.codePointAt(0) ?? 0;
     let token: string;
     let base = false;
+    if (cp > 0x20 && cp < 0x7f && ch !== '\\' && ch !== '"') {
+      // Printable ASCII other than space, backslash and quote: as itself (the common case, kept fast).
+      out.push(ch);
+      canTakeMark = (cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a);
+      return;
+    }
     if (ch === '\\') token = '\\\\';
     else if (ch === '"') token = '\\"';
     else if (ch === '\n') token = '\\n';

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { canonicalize } from '@pfsense-mcp/canonical';
 import {
   ArtifactKind,
+  MAX_ARTIFACT_BYTES,
   applianceBindingDigest,
   artifactDigestOf,
   checkPlanAuthorizationBinding,
@@ -239,7 +240,7 @@ describe('review', () => {
     const pretty = JSON.stringify(JSON.parse(readFileSync(file, 'utf8')), null, 2);
     expect(json(signer(['review', writeArtifact(inbox, pretty), '--server-key', server.pubFile, '--json'])).error.code).toBe('NOT_CANONICAL');
     const big = join(inbox, 'big.json');
-    writeFileSync(big, 'x'.repeat(70_000), { mode: 0o600 });
+    writeFileSync(big, 'x'.repeat(MAX_ARTIFACT_BYTES + 1), { mode: 0o600 });
     expect(json(signer(['review', big, '--server-key', server.pubFile, '--json'])).error.code).toBe('TOO_LARGE');
     const pubOpen = join(keys, 'open.pub');
     writeFileSync(pubOpen, `${Buffer.from(server.key.publicKey).toString('hex')}\n`, { mode: 0o644 });

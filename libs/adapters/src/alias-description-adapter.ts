@@ -73,7 +73,7 @@ export const AliasDescriptionAdapter: AliasDescriptionCapabilityAdapter = Object
     if (resolved.identity.alias_name !== wanted.raw_target_hint.alias_name) {
       throw new AdapterInputError('TARGET_MISMATCH', 'target.identity', 'is not the alias the intent names');
     }
-    return createAliasDescriptionRequest(resolved.locator, wanted.new_description);
+    return createAliasDescriptionRequest(resolved.locator, resolved.identity.alias_name, wanted.new_description);
   },
   isRequestModel: isAliasDescriptionRequest,
   parseResponse: parseAliasPatchResponse,
@@ -86,7 +86,7 @@ export const AliasDescriptionAdapter: AliasDescriptionCapabilityAdapter = Object
       throw new AdapterInputError('TARGET_MISMATCH', 'target.identity', 'is not the alias the snapshot was taken of');
     }
     // Only the description goes back; the other snapshot fields guard against overwriting unrelated edits.
-    return createAliasDescriptionRequest(resolved.locator, old.descr);
+    return createAliasDescriptionRequest(resolved.locator, resolved.identity.alias_name, old.descr);
   },
   isRollbackVerified: isAliasRollbackVerified,
 });

@@ -2,7 +2,7 @@ import { digest, DigestPurpose } from '@pfsense-mcp/canonical';
 import { Capability } from '@pfsense-mcp/policy';
 import type { AliasIdentity } from './alias-description-intent.js';
 import { parseAliasIdentity } from './alias-description-intent.js';
-import { aliasSnapshotOf, parseAliasSnapshot } from './alias-target.js';
+import { SNAPSHOT_CANONICAL_LIMITS, aliasSnapshotOf, parseAliasSnapshot } from './alias-target.js';
 
 /**
  * digest(TARGET_FINGERPRINT, {name, type, descr, address[], detail[]}) of an alias object (a read target
@@ -10,7 +10,7 @@ import { aliasSnapshotOf, parseAliasSnapshot } from './alias-target.js';
  * form. Arrays keep their order (address/detail positions correspond); the id never enters.
  */
 export function aliasTargetFingerprint(target: unknown): string {
-  return digest(DigestPurpose.TARGET_FINGERPRINT, aliasSnapshotOf(target));
+  return digest(DigestPurpose.TARGET_FINGERPRINT, aliasSnapshotOf(target), SNAPSHOT_CANONICAL_LIMITS);
 }
 
 /** digest(TARGET_IDENTITY, {capability: ALIAS_WRITE, alias_name}) of `{alias_name}`. */
@@ -21,5 +21,5 @@ export function aliasTargetIdentityDigest(identity: unknown): string {
 
 /** digest(SNAPSHOT, snapshot) of exactly the five semantic fields. */
 export function aliasSnapshotDigest(snapshot: unknown): string {
-  return digest(DigestPurpose.SNAPSHOT, parseAliasSnapshot(snapshot));
+  return digest(DigestPurpose.SNAPSHOT, parseAliasSnapshot(snapshot), SNAPSHOT_CANONICAL_LIMITS);
 }

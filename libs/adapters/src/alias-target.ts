@@ -22,10 +22,17 @@ export const URL_ALIAS_TYPES = Object.freeze(['url', 'url_ports', 'urltable', 'u
 export const ALIAS_SEMANTIC_FIELDS = Object.freeze(['name', 'type', 'descr', 'address', 'detail'] as const);
 export const ALIAS_TARGET_FIELDS = Object.freeze(['id', ...ALIAS_SEMANTIC_FIELDS] as const);
 
-/** Bounds on appliance data (not on caller input): generous, but finite. */
+/**
+ * Bounds on appliance data (not on caller input): generous, but finite. Deliberately above what a change may
+ * be requested for (the authorization library's alias bound, 20,000 members): an alias this adapter reads
+ * but a request cannot carry is refused by the coordinator with an audit row, not as an unreadable target.
+ */
 const MAX_DESCR_LENGTH = 8192;
 const MAX_MEMBER_LENGTH = 1024;
-const MAX_MEMBERS = 10_000;
+const MAX_MEMBERS = 100_000;
+
+/** Canonical-encoding limits of one alias snapshot (fingerprint, snapshot digest): its member count, 64 MiB. */
+export const SNAPSHOT_CANONICAL_LIMITS = Object.freeze({ maxArrayLength: MAX_MEMBERS, maxBytes: 64 * 1024 * 1024 });
 
 const applianceString = (max: number) => z.string().max(max).refine(isWellFormed);
 const members = z.array(applianceString(MAX_MEMBER_LENGTH)).max(MAX_MEMBERS);

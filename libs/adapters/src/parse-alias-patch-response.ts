@@ -19,7 +19,7 @@ function parseJson(text: string): unknown {
 
 /**
  * Accepts only HTTP 200 with a pfrest success envelope (code 200, status "ok", response_id "SUCCESS") whose
- * `data` is a well-formed alias with the request's id and description. Like readAliasTarget, `data` is
+ * `data` is a well-formed alias with the request's id, name and description. Like readAliasTarget, `data` is
  * projected to the six known fields first: real appliances return fields the pinned model does not list. Anything else is not a proven success (the
  * executor then relies on its authoritative re-read and classifies it as ambiguous). Never throws on
  * upstream data, and never returns upstream text.
@@ -42,7 +42,7 @@ export function parseAliasPatchResponse(
   } catch {
     return reject('DATA_NOT_ALIAS');
   }
-  if (target.id !== request.id) return reject('DATA_OTHER_ALIAS');
+  if (target.id !== request.id || target.name !== request.name) return reject('DATA_OTHER_ALIAS');
   if (target.descr !== request.descr) return reject('DATA_DESCRIPTION_DIFFERS');
   return Object.freeze({ accepted: true, target });
 }

@@ -29,10 +29,10 @@ describe('descriptor', () => {
 });
 
 describe('buildRequest', () => {
-  it('returns exactly {id, descr, apply: false}, frozen, plain, and recognised as the adapter model', () => {
+  it('returns exactly {id, name, descr, apply: false}, frozen, plain, and recognised as the adapter model', () => {
     const request = A.buildRequest(intentFor('WEB_PORTS', 'new'), resolved);
-    expect(request).toStrictEqual({ id: 1, descr: 'new', apply: false });
-    expect(Object.keys(request).sort()).toEqual(['apply', 'descr', 'id']);
+    expect(request).toStrictEqual({ id: 1, name: 'WEB_PORTS', descr: 'new', apply: false });
+    expect(Object.keys(request).sort()).toEqual(['apply', 'descr', 'id', 'name']);
     expect(Object.isFrozen(request)).toBe(true);
     expect(Object.getPrototypeOf(request)).toBe(Object.prototype);
     expect(A.isRequestModel(request)).toBe(true);
@@ -40,7 +40,7 @@ describe('buildRequest', () => {
   });
 
   it('a look-alike object is not the model (run-time check for the executor)', () => {
-    expect(A.isRequestModel(Object.freeze({ id: 1, descr: 'new', apply: false }))).toBe(false);
+    expect(A.isRequestModel(Object.freeze({ id: 1, name: 'WEB_PORTS', descr: 'new', apply: false }))).toBe(false);
     expect(A.isRequestModel({ ...A.buildRequest(intentFor('WEB_PORTS', 'new'), resolved) })).toBe(false);
     expect(A.isRequestModel(null)).toBe(false);
   });
@@ -96,13 +96,14 @@ describe('parseResponse', () => {
     ['an envelope whose response_id is not SUCCESS', { status: 200, body: JSON.stringify({ code: 200, status: 'ok', response_id: 'X', data: patched }) }, 'NOT_SUCCESS_ENVELOPE'],
     ['data that is not an alias', { status: 200, body: envelope([patched]) }, 'DATA_NOT_ALIAS'],
     ['data of another alias', { status: 200, body: envelope({ ...patched, id: 0 }) }, 'DATA_OTHER_ALIAS'],
+    ['data of another name at the same id', { status: 200, body: envelope({ ...patched, name: 'OTHER' }) }, 'DATA_OTHER_ALIAS'],
     ['data with another description', { status: 200, body: envelope({ ...patched, descr: 'old' }) }, 'DATA_DESCRIPTION_DIFFERS'],
   ])('rejects %s', (_n, response, reason) => {
     expect(A.parseResponse(response, request)).toEqual({ accepted: false, reason });
   });
 
   it('rejects a request that is not the adapter model', () => {
-    expect(A.parseResponse({ status: 200, body: envelope(patched) }, { id: 1, descr: 'new', apply: false })).toEqual({
+    expect(A.parseResponse({ status: 200, body: envelope(patched) }, { id: 1, name: 'WEB_PORTS', descr: 'new', apply: false })).toEqual({
       accepted: false,
       reason: 'NOT_ADAPTER_REQUEST',
     });

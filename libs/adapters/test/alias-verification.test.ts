@@ -43,7 +43,7 @@ describe('rollback', () => {
 
   it('buildRollbackRequest writes the old description back with apply=false, as the closed model', () => {
     const request = A.buildRollbackRequest(snapshot, resolved);
-    expect(request).toStrictEqual({ id: 1, descr: 'HTTP and HTTPS', apply: false });
+    expect(request).toStrictEqual({ id: 1, name: 'WEB_PORTS', descr: 'HTTP and HTTPS', apply: false });
     expect(Object.isFrozen(request)).toBe(true);
     expect(A.isRequestModel(request)).toBe(true);
   });

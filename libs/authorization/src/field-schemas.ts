@@ -1,5 +1,6 @@
 import { canonicalize, isHex64, isSafeToken, isWellFormed } from '@pfsense-mcp/canonical';
 import { z } from 'zod';
+import { aliasStateWithinBounds } from './alias-state-bounds.js';
 import { MAX_ALIAS_MEMBERS } from './artifact-limits.js';
 
 // Shared zod field schemas of the artifact formats. Internal: the public surface is the parsed types.
@@ -37,16 +38,19 @@ export const canonicalObjectSchema = z.custom<Readonly<Record<string, unknown>>>
 );
 
 /**
- * The full pre-state of an alias as shown for review: {name, type, descr, address[], detail[]} (ARCHITECTURE
- * §5). Structure only; the signer checks semantics and recomputes the fingerprint with the adapter.
+ * The full pre-state of an alias as shown for review: {name, type, descr, address[], detail[]} (docs/DESIGN.md
+ * §5), within the size bounds (at most MAX_ALIAS_MEMBERS members, MAX_ALIAS_STATE_BYTES of canonical JSON).
+ * Structure only; the signer checks semantics and recomputes the fingerprint with the adapter.
  */
-export const aliasStateSchema = z.strictObject({
-  name: wellFormed(256),
-  type: wellFormed(64),
-  descr: wellFormed(8192),
-  address: z.array(wellFormed(1024)).max(MAX_ALIAS_MEMBERS),
-  detail: z.array(wellFormed(1024)).max(MAX_ALIAS_MEMBERS),
-});
+export const aliasStateSchema = z
+  .strictObject({
+    name: wellFormed(256),
+    type: wellFormed(64),
+    descr: wellFormed(8192),
+    address: z.array(wellFormed(1024)).max(MAX_ALIAS_MEMBERS),
+    detail: z.array(wellFormed(1024)).max(MAX_ALIAS_MEMBERS),
+  })
+  .refine(aliasStateWithinBounds, { message: 'is larger than an alias state may be' });
 export interface AliasState {
   readonly name: string;
   readonly type: string;

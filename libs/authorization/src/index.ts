@@ -7,13 +7,16 @@ export type { ArtifactVerificationErrorCode } from './artifact-verification-erro
 export { ARTIFACT_RULES, ArtifactKind, PENDING_REQUEST_KINDS, isArtifactKind } from './artifact-kind.js';
 export type { SignedArtifactKind } from './artifact-kind.js';
 export {
+  ALIAS_STATE_CANONICAL_LIMITS,
   ARTIFACT_CANONICAL_LIMITS,
   MAX_ALIAS_MEMBERS,
+  MAX_ALIAS_STATE_BYTES,
   MAX_ARTIFACT_BYTES,
   MAX_ARTIFACT_LIFETIME_MS,
   MAX_CLOCK_SKEW_MS,
 } from './artifact-limits.js';
 export type { Artifact, ArtifactOfKind, PendingRequest, SignedArtifact } from './artifact.js';
+export { checkAliasStateBounds } from './alias-state-bounds.js';
 export type { AliasChangeReview, AliasState, Proof, RiskClass } from './field-schemas.js';
 export type { SignatureFields } from './signed-document-schema.js';
 export { artifactDigestOf, keyIdOfSigningKey, signingDigestBytes } from './signing-message.js';

@@ -1,8 +1,8 @@
-import { canonicalize } from '@pfsense-mcp/canonical';
+import { CanonicalError, canonicalize } from '@pfsense-mcp/canonical';
 import { ArtifactFormatError } from './artifact-format-error.js';
 import { ARTIFACT_RULES, isArtifactKind } from './artifact-kind.js';
 import type { ArtifactKind } from './artifact-kind.js';
-import { MAX_ARTIFACT_BYTES } from './artifact-limits.js';
+import { ARTIFACT_CANONICAL_LIMITS, MAX_ALIAS_MEMBERS, MAX_ARTIFACT_BYTES } from './artifact-limits.js';
 import { ARTIFACT_SCHEMAS } from './artifact.js';
 import type { Artifact, ArtifactOfKind } from './artifact.js';
 import { deepFreeze } from './deep-freeze.js';
@@ -60,8 +60,11 @@ export function parseArtifact(input: string | Uint8Array): Artifact {
   }
   let canonical: string;
   try {
-    canonical = canonicalize(value);
-  } catch {
+    canonical = canonicalize(value, ARTIFACT_CANONICAL_LIMITS);
+  } catch (e) {
+    if (e instanceof CanonicalError && (e.code === 'MAX_ARRAY_LENGTH' || e.code === 'MAX_BYTES')) {
+      throw new ArtifactFormatError('TOO_LARGE', '', `must have arrays of at most ${MAX_ALIAS_MEMBERS} elements`);
+    }
     throw new ArtifactFormatError('NOT_CANONICAL', '', 'must be canonical JSON (RFC 8785)');
   }
   if (canonical !== text) throw new ArtifactFormatError('NOT_CANONICAL', '', 'must be exactly its canonical JSON form (RFC 8785)');
@@ -78,7 +81,13 @@ export function parseArtifactOfKind<K extends ArtifactKind>(input: string | Uint
 /** The one file encoding of an artifact: its canonical JSON text (re-validated first). No trailing newline. */
 export function encodeArtifact(artifact: Artifact): string {
   const checked = validateArtifactDocument(artifact);
-  const text = canonicalize(checked);
+  let text: string;
+  try {
+    text = canonicalize(checked, ARTIFACT_CANONICAL_LIMITS);
+  } catch {
+    // A validated document only fails to encode by exceeding the limits.
+    throw new ArtifactFormatError('TOO_LARGE', '', `must be at most ${MAX_ARTIFACT_BYTES} bytes`);
+  }
   if (Buffer.byteLength(text, 'utf8') > MAX_ARTIFACT_BYTES) {
     throw new ArtifactFormatError('TOO_LARGE', '', `must be at most ${MAX_ARTIFACT_BYTES} bytes`);
   }

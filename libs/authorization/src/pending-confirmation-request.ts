@@ -1,4 +1,5 @@
 import { checkApplianceFactsDigest } from './request-appliance-facts.js';
+import { checkAliasStateBounds } from './alias-state-bounds.js';
 import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
 import { z } from 'zod';
 import { applianceBindingDigest, applianceBindingSchema, parseApplianceBinding } from './appliance-binding.js';
@@ -100,6 +101,7 @@ export function createPendingConfirmationRequest(
     issued_at: input.issuedAt,
     expires_at: input.expiresAt,
   };
+  checkAliasStateBounds((payload.review as { pre_state?: unknown } | null)?.pre_state, 'payload.review.pre_state');
   const checked = parseWith(pendingConfirmationRequestSchema.shape.payload, payload, 'payload');
   return deepFreeze(signDocument(ArtifactKind.CONFIRMATION_REQUEST, checked, serverKey)) as PendingConfirmationRequest;
 }

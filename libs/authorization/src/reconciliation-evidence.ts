@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { checkAliasStateBounds } from './alias-state-bounds.js';
 import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
 import { z } from 'zod';
 import type { ApplianceBinding } from './appliance-binding.js';
@@ -114,6 +115,8 @@ export function createPendingReconciliationRequest(
     issued_at: input.issuedAt,
     expires_at: input.expiresAt,
   };
+  checkAliasStateBounds((payload.review as { pre_state?: unknown } | null)?.pre_state, 'payload.review.pre_state');
+  checkAliasStateBounds(payload.observed_state, 'payload.observed_state');
   const checked = parseWith(pendingReconciliationRequestSchema.shape.payload, payload, 'payload');
   return deepFreeze(signDocument(ArtifactKind.RECONCILIATION_REQUEST, checked, serverKey)) as PendingReconciliationRequest;
 }

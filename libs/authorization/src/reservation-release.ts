@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { checkAliasStateBounds } from './alias-state-bounds.js';
 import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
 import { z } from 'zod';
 import type { ApplianceBinding } from './appliance-binding.js';
@@ -71,6 +72,7 @@ export function createPendingReleaseRequest(input: PendingReleaseRequestInput, s
     issued_at: input.issuedAt,
     expires_at: input.expiresAt,
   };
+  checkAliasStateBounds((payload.review as { pre_state?: unknown } | null)?.pre_state, 'payload.review.pre_state');
   const checked = parseWith(pendingReleaseRequestSchema.shape.payload, payload, 'payload');
   return deepFreeze(signDocument(ArtifactKind.RELEASE_REQUEST, checked, serverKey)) as PendingReleaseRequest;
 }

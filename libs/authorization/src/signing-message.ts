@@ -1,6 +1,7 @@
 import { bytesToHex, digestBytes } from '@pfsense-mcp/canonical';
 import { ED25519_ALGORITHM, ed25519PublicKeyOf, ed25519Sign, keyIdOf } from '@pfsense-mcp/crypto';
 import { ARTIFACT_RULES } from './artifact-kind.js';
+import { ARTIFACT_CANONICAL_LIMITS } from './artifact-limits.js';
 import type { ArtifactKind, SignedArtifactKind } from './artifact-kind.js';
 
 /** The private half of a signing key (what crypto's readEd25519PrivateKeyFile returns, or a raw seed). */
@@ -18,7 +19,7 @@ export interface SigningKey {
 export function signingDigestBytes(kind: ArtifactKind, version: number, payload: unknown): Uint8Array {
   const rule = ARTIFACT_RULES[kind];
   if (rule === undefined) throw new TypeError('signingDigestBytes: "kind" must be an ArtifactKind');
-  return digestBytes(rule.purpose, { kind, version, payload });
+  return digestBytes(rule.purpose, { kind, version, payload }, ARTIFACT_CANONICAL_LIMITS);
 }
 
 /** The signed message of an artifact document, as 64 lowercase hex (what the signer shows and approves). */

@@ -99,6 +99,14 @@ export interface CreateOptions {
 
 export const DEFAULT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
+/**
+ * Canonical-encoding limits of a protected artifact (target identity, intent, rollback snapshot). A snapshot
+ * is one target's full state — an alias of up to 100,000 members — so the canonical defaults (10,000-element
+ * arrays, 1 MiB) are too small; the bound that decides what a change may be requested for is the
+ * authorization library's, well below this.
+ */
+const PROTECTED_ARTIFACT_LIMITS = Object.freeze({ maxArrayLength: 100_000, maxBytes: 64 * 1024 * 1024 });
+
 interface ContractRow {
   contract_id: string;
   operation_id: string;
@@ -982,7 +990,7 @@ export class StoreCore {
       const value = purpose === 'target-identity' ? i.target_identity : purpose === 'intent' ? i.intent : i.snapshot;
       let plaintext: Uint8Array;
       try {
-        plaintext = canonicalBytes(value);
+        plaintext = canonicalBytes(value, PROTECTED_ARTIFACT_LIMITS);
       } catch {
         // The canonical error's path could name keys of the artifact: report the purpose only.
         throw new ProtectedArtifactError('ENCODE_FAILED', contractId, purpose);

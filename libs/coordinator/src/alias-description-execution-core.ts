@@ -8,6 +8,7 @@ import {
 } from '@pfsense-mcp/adapters';
 import type { AliasTarget } from '@pfsense-mcp/adapters';
 import {
+  ArtifactFormatError,
   ArtifactKind,
   applianceBindingDigest,
   checkCurrentness,
@@ -429,9 +430,30 @@ export class AliasDescriptionExecutionCore {
     return out;
   }
 
-  #write(fileName: string, artifact: Artifact): string {
+  /**
+   * Builds one pending request. A request whose alias is beyond the authorization library's size bounds
+   * (MAX_ALIAS_MEMBERS members, MAX_ALIAS_STATE_BYTES per alias state) is refused before anything is written,
+   * audited STALE with gate SIZE_LIMIT (value-free: it may pass once the alias is smaller).
+   */
+  #build<T>(build: () => T, context: { operationId?: string; contractId?: string }): T {
     try {
-      this.#outbox.write(fileName, encodeArtifact(artifact));
+      return build();
+    } catch (e) {
+      if (e instanceof ArtifactFormatError && e.code === 'TOO_LARGE') throw this.#coordinator.refuse('STALE', RefusalGate.SIZE_LIMIT, context);
+      throw e;
+    }
+  }
+
+  #write(fileName: string, artifact: Artifact): string {
+    let text: string;
+    try {
+      text = encodeArtifact(artifact);
+    } catch (e) {
+      if (e instanceof ArtifactFormatError && e.code === 'TOO_LARGE') throw this.#coordinator.refuse('STALE', RefusalGate.SIZE_LIMIT);
+      throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX);
+    }
+    try {
+      this.#outbox.write(fileName, text);
     } catch {
       throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX);
     }
@@ -456,7 +478,7 @@ export class AliasDescriptionExecutionCore {
       }
     });
     if (current !== undefined) return current.fileName;
-    const request = createPendingAuthorizationRequest(
+    const request = this.#build(() => createPendingAuthorizationRequest(
       {
         operationId,
         stepId,
@@ -468,7 +490,7 @@ export class AliasDescriptionExecutionCore {
         expiresAt: now + this.#requestLifetimeMs,
       },
       this.#serverKey,
-    );
+    ), { operationId });
     return this.#write(`authorization-request.${planDigest.slice(0, 16)}.${now}.json`, request);
   }
 
@@ -484,7 +506,7 @@ export class AliasDescriptionExecutionCore {
   ): string {
     const name = this.#confirmationRequestName(c.contract_id);
     if (this.#outbox.has(name)) return name;
-    const request = createPendingConfirmationRequest(
+    const request = this.#build(() => createPendingConfirmationRequest(
       {
         contractId: c.contract_id,
         operationId: c.operation_id,
@@ -497,7 +519,7 @@ export class AliasDescriptionExecutionCore {
         expiresAt: c.expires_at,
       },
       this.#serverKey,
-    );
+    ), { operationId: c.operation_id, contractId: c.contract_id });
     return this.#write(name, request);
   }
 
@@ -558,7 +580,7 @@ export class AliasDescriptionExecutionCore {
     }
     const now = this.#clock();
     const snapshot = ADAPTER.snapshotOf(observed);
-    const request = createPendingReconciliationRequest(
+    const request = this.#build(() => createPendingReconciliationRequest(
       {
         contractId: c.contract_id,
         operationId: c.operation_id,
@@ -575,7 +597,7 @@ export class AliasDescriptionExecutionCore {
         expiresAt: now + this.#requestLifetimeMs,
       },
       this.#serverKey,
-    );
+    ), { operationId: c.operation_id, contractId: c.contract_id });
     return this.#write(name, request);
   }
 
@@ -585,7 +607,7 @@ export class AliasDescriptionExecutionCore {
     const review = this.#reviewFromOutbox(c);
     if (review === null) throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
     const now = this.#clock();
-    const request = createPendingReleaseRequest(
+    const request = this.#build(() => createPendingReleaseRequest(
       {
         contractId: c.contract_id,
         operationId: c.operation_id,
@@ -598,7 +620,7 @@ export class AliasDescriptionExecutionCore {
         expiresAt: now + this.#requestLifetimeMs,
       },
       this.#serverKey,
-    );
+    ), { operationId: c.operation_id, contractId: c.contract_id });
     return this.#write(name, request);
   }
 

@@ -147,14 +147,16 @@ export class ArtifactDirectory {
       // The same inode we checked: a swap between lstat and open is refused.
       if (fst.ino !== st.ino || fst.dev !== st.dev) throw new ArtifactFileError('IO', fileName, 'changed while it was opened');
       checkFileStats(fst, fileName, this.#ownerUid('file'));
-      const buffer = Buffer.alloc(MAX_ARTIFACT_BYTES + 1);
+      // Sized by the file (checked ≤ MAX_ARTIFACT_BYTES above), one byte more to notice growth: a scan of many
+      // small files must not allocate the whole bound per file.
+      const buffer = Buffer.allocUnsafe(fst.size + 1);
       let total = 0;
-      for (;;) {
+      while (total < buffer.length) {
         const n = readSync(fd, buffer, total, buffer.length - total, null);
         if (n === 0) break;
         total += n;
-        if (total > MAX_ARTIFACT_BYTES) throw new ArtifactFileError('TOO_LARGE', fileName, `must be at most ${MAX_ARTIFACT_BYTES} bytes`);
       }
+      if (total > fst.size) throw new ArtifactFileError('IO', fileName, 'changed while it was read');
       return new Uint8Array(buffer.subarray(0, total));
     } finally {
       closeSync(fd);

@@ -5,7 +5,8 @@
  * STALE: the freshness gate (the target or its read is not as signed; nothing consumed, may pass later),
  * any failed appliance read (I/O), wherever it happens, and the containment gate (a rate / blast-radius
  * window — cooldown, an outstanding PREPARED contract on the target, lockout — nothing consumed, the same
- * authorization passes once the window has passed while it is current).
+ * authorization passes once the window has passed while it is current), and the size limit (an alias
+ * beyond the authorization library's bounds: no request is written; it may pass once the alias is smaller).
  * ANOMALY: capability, artifact format, signature, role, currentness, binding, appliance binding (no usable
  * appliance id, or another appliance than signed), replay, inbox file safety, or anything after consumption.
  */
@@ -27,6 +28,7 @@ export const RefusalGate = Object.freeze({
   RELEASE: 'RELEASE',
   INBOX: 'INBOX',
   OUTBOX: 'OUTBOX',
+  SIZE_LIMIT: 'SIZE_LIMIT',
 } as const);
 export type RefusalGate = (typeof RefusalGate)[keyof typeof RefusalGate];
 

@@ -3,6 +3,7 @@ import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, re
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import { MAX_ARTIFACT_BYTES } from '@pfsense-mcp/authorization';
 import { AliasDescriptionExecutionCore, ArtifactDirectory, ArtifactFileError, OperationStatus } from '../src/index.js';
 import { makeWorld, putInbox, serverAuthorities, signAuthorization, startTestSimulator } from './support/world.js';
 import type { World } from './support/world.js';
@@ -64,7 +65,7 @@ describe('ArtifactDirectory', () => {
     writeFileSync(join(dir.path, 'open.json'), '{}', { mode: 0o644 });
     chmodSync(join(dir.path, 'open.json'), 0o644);
     expect(() => dir.read('open.json')).toThrow(expect.objectContaining({ code: 'UNSAFE_MODE' }));
-    writeFileSync(join(dir.path, 'big.json'), 'x'.repeat(70_000), { mode: 0o600 });
+    writeFileSync(join(dir.path, 'big.json'), 'x'.repeat(MAX_ARTIFACT_BYTES + 1), { mode: 0o600 });
     expect(() => dir.read('big.json')).toThrow(expect.objectContaining({ code: 'TOO_LARGE' }));
     if (isRoot) {
       writeFileSync(join(dir.path, 'theirs.json'), '{}', { mode: 0o600 });

@@ -3,6 +3,7 @@ import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { startSimulator } from '@pfsense-mcp/pfsense-sim';
 import { Capability, MutationPolicy } from '@pfsense-mcp/policy';
 import { RecordingMockTransport } from '@pfsense-mcp/transports';
+import type { Transport } from '@pfsense-mcp/transports';
 import { WriteApiClient } from '@pfsense-mcp/write-client';
 import { ExecutorRefusalError, MutationExecutor } from '../src/index.js';
 import type { ExecutionOutcome } from '../src/index.js';
@@ -100,7 +101,7 @@ describe('execute: forward against the simulator', () => {
     });
     expect(Object.isFrozen(out)).toBe(true);
     expect(recording.calls).toEqual([
-      { method: 'PATCH', path: ALIAS_PATH, body: '{"apply":false,"descr":"Web ports (HTTP/HTTPS) — reviewed","id":1}' },
+      { method: 'PATCH', path: ALIAS_PATH, body: '{"apply":false,"descr":"Web ports (HTTP/HTTPS) — reviewed","id":1,"name":"WEB_PORTS"}' },
     ]);
     // Only that one mutation reached the appliance; every other request was a GET of the aliases.
     const counters = sim.control.counters();
@@ -311,13 +312,45 @@ describe('execute: target checks after the reservation end in FAILED with zero s
   });
 });
 
+describe('execute: pfrest checks the identity too (the name travels with the id)', () => {
+  it('an earlier alias deleted between the re-read and the send: pfrest refuses the shifted id, zero effect on every alias, FAILED, audited', async () => {
+    const p = await prepare(world, 'WEB_PORTS', 'ours');
+    // The race: after the executor's authoritative re-read (WEB_PORTS at id 1) and before its one PATCH
+    // reaches the appliance, someone deletes LAN_SERVERS (id 0), so id 1 now names Office_Nets.
+    const inner = httpTransport(sim);
+    const raced: Transport = {
+      request: async (method, path, options) => {
+        if (method === 'PATCH') await adminWrite(sim, 'DELETE', { id: 0 });
+        return inner.request(method, path, options);
+      },
+    };
+    const recording = new RecordingTransport(raced);
+    try {
+      const out = await world.executorWith(recording).execute(p.contract.contract_id, { adapter, intent: p.intent });
+      expect(out).toMatchObject({ operation: 'execute', state: 'FAILED', effect: 'VERIFIED_FAILURE', outcomeClass: 'REJECTED_4XX', sends: 1 });
+    } finally {
+      inner.close();
+    }
+    // The one PATCH named the alias it meant; pfrest compared that name with the object now at id 1.
+    expect(recording.calls).toEqual([{ method: 'PATCH', path: ALIAS_PATH, body: '{"apply":false,"descr":"ours","id":1,"name":"WEB_PORTS"}' }]);
+    // Zero effect: every remaining alias is exactly as before (only the deleted one is gone).
+    const after = await world.readClient.readAllPages(ALIASES_PATH);
+    expect((after as readonly Record<string, unknown>[]).map(({ id: _id, ...rest }) => rest)).toEqual(ALIASES.slice(1).map((a) => ({ ...a })));
+    const c = world.store.load(p.contract.contract_id);
+    expect(c.state).toBe('FAILED');
+    expect(world.store.holdsReservation(p.contract.contract_id)).toBe(false);
+    expect(auditTrail(world.store, p.contract.contract_id).slice(-2)).toEqual(['transition:PREPARED>EXECUTING:-', 'transition:EXECUTING>FAILED:REJECTED_4XX']);
+    expect(world.store.verifyAuditChain()).toEqual({ ok: true });
+  });
+});
+
 describe('execute: a misbehaving adapter is refused before any send', () => {
   const base = ADAPTER as unknown as Record<string, unknown>;
   const variant = (patch: Record<string, unknown>) => Object.freeze({ ...base, ...patch }) as unknown as typeof ADAPTER;
 
   it('a plain look-alike object instead of its request model', async () => {
     const p = await prepare(world, 'LAN_SERVERS', 'ours');
-    const liar = variant({ buildRequest: (_i: unknown, t: { locator: number }) => Object.freeze({ id: t.locator, descr: 'ours', apply: false }) });
+    const liar = variant({ buildRequest: (_i: unknown, t: { locator: number }) => Object.freeze({ id: t.locator, name: 'LAN_SERVERS', descr: 'ours', apply: false }) });
     expectFailedWithoutSend(await world.executor.execute(p.contract.contract_id, { adapter: liar, intent: p.intent }), 'REQUEST_REFUSED');
   });
 
@@ -338,7 +371,9 @@ describe('execute: a misbehaving adapter is refused before any send', () => {
   it('an adapter that vouches for a wider request: the executor\'s own closed key set refuses it before the send', async () => {
     const yes = { isRequestModel: () => true };
     const shapes: readonly ((t: { locator: number }) => unknown)[] = [
-      (t) => Object.freeze({ id: t.locator, descr: 'ours', apply: false, apply_now: true }),
+      (t) => Object.freeze({ id: t.locator, name: 'LAN_SERVERS', descr: 'ours', apply: false, apply_now: true }),
+      (t) => Object.freeze({ id: t.locator, descr: 'ours', apply: false }),
+      (t) => Object.freeze({ id: t.locator, name: 'LAN servers', descr: 'ours', apply: false }),
       (t) => Object.freeze({ id: t.locator, descr: 'ours', apply: true }),
       (t) => Object.freeze({ id: t.locator, descr: 'ours' }),
       (t) => Object.freeze({ id: String(t.locator), descr: 'ours', apply: false }),

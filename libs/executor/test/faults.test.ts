@@ -196,7 +196,7 @@ describe('responses only the mock transport can shape', () => {
       const p = await prepare(world, 'LAN_SERVERS', NEW);
       const out = await executor.execute(p.contract.contract_id, { adapter, intent: p.intent });
       expect(out).toMatchObject({ state, outcomeClass, sends: 1 });
-      expect(mock.calls.map((c) => `${c.method} ${c.path} ${c.body}`)).toEqual([`PATCH ${ALIAS_PATH} {"apply":false,"descr":"${NEW}","id":0}`]);
+      expect(mock.calls.map((c) => `${c.method} ${c.path} ${c.body}`)).toEqual([`PATCH ${ALIAS_PATH} {"apply":false,"descr":"${NEW}","id":0,"name":"LAN_SERVERS"}`]);
     });
   }
 

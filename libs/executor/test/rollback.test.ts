@@ -71,7 +71,7 @@ describe('rollback against the simulator', () => {
     const out = await world.executorWith(recording).rollback(p.contract.contract_id, { adapter });
     expect(out).toMatchObject({ operation: 'rollback', state: 'ROLLED_BACK', effect: 'VERIFIED_SUCCESS', outcomeClass: 'VERIFIED_SUCCESS', sends: 1 });
     expect(Object.isFrozen(out)).toBe(true);
-    expect(recording.calls).toEqual([{ method: 'PATCH', path: ALIAS_PATH, body: '{"apply":false,"descr":"HTTP and HTTPS","id":1}' }]);
+    expect(recording.calls).toEqual([{ method: 'PATCH', path: ALIAS_PATH, body: '{"apply":false,"descr":"HTTP and HTTPS","id":1,"name":"WEB_PORTS"}' }]);
     expect(patchCount(sim)).toBe(1);
     expect(Object.keys(sim.control.counters()).filter((k) => !k.startsWith('GET ')).sort()).toEqual([`PATCH ${ALIAS_PATH}`]);
     const after = await currentAlias(world.readClient, 'WEB_PORTS');

@@ -4,16 +4,19 @@ type FieldCheck = (value: unknown) => boolean;
 const isLocator: FieldCheck = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 const isString: FieldCheck = (v) => typeof v === 'string';
 const isFalse: FieldCheck = (v) => v === false;
+/** pfSense alias names: 1–31 of [A-Za-z0-9_] (the name is sent unchanged, as pfrest's identity check). */
+const isAliasName: FieldCheck = (v) => typeof v === 'string' && /^[A-Za-z0-9_]{1,31}$/.test(v);
 
 /**
  * The closed request shape of each write endpoint, owned here next to the endpoint table (not by the
  * adapter): the last check before the network is ours, so an adapter that vouches for a wider object
- * cannot widen what is sent. FIREWALL_ALIAS_PATCH is exactly {id, descr, apply: false} (ARCHITECTURE §5;
- * `apply: false` on purpose — applying is a separate, later capability).
+ * cannot widen what is sent. FIREWALL_ALIAS_PATCH is exactly {id, name, descr, apply: false} (docs/DESIGN.md
+ * §5): `name` is the alias's unchanged, non-editable name, so pfrest refuses the PATCH when the index `id`
+ * has shifted to another alias; `apply: false` on purpose — applying is a separate, later capability.
  */
 const REQUEST_SHAPES: Readonly<Record<string, Readonly<Record<string, FieldCheck>>>> = Object.freeze(
   Object.assign(Object.create(null) as object, {
-    FIREWALL_ALIAS_PATCH: Object.freeze({ id: isLocator, descr: isString, apply: isFalse }),
+    FIREWALL_ALIAS_PATCH: Object.freeze({ id: isLocator, name: isAliasName, descr: isString, apply: isFalse }),
   }),
 );
 

@@ -22,7 +22,7 @@ import {
 import type { HttpMethod } from '../src/index.js';
 
 const OK = { status: 200, body: '{"code":200,"status":"ok","response_id":"SUCCESS","data":{}}' };
-const request = Object.freeze({ id: 0, descr: 'new text', apply: false });
+const request = Object.freeze({ id: 0, name: 'LAN_SERVERS', descr: 'new text', apply: false });
 
 async function refusal(promise: Promise<unknown>): Promise<WriteRefusedError> {
   const error: unknown = await promise.then(
@@ -68,9 +68,13 @@ describe('WriteApiClient.send refusals happen before the network', () => {
     { name: 'an array body', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: [1], code: 'INVALID_REQUEST' },
     { name: 'a float in the body', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { id: 0.5 }, code: 'INVALID_REQUEST' },
     { name: 'a class instance body', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: new Date(0), code: 'INVALID_REQUEST' },
-    // The closed key set of FIREWALL_ALIAS_PATCH is the write client's own: exactly {id, descr, apply: false}.
+    // The closed key set of FIREWALL_ALIAS_PATCH is the write client's own: exactly {id, name, descr, apply: false}.
     { name: 'an extra key', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { ...request, apply_now: true }, code: 'INVALID_REQUEST' },
-    { name: 'a missing key', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { id: 0, descr: 'x' }, code: 'INVALID_REQUEST' },
+    { name: 'a missing key', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { id: 0, name: 'LAN_SERVERS', descr: 'x' }, code: 'INVALID_REQUEST' },
+    { name: 'the pre-name shape {id, descr, apply}', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { id: 0, descr: 'x', apply: false }, code: 'INVALID_REQUEST' },
+    { name: 'a name that is no alias name', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { ...request, name: 'a b' }, code: 'INVALID_REQUEST' },
+    { name: 'an empty name', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { ...request, name: '' }, code: 'INVALID_REQUEST' },
+    { name: 'a 32-character name', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { ...request, name: 'A'.repeat(32) }, code: 'INVALID_REQUEST' },
     { name: 'apply: true', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { ...request, apply: true }, code: 'INVALID_REQUEST' },
     { name: 'a negative id', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { ...request, id: -1 }, code: 'INVALID_REQUEST' },
     { name: 'a non-string descr', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { ...request, descr: ['x'] }, code: 'INVALID_REQUEST' },
@@ -79,15 +83,15 @@ describe('WriteApiClient.send refusals happen before the network', () => {
       name: 'a getter field',
       symbol: 'FIREWALL_ALIAS_PATCH',
       method: 'PATCH',
-      body: Object.defineProperty({ id: 0, apply: false }, 'descr', { get: () => 'x', enumerable: true }),
+      body: Object.defineProperty({ id: 0, name: 'LAN_SERVERS', apply: false }, 'descr', { get: () => 'x', enumerable: true }),
       code: 'INVALID_REQUEST',
     },
     {
       name: 'a body one byte over 16 KiB',
       symbol: 'FIREWALL_ALIAS_PATCH',
       method: 'PATCH',
-      // {"apply":false,"descr":"…","id":0} is 33 bytes of framing.
-      body: { id: 0, descr: 'x'.repeat(MAX_WRITE_BODY_BYTES - 33 + 1), apply: false },
+      // {"apply":false,"descr":"…","id":0,"name":"LAN_SERVERS"} is 54 bytes of framing.
+      body: { id: 0, name: 'LAN_SERVERS', descr: 'x'.repeat(MAX_WRITE_BODY_BYTES - 54 + 1), apply: false },
       code: 'BODY_TOO_LARGE',
     },
   ];
@@ -114,7 +118,7 @@ describe('WriteApiClient.send refusals happen before the network', () => {
   it('sends a body of exactly 16 KiB', async () => {
     const transport = new RecordingMockTransport({ replies: [OK] });
     const client = new WriteApiClient(transport);
-    await client.send('FIREWALL_ALIAS_PATCH', 'PATCH', { id: 0, descr: 'x'.repeat(MAX_WRITE_BODY_BYTES - 33), apply: false });
+    await client.send('FIREWALL_ALIAS_PATCH', 'PATCH', { id: 0, name: 'LAN_SERVERS', descr: 'x'.repeat(MAX_WRITE_BODY_BYTES - 54), apply: false });
     expect(Buffer.byteLength(transport.calls[0]?.body ?? '', 'utf8')).toBe(MAX_WRITE_BODY_BYTES);
   });
 });
@@ -124,9 +128,9 @@ describe('WriteApiClient.send', () => {
     const reply = { status: 200, body: '{"code":200}', headers: { 'X-Test': 'a' } };
     const transport = new RecordingMockTransport({ replies: [reply] });
     const client = new WriteApiClient(transport);
-    const response = await client.send('FIREWALL_ALIAS_PATCH', 'PATCH', { id: 3, descr: 'é\n\t', apply: false });
+    const response = await client.send('FIREWALL_ALIAS_PATCH', 'PATCH', { id: 3, name: 'WEB_PORTS', descr: 'é\n\t', apply: false });
     expect(transport.calls).toEqual([
-      { index: 0, method: 'PATCH', path: '/api/v2/firewall/alias', query: null, body: '{"apply":false,"descr":"é\\n\\t","id":3}' },
+      { index: 0, method: 'PATCH', path: '/api/v2/firewall/alias', query: null, body: '{"apply":false,"descr":"é\\n\\t","id":3,"name":"WEB_PORTS"}' },
     ]);
     expect(response).toEqual({ status: 200, headers: { 'x-test': 'a' }, body: '{"code":200}' });
   });
@@ -204,12 +208,14 @@ describe('WriteApiClient.send', () => {
     expect(t.callCount).toBe(1);
   });
 
-  it('isWriteRequestFor: exactly {id, descr, apply: false} for FIREWALL_ALIAS_PATCH, nothing for other symbols', () => {
+  it('isWriteRequestFor: exactly {id, name, descr, apply: false} for FIREWALL_ALIAS_PATCH, nothing for other symbols', () => {
     expect(isWriteRequestFor('FIREWALL_ALIAS_PATCH', request)).toBe(true);
     expect(isWriteRequestFor('FIREWALL_ALIAS_PATCH', Object.assign(Object.create(null) as object, request))).toBe(true);
     expect(isWriteRequestFor('FIREWALL_ALIAS_PATCH', { ...request, extra: 1 })).toBe(false);
     expect(isWriteRequestFor('FIREWALL_ALIAS_PATCH', { ...request, apply: 0 })).toBe(false);
     expect(isWriteRequestFor('FIREWALL_ALIAS_PATCH', { ...request, id: 1.5 })).toBe(false);
+    expect(isWriteRequestFor('FIREWALL_ALIAS_PATCH', { id: 0, descr: 'x', apply: false })).toBe(false);
+    expect(isWriteRequestFor('FIREWALL_ALIAS_PATCH', { ...request, name: 7 })).toBe(false);
     expect(isWriteRequestFor('FIREWALL_ALIAS_PATCH', Object.defineProperty({ ...request }, 'descr', { value: 'x', enumerable: false }))).toBe(false);
     expect(isWriteRequestFor('OTHER', request)).toBe(false);
     expect(isWriteRequestFor('toString', request)).toBe(false);
@@ -244,7 +250,7 @@ describe('WriteApiClient against the simulator (loopback HTTP)', () => {
       authHeader: { name: 'X-API-Key', value: sim.apiKey },
     });
     sim.control.resetCounters();
-    const response = await new WriteApiClient(transport).send('FIREWALL_ALIAS_PATCH', 'PATCH', { id: 0, descr: 'changed by test', apply: false });
+    const response = await new WriteApiClient(transport).send('FIREWALL_ALIAS_PATCH', 'PATCH', { id: 0, name: 'LAN_SERVERS', descr: 'changed by test', apply: false });
     expect(response.status).toBe(200);
     const envelope = JSON.parse(response.body) as { status: string; data: { id: number; descr: string } };
     expect(envelope.status).toBe('ok');

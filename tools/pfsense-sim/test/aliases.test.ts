@@ -95,6 +95,16 @@ describe('firewall alias endpoint', () => {
     expect(sim.control.pendingSubsystems()).toEqual(['aliases']);
   });
 
+  it('the product\'s body {id, name, descr, apply: false} after a shift: 400 FIELD_VALUE_CHANGED_WHEN_NOT_EDITABLE, nothing changed', async () => {
+    const c = api(sim.url, sim.apiKey);
+    expect((await c.del('/api/v2/firewall/alias?id=0')).status).toBe(200);
+    const before = (await c.get('/api/v2/firewall/aliases')).env.data;
+    // B_NETS was id 1 when read; id 1 is now C_PORTS.
+    const r = await c.patch('/api/v2/firewall/alias', { id: 1, name: 'B_NETS', descr: 'meant for B', apply: false });
+    expect([r.status, r.env.response_id]).toEqual([400, 'FIELD_VALUE_CHANGED_WHEN_NOT_EDITABLE']);
+    expect((await c.get('/api/v2/firewall/aliases')).env.data).toEqual(before);
+  });
+
   it('PATCH with explicit apply:false marks aliases pending', async () => {
     const c = api(sim.url, sim.apiKey);
     expect((await c.patch('/api/v2/firewall/alias', { id: 1, descr: 'later', apply: false })).status).toBe(200);

@@ -26,7 +26,8 @@ export interface SignerRun {
 }
 
 export function runSigner(args: readonly string[]): SignerRun {
-  const r = spawnSync(process.execPath, [SIGNER_MAIN, ...args], { encoding: 'utf8', input: '', env: { ...process.env, NO_COLOR: '1' } });
+  // Room for the review of an alias at the size bound (--json carries every member; --members lists them).
+  const r = spawnSync(process.execPath, [SIGNER_MAIN, ...args], { encoding: 'utf8', input: '', env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 });
   let json: Record<string, unknown> | undefined;
   try {
     json = JSON.parse(r.stdout) as Record<string, unknown>;

@@ -70,14 +70,14 @@ export async function startTestSimulator(extraData: Record<string, unknown> = {}
   });
 }
 
-export function httpTransport(sim: { url: string; apiKey: string }): HttpTransport {
+export function httpTransport(sim: { url: string; apiKey: string }, maxResponseBytes = 1024 * 1024): HttpTransport {
   return createHttpTransport({
     baseUrl: sim.url,
     allowHttpLoopback: true,
     authHeader: { name: 'X-API-Key', value: sim.apiKey },
     connectTimeoutMs: 2000,
     responseTimeoutMs: 5000,
-    maxResponseBytes: 1024 * 1024,
+    maxResponseBytes,
     keepAlive: false,
   });
 }
@@ -190,6 +190,8 @@ export async function makeWorld(
     limits?: 'loose' | 'default';
     /** Reopen the files of an earlier world (after a child process crashed on them). */
     reopen?: { dir: string; keys: Keys; masterKey: Uint8Array };
+    /** The read and write transports' response cap (default 1 MiB; the product's default is 8 MiB). */
+    maxResponseBytes?: number;
   } = {},
 ): Promise<World> {
   const dir = extra.reopen?.dir ?? mkdtempSync(join(tmpdir(), 'coordinator-'));
@@ -218,8 +220,8 @@ export async function makeWorld(
   const consumption = await SqliteConsumptionStore.open({ directory: storeDir, masterKey, clock: () => clock.now });
   const ledger = new CountingLedger(consumption);
   const transports: HttpTransport[] = [];
-  const readHttp = httpTransport(sim);
-  const writeHttp = httpTransport(sim);
+  const readHttp = httpTransport(sim, extra.maxResponseBytes);
+  const writeHttp = httpTransport(sim, extra.maxResponseBytes);
   transports.push(readHttp, writeHttp);
   const reads = new RecordingTransport(readHttp);
   const readClient = new RestApiClient(reads);
@@ -326,8 +328,8 @@ export async function adminSetDescription(sim: { url: string; apiKey: string }, 
   }
 }
 
-export async function aliasNow(sim: { url: string; apiKey: string }, name: string): Promise<Record<string, unknown> | undefined> {
-  const t = httpTransport(sim);
+export async function aliasNow(sim: { url: string; apiKey: string }, name: string, maxResponseBytes?: number): Promise<Record<string, unknown> | undefined> {
+  const t = httpTransport(sim, maxResponseBytes);
   try {
     const items = await new RestApiClient(t).readAllPages(ALIASES_PATH);
     return (items as Record<string, unknown>[]).find((i) => i.name === name);
