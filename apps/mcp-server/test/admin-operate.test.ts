@@ -119,6 +119,11 @@ describe('admin status', () => {
       expect(text).toContain(p.contractId);
       expect(text).toContain('awaiting_confirmation');
       expect(text).toContain('anchors: in step');
+      // --show-targets (documented as sensitive) is the one view with alias names; kept out of the sentinel scan.
+      const shown = spawnSync(process.execPath, [serverMain, 'admin', 'status', '--show-targets', '--dir', s.dir, '--json'], { encoding: 'utf8' });
+      const named = (JSON.parse(shown.stdout.trim().split('\n').at(-1) ?? '{}') as { contracts: Array<Record<string, unknown>> }).contracts;
+      expect(named.map((c) => c['target_name'])).toEqual(['LAN_SERVERS', 'WEB_PORTS']);
+      expect(shown.stdout).not.toContain(SENTINEL);
       for (const out of [r.stdout, text]) {
         expect(out).not.toContain(SENTINEL);
         expect(out).not.toContain('LAN_SERVERS');

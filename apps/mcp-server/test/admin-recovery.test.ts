@@ -147,6 +147,22 @@ describe('admin rollback', () => {
   });
 });
 
+describe('admin rollback racing', () => {
+  it('two rollback processes on one contract: one PATCH, one ROLLED_BACK, the other refused', async () => {
+    const s = await setup();
+    const v = await confirmAndRun(s, 'LAN_SERVERS', 'raced rollback');
+    expect(v.status).toBe('verified');
+    s.driver.close();
+    sim.control.resetCounters();
+    const [a, b] = await Promise.all([admin(['rollback', '--dir', s.dir, v.contractId, '--json']), admin(['rollback', '--dir', s.dir, v.contractId, '--json'])]);
+    const states = [a, b].map((r) => (r.status === 0 ? String(r.json['state']) : String((r.json['error'] as { code: string }).code)));
+    expect(states.filter((x) => x === 'ROLLED_BACK')).toHaveLength(1);
+    expect(states.filter((x) => x !== 'ROLLED_BACK')).toEqual([expect.stringMatching(/^(WRONG_STATE|REFUSED)$/)]);
+    expect(sim.control.count(ALIAS_PATH, 'PATCH')).toBe(1);
+    expect((await ok(admin(['audit', 'verify', '--dir', s.dir]))).status).toBe(0);
+  });
+});
+
 describe('admin reconcile', () => {
   for (const outcome of ['APPLIED', 'NOT_APPLIED'] as const) {
     it(`after a reset-after-apply: emit (already pending is exit 0), the real signer's ${outcome}, inbox add, resume with zero sends`, async () => {

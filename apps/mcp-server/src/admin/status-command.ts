@@ -1,4 +1,7 @@
+import { ArtifactKind, parseArtifact, verifyArtifactSignature } from '@pfsense-mcp/authorization';
+import type { PendingConfirmationRequest } from '@pfsense-mcp/authorization';
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
+import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { statusOfContract } from '@pfsense-mcp/coordinator';
 import { DEFAULT_RATE_LIMITS } from '@pfsense-mcp/policy';
 import { RecoveryState, isTerminal } from '@pfsense-mcp/state-machine';
@@ -7,6 +10,7 @@ import { adminResult } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';
 import { classifyArtifacts } from './classify-artifacts.js';
 import { withWriteDirectory } from './admin-facts.js';
+import type { OpenedWriteDirectory } from './admin-facts.js';
 import { openWriteDirectory } from './open-write-directory.js';
 import type { AdminArgs } from './parse-admin-args.js';
 
@@ -32,6 +36,26 @@ function age(ms: number): string {
   return `${Math.floor(s / 86_400)}d`;
 }
 
+/**
+ * --show-targets: alias names from the server's own signed confirmation requests in the outbox (verified against
+ * the server key; the store's encrypted copy stays sealed — only the executor may open it).
+ */
+function targetNames(w: OpenedWriteDirectory, serverAuthorities: PinnedAuthoritySet): ReadonlyMap<string, string> {
+  const names = new Map<string, string>();
+  for (const file of w.outbox.list()) {
+    try {
+      const a = parseArtifact(w.outbox.read(file));
+      if (a.kind !== ArtifactKind.CONFIRMATION_REQUEST) continue;
+      verifyArtifactSignature(a, serverAuthorities);
+      const p = (a as PendingConfirmationRequest).payload;
+      names.set(p.contract_id, p.review.pre_state.name);
+    } catch {
+      // Not the server's own readable request: no name from it.
+    }
+  }
+  return names;
+}
+
 function row(c: RecoveryContract, now: number) {
   const beforeExecution = c.state === RecoveryState.PREPARING || c.state === RecoveryState.PREPARED;
   return Object.freeze({
@@ -47,13 +71,14 @@ function row(c: RecoveryContract, now: number) {
   });
 }
 
-/** `admin status [--all]`: contracts (non-terminal unless --all), pending requests, inbox artifacts, the anchors. */
+/** `admin status [--all] [--show-targets]`: contracts (non-terminal unless --all), pending requests, inbox artifacts, the anchors. */
 export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise<AdminResult> {
   const layout = openWriteDirectory(args, ctx);
   return withWriteDirectory(layout, ctx, (w) => {
     const facts = w.facts();
     const contracts = [...facts.contracts.values()].filter((c) => args.flags.has('--all') || !isTerminal(c.state)).sort((a, b) => a.created_at - b.created_at);
-    const rows = contracts.map((c) => row(c, facts.now));
+    const names = args.flags.has('--show-targets') ? targetNames(w, facts.serverAuthorities) : null;
+    const rows = contracts.map((c) => (names === null ? row(c, facts.now) : { ...row(c, facts.now), target_name: names.get(c.contract_id) ?? null }));
     const artifacts = classifyArtifacts(w.inbox, w.outbox, facts);
     const pending = artifacts.filter((a) => a.box === 'outbox' && a.condition === 'still-useful');
     const inbox = artifacts.filter((a) => a.box === 'inbox');
@@ -68,7 +93,7 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
       `contracts (${args.flags.has('--all') ? 'all' : 'not terminal'}): ${rows.length}`,
       ...rows.map(
         (r) =>
-          `  ${r.contract_id}  ${r.state.padEnd(15)} ${r.mcp_status.padEnd(23)} age ${age(r.age_ms).padEnd(5)} ${r.expires_at === null ? '' : `expires ${new Date(r.expires_at).toISOString()} `}target ${r.target}…\n      operation ${r.operation_id}\n      next: ${r.next_step}`,
+          `  ${r.contract_id}  ${r.state.padEnd(15)} ${r.mcp_status.padEnd(23)} age ${age(r.age_ms).padEnd(5)} ${r.expires_at === null ? '' : `expires ${new Date(r.expires_at).toISOString()} `}target ${r.target}…${'target_name' in r ? ` ${JSON.stringify(r.target_name)}` : ''}\n      operation ${r.operation_id}\n      next: ${r.next_step}`,
       ),
       `pending requests in the outbox: ${pending.length}`,
       ...pending.map((p) => `  ${p.file}  ${p.kind ?? '?'}${p.contractId === null ? '' : `  contract ${p.contractId}`}`),
