@@ -3,6 +3,8 @@
 export { ConfigError } from './runtime/config-error.js';
 export { loadConfig, LOG_LEVELS, type LogLevel, type ServerConfig, type WriteEnvironment } from './runtime/load-config.js';
 export { parseAllowedTools } from './runtime/parse-allowed-tools.js';
+export { parseToolsets } from './runtime/parse-toolsets.js';
+export { TOOLSETS, TOOLSET_NAMES, toolsetOf, type Toolset } from './runtime/toolsets.js';
 export { parseCliArgs, UsageError, type CliMode } from './runtime/parse-cli-args.js';
 export { createLogger, stderrSink, LOG_EVENTS, OUTCOME_CLASSES, type Logger, type LogSink, type LogFields, type LogEvent, type OutcomeClass } from './runtime/create-logger.js';
 export { observeToolCalls, type ObservedTransport } from './runtime/observe-tool-calls.js';

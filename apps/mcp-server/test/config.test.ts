@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       caFile: null,
       profile: 'auditor',
       allowedTools: null,
+      toolsets: null,
       logLevel: 'info',
       allowHttpLoopback: false,
       write: { dir: null, anchorDir: null, apiKeyFile: null },

@@ -26,7 +26,7 @@ describe('answering initialize before the catalogue is attached', () => {
     expect(listed).toBeUndefined();
 
     const handle = buildReadClient(
-      { url: 'https://127.0.0.1', apiKeyFile: '/unused', caFile: null, profile: 'auditor', allowedTools: null, logLevel: 'silent', allowHttpLoopback: false },
+      { url: 'https://127.0.0.1', apiKeyFile: '/unused', caFile: null, profile: 'auditor', allowedTools: null, toolsets: null, logLevel: 'silent', allowHttpLoopback: false },
       'unused-key-0123456789',
     );
     attachReadTools(base, handle.client);

@@ -27,6 +27,20 @@ describe('createLogger', () => {
     expect(parsed()[1]?.['event']).toBe('unknown_event');
   });
 
+  it('names drifted fields on the tool-call line: field paths only, bounded, never free text', () => {
+    const { logger, parsed } = capture();
+    logger.toolCall({ tool: 'pfsense_get_interface_vlans', durationMs: 1, outcome: 'ok', drift: ['pcp', 'aliases.domain'] });
+    expect(parsed()[0]).toMatchObject({ tool: 'pfsense_get_interface_vlans', drift: ['pcp', 'aliases.domain'] });
+    logger.toolCall({ tool: 'a', durationMs: 1, outcome: 'ok', drift: ['ok_name', 'SECRET value', 'x"y', 1 as unknown as string] });
+    expect(parsed()[1]?.['drift']).toEqual(['ok_name', 'unknown_field', 'unknown_field', 'unknown_field']);
+    const many = Array.from({ length: 100 }, (_, i) => `f${i}`);
+    logger.toolCall({ tool: 'a', durationMs: 1, outcome: 'ok', drift: many });
+    expect(parsed()[2]).toMatchObject({ drift: many.slice(0, 64), drift_count: 100 });
+    logger.toolCall({ tool: 'a', durationMs: 1, outcome: 'ok', drift: [] });
+    expect(parsed()[3]).not.toHaveProperty('drift');
+    expect(JSON.stringify(parsed())).not.toContain('SECRET');
+  });
+
   it('honours the level threshold, and silent writes nothing', () => {
     const warn = capture('warn');
     warn.logger.toolCall({ tool: 'a', durationMs: 1, outcome: 'ok' });

@@ -19,7 +19,7 @@ interface PrivilegeTable {
 const docsDir = join(import.meta.dirname, '..', 'docs');
 const table = JSON.parse(readFileSync(join(docsDir, 'pfrest-privileges.json'), 'utf8')) as PrivilegeTable;
 const configFor = (url: string) =>
-  ({ url, apiKeyFile: '/unused', caFile: null, profile: 'auditor', allowedTools: null, logLevel: 'silent', allowHttpLoopback: true }) as const;
+  ({ url, apiKeyFile: '/unused', caFile: null, profile: 'auditor', allowedTools: null, toolsets: null, logLevel: 'silent', allowHttpLoopback: true }) as const;
 
 describe('generated least-privilege table (docs/pfrest-privileges.json)', () => {
   it('has one row per tool, with the path the READ catalogue actually reads', () => {
@@ -84,7 +84,7 @@ describe('generated least-privilege table (docs/pfrest-privileges.json)', () => 
       credentials: [{ auth: 'key', secret, privileges: table.all_privileges.filter((p) => !row?.privileges.includes(p)) }],
     });
     const handle = buildReadClient(
-      { url: sim.url, apiKeyFile: '/unused', caFile: null, profile: 'auditor', allowedTools: null, logLevel: 'silent', allowHttpLoopback: true },
+      { url: sim.url, apiKeyFile: '/unused', caFile: null, profile: 'auditor', allowedTools: null, toolsets: null, logLevel: 'silent', allowHttpLoopback: true },
       secret,
     );
     const { server } = createMcpServer({ profile: 'auditor', allowedTools: null, client: handle.client });
@@ -110,7 +110,7 @@ describe('generated least-privilege table (docs/pfrest-privileges.json)', () => 
     const secret = 'least-privilege-key-0123456789abcdef';
     const sim = await startSimulator({ credentials: [{ auth: 'key', secret, privileges: table.all_privileges }] });
     const handle = buildReadClient(
-      { url: sim.url, apiKeyFile: '/unused', caFile: null, profile: 'auditor', allowedTools: null, logLevel: 'silent', allowHttpLoopback: true },
+      { url: sim.url, apiKeyFile: '/unused', caFile: null, profile: 'auditor', allowedTools: null, toolsets: null, logLevel: 'silent', allowHttpLoopback: true },
       secret,
     );
     const { server } = createMcpServer({ profile: 'auditor', allowedTools: null, client: handle.client });

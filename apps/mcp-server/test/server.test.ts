@@ -31,7 +31,8 @@ describe('MCP server over the in-process simulator (auditor)', () => {
     h.sim.control.resetCounters();
     const result = await h.client.callTool({ name: INFO_TOOL_NAME, arguments: {} });
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toEqual({
+    const { toolsets, ...facts } = result.structuredContent as { toolsets: { name: string; selected: boolean; tools: string[] }[] };
+    expect(facts).toEqual({
       server_name: 'pfsense-mcp',
       server_version: SERVER_VERSION,
       profile: 'auditor',
@@ -43,6 +44,9 @@ describe('MCP server over the in-process simulator (auditor)', () => {
       write_granted: false,
       write_runtime_enabled: false,
     });
+    // every toolset is selected when PFSENSE_TOOLSETS is unset, and together they hold every READ tool
+    expect(toolsets.every((t) => t.selected)).toBe(true);
+    expect(toolsets.flatMap((t) => t.tools).sort()).toEqual([...READ_CATALOGUE.map((t) => t.name), 'pfsense_set_firewall_alias_description'].sort());
     expect(Object.values(h.sim.control.counters()).reduce((a, b) => a + b, 0)).toBe(0);
     const text = (result.content as { text: string }[])[0]?.text ?? '';
     expect(text).not.toContain(h.sim.apiKey);
@@ -117,5 +121,49 @@ describe('MCP server over the in-process simulator (auditor)', () => {
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     if (result.isError === true) expect(errorOf(result).code).toBe('INVALID_INPUT');
     else expect(result.structuredContent).toMatchObject({ limit: 100, offset: 0 });
+  });
+});
+
+describe('READ results that survive type drift (real-appliance shapes)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      sim: {
+        data: {
+          '/api/v2/interface/vlans': [
+            { if: 'igb0', tag: 10, vlanif: 'igb0.10', pcp: '0', descr: 'office' },
+            { if: 'igb0', tag: 'SENTINEL-TAG', vlanif: 'igb0.20', pcp: '', descr: 20 },
+          ],
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('coerces "0" losslessly, nulls what does not fit, names it in drift and logs the names (never values) on the call line', async () => {
+    h.logs.length = 0;
+    const result = await h.client.callTool({ name: 'pfsense_get_interface_vlans', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    const content = result.structuredContent as { data: Record<string, unknown>[]; drift?: string[] };
+    expect(content.data.map((v) => [v['pcp'], v['tag'], v['descr']])).toEqual([
+      [0, 10, 'office'],
+      [null, null, '20'],
+    ]);
+    expect(content.drift).toEqual(['pcp', 'tag']);
+    const lines = h.logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['event'] === 'tool_call');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ tool: 'pfsense_get_interface_vlans', outcome: 'ok', drift: ['pcp', 'tag'] });
+    expect(h.logs.join('')).not.toContain('SENTINEL');
+    expect(JSON.stringify(result)).not.toContain('SENTINEL');
+  });
+
+  it('a call without drift logs no drift field', async () => {
+    h.logs.length = 0;
+    await h.client.callTool({ name: 'pfsense_get_system_version', arguments: {} });
+    const line = h.logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l['event'] === 'tool_call');
+    expect(line).toBeDefined();
+    expect(line).not.toHaveProperty('drift');
   });
 });

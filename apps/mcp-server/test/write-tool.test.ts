@@ -127,6 +127,24 @@ describe('registration: the three gates', () => {
     expect((await only.client.listTools()).tools.map((t) => t.name)).toEqual([WRITE_TOOL]);
   });
 
+  it('PFSENSE_TOOLSETS: the write tool is in firewall — listed with it, absent without it, never added to a profile that lacks it', async () => {
+    const w = await writeDir();
+    const firewall = await harness(w, { toolsets: new Set(['firewall']) });
+    const names = (await firewall.client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain(WRITE_TOOL);
+    expect(names).toContain('pfsense_get_firewall_aliases');
+    expect(names).not.toContain('pfsense_get_firewall_nat_port_forwards');
+    expect(firewall.attachment.runtime).not.toBeNull();
+    const nat = await harness(w, { toolsets: new Set(['nat']) });
+    expect((await nat.client.listTools()).tools.map((t) => t.name)).not.toContain(WRITE_TOOL);
+    // removed on purpose: nothing is opened and nothing failed
+    expect(nat.attachment).toEqual({ runtime: null, absent: null });
+    const both = await harness(w, { toolsets: new Set(['firewall']), allowedTools: new Set(['pfsense_mcp_info']) });
+    expect((await both.client.listTools()).tools.map((t) => t.name)).toEqual(['pfsense_mcp_info']);
+    const auditor = await harness(w, { profile: 'auditor', toolsets: new Set(['firewall']) });
+    expect((await auditor.client.listTools()).tools.map((t) => t.name)).not.toContain(WRITE_TOOL);
+  });
+
   it('the alias PATCH missing from WriteEndpoints: absent, the line names allow_listed', async () => {
     const h = await harness(await writeDir(), {}, { allowListed: () => false });
     expect((await h.client.listTools()).tools.some((t) => t.name === WRITE_TOOL)).toBe(false);

@@ -13,13 +13,14 @@ Usage:
 
 Commands:
   keygen   Create an Ed25519 key for ROLE (plan-authorization, confirmation, reconciliation,
-           server-request) in DIR (an existing owner-only directory). Writes ROLE-<id>.key (private, 0600,
+           server-request, lab-gate) in DIR (an existing owner-only directory). Writes ROLE-<id>.key (private, 0600,
            never overwritten) and ROLE-<id>.pub, and prints the public key and key id to pin.
   review   Verify a pending request's server signature against the pinned server key, refuse it if it
            has expired, recompute every digest from the facts it carries, and show them.
   sign     Review, then — only after explicit approval — sign: a PlanAuthorizationV2 for an authorization
            request, ConfirmationEvidence for a confirmation request, reconciliation evidence for a
-           reconciliation request (--outcome required), or a reservation release. Approval is typing the
+           reconciliation request (--outcome required), a reservation release, or a lab gate
+           receipt for a lab gate request (only with a lab-gate key, which signs nothing else). Approval is typing the
            first 12 hex characters of the request digest (or "yes") at the prompt on a terminal, or
            --approve with those 12 characters in scripts. The result is written to DIR by exclusive
            creation (mode 0600).

@@ -1,6 +1,13 @@
 import { join } from 'node:path';
 import { bytesToHex } from '@pfsense-mcp/canonical';
-import { generateEd25519KeyPair, isAuthorityRole, keyIdOf, writeEd25519PrivateKeyFile, writeSecretFile } from '@pfsense-mcp/crypto';
+import {
+  generateEd25519KeyPair,
+  isAuthorityRole,
+  keyIdOf,
+  writeEd25519PrivateKeyFile,
+  writeLabGatePrivateKeyFile,
+  writeSecretFile,
+} from '@pfsense-mcp/crypto';
 import type { CliContext } from './cli-context.js';
 import { ExitCode } from './exit-code.js';
 import { withFileRefusal } from './file-refusal.js';
@@ -13,7 +20,7 @@ export function keygenCommand(ctx: CliContext): number {
   const { role, out } = ctx.args;
   if (ctx.args.file !== undefined) throw new SignerError(ExitCode.USAGE, 'USAGE', 'keygen takes no FILE; see --help');
   if (!isAuthorityRole(role)) {
-    throw new SignerError(ExitCode.USAGE, 'USAGE', '--role must be plan-authorization, confirmation, reconciliation or server-request');
+    throw new SignerError(ExitCode.USAGE, 'USAGE', '--role must be plan-authorization, confirmation, reconciliation, server-request or lab-gate');
   }
   if (out === undefined) throw new SignerError(ExitCode.USAGE, 'USAGE', 'missing --out DIR');
   assertSafeOutputDirectory(out, true);
@@ -24,7 +31,9 @@ export function keygenCommand(ctx: CliContext): number {
   const privatePath = join(out, `${base}.key`);
   const publicPath = join(out, `${base}.pub`);
   try {
-    withFileRefusal('--out', privatePath, () => writeEd25519PrivateKeyFile(privatePath, privateKey));
+    // A lab-gate key has its own file label: no other role's reader accepts it, and it reads no other role's file.
+    const write = role === 'lab-gate' ? writeLabGatePrivateKeyFile : writeEd25519PrivateKeyFile;
+    withFileRefusal('--out', privatePath, () => write(privatePath, privateKey));
   } finally {
     privateKey.fill(0);
   }
@@ -42,7 +51,9 @@ export function keygenCommand(ctx: CliContext): number {
         `  public key   ${publicHex}`,
         `  private key  ${privatePath}  (mode 0600 — keep it on this machine)`,
         `  public file  ${publicPath}`,
-        `Pin on the server: role ${role}, key id ${keyId}, public key ${publicHex}`,
+        role === 'lab-gate'
+          ? `Pin for the lab runner: copy ${base}.pub to lab-gate.pub next to the lab config (key id ${keyId})`
+          : `Pin on the server: role ${role}, key id ${keyId}, public key ${publicHex}`,
         '',
       ].join('\n'),
     );

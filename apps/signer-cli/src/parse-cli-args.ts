@@ -65,6 +65,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   for (const [name, value] of Object.entries(v)) {
     if (typeof value === 'string' && value.length === 0) throw new SignerError(ExitCode.USAGE, 'USAGE', `--${name} must not be empty`);
   }
+  if ((v.full === true || v.members === true) && first !== 'review' && first !== 'sign') {
+    throw new SignerError(ExitCode.USAGE, 'USAGE', '--full and --members are for review and sign; see --help');
+  }
   return build(first as Command, file);
 
   function build(command: Command, f: string | undefined): CliArgs {

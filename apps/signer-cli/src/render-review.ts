@@ -1,10 +1,10 @@
 import type { RequestReview } from './alias-request-review.js';
-import { displayWidth } from './display-width.js';
-import { safeTokens } from './render-safe.js';
+import { LABEL_WIDTH, Lines, idPieces, quoted, text } from './review-lines.js';
 import type { Style } from './terminal-style.js';
 
-/** The operator's terminal: no line of the review is wider, so the terminal never wraps one. */
-export const REVIEW_WIDTH = 80;
+// The width lives with the line layout; re-exported for the renderers that import it from here.
+export { REVIEW_WIDTH } from './review-lines.js';
+
 /** Hex characters shown of each digest unless --full (the full values are under --full and in --json). */
 export const DIGEST_SHOWN_LENGTH = 16;
 /** Members listed one per line; a larger alias is summarised (count and digest), listed under --members. */
@@ -15,116 +15,6 @@ export interface ReviewLayout {
   readonly full: boolean;
   /** Every member on its own line, however many. */
   readonly members: boolean;
-}
-
-const LABEL_WIDTH = 14;
-const VALUE_COLUMN = 2 + LABEL_WIDTH;
-const OWN_LINE_INDENT = 4;
-
-/** A piece of a line: renderer text or one token of a value, with the style it is shown in. */
-interface Piece {
-  readonly text: string;
-  readonly style: (s: string) => string;
-}
-
-const plain = (s: string) => s;
-
-function quoted(value: string, style: (s: string) => string = plain): Piece[] {
-  return ['"', ...safeTokens(value), '"'].map((text) => ({ text, style }));
-}
-
-function text(s: string, style: (s: string) => string = plain): Piece[] {
-  return [{ text: s, style }];
-}
-
-/** Safe-token ids (operation, contract, step) one character per piece, so a long one can wrap. */
-function idPieces(id: string): Piece[] {
-  return safeTokens(id).map((t) => ({ text: t, style: plain }));
-}
-
-/** Adjacent pieces of one style are styled together (one escape pair per run, not per character). */
-function emit(pieces: readonly Piece[]): string {
-  let out = '';
-  let run = '';
-  let style: ((s: string) => string) | null = null;
-  for (const p of pieces) {
-    if (p.style !== style && style !== null) {
-      out += style(run);
-      run = '';
-    }
-    style = p.style;
-    run += p.text;
-  }
-  return style === null ? out : out + style(run);
-}
-
-function widthOf(pieces: readonly Piece[]): number {
-  return pieces.reduce((w, p) => w + displayWidth(p.text), 0);
-}
-
-const SPACE_AT_EDGE = '\\u{0020}';
-
-/**
- * Greedy wrap of pieces into lines of at most `width` columns (a piece is never split). A value's own single
- * space never ends or starts a line as a bare space (invisible at a line end, easy to miss at a start): at a
- * wrap point it moves to the next line as the escape \u{0020}.
- */
-function wrap(pieces: readonly Piece[], width: number): Piece[][] {
-  const lines: Piece[][] = [[]];
-  let used = 0;
-  for (const p of pieces) {
-    const w = displayWidth(p.text);
-    const current = lines[lines.length - 1] as Piece[];
-    if (used + w > width && current.length > 0) {
-      const last = current[current.length - 1] as Piece;
-      const next: Piece[] = [];
-      if (last.text === ' ') {
-        current.pop();
-        next.push({ text: SPACE_AT_EDGE, style: last.style });
-      }
-      if (p.text === ' ') next.push({ text: SPACE_AT_EDGE, style: p.style });
-      else next.push(p);
-      lines.push(next);
-      used = widthOf(next);
-    } else {
-      current.push(p);
-      used += w;
-    }
-  }
-  return lines;
-}
-
-/**
- * Lays the review out for REVIEW_WIDTH columns: `label  value` with values from one column, wrapped there
- * (every line break is the renderer's, never the terminal's — values carry no newline and no run of spaces,
- * and their quotes are escaped, so no value can draw a line that looks like one of the review's own).
- */
-class Lines {
-  readonly #out: string[] = [];
-
-  raw(line: string): void {
-    this.#out.push(line);
-  }
-
-  field(label: string, pieces: readonly Piece[]): void {
-    const head = `  ${label.padEnd(LABEL_WIDTH)}`;
-    const rows = wrap(pieces, REVIEW_WIDTH - VALUE_COLUMN);
-    rows.forEach((row, i) => this.#out.push(`${i === 0 ? head : ' '.repeat(VALUE_COLUMN)}${emit(row)}`));
-  }
-
-  /** A value on the label's line when it fits there, else on its own line(s) below the label. */
-  fieldOrOwnLine(label: string, pieces: readonly Piece[], indent = OWN_LINE_INDENT): void {
-    if (widthOf(pieces) <= REVIEW_WIDTH - VALUE_COLUMN) {
-      this.field(label, pieces);
-      return;
-    }
-    this.#out.push(`  ${label}`);
-    for (const row of wrap(pieces, REVIEW_WIDTH - indent)) this.#out.push(`${' '.repeat(indent)}${emit(row)}`);
-  }
-
-  toString(): string {
-    return `${this.#out.join('\n')}\n`;
-  }
 }
 
 function time(ms: number): string {

@@ -4,7 +4,7 @@
 // by the terminal, and nothing invisible or look-alike is drawn raw.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactDigestOf } from '@pfsense-mcp/authorization';
-import { PRE_STATE, authorizationRequest, cleanup, ensureBuilt, json, keygen, reconciliationRequest, signer, tempDir, writeArtifact } from './harness.js';
+import { PRE_STATE, authorizationRequest, cleanup, ensureBuilt, filesIn, json, keygen, reconciliationRequest, signer, tempDir, writeArtifact } from './harness.js';
 import { SCREEN_COLUMNS, descriptionsOnScreen, hasTmux, membersOnScreen, onScreen, rowsStarting } from './terminal.js';
 import type { Screen } from './terminal.js';
 
@@ -39,7 +39,8 @@ function expectNoTerminalWrap(screen: Screen): void {
 /** Code points a terminal may draw as nothing or as something else: never on screen raw. */
 const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\u2800]|\p{M}\p{M}/u;
 
-describe.skipIf(!hasTmux)('the review on a real 80-column terminal', () => {
+// Each test runs several real processes (the signer, tmux): more time than the default, on a shared machine.
+describe.skipIf(!hasTmux)('the review on a real 80-column terminal', { timeout: 90_000 }, () => {
   it.each([
     ['a combining grapheme joiner (U+034F) inside a word', 'Ser\u034Fvers'],
     ['a variation selector (U+FE0F)', 'Servers\uFE0F'],
@@ -173,5 +174,22 @@ describe.skipIf(!hasTmux)('the review on a real 80-column terminal', () => {
     const rows = listed.stdout.split('\n');
     expect(membersOnScreen(rows)).toEqual({ address: pre.address, detail: pre.detail });
     for (const row of rows) expect([...row].length).toBeLessThanOrEqual(SCREEN_COLUMNS);
+  });
+});
+
+describe.skipIf(!hasTmux)('signing on a real 80-column terminal', { timeout: 90_000 }, () => {
+  it('shows the same review, asks for the prefix in one line, and signs what was typed', () => {
+    const plan = keygen(dir, 'plan-authorization');
+    const req = authorizationRequest(server.key, { desc: `Public "web" servers${' '.repeat(40)}→ "x"` });
+    const out = tempDir();
+    const prefix = artifactDigestOf(req).slice(0, 12);
+    // The keys are typed as soon as the pane exists; the terminal holds them until the prompt reads them.
+    const screen = onScreen(['sign', writeArtifact(dir, req), '--key', plan.keyFile, '--server-key', server.pubFile, '--out', out], 120, `${prefix}\n`);
+    expectNoTerminalWrap(screen);
+    expect(descriptionsOnScreen(screen.rows).new).toBe(req.payload.review.new_description);
+    expect(screen.rows.some((r) => r.includes(`Type ${prefix} or "yes": `))).toBe(true);
+    expect(screen.rows.some((r) => r.startsWith('signed pfsense-mcp/plan-authorization v2'))).toBe(true);
+    expect(filesIn(out)).toHaveLength(1);
+    cleanup(out);
   });
 });

@@ -90,6 +90,8 @@ describe('command line', () => {
     expect(signer(['frobnicate']).status).toBe(2);
     expect(signer(['review', 'x', '--sneaky']).status).toBe(2);
     expect(signer(['keygen', '--role', 'root', '--out', keys]).status).toBe(2);
+    expect(signer(['keygen', '--role', 'confirmation', '--out', keys, '--full']).status).toBe(2);
+    expect(signer(['verify', 'x.json', '--members']).status).toBe(2);
     const r = signer(['frobnicate', '--json']);
     expect(json(r)).toMatchObject({ ok: false, error: { code: 'USAGE' } });
   });

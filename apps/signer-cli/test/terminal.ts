@@ -26,8 +26,8 @@ function trimBlank(text: string): string[] {
   return rows;
 }
 
-/** Runs the signer with `args` in an 80-column tmux pane and captures the screen once it has exited. */
-export function onScreen(args: readonly string[], height = 120): Screen {
+/** Runs the signer with `args` in an 80-column tmux pane (`typed`: keys sent to it) and captures the screen once it has exited. */
+export function onScreen(args: readonly string[], height = 120, typed = ''): Screen {
   const dir = mkdtempSync(join(tmpdir(), 'signer-tmux-'));
   const socket = join(dir, 's');
   const env = { ...process.env, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', NO_COLOR: undefined, TMUX: undefined };
@@ -38,6 +38,7 @@ export function onScreen(args: readonly string[], height = 120): Screen {
     const script = `${program}; tmux -S ${quote(socket)} set-option -g @status $?; tmux -S ${quote(socket)} wait-for -S done; sleep 600`;
     const started = tmux('new-session', '-d', '-x', String(SCREEN_COLUMNS), '-y', String(height), '-s', 'review', `sh -c ${quote(script)}`);
     if (started.status !== 0) throw new Error(`tmux new-session failed: ${started.stderr}`);
+    if (typed !== '') tmux('send-keys', '-t', 'review', '-l', typed);
     const waited = tmux('wait-for', 'done');
     if (waited.status !== 0) throw new Error('tmux wait-for failed');
     const rows = trimBlank(tmux('capture-pane', '-p', '-t', 'review').stdout);

@@ -65,6 +65,12 @@ describe('readTarget', () => {
     ['address/detail cardinality differs', { detail: ['http'] }],
     ['a negative id', { id: -1 }],
     ['a lone surrogate in descr', { descr: '\uD800' }],
+    // What the READ tools' projections coerce losslessly (integer ↔ integer-valued string) the write path's
+    // authoritative read still refuses: it fingerprints exactly what pfSense holds.
+    ['an integer-valued string id', { id: '1' }],
+    ['an integer descr', { descr: 0 }],
+    ['an integer address member', { address: [80, 443] }],
+    ['a null descr', { descr: null }],
   ])('refuses a malformed target: %s', async (_name, patch) => {
     const items = clone(ALIASES).map((a) => (a.id === 1 ? { ...a, ...patch } : a));
     expect((await refusedWith(items, 'WEB_PORTS')).code).toBe('MALFORMED_TARGET');

@@ -12,6 +12,8 @@ export const ArtifactKind = Object.freeze({
   RECONCILIATION: 'pfsense-mcp/reconciliation',
   RELEASE_REQUEST: 'pfsense-mcp/reservation-release-request',
   RELEASE: 'pfsense-mcp/reservation-release',
+  LAB_GATE_REQUEST: 'pfsense-mcp/lab-gate-request',
+  LAB_GATE_RECEIPT: 'pfsense-mcp/lab-gate-receipt',
 } as const);
 export type ArtifactKind = (typeof ArtifactKind)[keyof typeof ArtifactKind];
 
@@ -61,6 +63,9 @@ export const ARTIFACT_RULES: Readonly<Record<ArtifactKind, KindRule>> = Object.f
     role: 'server-request',
   }),
   [ArtifactKind.RELEASE]: Object.freeze({ version: 1, purpose: DigestPurpose.RECONCILIATION, role: 'reconciliation' }),
+  // The lab runner's gate: requested with the runner's own request key, answered by the operator's lab-gate key.
+  [ArtifactKind.LAB_GATE_REQUEST]: Object.freeze({ version: 1, purpose: DigestPurpose.LAB_GATE_REQUEST, role: 'server-request' }),
+  [ArtifactKind.LAB_GATE_RECEIPT]: Object.freeze({ version: 1, purpose: DigestPurpose.LAB_GATE_RECEIPT, role: 'lab-gate' }),
 } satisfies Record<ArtifactKind, KindRule>);
 
 const KINDS: ReadonlySet<string> = new Set(Object.values(ArtifactKind));

@@ -1,5 +1,9 @@
 import type { z } from 'zod';
 import { ArtifactKind } from './artifact-kind.js';
+import { labGateReceiptSchema } from './lab-gate-receipt.js';
+import type { LabGateReceipt } from './lab-gate-receipt.js';
+import { labGateRequestSchema } from './lab-gate-request.js';
+import type { LabGateRequest } from './lab-gate-request.js';
 import { confirmationEvidenceSchema } from './confirmation-evidence.js';
 import type { ConfirmationEvidence } from './confirmation-evidence.js';
 import { pendingAuthorizationRequestSchema } from './pending-authorization-request.js';
@@ -24,7 +28,9 @@ export type SignedArtifact =
   | PendingReconciliationRequest
   | ReconciliationEvidence
   | PendingReleaseRequest
-  | ReservationRelease;
+  | ReservationRelease
+  | LabGateRequest
+  | LabGateReceipt;
 
 /** Server-signed requests (role `server-request`). */
 export type PendingRequest = PendingAuthorizationRequest | PendingConfirmationRequest | PendingReconciliationRequest | PendingReleaseRequest;
@@ -46,4 +52,6 @@ export const ARTIFACT_SCHEMAS: Readonly<Record<ArtifactKind, z.ZodType>> = Objec
   [ArtifactKind.RECONCILIATION]: reconciliationEvidenceSchema,
   [ArtifactKind.RELEASE_REQUEST]: pendingReleaseRequestSchema,
   [ArtifactKind.RELEASE]: reservationReleaseSchema,
+  [ArtifactKind.LAB_GATE_REQUEST]: labGateRequestSchema,
+  [ArtifactKind.LAB_GATE_RECEIPT]: labGateReceiptSchema,
 });

@@ -76,6 +76,12 @@ export type {
   ReservationRelease,
   ReservationReleasePayload,
 } from './reservation-release.js';
+export { checkLabGateRequestDigests, createLabGateRequest } from './lab-gate-request.js';
+export type { LabGateRequest, LabGateRequestInput, LabGateRequestPayload } from './lab-gate-request.js';
+export { createLabGateReceipt } from './lab-gate-receipt.js';
+export type { LabGateReceipt, LabGateReceiptPayload } from './lab-gate-receipt.js';
+export { verifyLabGateReceipt, verifyLabGateRequest } from './verify-lab-gate.js';
+export type { ExpectedLabGate } from './verify-lab-gate.js';
 export { encodeArtifact, parseArtifact, parseArtifactOfKind, validateArtifactDocument } from './parse-artifact.js';
 export { verifyArtifactSignature } from './verify-artifact-signature.js';
 export { checkCurrentness } from './check-currentness.js';

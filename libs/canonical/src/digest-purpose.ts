@@ -21,8 +21,11 @@ export const DigestPurpose = Object.freeze({
   RECONCILIATION_REQUEST: 'reconciliation-request',
   RECONCILIATION: 'reconciliation',
   CONSUMPTION_RECORD: 'consumption-record',
-  // Added by issue 7: the plan digest (an operation's step → execution-intent set) has its own domain.
+  // The plan digest (an operation's step → execution-intent set) has its own domain.
   PLAN: 'plan',
+  // The lab runner's gate: the runner's pending gate request and the operator's signed gate receipt.
+  LAB_GATE_REQUEST: 'lab-gate-request',
+  LAB_GATE_RECEIPT: 'lab-gate-receipt',
 } as const);
 
 export type DigestPurpose = (typeof DigestPurpose)[keyof typeof DigestPurpose];

@@ -11,7 +11,7 @@ function lp(s: string): Buffer {
 }
 
 describe('DigestPurpose', () => {
-  it('is a closed, frozen enum of the agreed kebab-case members (17 from issue 2, PLAN from issue 7)', () => {
+  it('is a closed, frozen enum of the agreed kebab-case members (17 agreed first, then PLAN, then the two lab-gate members)', () => {
     expect(Object.isFrozen(DigestPurpose)).toBe(true);
     expect(Object.entries(DigestPurpose)).toEqual([
       ['KEY_ID', 'key-id'],
@@ -32,6 +32,8 @@ describe('DigestPurpose', () => {
       ['RECONCILIATION', 'reconciliation'],
       ['CONSUMPTION_RECORD', 'consumption-record'],
       ['PLAN', 'plan'],
+      ['LAB_GATE_REQUEST', 'lab-gate-request'],
+      ['LAB_GATE_RECEIPT', 'lab-gate-receipt'],
     ]);
     expect(() => {
       (DigestPurpose as Record<string, string>)['EXTRA'] = 'extra';

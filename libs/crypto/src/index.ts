@@ -25,6 +25,11 @@ export {
   readEd25519PrivateKeyFile,
   writeEd25519PrivateKeyFile,
 } from './ed25519-private-key-file.js';
+export {
+  LAB_GATE_PRIVATE_KEY_FILE_LABEL,
+  readLabGatePrivateKeyFile,
+  writeLabGatePrivateKeyFile,
+} from './lab-gate-private-key-file.js';
 export { HKDF_SHA256_MAX_LENGTH, hkdfSha256 } from './hkdf-sha256.js';
 export { hmacSha256 } from './hmac-sha256.js';
 export { keyIdOf } from './key-id-of.js';

@@ -11,9 +11,11 @@ import {
   keyIdOf,
   readApiKeyFile,
   readEd25519PrivateKeyFile,
+  readLabGatePrivateKeyFile,
   readMasterKeyFile,
   readSecretFile,
   writeEd25519PrivateKeyFile,
+  writeLabGatePrivateKeyFile,
   writeMasterKeyFile,
   writeSecretFile,
 } from '../src/index.js';
@@ -237,5 +239,22 @@ describe('API key file', () => {
     }
     expect(codeOf(() => readApiKeyFile(file('x'.repeat(1025))))).toBe('TOO_LARGE');
     expect(codeOf(() => readApiKeyFile(file('abc', 0o644)))).toBe('UNSAFE_MODE');
+  });
+});
+
+describe('lab-gate private key file', () => {
+  it('round-trips under its own label, and neither reader accepts the other role\'s file', () => {
+    const { privateKey, publicKey } = generateEd25519KeyPair();
+    const gate = fresh('gate');
+    writeLabGatePrivateKeyFile(gate, privateKey);
+    expect(readFileSync(gate, 'utf8')).toBe(`pfsense-mcp-lab-gate-ed25519-private-key-v1 ${b64(privateKey)}\n`);
+    const got = readLabGatePrivateKeyFile(gate);
+    expect(got.publicKey).toEqual(publicKey);
+    expect(got.keyId).toBe(keyIdOf(publicKey));
+    expect(codeOf(() => readEd25519PrivateKeyFile(gate))).toBe('BAD_FORMAT');
+    const operator = fresh('op');
+    writeEd25519PrivateKeyFile(operator, privateKey);
+    expect(codeOf(() => readLabGatePrivateKeyFile(operator))).toBe('BAD_FORMAT');
+    expect(codeOf(() => writeLabGatePrivateKeyFile(gate, privateKey))).toBe('EXISTS');
   });
 });

@@ -136,7 +136,9 @@ export const READ_MODELS: Readonly<Record<string, ReadModelSpec>> = deepFreeze({
 `;
 for (const [name, spec] of [...used.entries()].sort(([a], [b]) => a.localeCompare(b))) {
   if (spec.excluded.length) for (const [f, why] of spec.excluded) out += `  // ${name}.${f}: excluded (${why})\n`;
-  out += `  ${name}: {\n    many: ${spec.many},\n    fields: {\n`;
+  out += `  ${name}: {\n    many: ${spec.many},\n`;
+  if (spec.excluded.length) out += `    withheld: [${spec.excluded.map(([f]) => q(f)).join(', ')}],\n`;
+  out += `    fields: {\n`;
   for (const [f, kind] of spec.fields) {
     out += `      ${/^[a-z_][a-z0-9_]*$/i.test(f) ? f : q(f)}: ${typeof kind === 'string' ? q(kind) : `{ model: ${q(kind.model)}, many: ${kind.many} }`},\n`;
   }

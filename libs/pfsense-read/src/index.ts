@@ -6,7 +6,7 @@ export type { PfrestResponseErrorCode } from './pfrest-response-error.js';
 export { PfrestEnvelopeSchema } from './pfrest-envelope.js';
 export type { PfrestEnvelope } from './pfrest-envelope.js';
 export { ReadToolInputError } from './read-tool-input-error.js';
-export type { ReadToolDefinition, ProjectOptions } from './read-tool-definition.js';
+export type { ReadToolDefinition, ProjectOptions, ProjectedRead } from './read-tool-definition.js';
 export type { ReadModelSpec, FieldKind, ScalarKind } from './read-model-spec.js';
 export {
   READ_CATALOGUE,
@@ -21,4 +21,6 @@ export {
 export { READ_MODELS } from './read-models.js';
 export { IDENTIFYING_METADATA } from './identifying-metadata.js';
 export { runReadTool, truncateReadResult } from './run-read-tool.js';
+export { PFREST_TESTED_RANGE, parsePfrestVersion, isTestedPfrestVersion, formatPfrestVersion } from './pfrest-version.js';
+export type { PfrestVersion } from './pfrest-version.js';
 export type { ReadToolResult, PluralReadToolResult, SingularReadToolResult } from './run-read-tool.js';

@@ -5,20 +5,30 @@ import type { FieldKind, ReadModelSpec, ScalarKind } from './read-model-spec.js'
 type Json = null | boolean | number | string | readonly Json[] | { readonly [k: string]: Json };
 type JsonObject = { readonly [k: string]: Json };
 
-/** A compiled model: the upstream (lenient, allow-list) schema, the exact output schema, and the projector. */
+/**
+ * Where a projection records the fields it had to null because their upstream JSON type differed from the model
+ * and no lossless coercion applied (names only, `field` or `nested.field`; never a value).
+ */
+export type DriftSink = Set<string>;
+
+/** A compiled model: the output schema and the lenient allow-list projector of one item. */
 export interface CompiledModel {
-  /** What the projection emits for one item: every allow-listed field, null when absent or withheld. */
+  /** What the projection emits for one item: every allow-listed field, null when absent, withheld or drifted. */
   readonly outputSchema: z.ZodObject;
   /**
-   * Projects one upstream item; throws PfrestResponseError(UNEXPECTED_SHAPE) on a structurally wrong value.
-   * `at()` gives the item's path for the error (built only on failure: the hot path allocates no strings).
+   * Projects one upstream item. A field of the wrong JSON type is coerced when that is lossless (an
+   * integer-valued string for a number field, a safe integer for a string field), else nulled and named in
+   * `drift`. Only a value that is not an object at all throws PfrestResponseError(UNEXPECTED_SHAPE); `at()`
+   * gives its path (built only on failure: the hot path allocates no strings).
    */
-  project(raw: unknown, withheld: ReadonlySet<string>, at: () => string): JsonObject;
+  project(raw: unknown, withheld: ReadonlySet<string>, at: () => string, drift: DriftSink): JsonObject;
 }
 
 export interface CompileOptions {
   /** Plural items carry pfrest's array-index `id`; child-model endpoints also carry `parent_id`. */
   readonly idFields: readonly ('id' | 'parent_id')[];
+  /** Drift-name prefix of an embedded model (`parent.`); empty at the top level. */
+  readonly prefix?: string;
 }
 
 const SCALAR_OUT: Record<ScalarKind, z.ZodType> = {
@@ -28,16 +38,30 @@ const SCALAR_OUT: Record<ScalarKind, z.ZodType> = {
   scalar: z.union([z.string(), z.number(), z.boolean()]),
 };
 
-function checkScalar(kind: ScalarKind, v: unknown): boolean {
+/** Marks a value that neither fits its kind nor coerces losslessly. */
+const MISFIT = Symbol('misfit');
+
+/**
+ * The value as the model's kind, or MISFIT. The only coercions are the two lossless ones (the value survives
+ * the round trip unchanged): "42" ↔ 42 between number and string fields. "", "1.5", "007", "1e3", "true" stay
+ * misfits, and nothing else converts (no boolean parsing, no float strings).
+ */
+function fitScalar(kind: ScalarKind, v: unknown): Json | typeof MISFIT {
   switch (kind) {
     case 'string':
-      return typeof v === 'string';
+      if (typeof v === 'string') return v;
+      return typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : MISFIT;
     case 'number':
-      return typeof v === 'number' && Number.isFinite(v);
+      if (typeof v === 'number') return Number.isFinite(v) ? v : MISFIT;
+      if (typeof v === 'string') {
+        const n = Number(v);
+        return Number.isSafeInteger(n) && String(n) === v ? n : MISFIT;
+      }
+      return MISFIT;
     case 'boolean':
-      return typeof v === 'boolean';
+      return typeof v === 'boolean' ? v : MISFIT;
     case 'scalar':
-      return typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+      return typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)) ? v : MISFIT;
   }
 }
 
@@ -51,6 +75,8 @@ function shapeError(path: string): PfrestResponseError {
 
 interface CompiledField {
   readonly name: string;
+  /** Drift name: the field's path from the top-level item (`name` or `parent.name`). */
+  readonly driftName: string;
   /** Scalar kind of the value (or of each element when `list`); null for an embedded model. */
   readonly scalar: ScalarKind | null;
   readonly list: boolean;
@@ -61,8 +87,8 @@ const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
  * Compiles a model (and, recursively, the models it embeds) into an allow-list projector and its output schema.
- * The projector reads only the listed keys as own properties (never the prototype chain), checks each value's
- * JSON type, and builds a fresh frozen object — unknown upstream keys never reach the output.
+ * The projector reads only the listed keys as own properties (never the prototype chain), fits each value to
+ * its kind, and builds a fresh frozen object — unknown upstream keys never reach the output.
  */
 export function compileModel(
   models: Readonly<Record<string, ReadModelSpec>>,
@@ -71,67 +97,79 @@ export function compileModel(
 ): CompiledModel {
   const spec = models[modelName];
   if (spec === undefined) throw new TypeError(`compileModel: unknown model "${modelName}"`);
+  const prefix = options.prefix ?? '';
   const fields: CompiledField[] = [];
   const shape: Record<string, z.ZodType> = {};
   const idFields = [...options.idFields];
   for (const idField of idFields) shape[idField] = SCALAR_OUT.scalar.nullable();
   for (const [name, kind] of Object.entries(spec.fields) as [string, FieldKind][]) {
+    const driftName = `${prefix}${name}`;
     if (typeof kind === 'object') {
-      const inner = compileModel(models, kind.model, { idFields: kind.many ? ['id'] : [] });
-      fields.push({ name, scalar: null, list: kind.many, nested: inner });
+      const inner = compileModel(models, kind.model, { idFields: kind.many ? ['id'] : [], prefix: `${driftName}.` });
+      fields.push({ name, driftName, scalar: null, list: kind.many, nested: inner });
       shape[name] = (kind.many ? z.array(inner.outputSchema) : inner.outputSchema).nullable();
     } else if (kind.endsWith('[]')) {
       const scalar = kind.slice(0, -2) as ScalarKind;
-      fields.push({ name, scalar, list: true, nested: null });
+      fields.push({ name, driftName, scalar, list: true, nested: null });
       shape[name] = z.array(SCALAR_OUT[scalar]).nullable();
     } else {
-      fields.push({ name, scalar: kind as ScalarKind, list: false, nested: null });
+      fields.push({ name, driftName, scalar: kind as ScalarKind, list: false, nested: null });
       shape[name] = SCALAR_OUT[kind as ScalarKind].nullable();
     }
   }
   const outputSchema = z.strictObject(shape);
 
-  function projectField(f: CompiledField, v: unknown, withheld: ReadonlySet<string>, at: () => string): Json {
-    if (v === null || v === undefined) return null;
+  /** The projected value, or MISFIT when the field (or one of its elements) does not fit. */
+  function projectField(f: CompiledField, v: unknown, withheld: ReadonlySet<string>, at: () => string, drift: DriftSink): Json | typeof MISFIT {
     const nested = f.nested;
     if (nested !== null) {
       const innerWithheld = subPaths(withheld, f.name);
-      if (!f.list) return nested.project(v, innerWithheld, () => `${at()}.${f.name}`);
-      if (!Array.isArray(v)) throw shapeError(`${at()}.${f.name}`);
+      if (!f.list) return isPlainObject(v) ? nested.project(v, innerWithheld, at, drift) : MISFIT;
+      if (!Array.isArray(v)) return MISFIT;
       const out: Json[] = new Array<Json>(v.length);
       for (let i = 0; i < v.length; i += 1) {
-        out[i] = nested.project(v[i], innerWithheld, () => `${at()}.${f.name}[${i}]`);
+        const item: unknown = v[i];
+        // An embedded item that is not an object is a misfit of the whole embedded list, not of the response.
+        if (!isPlainObject(item)) return MISFIT;
+        out[i] = nested.project(item, innerWithheld, at, drift);
       }
       return Object.freeze(out);
     }
     const scalar = f.scalar as ScalarKind;
-    if (!f.list) {
-      if (!checkScalar(scalar, v)) throw shapeError(`${at()}.${f.name}`);
-      return v as Json;
-    }
-    if (!Array.isArray(v)) throw shapeError(`${at()}.${f.name}`);
+    if (!f.list) return fitScalar(scalar, v);
+    if (!Array.isArray(v)) return MISFIT;
     const out: Json[] = new Array<Json>(v.length);
     for (let i = 0; i < v.length; i += 1) {
-      const item: unknown = v[i];
-      if (!checkScalar(scalar, item)) throw shapeError(`${at()}.${f.name}[${i}]`);
-      out[i] = item as Json;
+      const item = fitScalar(scalar, v[i]);
+      if (item === MISFIT) return MISFIT;
+      out[i] = item;
     }
     return Object.freeze(out);
   }
 
-  function project(raw: unknown, withheld: ReadonlySet<string>, at: () => string): JsonObject {
+  function project(raw: unknown, withheld: ReadonlySet<string>, at: () => string, drift: DriftSink): JsonObject {
     if (!isPlainObject(raw)) throw shapeError(at());
     const out: Record<string, Json> = {};
     for (const idField of idFields) {
       const v = hasOwn.call(raw, idField) ? raw[idField] : null;
-      if (v !== null && v !== undefined && !checkScalar('scalar', v)) throw shapeError(`${at()}.${idField}`);
-      out[idField] = (v ?? null) as Json;
+      let value: Json = null;
+      if (v !== null && v !== undefined) {
+        const fit = fitScalar('scalar', v);
+        if (fit === MISFIT) drift.add(`${prefix}${idField}`);
+        else value = fit;
+      }
+      out[idField] = value;
     }
     const anyWithheld = withheld.size > 0;
     for (const f of fields) {
       const v = hasOwn.call(raw, f.name) ? raw[f.name] : null;
-      // Withheld fields are still type-checked, so a response's validity does not depend on the flag.
-      const value = projectField(f, v, withheld, at);
+      let value: Json = null;
+      if (v !== null && v !== undefined) {
+        // Withheld fields are still fitted, so the drift list does not depend on the flag.
+        const fit = projectField(f, v, withheld, at, drift);
+        if (fit === MISFIT) drift.add(f.driftName);
+        else value = fit;
+      }
       out[f.name] = anyWithheld && withheld.has(f.name) ? null : value;
     }
     return Object.freeze(out);

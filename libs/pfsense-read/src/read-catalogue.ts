@@ -2,12 +2,13 @@ import { READ_CAPABILITIES, isCapability } from '@pfsense-mcp/policy';
 import type { Capability } from '@pfsense-mcp/policy';
 import { z } from 'zod';
 import { IDENTIFYING_METADATA } from './identifying-metadata.js';
-import { compileModel, modelHasPath } from './model-projection.js';
+import { compileModel, modelHasPath, type DriftSink } from './model-projection.js';
 import { PfrestResponseError } from './pfrest-response-error.js';
 import { READ_CATALOGUE_DATA } from './read-catalogue-data.js';
 import type { ReadCatalogueEntry } from './read-catalogue-entry.js';
 import { READ_MODELS } from './read-models.js';
-import type { ProjectOptions, ReadToolDefinition } from './read-tool-definition.js';
+import type { FieldKind } from './read-model-spec.js';
+import type { ProjectedRead, ProjectOptions, ReadToolDefinition } from './read-tool-definition.js';
 
 /** pfSense-pkg-RESTAPI version the catalogue, models and paths were derived from. */
 export const PFREST_VERSION = '2.10.0';
@@ -31,38 +32,30 @@ export const DEFAULT_LIMIT = 100;
 export const MAX_OFFSET = 1_000_000_000;
 
 const NO_FIELDS: ReadonlySet<string> = new Set();
+const NO_DRIFT: readonly string[] = Object.freeze([]);
 const ROOT = (): string => '$';
+
+// The input schemas carry no per-property descriptions and no `$schema` marker: the names, types, bounds and
+// defaults say it all, the server's instructions explain paging once, and the model-facing part of tools/list
+// must stay small (docs/DESIGN.md §8: ≤ 40 KB for the full READ surface). MCP reads a schema without `$schema`
+// as JSON Schema 2020-12; these use only keywords that mean the same in draft-07 and 2020-12.
+const NO_SCHEMA_MARKER = { $schema: undefined };
 
 function inputSchemaOf(entry: ReadCatalogueEntry): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
   if (entry.plural) {
-    shape['limit'] = z
-      .number()
-      .int()
-      .min(MIN_LIMIT)
-      .max(MAX_LIMIT)
-      .default(DEFAULT_LIMIT)
-      .describe(`Most items to return (${MIN_LIMIT}-${MAX_LIMIT}); passed upstream.`);
-    shape['offset'] = z
-      .number()
-      .int()
-      .min(0)
-      .max(MAX_OFFSET)
-      .default(0)
-      .describe('Items to skip before the first returned item; passed upstream.');
+    shape['limit'] = z.number().int().min(MIN_LIMIT).max(MAX_LIMIT).default(DEFAULT_LIMIT);
+    shape['offset'] = z.number().int().min(0).max(MAX_OFFSET).default(0);
   }
-  if (entry.identifyingFlag) {
-    shape['include_identifying_metadata'] = z
-      .boolean()
-      .default(false)
-      .describe('Also return the identifying fields this tool withholds by default.');
-  }
+  if (entry.identifyingFlag) shape['include_identifying_metadata'] = z.boolean().default(false);
   // Strict: an unknown argument (a filter, a typo) is refused, never ignored or passed upstream.
-  return z.strictObject(shape);
+  return z.strictObject(shape).meta(NO_SCHEMA_MARKER);
 }
 
 function outputSchemaOf(plural: boolean, item: z.ZodObject): z.ZodObject {
-  if (!plural) return z.strictObject({ data: item });
+  // Present only when a field was nulled for type drift: the names, never values.
+  const drift = z.array(z.string()).optional();
+  if (!plural) return z.strictObject({ data: item, drift });
   return z.strictObject({
     data: z.array(item),
     count: z.number().int().min(0),
@@ -70,16 +63,31 @@ function outputSchemaOf(plural: boolean, item: z.ZodObject): z.ZodObject {
     offset: z.number().int().min(0),
     next_offset: z.number().int().min(0).nullable(),
     truncated: z.boolean(),
+    drift,
   });
 }
 
-function descriptionOf(entry: ReadCatalogueEntry, identifying: readonly string[]): string {
+/**
+ * The purpose sentence, then one sentence on what is withheld: the identifying fields (null unless asked for)
+ * and the upstream fields that are never returned, or that nothing is.
+ */
+function descriptionOf(entry: ReadCatalogueEntry, identifying: readonly string[], never: readonly string[]): string {
   let text = entry.description;
-  if (entry.plural) text += ' Paged with limit/offset; next_offset is set when more items may follow.';
-  if (identifying.length > 0) {
-    text += ` Identifying fields (${identifying.join(', ')}) are null unless include_identifying_metadata is true.`;
+  if (identifying.length > 0) text += ` Withheld unless include_identifying_metadata is true: ${identifying.join(', ')}.`;
+  if (never.length > 0) text += ` Never returned: ${never.join(', ')}.`;
+  if (identifying.length === 0 && never.length === 0) text += ' No field is withheld.';
+  return text;
+}
+
+/** The withheld upstream fields of a model and of the models it embeds (`field`, `nested.field`). */
+function withheldOf(modelName: string, prefix = ''): string[] {
+  const spec = READ_MODELS[modelName];
+  if (spec === undefined) return [];
+  const out = (spec.withheld ?? []).map((f) => `${prefix}${f}`);
+  for (const [name, kind] of Object.entries(spec.fields) as [string, FieldKind][]) {
+    if (typeof kind === 'object') out.push(...withheldOf(kind.model, `${prefix}${name}.`));
   }
-  return text + ' Secret fields are never returned.';
+  return out;
 }
 
 function readCapabilityOf(entry: ReadCatalogueEntry): Capability {
@@ -104,20 +112,28 @@ function buildDefinition(entry: ReadCatalogueEntry): ReadToolDefinition {
   const idFields: ('id' | 'parent_id')[] = entry.plural ? (entry.childOf === null ? ['id'] : ['id', 'parent_id']) : [];
   const compiled = compileModel(READ_MODELS, entry.model, { idFields });
   const withheldByDefault: ReadonlySet<string> = new Set(identifying);
+  const never = withheldOf(entry.model);
 
-  function project(data: unknown, opts: ProjectOptions): unknown {
+  function project(data: unknown, opts: ProjectOptions): ProjectedRead {
     const withheld = opts?.includeIdentifyingMetadata === true ? NO_FIELDS : withheldByDefault;
-    if (!entry.plural) return compiled.project(data, withheld, ROOT);
-    if (!Array.isArray(data)) throw new PfrestResponseError('UNEXPECTED_SHAPE', 200, null, '$');
-    const items: unknown[] = new Array<unknown>(data.length);
-    for (let i = 0; i < data.length; i += 1) items[i] = compiled.project(data[i], withheld, () => `$[${i}]`);
-    return Object.freeze(items);
+    const drift: DriftSink = new Set();
+    let projected: unknown;
+    if (!entry.plural) {
+      projected = compiled.project(data, withheld, ROOT, drift);
+    } else {
+      // The list and its items are the structure: those still fail the call; only fields drift.
+      if (!Array.isArray(data)) throw new PfrestResponseError('UNEXPECTED_SHAPE', 200, null, '$');
+      const items: unknown[] = new Array<unknown>(data.length);
+      for (let i = 0; i < data.length; i += 1) items[i] = compiled.project(data[i], withheld, () => `$[${i}]`, drift);
+      projected = Object.freeze(items);
+    }
+    return Object.freeze({ data: projected, drift: drift.size === 0 ? NO_DRIFT : Object.freeze([...drift].sort()) });
   }
 
   return Object.freeze({
     name: entry.name,
     title: entry.title,
-    description: descriptionOf(entry, identifying),
+    description: descriptionOf(entry, identifying, never),
     group: entry.group,
     capability,
     path: entry.path,
@@ -127,6 +143,7 @@ function buildDefinition(entry: ReadCatalogueEntry): ReadToolDefinition {
     outputSchema: outputSchemaOf(entry.plural, compiled.outputSchema),
     supportsIdentifyingMetadata: entry.identifyingFlag,
     identifyingFields: Object.freeze([...identifying]),
+    withheldFields: Object.freeze(never),
     project,
   });
 }

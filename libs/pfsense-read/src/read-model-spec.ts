@@ -13,5 +13,8 @@ export type FieldKind =
 /** The allow-list of one pfrest model: only these fields ever leave the projection. */
 export interface ReadModelSpec {
   readonly many: boolean;
+  /** Upstream fields left out of `fields` on purpose (secrets, write-only values, free-form blobs); named in
+   * the tool descriptions so a model knows they exist and are never returned. */
+  readonly withheld?: readonly string[];
   readonly fields: Readonly<Record<string, FieldKind>>;
 }

@@ -50,6 +50,7 @@ export const READ_MODELS: Readonly<Record<string, ReadModelSpec>> = deepFreeze({
   // BINDSettings.bind_global_settings: excluded (free-form BIND configuration; may embed TSIG keys)
   BINDSettings: {
     many: false,
+    withheld: ['bind_custom_options', 'bind_global_settings'],
     fields: {
       enable_bind: 'boolean',
       bind_ip_version: 'string',
@@ -80,6 +81,7 @@ export const READ_MODELS: Readonly<Record<string, ReadModelSpec>> = deepFreeze({
   // Certificate.prv: excluded (sensitive upstream)
   Certificate: {
     many: true,
+    withheld: ['prv'],
     fields: {
       descr: 'string',
       refid: 'string',
@@ -95,6 +97,7 @@ export const READ_MODELS: Readonly<Record<string, ReadModelSpec>> = deepFreeze({
   // CertificateAuthority.prv: excluded (sensitive upstream)
   CertificateAuthority: {
     many: true,
+    withheld: ['prv'],
     fields: {
       descr: 'string',
       refid: 'string',
@@ -125,6 +128,7 @@ export const READ_MODELS: Readonly<Record<string, ReadModelSpec>> = deepFreeze({
   // CertificateRevocationListRevokedCertificate.prv: excluded (write-only upstream)
   CertificateRevocationListRevokedCertificate: {
     many: true,
+    withheld: ['caref', 'descr', 'type', 'crt', 'prv'],
     fields: {
       certref: 'scalar',
       serial: 'string',
@@ -346,6 +350,7 @@ export const READ_MODELS: Readonly<Record<string, ReadModelSpec>> = deepFreeze({
   // DNSResolverSettings.custom_options: excluded (free-form Unbound configuration; may embed credentials)
   DNSResolverSettings: {
     many: false,
+    withheld: ['custom_options'],
     fields: {
       enable: 'boolean',
       port: 'scalar',
@@ -369,6 +374,7 @@ export const READ_MODELS: Readonly<Record<string, ReadModelSpec>> = deepFreeze({
   // EmailNotificationSettings.password: excluded (SMTP password, not flagged upstream)
   EmailNotificationSettings: {
     many: false,
+    withheld: ['password'],
     fields: {
       disable: 'boolean',
       ipaddress: 'string',
@@ -528,6 +534,7 @@ export const READ_MODELS: Readonly<Record<string, ReadModelSpec>> = deepFreeze({
   // HASync.password: excluded (write-only upstream)
   HASync: {
     many: false,
+    withheld: ['password'],
     fields: {
       synchronizetoip: 'string',
       pfsyncpeerip: 'string',
@@ -850,6 +857,7 @@ export const READ_MODELS: Readonly<Record<string, ReadModelSpec>> = deepFreeze({
   // NTPSettings.serverauthkey: excluded (sensitive upstream)
   NTPSettings: {
     many: false,
+    withheld: ['serverauthkey'],
     fields: {
       enable: 'boolean',
       interface: 'scalar[]',
@@ -895,6 +903,7 @@ export const READ_MODELS: Readonly<Record<string, ReadModelSpec>> = deepFreeze({
   // OpenVPNClientSpecificOverride.custom_options: excluded (free-form OpenVPN directives; may embed credentials)
   OpenVPNClientSpecificOverride: {
     many: true,
+    withheld: ['custom_options'],
     fields: {
       common_name: 'string',
       disable: 'boolean',
@@ -947,6 +956,7 @@ export const READ_MODELS: Readonly<Record<string, ReadModelSpec>> = deepFreeze({
   // OpenVPNServer.custom_options: excluded (free-form OpenVPN directives; may embed credentials)
   OpenVPNServer: {
     many: true,
+    withheld: ['tls', 'custom_options'],
     fields: {
       vpnid: 'number',
       vpnif: 'string',
@@ -1062,6 +1072,7 @@ export const READ_MODELS: Readonly<Record<string, ReadModelSpec>> = deepFreeze({
   // OutboundNATMapping.source_hash_key: excluded (source-hash pool key, not flagged upstream)
   OutboundNATMapping: {
     many: true,
+    withheld: ['source_hash_key'],
     fields: {
       interface: 'scalar',
       protocol: 'string',
@@ -1136,6 +1147,7 @@ export const READ_MODELS: Readonly<Record<string, ReadModelSpec>> = deepFreeze({
   // RESTAPIKey.key: excluded (API key material (representation_only))
   RESTAPIKey: {
     many: true,
+    withheld: ['hash', 'key'],
     fields: {
       descr: 'string',
       username: 'string',
@@ -1146,6 +1158,7 @@ export const READ_MODELS: Readonly<Record<string, ReadModelSpec>> = deepFreeze({
   // RESTAPISettings.ha_sync_password: excluded (sensitive upstream)
   RESTAPISettings: {
     many: false,
+    withheld: ['ha_sync_password'],
     fields: {
       enabled: 'boolean',
       read_only: 'boolean',
@@ -1171,6 +1184,7 @@ export const READ_MODELS: Readonly<Record<string, ReadModelSpec>> = deepFreeze({
   // RESTAPIVersion.install_version: excluded (write-only upstream)
   RESTAPIVersion: {
     many: false,
+    withheld: ['install_version'],
     fields: {
       current_version: 'string',
       latest_version: 'string',
@@ -1247,6 +1261,7 @@ export const READ_MODELS: Readonly<Record<string, ReadModelSpec>> = deepFreeze({
   // Service.action: excluded (write-only upstream)
   Service: {
     many: true,
+    withheld: ['action'],
     fields: {
       name: 'string',
       description: 'string',
@@ -1499,6 +1514,7 @@ export const READ_MODELS: Readonly<Record<string, ReadModelSpec>> = deepFreeze({
   // User.ipsecpsk: excluded (sensitive upstream)
   User: {
     many: true,
+    withheld: ['password', 'ipsecpsk'],
     fields: {
       name: 'string',
       uid: 'number',
@@ -1525,6 +1541,7 @@ export const READ_MODELS: Readonly<Record<string, ReadModelSpec>> = deepFreeze({
   // VirtualIP.password: excluded (sensitive upstream)
   VirtualIP: {
     many: true,
+    withheld: ['password'],
     fields: {
       uniqid: 'string',
       mode: 'string',
@@ -1565,6 +1582,7 @@ export const READ_MODELS: Readonly<Record<string, ReadModelSpec>> = deepFreeze({
   // WireGuardPeerStatus.preshared_key: excluded (sensitive upstream)
   WireGuardPeerStatus: {
     many: true,
+    withheld: ['preshared_key'],
     fields: {
       tunnel_device: 'string',
       public_key: 'string',

@@ -5,6 +5,12 @@ export interface ProjectOptions {
   readonly includeIdentifyingMetadata: boolean;
 }
 
+/** What a projection returns: the frozen data and the names of the fields nulled for type drift. */
+export interface ProjectedRead {
+  readonly data: unknown;
+  readonly drift: readonly string[];
+}
+
 /** Input of a plural tool after parsing (defaults applied). */
 export interface PluralReadInput {
   readonly limit: number;
@@ -31,9 +37,12 @@ export interface ReadToolDefinition {
   readonly supportsIdentifyingMetadata: boolean;
   /** Fields nulled unless include_identifying_metadata is true (IDENTIFYING_METADATA entry; empty if none). */
   readonly identifyingFields: readonly string[];
+  /** Upstream fields never returned (secrets, write-only values, free-form blobs), as `field` / `nested.field`. */
+  readonly withheldFields: readonly string[];
   /**
    * Allow-list projection of the envelope's `data`: an array of items for plural tools, one item otherwise.
-   * Throws PfrestResponseError(UNEXPECTED_SHAPE) on a structurally wrong value.
+   * A field of the wrong JSON type is coerced only when lossless, else nulled and named in `drift` (sorted,
+   * names only). Throws PfrestResponseError(UNEXPECTED_SHAPE) when `data` or an item is not an object (list).
    */
-  project(data: unknown, opts: ProjectOptions): unknown;
+  project(data: unknown, opts: ProjectOptions): ProjectedRead;
 }

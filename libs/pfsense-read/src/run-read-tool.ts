@@ -16,11 +16,15 @@ export interface PluralReadToolResult {
   readonly next_offset: number | null;
   /** true only when a caller cut `data` short after the read (see truncateReadResult). */
   readonly truncated: boolean;
+  /** Present only when fields were nulled because their upstream type did not fit: their names, sorted. */
+  readonly drift?: readonly string[];
 }
 
 /** Result of a singular tool. */
 export interface SingularReadToolResult {
   readonly data: unknown;
+  /** As for plural results. */
+  readonly drift?: readonly string[];
 }
 
 export type ReadToolResult = PluralReadToolResult | SingularReadToolResult;
@@ -38,7 +42,7 @@ function issuesOf(error: z.ZodError): { path: string; issue: string }[] {
 /**
  * Runs one READ tool: validates `input` with the tool's strict input schema, issues exactly one GET (with
  * limit/offset for plural tools, no other query), projects the data through the allow-list and returns a
- * frozen result that the tool's outputSchema accepts.
+ * frozen result that the tool's outputSchema accepts. Fields nulled for type drift are named in `drift`.
  */
 export async function runReadTool(
   client: RestApiClient,
@@ -52,22 +56,25 @@ export async function runReadTool(
   const projectOptions = { includeIdentifyingMetadata: args.include_identifying_metadata === true };
   if (!tool.plural) {
     const { data } = await client.read(tool.path);
-    return Object.freeze({ data: tool.project(data, projectOptions) });
+    const projected = tool.project(data, projectOptions);
+    return Object.freeze(projected.drift.length === 0 ? { data: projected.data } : { data: projected.data, drift: projected.drift });
   }
   const limit = args.limit as number;
   const offset = args.offset as number;
   const { data } = await client.read(tool.path, { limit, offset });
-  const items = tool.project(data, projectOptions) as readonly unknown[];
+  const projected = tool.project(data, projectOptions);
+  const items = projected.data as readonly unknown[];
   // pfrest honours limit; a longer page means it did not, and the result would misstate paging.
   if (items.length > limit) throw new PfrestResponseError('UNEXPECTED_SHAPE', 200, null, '$.length');
-  return Object.freeze({
+  const result: PluralReadToolResult = {
     data: items,
     count: items.length,
     limit,
     offset,
     next_offset: items.length === limit ? offset + items.length : null,
     truncated: false,
-  });
+  };
+  return Object.freeze(projected.drift.length === 0 ? result : { ...result, drift: projected.drift });
 }
 
 /**
@@ -79,12 +86,14 @@ export function truncateReadResult(result: PluralReadToolResult, keep: number): 
   if (!Number.isSafeInteger(keep) || keep < 0 || keep >= result.data.length) {
     throw new RangeError('truncateReadResult: "keep" must be an integer from 0 to data.length - 1');
   }
-  return Object.freeze({
+  const cut: PluralReadToolResult = {
     data: Object.freeze(result.data.slice(0, keep)),
     count: keep,
     limit: result.limit,
     offset: result.offset,
     next_offset: result.offset + keep,
     truncated: true,
-  });
+  };
+  // The drift names describe the read, so they stay with the cut result.
+  return Object.freeze(result.drift === undefined ? cut : { ...cut, drift: result.drift });
 }

@@ -120,10 +120,10 @@ describe('runReadTool', () => {
   it.each([
     ['plural data is an object', 'pfsense_get_firewall_aliases', { name: 'a' }, '$'],
     ['an item is not an object', 'pfsense_get_firewall_aliases', ['x'], '$[0]'],
-    ['a string field holds an object', 'pfsense_get_firewall_aliases', [{ name: { a: 1 } }], '$[0].name'],
-    ['a list field holds a string', 'pfsense_get_firewall_aliases', [{ address: 'SENTINEL-1.2.3.4' }], '$[0].address'],
+    ['a later item is an array', 'pfsense_get_firewall_aliases', [{ name: 'a' }, ['SENTINEL']], '$[1]'],
     ['singular data is an array', 'pfsense_get_system_version', [], '$'],
-    ['nested list is an object', 'pfsense_get_dns_resolver_host_overrides', [{ aliases: { host: 'x' } }], '$[0].aliases'],
+    ['singular data is a string', 'pfsense_get_system_version', 'SENTINEL', '$'],
+    ['singular data is null', 'pfsense_get_system_version', null, '$'],
   ])('a structurally wrong response (%s) is a sanitized UNEXPECTED_SHAPE', async (_why, name, data, path) => {
     const { client } = clientReturning(data);
     const e = (await runReadTool(client, tool(name), {}).catch((x: unknown) => x)) as PfrestResponseError;

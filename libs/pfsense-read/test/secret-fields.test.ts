@@ -67,6 +67,24 @@ describe('secret-bearing fields exist in no model', () => {
   });
 });
 
+describe('what a model leaves out is declared', () => {
+  it.each(Object.keys(READ_MODELS))('%s: withheld lists exactly the upstream fields not modelled', (model) => {
+    const spec = READ_MODELS[model];
+    const upstream = (MODELS_JSON.models[model]?.fields ?? []).map((f) => f.name);
+    const modelled = Object.keys(spec?.fields ?? {});
+    expect([...(spec?.withheld ?? [])].sort()).toEqual(upstream.filter((f) => !modelled.includes(f)).sort());
+    for (const secret of secretFieldsOf(model)) expect(spec?.withheld ?? [], `${model}.${secret}`).toContain(secret);
+  });
+
+  it('every tool names its model’s withheld fields (nested ones as parent.field)', () => {
+    const crls = READ_CATALOGUE.find((t) => t.name === 'pfsense_get_system_crls');
+    expect(crls?.withheldFields).toEqual(['cert.caref', 'cert.descr', 'cert.type', 'cert.crt', 'cert.prv']);
+    const users = READ_CATALOGUE.find((t) => t.name === 'pfsense_get_users');
+    expect(users?.withheldFields).toEqual(['password', 'ipsecpsk']);
+    expect(users?.description).toContain('Never returned: password, ipsecpsk.');
+  });
+});
+
 describe('sentinels planted in every secret field never reach any output', () => {
   it.each(READ_CATALOGUE.map((t) => [t.name, t] as const))('%s', async (_name, tool: ReadToolDefinition) => {
     const { item, planted } = buildFixture(tool.model);

@@ -2,6 +2,7 @@ import type { Benchmark } from './benchmark.js';
 import { coldStartBenchmark } from './cold-start-benchmark.js';
 import { readOverheadBenchmark } from './read-overhead-benchmark.js';
 import { storeBenchmark } from './store-benchmark.js';
+import { toolSurfaceBenchmark } from './tool-surface-benchmark.js';
 
 /** The benchmark registry: `npm run bench` runs these in order. Later issues append their modules here. */
-export const BENCHMARKS: readonly Benchmark[] = Object.freeze([coldStartBenchmark, readOverheadBenchmark, storeBenchmark]);
+export const BENCHMARKS: readonly Benchmark[] = Object.freeze([coldStartBenchmark, readOverheadBenchmark, toolSurfaceBenchmark, storeBenchmark]);

@@ -4,3 +4,4 @@ export type { Benchmark, BenchContext } from './benchmark.js';
 export { result, type BenchResult } from './bench-result.js';
 export { median, percentile } from './stats.js';
 export { formatTable } from './format-table.js';
+export { modelFacingBytes, estimatedTokens, type ModelFacingTool } from './model-facing-size.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BENCHMARKS, formatTable, median, percentile, result } from '../src/index.js';
+import { BENCHMARKS, estimatedTokens, formatTable, median, modelFacingBytes, percentile, result } from '../src/index.js';
 
 describe('bench harness', () => {
   it('computes nearest-rank percentiles', () => {
@@ -32,8 +32,17 @@ describe('bench harness', () => {
     expect(fast).toMatch(/≥ 0.5× +ok$/);
   });
 
-  it('registers the contract store benchmark', () => {
+  it('registers the contract store and tool surface benchmarks', () => {
     expect(BENCHMARKS.map((b) => b.id)).toContain('contract-store');
+    expect(BENCHMARKS.map((b) => b.id)).toContain('tool-surface');
+  });
+
+  it('measures the model-facing part of a tool list (name, description, input schema) in UTF-8 bytes and estimates tokens', () => {
+    const tools = [{ name: 'a', description: 'é', inputSchema: { type: 'object' }, title: 'ignored', outputSchema: { type: 'object', big: 'x'.repeat(100) } }];
+    expect(modelFacingBytes(tools)).toBe(Buffer.byteLength('[{"name":"a","description":"é","inputSchema":{"type":"object"}}]'));
+    expect(estimatedTokens(0)).toBe(0);
+    expect(estimatedTokens(1)).toBe(1);
+    expect(estimatedTokens(40_960)).toBe(10_240);
   });
 
   it('has a registry of uniquely named modules, cold start and READ overhead first', () => {

@@ -33,7 +33,7 @@ export async function attachWriteTool(
   } = {},
 ): Promise<WriteAttachment> {
   const { allowListed, ...runtimeOptions } = options;
-  const gates = evaluateStaticWriteGates(config.profile, config.allowedTools, config.write, allowListed);
+  const gates = evaluateStaticWriteGates(config.profile, config.allowedTools, config.write, allowListed, config.toolsets);
   const absent = (failure: WriteGateError): WriteAttachment => {
     if (gates.requested) logger.log('warn', 'write_tool_absent', { gate: failure.gate, code: failure.code, rule: failure.rule });
     return Object.freeze({ runtime: null, absent: gates.requested ? failure : null });

@@ -36,7 +36,7 @@ const sha256 = (value: unknown) => createHash('sha256').update(canonicalize(valu
 export async function buildToolManifest(profile: Profile): Promise<ToolManifest> {
   // The client is never called: listing tools sends nothing upstream.
   const handle = buildReadClient(
-    { url: 'https://127.0.0.1', apiKeyFile: '/unused', caFile: null, profile, allowedTools: null, logLevel: 'silent', allowHttpLoopback: false },
+    { url: 'https://127.0.0.1', apiKeyFile: '/unused', caFile: null, profile, allowedTools: null, toolsets: null, logLevel: 'silent', allowHttpLoopback: false },
     'manifest-builder-key',
   );
   const { server } = createMcpServer({ profile, allowedTools: null, client: handle.client });

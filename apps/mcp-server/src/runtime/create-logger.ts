@@ -33,6 +33,8 @@ export interface LogFields {
   readonly toolCount?: number;
   readonly version?: string;
   readonly signal?: string;
+  /** Names of fields a READ result nulled for type drift (`field`, `nested.field`); never values. */
+  readonly drift?: readonly string[];
   /** A write gate (granted, allow_listed, runtime_enabled). */
   readonly gate?: string;
   /** The broken rule in fixed words (WriteGateError.rule): printable ASCII only, never a value. */
@@ -44,7 +46,13 @@ export interface LogFields {
 export interface Logger {
   readonly level: LogLevel;
   log(level: Exclude<LogLevel, 'silent'>, event: LogEvent, fields?: LogFields): void;
-  toolCall(fields: { readonly tool: string; readonly durationMs: number; readonly outcome: OutcomeClass; readonly code?: string }): void;
+  toolCall(fields: {
+    readonly tool: string;
+    readonly durationMs: number;
+    readonly outcome: OutcomeClass;
+    readonly code?: string;
+    readonly drift?: readonly string[];
+  }): void;
 }
 
 const RANK: Readonly<Record<LogLevel, number>> = Object.freeze({ debug: 10, info: 20, warn: 30, error: 40, silent: 100 });
@@ -52,6 +60,9 @@ const NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
 const VERSION = /^[0-9A-Za-z.+-]{1,32}$/;
 const SIGNAL = /^SIG[A-Z0-9]{1,10}$/;
+const FIELD_PATH = /^[A-Za-z_][A-Za-z0-9_]{0,63}(\.[A-Za-z_][A-Za-z0-9_]{0,63}){0,3}$/;
+/** A drift list is bounded like every other field: a pathological response cannot grow a log line. */
+const MAX_DRIFT_NAMES = 64;
 const RULE = /^[\x20-\x7e]{1,400}$/;
 
 export type LogSink = (line: string) => void;
@@ -72,7 +83,7 @@ export function createLogger(level: LogLevel, sink: LogSink = stderrSink, now: (
 
   const log: Logger['log'] = (lineLevel, event, fields = {}) => {
     if (RANK[lineLevel] < threshold) return;
-    const line: Record<string, string | number> = {
+    const line: Record<string, string | number | readonly string[]> = {
       ts: now().toISOString(),
       level: lineLevel,
       event: (LOG_EVENTS as readonly string[]).includes(event) ? event : 'unknown_event',
@@ -89,6 +100,11 @@ export function createLogger(level: LogLevel, sink: LogSink = stderrSink, now: (
     if (fields.toolCount !== undefined && Number.isSafeInteger(fields.toolCount)) line['tool_count'] = fields.toolCount;
     if (fields.version !== undefined && VERSION.test(fields.version)) line['version'] = fields.version;
     if (fields.signal !== undefined && SIGNAL.test(fields.signal)) line['signal'] = fields.signal;
+    if (Array.isArray(fields.drift) && fields.drift.length > 0) {
+      const names = fields.drift.slice(0, MAX_DRIFT_NAMES).map((n) => (typeof n === 'string' && FIELD_PATH.test(n) ? n : 'unknown_field'));
+      line['drift'] = names;
+      if (fields.drift.length > MAX_DRIFT_NAMES) line['drift_count'] = fields.drift.length;
+    }
     if (fields.gate !== undefined) line['gate'] = NAME.test(fields.gate) ? fields.gate : 'unknown';
     if (fields.rule !== undefined && RULE.test(fields.rule)) line['rule'] = fields.rule;
     if (fields.reconciled !== undefined && Number.isSafeInteger(fields.reconciled)) line['reconciled'] = fields.reconciled;

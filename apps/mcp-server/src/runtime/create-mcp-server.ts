@@ -8,6 +8,7 @@ import type { ToolSelection } from './select-tools.js';
 export interface CreateMcpServerOptions {
   readonly profile: Profile;
   readonly allowedTools: ReadonlySet<string> | null;
+  readonly toolsets?: ReadonlySet<string> | null;
   readonly client: RestApiClient;
   readonly catalogue?: readonly ReadToolDefinition[];
 }
@@ -22,7 +23,7 @@ export interface CreatedMcpServer {
  * the same in two steps so it can answer `initialize` first (run-serve.ts). Nothing here touches the network.
  */
 export function createMcpServer(options: CreateMcpServerOptions): CreatedMcpServer {
-  const base = createBaseServer(options.profile, options.allowedTools);
+  const base = createBaseServer(options.profile, options.allowedTools, options.toolsets ?? null);
   const selection = attachReadTools(base, options.client, options.catalogue);
   return Object.freeze({ server: base.server, selection });
 }

@@ -2,6 +2,7 @@ import { Capability, isGranted, isImplemented } from '@pfsense-mcp/policy';
 import type { Profile } from '@pfsense-mcp/policy';
 import { WriteEndpoints, isWriteEndpointSymbol } from '@pfsense-mcp/write-client';
 import { WRITE_TOOL_NAME } from '../tools/write-tool-name.js';
+import { toolsetOf } from './toolsets.js';
 import type { WriteEnvironment } from './load-config.js';
 import { WriteGate, WriteGateError } from './write-gate-error.js';
 
@@ -10,7 +11,8 @@ export interface StaticWriteGates {
   readonly implemented: boolean;
   readonly granted: boolean;
   readonly allowListed: boolean;
-  /** PFSENSE_ALLOWED_TOOLS is unset or names the write tool (it can remove the tool, never add it). */
+  /** PFSENSE_ALLOWED_TOOLS is unset or names the write tool, and PFSENSE_TOOLSETS is unset or names its set
+   * (`firewall`): either can remove the tool, never add it. */
   readonly selected: boolean;
   /** The operator asked for the write: the profile grants it or PFSENSE_WRITE_DIR is set. */
   readonly requested: boolean;
@@ -30,11 +32,13 @@ export function evaluateStaticWriteGates(
   allowedTools: ReadonlySet<string> | null,
   env: WriteEnvironment | undefined,
   allowListed: () => boolean = isAliasPatchAllowListed,
+  toolsets: ReadonlySet<string> | null = null,
 ): StaticWriteGates {
   const implemented = isImplemented(Capability.ALIAS_WRITE);
   const granted = isGranted(profile, Capability.ALIAS_WRITE);
   const listed = allowListed();
-  const selected = allowedTools === null || allowedTools.has(WRITE_TOOL_NAME);
+  const selected =
+    (allowedTools === null || allowedTools.has(WRITE_TOOL_NAME)) && (toolsets === null || toolsets.has(toolsetOf(WRITE_TOOL_NAME) ?? ''));
   const requested = granted || (env?.dir ?? null) !== null;
   let failure: WriteGateError | null = null;
   if (!implemented || !granted) {

@@ -6,7 +6,7 @@ export const HELP_TEXT = `${SERVER_NAME} ${SERVER_VERSION} — an MCP server (st
 Usage:
   pfsense-mcp                 serve MCP over stdio (configured from the environment)
   pfsense-mcp --demo          serve MCP against a local simulator with demo data (no configuration)
-  pfsense-mcp --check-config  validate the configuration, make one GET to the appliance, report, exit 0/1
+  pfsense-mcp --check-config  validate the configuration, read the pfREST version and settings, report, exit 0/1
   pfsense-mcp --version       print the version
   pfsense-mcp --help          print this help
   pfsense-mcp admin …         set up and operate the write directory on this host (pfsense-mcp admin --help)
@@ -17,6 +17,9 @@ Environment:
   PFSENSE_CA_FILE              absolute path of a PEM CA bundle to verify the appliance certificate
   PFSENSE_PROFILE              auditor (default) | engineer | write_protected
   PFSENSE_ALLOWED_TOOLS        comma-separated exact tool names; narrows the profile; empty = no tools
+  PFSENSE_TOOLSETS             comma-separated toolsets (firewall, nat, routing, interfaces, vpn, dhcp, dns,
+                               services, users, certificates, system, status, diagnostics); narrows like
+                               PFSENSE_ALLOWED_TOOLS; pfsense_mcp_info stays
   PFSENSE_LOG_LEVEL            debug | info (default) | warn | error | silent  (JSON lines on stderr)
   PFSENSE_ALLOW_HTTP_LOOPBACK  true to allow plain http to a loopback address (simulator, tests)
 

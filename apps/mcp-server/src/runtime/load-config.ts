@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { parseProfile, type Profile } from '@pfsense-mcp/policy';
 import { ConfigError } from './config-error.js';
 import { parseAllowedTools } from './parse-allowed-tools.js';
+import { parseToolsets } from './parse-toolsets.js';
 
 export const LOG_LEVELS = Object.freeze(['debug', 'info', 'warn', 'error', 'silent'] as const);
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -16,6 +17,8 @@ export interface ServerConfig {
   readonly profile: Profile;
   /** null: PFSENSE_ALLOWED_TOOLS unset (the profile decides alone). */
   readonly allowedTools: ReadonlySet<string> | null;
+  /** null: PFSENSE_TOOLSETS unset (every toolset). */
+  readonly toolsets: ReadonlySet<string> | null;
   readonly logLevel: LogLevel;
   readonly allowHttpLoopback: boolean;
   /**
@@ -43,6 +46,7 @@ const EnvSchema = z.object({
   PFSENSE_CA_FILE: text.min(1).optional(),
   PFSENSE_PROFILE: text.optional(),
   PFSENSE_ALLOWED_TOOLS: text.optional(),
+  PFSENSE_TOOLSETS: text.optional(),
   PFSENSE_LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
   PFSENSE_ALLOW_HTTP_LOOPBACK: flag.optional(),
   PFSENSE_WRITE_DIR: text.optional(),
@@ -100,6 +104,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, kn
     caFile: e.PFSENSE_CA_FILE ?? null,
     profile,
     allowedTools: parseAllowedTools(e.PFSENSE_ALLOWED_TOOLS, knownToolNames),
+    toolsets: parseToolsets(e.PFSENSE_TOOLSETS),
     logLevel: e.PFSENSE_LOG_LEVEL ?? 'info',
     allowHttpLoopback,
     write: Object.freeze({

@@ -14,7 +14,7 @@ interface Pending {
 /**
  * Wraps the server's MCP transport to see every `tools/call` from request to response, including the ones the
  * SDK answers itself (input validation, unknown tool). It writes exactly one log line per call — tool name,
- * duration and outcome class, never arguments or results — and rewrites SDK-generated error texts into the
+ * duration, outcome class and the names of drifted fields, never arguments or results — and rewrites SDK-generated error texts into the
  * stable `{"error":{"code",...}}` form the handlers use, so a caller always sees one error format.
  */
 export interface ObservedTransport extends Transport {
@@ -65,7 +65,10 @@ export function observeToolCalls(inner: Transport, logger: Logger, registeredToo
     if (result['isError'] !== true) {
       const structured = result['structuredContent'] as Record<string, unknown> | undefined;
       const outcome: OutcomeClass = structured?.['truncated'] === true ? 'truncated' : 'ok';
-      logger.toolCall({ tool: call.tool, durationMs, outcome });
+      // A READ result names the fields it nulled for type drift; the same line says which (names only).
+      const drift = structured?.['drift'];
+      if (Array.isArray(drift) && drift.length > 0) logger.toolCall({ tool: call.tool, durationMs, outcome, drift: drift as string[] });
+      else logger.toolCall({ tool: call.tool, durationMs, outcome });
       return message;
     }
     const text = firstText(result);

@@ -1,5 +1,13 @@
 import { SYSTEM_HASYNC_PATH, SYSTEM_STATUS_PATH } from '@pfsense-mcp/coordinator';
-import type { RestApiClient } from '@pfsense-mcp/pfsense-read';
+import {
+  PFREST_TESTED_RANGE,
+  findReadTool,
+  formatPfrestVersion,
+  isTestedPfrestVersion,
+  parsePfrestVersion,
+  runReadTool,
+  type RestApiClient,
+} from '@pfsense-mcp/pfsense-read';
 import { buildReadClient } from './build-read-client.js';
 import { classifyToolError } from './classify-tool-error.js';
 import { ConfigError } from './config-error.js';
@@ -13,8 +21,12 @@ import { knownToolNames, selectTools } from './select-tools.js';
 import { WriteGateError } from './write-gate-error.js';
 import { writeCliAnswer } from './write-cli-output.js';
 
-/** The one GET --check-config makes for READ: the pfREST package version (small, no secret, any read privilege set). */
+/** The first GET --check-config makes for READ: the pfREST package version (small, no secret). */
 export const CHECK_PATH = '/api/v2/system/restapi/version';
+/** The second: pfREST's own settings (authentication methods, read-only mode); a key may lack its privilege. */
+export const SETTINGS_PATH = '/api/v2/system/restapi/settings';
+
+const TESTED = `${PFREST_TESTED_RANGE.min} – ${PFREST_TESTED_RANGE.max}`;
 /** The write path's reads, made with the READ key whatever PFSENSE_ALLOWED_TOOLS narrows. */
 export const WRITE_PATH_READS = Object.freeze(['/api/v2/firewall/aliases', SYSTEM_STATUS_PATH, SYSTEM_HASYNC_PATH]);
 
@@ -51,7 +63,7 @@ async function checkWrite(config: ServerConfig, gates: StaticWriteGates, lines: 
   }
   if (!gates.selected) {
     facts(false);
-    lines.push('  write tool      removed by PFSENSE_ALLOWED_TOOLS');
+    lines.push('  write tool      removed by PFSENSE_ALLOWED_TOOLS or PFSENSE_TOOLSETS');
     return { ok: true, runtimeChecked: false };
   }
   try {
@@ -66,14 +78,86 @@ async function checkWrite(config: ServerConfig, gates: StaticWriteGates, lines: 
   return { ok: true, runtimeChecked: true };
 }
 
+type Warn = (label: string, text: string) => void;
+type Settings = { ok: true; authMethods: unknown; readOnly: unknown } | { ok: false; failure: string };
+
+function describeFailure(error: unknown): string {
+  const safe = classifyToolError(error);
+  const status = safe.httpStatus === null ? '' : `, HTTP ${safe.httpStatus}`;
+  return `${safe.code}${status} — ${safe.message}`;
+}
+
+/** One READ tool's projected data (drift-tolerant, like every READ tool). */
+async function readData(client: RestApiClient, toolName: string): Promise<unknown> {
+  const tool = findReadTool(toolName);
+  if (tool === undefined) throw new TypeError(`check-config: no READ tool ${toolName}`);
+  return (await runReadTool(client, tool, {})).data;
+}
+
+/** The pfREST version against the tested range: a warning, never a failure, when outside it or unknown. */
+function reportVersion(data: unknown, lines: string[], warn: Warn): void {
+  const parsed = parsePfrestVersion((data as { current_version?: unknown } | null)?.current_version);
+  if (parsed === null) {
+    warn('pfrest version', `not reported in a known form; tested range ${TESTED}`);
+  } else if (isTestedPfrestVersion(parsed)) {
+    lines.push(`  pfrest version  ${formatPfrestVersion(parsed)} (tested range ${TESTED})`);
+  } else {
+    warn(
+      'pfrest version',
+      `${formatPfrestVersion(parsed)} is outside the tested range ${TESTED}; the READ tools still work, and a field whose type changed comes back null, named in the result's drift list`,
+    );
+  }
+}
+
+async function readSettings(client: RestApiClient): Promise<Settings> {
+  try {
+    const data = (await readData(client, 'pfsense_get_system_restapi_settings')) as { auth_methods?: unknown; read_only?: unknown } | null;
+    return { ok: true, authMethods: data?.auth_methods, readOnly: data?.read_only };
+  } catch (error) {
+    return { ok: false, failure: describeFailure(error) };
+  }
+}
+
+/** Key auth and read-only mode, as far as the key may read pfREST's settings; all of it warnings at most. */
+function reportSettings(settings: Settings, profile: string, writes: boolean, lines: string[], warn: Warn): void {
+  if (!settings.ok) {
+    warn(
+      'settings',
+      `not readable (GET ${SETTINGS_PATH}: ${settings.failure}); key auth and read-only mode unknown — the key needs the privilege of pfsense_get_system_restapi_settings to check them`,
+    );
+    return;
+  }
+  const methods = Array.isArray(settings.authMethods) ? settings.authMethods.filter((m): m is string => typeof m === 'string') : null;
+  if (methods === null) warn('key auth', 'unknown (pfREST did not report its authentication methods)');
+  else if (methods.includes('KeyAuth')) lines.push('  key auth        enabled');
+  else warn('key auth', 'KeyAuth is not among the enabled authentication methods; enable it under System › REST API › Settings');
+  // Read-only mode is what a reader-only API should use; it only matters as a problem to a profile that writes.
+  if (settings.readOnly === true) {
+    if (writes) warn('read-only mode', `on: pfREST refuses every write, so the ${profile} profile's alias-description write would fail (READ tools work)`);
+    else lines.push('  read-only mode  on (pfREST answers GET only; every READ tool works)');
+  } else if (settings.readOnly === false) {
+    lines.push(`  read-only mode  off${writes ? '' : ' (enable it if this appliance’s API serves only readers)'}`);
+  } else {
+    warn('read-only mode', 'unknown (pfREST did not report it)');
+  }
+}
+
 /**
- * --check-config: validates the configuration, reads the key file, makes one GET (plus, when the write tool is
- * to be served, the write path's GETs with the READ key) and prints a short report on stdout. Exit 0 when
- * everything holds, 1 otherwise. Never prints a key or a response body.
+ * --check-config: validates the configuration, reads the key file, makes two GETs (the pfREST version, then its
+ * settings; plus, when the write tool is to be served, the write path's GETs with the READ key) and prints a
+ * short report on stdout. What the server survives — a pfREST version outside the tested range, settings the key
+ * cannot read, key auth or read-only mode that look wrong — is a WARNING line, not a failure. Exit 0 when
+ * everything else holds, 1 otherwise. Never prints a key or a response body.
  */
 export async function runCheckConfig(env: Readonly<Record<string, string | undefined>>): Promise<number> {
   const lines: string[] = ['pfsense-mcp --check-config'];
+  let warnings = 0;
+  const warn: Warn = (label, text) => {
+    warnings += 1;
+    lines.push(`  ${label.padEnd(15)} WARNING: ${text}`);
+  };
   const done = (code: number) => {
+    if (code === 0) lines.push(`  result          ok${warnings === 0 ? '' : ` with ${warnings} warning${warnings === 1 ? '' : 's'}`}`);
     writeCliAnswer(lines.join('\n'));
     return code;
   };
@@ -81,10 +165,11 @@ export async function runCheckConfig(env: Readonly<Record<string, string | undef
   let config: ServerConfig;
   try {
     config = loadConfig(env, knownToolNames());
-    const selection = selectTools(config.profile, config.allowedTools);
+    const selection = selectTools(config.profile, config.allowedTools, undefined, config.toolsets);
     lines.push(`  configuration   ok`);
     lines.push(`  appliance       ${config.url}`);
     lines.push(`  profile         ${config.profile} (${selection.names.size} tools would be registered, the write tool not counted)`);
+    lines.push(`  toolsets        ${config.toolsets === null ? 'all (PFSENSE_TOOLSETS unset)' : config.toolsets.size === 0 ? 'none' : [...config.toolsets].join(', ')}`);
     const apiKey = readApiKey(config.apiKeyFile);
     lines.push(`  api key file    ok (owner-only)`);
     handle = buildReadClient(config, apiKey);
@@ -93,9 +178,18 @@ export async function runCheckConfig(env: Readonly<Record<string, string | undef
     return done(1);
   }
   try {
-    const gates = evaluateStaticWriteGates(config.profile, config.allowedTools, config.write);
+    const gates = evaluateStaticWriteGates(config.profile, config.allowedTools, config.write, undefined, config.toolsets);
     const write = await checkWrite(config, gates, lines);
-    let ok = (await checkGet(handle.client, CHECK_PATH, 'reachability', lines)).ok && write.ok;
+    let ok = write.ok;
+    try {
+      const version = await readData(handle.client, 'pfsense_get_system_restapi_version');
+      lines.push(`  reachability    ok (GET ${CHECK_PATH})`);
+      reportVersion(version, lines, warn);
+      reportSettings(await readSettings(handle.client), config.profile, gates.granted, lines, warn);
+    } catch (error) {
+      lines.push(`  reachability    FAILED (GET ${CHECK_PATH}): ${describeFailure(error)}`);
+      ok = false;
+    }
     if (write.runtimeChecked) {
       // The write path reads with the READ key: it must hold these GET privileges (docs/pfrest-privileges.md).
       const [aliases, status, hasync] = WRITE_PATH_READS as readonly [string, string, string];

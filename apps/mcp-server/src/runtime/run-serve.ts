@@ -16,7 +16,7 @@ export async function runServe(config: ServerConfig, onShutdown?: () => Promise<
   const logger = createLogger(config.logLevel);
   const apiKey = readApiKey(config.apiKeyFile);
   if (config.caFile !== null) precheckCaFile(config.caFile);
-  const base = createBaseServer(config.profile, config.allowedTools);
+  const base = createBaseServer(config.profile, config.allowedTools, config.toolsets);
   let closeClient = (): void => undefined;
   let writeRuntime: WriteRuntime | null = null;
   return serveStdio(base.server, {

@@ -1,6 +1,7 @@
 import { isGranted, type Capability, type Profile } from '@pfsense-mcp/policy';
 import { READ_CATALOGUE, type ReadToolDefinition } from '@pfsense-mcp/pfsense-read';
 import { INFO_TOOL_CAPABILITY, INFO_TOOL_NAME } from '../tools/register-info-tool.js';
+import { toolsetOf } from './toolsets.js';
 import { WRITE_TOOL_NAME } from '../tools/write-tool-name.js';
 
 export interface ToolSelection {
@@ -16,16 +17,21 @@ export function knownToolNames(catalogue: readonly ReadToolDefinition[] = READ_C
 }
 
 /**
- * The tools to register: those whose capability the profile grants, intersected with PFSENSE_ALLOWED_TOOLS when
- * it is set. The allow-list can only remove tools; a tool the profile does not grant stays absent.
+ * The tools to register: those whose capability the profile grants, intersected with PFSENSE_ALLOWED_TOOLS and
+ * with the tools of the PFSENSE_TOOLSETS sets when those are set. Both can only remove tools; a tool the profile
+ * does not grant stays absent. pfsense_mcp_info is in no toolset: toolsets never remove it.
  */
 export function selectTools(
   profile: Profile,
   allowedTools: ReadonlySet<string> | null,
   catalogue: readonly ReadToolDefinition[] = READ_CATALOGUE,
+  toolsets: ReadonlySet<string> | null = null,
 ): ToolSelection {
   const allowed = (name: string) => allowedTools === null || allowedTools.has(name);
-  const readTools = Object.freeze(catalogue.filter((t) => isGranted(profile, t.capability as Capability) && allowed(t.name)));
+  const inToolsets = (name: string) => toolsets === null || toolsets.has(toolsetOf(name) ?? '');
+  const readTools = Object.freeze(
+    catalogue.filter((t) => isGranted(profile, t.capability as Capability) && allowed(t.name) && inToolsets(t.name)),
+  );
   const includeInfo = isGranted(profile, INFO_TOOL_CAPABILITY as Capability) && allowed(INFO_TOOL_NAME);
   const names = new Set(readTools.map((t) => t.name));
   if (includeInfo) names.add(INFO_TOOL_NAME);

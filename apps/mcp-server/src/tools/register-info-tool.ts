@@ -14,6 +14,15 @@ export interface ServerFacts {
   readonly writeToolCount: number;
   /** The three facts of ALIAS_WRITE (docs/DESIGN.md §6): this build has it, the profile grants it, it is usable now. */
   readonly write: { readonly implemented: boolean; readonly granted: boolean; readonly runtimeEnabled: boolean };
+  /** The closed toolset grouping, whether PFSENSE_TOOLSETS selected each set, and the tools each holds. */
+  readonly toolsets: readonly ToolsetFact[];
+}
+
+export interface ToolsetFact {
+  readonly name: string;
+  readonly description: string;
+  readonly selected: boolean;
+  readonly tools: readonly string[];
 }
 
 export const InfoOutputSchema = z.object({
@@ -27,11 +36,19 @@ export const InfoOutputSchema = z.object({
   write_implemented: z.boolean().describe('ALIAS_WRITE (the alias-description write) is in this build.'),
   write_granted: z.boolean().describe('The active profile grants ALIAS_WRITE.'),
   write_runtime_enabled: z.boolean().describe('The write tool is registered now: granted, endpoint allow-listed and write runtime constructed.'),
+  toolsets: z.array(
+    z.object({
+      name: z.string(),
+      description: z.string(),
+      selected: z.boolean(),
+      tools: z.array(z.string()),
+    }),
+  ),
 });
 
 /**
  * pfsense_mcp_info: this process's own facts — version, profile, how many tools it registered, the pfREST
- * version the catalogue targets. It calls nothing upstream and holds no configuration value, so it cannot
+ * version the catalogue targets, the toolsets and what each holds. It calls nothing upstream and holds no configuration value, so it cannot
  * disclose a URL, a path or a key.
  */
 export function registerInfoTool(server: McpServer, facts: () => ServerFacts): RegisteredTool {
@@ -40,8 +57,9 @@ export function registerInfoTool(server: McpServer, facts: () => ServerFacts): R
     {
       title: 'MCP server info',
       description:
-        "Report this MCP server's own version, active capability profile, registered tool counts (READ and WRITE), whether the one write (ALIAS_WRITE) is implemented, granted and runtime-enabled, and the pfREST version it targets. Makes no pfSense API call.",
-      inputSchema: z.object({}).strict(),
+        "Report this MCP server's own version, active capability profile, registered tool counts (READ and WRITE), whether the one write (ALIAS_WRITE) is implemented, granted and runtime-enabled, the pfREST version it targets, and the toolsets (PFSENSE_TOOLSETS) with the tools each holds. Makes no pfSense API call.",
+      // No `$schema` marker, like the READ tools' input schemas (the model-facing list stays small).
+      inputSchema: z.object({}).strict().meta({ $schema: undefined }),
       outputSchema: InfoOutputSchema,
       annotations: localToolAnnotations('MCP server info'),
     },
@@ -58,6 +76,7 @@ export function registerInfoTool(server: McpServer, facts: () => ServerFacts): R
         write_implemented: f.write.implemented,
         write_granted: f.write.granted,
         write_runtime_enabled: f.write.runtimeEnabled,
+        toolsets: f.toolsets,
       };
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
     },

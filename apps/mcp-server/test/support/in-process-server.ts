@@ -15,7 +15,13 @@ export interface Harness {
 }
 
 export async function startHarness(
-  options: { profile?: Profile; allowedTools?: ReadonlySet<string> | null; sim?: SimulatorOptions; limits?: TransportLimits } = {},
+  options: {
+    profile?: Profile;
+    allowedTools?: ReadonlySet<string> | null;
+    toolsets?: ReadonlySet<string> | null;
+    sim?: SimulatorOptions;
+    limits?: TransportLimits;
+  } = {},
 ): Promise<Harness> {
   const sim = await startSimulator({ ...options.sim });
   const handle = buildReadClient(
@@ -25,6 +31,7 @@ export async function startHarness(
       caFile: null,
       profile: options.profile ?? 'auditor',
       allowedTools: options.allowedTools ?? null,
+      toolsets: null,
       logLevel: 'debug',
       allowHttpLoopback: true,
     },
@@ -34,6 +41,7 @@ export async function startHarness(
   const { server, selection } = createMcpServer({
     profile: options.profile ?? 'auditor',
     allowedTools: options.allowedTools ?? null,
+    toolsets: options.toolsets ?? null,
     client: handle.client,
   });
   const logs: string[] = [];

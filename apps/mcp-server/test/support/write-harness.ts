@@ -187,6 +187,7 @@ export function serverConfig(sim: RunningSimulator, extra: Partial<ServerConfig>
     caFile: null,
     profile: 'write_protected',
     allowedTools: null,
+    toolsets: null,
     logLevel: 'debug',
     allowHttpLoopback: true,
     write: { dir: null, anchorDir: null, apiKeyFile: null },
@@ -202,7 +203,7 @@ export async function startWriteHarness(
 ): Promise<WriteHarness> {
   const logs: string[] = [];
   const logger = createLogger('debug', (line) => logs.push(line));
-  const base = createBaseServer(config.profile as Profile, config.allowedTools);
+  const base = createBaseServer(config.profile as Profile, config.allowedTools, config.toolsets);
   const handle = buildReadClient(config, readApiKey);
   attachReadTools(base, handle.client);
   const attachment = await attachWriteTool(base, config, readApiKey, logger, options);

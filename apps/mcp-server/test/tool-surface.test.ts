@@ -1,0 +1,79 @@
+// The model-facing part of tools/list (each tool's name, description and input schema) for the full auditor
+// surface stays ≤ 40 KB (docs/DESIGN.md §8; `npm run bench -- --only tool-surface` prints it per profile and
+// toolset), without losing what a model needs: every description says what the tool returns and what it withholds.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { READ_CATALOGUE } from '@pfsense-mcp/pfsense-read';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INFO_TOOL_NAME, buildReadClient, createMcpServer } from '../src/index.js';
+
+const LIMIT_BYTES = 40 * 1024;
+let tools: Tool[];
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  const handle = buildReadClient(
+    { url: 'https://127.0.0.1', apiKeyFile: '/unused', caFile: null, profile: 'auditor', allowedTools: null, toolsets: null, logLevel: 'silent', allowHttpLoopback: false },
+    'unused-key',
+  );
+  const { server } = createMcpServer({ profile: 'auditor', allowedTools: null, client: handle.client });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'surface-test', version: '0.0.0' });
+  await client.connect(clientSide);
+  tools = (await client.listTools()).tools;
+  close = async () => {
+    await client.close();
+    await server.close();
+    handle.close();
+  };
+});
+afterAll(() => close());
+
+describe('model-facing tool surface (auditor)', () => {
+  it(`is at most ${LIMIT_BYTES} bytes for all 95 tools`, () => {
+    expect(tools).toHaveLength(95);
+    const view = tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+    const bytes = Buffer.byteLength(JSON.stringify(view), 'utf8');
+    expect(bytes).toBeLessThanOrEqual(LIMIT_BYTES);
+  });
+
+  it('every description opens with a full sentence saying what the tool returns', () => {
+    for (const tool of tools) {
+      const description = tool.description ?? '';
+      const first = description.split(/(?<=\.)\s/)[0] ?? '';
+      expect(first, tool.name).toMatch(/^(Return|List|Get|Report)s? .{10,}\.$/);
+      expect(first.split(' ').length, tool.name).toBeGreaterThanOrEqual(5);
+    }
+  });
+
+  it.each(READ_CATALOGUE.map((t) => [t.name, t] as const))('%s names every field it withholds', (name, def) => {
+    const description = tools.find((t) => t.name === name)?.description ?? '';
+    // A sentence ends at a period followed by a space or the end (field paths like conns.common_name contain dots).
+    const sentence = (prefix: string) => new RegExp(`${prefix}(.*?)\\.(?: |$)`).exec(description)?.[1] ?? null;
+    const identifying = sentence('Withheld unless include_identifying_metadata is true: ');
+    const never = sentence('Never returned: ');
+    expect(identifying === null ? [] : identifying.split(', ')).toEqual(def.identifyingFields);
+    expect(never === null ? [] : never.split(', ')).toEqual(def.withheldFields);
+    if (identifying === null && never === null) expect(description).toMatch(/ No field is withheld\.$/);
+    else expect(description).not.toContain('No field is withheld');
+  });
+
+  it('input schemas stay strict and typed: unknown arguments refused, bounds and defaults stated', () => {
+    for (const tool of tools) {
+      expect(tool.inputSchema, tool.name).toMatchObject({ type: 'object', additionalProperties: false });
+      const def = READ_CATALOGUE.find((t) => t.name === tool.name);
+      if (def?.plural === true) {
+        expect(tool.inputSchema.properties).toMatchObject({
+          limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+          offset: { type: 'integer', minimum: 0, default: 0 },
+        });
+      }
+      if (def?.supportsIdentifyingMetadata === true) {
+        expect(tool.inputSchema.properties).toMatchObject({ include_identifying_metadata: { type: 'boolean', default: false } });
+      }
+    }
+    expect(tools.find((t) => t.name === INFO_TOOL_NAME)?.inputSchema).toEqual({ type: 'object', properties: {}, additionalProperties: false });
+  });
+});

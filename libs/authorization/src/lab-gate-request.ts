@@ -1,0 +1,98 @@
+import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
+import { z } from 'zod';
+import { applianceBindingDigest, applianceBindingSchema, parseApplianceBinding } from './appliance-binding.js';
+import type { ApplianceBinding } from './appliance-binding.js';
+import { ArtifactKind } from './artifact-kind.js';
+import { ArtifactVerificationError } from './artifact-verification-error.js';
+import { deepFreeze } from './deep-freeze.js';
+import { hex64Schema, safeTokenSchema } from './field-schemas.js';
+import type { Proof } from './field-schemas.js';
+import { parseWith } from './parse-with.js';
+import { keyIdOfSigningKey, signDocument } from './signing-message.js';
+import type { SigningKey } from './signing-message.js';
+import { signatureFieldsShape, signedDocumentSchema } from './signed-document-schema.js';
+import type { SignatureFields } from './signed-document-schema.js';
+
+/** A pfSense alias name: letters, digits and underscore, at most 31 (what pfSense itself accepts). */
+export const labCandidateAliasSchema = z.string().regex(/^[A-Za-z0-9_]{1,31}$/, { message: 'must be a pfSense alias name' });
+/** Lab scenario ids: lowercase safe tokens; a set, sorted, no repeats. */
+export const labScenarioSetSchema = z
+  .array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, { message: 'must be a scenario id' }))
+  .min(1)
+  .max(32)
+  .refine((ids) => ids.every((id, i) => i === 0 || (ids[i - 1] as string) < id), { message: 'must be sorted, without repeats' });
+
+export interface LabGateRequestPayload extends SignatureFields {
+  readonly gate_id: string;
+  readonly appliance: ApplianceBinding;
+  readonly appliance_binding_digest: string;
+  readonly candidate_alias: string;
+  readonly scenarios: readonly string[];
+  /** Absolute UTC ms after which no lab action may start; equal to expires_at. */
+  readonly deadline: number;
+}
+
+/**
+ * Written by the lab runner (signed with its own request key, role `server-request`) before it may touch a
+ * disposable test appliance: which appliance, which candidate alias, which scenarios, until when.
+ */
+export interface LabGateRequest {
+  readonly kind: typeof ArtifactKind.LAB_GATE_REQUEST;
+  readonly version: 1;
+  readonly payload: LabGateRequestPayload;
+  readonly proof: Proof;
+}
+
+export const labGateRequestSchema = signedDocumentSchema(
+  ArtifactKind.LAB_GATE_REQUEST,
+  z
+    .strictObject({
+      gate_id: safeTokenSchema,
+      appliance: applianceBindingSchema,
+      appliance_binding_digest: hex64Schema,
+      candidate_alias: labCandidateAliasSchema,
+      scenarios: labScenarioSetSchema,
+      deadline: signatureFieldsShape.expires_at,
+      ...signatureFieldsShape,
+    })
+    .refine((p) => p.deadline === p.expires_at, { message: 'deadline must equal expires_at', path: ['deadline'] }),
+);
+
+export interface LabGateRequestInput {
+  readonly gateId: string;
+  readonly appliance: ApplianceBinding;
+  readonly candidateAlias: string;
+  /** Scenario ids (sorted and deduplicated here). */
+  readonly scenarios: readonly string[];
+  readonly issuedAt: number;
+  /** The absolute deadline, integer UTC ms. */
+  readonly deadline: number;
+}
+
+/** Builds and signs a pending lab gate request with the runner's own request key. */
+export function createLabGateRequest(input: LabGateRequestInput, requestKey: SigningKey): LabGateRequest {
+  if (input === null || typeof input !== 'object') throw new TypeError('createLabGateRequest: "input" must be an object');
+  if (!Array.isArray(input.scenarios)) throw new TypeError('createLabGateRequest: "scenarios" must be an array');
+  const appliance = parseApplianceBinding(input.appliance);
+  const payload = {
+    gate_id: input.gateId,
+    appliance,
+    appliance_binding_digest: applianceBindingDigest(appliance),
+    candidate_alias: input.candidateAlias,
+    scenarios: [...new Set(input.scenarios)].sort(),
+    deadline: input.deadline,
+    key_id: keyIdOfSigningKey(requestKey),
+    algorithm: ED25519_ALGORITHM,
+    issued_at: input.issuedAt,
+    expires_at: input.deadline,
+  };
+  const checked = parseWith(labGateRequestSchema.shape.payload, payload, 'payload');
+  return deepFreeze(signDocument(ArtifactKind.LAB_GATE_REQUEST, checked, requestKey)) as LabGateRequest;
+}
+
+/** Recomputes the request's appliance binding digest from the facts it shows. */
+export function checkLabGateRequestDigests(request: LabGateRequest): void {
+  if (applianceBindingDigest(request.payload.appliance) !== request.payload.appliance_binding_digest) {
+    throw new ArtifactVerificationError('DIGEST_MISMATCH', request.kind, 'appliance binding digest does not match the appliance');
+  }
+}
