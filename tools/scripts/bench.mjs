@@ -10,7 +10,7 @@ if (!existsSync(join(workspaceRoot, 'tools', 'bench', 'src', 'main.ts'))) {
   process.stderr.write('bench: not built yet\n');
   process.exit(2);
 }
-for (const name of ['pfsense-sim', 'mcp-server', 'bench']) {
+for (const name of ['pfsense-sim', 'mcp-server', 'signer-cli', 'bench']) {
   const r = spawnSync(process.execPath, [join(workspaceRoot, 'tools', 'scripts', 'build-program.mjs'), name], { stdio: ['ignore', 'ignore', 'inherit'] });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

@@ -20,16 +20,27 @@ const openapi = JSON.parse(readFileSync(join(pfrestDir, 'pfsense_openapi_schema_
 // page-all is pfSense's "all pages" admin privilege: it allows everything, so it is never the least privilege.
 const SUPERSET = 'page-all';
 
-function privilegesOf(path) {
-  const description = openapi.paths?.[path]?.get?.description;
-  if (typeof description !== 'string') throw new Error(`no GET description for ${path} in the OpenAPI document`);
+function privilegesOf(path, method = 'get') {
+  const description = openapi.paths?.[path]?.[method]?.description;
+  if (typeof description !== 'string') throw new Error(`no ${method.toUpperCase()} description for ${path} in the OpenAPI document`);
   const match = /\*\*Allowed privileges\*\*:\s*\[([^\]]*)\]/.exec(description);
-  if (!match) throw new Error(`no "Allowed privileges" for GET ${path}`);
+  if (!match) throw new Error(`no "Allowed privileges" for ${method.toUpperCase()} ${path}`);
   const all = match[1].split(',').map((p) => p.trim()).filter(Boolean);
   const specific = all.filter((p) => p !== SUPERSET);
-  if (specific.length === 0) throw new Error(`GET ${path} allows only ${SUPERSET}`);
+  if (specific.length === 0) throw new Error(`${method.toUpperCase()} ${path} allows only ${SUPERSET}`);
   return specific;
 }
+
+// The write path of pfsense_set_firewall_alias_description (write_protected): what each call needs and which key
+// sends it. The paths are the alias adapter's read, the coordinator's appliance-id reads and WriteEndpoints'
+// one PATCH; test/privileges.test.ts checks them against those modules and proves each row on the simulator.
+const WRITE_PATH = [
+  { use: 'read the alias (plan, freshness, verification)', method: 'GET', path: '/api/v2/firewall/aliases', key: 'read' },
+  { use: 'appliance id (netgate_id) for the appliance binding', method: 'GET', path: '/api/v2/status/system', key: 'read' },
+  { use: 'appliance id fallback (pfhostid), read only when there is no netgate_id', method: 'GET', path: '/api/v2/system/hasync', key: 'read' },
+  { use: 'the one change', method: 'PATCH', path: '/api/v2/firewall/alias', key: 'write' },
+];
+const writePath = WRITE_PATH.map((r) => ({ ...r, privileges: privilegesOf(r.path, r.method.toLowerCase()) }));
 
 const rows = Object.entries(toolEndpoints)
   .map(([tool, entry]) => ({
@@ -40,7 +51,12 @@ const rows = Object.entries(toolEndpoints)
   .sort((a, b) => (a.tool < b.tool ? -1 : 1));
 
 const distinct = [...new Set(rows.flatMap((r) => r.privileges))].sort();
-const json = { source: 'pfsense_openapi_schema_trimmed.json (pfREST v2.10.0), tool-endpoints.json', tools: rows, all_privileges: distinct };
+const json = {
+  source: 'pfsense_openapi_schema_trimmed.json (pfREST v2.10.0), tool-endpoints.json',
+  tools: rows,
+  all_privileges: distinct,
+  write_path: writePath,
+};
 writeFileSync(join(outDir, 'pfrest-privileges.json'), `${JSON.stringify(json, null, 2)}\n`);
 
 const md = [
@@ -58,6 +74,16 @@ const md = [
   '| tool | GET path | privilege |',
   '|---|---|---|',
   ...rows.map((r) => `| \`${r.tool}\` | ${r.path === null ? '(none: local facts only)' : `\`${r.path}\``} | ${r.privileges.length === 0 ? '—' : r.privileges.map((p) => `\`${p}\``).join(', ')} |`),
+  '',
+  '## The write path (`pfsense_set_firewall_alias_description`, profile `write_protected`)',
+  '',
+  'Every read of the write path is sent with the READ key (`PFSENSE_API_KEY_FILE`), whatever `PFSENSE_ALLOWED_TOOLS`',
+  'narrows, so the READ key must hold the `read` rows; `--check-config` checks them. Only the one PATCH is sent with',
+  'the write key (`PFSENSE_WRITE_API_KEY_FILE`; without it, the READ key, which then needs the `write` row too).',
+  '',
+  '| use | method and path | key | privilege |',
+  '|---|---|---|---|',
+  ...writePath.map((r) => `| ${r.use} | \`${r.method} ${r.path}\` | ${r.key} | ${r.privileges.map((p) => `\`${p}\``).join(', ')} |`),
   '',
 ].join('\n');
 writeFileSync(join(outDir, 'pfrest-privileges.md'), md);

@@ -57,5 +57,5 @@ export {
   type WriteRuntime,
 } from './runtime/open-write-runtime.js';
 export { attachWriteTool, type WriteAttachment } from './runtime/attach-write-tool.js';
-export { WRITE_TOOL_NAME } from './tools/write-tool-name.js';
+export { WRITE_OPERATIONS_TOOL_NAME, WRITE_TOOL_NAME } from './tools/write-tool-name.js';
 export { registerWriteTool, nextStepOf, writeToolOutputOf, WriteToolInputSchema, WriteToolOutputSchema, type WriteToolOutput, type WriteToolPaths } from './tools/register-write-tool.js';

@@ -43,10 +43,12 @@ describe('MCP server over the in-process simulator (auditor)', () => {
       write_implemented: true,
       write_granted: false,
       write_runtime_enabled: false,
+      write_artifact_files: null,
+      write_artifacts_warning: false,
     });
     // every toolset is selected when PFSENSE_TOOLSETS is unset, and together they hold every READ tool
     expect(toolsets.every((t) => t.selected)).toBe(true);
-    expect(toolsets.flatMap((t) => t.tools).sort()).toEqual([...READ_CATALOGUE.map((t) => t.name), 'pfsense_set_firewall_alias_description'].sort());
+    expect(toolsets.flatMap((t) => t.tools).sort()).toEqual([...READ_CATALOGUE.map((t) => t.name), 'pfsense_set_firewall_alias_description', 'pfsense_get_write_operations'].sort());
     expect(Object.values(h.sim.control.counters()).reduce((a, b) => a + b, 0)).toBe(0);
     const text = (result.content as { text: string }[])[0]?.text ?? '';
     expect(text).not.toContain(h.sim.apiKey);

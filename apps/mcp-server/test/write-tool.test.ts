@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { artifactDigestOf, parseArtifact } from '@pfsense-mcp/authorization';
 import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { errorOf } from './support/in-process-server.js';
+import { simRequest } from './support/write-e2e.js';
 import {
   ALIAS_PATH,
   ALIASES_PATH,
@@ -56,17 +57,12 @@ async function harness(w: TestWriteDirectory | null, extra: Parameters<typeof se
 }
 
 async function descrOf(name: string): Promise<unknown> {
-  const r = await fetch(`${sim.url}${ALIASES_PATH}`, { headers: { 'X-API-Key': sim.apiKey } });
-  const body = (await r.json()) as { data: { name: string; descr: string }[] };
-  return body.data.find((a) => a.name === name)?.descr;
+  const r = await simRequest(sim.url, sim.apiKey, 'GET', ALIASES_PATH);
+  return (r.json as { data: { name: string; descr: string }[] }).data.find((a) => a.name === name)?.descr;
 }
 
 async function setDescr(id: number, descr: string): Promise<void> {
-  const r = await fetch(`${sim.url}${ALIAS_PATH}`, {
-    method: 'PATCH',
-    headers: { 'X-API-Key': sim.apiKey, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ id, descr, apply: false }),
-  });
+  const r = await simRequest(sim.url, sim.apiKey, 'PATCH', ALIAS_PATH, { id, descr, apply: false });
   if (r.status !== 200) throw new Error(`admin PATCH ${r.status}`);
 }
 
@@ -279,11 +275,7 @@ describe('the lifecycle through MCP', () => {
     const prepared = await callWrite(h.client, args);
     expect(prepared.status).toBe('awaiting_confirmation');
     signIntoInbox(w, prepared.pending_request ?? '');
-    await fetch(`${sim.url}${ALIAS_PATH}`, {
-      method: 'PATCH',
-      headers: { 'X-API-Key': sim.apiKey, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ id: 2, descr: 'changed by someone else', apply: false }),
-    });
+    await setDescr(2, 'changed by someone else');
     const before = patches();
     const r = await callWrite(h.client, args);
     expect(r).toEqual({

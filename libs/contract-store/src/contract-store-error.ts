@@ -43,6 +43,9 @@ export class SchemaVersionError extends ContractStoreError {
   }
 }
 
+/** The contract store's tables, as integrity errors and reports name them. */
+export type StoreTable = 'store_meta' | 'contracts' | 'protected_artifacts' | 'audit_events' | 'target_reservations' | 'rate_windows';
+
 export type RecordIntegrityErrorCode =
   | 'RECORD_MAC'
   | 'RECORD_MALFORMED'
@@ -51,15 +54,56 @@ export type RecordIntegrityErrorCode =
   | 'META_MISSING'
   | 'RESERVATION_MAC'
   | 'RATE_STATE_MAC'
+  | 'RATE_STATE_MALFORMED'
   | 'ARTIFACT_DIGEST';
 
-/** A row failed authentication or cross-checking; nothing from it is returned. */
+const TABLE_OF_CODE: Readonly<Record<RecordIntegrityErrorCode, StoreTable>> = Object.freeze({
+  RECORD_MAC: 'contracts',
+  RECORD_MALFORMED: 'contracts',
+  INDEX_MISMATCH: 'contracts',
+  META_MAC: 'store_meta',
+  META_MISSING: 'store_meta',
+  RESERVATION_MAC: 'target_reservations',
+  RATE_STATE_MAC: 'rate_windows',
+  RATE_STATE_MALFORMED: 'rate_windows',
+  ARTIFACT_DIGEST: 'protected_artifacts',
+});
+
+/** A row failed authentication or cross-checking; nothing from it is returned. Names its table. */
 export class RecordIntegrityError extends ContractStoreError {
   readonly contractId: string | null;
+  readonly table: StoreTable;
   constructor(code: RecordIntegrityErrorCode, contractId: string | null, message: string) {
     super(code, contractId === null ? message : `${message} (contract ${contractId})`);
     this.name = 'RecordIntegrityError';
     this.contractId = contractId;
+    this.table = TABLE_OF_CODE[code];
+  }
+}
+
+/**
+ * How the rows disagree with the authenticated audit chain: ROW_MISSING (the audit names a contract, or a
+ * contract's state implies a reservation, artifact or rate row, that is not there), ROW_STALE (an
+ * authentic row older than the audit's latest version of it), ROW_UNEXPECTED (a row the audit and the
+ * contract states do not account for), ROW_MISMATCH (a row whose content differs from what they imply).
+ */
+export type StoreConsistencyKind = 'ROW_MISSING' | 'ROW_STALE' | 'ROW_UNEXPECTED' | 'ROW_MISMATCH';
+
+/**
+ * The store's rows are authentic one by one but inconsistent with its authenticated audit chain — rows
+ * deleted or older authentic rows written back while the store was closed. Names the table and the
+ * contract id (never a value); `code` is the kind.
+ */
+export class StoreConsistencyError extends ContractStoreError {
+  readonly table: StoreTable;
+  readonly contractId: string | null;
+  readonly kind: StoreConsistencyKind;
+  constructor(table: StoreTable, kind: StoreConsistencyKind, contractId: string | null) {
+    super(kind, `store rows disagree with the audit chain: ${table} ${kind}${contractId === null ? '' : ` (contract ${contractId})`}`);
+    this.name = 'StoreConsistencyError';
+    this.table = table;
+    this.contractId = contractId;
+    this.kind = kind;
   }
 }
 

@@ -2,6 +2,7 @@
 // Execution transitions and artifact decryption are NOT here: see '@pfsense-mcp/contract-store/executor'.
 export { SqliteRecoveryContractStore } from './sqlite-recovery-contract-store.js';
 export type { AuditVerification } from './sqlite-recovery-contract-store.js';
+export type { StoreIntegrityFailure, StoreIntegrityReport } from './store-integrity-report.js';
 export { DEFAULT_RETENTION_MS } from './store-core.js';
 export type { AuditEventView, ContractStoreOptions, CreateOptions, ListFilter, ReconciledContract } from './store-core.js';
 export { SqliteConsumptionStore } from './sqlite-consumption-store.js';
@@ -60,6 +61,7 @@ export {
   SchemaVersionError,
   StaleStateVersionError,
   StoreClosedError,
+  StoreConsistencyError,
   StoreFileError,
   StoreRollbackError,
   TargetReservedError,
@@ -71,6 +73,8 @@ export type {
   ProtectedArtifactErrorCode,
   RecordIntegrityErrorCode,
   SchemaVersionErrorCode,
+  StoreConsistencyKind,
   StoreFileErrorCode,
   StoreRollbackErrorCode,
+  StoreTable,
 } from './contract-store-error.js';

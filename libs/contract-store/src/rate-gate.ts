@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { z } from 'zod';
 import { canonicalBytes } from '@pfsense-mcp/canonical';
 import type { CanonicalValue } from '@pfsense-mcp/canonical';
 import {
@@ -11,7 +12,7 @@ import {
   recordOutcome,
 } from '@pfsense-mcp/policy';
 import type { Capability, RateLimits, RateWindowState } from '@pfsense-mcp/policy';
-import { RateLimitError, RecordIntegrityError } from './contract-store-error.js';
+import { RateLimitError, RecordIntegrityError, StoreConsistencyError } from './contract-store-error.js';
 import type { RecoveryContract } from './recovery-contract.js';
 import { MacDomain, macMatches, rowMac } from './row-mac.js';
 
@@ -20,11 +21,22 @@ export type { RateLimits };
 const SCOPE = 'policy-windows';
 const OUTCOMES: ReadonlySet<string> = new Set(Object.values(RateOutcome));
 
+/** The stored row: the policy's window state and the audit head sequence the row was last written at. */
+const storedRateRowSchema = z.strictObject({
+  audit_sequence: z.number().int().nonnegative(),
+  windows: z.unknown(),
+});
+
 /**
  * Persists the policy lib's rate window state in the store (one MAC'd row) and applies its pure
  * decisions inside the transaction of the transition they gate: the PREPARE checkpoint in `create`,
  * the in-flight checkpoint at PREPARED → EXECUTING and VERIFIED → ROLLING_BACK, and outcome
  * recording on every transition into an outcome state. Live counts come from the contract rows.
+ *
+ * The row is rewritten at the end of every write that appends audit rows (`flush`), bound to the new
+ * audit head sequence: the chain (and its anchor) then also protect the windows — a deleted row, or an
+ * older authentic row written back, no longer matches the head (`verifyAll`). Within one write, decisions
+ * see the state saved earlier in the same write (`#pending`), and the row is written once, at the end.
  */
 export class RateGate {
   readonly #limits: RateLimits;
@@ -36,6 +48,7 @@ export class RateGate {
   readonly #countState: Database.Statement;
   readonly #countInFlight: Database.Statement;
   readonly #countInFlightCapability: Database.Statement;
+  #pending: RateWindowState | null = null;
 
   constructor(db: Database.Database, key: Uint8Array, storeId: string, overrides: Partial<RateLimits>) {
     this.#limits = rateLimitsFrom(overrides);
@@ -63,28 +76,59 @@ export class RateGate {
     return rowMac(this.#key, MacDomain.RATE_WINDOW, [this.#storeId, SCOPE, bytes]);
   }
 
-  #load(): RateWindowState {
+  /** The authenticated stored row, or null when there is none. */
+  #read(): { readonly windows: RateWindowState; readonly auditSequence: number } | null {
     const row = this.#get.get(SCOPE) as { state: Buffer; mac: Buffer } | undefined;
-    if (row === undefined) return EMPTY_RATE_WINDOW_STATE;
+    if (row === undefined) return null;
     if (!macMatches(this.#mac(row.state), row.mac)) throw new RecordIntegrityError('RATE_STATE_MAC', null, 'rate window state failed authentication');
     try {
-      return parseRateWindowState(JSON.parse(row.state.toString('utf8')));
+      const stored = storedRateRowSchema.parse(JSON.parse(row.state.toString('utf8')));
+      return { windows: parseRateWindowState(stored.windows), auditSequence: stored.audit_sequence };
     } catch {
-      throw new RecordIntegrityError('RECORD_MALFORMED', null, 'rate window state is malformed');
+      throw new RecordIntegrityError('RATE_STATE_MALFORMED', null, 'rate window state is malformed');
     }
   }
 
+  #load(): RateWindowState {
+    return this.#pending ?? this.#read()?.windows ?? EMPTY_RATE_WINDOW_STATE;
+  }
+
   #save(state: RateWindowState): void {
-    const bytes = canonicalBytes(state as unknown as CanonicalValue);
+    this.#pending = state;
+  }
+
+  /**
+   * End of a write that appended audit rows (inside its transaction): writes the window state — saved
+   * in this write, else the stored one — bound to the new audit head sequence.
+   */
+  flush(auditSequence: number): void {
+    const windows = this.#load();
+    const bytes = canonicalBytes({ audit_sequence: auditSequence, windows: windows as unknown as CanonicalValue });
     this.#put.run(SCOPE, Buffer.from(bytes), Buffer.from(this.#mac(bytes)));
+    this.#pending = null;
+  }
+
+  /** A write ended (committed after its flush, or rolled back): nothing saved in it is pending any more. */
+  discardPending(): void {
+    this.#pending = null;
   }
 
   #count(statement: Database.Statement, ...params: unknown[]): number {
     return (statement.get(...params) as { n: number }).n;
   }
 
-  verifyAll(): void {
-    this.#load();
+  /**
+   * Open-time check against the authenticated audit head: a store with audit rows has the row, and the
+   * row was written at exactly that head (a row written back from earlier is ROW_STALE).
+   */
+  verifyAll(auditHeadSequence: number): void {
+    const stored = this.#read();
+    if (stored === null) {
+      if (auditHeadSequence > 0) throw new StoreConsistencyError('rate_windows', 'ROW_MISSING', null);
+      return;
+    }
+    if (stored.auditSequence < auditHeadSequence) throw new StoreConsistencyError('rate_windows', 'ROW_STALE', null);
+    if (stored.auditSequence > auditHeadSequence) throw new StoreConsistencyError('rate_windows', 'ROW_MISMATCH', null);
   }
 
   /** The PREPARE decision for one target at `nowMs`, from the persisted windows and the live contract rows. */

@@ -17,7 +17,8 @@ export const MacDomain = Object.freeze({
   META: 'pfsense-mcp/contract-store/meta/v1',
   CONTRACT: 'pfsense-mcp/contract-store/contract/v1',
   RESERVATION: 'pfsense-mcp/contract-store/reservation/v1',
-  RATE_WINDOW: 'pfsense-mcp/contract-store/rate-window/v1',
+  // v2: the row also binds the audit head sequence it was written at (a written-back older row is stale).
+  RATE_WINDOW: 'pfsense-mcp/contract-store/rate-window/v2',
   AUDIT: 'pfsense-mcp/contract-store/audit/v1',
   AUDIT_GENESIS: 'pfsense-mcp/contract-store/audit-genesis/v1',
   ANCHOR: 'pfsense-mcp/contract-store/anchor/v1',

@@ -4,6 +4,8 @@ import type { NewContractInput } from './new-contract-input.js';
 import type { RefusalAuditInput } from './refusal-audit-input.js';
 import type { RecoveryContract } from './recovery-contract.js';
 import { StoreCore } from './store-core.js';
+import { integrityFailureOf } from './store-integrity-report.js';
+import type { StoreIntegrityReport } from './store-integrity-report.js';
 import type { AuditEventView, ContractStoreOptions, CreateOptions, IntegrityReport, ListFilter } from './store-core.js';
 
 const cores = new WeakMap<SqliteRecoveryContractStore, StoreCore>();
@@ -44,6 +46,35 @@ export class SqliteRecoveryContractStore {
    */
   static async reanchorRestoredStore(options: ContractStoreOptions): Promise<SqliteRecoveryContractStore> {
     return new SqliteRecoveryContractStore(await StoreCore.open(options, 'reanchor'));
+  }
+
+  /**
+   * OPERATOR CHECK (e.g. `pfsense-mcp admin audit verify`, with the server stopped or running): opens the
+   * store without creating, migrating or advancing anything, compares it with its anchor, verifies the
+   * whole audit chain and every contract, reservation, protected-artifact and rate row against it, closes
+   * it, and returns `{ ok: true, contracts, auditEvents }` or the first failure `{ table, contractId,
+   * sequence, kind }` — the same checks that make `open` fail closed. Never a value. Throws only for what
+   * is not a verification result: invalid options, unsafe or missing files, an unknown schema, the key.
+   */
+  static async verifyIntegrity(options: ContractStoreOptions): Promise<StoreIntegrityReport> {
+    let core: StoreCore;
+    try {
+      core = await StoreCore.open(options, 'verify');
+    } catch (error) {
+      const failure = integrityFailureOf(error);
+      if (failure === null) throw error;
+      return Object.freeze({ ok: false as const, failure });
+    }
+    try {
+      return core.integrityReport();
+    } finally {
+      core.close();
+    }
+  }
+
+  /** The same whole-store check as `verifyIntegrity`, on this open store (read-only). */
+  verifyIntegrity(): StoreIntegrityReport {
+    return coreOf(this).integrityReport();
   }
 
   get storeId(): string {
@@ -123,7 +154,7 @@ export class SqliteRecoveryContractStore {
 
   /** Counts, audit head, anchor and the first failed integrity check (reported, not thrown). */
   integrityReport(): IntegrityReport {
-    return coreOf(this).integrityReport();
+    return coreOf(this).operatorIntegrityReport();
   }
 
   /** Takes back a PREPARED contract that never began executing (→ EXPIRED, outcome CANCELLED, audited). */

@@ -13,6 +13,7 @@ import {
 } from '@pfsense-mcp/state-machine';
 import type { AntiRollbackAnchor, AnchorRecord } from './anti-rollback-anchor.js';
 import { auditGenesisMac, auditRowMac, verifyAuditRows } from './audit-chain.js';
+import { AuditedContracts } from './audited-contracts.js';
 import type { AuditChainResult, AuditEventBody, AuditRow } from './audit-chain.js';
 import {
   AuditChainError,
@@ -23,8 +24,10 @@ import {
   PreconditionError,
   ProtectedArtifactError,
   RecordIntegrityError,
+  SchemaVersionError,
   StaleStateVersionError,
   StoreClosedError,
+  StoreConsistencyError,
   StoreFileError,
   StoreRollbackError,
   TargetReservedError,
@@ -55,8 +58,10 @@ import {
 } from './recovery-contract.js';
 import type { ProcessOwner, ProtectedArtifactPurpose, RecoveryContract } from './recovery-contract.js';
 import { MacDomain, macMatches, rowMac } from './row-mac.js';
-import { CONTRACT_STORE_MIGRATIONS, prepareSchema } from './schema-migrations.js';
+import { CONTRACT_STORE_MIGRATIONS, executedMigrations, prepareSchema } from './schema-migrations.js';
 import { assertSecureDirectory, assertSecureFile, createSecureFile } from './secure-store-path.js';
+import { integrityFailureOf } from './store-integrity-report.js';
+import type { StoreIntegrityReport } from './store-integrity-report.js';
 import { loadStoreKeys } from './store-keys.js';
 import type { MasterKeySource, StoreKeys } from './store-keys.js';
 
@@ -236,7 +241,12 @@ export class StoreCore {
 
   // ---------------------------------------------------------------- open
 
-  static async open(options: ContractStoreOptions, mode: 'normal' | 'reanchor' = 'normal'): Promise<StoreCore> {
+  /**
+   * `normal`: the store of a running server (created on first use, anchor compared then advanced, every
+   * row verified against the chain). `reanchor`: README "Backup and restore". `verify`: for
+   * `integrityReport` only — nothing is created, migrated, advanced or verified at open.
+   */
+  static async open(options: ContractStoreOptions, mode: 'normal' | 'reanchor' | 'verify' = 'normal'): Promise<StoreCore> {
     const fn = 'SqliteRecoveryContractStore.open';
     if (options === null || typeof options !== 'object') throw new TypeError(`${fn}: "options" must be an object`);
     if (typeof options.directory !== 'string' || options.directory.length === 0) throw new TypeError(`${fn}: "directory" must be a non-empty string`);
@@ -269,6 +279,7 @@ export class StoreCore {
       // A missing database next to an existing anchor is a deleted (rolled back) store, not a new one.
       const prior = anchor.read();
       if (prior !== null) throw new StoreRollbackError('STORE_MISSING', prior.sequence, null);
+      if (mode === 'verify') throw new StoreFileError('NOT_FOUND', path, 'database file does not exist');
       createSecureFile(path);
     }
 
@@ -283,16 +294,25 @@ export class StoreCore {
       db.pragma('secure_delete = ON');
       db.defaultSafeIntegers(false);
 
-      await prepareSchema(db, path, CONTRACT_STORE_MIGRATIONS, { migrate: options.migrate === true });
+      // A verification never initializes an empty file.
+      if (mode === 'verify' && executedMigrations(db) === null) throw new SchemaVersionError('UNKNOWN_SCHEMA', 'database has no recognizable schema version');
+      await prepareSchema(db, path, CONTRACT_STORE_MIGRATIONS, { migrate: options.migrate === true && mode !== 'verify' });
       // SQLite creates -wal/-shm with the database file's mode; check them now that they exist.
       assertSecureFile(`${path}-wal`, false);
       assertSecureFile(`${path}-shm`, false);
 
-      const storeId = StoreCore.loadOrCreateMeta(db, keys, options.clock);
+      const storeId = StoreCore.loadOrCreateMeta(db, keys, options.clock, mode !== 'verify');
       const core = new StoreCore(db, keys, storeId, anchor, options);
-      if (options.verifyOnOpen !== false || mode === 'reanchor') core.verifyEverything();
-      core.openAnchorCheck(mode === 'reanchor');
-      if (mode === 'reanchor') core.expireAfterRestore();
+      if (mode === 'reanchor') {
+        core.verifyEverything();
+        core.openAnchorCheck(true);
+        core.expireAfterRestore();
+      } else if (mode === 'normal') {
+        // The anchor first: a database behind it (rows deleted at the tail, a restored copy) is reported as
+        // that, not as the rows it then no longer accounts for.
+        core.openAnchorCheck(false);
+        if (options.verifyOnOpen !== false) core.verifyEverything();
+      }
       return core;
     } catch (error) {
       db.close();
@@ -314,13 +334,14 @@ export class StoreCore {
     }
   }
 
-  private static loadOrCreateMeta(db: Database.Database, keys: StoreKeys, clock: () => number): string {
+  private static loadOrCreateMeta(db: Database.Database, keys: StoreKeys, clock: () => number, create: boolean): string {
     return db
       .transaction((): string => {
         const row = db.prepare('SELECT store_id, schema_version, created_at, mac FROM store_meta WHERE id = 1').get() as
           | { store_id: string; schema_version: number; created_at: number; mac: Buffer }
           | undefined;
         if (row === undefined) {
+          if (!create) throw new RecordIntegrityError('META_MISSING', null, 'store metadata row is missing');
           const used = db.prepare('SELECT (SELECT count(*) FROM contracts) + (SELECT count(*) FROM audit_events) AS n').get() as { n: number };
           if (used.n !== 0) throw new RecordIntegrityError('META_MISSING', null, 'store metadata row is missing');
           const storeId = `store-${randomBytes(16).toString('hex')}`;
@@ -355,7 +376,8 @@ export class StoreCore {
            WHERE (? IS NULL OR a.contract_id = ?) AND a.sequence > ? ORDER BY a.sequence LIMIT ?`,
       ),
       getContract: db.prepare('SELECT * FROM contracts WHERE contract_id = ?'),
-      allContracts: db.prepare('SELECT * FROM contracts'),
+      allContracts: db.prepare('SELECT * FROM contracts ORDER BY contract_id'),
+      allArtifacts: db.prepare('SELECT contract_id, purpose, envelope FROM protected_artifacts ORDER BY contract_id, purpose'),
       insertContract: db.prepare(
         `INSERT INTO contracts (contract_id, operation_id, authorization_id, target_identity_digest, state, state_version,
            expires_at, terminal_at, record, mac) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -428,9 +450,15 @@ export class StoreCore {
     this.#auditWritten = false;
     const result = this.#db
       .transaction(() => {
-        const r = body();
-        this.crash('after-write-before-commit', operation);
-        return r;
+        try {
+          const r = body();
+          // The rate row follows the audit head in the same transaction (RateGate: bound to the head).
+          if (this.#auditWritten) this.#rate.flush(this.head().sequence);
+          this.crash('after-write-before-commit', operation);
+          return r;
+        } finally {
+          this.#rate.discardPending();
+        }
       })
       .immediate();
     if (this.#auditWritten) {
@@ -523,13 +551,95 @@ export class StoreCore {
   }
 
   private verifyEverything(): void {
-    this.#db.transaction(() => {
-      const chain = verifyAuditRows(this.#keys.auditChain, this.#storeId, this.auditRowsAfter(0), 0, this.#genesisMac);
-      if (!chain.ok) throw new AuditChainError(chain.firstBrokenSequence);
-      for (const row of this.#stmt.allContracts.iterate() as Iterable<ContractRow>) this.verifyRowMac(row);
-      for (const row of this.#stmt.allReservations.iterate() as Iterable<ReservationRow>) this.verifyReservationRow(row);
-      this.#rate.verifyAll();
-    })();
+    this.#db.transaction(() => this.verifyContents())();
+  }
+
+  /**
+   * Every row against the authenticated audit chain, in one pass over each table (inside the caller's
+   * transaction): the chain from genesis; each contract row authentic, its index columns equal to its
+   * record, and its state_version and state exactly the latest the audit records for it — and every
+   * contract the audit names present; the reservations exactly those the contract states hold; the
+   * protected artifacts exactly those of the unpurged contracts, with the recorded digests; the rate
+   * row bound to the audit head. Throws the first failure (AuditChainError, RecordIntegrityError,
+   * StoreConsistencyError). docs/DESIGN.md §3.
+   */
+  private verifyContents(): { contracts: number; auditEvents: number } {
+    const audited = new AuditedContracts();
+    const tapped = function* (rows: Iterable<AuditRow>): Generator<AuditRow> {
+      for (const row of rows) {
+        yield row;
+        // Reached only once the consumer asked for the next row, i.e. after this one verified.
+        audited.add(row.sequence, row.contract_id, row.body);
+      }
+    };
+    const chain = verifyAuditRows(this.#keys.auditChain, this.#storeId, tapped(this.auditRowsAfter(0)), 0, this.#genesisMac);
+    if (!chain.ok) throw new AuditChainError(chain.firstBrokenSequence);
+
+    const holders = new Map<string, string>();
+    const artifacts = new Map<string, { refs: RecoveryContract['protected_artifacts']; seen: number }>();
+    let contracts = 0;
+    for (const row of this.#stmt.allContracts.iterate() as Iterable<ContractRow>) {
+      const r = this.authenticRecord(row);
+      const a = audited.take(row.contract_id);
+      if (a === undefined) throw new StoreConsistencyError('contracts', 'ROW_UNEXPECTED', row.contract_id);
+      if (r.state_version < a.stateVersion) throw new StoreConsistencyError('contracts', 'ROW_STALE', row.contract_id);
+      if (r.state_version !== a.stateVersion || r.state !== a.state) throw new StoreConsistencyError('contracts', 'ROW_MISMATCH', row.contract_id);
+      const holds = RESERVATION_HOLDING_STATES.has(r.state) && !(r.state === RecoveryState.ROLLBACK_FAILED && r.reservation_release !== null);
+      if (holds) {
+        if (holders.has(r.target_identity_digest)) throw new StoreConsistencyError('contracts', 'ROW_MISMATCH', row.contract_id);
+        holders.set(r.target_identity_digest, row.contract_id);
+      }
+      if (r.artifacts_purged_at === null) artifacts.set(row.contract_id, { refs: r.protected_artifacts, seen: 0 });
+      contracts += 1;
+    }
+    const missing = audited.firstUntaken();
+    if (missing !== null) throw new StoreConsistencyError('contracts', 'ROW_MISSING', missing);
+
+    for (const row of this.#stmt.allReservations.iterate() as Iterable<ReservationRow>) {
+      this.verifyReservationRow(row);
+      if (holders.get(row.target_identity_digest) !== row.contract_id) {
+        throw new StoreConsistencyError('target_reservations', 'ROW_UNEXPECTED', row.contract_id);
+      }
+      holders.delete(row.target_identity_digest);
+    }
+    const unreserved = holders.values().next();
+    if (unreserved.done !== true) throw new StoreConsistencyError('target_reservations', 'ROW_MISSING', unreserved.value);
+
+    for (const row of this.#stmt.allArtifacts.iterate() as Iterable<{ contract_id: string; purpose: string; envelope: Buffer }>) {
+      const expected = artifacts.get(row.contract_id);
+      const ref = expected?.refs[row.purpose as ProtectedArtifactPurpose];
+      if (expected === undefined || ref === undefined) throw new StoreConsistencyError('protected_artifacts', 'ROW_UNEXPECTED', row.contract_id);
+      if (!(row.envelope instanceof Uint8Array) || row.envelope.length !== ref.envelope_bytes || sha256Hex(row.envelope) !== ref.envelope_sha256) {
+        throw new RecordIntegrityError('ARTIFACT_DIGEST', row.contract_id, `protected artifact ${row.purpose} does not match the authenticated record`);
+      }
+      expected.seen += 1;
+    }
+    for (const [contractId, expected] of artifacts) {
+      if (expected.seen !== PROTECTED_ARTIFACT_PURPOSES.length) throw new StoreConsistencyError('protected_artifacts', 'ROW_MISSING', contractId);
+    }
+
+    this.#rate.verifyAll(chain.headSequence);
+    return { contracts, auditEvents: chain.headSequence };
+  }
+
+  /**
+   * A whole-store integrity check for operators and health views: the anchor compared read-only (behind,
+   * diverged, missing), then `verifyContents`. Never writes. The first failure comes back as a value-free
+   * report (table, contract id, sequence, kind); any other error is thrown.
+   */
+  integrityReport(): StoreIntegrityReport {
+    this.assertOpen();
+    try {
+      return this.#db.transaction((): StoreIntegrityReport => {
+        if (this.#anchor.read() !== null || this.head().sequence > 0) this.checkAgainstAnchor();
+        const counts = this.verifyContents();
+        return Object.freeze({ ok: true as const, contracts: counts.contracts, auditEvents: counts.auditEvents });
+      })();
+    } catch (error) {
+      const failure = integrityFailureOf(error);
+      if (failure === null) throw error;
+      return Object.freeze({ ok: false as const, failure });
+    }
   }
 
   /**
@@ -537,7 +647,7 @@ export class StoreCore {
    * the first failure of the checks open runs (audit chain, every contract row, every reservation, the rate
    * windows, the anchor) — reported, not thrown, so a broken store can still be described. Value-free.
    */
-  integrityReport(): IntegrityReport {
+  operatorIntegrityReport(): IntegrityReport {
     this.assertOpen();
     return this.#db.transaction((): IntegrityReport => {
       const head = this.head();
@@ -569,7 +679,7 @@ export class StoreCore {
         }
       }
       try {
-        this.#rate.verifyAll();
+        this.#rate.verifyAll(head.sequence);
       } catch (error) {
         fail('rate_windows', '', error);
       }
@@ -625,18 +735,26 @@ export class StoreCore {
     if (!macMatches(expected, row.mac)) throw new RecordIntegrityError('RECORD_MAC', row.contract_id, 'contract row failed authentication');
   }
 
-  /** Authenticates the row (MAC over store id, row key and record bytes), parses it, cross-checks index columns. */
-  private verifyRow(row: ContractRow): RecoveryContract {
+  /**
+   * Open-time form of verifyRow: the MAC and the index columns, with a plain parse (the authenticated bytes
+   * are this store's own canonical record; the full schema parse stays on the load path).
+   */
+  private authenticRecord(row: ContractRow): RecoveryContract {
     this.verifyRowMac(row);
-    let parsed: unknown;
+    let r: RecoveryContract;
     try {
-      parsed = JSON.parse(Buffer.from(row.record).toString('utf8'));
+      r = JSON.parse(Buffer.from(row.record).toString('utf8')) as RecoveryContract;
     } catch {
       throw new RecordIntegrityError('RECORD_MALFORMED', row.contract_id, 'contract record is not valid JSON');
     }
-    const result = recoveryContractSchema.safeParse(parsed);
-    if (!result.success) throw new RecordIntegrityError('RECORD_MALFORMED', row.contract_id, 'contract record does not match the schema');
-    const r = result.data;
+    if (r === null || typeof r !== 'object' || r.provenance === null || typeof r.provenance !== 'object' || r.protected_artifacts === null || typeof r.protected_artifacts !== 'object') {
+      throw new RecordIntegrityError('RECORD_MALFORMED', row.contract_id, 'contract record does not match the schema');
+    }
+    this.checkIndexColumns(row, r);
+    return r;
+  }
+
+  private checkIndexColumns(row: ContractRow, r: RecoveryContract): void {
     if (
       r.contract_id !== row.contract_id ||
       r.operation_id !== row.operation_id ||
@@ -649,6 +767,21 @@ export class StoreCore {
     ) {
       throw new RecordIntegrityError('INDEX_MISMATCH', row.contract_id, 'contract index columns differ from the authenticated record');
     }
+  }
+
+  /** Authenticates the row (MAC over store id, row key and record bytes), parses it, cross-checks index columns. */
+  private verifyRow(row: ContractRow): RecoveryContract {
+    this.verifyRowMac(row);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(Buffer.from(row.record).toString('utf8'));
+    } catch {
+      throw new RecordIntegrityError('RECORD_MALFORMED', row.contract_id, 'contract record is not valid JSON');
+    }
+    const result = recoveryContractSchema.safeParse(parsed);
+    if (!result.success) throw new RecordIntegrityError('RECORD_MALFORMED', row.contract_id, 'contract record does not match the schema');
+    const r = result.data as RecoveryContract;
+    this.checkIndexColumns(row, r);
     return deepFreeze(r) as RecoveryContract;
   }
 

@@ -126,7 +126,7 @@ describe('tampering fails closed with a typed error and no state change', () => 
     expect(errorOf(() => s.listAuditEvents({ afterSequence: 2 }))).toMatchObject({ name: 'AuditChainError' });
   });
 
-  it('a flipped byte in a protected artifact, or an artifact moved between contracts; nothing changes', async () => {
+  it('a flipped byte in a protected artifact, or an artifact moved between contracts: refused at open and at decrypt; nothing changes', async () => {
     const { a, b } = await seeded();
     raw((db) => {
       const row = db.prepare("SELECT envelope FROM protected_artifacts WHERE contract_id = ? AND purpose = 'intent'").get(a) as { envelope: Buffer };
@@ -135,7 +135,12 @@ describe('tampering fails closed with a typed error and no state change', () => 
       db.prepare("UPDATE protected_artifacts SET envelope = ? WHERE contract_id = ? AND purpose = 'snapshot'").run(snap.envelope, b);
     });
     const before = stateHashes();
-    const s = await h.open();
+    // open checks every artifact against its record (fails closed, naming the table and the contract)...
+    const refused = await h.open().then(() => null, (e: unknown) => e);
+    expect(refused).toMatchObject({ name: 'RecordIntegrityError', code: 'ARTIFACT_DIGEST', table: 'protected_artifacts' });
+    expect([a, b]).toContain((refused as { contractId: string }).contractId);
+    // ...and without open-time verification, the decrypt path refuses them one by one
+    const s = await h.open({ verifyOnOpen: false });
     const ex = ExecutorContractStore.of(s);
     expect(errorOf(() => ex.decryptProtectedArtifact(a, 'intent')).code).toBe('ARTIFACT_DIGEST');
     expect(errorOf(() => ex.decryptProtectedArtifact(b, 'snapshot')).code).toBe('ARTIFACT_DIGEST');

@@ -36,6 +36,12 @@ import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { aliasAttemptStepId, aliasOperationId } from './alias-operation-id.js';
 import { ArtifactDirectory } from './artifact-directory.js';
+import { authorizationRequestName, parseAuthorizationRequestName } from './authorization-request-name.js';
+import { InboxIndex, selectorOf } from './inbox-index.js';
+import { confirmationRequestName, reconciliationRequestName, releaseRequestName } from './pending-request-names.js';
+import { writeOperationsView } from './write-operations-view.js';
+import type { WriteOperationsPage, WriteOperationsQuery } from './write-operations-view.js';
+import type { ArtifactSelector } from './inbox-index.js';
 import { CoordinatorInputError } from './coordinator-input-error.js';
 import { CoordinatorRefusedError } from './coordinator-refused-error.js';
 import { ExecutionCoordinator } from './execution-coordinator.js';
@@ -43,6 +49,7 @@ import { OperationStatus, isClosedWithoutEffect, statusOfContract } from './oper
 import { prepareAliasExecutionIntent } from './prepare-alias-execution-intent.js';
 import { ApplianceIdentityError } from './read-appliance-binding.js';
 import { RefusalGate } from './refusal-audit.js';
+import { WRITE_REQUEST_LIMITS } from './write-request-limits.js';
 
 /** The caller's request: change one alias's description. */
 export interface AliasDescriptionChangeInput {
@@ -112,6 +119,7 @@ const ARGUMENT_NAMES: Readonly<Record<string, string>> = Object.freeze({ alias_n
 export class AliasDescriptionExecutionCore {
   readonly #coordinator: ExecutionCoordinator;
   readonly #inbox: ArtifactDirectory;
+  readonly #inboxIndex: InboxIndex;
   readonly #outbox: ArtifactDirectory;
   readonly #serverKey: SigningKey;
   readonly #serverAuthorities: PinnedAuthoritySet;
@@ -140,6 +148,7 @@ export class AliasDescriptionExecutionCore {
     this.#coordinator = options.coordinator;
     this.#inbox = options.inboxDirectory instanceof ArtifactDirectory ? options.inboxDirectory : ArtifactDirectory.open(inboxPath);
     this.#outbox = options.outboxDirectory instanceof ArtifactDirectory ? options.outboxDirectory : ArtifactDirectory.open(outboxPath);
+    this.#inboxIndex = new InboxIndex(this.#inbox);
     this.#serverKey = Object.freeze({ privateKey: new Uint8Array(options.serverKey.privateKey) });
     this.#serverAuthorities = options.serverAuthorities;
     this.#clock = options.clock;
@@ -251,9 +260,9 @@ export class AliasDescriptionExecutionCore {
     const stepId = aliasAttemptStepId(contracts.length + 1);
     const planDigest = planDigestOf({ operationId, steps: [{ step_id: stepId, execution_intent_digest: prepared.executionIntentDigest }] });
 
-    const authorizations = this.#inboxMatches(operationId, (a) => a.kind === ArtifactKind.PLAN_AUTHORIZATION && a.payload.plan_digest === planDigest);
+    const authorizations = this.#inboxMatches(operationId, (a) => a.kind === ArtifactKind.PLAN_AUTHORIZATION && a.planDigest === planDigest);
     if (authorizations.length === 0) {
-      const pending = this.#ensureAuthorizationRequest(operationId, stepId, planDigest, prepared, binding);
+      const pending = this.#ensureAuthorizationRequest(operationId, stepId, planDigest, prepared, binding, input.alias_name);
       return result(OperationStatus.REQUESTED, operationId, null, pending);
     }
     const [only] = authorizations;
@@ -281,7 +290,7 @@ export class AliasDescriptionExecutionCore {
     if (c.state === RecoveryState.PREPARED) {
       const intent = this.#intentOf(c, input, bindingDigest);
       if (c.confirmation !== null) return this.#afterHandoff(await this.#coordinator.resumeConfirmed(id, intent), input, binding, bindingDigest, operationId);
-      const confirmations = this.#inboxMatches(operationId, (a) => a.kind === ArtifactKind.CONFIRMATION && a.payload.contract_id === id);
+      const confirmations = this.#inboxMatches(operationId, (a) => a.kind === ArtifactKind.CONFIRMATION && a.contractId === id);
       if (confirmations.length === 0) {
         const review = await this.#reviewForConfirmation(c, input);
         const pending = this.#ensureConfirmationRequest(c, intent, review, binding);
@@ -295,7 +304,7 @@ export class AliasDescriptionExecutionCore {
       const version = c.state_version;
       const evidence = this.#inboxMatches(
         operationId,
-        (a) => a.kind === ArtifactKind.RECONCILIATION && a.payload.contract_id === id && a.payload.state_version === version,
+        (a) => a.kind === ArtifactKind.RECONCILIATION && a.contractId === id && a.stateVersion === version,
       );
       if (evidence.length === 0) {
         const pending = await this.#ensureReconciliationRequest(c, this.#boundAppliance(c, input, binding, bindingDigest));
@@ -309,7 +318,7 @@ export class AliasDescriptionExecutionCore {
       const version = c.state_version;
       const releases = this.#inboxMatches(
         operationId,
-        (a) => a.kind === ArtifactKind.RELEASE && a.payload.contract_id === id && a.payload.state_version === version,
+        (a) => a.kind === ArtifactKind.RELEASE && a.contractId === id && a.stateVersion === version,
       );
       if (releases.length === 0) {
         const pending = this.#ensureReleaseRequest(c, this.#boundAppliance(c, input, binding, bindingDigest));
@@ -394,17 +403,20 @@ export class AliasDescriptionExecutionCore {
   // ------------------------------------------------------------------ inbox
 
   /**
-   * Every inbox file is checked (owner, mode, no symlink, size) and parsed strictly; a file that fails
-   * any of that poisons the scan (fail closed: it is never treated as absent), and is left in place. Of
-   * the well-formed artifacts, those `relevant` selects are returned — discovery grants nothing: each is
-   * fully verified by the gate it is handed to.
+   * Every inbox candidate is checked on every call (owner, mode, no symlink, size: `statKey`) and parsed
+   * once per change (the InboxIndex); a file that fails any of that poisons the scan (fail closed: it is
+   * never treated as absent), and is left in place. Only the files `relevant` selects are opened again, in
+   * full, and returned — discovery grants nothing: each is fully verified by the gate it is handed to.
    */
-  #inboxMatches(operationId: string, relevant: (a: Artifact) => boolean): readonly InboxEntry[] {
+  #inboxMatches(operationId: string, relevant: (a: ArtifactSelector) => boolean): readonly InboxEntry[] {
     const out: InboxEntry[] = [];
     try {
-      for (const fileName of this.#inbox.list()) {
+      for (const { fileName, selector } of this.#inboxIndex.scan()) {
+        if (!relevant(selector)) continue;
         const artifact = parseArtifact(this.#inbox.read(fileName));
-        if (relevant(artifact)) out.push(Object.freeze({ fileName, artifact }));
+        // Changed between the scan and this read: refused rather than used unselected.
+        if (!relevant(selectorOf(artifact))) throw new CoordinatorRefusedError();
+        out.push(Object.freeze({ fileName, artifact }));
       }
     } catch {
       throw this.#coordinator.refuse('ANOMALY', RefusalGate.INBOX, { operationId });
@@ -414,20 +426,43 @@ export class AliasDescriptionExecutionCore {
 
   // ------------------------------------------------------------------ outbox
 
-  /** The server's own, authentic outbox artifacts of one kind (an unsafe or forged file fails closed). */
-  #ownOutbox(kind: Artifact['kind']): readonly InboxEntry[] {
-    const out: InboxEntry[] = [];
+  /** One of the server's own outbox files, read and verified (an unsafe or forged file fails closed). */
+  #ownOutboxFile(fileName: string, kind: Artifact['kind']): Artifact {
     try {
-      for (const fileName of this.#outbox.list()) {
-        const artifact = parseArtifact(this.#outbox.read(fileName));
-        if (artifact.kind !== kind || !('proof' in artifact)) continue;
-        verifyArtifactSignature(artifact, this.#serverAuthorities);
-        out.push(Object.freeze({ fileName, artifact }));
-      }
+      const artifact = parseArtifact(this.#outbox.read(fileName));
+      if (artifact.kind !== kind || !('proof' in artifact)) throw new CoordinatorRefusedError();
+      verifyArtifactSignature(artifact, this.#serverAuthorities);
+      return artifact;
     } catch {
       throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX);
     }
-    return out;
+  }
+
+  /**
+   * The operations the store knows, newest first (docs/DESIGN.md §6): ids, status, contract state, times
+   * and the pending request's file name when it is in the outbox — never a value. Read-only: nothing is
+   * expired, moved or written. `limit` 1..1000, `offset` ≥ 0, `operationId` a safe token when given.
+   */
+  listWriteOperations(query: WriteOperationsQuery): WriteOperationsPage {
+    const fn = 'listWriteOperations';
+    if (query === null || typeof query !== 'object') throw new TypeError(`${fn}: "query" must be an object`);
+    if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > 1000) throw new TypeError(`${fn}: "limit" must be an integer in 1..1000`);
+    if (!Number.isSafeInteger(query.offset) || query.offset < 0) throw new TypeError(`${fn}: "offset" must be a non-negative integer`);
+    if (query.operationId !== undefined && (typeof query.operationId !== 'string' || !/^op-[0-9a-f]{64}$/.test(query.operationId))) {
+      throw new TypeError(`${fn}: "operationId" must be op- followed by 64 lowercase hex`);
+    }
+    const contracts = query.operationId === undefined ? this.#coordinator.allContracts() : this.#coordinator.contractsOf(query.operationId);
+    return writeOperationsView(contracts, query, (name) => this.#outbox.has(name));
+  }
+
+  /**
+   * Artifact files (candidate `*.json` names) in the inbox and the outbox, counted by name only — nothing
+   * is opened — and whether they have piled up past WRITE_REQUEST_LIMITS.leftoverWarningFiles.
+   */
+  artifactCounts(): { readonly inboxFiles: number; readonly outboxFiles: number; readonly pileUp: boolean } {
+    const inboxFiles = this.#inbox.list().length;
+    const outboxFiles = this.#outbox.list().length;
+    return Object.freeze({ inboxFiles, outboxFiles, pileUp: inboxFiles + outboxFiles >= WRITE_REQUEST_LIMITS.leftoverWarningFiles });
   }
 
   /**
@@ -460,24 +495,71 @@ export class AliasDescriptionExecutionCore {
     return fileName;
   }
 
+  /**
+   * The operation's current pending authorization request, or a new one within WRITE_REQUEST_LIMITS. The
+   * outbox is scanned by name only (authorization-request-name.ts): names of other operations, expired
+   * requests and other kinds are skipped without being opened. What can concern this call is read and
+   * verified: this plan's unexpired request (reused), and this alias's unexpired, unanswered requests
+   * (counted). Other aliases' requests are counted by name, and a request is answered when the store holds
+   * a contract created from its plan. Over a limit → STALE / REQUEST_LIMIT, nothing written.
+   */
   #ensureAuthorizationRequest(
     operationId: string,
     stepId: string,
     planDigest: string,
     prepared: { executionIntent: PreparedExecutionIntentV1; review: AliasChangeReview },
     binding: ApplianceBinding,
+    aliasName: string,
   ): string {
     const now = this.#clock();
-    const current = this.#ownOutbox(ArtifactKind.AUTHORIZATION_REQUEST).find((e) => {
-      if (e.artifact.kind !== ArtifactKind.AUTHORIZATION_REQUEST || e.artifact.payload.plan_digest !== planDigest) return false;
+    const aliasKey = ADAPTER.identityDigest(Object.freeze({ alias_name: aliasName })).slice(0, 16);
+    const planPrefix = planDigest.slice(0, 16);
+    let names: readonly string[];
+    try {
+      names = this.#outbox.list();
+    } catch {
+      throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX, { operationId });
+    }
+    const live = names
+      .map((fileName) => ({ fileName, parts: parseAuthorizationRequestName(fileName) }))
+      .filter((e): e is { fileName: string; parts: NonNullable<typeof e.parts> } => e.parts !== null && e.parts.expiresAt > now);
+
+    // This plan's current request: reused (no new file, no count).
+    for (const e of live) {
+      if (e.parts.operationId !== operationId || e.parts.planPrefix !== planPrefix) continue;
+      const artifact = this.#ownOutboxFile(e.fileName, ArtifactKind.AUTHORIZATION_REQUEST);
+      if (artifact.kind !== ArtifactKind.AUTHORIZATION_REQUEST || artifact.payload.plan_digest !== planDigest) continue;
       try {
-        checkCurrentness(e.artifact, now);
-        return true;
+        checkCurrentness(artifact, now);
+        return e.fileName;
       } catch {
-        return false;
+        // Not current after all (issued in the future, or expired since the name was chosen): not reused.
       }
-    });
-    if (current !== undefined) return current.fileName;
+    }
+
+    const contractsByOperation = new Map<string, readonly RecoveryContract[]>();
+    const answered = (parts: { operationId: string; planPrefix: string }): boolean => {
+      let contracts = contractsByOperation.get(parts.operationId);
+      if (contracts === undefined) {
+        contracts = this.#coordinator.contractsOf(parts.operationId);
+        contractsByOperation.set(parts.operationId, contracts);
+      }
+      return contracts.some((c) => c.provenance.plan_digest.startsWith(parts.planPrefix));
+    };
+    const outstanding = live.filter((e) => !answered(e.parts));
+    const ofAlias = outstanding.filter((e) => e.parts.aliasKey === aliasKey);
+    // This alias's outstanding requests concern this call: each must be the server's own, as named.
+    for (const e of ofAlias) {
+      const artifact = this.#ownOutboxFile(e.fileName, ArtifactKind.AUTHORIZATION_REQUEST);
+      if (artifact.kind !== ArtifactKind.AUTHORIZATION_REQUEST || artifact.payload.expires_at !== e.parts.expiresAt || artifact.payload.operation_id !== e.parts.operationId) {
+        throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX, { operationId });
+      }
+    }
+    if (ofAlias.length >= WRITE_REQUEST_LIMITS.perAlias || outstanding.length >= WRITE_REQUEST_LIMITS.outbox) {
+      throw this.#coordinator.refuse('STALE', RefusalGate.REQUEST_LIMIT, { operationId });
+    }
+
+    const expiresAt = now + this.#requestLifetimeMs;
     const request = this.#build(() => createPendingAuthorizationRequest(
       {
         operationId,
@@ -487,15 +569,11 @@ export class AliasDescriptionExecutionCore {
         appliance: binding,
         review: prepared.review,
         issuedAt: now,
-        expiresAt: now + this.#requestLifetimeMs,
+        expiresAt,
       },
       this.#serverKey,
     ), { operationId });
-    return this.#write(`authorization-request.${planDigest.slice(0, 16)}.${now}.json`, request);
-  }
-
-  #confirmationRequestName(contractId: string): string {
-    return `confirmation-request.${contractId.toLowerCase()}.json`;
+    return this.#write(authorizationRequestName({ aliasKey, operationId, planPrefix, expiresAt }), request);
   }
 
   #ensureConfirmationRequest(
@@ -504,7 +582,7 @@ export class AliasDescriptionExecutionCore {
     review: AliasChangeReview,
     binding: ApplianceBinding,
   ): string {
-    const name = this.#confirmationRequestName(c.contract_id);
+    const name = confirmationRequestName(c.contract_id);
     if (this.#outbox.has(name)) return name;
     const request = this.#build(() => createPendingConfirmationRequest(
       {
@@ -546,7 +624,7 @@ export class AliasDescriptionExecutionCore {
    * request — accepted only if the pre-state it shows has the contract's fingerprint.
    */
   #reviewFromOutbox(c: RecoveryContract): AliasChangeReview | null {
-    const name = this.#confirmationRequestName(c.contract_id);
+    const name = confirmationRequestName(c.contract_id);
     if (!this.#outbox.has(name)) return null;
     try {
       const doc = parseArtifact(this.#outbox.read(name));
@@ -562,7 +640,7 @@ export class AliasDescriptionExecutionCore {
   }
 
   async #ensureReconciliationRequest(c: RecoveryContract, appliance: ApplianceBinding): Promise<string> {
-    const name = `reconciliation-request.${c.contract_id.toLowerCase()}.v${c.state_version}.json`;
+    const name = reconciliationRequestName(c.contract_id, c.state_version);
     if (this.#outbox.has(name)) return name;
     const review = this.#reviewFromOutbox(c);
     if (review === null) throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
@@ -602,7 +680,7 @@ export class AliasDescriptionExecutionCore {
   }
 
   #ensureReleaseRequest(c: RecoveryContract, appliance: ApplianceBinding): string {
-    const name = `release-request.${c.contract_id.toLowerCase()}.v${c.state_version}.json`;
+    const name = releaseRequestName(c.contract_id, c.state_version);
     if (this.#outbox.has(name)) return name;
     const review = this.#reviewFromOutbox(c);
     if (review === null) throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
@@ -649,7 +727,7 @@ export class AliasDescriptionExecutionCore {
   async emitRecoveryRequest(contractId: string, kind: 'reconciliation' | 'release'): Promise<{ readonly contract: RecoveryContract; readonly pendingRequest: string; readonly alreadyPending: boolean }> {
     const c = this.#coordinator.loadContract(contractId);
     if (!this.#awaits(c, kind)) throw this.#coordinator.refuse('ANOMALY', kind === 'release' ? RefusalGate.RELEASE : RefusalGate.RECONCILIATION, { contractId });
-    const name = `${kind === 'release' ? 'release' : 'reconciliation'}-request.${c.contract_id.toLowerCase()}.v${c.state_version}.json`;
+    const name = kind === 'release' ? releaseRequestName(c.contract_id, c.state_version) : reconciliationRequestName(c.contract_id, c.state_version);
     if (this.#outbox.has(name)) return Object.freeze({ contract: c, pendingRequest: name, alreadyPending: true });
     const appliance = await this.#applianceOfContract(c);
     const pending = kind === 'release' ? this.#ensureReleaseRequest(c, appliance) : await this.#ensureReconciliationRequest(c, appliance);
@@ -666,7 +744,7 @@ export class AliasDescriptionExecutionCore {
     if (!this.#awaits(c, kind)) throw this.#coordinator.refuse('ANOMALY', gateOf, { contractId });
     const wanted = kind === 'release' ? ArtifactKind.RELEASE : ArtifactKind.RECONCILIATION;
     const version = c.state_version;
-    const evidence = this.#inboxMatches(c.operation_id, (a) => a.kind === wanted && a.payload.contract_id === c.contract_id && a.payload.state_version === version);
+    const evidence = this.#inboxMatches(c.operation_id, (a) => a.kind === wanted && a.contractId === c.contract_id && a.stateVersion === version);
     const [only] = evidence;
     if (only === undefined || evidence.length > 1) throw this.#coordinator.refuse('ANOMALY', RefusalGate.INBOX, { operationId: c.operation_id, contractId });
     return kind === 'release' ? this.#coordinator.releaseRollbackFailedReservation(only.artifact) : this.#coordinator.resumeReconciliation(only.artifact);
@@ -680,7 +758,7 @@ export class AliasDescriptionExecutionCore {
 
   /** The binding read now, accepted only if it is the one the server's own confirmation request for c named. */
   async #applianceOfContract(c: RecoveryContract): Promise<ApplianceBinding> {
-    const name = this.#confirmationRequestName(c.contract_id);
+    const name = confirmationRequestName(c.contract_id);
     let expected: string | null = null;
     try {
       const doc = parseArtifact(this.#outbox.read(name));

@@ -20,9 +20,6 @@ import { ArtifactFileError } from './artifact-file-error.js';
 
 /** Artifact file names: lowercase, no path separators, no leading dot, ending in .json. */
 const FILE_NAME = /^[a-z0-9][a-z0-9._-]{0,200}\.json$/;
-/** Most entries one scan reads: more is refused rather than read slowly (nothing is ever auto-deleted). */
-export const MAX_ARTIFACT_DIRECTORY_ENTRIES = 1000;
-
 function currentUid(): number {
   return typeof process.getuid === 'function' ? process.getuid() : -1;
 }
@@ -47,7 +44,7 @@ function checkFileStats(st: Stats, fileName: string, expectedUid: number): void 
 }
 
 /**
- * One fixed artifact directory (the inbox or the outbox, ARCHITECTURE §6): a real directory owned by the
+ * One fixed artifact directory (the inbox or the outbox, docs/DESIGN.md §6): a real directory owned by the
  * server user with mode 0700, created on first use. Files are written by exclusive creation — a temp file
  * (0600, O_EXCL|O_NOFOLLOW, fsynced) hard-linked to its final name, so an existing file is never
  * overwritten and a reader never sees half a file — and read only when they are regular files (no
@@ -115,11 +112,9 @@ export class ArtifactDirectory {
     } catch {
       throw new ArtifactFileError('IO', '', 'cannot be listed');
     }
-    const candidates = names.filter((n) => !n.startsWith('.') && n.endsWith('.json')).sort();
-    if (candidates.length > MAX_ARTIFACT_DIRECTORY_ENTRIES) {
-      throw new ArtifactFileError('TOO_MANY_FILES', '', `must hold at most ${MAX_ARTIFACT_DIRECTORY_ENTRIES} artifacts`);
-    }
-    return Object.freeze(candidates);
+    // No bound on the count: leftovers are never deleted automatically, so they must not be able to stop
+    // the write. Callers skip by name what cannot concern their operation, without opening it.
+    return Object.freeze(names.filter((n) => !n.startsWith('.') && n.endsWith('.json')).sort());
   }
 
   /** Reads one artifact file's bytes after the safety checks; throws ArtifactFileError. */
@@ -161,6 +156,25 @@ export class ArtifactDirectory {
     } finally {
       closeSync(fd);
     }
+  }
+
+  /**
+   * The safety checks of `read` on the entry itself (lstat: regular file, owner, mode, size), without
+   * opening it, and a key that changes whenever the file may have: device, inode, size, mtime and ctime (a
+   * chmod or a replaced file changes ctime or the inode). Throws ArtifactFileError like `read`.
+   */
+  statKey(fileName: string): string {
+    if (typeof fileName !== 'string' || !FILE_NAME.test(fileName)) {
+      throw new ArtifactFileError('BAD_NAME', typeof fileName === 'string' && !fileName.includes('/') ? fileName : '', 'must be a lowercase *.json name');
+    }
+    let st: Stats;
+    try {
+      st = lstatSync(join(this.path, fileName));
+    } catch {
+      throw new ArtifactFileError('IO', fileName, 'cannot be inspected');
+    }
+    checkFileStats(st, fileName, this.#ownerUid('file'));
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.mode}:${st.uid}`;
   }
 
   /** True when a file of this name exists (of any type); no content is read. */

@@ -7,7 +7,6 @@ export type ArtifactFileErrorCode =
   | 'WRONG_OWNER'
   | 'UNSAFE_MODE'
   | 'TOO_LARGE'
-  | 'TOO_MANY_FILES'
   | 'EXISTS'
   | 'IO';
 

@@ -265,6 +265,19 @@ export class ExecutionCoordinator {
     return Object.freeze(all);
   }
 
+  /** Every authenticated contract of the store, in contract-id order (paged reads of 1,000). */
+  allContracts(): readonly RecoveryContract[] {
+    const all: RecoveryContract[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = this.#store.list({ limit: 1000, ...(after === undefined ? {} : { afterContractId: after }) });
+      all.push(...page);
+      if (page.length < 1000) break;
+      after = page[page.length - 1]?.contract_id;
+    }
+    return Object.freeze(all);
+  }
+
   /** Loads one authenticated contract. */
   loadContract(contractId: string): RecoveryContract {
     return this.#store.load(contractId);
@@ -285,7 +298,7 @@ export class ExecutionCoordinator {
   // ------------------------------------------------------------------ authorize → contract
 
   /**
-   * The gates, in order (ARCHITECTURE §6): (1) capability granted and endpoint allow-listed; (2) the
+   * The gates, in order (docs/DESIGN.md §6): (1) capability granted and endpoint allow-listed; (2) the
    * authorization's algorithm and signature in the plan-authorization role, (3) currentness, (4) step and
    * execution-intent binding against the plan recomputed from the prepared intent — all pure, before any
    * I/O; (5) freshness: the appliance binding and the alias read fresh, the execution intent rebuilt from

@@ -10,9 +10,14 @@ export type {
   AliasDescriptionExecutionCoreOptions,
 } from './alias-description-execution-core.js';
 export { createAliasDescriptionWriteFacade } from './alias-description-write-facade.js';
-export type { AliasDescriptionWriteFacade } from './alias-description-write-facade.js';
+export type { AliasDescriptionWriteFacade, ArtifactCounts } from './alias-description-write-facade.js';
+export { writeOperationsView, pendingRequestNameOf } from './write-operations-view.js';
+export type { WriteOperationView, WriteOperationsPage, WriteOperationsQuery } from './write-operations-view.js';
 export { OperationStatus, STATUS_OF_STATE, isClosedWithoutEffect, statusOfContract } from './operation-outcome.js';
-export { ArtifactDirectory, MAX_ARTIFACT_DIRECTORY_ENTRIES } from './artifact-directory.js';
+export { ArtifactDirectory } from './artifact-directory.js';
+export { WRITE_REQUEST_LIMITS } from './write-request-limits.js';
+export { authorizationRequestName, parseAuthorizationRequestName } from './authorization-request-name.js';
+export type { AuthorizationRequestName } from './authorization-request-name.js';
 export type { ArtifactDirectoryOptions, ArtifactEntry } from './artifact-directory.js';
 export { ArtifactFileError } from './artifact-file-error.js';
 export type { ArtifactFileErrorCode } from './artifact-file-error.js';

@@ -5,8 +5,10 @@
  * STALE: the freshness gate (the target or its read is not as signed; nothing consumed, may pass later),
  * any failed appliance read (I/O), wherever it happens, and the containment gate (a rate / blast-radius
  * window — cooldown, an outstanding PREPARED contract on the target, lockout — nothing consumed, the same
- * authorization passes once the window has passed while it is current), and the size limit (an alias
- * beyond the authorization library's bounds: no request is written; it may pass once the alias is smaller).
+ * authorization passes once the window has passed while it is current), the size limit (an alias beyond
+ * the authorization library's bounds: no request is written; it may pass once the alias is smaller), and
+ * the request limit (too many outstanding authorization requests: nothing written, a new request passes
+ * once older ones are answered or expired).
  * ANOMALY: capability, artifact format, signature, role, currentness, binding, appliance binding (no usable
  * appliance id, or another appliance than signed), replay, inbox file safety, or anything after consumption.
  */
@@ -29,6 +31,8 @@ export const RefusalGate = Object.freeze({
   INBOX: 'INBOX',
   OUTBOX: 'OUTBOX',
   SIZE_LIMIT: 'SIZE_LIMIT',
+  /** Too many outstanding authorization requests (per alias or in the outbox): STALE, nothing written. */
+  REQUEST_LIMIT: 'REQUEST_LIMIT',
 } as const);
 export type RefusalGate = (typeof RefusalGate)[keyof typeof RefusalGate];
 

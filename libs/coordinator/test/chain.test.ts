@@ -46,7 +46,7 @@ const nonGet = (w: World) => w.reads.calls.filter((c) => c.method !== 'GET').len
 describe('alias description chain', () => {
   it('goes request → sign → PREPARED → confirm → VERIFIED → rollback, resuming at every step', async () => {
     const facade = createAliasDescriptionWriteFacade(world.core);
-    expect(Object.keys(facade)).toEqual(['requestAliasDescriptionChange']);
+    expect(Object.keys(facade)).toEqual(['requestAliasDescriptionChange', 'listWriteOperations', 'artifactCounts']);
     const input = { aliasName: 'LAN_SERVERS', description: 'Servers (rack 2)' };
 
     // 1. requested, with a server-signed pending authorization request in the outbox

@@ -3,6 +3,15 @@ import { coldStartBenchmark } from './cold-start-benchmark.js';
 import { readOverheadBenchmark } from './read-overhead-benchmark.js';
 import { storeBenchmark } from './store-benchmark.js';
 import { toolSurfaceBenchmark } from './tool-surface-benchmark.js';
+import { writeLifecycleBenchmark } from './write-lifecycle-benchmark.js';
+import { writeOutboxBenchmark } from './write-outbox-benchmark.js';
 
 /** The benchmark registry: `npm run bench` runs these in order. Later issues append their modules here. */
-export const BENCHMARKS: readonly Benchmark[] = Object.freeze([coldStartBenchmark, readOverheadBenchmark, toolSurfaceBenchmark, storeBenchmark]);
+export const BENCHMARKS: readonly Benchmark[] = Object.freeze([
+  coldStartBenchmark,
+  readOverheadBenchmark,
+  toolSurfaceBenchmark,
+  storeBenchmark,
+  writeLifecycleBenchmark,
+  writeOutboxBenchmark,
+]);

@@ -32,9 +32,10 @@ describe('bench harness', () => {
     expect(fast).toMatch(/≥ 0.5× +ok$/);
   });
 
-  it('registers the contract store and tool surface benchmarks', () => {
+  it('registers the contract store, tool surface and write-outbox benchmarks', () => {
     expect(BENCHMARKS.map((b) => b.id)).toContain('contract-store');
     expect(BENCHMARKS.map((b) => b.id)).toContain('tool-surface');
+    expect(BENCHMARKS.map((b) => b.id)).toContain('write-outbox');
   });
 
   it('measures the model-facing part of a tool list (name, description, input schema) in UTF-8 bytes and estimates tokens', () => {

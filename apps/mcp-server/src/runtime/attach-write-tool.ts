@@ -1,6 +1,7 @@
 // Loaded after the `initialize` reply, with the READ tools: the write runtime opens SQLite files and the HTTP
 // stack, which no client needs before its first tools/list.
 import { Capability, isRuntimeEnabled } from '@pfsense-mcp/policy';
+import { WRITE_OPERATIONS_TOOL_NAME, registerWriteOperationsTool } from '../tools/register-write-operations-tool.js';
 import { WRITE_TOOL_NAME, registerWriteTool } from '../tools/register-write-tool.js';
 import type { BaseServer } from './create-base-server.js';
 import type { Logger } from './create-logger.js';
@@ -39,8 +40,8 @@ export async function attachWriteTool(
     return Object.freeze({ runtime: null, absent: gates.requested ? failure : null });
   };
   if (gates.failure !== null) return absent(gates.failure);
-  // The allow-list removed the tool on purpose: nothing to open, nothing failed.
-  if (!gates.selected) return Object.freeze({ runtime: null, absent: null });
+  // The allow-list removed both tools on purpose: nothing to open, nothing failed.
+  if (!gates.selected && !gates.operationsSelected) return Object.freeze({ runtime: null, absent: null });
   let runtime: WriteRuntime;
   try {
     runtime = await openWriteRuntime({ config, readApiKey, ...runtimeOptions });
@@ -48,14 +49,34 @@ export async function attachWriteTool(
     if (error instanceof WriteGateError) return absent(error);
     throw error;
   }
-  registerWriteTool(base.server, runtime.facade, {
+  const paths = {
     writeDirectory: runtime.layout.dir,
     outboxDirectory: runtime.layout.outboxDir,
     serverPublicKeyFile: runtime.layout.serverRequestPublicKeyFile,
-  });
-  base.names.add(WRITE_TOOL_NAME);
-  base.writeNames.add(WRITE_TOOL_NAME);
-  base.write.runtimeEnabled = isRuntimeEnabled(Capability.ALIAS_WRITE, { profile: config.profile, writeRuntimeReady: true, endpointAllowListed: gates.allowListed });
+  };
+  if (gates.selected) {
+    registerWriteTool(base.server, runtime.facade, paths);
+    base.names.add(WRITE_TOOL_NAME);
+    base.writeNames.add(WRITE_TOOL_NAME);
+    base.write.runtimeEnabled = isRuntimeEnabled(Capability.ALIAS_WRITE, { profile: config.profile, writeRuntimeReady: true, endpointAllowListed: gates.allowListed });
+  }
+  // The operations view: same three gates (it exists only with a constructed write runtime), read-only.
+  if (gates.operationsSelected) {
+    registerWriteOperationsTool(base.server, runtime.facade, paths);
+    base.names.add(WRITE_OPERATIONS_TOOL_NAME);
+  }
+  base.writeArtifacts = () => runtime.facade.artifactCounts();
   logger.log('info', 'write_runtime_ready', { reconciled: runtime.reconciledAtStart, expired: runtime.expiredAtStart });
+  warnOnLeftovers(runtime, logger);
   return Object.freeze({ runtime, absent: null });
+}
+
+/** One start-up warning (counts only) when the inbox and outbox hold many files; they never stop the write. */
+function warnOnLeftovers(runtime: WriteRuntime, logger: Logger): void {
+  try {
+    const counts = runtime.facade.artifactCounts();
+    if (counts.pileUp) logger.log('warn', 'write_artifacts_piled_up', { inboxFiles: counts.inboxFiles, outboxFiles: counts.outboxFiles });
+  } catch {
+    // The directories were checked while building the runtime; a failure here is reported by the next call.
+  }
 }

@@ -4,6 +4,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { canonicalize } from '@pfsense-mcp/canonical';
 import { Capability, isGranted, type Profile } from '@pfsense-mcp/policy';
+import { registerWriteOperationsTool } from '../tools/register-write-operations-tool.js';
 import { registerWriteTool } from '../tools/register-write-tool.js';
 import { buildReadClient } from './build-read-client.js';
 import { createMcpServer } from './create-mcp-server.js';
@@ -42,11 +43,13 @@ export async function buildToolManifest(profile: Profile): Promise<ToolManifest>
   const { server } = createMcpServer({ profile, allowedTools: null, client: handle.client });
   if (isGranted(profile, Capability.ALIAS_WRITE) && isAliasPatchAllowListed()) {
     const unused = '/write-directory';
-    registerWriteTool(server, { requestAliasDescriptionChange: () => Promise.reject(new Error('manifest only')) }, {
-      writeDirectory: unused,
-      outboxDirectory: `${unused}/outbox`,
-      serverPublicKeyFile: `${unused}/keys/server-request.pub`,
-    });
+    const never = (): never => {
+      throw new Error('manifest only');
+    };
+    const facade = { requestAliasDescriptionChange: () => Promise.reject(new Error('manifest only')), listWriteOperations: never, artifactCounts: never };
+    const paths = { writeDirectory: unused, outboxDirectory: `${unused}/outbox`, serverPublicKeyFile: `${unused}/keys/server-request.pub` };
+    registerWriteTool(server, facade, paths);
+    registerWriteOperationsTool(server, facade, paths);
   }
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'pfsense-mcp-manifest', version: '0.0.0' });

@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ArtifactCounts } from '@pfsense-mcp/coordinator';
 import { Capability, isGranted, isImplemented, type Profile } from '@pfsense-mcp/policy';
 import { INFO_TOOL_CAPABILITY, INFO_TOOL_NAME, registerInfoTool } from '../tools/register-info-tool.js';
 import { SERVER_NAME, SERVER_VERSION } from './server-identity.js';
@@ -18,6 +19,18 @@ export interface BaseServer {
   readonly writeNames: Set<string>;
   /** ALIAS_WRITE's three facts; `runtimeEnabled` is set by attachWriteTool once all three gates hold. */
   readonly write: { readonly implemented: boolean; readonly granted: boolean; runtimeEnabled: boolean };
+  /** Set by attachWriteTool: the inbox/outbox file counts pfsense_mcp_info reports (by name, nothing opened). */
+  writeArtifacts: (() => ArtifactCounts) | null;
+}
+
+/** The counts now, or null without a write runtime or when the directories cannot be listed. */
+function writeArtifactsNow(base: BaseServer): ArtifactCounts | null {
+  if (base.writeArtifacts === null) return null;
+  try {
+    return base.writeArtifacts();
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -46,6 +59,7 @@ export function createBaseServer(
     pfrestVersion: 'unknown',
     writeNames: new Set(),
     write: { implemented: isImplemented(Capability.ALIAS_WRITE), granted: isGranted(profile, Capability.ALIAS_WRITE), runtimeEnabled: false },
+    writeArtifacts: null,
   };
   const includeInfo = isGranted(profile, INFO_TOOL_CAPABILITY as Capability) && (allowedTools === null || allowedTools.has(INFO_TOOL_NAME));
   // Registering a tool before connecting is what declares the tools capability (the SDK refuses capability
@@ -59,6 +73,7 @@ export function createBaseServer(
     readToolCount: base.names.size - base.writeNames.size,
     writeToolCount: base.writeNames.size,
     write: { implemented: base.write.implemented, granted: base.write.granted, runtimeEnabled: base.write.runtimeEnabled },
+    writeArtifacts: writeArtifactsNow(base),
     toolsets: TOOLSETS.map((set) => ({ name: set.name, description: set.description, selected: toolsets === null || toolsets.has(set.name), tools: set.tools })),
   }));
   if (includeInfo) base.names.add(INFO_TOOL_NAME);

@@ -13,6 +13,7 @@ export const LOG_EVENTS = Object.freeze([
   'write_tool_absent',
   'write_runtime_ready',
   'write_runtime_closed',
+  'write_artifacts_piled_up',
 ] as const);
 export type LogEvent = (typeof LOG_EVENTS)[number];
 
@@ -41,6 +42,9 @@ export interface LogFields {
   readonly rule?: string;
   readonly reconciled?: number;
   readonly expired?: number;
+  /** Artifact files in the inbox / outbox (counts only). */
+  readonly inboxFiles?: number;
+  readonly outboxFiles?: number;
 }
 
 export interface Logger {
@@ -109,6 +113,8 @@ export function createLogger(level: LogLevel, sink: LogSink = stderrSink, now: (
     if (fields.rule !== undefined && RULE.test(fields.rule)) line['rule'] = fields.rule;
     if (fields.reconciled !== undefined && Number.isSafeInteger(fields.reconciled)) line['reconciled'] = fields.reconciled;
     if (fields.expired !== undefined && Number.isSafeInteger(fields.expired)) line['expired'] = fields.expired;
+    if (fields.inboxFiles !== undefined && Number.isSafeInteger(fields.inboxFiles)) line['inbox_files'] = fields.inboxFiles;
+    if (fields.outboxFiles !== undefined && Number.isSafeInteger(fields.outboxFiles)) line['outbox_files'] = fields.outboxFiles;
     sink(`${JSON.stringify(line)}\n`);
   };
 

@@ -1,7 +1,7 @@
 import { Capability, isGranted, isImplemented } from '@pfsense-mcp/policy';
 import type { Profile } from '@pfsense-mcp/policy';
 import { WriteEndpoints, isWriteEndpointSymbol } from '@pfsense-mcp/write-client';
-import { WRITE_TOOL_NAME } from '../tools/write-tool-name.js';
+import { WRITE_OPERATIONS_TOOL_NAME, WRITE_TOOL_NAME } from '../tools/write-tool-name.js';
 import { toolsetOf } from './toolsets.js';
 import type { WriteEnvironment } from './load-config.js';
 import { WriteGate, WriteGateError } from './write-gate-error.js';
@@ -14,6 +14,8 @@ export interface StaticWriteGates {
   /** PFSENSE_ALLOWED_TOOLS is unset or names the write tool, and PFSENSE_TOOLSETS is unset or names its set
    * (`firewall`): either can remove the tool, never add it. */
   readonly selected: boolean;
+  /** PFSENSE_ALLOWED_TOOLS is unset or names pfsense_get_write_operations (the same rule). */
+  readonly operationsSelected: boolean;
   /** The operator asked for the write: the profile grants it or PFSENSE_WRITE_DIR is set. */
   readonly requested: boolean;
   /** The first of granted / allow-listed that fails, or null. */
@@ -37,8 +39,9 @@ export function evaluateStaticWriteGates(
   const implemented = isImplemented(Capability.ALIAS_WRITE);
   const granted = isGranted(profile, Capability.ALIAS_WRITE);
   const listed = allowListed();
-  const selected =
-    (allowedTools === null || allowedTools.has(WRITE_TOOL_NAME)) && (toolsets === null || toolsets.has(toolsetOf(WRITE_TOOL_NAME) ?? ''));
+  const inToolsets = (name: string) => toolsets === null || toolsets.has(toolsetOf(name) ?? '');
+  const selected = (allowedTools === null || allowedTools.has(WRITE_TOOL_NAME)) && inToolsets(WRITE_TOOL_NAME);
+  const operationsSelected = (allowedTools === null || allowedTools.has(WRITE_OPERATIONS_TOOL_NAME)) && inToolsets(WRITE_OPERATIONS_TOOL_NAME);
   const requested = granted || (env?.dir ?? null) !== null;
   let failure: WriteGateError | null = null;
   if (!implemented || !granted) {
@@ -46,5 +49,5 @@ export function evaluateStaticWriteGates(
   } else if (!listed) {
     failure = new WriteGateError(WriteGate.ALLOW_LISTED, 'NOT_ALLOW_LISTED', 'the alias PATCH is not in this build\'s WriteEndpoints');
   }
-  return Object.freeze({ implemented, granted, allowListed: listed, selected, requested, failure });
+  return Object.freeze({ implemented, granted, allowListed: listed, selected, operationsSelected, requested, failure });
 }

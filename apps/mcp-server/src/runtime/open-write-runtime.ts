@@ -44,8 +44,8 @@ export interface WriteRuntime {
   /** Contracts restart reconciliation moved to RECONCILIATION, and contracts expired, at construction. */
   readonly reconciledAtStart: number;
   readonly expiredAtStart: number;
-  /** Refuses new calls and waits (bounded) for the calls in flight to finish. */
-  drain(timeoutMs?: number): Promise<void>;
+  /** Refuses new calls and waits (bounded) for the calls in flight to finish; true when there were any. */
+  drain(timeoutMs?: number): Promise<boolean>;
   /** Closes both stores (SQLite checkpoints the WAL on the last close) and the runtime's transports. */
   close(): void;
 }
@@ -217,6 +217,7 @@ export async function checkWriteRuntime(config: ServerConfig): Promise<WriteDire
     readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
     const authorities = loadAuthorities(layout);
     readWriteApiKey(env, 'unused');
+    // Listing only (no bound on the count: leftovers never stop the write).
     ArtifactDirectory.open(layout.inboxDir).list();
     ArtifactDirectory.open(layout.outboxDir).list();
     await openStores(layout, masterKey, authorities, Date.now, closers);
@@ -321,6 +322,9 @@ function trackedRuntime(
       call.then(forget, forget);
       return call;
     },
+    // Read-only and synchronous: nothing to drain.
+    listWriteOperations: (query: Parameters<AliasDescriptionWriteFacade['listWriteOperations']>[0]) => inner.listWriteOperations(query),
+    artifactCounts: () => inner.artifactCounts(),
   });
   return Object.freeze({
     facade,
@@ -330,7 +334,7 @@ function trackedRuntime(
     expiredAtStart,
     drain: async (timeoutMs = WRITE_DRAIN_TIMEOUT_MS) => {
       closing = true;
-      if (inFlight.size === 0) return;
+      if (inFlight.size === 0) return false;
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.allSettled([...inFlight]),
@@ -339,6 +343,7 @@ function trackedRuntime(
         }),
       ]);
       clearTimeout(timer);
+      return true;
     },
     close: () => {
       closing = true;

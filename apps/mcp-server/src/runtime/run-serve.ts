@@ -31,9 +31,7 @@ export async function runServe(config: ServerConfig, onShutdown?: () => Promise<
       writeRuntime = (await attachWriteTool(base, config, apiKey, logger)).runtime;
     },
     // A write in flight finishes before the connection closes (its answer can still reach the client), bounded.
-    beforeClose: async () => {
-      if (writeRuntime !== null) await writeRuntime.drain();
-    },
+    beforeClose: async () => (writeRuntime === null ? false : writeRuntime.drain()),
     onShutdown: async () => {
       if (writeRuntime !== null) {
         writeRuntime.close();

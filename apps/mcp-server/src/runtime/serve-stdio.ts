@@ -9,6 +9,8 @@ import { observeToolCalls } from './observe-tool-calls.js';
 import { writeCliOutput } from './write-cli-output.js';
 
 const DRAIN_TIMEOUT_MS = 10_000;
+/** After a write in flight finished during shutdown, how long its answer may take to be sent. */
+const ANSWER_GRACE_MS = 1_000;
 /** Start attaching tools this long after connecting even if no `initialize` arrived yet. */
 const ATTACH_IDLE_MS = 100;
 
@@ -20,8 +22,11 @@ export interface ServeOptions {
   readonly version: string;
   /** Registers the remaining tools; client messages other than initialize/ping wait until it resolves. */
   readonly attach?: () => Promise<void>;
-  /** Runs once during shutdown, before the MCP connection is closed, whatever stopped it (e.g. let a write finish). */
-  readonly beforeClose?: () => Promise<void>;
+  /**
+   * Runs once during shutdown, before the MCP connection is closed, whatever stopped it (e.g. let a write
+   * finish). Resolves true when it waited for work whose answer should still go out.
+   */
+  readonly beforeClose?: () => Promise<boolean>;
   /** Runs once during shutdown, after the MCP connection is closed (e.g. stop the demo simulator). */
   readonly onShutdown?: () => Promise<void>;
   readonly stdin?: NodeJS.ReadableStream & { listenerCount(e: string): number; pause(): unknown };
@@ -90,7 +95,8 @@ export async function serveStdio(server: McpServer, options: ServeOptions): Prom
   // answer (bounded). A signal or a broken pipe stops reads at once; a write in flight still finishes
   // (beforeClose, bounded by the write transport's response timeout plus a margin).
   if (reason === 'stdin_eof') await observed.drain(DRAIN_TIMEOUT_MS);
-  if (options.beforeClose !== undefined) await options.beforeClose();
+  // The finished write's answer is a few ticks behind its promise: give it a moment to reach stdout.
+  if (options.beforeClose !== undefined && (await options.beforeClose())) await observed.drain(ANSWER_GRACE_MS);
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   stdin.off('end', onEnd);

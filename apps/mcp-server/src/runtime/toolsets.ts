@@ -1,7 +1,7 @@
 /**
  * The toolsets of PFSENSE_TOOLSETS: a closed grouping of the catalogue in which every tool but
  * pfsense_mcp_info belongs to exactly one set (pfsense_mcp_info belongs to none and no toolset choice removes
- * it). The write tools belong to `firewall`. A plain table, like KNOWN_TOOL_NAMES, so startup can validate the
+ * it). The write tool and its operations view belong to `firewall`. A plain table, like KNOWN_TOOL_NAMES, so startup can validate the
  * variable before the catalogue is loaded; test/toolsets.test.ts fails if it and the catalogue ever differ.
  */
 export interface Toolset {
@@ -18,9 +18,10 @@ export const TOOLSETS: readonly Toolset[] = deepFrozen([
   {
     name: 'firewall',
     description:
-      'filter rules, aliases, schedules, the state table, virtual IPs, traffic shapers, firewall apply status and advanced settings, and the alias-description write',
+      'filter rules, aliases, schedules, the state table, virtual IPs, traffic shapers, firewall apply status and advanced settings, the alias-description write and its operations view',
     tools: [
       'pfsense_set_firewall_alias_description',
+      'pfsense_get_write_operations',
       'firewall_advanced_settings',
       'firewall_aliases',
       'firewall_apply_status',

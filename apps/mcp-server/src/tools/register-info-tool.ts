@@ -14,6 +14,8 @@ export interface ServerFacts {
   readonly writeToolCount: number;
   /** The three facts of ALIAS_WRITE (docs/DESIGN.md §6): this build has it, the profile grants it, it is usable now. */
   readonly write: { readonly implemented: boolean; readonly granted: boolean; readonly runtimeEnabled: boolean };
+  /** Artifact files in the write directory's inbox and outbox (counted by name), or null without a write runtime. */
+  readonly writeArtifacts: { readonly inboxFiles: number; readonly outboxFiles: number; readonly pileUp: boolean } | null;
   /** The closed toolset grouping, whether PFSENSE_TOOLSETS selected each set, and the tools each holds. */
   readonly toolsets: readonly ToolsetFact[];
 }
@@ -36,6 +38,13 @@ export const InfoOutputSchema = z.object({
   write_implemented: z.boolean().describe('ALIAS_WRITE (the alias-description write) is in this build.'),
   write_granted: z.boolean().describe('The active profile grants ALIAS_WRITE.'),
   write_runtime_enabled: z.boolean().describe('The write tool is registered now: granted, endpoint allow-listed and write runtime constructed.'),
+  write_artifact_files: z
+    .object({ inbox: z.number().int().min(0), outbox: z.number().int().min(0) })
+    .nullable()
+    .describe('Signed files in the write directory\'s inbox and outbox (a count only), or null without a write runtime. Nothing is deleted automatically.'),
+  write_artifacts_warning: z
+    .boolean()
+    .describe('Leftover request and artifact files have piled up (the operator should clean up with `pfsense-mcp admin`); they never stop the write.'),
   toolsets: z.array(
     z.object({
       name: z.string(),
@@ -57,7 +66,7 @@ export function registerInfoTool(server: McpServer, facts: () => ServerFacts): R
     {
       title: 'MCP server info',
       description:
-        "Report this MCP server's own version, active capability profile, registered tool counts (READ and WRITE), whether the one write (ALIAS_WRITE) is implemented, granted and runtime-enabled, the pfREST version it targets, and the toolsets (PFSENSE_TOOLSETS) with the tools each holds. Makes no pfSense API call.",
+        "Report this MCP server's own version, active capability profile, registered tool counts (READ and WRITE), whether the one write (ALIAS_WRITE) is implemented, granted and runtime-enabled, the pfREST version it targets, the toolsets (PFSENSE_TOOLSETS) with the tools each holds, and how many signed files wait in the write directory (and whether leftovers piled up). Makes no pfSense API call.",
       // No `$schema` marker, like the READ tools' input schemas (the model-facing list stays small).
       inputSchema: z.object({}).strict().meta({ $schema: undefined }),
       outputSchema: InfoOutputSchema,
@@ -76,6 +85,8 @@ export function registerInfoTool(server: McpServer, facts: () => ServerFacts): R
         write_implemented: f.write.implemented,
         write_granted: f.write.granted,
         write_runtime_enabled: f.write.runtimeEnabled,
+        write_artifact_files: f.writeArtifacts === null ? null : { inbox: f.writeArtifacts.inboxFiles, outbox: f.writeArtifacts.outboxFiles },
+        write_artifacts_warning: f.writeArtifacts?.pileUp ?? false,
         toolsets: f.toolsets,
       };
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };

@@ -56,14 +56,26 @@ export const ALIASES = Object.freeze([
   { name: 'DMZ_HOSTS', type: 'host', descr: 'DMZ', address: ['10.3.0.10'], detail: ['web'] },
 ]);
 
-/** The READ key's privileges the write path needs (its reads), and the write key's one privilege. */
+interface WritePathRow {
+  readonly method: string;
+  readonly path: string;
+  readonly key: 'read' | 'write';
+  readonly privileges: readonly string[];
+}
+/** The generated least-privilege table's write-path rows (docs/pfrest-privileges.json). */
+export const WRITE_PATH_ROWS = (
+  JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'pfrest-privileges.json'), 'utf8')) as { write_path: readonly WritePathRow[] }
+).write_path;
+/**
+ * The READ key holds exactly the table's `read` rows of the write path (plus the one GET of --check-config and the
+ * alias list tool's privilege for READ-serving checks); the write key exactly its `write` row. So every lifecycle
+ * test that reaches `verified` proves the table's write rows are enough.
+ */
 export const WRITE_PATH_READ_PRIVILEGES = Object.freeze([
-  privilegeFor(ALIASES_PATH, 'GET'),
-  privilegeFor(STATUS_PATH, 'GET'),
-  privilegeFor(HASYNC_PATH, 'GET'),
+  ...WRITE_PATH_ROWS.filter((r) => r.key === 'read').flatMap((r) => r.privileges),
   privilegeFor('/api/v2/system/restapi/version', 'GET'),
 ]);
-export const WRITE_PRIVILEGE = privilegeFor(ALIAS_PATH, 'PATCH');
+export const WRITE_PRIVILEGE = WRITE_PATH_ROWS.filter((r) => r.key === 'write').flatMap((r) => r.privileges);
 export const READ_KEY = 'read-key-for-the-write-tool-tests-0123456789';
 export const WRITE_KEY = 'write-key-for-the-write-tool-tests-0123456789';
 
@@ -72,7 +84,7 @@ export async function startWriteSimulator(): Promise<RunningSimulator> {
     data: { [ALIASES_PATH]: ALIASES, [STATUS_PATH]: { platform: 'Netgate 4200', netgate_id: NETGATE_ID } },
     credentials: [
       { auth: 'key', secret: READ_KEY, privileges: [...WRITE_PATH_READ_PRIVILEGES] },
-      { auth: 'key', secret: WRITE_KEY, privileges: [WRITE_PRIVILEGE] },
+      { auth: 'key', secret: WRITE_KEY, privileges: [...WRITE_PRIVILEGE] },
     ],
   });
 }

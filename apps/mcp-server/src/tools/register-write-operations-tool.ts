@@ -1,0 +1,150 @@
+import { join } from 'node:path';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { OperationStatus } from '@pfsense-mcp/coordinator';
+import type { AliasDescriptionWriteFacade, WriteOperationView } from '@pfsense-mcp/coordinator';
+import { localToolAnnotations } from './tool-annotations.js';
+import { ToolCallError, ToolErrorCode, toolErrorText } from './tool-error-code.js';
+import type { WriteToolPaths } from './register-write-tool.js';
+import { WRITE_OPERATIONS_TOOL_NAME } from './write-tool-name.js';
+
+export { WRITE_OPERATIONS_TOOL_NAME };
+
+// The READ tools' paging (limit 1-1000, default 100; offset ≥ 0), so a client pages every list the same way.
+const MIN_LIMIT = 1;
+const MAX_LIMIT = 1000;
+const DEFAULT_LIMIT = 100;
+const MAX_OFFSET = 1_000_000_000;
+
+export const WriteOperationsInputSchema = z
+  .object({
+    operation_id: z
+      .string()
+      .regex(/^op-[0-9a-f]{64}$/)
+      .optional()
+      .describe('Only this operation (the operation_id pfsense_set_firewall_alias_description returned).'),
+    limit: z.number().int().min(MIN_LIMIT).max(MAX_LIMIT).default(DEFAULT_LIMIT).describe(`Most operations to return (${MIN_LIMIT}-${MAX_LIMIT}).`),
+    offset: z.number().int().min(0).max(MAX_OFFSET).default(0).describe('Operations to skip before the first returned one.'),
+  })
+  .strict();
+
+const STATUSES = [
+  OperationStatus.REQUESTED,
+  OperationStatus.AWAITING_CONFIRMATION,
+  OperationStatus.VERIFIED,
+  OperationStatus.RECONCILIATION_REQUIRED,
+  OperationStatus.REFUSED,
+] as const;
+
+const OperationSchema = z
+  .object({
+    operation_id: z.string(),
+    status: z.enum(STATUSES),
+    contract_state: z.string().describe('The Recovery Contract state of the latest attempt (e.g. PREPARED, VERIFIED, RECONCILIATION).'),
+    contract_id: z.string(),
+    attempts: z.number().int().min(1),
+    created_at: z.string().describe('ISO 8601 UTC: when the operation\'s first contract was created.'),
+    updated_at: z.string().describe('ISO 8601 UTC: when its latest contract last changed.'),
+    pending_request: z.string().nullable().describe('Absolute path of the file the operator must review and sign next, or null.'),
+    next_step: z.string(),
+  })
+  .strict();
+
+export const WriteOperationsOutputSchema = z
+  .object({
+    data: z.array(OperationSchema),
+    count: z.number().int().min(0),
+    total: z.number().int().min(0),
+    limit: z.number().int().min(MIN_LIMIT).max(MAX_LIMIT),
+    offset: z.number().int().min(0),
+    next_offset: z.number().int().min(0).nullable(),
+  })
+  .strict();
+export type WriteOperationsOutput = z.infer<typeof WriteOperationsOutputSchema>;
+
+const DESCRIPTION =
+  'List the alias-description write operations this server knows (those with a Recovery Contract), newest first: operation_id, ' +
+  'status (awaiting_confirmation, verified, reconciliation_required, refused), contract state, created/updated times and what ' +
+  'the human operator must do next. Read-only: it moves, signs and sends nothing, and never shows a description, alias name, ' +
+  'key or file content. Filter with operation_id; paged with limit/offset (next_offset is set when more may follow). A request ' +
+  'still waiting for its first signature (status requested) has no contract yet: ask pfsense_set_firewall_alias_description again.';
+
+/** What the human does next for one listed operation (fixed words plus the pending file's path). */
+export function operationNextStep(op: WriteOperationView, pendingPath: string | null, paths: WriteToolPaths): string {
+  const sign = (role: string, extra: string) =>
+    `Copy ${pendingPath ?? 'the pending request'} and ${paths.serverPublicKeyFile} to the operator's machine, review and sign it there with ` +
+    `pfsense-mcp-signer (your ${role} key${extra}), then run on this host: pfsense-mcp admin inbox add --dir ${paths.writeDirectory} SIGNED_FILE, ` +
+    'and call pfsense_set_firewall_alias_description again with the same arguments.';
+  switch (op.status) {
+    case OperationStatus.AWAITING_CONFIRMATION:
+      return pendingPath === null
+        ? 'Authorized; waiting for the confirmation. Call pfsense_set_firewall_alias_description again with the same arguments.'
+        : `Authorized; a human must confirm it. ${sign('confirmation', '')}`;
+    case OperationStatus.VERIFIED:
+      return 'Done: the change was sent once and verified. Nothing to sign.';
+    case OperationStatus.RECONCILIATION_REQUIRED:
+      if (pendingPath !== null && op.pendingRequest?.startsWith('release-request.') === true) {
+        return `NOT done: the rollback failed and the alias stays reserved until a human releases it. ${sign('reconciliation', '')}`;
+      }
+      if (pendingPath !== null) {
+        return `NOT done: the outcome is uncertain. A human must look at the alias and record what they saw. ${sign('reconciliation', ', --outcome APPLIED|NOT_APPLIED')}`;
+      }
+      return 'NOT done: in flight or being settled. Call pfsense_set_firewall_alias_description again with the same arguments.';
+    case OperationStatus.REQUESTED:
+      return 'Waiting for a human to authorize it. Call pfsense_set_firewall_alias_description again with the same arguments.';
+    case OperationStatus.REFUSED:
+      return 'Closed without effect. Asking again with the same arguments starts a new attempt.';
+  }
+}
+
+export function writeOperationsOutputOf(
+  page: { readonly operations: readonly WriteOperationView[]; readonly total: number },
+  limit: number,
+  offset: number,
+  paths: WriteToolPaths,
+): WriteOperationsOutput {
+  const data = page.operations.map((op) => {
+    const pendingPath = op.pendingRequest === null ? null : join(paths.outboxDirectory, op.pendingRequest);
+    return {
+      operation_id: op.operationId,
+      status: op.status,
+      contract_state: op.contractState,
+      contract_id: op.contractId,
+      attempts: op.attempts,
+      created_at: new Date(op.createdAt).toISOString(),
+      updated_at: new Date(op.updatedAt).toISOString(),
+      pending_request: pendingPath,
+      next_step: operationNextStep(op, pendingPath, paths),
+    };
+  });
+  const next = offset + data.length;
+  return { data, count: data.length, total: page.total, limit, offset, next_offset: next < page.total ? next : null };
+}
+
+/**
+ * Registers pfsense_get_write_operations over the coordinator's write facade, next to the write tool and
+ * under the same three gates (read-only annotations: it reads the local store and moves nothing).
+ */
+export function registerWriteOperationsTool(server: McpServer, facade: AliasDescriptionWriteFacade, paths: WriteToolPaths): RegisteredTool {
+  const title = 'Write operations (read-only)';
+  return server.registerTool(
+    WRITE_OPERATIONS_TOOL_NAME,
+    {
+      title,
+      description: DESCRIPTION,
+      inputSchema: WriteOperationsInputSchema,
+      outputSchema: WriteOperationsOutputSchema,
+      annotations: localToolAnnotations(title),
+    },
+    (input: { operation_id?: string; limit: number; offset: number }): CallToolResult => {
+      try {
+        const page = facade.listWriteOperations({ ...(input.operation_id === undefined ? {} : { operationId: input.operation_id }), limit: input.limit, offset: input.offset });
+        const structured = writeOperationsOutputOf(page, input.limit, input.offset, paths);
+        return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+      } catch {
+        return { content: [{ type: 'text', text: toolErrorText(new ToolCallError(ToolErrorCode.INTERNAL_ERROR)) }], isError: true };
+      }
+    },
+  );
+}

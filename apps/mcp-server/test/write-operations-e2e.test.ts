@@ -1,0 +1,69 @@
+// pfsense_get_write_operations end to end: the BUILT server spawned over stdio by the SDK Client, with a write
+// directory and the simulator over loopback; the write tool makes an operation, the operations view reports it.
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import { connectBuilt, ensureBuilt, writeKeyFile } from './support/built-server.js';
+import { READ_KEY, WRITE_TOOL, callWrite, initTestWriteDirectory, signIntoInbox, startWriteSimulator, type TestWriteDirectory } from './support/write-harness.js';
+
+let sim: RunningSimulator;
+let w: TestWriteDirectory;
+let keyFile: string;
+
+beforeAll(async () => {
+  ensureBuilt();
+  sim = await startWriteSimulator();
+  w = await initTestWriteDirectory();
+  keyFile = writeKeyFile(READ_KEY);
+}, 180_000);
+afterAll(async () => {
+  await sim.close();
+  w.cleanup();
+  rmSync(dirname(keyFile), { recursive: true, force: true });
+});
+
+describe('pfsense_get_write_operations through the built server', () => {
+  it('lists the operation the write tool made, with its status, state and the file to sign next, and nothing of its values', async () => {
+    const server = await connectBuilt({
+      PFSENSE_URL: sim.url,
+      PFSENSE_API_KEY_FILE: keyFile,
+      PFSENSE_ALLOW_HTTP_LOOPBACK: 'true',
+      PFSENSE_PROFILE: 'write_protected',
+      PFSENSE_WRITE_DIR: w.layout.dir,
+    });
+    try {
+      const names = (await server.client.listTools()).tools.map((t) => t.name);
+      expect(names).toEqual(expect.arrayContaining([WRITE_TOOL, 'pfsense_get_write_operations']));
+      const description = 'E2E-SENTINEL description';
+      const r1 = await callWrite(server.client, { alias_name: 'DMZ_HOSTS', description });
+      expect(r1.status).toBe('requested');
+      signIntoInbox(w, r1.pending_request as string);
+      const r2 = await callWrite(server.client, { alias_name: 'DMZ_HOSTS', description });
+      expect(r2.status).toBe('awaiting_confirmation');
+
+      const listed = await server.client.callTool({ name: 'pfsense_get_write_operations', arguments: { operation_id: r2.operation_id } });
+      expect(listed.isError).toBeFalsy();
+      const out = listed.structuredContent as { data: Record<string, unknown>[]; total: number; next_offset: number | null };
+      expect(out.total).toBe(1);
+      expect(out.next_offset).toBeNull();
+      expect(out.data[0]).toMatchObject({
+        operation_id: r2.operation_id,
+        status: 'awaiting_confirmation',
+        contract_state: 'PREPARED',
+        contract_id: r2.contract_id,
+        attempts: 1,
+        pending_request: r2.pending_request,
+      });
+      const text = JSON.stringify(listed);
+      expect(text).not.toContain('E2E-SENTINEL');
+      expect(text).not.toContain('DMZ_HOSTS');
+      const info = (await server.client.callTool({ name: 'pfsense_mcp_info', arguments: {} })).structuredContent as Record<string, unknown>;
+      expect(info).toMatchObject({ write_artifact_files: { inbox: 1, outbox: 2 }, write_artifacts_warning: false });
+      // The server's stderr lines are JSON and never carry the description.
+      expect(server.stderr()).not.toContain('E2E-SENTINEL');
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,140 @@
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
+import {
+  AliasDescriptionExecutionCore,
+  ExecutionCoordinator,
+  MemoryRefusalAudit,
+  authorizationRequestName,
+  createStoreEvidenceVerifiers,
+  parseAuthorizationRequestName,
+} from '@pfsense-mcp/coordinator';
+import { PinnedAuthoritySet, generateEd25519KeyPair, generateMasterKey, keyIdOf } from '@pfsense-mcp/crypto';
+import { MutationExecutor } from '@pfsense-mcp/executor';
+import { RestApiClient } from '@pfsense-mcp/pfsense-read';
+import { startSimulator } from '@pfsense-mcp/pfsense-sim';
+import { Capability, MutationPolicy, Profile } from '@pfsense-mcp/policy';
+import { createHttpTransport } from '@pfsense-mcp/transports';
+import { WriteApiClient } from '@pfsense-mcp/write-client';
+import { result } from './bench-result.js';
+import type { BenchResult } from './bench-result.js';
+import type { BenchContext, Benchmark } from './benchmark.js';
+import { median } from './stats.js';
+
+const ALIASES_PATH = '/api/v2/firewall/aliases';
+const CALLS = 30;
+const SIZES = Object.freeze([1, 100, 1000]);
+
+const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+
+/**
+ * One write-tool call (the core's requestAliasDescriptionChange, resuming its pending authorization
+ * request) with 1, 100 and 1,000 files in the outbox: the server's own signed requests of other aliases,
+ * as leftovers pile up — 99 unexpired (under the outbox limit), the rest expired. Since the scan decides by
+ * name, the call should stay flat: ratio to the 1-file call ≤ 2.
+ */
+export const writeOutboxBenchmark: Benchmark = Object.freeze({
+  id: 'write-outbox',
+  title: 'write call with 1 / 100 / 1,000 outbox files (flat within 2x)',
+  async run(ctx: BenchContext): Promise<readonly BenchResult[]> {
+    const root = mkdtempSync(join(process.env['PFSENSE_BENCH_DIR'] ?? tmpdir(), 'pfsense-mcp-bench-outbox-'));
+    const sim = await startSimulator({
+      data: {
+        [ALIASES_PATH]: [{ name: 'LAN_SERVERS', type: 'host', descr: 'Servers', address: ['10.0.0.1'], detail: ['nas'] }],
+        '/api/v2/status/system': { platform: 'Netgate 4200', netgate_id: 'a1b2c3d4e5f60718' },
+      },
+    });
+    const transport = createHttpTransport({ baseUrl: sim.url, allowHttpLoopback: true, authHeader: { name: 'X-API-Key', value: sim.apiKey } });
+    const closers: (() => void)[] = [() => transport.close()];
+    try {
+      const server = generateEd25519KeyPair();
+      const serverPin = { keyId: keyIdOf(server.publicKey), publicKey: server.publicKey, role: 'server-request' as const, active: true };
+      const operator = generateEd25519KeyPair();
+      const authorities = PinnedAuthoritySet.of([serverPin, { keyId: keyIdOf(operator.publicKey), publicKey: operator.publicKey, role: 'plan-authorization', active: true }]);
+      const masterKey = generateMasterKey();
+      const storeDir = join(root, 'store');
+      mkdirSync(storeDir, { mode: 0o700 });
+      const store = await SqliteRecoveryContractStore.open({ directory: storeDir, masterKey, clock: Date.now, anchor: { file: join(root, 'anchor.json') }, ...createStoreEvidenceVerifiers({ authorities }) });
+      closers.push(() => store.close());
+      const consumption = await SqliteConsumptionStore.open({ directory: storeDir, masterKey, clock: Date.now });
+      closers.push(() => consumption.close());
+      const policy = MutationPolicy.of([{ capability: Capability.ALIAS_WRITE, endpointSymbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH' }]);
+      const readClient = new RestApiClient(transport);
+      const executor = new MutationExecutor({ store, writeClient: new WriteApiClient(transport), readClient, policy, clock: Date.now });
+      const coordinator = new ExecutionCoordinator({
+        store,
+        consumption,
+        executor,
+        readClient,
+        policy,
+        profile: Profile.WRITE_PROTECTED,
+        authorities,
+        appliance: { baseUrl: sim.url, tlsMode: 'http-loopback' },
+        clock: Date.now,
+        audit: new MemoryRefusalAudit(),
+      });
+      const outbox = join(root, 'outbox');
+      const core = new AliasDescriptionExecutionCore({
+        coordinator,
+        inboxDirectory: join(root, 'inbox'),
+        outboxDirectory: outbox,
+        serverKey: { privateKey: server.privateKey },
+        serverAuthorities: PinnedAuthoritySet.of([serverPin]),
+        clock: Date.now,
+      });
+      const input = { aliasName: 'LAN_SERVERS', description: 'benchmarked description' };
+      const first = await core.requestAliasDescriptionChange(input);
+      const own = first.pendingRequest;
+      const parts = own === null ? null : parseAuthorizationRequestName(own);
+      if (own === null || parts === null) throw new Error('bench: no pending authorization request was written');
+
+      let files = 1;
+      const grow = (to: number) => {
+        for (; files < to; files += 1) {
+          // A genuine server-signed request under another alias's name: 99 unexpired, the rest expired.
+          const name = authorizationRequestName({
+            aliasKey: `b${hex(files, 15)}`,
+            operationId: `op-${hex(files, 64)}`,
+            planPrefix: hex(files, 16),
+            expiresAt: files < 100 ? parts.expiresAt : 1,
+          });
+          copyFileSync(join(outbox, own), join(outbox, name));
+        }
+      };
+      const out: BenchResult[] = [];
+      let floor: number | null = null;
+      for (const size of SIZES) {
+        grow(size);
+        await core.requestAliasDescriptionChange(input); // warm-up
+        const times: number[] = [];
+        for (let i = 0; i < CALLS; i += 1) {
+          const t0 = performance.now();
+          const r = await core.requestAliasDescriptionChange(input);
+          times.push(performance.now() - t0);
+          if (r.pendingRequest !== own) throw new Error('bench: the call did not resume its own request');
+        }
+        const m = median(times);
+        ctx.note(`write-outbox: ${size} files → median ${m.toFixed(2)} ms`);
+        if (floor === null) {
+          floor = m;
+          out.push(result('write call, 1 outbox file (median)', m, 'ms'));
+        } else {
+          out.push(result(`write call, ${size} outbox files (median, vs 1 file)`, m, 'ms', floor, 2));
+        }
+      }
+      return out;
+    } finally {
+      for (const close of closers.reverse()) {
+        try {
+          close();
+        } catch {
+          // best effort
+        }
+      }
+      await sim.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  },
+});
