@@ -1,8 +1,321 @@
 #!/usr/bin/env node
-// `npm run demo`: the product against the bundled simulator, through a real MCP client (demo-read.mjs).
-import { spawnSync } from 'node:child_process';
+// `npm run demo`: the whole product on this laptop, narrated. A real MCP client (the SDK's) spawns the BUILT server
+// over stdio against the bundled simulator; `pfsense-mcp admin` sets up the host; the BUILT signer reviews and signs.
+// Flags: --faults (the lost-response path), --json (one JSON line per step, nothing else on stdout).
+// Everything it starts and writes lives under one temp dir and its children; all of it goes on exit and on Ctrl-C.
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { workspaceRoot } from './programs.mjs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { PROGRAMS, workspaceRoot } from './programs.mjs';
 
-const r = spawnSync(process.execPath, [join(workspaceRoot, 'tools', 'scripts', 'demo-read.mjs'), ...process.argv.slice(2)], { stdio: 'inherit' });
-process.exit(r.status ?? 1);
+const USAGE = 'usage: npm run demo [-- --faults] [-- --json]';
+const args = process.argv.slice(2);
+for (const a of args) {
+  if (a === '--help' || a === '-h') {
+    process.stdout.write(`${USAGE}\n  --faults  also lose the PATCH response and reconcile it with a signed APPLIED\n  --json    a machine-readable transcript: one JSON line per step\n`);
+    process.exit(0);
+  }
+  if (a !== '--faults' && a !== '--json') {
+    process.stderr.write(`demo: unknown argument ${JSON.stringify(a)}\n${USAGE}\n`);
+    process.exit(2);
+  }
+}
+const FAULTS = args.includes('--faults');
+const JSON_OUT = args.includes('--json');
+const TTY = process.stdout.isTTY === true && !JSON_OUT && process.env.NO_COLOR === undefined;
+const paint = (code) => (s) => (TTY ? `\x1b[${code}m${s}\x1b[0m` : s);
+const bold = paint('1');
+const dim = paint('2');
+const green = paint('32');
+
+const server = join(workspaceRoot, PROGRAMS['mcp-server'].entry);
+const signerMain = join(workspaceRoot, PROGRAMS['signer-cli'].entry);
+const simMain = join(workspaceRoot, PROGRAMS['pfsense-sim'].entry);
+const WRITE_TOOL = 'pfsense_set_firewall_alias_description';
+const ALIAS_PATH = '/api/v2/firewall/alias';
+
+// ---- cleanup: one temp dir, the simulator child and the MCP client (which owns the server child) ----
+const work = mkdtempSync(join(tmpdir(), 'pfsense-mcp-demo-'));
+chmodSync(work, 0o700);
+let sim = null;
+const clients = [];
+let cleaned = false;
+async function cleanup() {
+  if (cleaned) return;
+  cleaned = true;
+  for (const c of clients) await c.close().catch(() => {});
+  if (sim !== null && sim.child.exitCode === null) {
+    sim.child.kill('SIGTERM');
+    await new Promise((r) => (sim.child.exitCode !== null ? r() : sim.child.once('exit', r)));
+  }
+  rmSync(work, { recursive: true, force: true });
+}
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    emit({ event: 'interrupted', signal });
+    if (!JSON_OUT) process.stdout.write(`\n${bold('interrupted')}: stopping the server and the simulator, removing ${work}\n`);
+    void cleanup().then(() => process.exit(130));
+  });
+}
+
+// ---- transcript ----
+const started = Date.now();
+let stepStarted = Date.now();
+let stepNo = 0;
+function emit(obj) {
+  if (JSON_OUT) process.stdout.write(`${JSON.stringify(obj)}\n`);
+}
+function say(line = '') {
+  if (!JSON_OUT) process.stdout.write(`${line}\n`);
+}
+function step(title, why) {
+  stepNo += 1;
+  stepStarted = Date.now();
+  say();
+  say(bold(`${stepNo}. ${title}`));
+  if (why) say(dim(`   ${why}`));
+}
+function done(name, details) {
+  const ms = Date.now() - stepStarted;
+  emit({ step: stepNo, name, ms, ...details });
+  say(dim(`   ${green('✔')} ${ms} ms`));
+}
+const progress = (what) => {
+  if (TTY) process.stdout.write(dim(`   … ${what}\r`));
+};
+
+// ---- programs ----
+function run(main, argv, what) {
+  progress(what);
+  const r = spawnSync(process.execPath, [main, ...argv], { encoding: 'utf8', input: '', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, NO_COLOR: '1' } });
+  if (TTY) process.stdout.write('\x1b[2K');
+  if (r.status !== 0) throw new Error(`${what} failed (exit ${r.status}): ${r.stderr.trim().split('\n').slice(-2).join(' ')}`);
+  const last = r.stdout.trim().split('\n').at(-1) ?? '';
+  let json = {};
+  try {
+    json = JSON.parse(last);
+  } catch {
+    // human output
+  }
+  return { stdout: r.stdout, json };
+}
+const admin = (argv, what) => run(server, ['admin', ...argv, '--json'], what);
+const signer = (argv, what) => run(signerMain, argv, what);
+
+function startSim(dataFile) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [simMain, '--port', '0', '--api-key-file', join(work, 'sim-api-key'), '--data', dataFile, '--exit-on-stdin-eof'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (c) => {
+      out += c;
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolve({ child, ...JSON.parse(out.slice(0, nl)) });
+    });
+    child.once('exit', (code) => reject(new Error(`the simulator exited (${code}) before it was ready`)));
+  });
+}
+function simControl(method, path, body) {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = request(`${sim.url}${path}`, { method, agent: false, headers: { 'X-API-Key': sim.apiKey, ...(payload ? { 'Content-Type': 'application/json' } : {}) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve(text === '' ? null : JSON.parse(text)));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+const patchCount = async () => (await simControl('GET', '/__sim/counters')).counters?.[`PATCH ${ALIAS_PATH}`] ?? 0;
+
+async function connect(env) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [server], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, ...env }, stderr: 'ignore' });
+  const client = new Client({ name: 'pfsense-mcp-demo', version: '1.0.0' });
+  clients.push(client);
+  await client.connect(transport);
+  return client;
+}
+async function call(client, name, argsIn = {}) {
+  const r = await client.callTool({ name, arguments: argsIn });
+  if (r.isError) throw new Error(`${name} failed: ${r.content?.[0]?.text ?? ''}`);
+  return r.structuredContent;
+}
+/** The write tool's answer, which must be in `status` (else the demo stops and names what came instead). */
+async function write(client, argsIn, status) {
+  const r = await call(client, WRITE_TOOL, argsIn);
+  if (r.status !== status) throw new Error(`expected ${status}, got ${r.status}: ${r.next_step ?? ''} ${r.code ?? ''}`);
+  return r;
+}
+async function aliasDescr(client, name) {
+  const r = await call(client, 'pfsense_get_firewall_aliases', { limit: 50 });
+  return (r.data ?? []).find((a) => a.name === name)?.descr;
+}
+
+/** The signer's human review (what the operator reads), then sign --approve with the prefix the review shows. */
+function review(h, requestFile, role, outcome) {
+  const human = signer(['review', requestFile, '--server-key', h.serverPub], 'signer review');
+  // The operator types the prefix the review shows; read it from the same text.
+  const prefix = /approve with\s+([0-9a-f]{12})/u.exec(human.stdout)?.[1];
+  if (prefix === undefined) throw new Error('the signer\'s review showed no approval prefix');
+  say(dim('   ┌ the signer\'s review, on the operator\'s machine'));
+  // The lines that carry the decision; `pfsense-mcp-signer review` shows every digest and member on its own.
+  const lines = human.stdout.trimEnd().split('\n');
+  const keep = (l, i) => i === 0 || /^\s+(appliance|alias|description|→|observed now|origin|contract|approve with|digests)\b/u.test(l) || /^\s+→/u.test(l);
+  for (const line of lines.filter(keep)) say(`   │ ${line}`);
+  const signArgs = ['sign', requestFile, '--key', h.keys[role], '--server-key', h.serverPub, '--out', h.signedDir, '--approve', prefix, '--json'];
+  if (outcome) signArgs.push('--outcome', outcome);
+  const signed = signer(signArgs, `signer sign (${role})`).json.file;
+  say(`   └ approved: sign --approve ${prefix}${outcome ? ` --outcome ${outcome}` : ''}; the signed file goes into the server's inbox (admin inbox add)`);
+  admin(['inbox', 'add', '--dir', h.dir, signed], 'admin inbox add');
+  return { prefix, role };
+}
+
+const SOURCES = { 'pfsense-sim': ['tools/pfsense-sim/src'], 'mcp-server': ['apps/mcp-server/src', 'libs'], 'signer-cli': ['apps/signer-cli/src', 'libs'] };
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = 0;
+  for (const e of readdirSync(path)) if (e !== 'node_modules' && e !== 'test') newest = Math.max(newest, newestMtime(join(path, e)));
+  return newest;
+}
+function isStale(name) {
+  const bundle = join(workspaceRoot, PROGRAMS[name].entry);
+  if (!existsSync(bundle)) return true;
+  const built = statSync(bundle).mtimeMs;
+  return SOURCES[name].some((s) => newestMtime(join(workspaceRoot, s)) > built);
+}
+
+async function main() {
+  for (const name of ['pfsense-sim', 'mcp-server', 'signer-cli']) {
+    // Only a missing or stale bundle is rebuilt: other programs (and test suites) may be running the current one.
+    if (!isStale(name)) continue;
+    const r = spawnSync(process.execPath, [join(workspaceRoot, 'tools', 'scripts', 'build-program.mjs'), name], { stdio: ['ignore', 'ignore', 'inherit'] });
+    if (r.status !== 0) throw new Error(`building ${name} failed`);
+  }
+  say(bold('pfsense-mcp — the whole product against a simulated pfSense, on this machine'));
+  say(dim('This demo runs the signer on the same machine only because it is a demo: in real use the operator\'s keys'));
+  say(dim('live on another machine the server cannot reach. Its keys are generated fresh and deleted afterwards.'));
+  emit({ event: 'start', workdir: work, faults: FAULTS });
+  say(dim(`Working in ${work} (removed at the end, also on Ctrl-C).`));
+
+  const dataFile = join(work, 'sim-data.json');
+  writeFileSync(
+    dataFile,
+    JSON.stringify({
+      '/api/v2/firewall/aliases': [
+        { name: 'LAN_SERVERS', type: 'host', descr: 'Servers', address: ['10.0.0.1', '10.0.0.2'], detail: ['nas', 'backup'] },
+        { name: 'WEB_PORTS', type: 'port', descr: 'HTTP and HTTPS', address: ['80', '443'], detail: ['http', 'https'] },
+      ],
+    }),
+  );
+  sim = await startSim(dataFile);
+  sim.apiKey = readFileSync(sim.apiKeyFile, 'utf8').trim();
+  emit({ event: 'simulator', pid: sim.child.pid, url: sim.url });
+
+  // 1. READ
+  step('READ: what an AI client sees', 'the SDK client spawns the built server over stdio; every READ tool is a GET, projected to an allow-list');
+  const baseEnv = { PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: sim.apiKeyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' };
+  const auditor = await connect(baseEnv);
+  const aTools = (await auditor.listTools()).tools;
+  const counts = (tools) => ({ read_only: tools.filter((t) => t.annotations?.readOnlyHint === true).length, write: tools.filter((t) => t.annotations?.readOnlyHint !== true).length });
+  const auditorCounts = counts(aTools);
+  say(`   profile auditor (the default): ${auditorCounts.read_only} read-only tools, ${auditorCounts.write} that write`);
+  const info = await call(auditor, 'pfsense_mcp_info');
+  say(`   pfsense_mcp_info → ${dim(JSON.stringify(info).slice(0, 110))}…`);
+  const aliases = await call(auditor, 'pfsense_get_firewall_aliases', { limit: 5 });
+  for (const a of aliases.data ?? []) say(`   pfsense_get_firewall_aliases → ${String(a.name).padEnd(12)} ${String(a.type).padEnd(5)} ${JSON.stringify(a.descr)}`);
+  const rules = await call(auditor, 'pfsense_get_firewall_rules', { limit: 3 });
+  say(`   pfsense_get_firewall_rules {limit: 3} → ${(rules.data ?? []).length} rules`);
+  await auditor.close();
+  done('read', { profile: 'auditor', ...auditorCounts, aliases: (aliases.data ?? []).map((a) => a.name) });
+
+  // 2. Host setup
+  step('Host setup: pfsense-mcp admin init, operator keys with the signer, admin trust', 'the write directory holds the stores, the server\'s own request key, the pinned operator keys, inbox and outbox');
+  const dir = join(work, 'write');
+  const init = admin(['init', '--dir', dir], 'admin init').json;
+  const operatorDir = join(work, 'operator');
+  const signedDir = join(operatorDir, 'signed');
+  mkdirSync(signedDir, { recursive: true, mode: 0o700 });
+  chmodSync(operatorDir, 0o700);
+  const keys = {};
+  for (const role of ['plan-authorization', 'confirmation', 'reconciliation']) {
+    const k = signer(['keygen', '--role', role, '--out', operatorDir, '--json'], `signer keygen ${role}`).json;
+    keys[role] = k.private_key_file;
+    admin(['trust', '--dir', dir, '--role', role, '--public-key', k.public_key_file], `admin trust ${role}`);
+    say(`   ${role.padEnd(18)} key ${k.key_id ?? ''} generated by the signer, pinned with admin trust`);
+  }
+  const h = { dir, serverPub: init.server_public_key_file ?? join(dir, 'keys', 'server-request.pub'), keys, signedDir };
+  done('host_setup', { write_dir: dir, roles: Object.keys(keys) });
+
+  // 3. The write
+  step('The write: change an alias\'s description, under the operator\'s signatures', 'the AI can only ask; the operator reviews old → new on the signer and signs twice (authorization, then confirmation)');
+  const writer = await connect({ ...baseEnv, PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: dir });
+  const wCounts = counts((await writer.listTools()).tools);
+  say(`   profile write_protected with PFSENSE_WRITE_DIR: ${wCounts.read_only} read-only tools, ${wCounts.write} that writes (${WRITE_TOOL})`);
+  const wargs = { alias_name: 'LAN_SERVERS', description: 'Servers (reviewed by the operator)' };
+  const patchesBefore = await patchCount();
+  const requested = await write(writer, wargs, 'requested');
+  say(`   AI → ${WRITE_TOOL} ${JSON.stringify(wargs)} → ${bold(requested.status)}`);
+  review(h, requested.pending_request, 'plan-authorization');
+  const awaiting = await write(writer, wargs, 'awaiting_confirmation');
+  say(`   AI asks again → ${bold(awaiting.status)}`);
+  review(h, awaiting.pending_request, 'confirmation');
+  const verified = await write(writer, wargs, 'verified');
+  say(`   AI asks again → ${bold(verified.status)}: one PATCH sent, verified by re-reading`);
+  const after = await aliasDescr(writer, 'LAN_SERVERS');
+  say(`   read back through pfsense_get_firewall_aliases: LAN_SERVERS ${JSON.stringify(after)}`);
+  const writePatches = (await patchCount()) - patchesBefore;
+  done('write', { states: [requested.status, awaiting.status, verified.status], contract_id: verified.contract_id, read_back: after, patches: writePatches });
+
+  // 4. Operations
+  step('Operations: admin status, admin rollback, admin audit verify');
+  const missing = ['status', 'rollback', 'audit verify'];
+  say(`   not built yet in this checkout: pfsense-mcp admin ${missing.join(', ')} — this step is skipped`);
+  done('operations', { skipped: true, missing: missing.map((m) => `admin ${m}`) });
+
+  // 5. Faults
+  if (FAULTS) {
+    step('--faults: the PATCH\'s response is lost', 'a lost answer is never retried: the contract waits for a signed, observed resolution (WEB_PORTS, so no cooldown is in the way)');
+    const fargs = { alias_name: 'WEB_PORTS', description: 'Web (answer lost on the way back)' };
+    review(h, (await write(writer, fargs, 'requested')).pending_request, 'plan-authorization');
+    review(h, (await write(writer, fargs, 'awaiting_confirmation')).pending_request, 'confirmation');
+    await simControl('POST', '/__sim/faults', { route: ALIAS_PATH, method: 'PATCH', kind: 'drop-response-after-apply', times: 1 });
+    const before = await patchCount();
+    const lost = await write(writer, fargs, 'reconciliation_required');
+    say(`   the simulator applies the PATCH and closes without answering → ${bold(lost.status)}`);
+    const observed = await aliasDescr(writer, 'WEB_PORTS');
+    say(`   the operator looks first: WEB_PORTS is observed as ${JSON.stringify(observed)}, so the signed outcome is APPLIED`);
+    review(h, lost.pending_request, 'reconciliation', 'APPLIED');
+    const resolved = await write(writer, fargs, 'verified');
+    const faultPatches = (await patchCount()) - before;
+    say(`   AI asks again → ${bold(resolved.status)}; PATCHes sent for WEB_PORTS in all: ${faultPatches}`);
+    done('faults', { states: [lost.status, resolved.status], observed, patches: faultPatches });
+  }
+  await writer.close();
+  const total = Date.now() - started;
+  say();
+  say(bold(`Done in ${(total / 1000).toFixed(1)} s.`) + dim(' The simulator, the server and every key and store are removed now.'));
+  emit({ event: 'done', ms: total });
+}
+
+try {
+  await main();
+  await cleanup();
+  process.exit(0);
+} catch (error) {
+  if (interrupted) await new Promise(() => {});
+  emit({ event: 'failed', error: error instanceof Error ? error.message : String(error) });
+  process.stderr.write(`demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  await cleanup();
+  process.exit(1);
+}

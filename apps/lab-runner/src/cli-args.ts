@@ -9,7 +9,22 @@ export class UsageError extends Error {
 export type CliCommand =
   | { readonly kind: 'help' }
   | { readonly kind: 'list'; readonly json: boolean }
-  | { readonly kind: 'run'; readonly ids: readonly ScenarioId[]; readonly json: boolean; readonly reportDir: string | null };
+  | {
+      readonly kind: 'run';
+      readonly ids: readonly ScenarioId[];
+      readonly json: boolean;
+      readonly reportDir: string | null;
+      /** Against a disposable appliance: the lab config and the gate receipt (both or neither). */
+      readonly lab: { readonly configFile: string; readonly receiptFile: string } | null;
+    }
+  | { readonly kind: 'request-gate'; readonly configFile: string; readonly ids: readonly ScenarioId[]; readonly json: boolean };
+
+/**
+ * Scenarios that run against an appliance in this build. The G restart after VERIFIED runs there (its workers
+ * carry the lab config's TLS mode and CA file); the ones that end in a reconciliation decision (E, and the G
+ * restarts with a send held) need the owner's own reconciliation signature and run on the simulator only.
+ */
+export const APPLIANCE_SCENARIOS: readonly ScenarioId[] = Object.freeze(['ordinary', 'd1-stale-before-forward', 'd3-conflict-after-verified', 'g-restart-after-verified']);
 
 const shown = (token: string): string => JSON.stringify(token.replace(/[^\x20-\x7e]/g, '?').slice(0, 40));
 
@@ -25,6 +40,14 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   let list = false;
   let help = false;
   let reportDir: string | null = null;
+  let configFile: string | null = null;
+  let receiptFile: string | null = null;
+  let requestGate = false;
+  let scenarioList: string | null = null;
+  const pathValue = (flag: string, v: string): string => {
+    if (v.length === 0 || v.length > 4096 || v.includes('\0')) throw new UsageError(`${flag} needs a file path`);
+    return v;
+  };
   const value = (flag: string, inline: string | undefined, i: number): [string, number] => {
     if (inline !== undefined) return [inline, i];
     const next = argv[i + 1];
@@ -73,8 +96,33 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         break;
       }
       case '--lab-config': {
-        value('--lab-config', inline, i);
-        throw new UsageError('--lab-config: a disposable test appliance is not supported by this build; the target is the bundled simulator');
+        if (configFile !== null) throw new UsageError('--lab-config given twice');
+        const [v, j] = value('--lab-config', inline, i);
+        i = j;
+        configFile = pathValue('--lab-config', v);
+        break;
+      }
+      case '--gate-receipt': {
+        if (receiptFile !== null) throw new UsageError('--gate-receipt given twice');
+        const [v, j] = value('--gate-receipt', inline, i);
+        i = j;
+        receiptFile = pathValue('--gate-receipt', v);
+        break;
+      }
+      case '--request-gate':
+        noValue();
+        requestGate = true;
+        break;
+      case '--scenarios': {
+        if (scenarioList !== null) throw new UsageError('--scenarios given twice');
+        const [v, j] = value('--scenarios', inline, i);
+        i = j;
+        scenarioList = v;
+        break;
+      }
+      case '--resume': {
+        value('--resume', inline, i);
+        throw new UsageError('--resume: resuming an appliance run is not supported by this build (its E scenarios run on the simulator only)');
       }
       default:
         if (arg.startsWith('-')) throw new UsageError(`unknown flag ${shown(flag)}; see --help`);
@@ -83,11 +131,41 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   }
   if (help) return { kind: 'help' };
   if (list) {
-    if (all || ids.length > 0 || reportDir !== null) throw new UsageError('--list takes no scenario or report directory');
+    if (all || ids.length > 0 || reportDir !== null || configFile !== null || receiptFile !== null || requestGate || scenarioList !== null) {
+      throw new UsageError('--list takes no scenario, report directory or lab config');
+    }
     return { kind: 'list', json };
   }
+  if (requestGate) {
+    if (configFile === null) throw new UsageError('--request-gate needs --lab-config FILE');
+    if (scenarioList === null) throw new UsageError('--request-gate needs --scenarios ID,ID|all');
+    if (all || ids.length > 0 || reportDir !== null || receiptFile !== null) throw new UsageError('--request-gate takes only --lab-config, --scenarios and --json');
+    return { kind: 'request-gate', configFile, ids: applianceIds(parseScenarioList(scenarioList)), json };
+  }
+  if (scenarioList !== null) throw new UsageError('--scenarios belongs to --request-gate; a run selects with --scenario ID or --all');
+  if ((configFile === null) !== (receiptFile === null)) throw new UsageError('a run against a disposable appliance needs both --lab-config FILE and --gate-receipt FILE');
   if (all && ids.length > 0) throw new UsageError('--all and --scenario exclude each other');
   if (!all && ids.length === 0) throw new UsageError('choose --scenario ID (repeatable) or --all; --list shows the scenarios');
   const selected = all ? [...SCENARIO_IDS] : SCENARIO_IDS.filter((id) => ids.includes(id));
-  return { kind: 'run', ids: Object.freeze(selected), json, reportDir };
+  const lab = configFile === null || receiptFile === null ? null : { configFile, receiptFile };
+  return { kind: 'run', ids: Object.freeze(lab === null ? selected : applianceIds(selected)), json, reportDir, lab };
+}
+
+function parseScenarioList(list: string): ScenarioId[] {
+  if (list === 'all') return [...SCENARIO_IDS];
+  const out: ScenarioId[] = [];
+  for (const id of list.split(',')) {
+    if (!isScenarioId(id)) throw new UsageError(`--scenarios: unknown scenario ${shown(id)}; --list shows the ${SCENARIO_IDS.length} scenarios`);
+    if (!out.includes(id)) out.push(id);
+  }
+  return SCENARIO_IDS.filter((id) => out.includes(id));
+}
+
+/** Against an appliance only the scenarios this build supports there; `--all`/`all` selects exactly those. */
+function applianceIds(ids: readonly ScenarioId[]): readonly ScenarioId[] {
+  const all = ids.length === SCENARIO_IDS.length;
+  if (all) return APPLIANCE_SCENARIOS;
+  const refused = ids.find((id) => !APPLIANCE_SCENARIOS.includes(id));
+  if (refused !== undefined) throw new UsageError(`${shown(refused)} runs on the simulator only in this build; against an appliance: ${APPLIANCE_SCENARIOS.join(', ')}`);
+  return Object.freeze([...ids]);
 }

@@ -7,6 +7,8 @@ Usage:
   npm run lab -- --scenario ID [--scenario ID …] [--json] [--report-dir DIR]
   npm run lab -- --all [--json] [--report-dir DIR]
   npm run lab -- --list [--json]
+  npm run lab -- --request-gate --lab-config FILE --scenarios ID,ID|all [--json]
+  npm run lab -- --all|--scenario ID --lab-config FILE --gate-receipt FILE [--json] [--report-dir DIR]
   npx nx run lab-runner:run -- …            (the same program)
 
 Each scenario starts its own simulator child on 127.0.0.1 with a fixed candidate alias (LAB_CANDIDATE) and
@@ -22,15 +24,31 @@ Options:
                      an existing non-empty DIR is refused); default: a new lab-report-<time>-* directory
                      under the working directory, printed at the end
   --list             the registry: id, expected sends (forward/rollback/orchestration), states, what it proves
-  --lab-config FILE  reserved for a disposable test appliance; refused by this build
+  --lab-config FILE  a disposable test appliance instead of the simulator: an owner-only JSON file
+                     {"url","api_key_file","candidate_alias","ca_file"?,"expected_appliance"?,
+                     "allow_http_loopback"?} (unknown fields refused). Next to it: lab-request.key/.pub
+                     (the runner's request key, made on first use) and lab-gate.pub (the owner's
+                     lab-gate public key, from pfsense-mcp-signer keygen --role lab-gate)
+  --request-gate     write a pending gate request for --scenarios next to the lab config; --json prints
+                     {"pending_request","request_public_key"}. The owner signs it with
+                     pfsense-mcp-signer sign FILE --key lab-gate-<id>.key --server-key lab-request.pub
+  --scenarios LIST   the gate's scenario set: ids separated by commas, or all
+  --gate-receipt F   the signed gate receipt: checked before any request (role lab-gate, deadline,
+                     appliance, candidate, scenarios), then a read-only preflight; scenarios run one
+                     after the other and the deadline is re-checked before every action. Against an
+                     appliance this build runs ordinary, d1-stale-before-forward,
+                     d3-conflict-after-verified and g-restart-after-verified only
   -h, --help         this text
 
 Signing: on the simulator the runner plays the owner with throw-away Ed25519 keys it generates per run
 (test-only; never written to the report). Ctrl-C stops before the next step, brings the candidate back to
 its original description through the sealed path where that is safe (or reports what it left), and writes
-the report.
+the report. Against an appliance the runner still signs the authorizations and confirmations (and D3's
+release) of its own contracts with per-run in-memory keys: the owner's signed gate receipt permits them.
 
-Exit: 0 every selected scenario met its declaration · 1 a scenario failed · 2 usage error · 130 interrupted.
+Exit: 0 every selected scenario met its declaration (and, against an appliance, it is exactly as found)
+· 1 a scenario failed · 2 usage error or lab config refused · 3 gate receipt or preflight refused,
+nothing changed · 130 interrupted.
 `;
 
 export function listLine(s: ScenarioDefinition): string {

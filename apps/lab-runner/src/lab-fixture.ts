@@ -25,6 +25,9 @@ export const REPLACEMENTS: Readonly<Record<ScenarioId, { readonly b: string; rea
 export const ALIASES_PATH = '/api/v2/firewall/aliases';
 export const ALIAS_PATH = '/api/v2/firewall/alias';
 export const STATUS_PATH = '/api/v2/status/system';
+/** What is pending (not yet applied) on the appliance: preflight requires nothing. */
+export const APPLY_PATH = '/api/v2/firewall/apply';
+export const RESTAPI_VERSION_PATH = '/api/v2/system/restapi/version';
 /** The simulated appliance's id (the appliance binding reads it fresh). */
 export const LAB_NETGATE_ID = 'a1b2c3d4e5f6a7b8';
 

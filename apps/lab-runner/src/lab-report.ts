@@ -1,3 +1,4 @@
+import type { ClosingReadBack, Preflight } from './appliance-gate.js';
 import type { ScenarioResult } from './scenario-result.js';
 
 /** report.json: everything the Markdown and HTML views show, value-free. */
@@ -6,7 +7,17 @@ export interface LabReport {
   readonly program: 'pfsense-mcp-lab';
   readonly product: { readonly name: string; readonly version: string };
   readonly pfrest_version: string;
-  readonly target: 'simulator';
+  readonly target: 'simulator' | 'appliance';
+  /**
+   * Against a lab config's appliance: named only by its binding digest (never its URL or id), the preflight
+   * and the closing read-back; null on the simulator.
+   */
+  readonly appliance: {
+    readonly binding_digest: string;
+    readonly gate_deadline: string;
+    readonly preflight: Preflight;
+    readonly closing: ClosingReadBack;
+  } | null;
   readonly started_at: string;
   readonly finished_at: string;
   readonly interrupted: boolean;

@@ -3,6 +3,8 @@
 import { fileURLToPath } from 'node:url';
 import { UsageError, parseCliArgs } from './cli-args.js';
 import { HELP_TEXT, listText } from './help-text.js';
+import { GATE_LEASE_MS, LabGateError, requestGate } from './appliance-gate.js';
+import { LabConfigError, loadLabConfig } from './lab-config.js';
 import { LabError } from './lab-error.js';
 import { ReportDirError, runLab } from './run-lab.js';
 import { defaultSimulatorEntry } from './simulator-child.js';
@@ -11,6 +13,10 @@ import { WORKER_ENV } from './worker-protocol.js';
 
 /** Test-only: pause after the named step until interrupted (the Ctrl-C test). */
 const PAUSE_ENV = 'PFSENSE_MCP_LAB_TEST_PAUSE_AFTER';
+/** Test-only: after the named step, wait until the gate deadline has passed (the deadline-expiry test). */
+const WAIT_DEADLINE_ENV = 'PFSENSE_MCP_LAB_TEST_WAIT_DEADLINE_AFTER';
+/** Test-only: the lease of a gate requested now, in ms (the deadline-expiry test needs a short one). */
+const GATE_LEASE_ENV = 'PFSENSE_MCP_LAB_TEST_GATE_LEASE_MS';
 
 function interruption() {
   let trigger = () => {};
@@ -49,6 +55,38 @@ async function runCli(argv: readonly string[]): Promise<number> {
     out.write(listText(command.json));
     return 0;
   }
+  if (command.kind === 'request-gate') {
+    try {
+      const config = loadLabConfig(command.configFile, process.cwd());
+      const lease = Number(process.env[GATE_LEASE_ENV] ?? GATE_LEASE_MS);
+      const r = await requestGate(config, command.ids, Date.now(), Number.isSafeInteger(lease) && lease > 0 && lease <= GATE_LEASE_MS ? lease : GATE_LEASE_MS);
+      if (command.json) out.write(`${JSON.stringify({ pending_request: r.pendingRequest, request_public_key: r.requestPublicKey })}\n`);
+      else {
+        out.write(
+          [
+            `pending gate request: ${r.pendingRequest}`,
+            `  scenarios            ${command.ids.join(', ')}`,
+            `  deadline             ${new Date(r.deadline).toISOString()}`,
+            `  appliance binding    ${r.applianceBindingDigest}`,
+            `runner request key (the signer's --server-key): ${r.requestPublicKey}`,
+            'next: pfsense-mcp-signer sign FILE --key lab-gate-<id>.key --server-key lab-request.pub --out DIR',
+            '',
+          ].join('\n'),
+        );
+      }
+      return 0;
+    } catch (e) {
+      return refusedBeforeRun(e, err);
+    }
+  }
+  let lab = null;
+  if (command.lab !== null) {
+    try {
+      lab = { config: loadLabConfig(command.lab.configFile, process.cwd()), receiptFile: command.lab.receiptFile, waitDeadlineAfter: process.env[WAIT_DEADLINE_ENV]?.slice(0, 64) ?? null };
+    } catch (e) {
+      return refusedBeforeRun(e, err);
+    }
+  }
   const stop = interruption();
   const workers = new Set<{ kill(signal: NodeJS.Signals): boolean }>();
   const onSignal = () => {
@@ -74,9 +112,11 @@ async function runCli(argv: readonly string[]): Promise<number> {
       interruption: stop,
       pauseAfter: pause === undefined || pause === '' ? null : pause.slice(0, 64),
       workers,
+      lab,
     });
     return outcome.exitCode;
   } catch (e) {
+    if (e instanceof LabConfigError || e instanceof LabGateError) return refusedBeforeRun(e, err);
     if (e instanceof ReportDirError) {
       err.write(`pfsense-mcp-lab: ${e.message.replace(/^REPORT_DIR: /, '')}\n`);
       return 2;
@@ -84,6 +124,20 @@ async function runCli(argv: readonly string[]): Promise<number> {
     err.write(`pfsense-mcp-lab: ${e instanceof LabError ? e.message : 'the run failed'}\n`);
     return 1;
   }
+}
+
+/** A lab config refusal is a usage error (2); a gate receipt or preflight refusal is 3 (nothing changed). */
+function refusedBeforeRun(e: unknown, err: { write(t: string): void }): number {
+  if (e instanceof LabConfigError) {
+    err.write(`pfsense-mcp-lab: ${e.message}\n`);
+    return 2;
+  }
+  if (e instanceof LabGateError) {
+    err.write(`pfsense-mcp-lab: refused, nothing changed: ${e.message}\n`);
+    return 3;
+  }
+  err.write(`pfsense-mcp-lab: ${e instanceof LabError ? e.message : 'refused before the run'}\n`);
+  return 1;
 }
 
 if (process.env[WORKER_ENV] === '1' && typeof process.send === 'function') {

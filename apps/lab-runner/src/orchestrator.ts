@@ -7,9 +7,11 @@ import type { ScenarioContext } from './scenario-context.js';
 import { prepareConfirmed } from './subject-flow.js';
 
 async function change(ctx: ScenarioContext, to: 'C' | 'A'): Promise<void> {
+  ctx.beforeAction(`orchestration to ${to}`);
   const side = ctx.runtime.orchestration;
   const input = ctx.orchestrationInput(to);
   await prepareConfirmed(ctx, side, input, 'orchestration');
+  ctx.beforeAction(`orchestration to ${to} (executor call)`);
   const before = ctx.runtime.orchestrationSends();
   const r = await side.core.requestAliasDescriptionChange(input);
   ctx.record('orchestration', `candidate changed to ${to}`, { orchestration: ctx.runtime.orchestrationSends() - before });

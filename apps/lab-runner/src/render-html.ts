@@ -1,3 +1,4 @@
+import { applianceSummary } from './render-markdown.js';
 import type { LabReport } from './lab-report.js';
 import type { ScenarioResult } from './scenario-result.js';
 import type { TimelineEvent } from './timeline.js';
@@ -92,7 +93,7 @@ export function renderHtml(report: LabReport): string {
 <body><header>
 <h1><span class="badge ${allOk ? 'pass' : 'fail'}">${allOk ? 'ALL PASSED' : report.interrupted ? 'INTERRUPTED' : `${report.summary.failed} FAILED`}</span> pfsense-mcp lab report</h1>
 <div class="meta">${escapeHtml(report.product.name)} ${escapeHtml(report.product.version)} · pfrest ${escapeHtml(report.pfrest_version)} · target: ${escapeHtml(report.target)} · ${escapeHtml(report.started_at)} → ${escapeHtml(report.finished_at)}</div>
-<div class="meta">passed ${report.summary.passed}, failed ${report.summary.failed} · sentinel scan: ${report.sentinel_scan.found} of ${report.sentinel_scan.sentinels} sentinels found</div>
+${applianceSummary(report) === null ? '' : `<div class="meta">${escapeHtml(applianceSummary(report) as string)}</div>\n`}<div class="meta">passed ${report.summary.passed}, failed ${report.summary.failed} · sentinel scan: ${report.sentinel_scan.found} of ${report.sentinel_scan.sentinels} sentinels found</div>
 <div class="grid">${tiles}</div>
 </header>
 <main>

@@ -35,6 +35,20 @@ function scenarioSection(r: ScenarioResult): string {
 }
 
 /** report.md: the same facts as report.json, for reading. */
+/** Against an appliance: its binding digest, the gate deadline, the preflight and the closing read-back. */
+export function applianceSummary(report: LabReport): string | null {
+  const a = report.appliance;
+  if (a === null) return null;
+  const closing = a.closing.exactly_as_found === true ? 'exactly as found' : a.closing.exactly_as_found === false ? 'NOT as found' : `not read (${a.closing.reason ?? 'unknown'})`;
+  const pending = a.closing.pending_subsystems === null ? 'unknown' : a.closing.pending_subsystems.join(', ') || 'none';
+  return `appliance ${a.binding_digest} · gate deadline ${a.gate_deadline} · preflight: pfrest ${a.preflight.pfrest_version ?? 'unknown'}, candidate once, ${a.preflight.sibling_count} other aliases recorded, nothing pending · closing read-back: ${closing} (pending now: ${pending})`;
+}
+
+function applianceLines(report: LabReport): string[] {
+  const line = applianceSummary(report);
+  return line === null ? [] : [line, ''];
+}
+
 export function renderMarkdown(report: LabReport): string {
   return [
     `# Lab report — ${report.summary.failed === 0 && !report.interrupted ? 'all passed' : `${report.summary.failed} failed`}`,
@@ -43,6 +57,7 @@ export function renderMarkdown(report: LabReport): string {
     '',
     `Passed ${report.summary.passed}, failed ${report.summary.failed}. Sentinel scan: ${report.sentinel_scan.found} of ${report.sentinel_scan.sentinels} sentinels found.`,
     '',
+    ...applianceLines(report),
     '| scenario | result | states | sends f/r/o (expected) | candidate is A | appliance binding |',
     '|---|---|---|---|---|---|',
     ...report.scenarios.map(

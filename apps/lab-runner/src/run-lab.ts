@@ -2,6 +2,9 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, write
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PFREST_VERSION } from '@pfsense-mcp/pfsense-read';
+import { checkGateReceipt, closingReadBack, preflight, targetOf } from './appliance-gate.js';
+import type { ClosingReadBack, PreflightResult } from './appliance-gate.js';
+import type { LabConfig } from './lab-config.js';
 import { LabError } from './lab-error.js';
 import { generateLabKeys, labKeySecrets } from './lab-keys.js';
 import type { LabReport } from './lab-report.js';
@@ -35,6 +38,8 @@ export interface LabRunOptions {
   /** Test-only (PFSENSE_MCP_LAB_TEST_PAUSE_AFTER): pause after this step until interrupted. */
   readonly pauseAfter: string | null;
   readonly workers: Set<{ kill(signal: NodeJS.Signals): boolean }>;
+  /** Against a disposable appliance: the lab config and the gate receipt file; null on the simulator. */
+  readonly lab?: { readonly config: LabConfig; readonly receiptFile: string; readonly waitDeadlineAfter: string | null } | null;
   /** Test-only: sees every secret the run registers (for the sentinel scan test). */
   readonly onSecret?: (secret: string) => void;
 }
@@ -108,6 +113,19 @@ export async function runLab(options: LabRunOptions): Promise<LabRunOutcome> {
     options.onSecret?.(s);
   };
   const say = (out: LabOutput, text: string) => out.write(guard.check(text) ?? 'pfsense-mcp-lab: output withheld: it contained a sentinel\n');
+  // Against an appliance: the gate receipt before any request, then the read-only preflight — both before
+  // the report directory exists, so a refusal leaves nothing behind.
+  const lab = options.lab ?? null;
+  let gate: { deadline: number; found: PreflightResult } | null = null;
+  if (lab !== null) {
+    const receipt = checkGateReceipt(lab.config, lab.receiptFile, options.ids, Date.now());
+    const deadline = receipt.payload.deadline;
+    const found = await preflight(lab.config, receipt, (what) => {
+      if (!(Date.now() < deadline)) throw new LabError('GATE_DEADLINE', `the gate receipt's deadline passed; not started: ${what}`);
+    });
+    secret(found.descriptionA);
+    gate = { deadline, found };
+  }
   const reportDir = openReportDir(options.reportDir, options.cwd);
   const runDir = mkdtempSync(join(tmpdir(), 'pfsense-mcp-lab-run-'));
   chmodSync(runDir, 0o700);
@@ -115,11 +133,27 @@ export async function runLab(options: LabRunOptions): Promise<LabRunOutcome> {
   const keys = generateLabKeys();
   for (const s of labKeySecrets(keys)) secret(s);
   const showProgress = options.stderr.isTTY;
-  if (showProgress) say(options.stderr, `pfsense-mcp-lab: ${options.ids.length} scenario(s) against the simulator\n`);
+  if (showProgress) say(options.stderr, `pfsense-mcp-lab: ${options.ids.length} scenario(s) against the ${gate === null ? 'simulator' : 'appliance of the lab config'}\n`);
   const results: ScenarioResult[] = [];
+  const appliance =
+    lab === null || gate === null
+      ? null
+      : {
+          target: targetOf(lab.config),
+          candidate: lab.config.candidateAlias,
+          descriptionA: gate.found.descriptionA,
+          deadline: gate.deadline,
+          waitDeadlineAfter: lab.waitDeadlineAfter,
+        };
+  // One appliance and one candidate: its scenarios run one after the other; simulator scenarios in parallel.
+  const each = async (ids: readonly ScenarioId[], run: (id: ScenarioId) => Promise<void>) => {
+    if (appliance === null) await Promise.all(ids.map(run));
+    else for (const id of ids) await run(id);
+  };
   try {
-    await Promise.all(
-      options.ids.map(async (id) => {
+    await each(
+      options.ids,
+      async (id) => {
         const result = await runScenario(scenarioOf(id), {
           keys,
           runDir,
@@ -133,14 +167,22 @@ export async function runLab(options: LabRunOptions): Promise<LabRunOutcome> {
           pauseAfter: options.pauseAfter,
           secret,
           workers: options.workers,
+          appliance,
         });
         results.push(result);
         if (options.json) say(options.stdout, jsonLine(result));
         else if (showProgress) say(options.stderr, `  ${id.padEnd(28)} ${result.ok ? 'PASS' : 'FAIL'}\n`);
-      }),
+      },
     );
   } finally {
     rmSync(runDir, { recursive: true, force: true });
+  }
+  let closing: ClosingReadBack | null = null;
+  if (lab !== null && gate !== null) {
+    const deadline = gate.deadline;
+    closing = await closingReadBack(lab.config, gate.found.found, (what) => {
+      if (!(Date.now() < deadline)) throw new LabError('GATE_DEADLINE', `the gate receipt's deadline passed; not started: ${what}`);
+    });
   }
   const ordered = options.ids.map((id) => results.find((r) => r.id === id) as ScenarioResult);
   const passed = ordered.filter((r) => r.ok).length;
@@ -152,7 +194,16 @@ export async function runLab(options: LabRunOptions): Promise<LabRunOutcome> {
     program: 'pfsense-mcp-lab',
     product: { name: PRODUCT_NAME, version: PRODUCT_VERSION },
     pfrest_version: PFREST_VERSION,
-    target: 'simulator',
+    target: gate === null ? 'simulator' : 'appliance',
+    appliance:
+      gate === null || closing === null
+        ? null
+        : {
+            binding_digest: gate.found.applianceBindingDigest,
+            gate_deadline: new Date(gate.deadline).toISOString(),
+            preflight: gate.found.preflight,
+            closing,
+          },
     started_at: started.toISOString(),
     finished_at: new Date().toISOString(),
     interrupted,
@@ -177,12 +228,14 @@ export async function runLab(options: LabRunOptions): Promise<LabRunOutcome> {
     writeFileSync(path, checked ?? 'withheld: the report contained a sentinel\n', { mode: 0o600, flag: 'wx' });
     chmodSync(path, 0o600);
   }
-  const anyFailed = summary.failed > 0 || withheld || guard.found > 0;
+  const notAsFound = closing !== null && closing.exactly_as_found !== true;
+  const anyFailed = summary.failed > 0 || withheld || guard.found > 0 || notAsFound;
   if (options.json) {
-    say(options.stdout, `${JSON.stringify({ summary })}\n`);
+    say(options.stdout, `${JSON.stringify(closing === null ? { summary } : { summary, closing })}\n`);
     say(options.stderr, `pfsense-mcp-lab: report written to ${reportDir}\n`);
   } else {
     for (const r of ordered) say(options.stdout, `${r.ok ? 'PASS' : 'FAIL'}  ${r.id.padEnd(28)} ${r.states.join(' → ')}  sends f${r.sends.forward} r${r.sends.rollback} o${r.sends.orchestration}${r.ok ? '' : `  (${r.failures[0] ?? 'failed'})`}\n`);
+    if (closing !== null) say(options.stdout, `closing read-back: ${closing.exactly_as_found === true ? 'the appliance is exactly as found' : closing.exactly_as_found === false ? 'the appliance is NOT as found' : `not read (${closing.reason ?? 'unknown'})`}\n`);
     say(options.stdout, `passed ${summary.passed}, failed ${summary.failed}${interrupted ? ' (interrupted)' : ''}\nreport: ${reportDir}\n`);
   }
   return { exitCode: interrupted ? 130 : anyFailed ? 1 : 0, reportDir, results: ordered };

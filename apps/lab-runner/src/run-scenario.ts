@@ -7,15 +7,15 @@ import { bytesToHex } from '@pfsense-mcp/canonical';
 import { generateMasterKey, readApiKeyFile, writeMasterKeyFile } from '@pfsense-mcp/crypto';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { LabError, LabInterruptedError } from './lab-error.js';
-import { ALIAS_PATH, CANDIDATE_ALIAS, SIBLING_ALIASES } from './lab-fixture.js';
+import { ALIAS_PATH, CANDIDATE_ALIAS, LAB_TLS_MODE, SIBLING_ALIASES } from './lab-fixture.js';
 import { labKeysToWire } from './lab-keys.js';
 import type { LabKeys } from './lab-keys.js';
 import { LabOwner } from './lab-owner.js';
 import { restoreA } from './orchestrator.js';
 import { buildLabRuntime, scenarioPaths } from './runtime-factory.js';
-import type { LabRuntime } from './runtime-factory.js';
+import type { LabRuntime, LabTarget } from './runtime-factory.js';
 import { ScenarioContext } from './scenario-context.js';
-import type { Interruption, StepProgress } from './scenario-context.js';
+import type { Interruption, ScenarioTargetOptions, StepProgress } from './scenario-context.js';
 import type { ScenarioDefinition } from './scenario-definition.js';
 import { planOf } from './scenario-plans.js';
 import type { LeftState, ScenarioResult } from './scenario-result.js';
@@ -38,6 +38,13 @@ export interface ScenarioRunOptions {
   readonly secret: (value: string) => void;
   /** Receives each live worker (so an interruption can kill it). */
   readonly workers: Set<{ kill(signal: NodeJS.Signals): boolean }>;
+  /** Against a lab config's appliance (instead of a simulator child of its own), or null. */
+  readonly appliance: ApplianceScenarioTarget | null;
+}
+
+/** One scenario against the appliance of a lab config: shared target, found A, the gate's deadline. */
+export interface ApplianceScenarioTarget extends ScenarioTargetOptions {
+  readonly target: LabTarget;
 }
 
 const WORKER_TIMEOUT_MS = 120_000;
@@ -51,7 +58,9 @@ function failureOf(e: unknown): string {
   return 'ERROR';
 }
 
-function siblingsBytes(aliases: readonly unknown[]): string {
+/** The siblings as the appliance returned them: the simulator's two fixed ones, or every other alias of an appliance. */
+function siblingsBytes(aliases: readonly unknown[], candidate: string | null = null): string {
+  if (candidate !== null) return JSON.stringify(aliases.filter((a) => (a as { name?: unknown }).name !== candidate));
   const picked = SIBLING_ALIASES.map((name) => aliases.find((a) => (a as { name?: unknown }).name === name) ?? null);
   return JSON.stringify(picked);
 }
@@ -88,7 +97,7 @@ async function runWorkerPhase(
   ctx: ScenarioContext,
   phase: 'before-kill' | 'after-restart',
   scenarioDir: string,
-  sim: SimulatorChild,
+  target: LabTarget,
   options: ScenarioRunOptions,
 ): Promise<void> {
   const child = fork(options.workerEntry, [], {
@@ -132,7 +141,14 @@ async function runWorkerPhase(
         subjectContractId: ctx.subjectContractId,
         orchestrationContractIds: [...ctx.orchestrationContractIds],
         scenarioDir,
-        simulator: { url: sim.url, apiKeyFile: sim.apiKeyFile },
+        target: {
+          url: target.url,
+          apiKeyFile: target.apiKeyFile,
+          caFile: target.caFile ?? null,
+          tlsMode: target.tlsMode ?? LAB_TLS_MODE,
+          simulated: target.simulated !== false,
+        },
+        appliance: options.appliance === null || ctx.deadline === null ? null : { candidate: ctx.candidate, descriptionA: ctx.descriptionA, deadline: ctx.deadline },
         keys: labKeysToWire(options.keys),
       });
     });
@@ -167,11 +183,14 @@ async function recover(ctx: ScenarioContext): Promise<LeftState> {
   const stateNow = () => ctx.subjectState();
   const isOriginal = async (): Promise<boolean | null> => {
     try {
-      return aliasTargetFingerprint(await rt.subject.coordinator.readAlias(CANDIDATE_ALIAS)) === ctx.baseline?.fingerprint;
+      return aliasTargetFingerprint(await rt.subject.coordinator.readAlias(ctx.candidate)) === ctx.baseline?.fingerprint;
     } catch {
       return null;
     }
   };
+  if (ctx.deadline !== null && !(Date.now() < ctx.deadline)) {
+    return { action: 'left-as-is', subject_state: stateNow(), candidate_is_original: null, reason: 'the gate deadline passed: no recovery action may start' };
+  }
   try {
     if (stateNow() === RecoveryState.VERIFIED && ctx.subjectContractId !== null) {
       const before = rt.subjectSends();
@@ -212,15 +231,25 @@ export async function runScenario(scenario: ScenarioDefinition, options: Scenari
   let states: string[] = [];
   let orchestrationStates: string[][] = [];
   try {
-    sim = await startSimulatorChild(scenarioDir, options.simulatorEntry);
-    options.secret(readApiKeyFile(sim.apiKeyFile));
-    const fixed = { simulator: { url: sim.url, apiKeyFile: sim.apiKeyFile }, scenarioDir, keys: options.keys };
+    const onAppliance = options.appliance;
+    let target: LabTarget;
+    if (onAppliance === null) {
+      sim = await startSimulatorChild(scenarioDir, options.simulatorEntry);
+      target = { url: sim.url, apiKeyFile: sim.apiKeyFile };
+    } else {
+      target = onAppliance.target;
+    }
+    options.secret(readApiKeyFile(target.apiKeyFile));
+    const candidate = onAppliance?.candidate ?? CANDIDATE_ALIAS;
+    const ownSiblings = onAppliance === null ? null : candidate;
+    const fixed = { simulator: target, scenarioDir, keys: options.keys };
     const runtime = await buildLabRuntime(scenario, fixed);
-    const c = new ScenarioContext(scenario, runtime, new LabOwner(options.keys), options.interruption, options.progress, options.pauseAfter);
+    const c = new ScenarioContext(scenario, runtime, new LabOwner(options.keys), options.interruption, options.progress, options.pauseAfter, onAppliance ?? undefined);
     ctx = c;
+    c.beforeAction('baseline read');
     c.applianceBindingDigest = applianceBindingDigest(await runtime.subject.coordinator.readApplianceBinding());
-    const target = await runtime.subject.coordinator.readAlias(CANDIDATE_ALIAS);
-    c.setBaseline(target, siblingsBytes(await runtime.readAliases()));
+    const found = await runtime.subject.coordinator.readAlias(candidate);
+    c.setBaseline(found, siblingsBytes(await runtime.readAliases(), ownSiblings));
     c.record('runner', 'baseline read (A fingerprint, siblings)');
     try {
       const plan = planOf(scenario.id);
@@ -230,9 +259,9 @@ export async function runScenario(scenario: ScenarioDefinition, options: Scenari
         // Two worker processes: one killed at the kill point, a new one rebuilt from the store alone. This
         // process holds no runtime meanwhile; it rebuilds one afterwards for the final checks only.
         runtime.close();
-        await runWorkerPhase(c, 'before-kill', scenarioDir, sim, options);
+        await runWorkerPhase(c, 'before-kill', scenarioDir, target, options);
         await c.checkpoint('restart');
-        await runWorkerPhase(c, 'after-restart', scenarioDir, sim, options);
+        await runWorkerPhase(c, 'after-restart', scenarioDir, target, options);
         c.restart(await buildLabRuntime(scenario, fixed));
       }
     } catch (e) {
@@ -241,15 +270,19 @@ export async function runScenario(scenario: ScenarioDefinition, options: Scenari
       left = await recoverWithRuntime(c, scenario, fixed);
     }
     const rt = c.runtime;
-    const finalTarget = await rt.subject.coordinator.readAlias(CANDIDATE_ALIAS);
-    const baseline = c.baseline as NonNullable<typeof c.baseline>;
-    finalMatches = aliasTargetFingerprint(finalTarget) === baseline.fingerprint;
-    siblingsUnchanged = siblingsBytes(await rt.readAliases()) === baseline.siblings;
-    c.record('runner', 'final read (fingerprint compared with A, siblings compared)');
-    applianceWrites = (await rt.applianceCounters())[`PATCH ${ALIAS_PATH}`] ?? 0;
+    // The local store first (no appliance request): states and the audit chain are known even if the deadline
+    // then forbids the final read.
     states = c.subjectContractId === null ? [] : statesOf(rt, c.subjectContractId);
     orchestrationStates = c.orchestrationContractIds.map((id) => statesOf(rt, id));
     if (!rt.store.verifyAuditChain().ok) failures.push('AUDIT_CHAIN: the store audit chain did not verify');
+    c.beforeAction('final read');
+    const finalTarget = await rt.subject.coordinator.readAlias(candidate);
+    const baseline = c.baseline as NonNullable<typeof c.baseline>;
+    finalMatches = aliasTargetFingerprint(finalTarget) === baseline.fingerprint;
+    siblingsUnchanged = siblingsBytes(await rt.readAliases(), ownSiblings) === baseline.siblings;
+    c.record('runner', 'final read (fingerprint compared with A, siblings compared)');
+    // An appliance has no simulator counters: its sends are the proxies' counts alone.
+    applianceWrites = onAppliance === null ? ((await rt.applianceCounters())[`PATCH ${ALIAS_PATH}`] ?? 0) : null;
   } catch (e) {
     failures.push(failureOf(e));
   } finally {
@@ -266,8 +299,10 @@ export async function runScenario(scenario: ScenarioDefinition, options: Scenari
     check(sends.forward === scenario.sends.forward, 'SENDS_FORWARD: forward sends differ from the declaration');
     check(sends.rollback === scenario.sends.rollback, 'SENDS_ROLLBACK: rollback sends differ from the declaration');
     check(sends.orchestration === scenario.sends.orchestration, 'SENDS_ORCHESTRATION: orchestration sends differ from the declaration');
-    check(applianceWrites === scenario.applianceWrites, 'APPLIANCE_WRITES: the simulator counted other alias writes than declared');
-    check(applianceWrites === sends.forward + sends.rollback + sends.orchestration, 'APPLIANCE_VS_PROXIES: the simulator and the proxies disagree');
+    if (options.appliance === null) {
+      check(applianceWrites === scenario.applianceWrites, 'APPLIANCE_WRITES: the simulator counted other alias writes than declared');
+      check(applianceWrites === sends.forward + sends.rollback + sends.orchestration, 'APPLIANCE_VS_PROXIES: the simulator and the proxies disagree');
+    }
     check(c?.reconciledOnRestart === scenario.reconciledOnRestart, 'RESTART_RECONCILIATION: the restart reconciled other contracts than declared');
     check(orchestrationStates.every((s) => s[s.length - 1] === RecoveryState.VERIFIED), 'ORCHESTRATION_STATES: an orchestration contract did not end VERIFIED');
   }

@@ -5,7 +5,8 @@
 // a separate orchestration executor over a clean proxy, their coordinators and execution cores.
 import { join } from 'node:path';
 import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
-import { AliasDescriptionExecutionCore, ExecutionCoordinator, createStoreEvidenceVerifiers } from '@pfsense-mcp/coordinator';
+import { AliasDescriptionExecutionCore, ExecutionCoordinator, createStoreEvidenceVerifiers, readApplianceBinding } from '@pfsense-mcp/coordinator';
+import type { ApplianceBinding } from '@pfsense-mcp/authorization';
 import { readApiKeyFile, readMasterKeyFile } from '@pfsense-mcp/crypto';
 import { MutationExecutor } from '@pfsense-mcp/executor';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
@@ -15,7 +16,7 @@ import type { HttpTransport, Transport, TransportRequestOptions, TransportRespon
 import { WriteApiClient, WriteEndpoints } from '@pfsense-mcp/write-client';
 import { z } from 'zod';
 import { LabError } from './lab-error.js';
-import { ALIASES_PATH, LAB_RATE_LIMITS, LAB_TLS_MODE } from './lab-fixture.js';
+import { ALIASES_PATH, APPLY_PATH, LAB_RATE_LIMITS, LAB_TLS_MODE, RESTAPI_VERSION_PATH } from './lab-fixture.js';
 import { operatorAuthorities, serverAuthorities } from './lab-keys.js';
 import type { LabKeys } from './lab-keys.js';
 import { SCENARIOS } from './scenario-registry.js';
@@ -23,11 +24,24 @@ import type { ScenarioDefinition } from './scenario-definition.js';
 
 /** Fixed configuration of one scenario's runtime (never command-line data). */
 export interface LabFixedConfig {
-  /** The scenario's simulator child: loopback URL and its 0600 API key file. */
-  readonly simulator: { readonly url: string; readonly apiKeyFile: string };
+  /**
+   * The scenario's simulator child (loopback URL and its 0600 API key file), or the disposable appliance of
+   * a lab config (its URL, API key file, CA file and TLS mode; `simulated: false` — no simulator counters).
+   */
+  readonly simulator: LabTarget;
   /** The scenario's private 0700 directory (store, master key, inboxes/outboxes). */
   readonly scenarioDir: string;
   readonly keys: LabKeys;
+}
+
+/** Where the runner connects: a simulator child, or the appliance a lab config names. */
+export interface LabTarget {
+  readonly url: string;
+  readonly apiKeyFile: string;
+  readonly caFile?: string | null;
+  readonly tlsMode?: 'http-loopback' | 'https-system-ca' | 'https-ca-file';
+  /** False for an appliance of a lab config: no /__sim/ control endpoint there. Default true. */
+  readonly simulated?: boolean;
 }
 
 /** Where a scenario's durable files live (fixed layout inside its private directory). */
@@ -119,10 +133,13 @@ export function checkFaultDelivery(scenario: ScenarioDefinition): void {
   }
 }
 
-function loopbackTransport(url: string, apiKey: string): HttpTransport {
+function targetTransport(target: LabTarget, apiKey: string): HttpTransport {
+  const tlsMode = target.tlsMode ?? LAB_TLS_MODE;
   return createHttpTransport({
-    baseUrl: url,
-    allowHttpLoopback: true,
+    baseUrl: target.url,
+    // Plain http only for the loopback TLS mode (a simulator on 127.0.0.1; the transport refuses any other host).
+    allowHttpLoopback: tlsMode === LAB_TLS_MODE,
+    ...(target.caFile ? { caFile: target.caFile } : {}),
     authHeader: { name: 'X-API-Key', value: apiKey },
     // The product's defaults: a slow answer on a loaded machine must not turn into a lost response (an
     // AMBIGUOUS send); the only held request is the proxy's, on purpose.
@@ -150,7 +167,7 @@ export async function buildLabRuntime(scenario: ScenarioDefinition, fixed: LabFi
   const authorities = operatorAuthorities(fixed.keys);
   const transports: HttpTransport[] = [];
   const open = (): HttpTransport => {
-    const t = loopbackTransport(fixed.simulator.url, apiKey);
+    const t = targetTransport(fixed.simulator, apiKey);
     transports.push(t);
     return t;
   };
@@ -182,7 +199,7 @@ export async function buildLabRuntime(scenario: ScenarioDefinition, fixed: LabFi
         policy: ALIAS_POLICY,
         profile: Profile.WRITE_PROTECTED,
         authorities,
-        appliance: { baseUrl: fixed.simulator.url, tlsMode: LAB_TLS_MODE },
+        appliance: { baseUrl: fixed.simulator.url, tlsMode: fixed.simulator.tlsMode ?? LAB_TLS_MODE },
         clock,
       });
       const core = new AliasDescriptionExecutionCore({
@@ -222,6 +239,7 @@ export async function buildLabRuntime(scenario: ScenarioDefinition, fixed: LabFi
       },
       readAliases: () => readClient.readAllPages(ALIASES_PATH),
       async applianceCounters() {
+        if (fixed.simulator.simulated === false) throw new LabError('NO_COUNTERS', 'an appliance has no simulator counters');
         const r = await control.request('GET', '/__sim/counters');
         if (r.status !== 200) throw new LabError('SIMULATOR_COUNTERS', `the simulator's counters answered ${r.status}`);
         return Object.freeze({ ...countersSchema.parse(JSON.parse(r.body)).counters });
@@ -240,4 +258,32 @@ export async function buildLabRuntime(scenario: ScenarioDefinition, fixed: LabFi
     store.close();
     throw e;
   }
+}
+
+/** GET-only reads of the appliance a lab config names: its binding, aliases and pending changes (preflight). */
+export interface ApplianceReader {
+  binding(): Promise<ApplianceBinding>;
+  aliases(): Promise<readonly unknown[]>;
+  /** The data of GET /api/v2/firewall/apply ({applied, pending_subsystems}). */
+  applyStatus(): Promise<unknown>;
+  /** The data of GET /api/v2/system/restapi/version. */
+  restApiVersion(): Promise<unknown>;
+  /** GET requests made so far. */
+  reads(): number;
+  close(): void;
+}
+
+export function openApplianceReader(target: LabTarget): ApplianceReader {
+  const transport = targetTransport(target, readApiKeyFile(target.apiKeyFile));
+  const counting = new CountingTransport(transport);
+  const client = new RestApiClient(counting);
+  const one = async (path: string): Promise<unknown> => (await client.read(path)).data;
+  return Object.freeze({
+    binding: () => readApplianceBinding(client, { baseUrl: target.url, tlsMode: target.tlsMode ?? LAB_TLS_MODE }),
+    aliases: () => client.readAllPages(ALIASES_PATH),
+    applyStatus: () => one(APPLY_PATH),
+    restApiVersion: () => one(RESTAPI_VERSION_PATH),
+    reads: () => counting.count,
+    close: () => transport.close(),
+  });
 }

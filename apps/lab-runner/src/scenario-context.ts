@@ -15,6 +15,16 @@ export interface Interruption {
   readonly whenInterrupted: Promise<void>;
 }
 
+/** Where a scenario runs against a lab config's appliance: its candidate, its A, and the gate's deadline. */
+export interface ScenarioTargetOptions {
+  readonly candidate: string;
+  readonly descriptionA: string;
+  /** The gate receipt's absolute deadline (UTC ms); null on the simulator. */
+  readonly deadline: number | null;
+  /** Test-only: after this step, wait until the deadline has passed (the deadline-expiry test). */
+  readonly waitDeadlineAfter?: string | null;
+}
+
 export interface StepProgress {
   (scenarioId: string, event: TimelineEvent): void;
 }
@@ -38,6 +48,10 @@ export class ScenarioContext {
   applianceBindingDigest: string | null = null;
   reconciledOnRestart: number | null = null;
   readonly started = Date.now();
+  readonly candidate: string;
+  readonly descriptionA: string;
+  readonly deadline: number | null;
+  readonly #waitDeadlineAfter: string | null;
   #readsMark = 0;
 
   constructor(
@@ -47,19 +61,24 @@ export class ScenarioContext {
     readonly interruption: Interruption,
     readonly progress: StepProgress,
     readonly pauseAfter: string | null,
+    target: ScenarioTargetOptions = { candidate: CANDIDATE_ALIAS, descriptionA: DESCRIPTION_A, deadline: null },
   ) {
+    this.candidate = target.candidate;
+    this.descriptionA = target.descriptionA;
+    this.deadline = target.deadline;
+    this.#waitDeadlineAfter = target.waitDeadlineAfter ?? null;
     this.runtime = runtime;
     this.#readsMark = runtime.reads();
   }
 
   /** The subject's change A → B (the scenario's constant). */
   get subjectInput(): { aliasName: string; description: string } {
-    return { aliasName: CANDIDATE_ALIAS, description: REPLACEMENTS[this.scenario.id].b };
+    return { aliasName: this.candidate, description: REPLACEMENTS[this.scenario.id].b };
   }
 
   /** The orchestration's closed changes: to C (the scenario's constant) or back to A. */
   orchestrationInput(to: 'C' | 'A'): { aliasName: string; description: string } {
-    return { aliasName: CANDIDATE_ALIAS, description: to === 'C' ? REPLACEMENTS[this.scenario.id].c : DESCRIPTION_A };
+    return { aliasName: this.candidate, description: to === 'C' ? REPLACEMENTS[this.scenario.id].c : this.descriptionA };
   }
 
   /** Takes the baseline from the candidate as read before anything ran. */
@@ -129,9 +148,24 @@ export class ScenarioContext {
     this.progress(this.scenario.id, e);
   }
 
+  /**
+   * Before every gate, orchestration, executor call, observation, evidence write and final read: the gate
+   * receipt's absolute deadline must not have passed (it is never renewed or reinterpreted).
+   */
+  beforeAction(what: string): void {
+    if (this.deadline !== null && !(Date.now() < this.deadline)) {
+      throw new LabError('GATE_DEADLINE', `the gate receipt's deadline passed; not started: ${what}`);
+    }
+  }
+
   /** Between two steps: stop if interrupted; the test-only pause holds here until interrupted. */
   async checkpoint(step: string): Promise<void> {
     if (this.interruption.interrupted) throw new LabInterruptedError();
+    if (this.#waitDeadlineAfter === step && this.deadline !== null) {
+      this.record('runner', `waiting past the gate deadline after ${step} (test hook)`);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, this.deadline as number - Date.now()) + 50));
+    }
+    this.beforeAction(`the step after ${step}`);
     if (this.pauseAfter === step) {
       this.record('runner', `paused after ${step} (test hook)`);
       await this.interruption.whenInterrupted;

@@ -18,6 +18,7 @@ function pendingOf(r: AliasDescriptionChangeResult, step: string): string {
 
 /** Signs the server's pending request and records both digests. */
 export function ownerSigns(ctx: ScenarioContext, side: LabSide, pending: string, action: string, outcome: 'APPLIED' | 'NOT_APPLIED' | null = null): void {
+  ctx.beforeAction(`${action}: evidence write`);
   const rec = ctx.owner.sign(side, pending, outcome);
   ctx.signed.push(rec);
   ctx.record('owner', `${action}: server request verified`, {}, { kind: rec.requestKind, digest: rec.requestDigest });
@@ -29,10 +30,12 @@ export function ownerSigns(ctx: ScenarioContext, side: LabSide, pending: string,
  * confirmation. Returns the contract id; the next request of the same change hands it to the executor.
  */
 export async function prepareConfirmed(ctx: ScenarioContext, side: LabSide, input: { aliasName: string; description: string }, actor: 'subject' | 'orchestration'): Promise<string> {
+  ctx.beforeAction(`${actor} gate`);
   const r1 = await side.core.requestAliasDescriptionChange(input);
   expectStatus(r1, OperationStatus.REQUESTED, `${actor} request`);
   ctx.record(actor, 'authorization requested');
   ownerSigns(ctx, side, pendingOf(r1, `${actor} request`), `${actor} authorization`);
+  ctx.beforeAction(`${actor} gate`);
   const r2 = await side.core.requestAliasDescriptionChange(input);
   expectStatus(r2, OperationStatus.AWAITING_CONFIRMATION, `${actor} prepare`);
   if (r2.contractId === null) throw new LabError('NO_CONTRACT', `${actor} prepare: no contract`);
@@ -46,6 +49,7 @@ export async function prepareConfirmed(ctx: ScenarioContext, side: LabSide, inpu
 /** The prepared subject's forward: one core request hands the confirmed contract to the subject executor. */
 export async function executeSubject(ctx: ScenarioContext): Promise<void> {
   const rt = ctx.runtime;
+  ctx.beforeAction('subject forward (executor call)');
   rt.armSubjectFault('forward');
   const before = rt.subjectSends();
   await rt.subject.core.requestAliasDescriptionChange(ctx.subjectInput);
@@ -56,6 +60,7 @@ export async function executeSubject(ctx: ScenarioContext): Promise<void> {
 export async function rollbackSubject(ctx: ScenarioContext): Promise<void> {
   const id = requireSubject(ctx);
   const rt = ctx.runtime;
+  ctx.beforeAction('subject rollback (executor call)');
   rt.armSubjectFault('rollback');
   const before = rt.subjectSends();
   await rt.subject.coordinator.requestRollback(id);
@@ -76,6 +81,7 @@ export async function reconcileSubject(ctx: ScenarioContext): Promise<void> {
   const id = requireSubject(ctx);
   const rt = ctx.runtime;
   const before = rt.subjectSends() + rt.orchestrationSends();
+  ctx.beforeAction('observation');
   const observation = await rt.subject.coordinator.observeReconciliationTarget(id);
   ctx.record('subject', `observation (origin ${observation.origin})`);
   if (!observation.locatorMatches) throw new LabError('OBSERVATION_LOCATOR', 'the observed locator is not the contract’s');
@@ -89,9 +95,11 @@ export async function reconcileSubject(ctx: ScenarioContext): Promise<void> {
   }
   if (decision === null) throw new LabError('OWNER_CANNOT_DECIDE', 'the observation is neither the pre-state nor the change');
   if (decision !== ctx.scenario.ownerOutcome) throw new LabError('OWNER_DECISION_DISAGREES', `the observation says ${decision}, the scenario declares ${ctx.scenario.ownerOutcome}`);
+  ctx.beforeAction('reconciliation gate');
   const r1 = await rt.subject.core.requestAliasDescriptionChange(ctx.subjectInput);
   expectStatus(r1, OperationStatus.RECONCILIATION_REQUIRED, 'reconciliation request');
   ownerSigns(ctx, rt.subject, pendingOf(r1, 'reconciliation request'), `reconciliation ${decision}`, decision);
+  ctx.beforeAction('reconciliation resolution');
   await rt.subject.core.requestAliasDescriptionChange(ctx.subjectInput);
   const after = rt.subjectSends() + rt.orchestrationSends();
   if (after !== before) throw new LabError('SENT_WHILE_RECONCILING', 'a send happened while reconciling');
@@ -104,9 +112,11 @@ export async function releaseSubject(ctx: ScenarioContext): Promise<void> {
   const rt = ctx.runtime;
   const c = rt.store.load(id);
   if (c.state !== RecoveryState.ROLLBACK_FAILED) throw new LabError('UNEXPECTED_STATE', `release: the subject is ${c.state}`);
+  ctx.beforeAction('release gate');
   const r1 = await rt.subject.core.requestAliasDescriptionChange(ctx.subjectInput);
   expectStatus(r1, OperationStatus.RECONCILIATION_REQUIRED, 'release request');
   ownerSigns(ctx, rt.subject, pendingOf(r1, 'release request'), 'reservation release');
+  ctx.beforeAction('release resolution');
   await rt.subject.core.requestAliasDescriptionChange(ctx.subjectInput);
   if (rt.store.holdsReservation(id)) throw new LabError('RESERVATION_HELD', 'the signed release did not release the target');
   ctx.record('subject', 'reservation released');

@@ -52,8 +52,9 @@ export async function runWorker(): Promise<void> {
     const plan = planOf(scenario.id);
     if (plan.kind !== 'restart') throw new LabError('NOT_A_RESTART_SCENARIO', 'this scenario runs in-process');
     const keys = labKeysFromWire(parsed.keys);
-    const runtime = await buildLabRuntime(scenario, { simulator: parsed.simulator, scenarioDir: parsed.scenarioDir, keys });
-    const c = new ScenarioContext(scenario, runtime, new LabOwner(keys), interruption, (_id, event) => void send({ type: 'event', event }), null);
+    const runtime = await buildLabRuntime(scenario, { simulator: parsed.target, scenarioDir: parsed.scenarioDir, keys });
+    // Against an appliance the worker re-checks the same gate deadline before every action, on the same candidate.
+    const c = new ScenarioContext(scenario, runtime, new LabOwner(keys), interruption, (_id, event) => void send({ type: 'event', event }), null, parsed.appliance ?? undefined);
     ctx = c;
     c.baseline = Object.freeze({ ...parsed.baseline, siblings: '' });
     c.subjectContractId = parsed.subjectContractId;
@@ -61,8 +62,11 @@ export async function runWorker(): Promise<void> {
     if (parsed.phase === 'after-restart') {
       await send({ type: 'restarted', reconciled: runtime.reconciledAtStart.length });
       c.record('worker', `new process: runtime rebuilt from the store (${runtime.reconciledAtStart.length} reconciled)`);
-      // The appliance's own count at the restart: with the scenario's total it shows that nothing was resent.
-      c.record('worker', `simulator counted ${(await runtime.applianceCounters())[`PATCH ${ALIAS_PATH}`] ?? 0} alias write(s) before the restart`);
+      // The simulator's own count at the restart: with the scenario's total it shows that nothing was resent
+      // (an appliance has no such counters; there the proxies' counts are the evidence).
+      if (parsed.target.simulated) {
+        c.record('worker', `simulator counted ${(await runtime.applianceCounters())[`PATCH ${ALIAS_PATH}`] ?? 0} alias write(s) before the restart`);
+      }
       await c.checkpoint('restart');
       await plan.afterRestart(c);
       await flushSigned();

@@ -21,7 +21,21 @@ export const workerJobSchema = z.strictObject({
   subjectContractId: z.string().max(128).nullable(),
   orchestrationContractIds: z.array(z.string().max(128)).max(16),
   scenarioDir: z.string().min(1).max(4096),
-  simulator: z.strictObject({ url: z.string().url(), apiKeyFile: z.string().min(1).max(4096) }),
+  /**
+   * Where the runtime connects: the scenario's simulator child, or the lab config's appliance with its CA file
+   * and TLS mode (the TLS mode is part of the appliance binding every authorization names).
+   */
+  target: z.strictObject({
+    url: z.string().url(),
+    apiKeyFile: z.string().min(1).max(4096),
+    caFile: z.string().min(1).max(4096).nullable(),
+    tlsMode: z.enum(['http-loopback', 'https-system-ca', 'https-ca-file']),
+    simulated: z.boolean(),
+  }),
+  /** Against an appliance: its candidate, A as found, and the gate receipt's deadline; null on the simulator. */
+  appliance: z
+    .strictObject({ candidate: z.string().min(1).max(64), descriptionA: z.string().max(4096), deadline: z.number().int().positive() })
+    .nullable(),
   keys: labKeysWireSchema,
 });
 export type WorkerJob = z.infer<typeof workerJobSchema>;

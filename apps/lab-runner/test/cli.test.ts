@@ -20,6 +20,20 @@ describe('parseCliArgs', () => {
       ids: ['ordinary', 'g-restart-executing'],
       json: true,
       reportDir: 'out',
+      lab: null,
+    });
+    expect(parseCliArgs(['--all', '--lab-config', 'lab.json', '--gate-receipt=r.json'])).toEqual({
+      kind: 'run',
+      ids: ['ordinary', 'd1-stale-before-forward', 'd3-conflict-after-verified', 'g-restart-after-verified'],
+      json: false,
+      reportDir: null,
+      lab: { configFile: 'lab.json', receiptFile: 'r.json' },
+    });
+    expect(parseCliArgs(['--request-gate', '--lab-config', 'lab.json', '--scenarios', 'd3-conflict-after-verified,ordinary', '--json'])).toEqual({
+      kind: 'request-gate',
+      configFile: 'lab.json',
+      ids: ['ordinary', 'd3-conflict-after-verified'],
+      json: true,
     });
     expect(parseCliArgs(['--all'])).toMatchObject({ kind: 'run', ids: [...SCENARIO_IDS], json: false, reportDir: null });
     expect(parseCliArgs(['--list', '--json'])).toEqual({ kind: 'list', json: true });
@@ -41,7 +55,15 @@ describe('parseCliArgs', () => {
     [['--json=yes', '--all'], /--json takes no value/],
     [['--list', '--all'], /--list takes no scenario/],
     [['--all', '--report-dir', 'a', '--report-dir', 'b'], /given twice/],
-    [['--all', '--lab-config', 'lab.json'], /not supported by this build/],
+    [['--all', '--lab-config', 'lab.json'], /needs both --lab-config FILE and --gate-receipt FILE/],
+    [['--all', '--gate-receipt', 'r.json'], /needs both --lab-config FILE and --gate-receipt FILE/],
+    [['--request-gate', '--scenarios', 'ordinary'], /--request-gate needs --lab-config FILE/],
+    [['--request-gate', '--lab-config', 'lab.json'], /--request-gate needs --scenarios/],
+    [['--request-gate', '--lab-config', 'lab.json', '--scenarios', 'ordinary,nope'], /unknown scenario "nope"/],
+    [['--request-gate', '--lab-config', 'lab.json', '--scenarios', 'g-restart-executing'], /runs on the simulator only in this build/],
+    [['--scenario', 'e-forward-response-lost', '--lab-config', 'lab.json', '--gate-receipt', 'r.json'], /runs on the simulator only in this build/],
+    [['--all', '--scenarios', 'ordinary'], /--scenarios belongs to --request-gate/],
+    [['--resume', 'run-1', '--lab-config', 'lab.json'], /not supported by this build/],
   ])('refuses %j', (argv, message) => {
     expect(() => parseCliArgs(argv)).toThrow(UsageError);
     expect(() => parseCliArgs(argv)).toThrow(message);
@@ -62,7 +84,7 @@ describe('the built program', () => {
   it('--help explains every flag, the exit codes and the test-only keys', async () => {
     const r = await runCli(['--help'], { cwd });
     expect(r.code).toBe(0);
-    for (const flag of ['--scenario', '--all', '--json', '--report-dir', '--list', '--lab-config', '--help', 'nx run lab-runner:run', 'throw-away', '130']) {
+    for (const flag of ['--scenario', '--all', '--json', '--report-dir', '--list', '--lab-config', '--gate-receipt', '--request-gate', '--scenarios', '--help', 'nx run lab-runner:run', 'throw-away', '130']) {
       expect(r.stdout).toContain(flag);
     }
   });

@@ -28,6 +28,7 @@ describe('report rendering', () => {
     product: { name: 'pfsense-mcp', version: '0.1.0' },
     pfrest_version: '2.10.0',
     target: 'simulator',
+    appliance: null,
     started_at: '2026-01-01T00:00:00.000Z',
     finished_at: '2026-01-01T00:00:01.000Z',
     interrupted: false,

@@ -7,6 +7,7 @@ import { artifactDigestOf, parseArtifact } from '@pfsense-mcp/authorization';
 import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { errorOf } from './support/in-process-server.js';
 import { simRequest } from './support/write-e2e.js';
+import { HELP_TEXT } from '../src/runtime/help-text.js';
 import {
   ALIAS_PATH,
   ALIASES_PATH,
@@ -369,5 +370,11 @@ describe('reconciliation through MCP', () => {
     const settled = await callWrite(h.client, args);
     expect(settled.status).toBe('verified');
     expect(patches()).toBe(before + 1);
+  });
+});
+
+describe('--help', () => {
+  it('names the write variables', () => {
+    for (const v of ['PFSENSE_WRITE_DIR', 'PFSENSE_WRITE_ANCHOR_DIR', 'PFSENSE_WRITE_API_KEY_FILE', 'pfsense_set_firewall_alias_description']) expect(HELP_TEXT).toContain(v);
   });
 });

@@ -50,7 +50,7 @@ export function renderGateReview(r: GateRequestReview, style: Style, nowMs: numb
     ...wrapped('', [...words(`TLS ${r.appliance.tls_mode}   id `), ...quoted(r.appliance.appliance_id)]),
     ...wrapped('candidate', quoted(r.candidate_alias), style.bold),
     ...wrapped('scenarios', r.scenarios.map((s, i) => (i < r.scenarios.length - 1 ? `${s}, ` : s))),
-    ...wrapped('deadline', words(`${time(r.deadline)} (in ${minutes} min; no lab action starts after it)`)),
+    ...wrapped('deadline', words(`${time(r.deadline)} (in ${minutes} min)`)),
     ...wrapped('gate', [...r.gate_id]),
     ...wrapped('issued', [time(r.issued_at)]),
     `  digests       ${full ? 'recomputed from the facts shown' : `first ${DIGEST_SHOWN_LENGTH} hex; --full shows all 64`}`,

@@ -40,7 +40,7 @@ function parseResolved(value: unknown): ResolvedTransportTarget<AliasIdentity> {
 
 /**
  * Replace the description of one existing ordinary firewall alias, identified by its exact name
- * (ARCHITECTURE §5, ADR-026). A frozen object of pure functions: descriptor fields are readonly properties,
+ * (docs/DESIGN.md §5, ADR-026). A frozen object of pure functions: descriptor fields are readonly properties,
  * no method uses `this`, nothing is cached. The executor alone reads (through `readTarget`'s injected
  * reader), sends and decides; this adapter only validates, projects and compares.
  */

@@ -14,7 +14,7 @@ const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/u;
 
 /**
  * A new alias description: NFC, 0..1024 characters, no NUL or control character other than tab and newline
- * (ARCHITECTURE §5). The empty string is a value (it clears the description). Errors never echo the text.
+ * (docs/DESIGN.md §5). The empty string is a value (it clears the description). Errors never echo the text.
  */
 export function assertAliasDescription(value: unknown, argument = 'description'): string {
   const text = assertNfcArgument(value, argument);

@@ -10,7 +10,7 @@ export type TargetReader = Pick<RestApiClient, 'readAllPages'>;
 
 /**
  * The immutable transport projection the executor builds from a fresh authoritative read, after it has
- * checked identity and the lifecycle locator (ARCHITECTURE §4 steps 5–6). The locator is never identity.
+ * checked identity and the lifecycle locator (docs/DESIGN.md §4 steps 5–6). The locator is never identity.
  */
 export interface ResolvedTransportTarget<TIdentity = CanonicalValue> {
   readonly identity: TIdentity;
@@ -29,7 +29,7 @@ export interface WriteResponseView {
 }
 
 /**
- * The port between the sealed executor and one capability (ARCHITECTURE §4, reference
+ * The port between the sealed executor and one capability (docs/DESIGN.md §4, reference
  * specs/sealed_executor.md, capability_adapter_contract.md). An adapter is a frozen object of pure
  * functions plus static descriptor fields; it holds no state, no client and no key. Its only I/O is
  * `readTarget` through the reader the executor passes in. It never sends: it builds a closed request model

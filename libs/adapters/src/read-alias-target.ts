@@ -6,7 +6,7 @@ import { projectKeys } from './parse-closed-object.js';
 import type { AliasTarget } from './alias-target.js';
 import type { TargetReader } from './capability-adapter.js';
 
-/** The one authoritative read of this capability (ARCHITECTURE §5). */
+/** The one authoritative read of this capability (docs/DESIGN.md §5). */
 export const ALIASES_PATH = '/api/v2/firewall/aliases';
 
 function hasStringName(item: unknown): boolean {

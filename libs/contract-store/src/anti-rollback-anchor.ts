@@ -1,5 +1,5 @@
 /**
- * The whole-store anti-rollback anchor (ARCHITECTURE §3): a high-water mark of the audit chain kept
+ * The whole-store anti-rollback anchor (docs/DESIGN.md §3): a high-water mark of the audit chain kept
  * outside the database. `sequence` is the last audit sequence known committed; `headMac` (64 hex) is that
  * row's chain MAC (the genesis MAC for sequence 0). Implementations authenticate what they store.
  */
@@ -7,6 +7,12 @@ export interface AnchorRecord {
   readonly storeId: string;
   readonly sequence: number;
   readonly headMac: string;
+  /**
+   * When the operator last accepted a restored store (UTC ms), or absent/null if never. It only moves
+   * forward; the consumption gate refuses every authorization issued at or before it (docs/DESIGN.md §3),
+   * so a restored consumption file cannot revive an authorization consumed after its backup.
+   */
+  readonly acceptedRestoreAt?: number | null;
 }
 
 export interface AntiRollbackAnchor {

@@ -35,7 +35,9 @@ export class FileAntiRollbackAnchor implements AntiRollbackAnchor {
   }
 
   #mac(record: AnchorRecord): Uint8Array {
-    return rowMac(this.#key, MacDomain.ANCHOR, [record.storeId, String(record.sequence), record.headMac]);
+    const accepted = record.acceptedRestoreAt ?? null;
+    if (accepted === null) return rowMac(this.#key, MacDomain.ANCHOR, [record.storeId, String(record.sequence), record.headMac]);
+    return rowMac(this.#key, MacDomain.ANCHOR_V2, [record.storeId, String(record.sequence), record.headMac, String(accepted)]);
   }
 
   read(): AnchorRecord | null {
@@ -71,9 +73,11 @@ export class FileAntiRollbackAnchor implements AntiRollbackAnchor {
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new AnchorError('ANCHOR_CORRUPT', 'anchor file malformed');
     const o = parsed as Record<string, unknown>;
     const keys = Object.keys(o).sort().join(',');
+    // v1: no accepted restore; v2: `accepted_restore_at` (UTC ms) bound into the MAC.
+    const v2 = keys === 'accepted_restore_at,head_mac,mac,sequence,store_id,v' && o.v === 2;
     if (
-      keys !== 'head_mac,mac,sequence,store_id,v' ||
-      o.v !== 1 ||
+      !(v2 || (keys === 'head_mac,mac,sequence,store_id,v' && o.v === 1)) ||
+      (v2 && (typeof o.accepted_restore_at !== 'number' || !Number.isSafeInteger(o.accepted_restore_at) || o.accepted_restore_at < 0)) ||
       !isSafeToken(o.store_id) ||
       typeof o.sequence !== 'number' ||
       !Number.isSafeInteger(o.sequence) ||
@@ -83,19 +87,23 @@ export class FileAntiRollbackAnchor implements AntiRollbackAnchor {
     ) {
       throw new AnchorError('ANCHOR_CORRUPT', 'anchor file malformed');
     }
-    const record: AnchorRecord = Object.freeze({ storeId: o.store_id, sequence: o.sequence, headMac: o.head_mac });
+    const record: AnchorRecord = Object.freeze({
+      storeId: o.store_id,
+      sequence: o.sequence,
+      headMac: o.head_mac,
+      acceptedRestoreAt: v2 ? (o.accepted_restore_at as number) : null,
+    });
     if (!macMatches(this.#mac(record), Buffer.from(o.mac, 'hex'))) throw new AnchorError('ANCHOR_MAC', 'anchor file failed authentication');
     return record;
   }
 
   write(record: AnchorRecord): void {
-    const content = canonicalize({
-      v: 1,
-      store_id: record.storeId,
-      sequence: record.sequence,
-      head_mac: record.headMac,
-      mac: bytesToHex(this.#mac(record)),
-    });
+    const accepted = record.acceptedRestoreAt ?? null;
+    if (accepted !== null && (!Number.isSafeInteger(accepted) || accepted < 0)) {
+      throw new TypeError('FileAntiRollbackAnchor.write: "acceptedRestoreAt" must be null or non-negative integer UTC milliseconds');
+    }
+    const body = { store_id: record.storeId, sequence: record.sequence, head_mac: record.headMac, mac: bytesToHex(this.#mac(record)) };
+    const content = canonicalize(accepted === null ? { v: 1, ...body } : { v: 2, ...body, accepted_restore_at: accepted });
     const dir = dirname(this.path);
     const temp = join(dir, `.${basename(this.path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
     let fd: number | null = null;

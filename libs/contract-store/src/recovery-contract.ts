@@ -95,7 +95,7 @@ export const contractBindingShape = {
   lifecycle_locator: locatorSchema,
 } as const;
 
-/** The authenticated record of one Recovery Contract (ARCHITECTURE §3). Snake case = persisted names. */
+/** The authenticated record of one Recovery Contract (docs/DESIGN.md §3). Snake case = persisted names. */
 export const recoveryContractSchema = z.strictObject({
   schema_version: z.literal(CONTRACT_SCHEMA_VERSION),
   contract_id: safeTokenSchema,

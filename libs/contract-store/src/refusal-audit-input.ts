@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { hex64Schema, outcomeClassSchema, safeTokenSchema } from './recovery-contract.js';
 
-/** The two value-free refusal classes of ARCHITECTURE §6: STALE (freshness) and ANOMALY (everything else). */
+/** The two value-free refusal classes of docs/DESIGN.md §6: STALE (freshness) and ANOMALY (everything else). */
 export type RefusalAuditClass = 'STALE' | 'ANOMALY';
 
 /**
- * One refusal to append to the audit chain (ARCHITECTURE §6: "the audit records a value-free class").
+ * One refusal to append to the audit chain (docs/DESIGN.md §6: "the audit records a value-free class").
  * Only safe tokens, upper-case codes and digests: no description, alias name, key, message or reason text.
  */
 export interface RefusalAuditInput {

@@ -22,6 +22,8 @@ export const MacDomain = Object.freeze({
   AUDIT: 'pfsense-mcp/contract-store/audit/v1',
   AUDIT_GENESIS: 'pfsense-mcp/contract-store/audit-genesis/v1',
   ANCHOR: 'pfsense-mcp/contract-store/anchor/v1',
+  // v2: the mark also binds the accepted-restore time (a lowered or removed acceptance fails the MAC).
+  ANCHOR_V2: 'pfsense-mcp/contract-store/anchor/v2',
   CONSUMPTION_META: 'pfsense-mcp/consumption-store/meta/v1',
   CONSUMPTION_ROW: 'pfsense-mcp/consumption-store/chained-row/v1',
   CONSUMPTION_GENESIS: 'pfsense-mcp/consumption-store/genesis/v1',

@@ -3,7 +3,7 @@ import type { Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { StoreFileError } from './contract-store-error.js';
 
-/** Files and directories of the store must belong to the running user (ARCHITECTURE §3 store rules). */
+/** Files and directories of the store must belong to the running user (docs/DESIGN.md §3 store rules). */
 function processUid(): number {
   if (typeof process.getuid !== 'function') {
     // No POSIX ownership model (Windows): fail closed rather than skip the owner check.

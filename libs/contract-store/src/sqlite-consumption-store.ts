@@ -66,6 +66,8 @@ export class SqliteConsumptionStore {
   readonly #insert: Database.Statement;
   readonly #setHead: Database.Statement;
   #closed = false;
+  /** The anchor's accepted-restore time at open (null: never accepted, or no anchor). */
+  #acceptedRestoreAt: number | null = null;
 
   private constructor(db: Database.Database, key: Uint8Array, storeId: string, clock: () => number, anchor: AntiRollbackAnchor | null, hooks: CrashHooks | undefined) {
     this.#db = db;
@@ -84,7 +86,29 @@ export class SqliteConsumptionStore {
   }
 
   static async open(options: ConsumptionStoreOptions): Promise<SqliteConsumptionStore> {
-    const fn = 'SqliteConsumptionStore.open';
+    return SqliteConsumptionStore.#open(options, 'SqliteConsumptionStore.open', false);
+  }
+
+  /**
+   * The operator's explicit acceptance of a restored consumption file (docs/DESIGN.md §3): the file's
+   * own chain must verify in full; then the anchor is re-pointed at its head — whatever the anchor said
+   * (behind, diverged, missing) — with `acceptedRestoreAt` = now (never earlier than a previous
+   * acceptance). From then on every authorization issued at or before that time is refused, so an
+   * authorization consumed after the backup cannot be replayed from the restored file. Requires an anchor;
+   * an anchor that fails authentication is still refused. Returns the acceptance time.
+   */
+  static async acceptRestore(options: ConsumptionStoreOptions): Promise<number> {
+    const fn = 'SqliteConsumptionStore.acceptRestore';
+    if (options === null || typeof options !== 'object' || options.anchor === undefined) throw new TypeError(`${fn}: "anchor" is required`);
+    const store = await SqliteConsumptionStore.#open(options, fn, true);
+    try {
+      return store.#acceptedRestoreAt as number;
+    } finally {
+      store.close();
+    }
+  }
+
+  static async #open(options: ConsumptionStoreOptions, fn: string, acceptRestore: boolean): Promise<SqliteConsumptionStore> {
     if (options === null || typeof options !== 'object') throw new TypeError(`${fn}: "options" must be an object`);
     if (typeof options.directory !== 'string' || options.directory.length === 0) throw new TypeError(`${fn}: "directory" must be a non-empty string`);
     if (options.fileName !== undefined && !isSafeToken(options.fileName)) throw new TypeError(`${fn}: "fileName" must be a safe token`);
@@ -113,6 +137,7 @@ export class SqliteConsumptionStore {
     const path = join(options.directory, options.fileName ?? 'consumption.sqlite');
     const existed = assertSecureFile(path, false);
     if (!existed) {
+      if (acceptRestore) throw new StoreFileError('NOT_FOUND', path, 'no consumption store to accept');
       if (anchor !== null && anchor.read() !== null) throw new StoreRollbackError('STORE_MISSING', null, null);
       createSecureFile(path);
     }
@@ -149,7 +174,8 @@ export class SqliteConsumptionStore {
         .immediate();
       const store = new SqliteConsumptionStore(db, keys.consumption, storeId, options.clock, anchor, hooks);
       store.#verifyAll();
-      store.#syncAnchor(true);
+      if (acceptRestore) store.#acceptRestore();
+      else store.#syncAnchor(true);
       return store;
     } catch (error) {
       db.close();
@@ -237,11 +263,48 @@ export class SqliteConsumptionStore {
           if (mark.sequence > head.sequence) throw new StoreRollbackError('BEHIND', mark.sequence, head.sequence);
           const at = mark.sequence === 0 ? this.#genesis : (this.#atSequence.get(mark.sequence) as ConsumedRow).mac;
           if (bytesToHex(at) !== mark.headMac) throw new StoreRollbackError('DIVERGED', mark.sequence, head.sequence);
+          this.#acceptedRestoreAt = mark.acceptedRestoreAt ?? null;
           if (mark.sequence === head.sequence) return;
         }
-        anchor.write({ storeId: this.#storeId, sequence: head.sequence, headMac: bytesToHex(head.mac) });
+        anchor.write({ storeId: this.#storeId, sequence: head.sequence, headMac: bytesToHex(head.mac), acceptedRestoreAt: this.#acceptedRestoreAt });
       })
       .immediate();
+  }
+
+  /** Re-points the anchor at this (verified) file's head with a new acceptance time (see acceptRestore). */
+  #acceptRestore(): void {
+    const anchor = this.#anchor as AntiRollbackAnchor;
+    const now = this.#clock();
+    if (!Number.isSafeInteger(now) || now < 0) throw new TypeError('acceptRestore: "clock" must return non-negative integer UTC milliseconds');
+    this.#db
+      .transaction(() => {
+        const head = this.#head();
+        const prior = anchor.read();
+        const previous = prior?.acceptedRestoreAt ?? null;
+        const accepted = previous === null ? now : Math.max(now, previous);
+        anchor.write({ storeId: this.#storeId, sequence: head.sequence, headMac: bytesToHex(head.mac), acceptedRestoreAt: accepted });
+        this.#acceptedRestoreAt = accepted;
+      })
+      .immediate();
+  }
+
+  /**
+   * After an accepted restore, an authorization issued at or before the acceptance counts as consumed:
+   * the restored file may have lost its consumption. Without `issuedAt` it is refused too (fail closed).
+   */
+  #refusedByRestore(issuedAt: number | undefined, fn: string): boolean {
+    if (issuedAt !== undefined && (!Number.isSafeInteger(issuedAt) || issuedAt < 0)) {
+      throw new TypeError(`${fn}: "issuedAt" must be non-negative integer UTC milliseconds`);
+    }
+    const accepted = this.#acceptedRestoreAt;
+    if (accepted === null) return false;
+    return issuedAt === undefined || issuedAt <= accepted;
+  }
+
+  /** The accepted-restore time recorded in the anchor (null if none): for status displays. */
+  acceptedRestoreAt(): number | null {
+    if (this.#closed) throw new StoreClosedError();
+    return this.#acceptedRestoreAt;
   }
 
   #assert(authorizationId: string, fn: string): void {
@@ -253,9 +316,12 @@ export class SqliteConsumptionStore {
    * True exactly once per authorization id, ever. A corrupted row, a chain gap or a rolled-back file
    * (with an anchor) throws. If the anchor write fails after the commit, the call throws although the id
    * is consumed: the caller must treat that as "not acquired" (the id is burned, never reusable).
+   * `issuedAt` (the authorization's issued_at): after an accepted restore, one issued at or before the
+   * acceptance is never acquired (false), nor one without it.
    */
-  tryConsume(authorizationId: string): boolean {
+  tryConsume(authorizationId: string, issuedAt?: number): boolean {
     this.#assert(authorizationId, 'tryConsume');
+    if (this.#refusedByRestore(issuedAt, 'tryConsume')) return false;
     const now = this.#clock();
     if (!Number.isSafeInteger(now) || now < 0) throw new TypeError('tryConsume: "clock" must return non-negative integer UTC milliseconds');
     this.#crash('before-begin');
@@ -283,9 +349,13 @@ export class SqliteConsumptionStore {
     return consumed;
   }
 
-  /** Whether the id was consumed (authenticated against the chain head; a gap or corrupted row throws). */
-  isConsumed(authorizationId: string): boolean {
+  /**
+   * Whether the id was consumed (authenticated against the chain head; a gap or corrupted row throws).
+   * After an accepted restore, an authorization issued at or before it (or without `issuedAt`) counts as consumed.
+   */
+  isConsumed(authorizationId: string, issuedAt?: number): boolean {
     this.#assert(authorizationId, 'isConsumed');
+    if (this.#refusedByRestore(issuedAt, 'isConsumed')) return true;
     return this.#db.transaction((): boolean => {
       this.#head();
       const row = this.#get.get(authorizationId) as ConsumedRow | undefined;

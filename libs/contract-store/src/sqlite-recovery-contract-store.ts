@@ -21,7 +21,7 @@ export function coreOf(store: SqliteRecoveryContractStore): StoreCore {
 export type AuditVerification = { readonly ok: true } | { readonly ok: false; readonly firstBrokenSequence: number };
 
 /**
- * The durable, authenticated Recovery Contract store (ARCHITECTURE §3). This public face has no
+ * The durable, authenticated Recovery Contract store (docs/DESIGN.md §3). This public face has no
  * execution transitions and cannot decrypt protected artifacts: those live behind the executor entry
  * (`@pfsense-mcp/contract-store/executor`), which only libs/executor may import.
  *

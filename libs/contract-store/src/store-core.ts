@@ -197,7 +197,7 @@ function zodPaths(error: { issues: readonly { path: readonly PropertyKey[] }[] }
  * store and the executor entry each expose only their own operations (see `coreOf`).
  */
 
-/** What a verified transition seals (ARCHITECTURE §3: verified fingerprint and locator). */
+/** What a verified transition seals (docs/DESIGN.md §3: verified fingerprint and locator). */
 type VerifiedSeal = { readonly verifiedTargetFingerprint: string; readonly verifiedLifecycleLocator: number };
 export class StoreCore {
   readonly #db: Database.Database;
@@ -485,22 +485,24 @@ export class StoreCore {
    * rows after the anchor must validly extend its MAC (else AuditChainError). Returns the head and
    * whether the anchor needs advancing. Runs inside a transaction so the view is consistent.
    */
-  private checkAgainstAnchor(): { head: Head; advance: boolean } {
+  private checkAgainstAnchor(): { head: Head; advance: boolean; acceptedRestoreAt: number | null } {
     const head = this.head();
     const mark = this.#anchor.read();
     if (mark === null) throw new StoreRollbackError('ANCHOR_MISSING', null, head.sequence);
+    const acceptedRestoreAt = mark.acceptedRestoreAt ?? null;
     if (mark.storeId !== this.#storeId) throw new StoreRollbackError('STORE_MISMATCH', mark.sequence, head.sequence);
     if (head.sequence < mark.sequence) throw new StoreRollbackError('BEHIND', mark.sequence, head.sequence);
     const at = this.macAt(mark.sequence);
     if (at === null || bytesToHex(at) !== mark.headMac) throw new StoreRollbackError('DIVERGED', mark.sequence, head.sequence);
-    if (head.sequence === mark.sequence) return { head, advance: false };
+    if (head.sequence === mark.sequence) return { head, advance: false, acceptedRestoreAt };
     const result = verifyAuditRows(this.#keys.auditChain, this.#storeId, this.auditRowsAfter(mark.sequence), mark.sequence, at);
     if (!result.ok) throw new AuditChainError(result.firstBrokenSequence);
-    return { head, advance: true };
+    return { head, advance: true, acceptedRestoreAt };
   }
 
-  private writeAnchor(head: Head): void {
-    const record: AnchorRecord = { storeId: this.#storeId, sequence: head.sequence, headMac: bytesToHex(head.mac) };
+  /** `acceptedRestoreAt` is carried forward from the mark (it only ever moves forward; see AnchorRecord). */
+  private writeAnchor(head: Head, acceptedRestoreAt: number | null): void {
+    const record: AnchorRecord = { storeId: this.#storeId, sequence: head.sequence, headMac: bytesToHex(head.mac), acceptedRestoreAt };
     this.#anchor.write(record);
   }
 
@@ -508,8 +510,8 @@ export class StoreCore {
   private syncAnchor(): void {
     this.#db
       .transaction(() => {
-        const { head, advance } = this.checkAgainstAnchor();
-        if (advance) this.writeAnchor(head);
+        const { head, advance, acceptedRestoreAt } = this.checkAgainstAnchor();
+        if (advance) this.writeAnchor(head, acceptedRestoreAt);
       })
       .immediate();
   }
@@ -523,12 +525,13 @@ export class StoreCore {
           // Only a store with no history may start a new anchor (first open, or a crash right after it),
           // unless the operator explicitly re-anchors a restored backup (see README).
           if (head.sequence !== 0 && !reanchor) throw new StoreRollbackError('ANCHOR_MISSING', null, head.sequence);
-          this.writeAnchor(head);
+          // An accepted restore records when it was accepted (docs/DESIGN.md §3).
+          this.writeAnchor(head, reanchor ? this.now() : null);
           return;
         }
         if (reanchor) throw new StoreRollbackError('ANCHOR_PRESENT', mark.sequence, this.head().sequence);
-        const { head, advance } = this.checkAgainstAnchor();
-        if (advance) this.writeAnchor(head);
+        const { head, advance, acceptedRestoreAt } = this.checkAgainstAnchor();
+        if (advance) this.writeAnchor(head, acceptedRestoreAt);
       })
       .immediate();
   }
@@ -863,7 +866,7 @@ export class StoreCore {
   }
 
   /**
-   * Appends one value-free refusal row (ARCHITECTURE §6) to the HMAC-chained audit in its own BEGIN
+   * Appends one value-free refusal row (docs/DESIGN.md §6) to the HMAC-chained audit in its own BEGIN
    * IMMEDIATE transaction, then advances the anchor. Nothing else changes. Input is strict (unknown fields,
    * free text and non-token values are refused with a TypeError naming the fields, never echoing values).
    */

@@ -1,6 +1,6 @@
 import { deriveStoreKeys, hkdfSha256, readMasterKeyFile } from '@pfsense-mcp/crypto';
 
-/** The separately derived keys of one store (ARCHITECTURE §3: HMAC and encryption keys derived apart). */
+/** The separately derived keys of one store (docs/DESIGN.md §3: HMAC and encryption keys derived apart). */
 export interface StoreKeys {
   readonly recordMac: Uint8Array;
   readonly auditChain: Uint8Array;

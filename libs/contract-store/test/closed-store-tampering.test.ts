@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExecutorContractStore } from '../src/executor-entry.js';
 import { SqliteRecoveryContractStore } from '../src/index.js';
 import type { StoreIntegrityFailure } from '../src/index.js';
-import { SENTINEL_IDENTITY, SENTINEL_INTENT, SENTINEL_SNAPSHOT, contractInput, executing, hex, makeHarness, preparedConfirmed } from './helpers.js';
+import { SENTINEL_IDENTITY, SENTINEL_INTENT, SENTINEL_SNAPSHOT, contractInput, executing, hex, makeHarness, preparedConfirmed, rollingBack } from './helpers.js';
 import type { Harness } from './helpers.js';
 
 let h: Harness;
@@ -114,6 +114,37 @@ describe('a closed store edited without the keys fails closed at the next open',
     const s = await h.open(DEFAULTS);
     expect(s.load(seed.reconciliationId).state).toBe('RECONCILIATION');
     expect(s.verifyIntegrity()).toEqual(report);
+  });
+
+  it('positive control across every kind of row history: resolutions, a released ROLLBACK_FAILED, expiry, purge, refusals, an EXECUTING row', async () => {
+    const s = await h.open(); // loose limits: many contracts at once
+    const ex = ExecutorContractStore.of(s);
+    // RECONCILIATION resolved forward-applied (reservation released), and one left open (reservation held)
+    const a = executing(s, contractInput({ target: 1 }));
+    const ra = ex.markExecutionAmbiguous(a.contract_id, a.state_version, 'RESPONSE_LOST');
+    s.resolveReconciliation(ra.contract_id, h.authorities.resolution(ra, 'FORWARD_APPLIED'));
+    const b = executing(s, contractInput({ target: 2 }));
+    ex.markExecutionAmbiguous(b.contract_id, b.state_version, 'RESPONSE_LOST');
+    // ROLLBACK_FAILED: one released by a signed release, one still holding its target
+    const c = rollingBack(s, contractInput({ target: 3 }));
+    const fc = ex.markRollbackFailed(c.contract_id, c.state_version, 'VERIFIED_FAILURE');
+    s.releaseRollbackFailedReservation(fc.contract_id, h.authorities.release(fc));
+    const d = rollingBack(s, contractInput({ target: 4 }));
+    ex.markRollbackFailed(d.contract_id, d.state_version, 'VERIFIED_FAILURE');
+    // an expired PREPARED contract, a refusal naming a contract, an EXECUTING contract
+    s.create(contractInput({ target: 5, expires_at: h.clock.now + 1000 }));
+    s.recordRefusal({ gate: 'CONFIRMATION', refusalClass: 'ANOMALY', contractId: b.contract_id });
+    executing(s, contractInput({ target: 6 }));
+    h.clock.now += 1000;
+    expect(s.expire()).toHaveLength(1);
+    // retention: everything terminal long enough ago has its artifacts purged
+    h.clock.now += 31 * 24 * 3_600_000;
+    expect(s.purgeExpiredArtifacts().length).toBeGreaterThan(0);
+    s.close();
+    const reopened = await h.open();
+    expect(reopened.verifyIntegrity()).toMatchObject({ ok: true, contracts: 6 });
+    reopened.close();
+    expect(await SqliteRecoveryContractStore.verifyIntegrity(h.options())).toMatchObject({ ok: true, contracts: 6 });
   });
 
   it('deleting the rate windows (every cooldown reset): rate_windows ROW_MISSING', async () => {

@@ -96,7 +96,7 @@ interface InboxEntry {
 
 /**
  * Every `refused` has one shape — no operation id, contract id or pending request — whichever gate refused
- * and whether the binding could be read at all (ARCHITECTURE §6: `refused` never says which gate refused;
+ * and whether the binding could be read at all (docs/DESIGN.md §6: `refused` never says which gate refused;
  * an id present for some gates and absent for others would say it). The ids are in the audit.
  */
 function result(status: OperationStatus, operationId: string | null, contractId: string | null = null, pendingRequest: string | null = null): AliasDescriptionChangeResult {
@@ -109,7 +109,7 @@ const REFUSED: AliasDescriptionChangeResult = Object.freeze({ status: OperationS
 const ARGUMENT_NAMES: Readonly<Record<string, string>> = Object.freeze({ alias_name: 'aliasName', description: 'description' });
 
 /**
- * The alias-description execution core (ARCHITECTURE §6, ADR-028): one asynchronous operation per
+ * The alias-description execution core (docs/DESIGN.md §6, ADR-028): one asynchronous operation per
  * (appliance, alias, description). Each call reads the operation's durable state from the contract store
  * and moves it as far as the signed artifacts in the inbox allow: pending authorization request → signed
  * authorization → PREPARED contract → pending confirmation request → signed confirmation → the executor →
@@ -253,7 +253,7 @@ export class AliasDescriptionExecutionCore {
     try {
       intent = normalizeAliasDescriptionIntent(input, target);
     } catch {
-      // A no-op (the description is already the requested one) is refused (ARCHITECTURE §5).
+      // A no-op (the description is already the requested one) is refused (docs/DESIGN.md §5).
       throw new CoordinatorRefusedError();
     }
     const prepared = prepareAliasExecutionIntent(target, intent, bindingDigest);

@@ -1,7 +1,7 @@
 import { digest, DigestPurpose, isHex64 } from '@pfsense-mcp/canonical';
 
 /**
- * The operation id of an alias-description change (ARCHITECTURE §6): derived from the appliance binding
+ * The operation id of an alias-description change (docs/DESIGN.md §6): derived from the appliance binding
  * digest, the alias name and the requested description — so asking again with the same arguments on the
  * same appliance names the same operation. "op-" + 64 hex (a safe token). The INTENT purpose is shared
  * with normalized intents; the "pfsense-mcp/operation" kind inside the digested object keeps them apart.

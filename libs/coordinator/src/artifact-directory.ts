@@ -13,7 +13,7 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import type { Stats } from 'node:fs';
+import type { BigIntStats, Stats } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_ARTIFACT_BYTES } from '@pfsense-mcp/authorization';
 import { ArtifactFileError } from './artifact-file-error.js';
@@ -168,13 +168,16 @@ export class ArtifactDirectory {
       throw new ArtifactFileError('BAD_NAME', typeof fileName === 'string' && !fileName.includes('/') ? fileName : '', 'must be a lowercase *.json name');
     }
     let st: Stats;
+    let ns: BigIntStats;
     try {
       st = lstatSync(join(this.path, fileName));
+      // Nanosecond times for the key: a rewrite within the same millisecond still changes it.
+      ns = lstatSync(join(this.path, fileName), { bigint: true });
     } catch {
       throw new ArtifactFileError('IO', fileName, 'cannot be inspected');
     }
     checkFileStats(st, fileName, this.#ownerUid('file'));
-    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.mode}:${st.uid}`;
+    return `${ns.dev}:${ns.ino}:${ns.size}:${ns.mtimeNs}:${ns.ctimeNs}:${ns.mode}:${ns.uid}`;
   }
 
   /** True when a file of this name exists (of any type); no content is read. */

@@ -34,10 +34,13 @@ import { StoreRefusalAudit } from './store-refusal-audit.js';
 
 /** The one-time consumption ledger (contract-store's SqliteConsumptionStore satisfies it). */
 export interface ConsumptionLedger {
-  /** Consumes the id now: true exactly once per id, false for a replay. */
-  tryConsume(authorizationId: string): boolean;
+  /**
+   * Consumes the id now: true exactly once per id, false for a replay. `issuedAt` is the authorization's
+   * issued_at: after an operator-accepted restore, one issued at or before the acceptance is a replay.
+   */
+  tryConsume(authorizationId: string, issuedAt: number): boolean;
   /** Read-only: whether the id was consumed (the replay gate before containment, which consumes nothing). */
-  isConsumed(authorizationId: string): boolean;
+  isConsumed(authorizationId: string, issuedAt: number): boolean;
 }
 
 export interface ExecutionCoordinatorOptions {
@@ -144,7 +147,7 @@ function aliasPartsOf(intent: PreparedExecutionIntentV1): { aliasName: string; d
 }
 
 /**
- * The ExecutionCoordinator (ARCHITECTURE §6, ADR-024/025): the only path from a signed authorization to a
+ * The ExecutionCoordinator (docs/DESIGN.md §6, ADR-024/025): the only path from a signed authorization to a
  * Recovery Contract, and from a signed confirmation to the sealed executor. It composes the authorization
  * library's pure checks, one freshness re-read, the one-time consumption ledger and the store in a fixed
  * order, and refuses every failure with the same CoordinatorRefusedError. It never sends: the executor
@@ -362,7 +365,8 @@ export class ExecutionCoordinator {
 
       // (6) replay, read-only: an authorization already consumed is refused as a replay before containment.
       const authorizationId = authorization.payload.authorization_id;
-      if (gate('ANOMALY', RefusalGate.REPLAY, () => this.#consumption.isConsumed(authorizationId)) !== false) fail('ANOMALY', RefusalGate.REPLAY);
+      const issuedAt = authorization.payload.issued_at;
+      if (gate('ANOMALY', RefusalGate.REPLAY, () => this.#consumption.isConsumed(authorizationId, issuedAt)) !== false) fail('ANOMALY', RefusalGate.REPLAY);
 
       // The contract this authorization creates; its life never outlasts the authorization.
       const a = ADAPTER;
@@ -401,7 +405,7 @@ export class ExecutionCoordinator {
       // atomically: a race lost there is refused as in (7), still before anything is consumed.
       const created = creationGate(() =>
         this.#store.create(input, {
-          consume: (id) => gate('ANOMALY', RefusalGate.REPLAY, () => this.#consumption.tryConsume(id)),
+          consume: (id) => gate('ANOMALY', RefusalGate.REPLAY, () => this.#consumption.tryConsume(id, issuedAt)),
         }),
       );
       // (9) PREPARED. The authorization is consumed: a failure here leaves a PREPARING contract the next

@@ -1,5 +1,5 @@
 /**
- * Value-free audit of refusals that have no contract (ARCHITECTURE §6): the class, the gate code and ids
+ * Value-free audit of refusals that have no contract (docs/DESIGN.md §6): the class, the gate code and ids
  * or digests only — never a description, an alias name, a key or the reason in words.
  *
  * STALE: the freshness gate (the target or its read is not as signed; nothing consumed, may pass later),

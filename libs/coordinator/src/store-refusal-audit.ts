@@ -2,7 +2,7 @@ import { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import type { RefusalAuditEvent, RefusalAuditSink } from './refusal-audit.js';
 
 /**
- * The default refusal audit (ARCHITECTURE §6 "the audit records a value-free class"): each refusal becomes
+ * The default refusal audit (docs/DESIGN.md §6 "the audit records a value-free class"): each refusal becomes
  * one `refusal` row in the contract store's HMAC-chained audit (store.recordRefusal: its own transaction,
  * anchor advanced). Only the class, the gate code and ids / digests go in. The store's clock stamps the row.
  */

@@ -84,6 +84,8 @@ describe('containment is decided before consumption (real default limits)', () =
     const second = await ask('Servers (second)');
     expect(second.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
     expect(world.consumption.isConsumed(id)).toBe(true);
+    // the consumption gate is given the authorization's issued_at (refused if before an accepted restore)
+    expect(world.ledger.lastIssuedAt).toBe(authz.payload.issued_at);
     expect(world.store.load(second.contractId as string)).toMatchObject({ state: RecoveryState.PREPARED, provenance: { authorization_id: id } });
     putInbox(world, 'second-confirmation.json', signConfirmation(world, second.pendingRequest as string));
     expect((await ask('Servers (second)')).status).toBe(OperationStatus.VERIFIED);

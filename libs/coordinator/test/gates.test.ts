@@ -293,7 +293,7 @@ describe('confirmAndHandoff', () => {
   });
 });
 
-describe('the default refusal audit is the store chain (ARCHITECTURE §6: a value-free class)', () => {
+describe('the default refusal audit is the store chain (docs/DESIGN.md §6: a value-free class)', () => {
   it('STALE and ANOMALY refusals become chained refusal rows in the store, with no value in them', async () => {
     const chained = await makeWorld(sim, { audit: 'store' });
     try {

@@ -26,7 +26,7 @@ const ENTRY_KEYS = ['method', 'path', 'verified'];
 /**
  * Validates and copies an injected table. Every entry must be an entry of `WriteEndpoints` with the same
  * method and path; `verified` may only be lowered. So no constructor call, in tests or production, can add
- * a write surface (ARCHITECTURE §5: adding one is a reviewed change of write-endpoints.ts).
+ * a write surface (docs/DESIGN.md §5: adding one is a reviewed change of write-endpoints.ts).
  */
 function copyTable(table: unknown): ReadonlyMap<string, Readonly<WriteEndpoint>> {
   if (table === null || typeof table !== 'object' || Array.isArray(table)) {
@@ -45,7 +45,7 @@ function copyTable(table: unknown): ReadonlyMap<string, Readonly<WriteEndpoint>>
       throw new TypeError(`${at} must have exactly the keys method, path, verified`);
     }
     const { method, path, verified } = raw as Record<string, unknown>;
-    // GET never goes through the write client: reads have their own GET-only client (ARCHITECTURE §2).
+    // GET never goes through the write client: reads have their own GET-only client (docs/DESIGN.md §2).
     if (!isHttpMethod(method) || method === 'GET') throw new TypeError(`${at}.method must be POST, PUT, PATCH or DELETE`);
     if (method !== own.method) throw new TypeError(`${at}.method must be WriteEndpoints' own method ${own.method}`);
     if (typeof path !== 'string' || path.length > 256 || !PATH.test(path)) {
@@ -60,7 +60,7 @@ function copyTable(table: unknown): ReadonlyMap<string, Readonly<WriteEndpoint>>
 }
 
 /**
- * The only non-GET path in the product (ARCHITECTURE §2, §4). Every refusal — unknown symbol, method
+ * The only non-GET path in the product (docs/DESIGN.md §2, §4). Every refusal — unknown symbol, method
  * mismatch, unverified entry, a request outside the endpoint's closed shape (`isWriteRequestFor`) or not
  * canonical JSON, a body over 16 KiB — happens before the
  * transport is called and throws WriteRefusedError (requestWritten: false). One `send` is at most one

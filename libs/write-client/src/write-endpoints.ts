@@ -12,7 +12,7 @@ export interface WriteEndpoint {
 export type WriteEndpointTable = Readonly<Record<string, Readonly<WriteEndpoint>>>;
 
 /**
- * The product's whole write surface (ARCHITECTURE §5): exactly one entry. Adding an entry is a reviewed change
+ * The product's whole write surface (docs/DESIGN.md §5): exactly one entry. Adding an entry is a reviewed change
  * of this file, never configuration. Frozen at every level, and with a null prototype so no inherited key
  * (e.g. "toString") can ever look like a symbol.
  */

@@ -8,7 +8,7 @@ export type WriteRefusedCode =
 
 /**
  * A write refused before any network call: nothing was sent, so the executor may classify it as
- * PROVEN_NONE (ARCHITECTURE §4 step 8). Never carries the request body.
+ * PROVEN_NONE (docs/DESIGN.md §4 step 8). Never carries the request body.
  */
 export class WriteRefusedError extends Error {
   override readonly name = 'WriteRefusedError';

@@ -9,6 +9,8 @@ import { ROOT } from './paths.js';
 const BUNDLES: Readonly<Record<string, { bundle: string; sources: readonly string[] }>> = {
   'pfsense-sim': { bundle: 'dist/tools/pfsense-sim/main.js', sources: ['tools/pfsense-sim/src'] },
   'lab-runner': { bundle: 'dist/apps/lab-runner/main.js', sources: ['apps/lab-runner/src', 'libs', 'tsconfig.base.json'] },
+  // The appliance tests sign gate receipts with the real signer.
+  'signer-cli': { bundle: 'dist/apps/signer-cli/main.js', sources: ['apps/signer-cli/src', 'libs', 'tsconfig.base.json'] },
 };
 
 function newestMtimeMs(path: string): number {

@@ -22,6 +22,10 @@ Environment:
                                PFSENSE_ALLOWED_TOOLS; pfsense_mcp_info stays
   PFSENSE_LOG_LEVEL            debug | info (default) | warn | error | silent  (JSON lines on stderr)
   PFSENSE_ALLOW_HTTP_LOOPBACK  true to allow plain http to a loopback address (simulator, tests)
+  PFSENSE_WRITE_DIR            absolute path of the write directory made by \`pfsense-mcp admin init\`; with
+                               PFSENSE_PROFILE=write_protected it enables pfsense_set_firewall_alias_description
+  PFSENSE_WRITE_ANCHOR_DIR     absolute path of the anti-rollback anchors, if init put them on another medium
+  PFSENSE_WRITE_API_KEY_FILE   a second pfREST key file used only for the one PATCH (default: the READ key)
 
 Output of these options and all logs go to stderr; stdout carries only MCP protocol frames.
 `;

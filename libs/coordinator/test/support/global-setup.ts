@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
 const BUNDLE = join(ROOT, 'dist', 'apps', 'signer-cli', 'main.js');
-/** What the bundle is built from: the signer and the libraries it may import (ARCHITECTURE §2). */
+/** What the bundle is built from: the signer and the libraries it may import (docs/DESIGN.md §2). */
 const SOURCES = [
   'apps/signer-cli/src',
   ...['authorization', 'crypto', 'canonical', 'adapters', 'policy'].map((l) => `libs/${l}/src`),

@@ -96,13 +96,16 @@ export class RecordingTransport implements Transport {
 /** Counts tryConsume calls (the spy of "no consumption on a failed gate"); isConsumed is a read. */
 export class CountingLedger implements ConsumptionLedger {
   calls = 0;
+  /** The issued_at the coordinator passed with its last tryConsume (the accepted-restore gate needs it). */
+  lastIssuedAt: number | undefined;
   constructor(private readonly inner: ConsumptionLedger) {}
-  tryConsume(id: string): boolean {
+  tryConsume(id: string, issuedAt: number): boolean {
     this.calls += 1;
-    return this.inner.tryConsume(id);
+    this.lastIssuedAt = issuedAt;
+    return this.inner.tryConsume(id, issuedAt);
   }
-  isConsumed(id: string): boolean {
-    return this.inner.isConsumed(id);
+  isConsumed(id: string, issuedAt: number): boolean {
+    return this.inner.isConsumed(id, issuedAt);
   }
 }
 
