@@ -259,6 +259,29 @@ describe('against a disposable appliance (a separately started simulator)', () =
     for (const name of readdirSync(report)) expect(readFileSync(join(report, name), 'utf8')).not.toContain(s.url);
   }, 180_000);
 
+  it('a G restart whose gate deadline passes between the kill and the restart starts no new worker and sends nothing more', async () => {
+    const s = await startSim('g-deadline', simData(aliases()));
+    const lab = labDir('g-deadline', s);
+    const receipt = ownerSigns(lab, (await requestGate(lab, 'g-restart-after-verified', { PFSENSE_MCP_LAB_TEST_GATE_LEASE_MS: '40000' })).pending_request);
+    const before = await counters(s);
+    const r = await runCli(['--scenario', 'g-restart-after-verified', '--lab-config', lab.config, '--gate-receipt', receipt, '--json', '--report-dir', join(lab.dir, 'report')], {
+      cwd: lab.dir,
+      env: { PFSENSE_MCP_LAB_TEST_WAIT_DEADLINE_AFTER: 'restart' },
+    });
+    expect(r.code).toBe(1);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only access to the JSON lines
+    const [line, summary] = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    expect(line?.ok).toBe(false);
+    expect(line?.failures[0]).toMatch(/^GATE_DEADLINE/);
+    expect(line?.states).toEqual(['PREPARED', 'EXECUTING', 'VERIFIED']);
+    expect(line?.reconciled_on_restart).toBeNull();
+    expect(line?.left).toMatchObject({ action: 'left-as-is', subject_state: 'VERIFIED' });
+    expect(summary?.closing).toMatchObject({ exactly_as_found: null, reason: 'GATE_DEADLINE' });
+    // Only the killed worker's forward reached the appliance: no rollback, no recovery after the deadline.
+    const after = await counters(s);
+    expect((after['PATCH /api/v2/firewall/alias'] ?? 0) - (before['PATCH /api/v2/firewall/alias'] ?? 0)).toBe(1);
+  }, 120_000);
+
   it('the deadline passing mid-run stops before the next action', async () => {
     const sim = await startSim('deadline', simData(aliases()));
     const lab = labDir('deadline', sim);

@@ -38,6 +38,7 @@ const WRITE_PATH = [
   { use: 'read the alias (plan, freshness, verification)', method: 'GET', path: '/api/v2/firewall/aliases', key: 'read' },
   { use: 'appliance id (netgate_id) for the appliance binding', method: 'GET', path: '/api/v2/status/system', key: 'read' },
   { use: 'appliance id fallback (pfhostid), read only when there is no netgate_id', method: 'GET', path: '/api/v2/system/hasync', key: 'read' },
+  { use: 'config history: captured before the change, corroborated after it (docs/DESIGN.md §4)', method: 'GET', path: '/api/v2/diagnostics/config_history/revisions', key: 'read' },
   { use: 'the one change', method: 'PATCH', path: '/api/v2/firewall/alias', key: 'write' },
 ];
 const writePath = WRITE_PATH.map((r) => ({ ...r, privileges: privilegesOf(r.path, r.method.toLowerCase()) }));

@@ -11,6 +11,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ALIASES_PATH } from '@pfsense-mcp/adapters';
 import { SYSTEM_HASYNC_PATH, SYSTEM_STATUS_PATH } from '@pfsense-mcp/coordinator';
 import { WriteEndpoints } from '@pfsense-mcp/write-client';
+import { CONFIG_HISTORY_REVISIONS_PATH } from '@pfsense-mcp/executor';
 import { errorOf } from './support/in-process-server.js';
 
 interface PrivilegeTable {
@@ -137,11 +138,12 @@ describe('generated least-privilege table (docs/pfrest-privileges.json)', () => 
 });
 
 describe('the write path rows of the least-privilege table', () => {
-  it('name exactly the calls the write path makes: the alias read, the appliance-id reads (READ key), the one PATCH (write key)', () => {
+  it('name exactly the calls the write path makes: the alias read, the appliance-id reads, the config-history read (READ key), the one PATCH (write key)', () => {
     expect(table.write_path.map((r) => [r.method, r.path, r.key])).toEqual([
       ['GET', ALIASES_PATH, 'read'],
       ['GET', SYSTEM_STATUS_PATH, 'read'],
       ['GET', SYSTEM_HASYNC_PATH, 'read'],
+      ['GET', CONFIG_HISTORY_REVISIONS_PATH, 'read'],
       [WriteEndpoints.FIREWALL_ALIAS_PATCH.method, WriteEndpoints.FIREWALL_ALIAS_PATCH.path, 'write'],
     ]);
     for (const r of table.write_path) {

@@ -26,6 +26,9 @@ export const DigestPurpose = Object.freeze({
   // The lab runner's gate: the runner's pending gate request and the operator's signed gate receipt.
   LAB_GATE_REQUEST: 'lab-gate-request',
   LAB_GATE_RECEIPT: 'lab-gate-receipt',
+  // The executor's config-history evidence: the new revisions' descriptions, and the whole value-free evidence.
+  CONFIG_HISTORY_DESCRIPTIONS: 'config-history-descriptions',
+  CONFIG_HISTORY_EVIDENCE: 'config-history-evidence',
 } as const);
 
 export type DigestPurpose = (typeof DigestPurpose)[keyof typeof DigestPurpose];

@@ -34,6 +34,8 @@ describe('DigestPurpose', () => {
       ['PLAN', 'plan'],
       ['LAB_GATE_REQUEST', 'lab-gate-request'],
       ['LAB_GATE_RECEIPT', 'lab-gate-receipt'],
+      ['CONFIG_HISTORY_DESCRIPTIONS', 'config-history-descriptions'],
+      ['CONFIG_HISTORY_EVIDENCE', 'config-history-evidence'],
     ]);
     expect(() => {
       (DigestPurpose as Record<string, string>)['EXTRA'] = 'extra';

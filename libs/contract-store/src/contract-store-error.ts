@@ -175,7 +175,8 @@ export type PreconditionErrorCode =
   | 'DUPLICATE_CONTRACT'
   | 'AUTHORIZATION_CONSUMED'
   | 'NOT_HOLDING_RESERVATION'
-  | 'VERIFIER_MISSING';
+  | 'VERIFIER_MISSING'
+  | 'RESTORE_WITH_WORK_IN_FLIGHT';
 
 /** A transition's precondition (other than the state machine itself) does not hold. */
 export class PreconditionError extends ContractStoreError {

@@ -1,6 +1,7 @@
 import type { CanonicalValue } from '@pfsense-mcp/canonical';
 import type { ProtectedArtifactPurpose, RecoveryContract } from './recovery-contract.js';
 import { SqliteRecoveryContractStore, coreOf } from './sqlite-recovery-contract-store.js';
+import type { RefusalAuditInput } from './refusal-audit-input.js';
 import type { ReconciledContract } from './store-core.js';
 
 /** What markExecutionVerified / markRollbackVerified seal with the transition. */
@@ -53,18 +54,18 @@ export class ExecutorContractStore {
   }
 
   /** EXECUTING → VERIFIED, sealing the post-forward fingerprint and locator atomically; releases the reservation. */
-  markExecutionVerified(contractId: string, expectedStateVersion: number, seal: VerifiedSeal): RecoveryContract {
-    return coreOf(this.#store).markExecutionVerified(contractId, expectedStateVersion, seal);
+  markExecutionVerified(contractId: string, expectedStateVersion: number, seal: VerifiedSeal, evidenceDigest?: string): RecoveryContract {
+    return coreOf(this.#store).markExecutionVerified(contractId, expectedStateVersion, seal, evidenceDigest);
   }
 
   /** EXECUTING → FAILED (proven no effect or verified failure); releases the reservation. */
-  markExecutionFailed(contractId: string, expectedStateVersion: number, outcomeClass: string): RecoveryContract {
-    return coreOf(this.#store).markExecutionFailed(contractId, expectedStateVersion, outcomeClass);
+  markExecutionFailed(contractId: string, expectedStateVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
+    return coreOf(this.#store).markExecutionFailed(contractId, expectedStateVersion, outcomeClass, evidenceDigest);
   }
 
   /** EXECUTING → RECONCILIATION (outcome not provable); the reservation stays held. */
-  markExecutionAmbiguous(contractId: string, expectedStateVersion: number, outcomeClass: string): RecoveryContract {
-    return coreOf(this.#store).markExecutionAmbiguous(contractId, expectedStateVersion, outcomeClass);
+  markExecutionAmbiguous(contractId: string, expectedStateVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
+    return coreOf(this.#store).markExecutionAmbiguous(contractId, expectedStateVersion, outcomeClass, evidenceDigest);
   }
 
   /** VERIFIED → ROLLING_BACK: anchor check, re-acquires the reservation (refused if held by other work). */
@@ -73,18 +74,26 @@ export class ExecutorContractStore {
   }
 
   /** ROLLING_BACK → ROLLED_BACK, sealing the post-rollback fingerprint and locator; releases the reservation. */
-  markRollbackVerified(contractId: string, expectedStateVersion: number, seal: VerifiedSeal): RecoveryContract {
-    return coreOf(this.#store).markRollbackVerified(contractId, expectedStateVersion, seal);
+  markRollbackVerified(contractId: string, expectedStateVersion: number, seal: VerifiedSeal, evidenceDigest?: string): RecoveryContract {
+    return coreOf(this.#store).markRollbackVerified(contractId, expectedStateVersion, seal, evidenceDigest);
   }
 
   /** ROLLING_BACK → ROLLBACK_FAILED; the reservation stays held until a signed release. */
-  markRollbackFailed(contractId: string, expectedStateVersion: number, outcomeClass: string): RecoveryContract {
-    return coreOf(this.#store).markRollbackFailed(contractId, expectedStateVersion, outcomeClass);
+  markRollbackFailed(contractId: string, expectedStateVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
+    return coreOf(this.#store).markRollbackFailed(contractId, expectedStateVersion, outcomeClass, evidenceDigest);
   }
 
   /** ROLLING_BACK → RECONCILIATION; the reservation stays held. */
-  markRollbackAmbiguous(contractId: string, expectedStateVersion: number, outcomeClass: string): RecoveryContract {
-    return coreOf(this.#store).markRollbackAmbiguous(contractId, expectedStateVersion, outcomeClass);
+  markRollbackAmbiguous(contractId: string, expectedStateVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
+    return coreOf(this.#store).markRollbackAmbiguous(contractId, expectedStateVersion, outcomeClass, evidenceDigest);
+  }
+
+  /**
+   * One value-free refusal row in the audit chain (the executor's own refusals before a transition, e.g. a
+   * failed config-history capture): same validation as the store's recordRefusal.
+   */
+  recordRefusal(input: RefusalAuditInput): void {
+    this.#store.recordRefusal(input);
   }
 
   /** Decrypts one protected artifact (AEAD, AAD = contract id + purpose + schema version). Keep the result in the call frame. */

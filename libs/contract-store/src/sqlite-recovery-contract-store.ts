@@ -49,6 +49,17 @@ export class SqliteRecoveryContractStore {
   }
 
   /**
+   * OPERATOR ACTION, the explicit acceptance of a restored store (README "Accepting a restored store"):
+   * verifies every row and the whole chain, refuses (PreconditionError RESTORE_WITH_WORK_IN_FLIGHT) while
+   * any contract is EXECUTING, ROLLING_BACK or RECONCILIATION, then re-points the anchor at the head —
+   * whatever it said (behind, diverged, missing; an anchor failing its MAC is still refused) — recording
+   * the acceptance time in it, and expires restored PREPARING/PREPARED contracts (RESTORED_FROM_BACKUP).
+   */
+  static async acceptRestore(options: ContractStoreOptions): Promise<SqliteRecoveryContractStore> {
+    return new SqliteRecoveryContractStore(await StoreCore.open(options, 'accept-restore'));
+  }
+
+  /**
    * OPERATOR CHECK (e.g. `pfsense-mcp admin audit verify`, with the server stopped or running): opens the
    * store without creating, migrating or advancing anything, compares it with its anchor, verifies the
    * whole audit chain and every contract, reservation, protected-artifact and rate row against it, closes

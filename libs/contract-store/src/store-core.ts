@@ -141,6 +141,13 @@ type ContractPatch = Partial<Mutable<Pick<RecoveryContract,
   | 'resolution'
   | 'last_outcome_class'>>>;
 
+/** The executor's value-free evidence digest (e.g. its config-history evidence) for a transition's audit row. */
+function checkEvidenceDigest(fn: string, evidenceDigest: string | undefined): void {
+  if (evidenceDigest !== undefined && !hex64Schema.safeParse(evidenceDigest).success) {
+    throw new TypeError(`${fn}: "evidenceDigest" must be 64 lowercase hex digits`);
+  }
+}
+
 interface AuditExtras {
   readonly outcomeClass: string | null;
   readonly evidenceDigest?: string | null;
@@ -246,7 +253,7 @@ export class StoreCore {
    * row verified against the chain). `reanchor`: README "Backup and restore". `verify`: for
    * `integrityReport` only — nothing is created, migrated, advanced or verified at open.
    */
-  static async open(options: ContractStoreOptions, mode: 'normal' | 'reanchor' | 'verify' = 'normal'): Promise<StoreCore> {
+  static async open(options: ContractStoreOptions, mode: 'normal' | 'reanchor' | 'accept-restore' | 'verify' = 'normal'): Promise<StoreCore> {
     const fn = 'SqliteRecoveryContractStore.open';
     if (options === null || typeof options !== 'object') throw new TypeError(`${fn}: "options" must be an object`);
     if (typeof options.directory !== 'string' || options.directory.length === 0) throw new TypeError(`${fn}: "directory" must be a non-empty string`);
@@ -306,6 +313,11 @@ export class StoreCore {
       if (mode === 'reanchor') {
         core.verifyEverything();
         core.openAnchorCheck(true);
+        core.expireAfterRestore();
+      } else if (mode === 'accept-restore') {
+        core.verifyEverything();
+        core.refuseRestoreWithWorkInFlight();
+        core.acceptAnchor();
         core.expireAfterRestore();
       } else if (mode === 'normal') {
         // The anchor first: a database behind it (rows deleted at the tail, a restored copy) is reported as
@@ -1247,6 +1259,31 @@ export class StoreCore {
    * (audited as RESTORED_FROM_BACKUP). In-flight rows are left to reconcileInterrupted(); VERIFIED
    * rollbacks stay guarded by their sealed-fingerprint pre-read.
    */
+  /**
+   * A restore is accepted only while nothing is mid-flight on the appliance: an EXECUTING, ROLLING_BACK or
+   * RECONCILIATION contract of the restored copy may disagree with what the appliance now holds.
+   */
+  private refuseRestoreWithWorkInFlight(): void {
+    const row = this.#db.prepare("SELECT contract_id FROM contracts WHERE state IN ('EXECUTING','ROLLING_BACK','RECONCILIATION') ORDER BY contract_id LIMIT 1").get() as
+      | { contract_id: string }
+      | undefined;
+    if (row !== undefined) {
+      throw new PreconditionError('RESTORE_WITH_WORK_IN_FLIGHT', row.contract_id, 'a restore is not accepted while a contract is EXECUTING, ROLLING_BACK or RECONCILIATION');
+    }
+  }
+
+  /** Re-points the anchor at the verified head, whatever it said, with a new acceptance time (never earlier). */
+  private acceptAnchor(): void {
+    this.#db
+      .transaction(() => {
+        const prior = this.#anchor.read();
+        const now = this.now();
+        const previous = prior?.acceptedRestoreAt ?? null;
+        this.writeAnchor(this.head(), previous === null ? now : Math.max(now, previous));
+      })
+      .immediate();
+  }
+
   private expireAfterRestore(): void {
     this.write('expireAfterRestore', () => {
       const now = this.now();
@@ -1429,19 +1466,19 @@ export class StoreCore {
     });
   }
 
-  markExecutionVerified(contractId: string, expectedVersion: number, seal: VerifiedSeal): RecoveryContract {
+  markExecutionVerified(contractId: string, expectedVersion: number, seal: VerifiedSeal, evidenceDigest?: string): RecoveryContract {
     return this.markVerified('markExecutionVerified', contractId, expectedVersion, seal, RecoveryEvent.EXECUTION_VERIFIED, {
       fingerprint: 'verified_target_fingerprint',
       locator: 'verified_lifecycle_locator',
-    });
+    }, evidenceDigest);
   }
 
-  markExecutionFailed(contractId: string, expectedVersion: number, outcomeClass: string): RecoveryContract {
-    return this.endInFlight('markExecutionFailed', contractId, expectedVersion, RecoveryEvent.EXECUTION_FAILED, outcomeClass, null);
+  markExecutionFailed(contractId: string, expectedVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
+    return this.endInFlight('markExecutionFailed', contractId, expectedVersion, RecoveryEvent.EXECUTION_FAILED, outcomeClass, null, evidenceDigest);
   }
 
-  markExecutionAmbiguous(contractId: string, expectedVersion: number, outcomeClass: string): RecoveryContract {
-    return this.endInFlight('markExecutionAmbiguous', contractId, expectedVersion, RecoveryEvent.EXECUTION_AMBIGUOUS, outcomeClass, 'EXECUTING');
+  markExecutionAmbiguous(contractId: string, expectedVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
+    return this.endInFlight('markExecutionAmbiguous', contractId, expectedVersion, RecoveryEvent.EXECUTION_AMBIGUOUS, outcomeClass, 'EXECUTING', evidenceDigest);
   }
 
   beginRollback(contractId: string, expectedVersion: number): RecoveryContract {
@@ -1457,11 +1494,11 @@ export class StoreCore {
     });
   }
 
-  markRollbackVerified(contractId: string, expectedVersion: number, seal: VerifiedSeal): RecoveryContract {
+  markRollbackVerified(contractId: string, expectedVersion: number, seal: VerifiedSeal, evidenceDigest?: string): RecoveryContract {
     return this.markVerified('markRollbackVerified', contractId, expectedVersion, seal, RecoveryEvent.ROLLBACK_VERIFIED, {
       fingerprint: 'rollback_verified_target_fingerprint',
       locator: 'rollback_verified_lifecycle_locator',
-    });
+    }, evidenceDigest);
   }
 
   /**
@@ -1478,7 +1515,9 @@ export class StoreCore {
       readonly fingerprint: 'verified_target_fingerprint' | 'rollback_verified_target_fingerprint';
       readonly locator: 'verified_lifecycle_locator' | 'rollback_verified_lifecycle_locator';
     },
+    evidenceDigest?: string,
   ): RecoveryContract {
+    checkEvidenceDigest(fn, evidenceDigest);
     if (seal === null || typeof seal !== 'object') throw new TypeError(`${fn}: "seal" must be an object`);
     const fingerprint = hex64Schema.safeParse(seal.verifiedTargetFingerprint);
     if (!fingerprint.success) throw new TypeError(`${fn}: "verifiedTargetFingerprint" must be 64 lowercase hex digits`);
@@ -1494,16 +1533,16 @@ export class StoreCore {
         owner: null,
         [columns.fingerprint]: fingerprint.data,
         [columns.locator]: locator.data,
-      }, { outcomeClass: 'VERIFIED_SUCCESS' }, now);
+      }, { outcomeClass: 'VERIFIED_SUCCESS', evidenceDigest: evidenceDigest ?? null }, now);
     });
   }
 
-  markRollbackFailed(contractId: string, expectedVersion: number, outcomeClass: string): RecoveryContract {
-    return this.endInFlight('markRollbackFailed', contractId, expectedVersion, RecoveryEvent.ROLLBACK_FAILED, outcomeClass, null);
+  markRollbackFailed(contractId: string, expectedVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
+    return this.endInFlight('markRollbackFailed', contractId, expectedVersion, RecoveryEvent.ROLLBACK_FAILED, outcomeClass, null, evidenceDigest);
   }
 
-  markRollbackAmbiguous(contractId: string, expectedVersion: number, outcomeClass: string): RecoveryContract {
-    return this.endInFlight('markRollbackAmbiguous', contractId, expectedVersion, RecoveryEvent.ROLLBACK_AMBIGUOUS, outcomeClass, 'ROLLING_BACK');
+  markRollbackAmbiguous(contractId: string, expectedVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
+    return this.endInFlight('markRollbackAmbiguous', contractId, expectedVersion, RecoveryEvent.ROLLBACK_AMBIGUOUS, outcomeClass, 'ROLLING_BACK', evidenceDigest);
   }
 
   private endInFlight(
@@ -1513,8 +1552,10 @@ export class StoreCore {
     event: RecoveryEvent,
     outcomeClass: string,
     reconciliationOrigin: 'EXECUTING' | 'ROLLING_BACK' | null,
+    evidenceDigest?: string,
   ): RecoveryContract {
     if (!outcomeClassSchema.safeParse(outcomeClass).success) throw new TypeError(`${operation}: "outcomeClass" must match [A-Z][A-Z0-9_]{0,63}`);
+    checkEvidenceDigest(operation, evidenceDigest);
     return this.write(operation, () => {
       const c = this.loadIn(contractId);
       const now = this.now();
@@ -1522,7 +1563,7 @@ export class StoreCore {
       this.requireOwner(c);
       const patch: ContractPatch = { owner: null };
       if (reconciliationOrigin !== null) patch.reconciliation = { origin: reconciliationOrigin, entered_at: now, outcome_class: outcomeClass };
-      return this.transition(c, expectedVersion, event, patch, { outcomeClass }, now);
+      return this.transition(c, expectedVersion, event, patch, { outcomeClass, evidenceDigest: evidenceDigest ?? null }, now);
     });
   }
 

@@ -1,11 +1,12 @@
 // Accepting a restored store (docs/DESIGN.md §3): the anchor records the acceptance time, and the
 // consumption gate refuses every authorization issued at or before it, so an authorization consumed after
 // the backup cannot be replayed from the restored file.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileAntiRollbackAnchor, SqliteConsumptionStore, SqliteRecoveryContractStore } from '../src/index.js';
-import { HOUR, T0, contractInput, makeHarness } from './helpers.js';
+import { ExecutorContractStore } from '../src/executor-entry.js';
+import { HOUR, T0, contractInput, executing, makeHarness, preparedConfirmed } from './helpers.js';
 import type { Harness } from './helpers.js';
 
 let h: Harness;
@@ -106,5 +107,40 @@ describe('SqliteRecoveryContractStore.reanchorRestoredStore', () => {
     expect(anchor).toMatchObject({ v: 2, accepted_restore_at: T0 + 5000 });
     const again = await h.open();
     again.close();
+  });
+});
+
+describe('SqliteRecoveryContractStore.acceptRestore', () => {
+  const dbPath = () => join(h.dir, 'contracts.sqlite');
+
+  it('accepts a restored copy behind its anchor (no anchor to move aside), records the time, expires restored PREPARED work', async () => {
+    const s = await h.open();
+    const c = preparedConfirmed(s, contractInput({ target: 1 }));
+    s.close();
+    copyFileSync(dbPath(), join(h.anchorDir, 'backup.sqlite'));
+    const t = await h.open();
+    ExecutorContractStore.of(t).beginExecution(c.contract_id, c.state_version);
+    t.close();
+    copyFileSync(join(h.anchorDir, 'backup.sqlite'), dbPath());
+    await expect(h.open()).rejects.toMatchObject({ name: 'StoreRollbackError', code: 'BEHIND' });
+
+    h.clock.now = T0 + 5000;
+    const r = await SqliteRecoveryContractStore.acceptRestore(h.options());
+    // executed after the backup, PREPARED in the copy: it must never start again
+    expect(r.load(c.contract_id)).toMatchObject({ state: 'EXPIRED', last_outcome_class: 'RESTORED_FROM_BACKUP' });
+    r.close();
+    expect(JSON.parse(readFileSync(h.anchorFile, 'utf8'))).toMatchObject({ v: 2, accepted_restore_at: T0 + 5000 });
+    const again = await h.open();
+    expect(again.verifyIntegrity()).toMatchObject({ ok: true });
+    again.close();
+  });
+
+  it('is refused while a contract is EXECUTING, and changes nothing then', async () => {
+    const s = await h.open();
+    executing(s, contractInput({ target: 1 }));
+    s.close();
+    const before = readFileSync(h.anchorFile, 'utf8');
+    await expect(SqliteRecoveryContractStore.acceptRestore(h.options())).rejects.toMatchObject({ name: 'PreconditionError', code: 'RESTORE_WITH_WORK_IN_FLIGHT' });
+    expect(readFileSync(h.anchorFile, 'utf8')).toBe(before);
   });
 });

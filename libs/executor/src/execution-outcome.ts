@@ -1,4 +1,5 @@
 import type { RecoveryState } from '@pfsense-mcp/state-machine';
+import type { ConfigHistoryEvidence } from './config-history.js';
 import type { EffectKnowledge } from './effect-knowledge.js';
 
 /**
@@ -12,6 +13,8 @@ import type { EffectKnowledge } from './effect-knowledge.js';
  * - `outcomeClass`: the sanitized class in the audit row (e.g. VERIFIED_SUCCESS, TARGET_FINGERPRINT_CHANGED,
  *   TIMEOUT_AFTER_WRITE); value-free.
  * - `sends`: how many times `WriteApiClient.send` was called in this call — 0 or 1, never more.
+ * - `configHistory`: the value-free config-history corroboration after a send that may have applied (null
+ *   when nothing was sent, or the send proved nothing applied); its digest is the audit row's evidence digest.
  */
 export interface ExecutionOutcome {
   readonly operation: 'execute' | 'rollback';
@@ -21,6 +24,7 @@ export interface ExecutionOutcome {
   readonly effect: EffectKnowledge;
   readonly outcomeClass: string;
   readonly sends: 0 | 1;
+  readonly configHistory: ConfigHistoryEvidence | null;
 }
 
 /**

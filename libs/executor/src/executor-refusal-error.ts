@@ -17,6 +17,7 @@ export type ExecutorRefusalCode =
   | 'STALE_STATE'
   | 'RATE_LIMITED'
   | 'TARGET_UNRESOLVED'
+  | 'CONFIG_HISTORY_UNAVAILABLE'
   | 'STORE_FAILURE';
 
 export type ExecutorOperation = 'execute' | 'rollback' | 'observeReconciliationTarget';

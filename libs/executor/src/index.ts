@@ -12,3 +12,18 @@ export type { ResponseAcceptor } from './classify-send-response.js';
 export type { SendClassification } from './send-classification.js';
 export { checkAdapter } from './check-adapter.js';
 export type { AnyCapabilityAdapter, CheckedAdapter } from './check-adapter.js';
+export {
+  ALIAS_UPDATE_CHANGE_NOTE,
+  CONFIG_HISTORY_REVISIONS_PATH,
+  ConfigHistoryReadError,
+  classifyConfigHistory,
+  configHistoryEvidenceDigest,
+  readConfigHistory,
+} from './config-history.js';
+export type {
+  ConfigHistoryClass,
+  ConfigHistoryEvidence,
+  ConfigHistoryFailureClass,
+  ConfigHistoryUnknownReason,
+  ConfigRevision,
+} from './config-history.js';

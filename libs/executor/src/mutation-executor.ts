@@ -18,6 +18,14 @@ import type { ExecutionOutcome, ReconciliationObservation } from './execution-ou
 import { ExecutorRefusalError } from './executor-refusal-error.js';
 import type { ExecutorOperation, ExecutorRefusalCode } from './executor-refusal-error.js';
 import { classified } from './send-classification.js';
+import {
+  ConfigHistoryReadError,
+  classifyConfigHistory,
+  configHistoryEvidenceDigest,
+  readConfigHistory,
+  unreadableHistoryEvidence,
+} from './config-history.js';
+import type { ConfigHistoryEvidence, ConfigRevision } from './config-history.js';
 import type { SendClassification } from './send-classification.js';
 
 /** Everything the executor is built from. Only composition roots construct these and hand them over. */
@@ -135,6 +143,7 @@ function outcome(
   effect: EffectKnowledge,
   outcomeClass: string,
   sends: 0 | 1,
+  configHistory: ConfigHistoryEvidence | null = null,
 ): ExecutionOutcome {
   return Object.freeze({
     operation,
@@ -144,8 +153,11 @@ function outcome(
     effect,
     outcomeClass,
     sends,
+    configHistory,
   });
 }
+
+const digestOf = (e: ConfigHistoryEvidence | null): string | undefined => (e === null ? undefined : configHistoryEvidenceDigest(e));
 
 /**
  * The sealed executor (ARCHITECTURE §4, ADR-014): the only holder of a WriteApiClient. It accepts a
@@ -179,12 +191,14 @@ type ExecutorStoreView = Pick<
   | 'markRollbackFailed'
   | 'markRollbackAmbiguous'
   | 'decryptProtectedArtifact'
+  | 'recordRefusal'
 >;
 
 export class MutationExecutor {
   readonly #store: ExecutorStoreView;
   readonly #writeClient: WriteApiClient;
   readonly #reader: TargetReader;
+  readonly #readClient: RestApiClient;
   readonly #policy: MutationPolicy;
   readonly #clock: () => number;
   readonly #reconciledAtStart: readonly ReconciledContract[];
@@ -203,6 +217,7 @@ export class MutationExecutor {
     const entry = options.store instanceof ExecutorContractStore ? options.store : ExecutorContractStore.of(options.store);
     this.#store = entry;
     this.#writeClient = options.writeClient;
+    this.#readClient = readClient;
     // Adapters get a facade with readAllPages only (ARCHITECTURE §2: readTarget may call nothing else).
     this.#reader = Object.freeze({ readAllPages: (path: string) => readClient.readAllPages(path) });
     this.#policy = options.policy;
@@ -243,21 +258,28 @@ export class MutationExecutor {
     // 3. bindings recomputed with the adapter's pure functions (precondition from the protected snapshot).
     const identity = this.#bindExecution(op, contract, a, args.intent);
 
-    // 4. anchor check, then PREPARED → EXECUTING (acquires the reservation, records this process as owner).
+    // 4. config-history capture BEFORE the transition: a failed capture is a plain refusal (nothing consumed,
+    // retry works), never a FAILED forward. Then the anchor check and PREPARED → EXECUTING.
+    const captured = await this.#captureHistory(op, contract);
     this.#refuseOnError(op, contractId, () => this.#store.checkAnchor());
     const executing = this.#refuseOnError(op, contractId, () => this.#store.beginExecution(contractId, contract.state_version));
 
     // From here on every path ends in a transition.
-    return this.#runExecution(executing, a, identity);
+    return this.#runExecution(executing, a, identity, captured);
   }
 
-  async #runExecution(executing: RecoveryContract, a: CheckedAdapter, identity: CanonicalValue): Promise<ExecutionOutcome> {
+  async #runExecution(
+    executing: RecoveryContract,
+    a: CheckedAdapter,
+    identity: CanonicalValue,
+    captured: readonly ConfigRevision[],
+  ): Promise<ExecutionOutcome> {
     const id = executing.contract_id;
     const v = executing.state_version;
     const fail = (cls: string, effect: EffectKnowledge, sends: 0 | 1): ExecutionOutcome =>
       outcome('execute', this.#store.markExecutionFailed(id, v, cls), effect, cls, sends);
-    const ambiguous = (cls: string): ExecutionOutcome =>
-      outcome('execute', this.#store.markExecutionAmbiguous(id, v, cls), EffectKnowledge.AMBIGUOUS, cls, 1);
+    const ambiguous = (cls: string, history: ConfigHistoryEvidence): ExecutionOutcome =>
+      outcome('execute', this.#store.markExecutionAmbiguous(id, v, cls, digestOf(history)), EffectKnowledge.AMBIGUOUS, cls, 1, history);
 
     // 5–6. authoritative re-read, then the request — all before the send; any failure → FAILED, zero sends.
     let pre: unknown;
@@ -282,7 +304,7 @@ export class MutationExecutor {
     if (sent.knowledge === EffectKnowledge.PROVEN_NONE || sent.knowledge === EffectKnowledge.VERIFIED_FAILURE) {
       return fail(sent.outcomeClass, sent.knowledge, 1);
     }
-    if (sent.knowledge !== EffectKnowledge.VERIFIED_SUCCESS) return ambiguous(sent.outcomeClass);
+    if (sent.knowledge !== EffectKnowledge.VERIFIED_SUCCESS) return ambiguous(sent.outcomeClass, await this.#corroborate(captured));
 
     // 9. re-read: identity and locator must match, the adapter's post-condition must hold.
     let seal: { verifiedTargetFingerprint: string; verifiedLifecycleLocator: number };
@@ -291,9 +313,11 @@ export class MutationExecutor {
       if (a.fn.isSemanticallyVerified(pre as never, post as never, intent as never) !== true) throw new StepRefusal('NOT_VERIFIED');
       seal = this.#seal(a, post);
     } catch (error) {
-      return ambiguous(error instanceof StepRefusal ? error.outcomeClass : 'POST_READ_FAILED');
+      return ambiguous(error instanceof StepRefusal ? error.outcomeClass : 'POST_READ_FAILED', await this.#corroborate(captured));
     }
-    return outcome('execute', this.#store.markExecutionVerified(id, v, seal), EffectKnowledge.VERIFIED_SUCCESS, 'VERIFIED_SUCCESS', 1);
+    // The history corroborates; it never decides (a verified re-read is the proof, whatever it shows).
+    const history = await this.#corroborate(captured);
+    return outcome('execute', this.#store.markExecutionVerified(id, v, seal, digestOf(history)), EffectKnowledge.VERIFIED_SUCCESS, 'VERIFIED_SUCCESS', 1, history);
   }
 
   // ------------------------------------------------------------------ rollback
@@ -317,18 +341,25 @@ export class MutationExecutor {
     this.#authorize(op, contractId, a);
     const identity = this.#bindRollback(op, contract, a);
 
+    // Captured before ROLLING_BACK: a failed capture must not turn into a terminal ROLLBACK_FAILED.
+    const captured = await this.#captureHistory(op, contract);
     this.#refuseOnError(op, contractId, () => this.#store.checkAnchor());
     const rollingBack = this.#refuseOnError(op, contractId, () => this.#store.beginRollback(contractId, contract.state_version));
-    return this.#runRollback(rollingBack, a, identity);
+    return this.#runRollback(rollingBack, a, identity, captured);
   }
 
-  async #runRollback(rollingBack: RecoveryContract, a: CheckedAdapter, identity: CanonicalValue): Promise<ExecutionOutcome> {
+  async #runRollback(
+    rollingBack: RecoveryContract,
+    a: CheckedAdapter,
+    identity: CanonicalValue,
+    captured: readonly ConfigRevision[],
+  ): Promise<ExecutionOutcome> {
     const id = rollingBack.contract_id;
     const v = rollingBack.state_version;
     const fail = (cls: string, effect: EffectKnowledge, sends: 0 | 1): ExecutionOutcome =>
       outcome('rollback', this.#store.markRollbackFailed(id, v, cls), effect, cls, sends);
-    const ambiguous = (cls: string): ExecutionOutcome =>
-      outcome('rollback', this.#store.markRollbackAmbiguous(id, v, cls), EffectKnowledge.AMBIGUOUS, cls, 1);
+    const ambiguous = (cls: string, history: ConfigHistoryEvidence): ExecutionOutcome =>
+      outcome('rollback', this.#store.markRollbackAmbiguous(id, v, cls, digestOf(history)), EffectKnowledge.AMBIGUOUS, cls, 1, history);
     const locator = rollingBack.lifecycle_locator;
 
     let snapshot: CanonicalValue;
@@ -350,7 +381,7 @@ export class MutationExecutor {
     if (sent.knowledge === EffectKnowledge.PROVEN_NONE || sent.knowledge === EffectKnowledge.VERIFIED_FAILURE) {
       return fail(sent.outcomeClass, sent.knowledge, 1);
     }
-    if (sent.knowledge !== EffectKnowledge.VERIFIED_SUCCESS) return ambiguous(sent.outcomeClass);
+    if (sent.knowledge !== EffectKnowledge.VERIFIED_SUCCESS) return ambiguous(sent.outcomeClass, await this.#corroborate(captured));
 
     let seal: { verifiedTargetFingerprint: string; verifiedLifecycleLocator: number };
     try {
@@ -358,9 +389,10 @@ export class MutationExecutor {
       if (a.fn.isRollbackVerified(snapshot as never, post as never) !== true) throw new StepRefusal('NOT_VERIFIED');
       seal = this.#seal(a, post);
     } catch (error) {
-      return ambiguous(error instanceof StepRefusal ? error.outcomeClass : 'POST_READ_FAILED');
+      return ambiguous(error instanceof StepRefusal ? error.outcomeClass : 'POST_READ_FAILED', await this.#corroborate(captured));
     }
-    return outcome('rollback', this.#store.markRollbackVerified(id, v, seal), EffectKnowledge.VERIFIED_SUCCESS, 'VERIFIED_SUCCESS', 1);
+    const history = await this.#corroborate(captured);
+    return outcome('rollback', this.#store.markRollbackVerified(id, v, seal, digestOf(history)), EffectKnowledge.VERIFIED_SUCCESS, 'VERIFIED_SUCCESS', 1, history);
   }
 
   // ------------------------------------------------------------------ observation
@@ -411,6 +443,38 @@ export class MutationExecutor {
   }
 
   // ------------------------------------------------------------------ steps
+
+  /**
+   * The config-history capture, before any transition. A failed or malformed read is a refusal: audited as
+   * CONFIG_HISTORY_<class> (value-free), nothing consumed, the same contract can be run again later.
+   */
+  async #captureHistory(op: ExecutorOperation, contract: RecoveryContract): Promise<readonly ConfigRevision[]> {
+    try {
+      return await readConfigHistory(this.#readClient);
+    } catch (error) {
+      const failureClass = error instanceof ConfigHistoryReadError ? error.failureClass : 'READ_FAILED';
+      try {
+        this.#store.recordRefusal({
+          gate: `CONFIG_HISTORY_${failureClass}`,
+          refusalClass: 'ANOMALY',
+          operationId: contract.operation_id,
+          contractId: contract.contract_id,
+        });
+      } catch {
+        // The refusal stands even if its audit row cannot be written (the store refuses the same way next time).
+      }
+      throw new ExecutorRefusalError('CONFIG_HISTORY_UNAVAILABLE', op, contract.contract_id, { reason: failureClass });
+    }
+  }
+
+  /** The read after the send, classified against the capture. A failed read is UNKNOWN evidence, never an error. */
+  async #corroborate(captured: readonly ConfigRevision[]): Promise<ConfigHistoryEvidence> {
+    try {
+      return classifyConfigHistory(captured, await readConfigHistory(this.#readClient));
+    } catch {
+      return unreadableHistoryEvidence(captured);
+    }
+  }
 
   #now(): number {
     const t = this.#clock();

@@ -98,14 +98,16 @@ describe('execute: forward against the simulator', () => {
       effect: 'VERIFIED_SUCCESS',
       outcomeClass: 'VERIFIED_SUCCESS',
       sends: 1,
+      configHistory: expect.objectContaining({ class: 'ONE', newCount: 1, changeNote: 'Modified Firewall Alias via API' }),
     });
     expect(Object.isFrozen(out)).toBe(true);
     expect(recording.calls).toEqual([
       { method: 'PATCH', path: ALIAS_PATH, body: '{"apply":false,"descr":"Web ports (HTTP/HTTPS) — reviewed","id":1,"name":"WEB_PORTS"}' },
     ]);
-    // Only that one mutation reached the appliance; every other request was a GET of the aliases.
+    // Only that one mutation reached the appliance; every other request was a GET of the aliases or of the
+    // config history (captured before, corroborated after).
     const counters = sim.control.counters();
-    expect(Object.keys(counters).sort()).toEqual([`GET ${ALIASES_PATH}`, `PATCH ${ALIAS_PATH}`]);
+    expect(Object.keys(counters).sort()).toEqual(['GET /api/v2/diagnostics/config_history/revisions', `GET ${ALIASES_PATH}`, `PATCH ${ALIAS_PATH}`]);
     expect(counters[`PATCH ${ALIAS_PATH}`]).toBe(1);
     expect(sim.control.pendingSubsystems()).toEqual(['aliases']); // apply: false — no filter reload
 

@@ -2,6 +2,7 @@
 // name unique, at most 31 characters, not editable; type host|network|port; descr; address[]; detail[]
 // padded with "Entry added <date>". Writes mark the `aliases` subsystem pending unless `apply` is true.
 import { ApiError } from './api-error.js';
+import { ALIAS_CHANGE_NOTES, type RevisionAuthor } from './config-history.js';
 import { ALIASES_PATH, type DataStore } from './data-store.js';
 import type { JsonObject } from './model-shaper.js';
 
@@ -143,6 +144,8 @@ export interface AliasRequest {
   readonly params: JsonObject;
   readonly store: DataStore;
   readonly now: Date;
+  /** Recorded with the config-history revision every accepted write leaves. */
+  readonly author: RevisionAuthor;
 }
 
 /** Handles one alias request and returns the `data` of the success envelope (writes are committed first). */
@@ -150,6 +153,12 @@ export function handleAlias(req: AliasRequest): unknown {
   const { store, params } = req;
   const records = store.records(ALIASES_PATH);
   const serve = (index: number): unknown => (store.served(ALIASES_PATH) as unknown[])[index];
+  // pfrest writes the config (one revision) before it applies; apply itself writes none.
+  const commit = (next: readonly JsonObject[]): void => {
+    store.commit(ALIASES_PATH, next, wantsApply(params.apply) ? undefined : 'aliases');
+    store.recordConfigWrite(req.author, ALIAS_CHANGE_NOTES[req.method] ?? 'Unknown', req.now);
+    if (wantsApply(params.apply)) store.applyFirewall();
+  };
   switch (req.method) {
     case 'GET': {
       const id = parseId(params.id, records.length);
@@ -159,8 +168,7 @@ export function handleAlias(req: AliasRequest): unknown {
       const created = applyFields(params, {}, true, req.now);
       if (records.some((r) => r.name === created.name)) throw invalid('FIELD_MUST_BE_UNIQUE', 'Field `name` must be unique.');
       records.push(created);
-      store.commit(ALIASES_PATH, records, wantsApply(params.apply) ? undefined : 'aliases');
-      if (wantsApply(params.apply)) store.applyFirewall();
+      commit(records);
       return serve(records.length - 1);
     }
     case 'PATCH': {
@@ -168,16 +176,14 @@ export function handleAlias(req: AliasRequest): unknown {
       const base = records[id] as JsonObject;
       const updated = applyFields(params, base, false, req.now);
       records[id] = { ...base, ...updated };
-      store.commit(ALIASES_PATH, records, wantsApply(params.apply) ? undefined : 'aliases');
-      if (wantsApply(params.apply)) store.applyFirewall();
+      commit(records);
       return serve(id);
     }
     case 'DELETE': {
       const id = parseId(params.id, records.length);
       const gone = serve(id);
       records.splice(id, 1);
-      store.commit(ALIASES_PATH, records, wantsApply(params.apply) ? undefined : 'aliases');
-      if (wantsApply(params.apply)) store.applyFirewall();
+      commit(records);
       return gone;
     }
     default:

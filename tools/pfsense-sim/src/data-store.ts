@@ -1,6 +1,7 @@
 // The simulator's data: one payload per pfrest path (an array for plural endpoints, an object for singular
 // ones), plus the pending-subsystem set behind GET /api/v2/firewall/apply. Seeded payloads keep their
 // secret fields in storage and lose them on the way out; --data payloads are served verbatim.
+import { appendRevision, REVISIONS_PATH, revisionFor, type RevisionAuthor } from './config-history.js';
 import { hideSecrets, type JsonObject } from './model-shaper.js';
 import { READ_PATHS } from './model-catalog.js';
 import { readStateFile, writeStateFile } from './state-file.js';
@@ -88,6 +89,17 @@ export class DataStore {
     this.#persist([path]);
   }
 
+  /**
+   * Records one config write in the configuration history (newest first, rotated at pfSense's default
+   * count) and persists it. `filesize` stands in for config.xml's size: a base plus the alias table's bytes.
+   */
+  recordConfigWrite(author: RevisionAuthor, changeNote: string, now: Date): void {
+    const filesize = 48_000 + Buffer.byteLength(JSON.stringify(this.records(ALIASES_PATH)));
+    const next = appendRevision(this.records(REVISIONS_PATH), revisionFor(author, changeNote, now, filesize));
+    this.#data.set(REVISIONS_PATH, { verbatim: this.isVerbatim(REVISIONS_PATH), value: next });
+    this.#persist([REVISIONS_PATH]);
+  }
+
   pendingSubsystems(): readonly string[] {
     return [...this.#pending].sort();
   }
@@ -107,12 +119,12 @@ export class DataStore {
   reset(): void {
     this.#data = new Map(this.#initial);
     this.#pending.clear();
-    this.#persist([...this.#initial.keys()].filter((p) => p === ALIASES_PATH));
+    this.#persist([...this.#initial.keys()].filter((p) => p === ALIASES_PATH || p === REVISIONS_PATH));
   }
 
   #persist(paths: readonly string[]): void {
     if (this.#stateFile === undefined) return;
-    const keep = new Set([ALIASES_PATH, ...paths]);
+    const keep = new Set([ALIASES_PATH, REVISIONS_PATH, ...paths]);
     const out: Record<string, { verbatim: boolean; value: unknown }> = {};
     for (const p of keep) {
       const pd = this.#data.get(p);

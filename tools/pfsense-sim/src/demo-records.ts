@@ -347,8 +347,9 @@ export function demoRecords(rnd: SeededRandom): Record<string, JsonObject | Json
       { name: 'LAN_SERVERS', entries: ['10.10.10.10', '10.10.10.11', '10.10.10.12'] },
       { name: 'BLOCKLIST', entries: ['198.51.100.128/25', '192.0.2.0/24'] },
     ],
+    // Newest first, as pfSense's get_backups() lists them.
     '/api/v2/diagnostics/config_history/revisions': revisions.map((description, i) => ({
-      time: unix(24 * (revisions.length - i)), description: `admin@10.10.20.50 (Local Database): ${description}`, version: '24.0', filesize: 48_000 + i * 731,
+      time: unix(24 * (i + 1)), description: `admin@10.10.20.50 (Local Database): ${description}`, version: '24.0', filesize: 48_000 + (revisions.length - i) * 731,
     })),
   };
 }

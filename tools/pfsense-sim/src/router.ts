@@ -32,6 +32,8 @@ export interface ApiRequest {
   readonly search: URLSearchParams;
   readonly headers: IncomingHttpHeaders;
   readonly body: Buffer;
+  /** The client's address, recorded in config-history revisions (pfSense's REMOTE_ADDR). */
+  readonly remoteAddress?: string;
 }
 
 export interface ApiDeps {
@@ -66,6 +68,12 @@ function firewallApplyStatus(store: DataStore): JsonObject {
   return { applied: pending.length === 0, pending_subsystems: [...pending] };
 }
 
+/** IPv4-mapped IPv6 peers as pfSense shows them (plain dotted quad). */
+function clientAddress(remote: string | undefined): string {
+  if (remote === undefined || remote.length === 0) return 'unknown IP';
+  return remote.startsWith('::ffff:') ? remote.slice(7) : remote;
+}
+
 function dispatch(req: ApiRequest, deps: ApiDeps): unknown {
   const methods = routeMethods(req.path);
   if (!methods) throw new RangeError('dispatch: unrouted path');
@@ -76,7 +84,10 @@ function dispatch(req: ApiRequest, deps: ApiDeps): unknown {
   authorize(principal, req.path, req.method);
   const params = requestParams(req.method, req.headers['content-type'], req.search, req.body);
   if (req.path === JWT_PATH) return { token: deps.auth.issueJwt(principal) };
-  if (req.path === ALIAS_PATH) return handleAlias({ method: req.method, params, store: deps.store, now: deps.now() });
+  if (req.path === ALIAS_PATH) {
+    const author = { username: principal.username, address: clientAddress(req.remoteAddress) };
+    return handleAlias({ method: req.method, params, store: deps.store, now: deps.now(), author });
+  }
   if (req.path === FIREWALL_APPLY_PATH) {
     if (req.method === 'POST') deps.store.applyFirewall();
     // A --data payload for the apply path is served verbatim like any other.

@@ -217,7 +217,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       return;
     }
 
-    const result: ApiResult | undefined = routeApiRequest({ method, path, search: url.searchParams, headers: req.headers, body }, { store, auth, now });
+    const result: ApiResult | undefined = routeApiRequest({ method, path, search: url.searchParams, headers: req.headers, body, remoteAddress: req.socket.remoteAddress }, { store, auth, now });
     // From here on any write is committed (and persisted when a state file is set).
     if (!result) {
       logLine(404);

@@ -54,5 +54,13 @@ write_protected grants; a missing variable is named):
   release emit|resume --dir DIR CONTRACT_ID
                                        the same for releasing a ROLLBACK_FAILED contract's reservation
 
+Keys and restores:
+  reanchor --accept-restore --dir DIR  accept databases restored from a backup (server stopped): verifies both
+                                       stores, refused while a contract is EXECUTING, ROLLING_BACK or
+                                       RECONCILIATION; re-points both anchors with the acceptance time; every
+                                       authorization issued before it is refused from then on
+  purge --dir DIR                      retention purge (server stopped): protected artifacts of terminal contracts
+                                       ended more than PFSENSE_WRITE_RETENTION_DAYS (default 30) ago, then compact
+
 Every command refuses a DIR that is not owner-only or not laid out by init.
 `;

@@ -3,7 +3,7 @@ import { AdminError } from './admin-error.js';
 /** Options that take a value (`--dir DIR` or `--dir=DIR`). */
 const VALUE_OPTIONS: ReadonlySet<string> = new Set(['--dir', '--role', '--public-key', '--key-id', '--out', '--since', '--export']);
 /** Options that take none. */
-const FLAG_OPTIONS: ReadonlySet<string> = new Set(['--json', '--list', '--all', '--show-targets', '--dry-run', '--blocking', '--help']);
+const FLAG_OPTIONS: ReadonlySet<string> = new Set(['--json', '--list', '--all', '--show-targets', '--dry-run', '--blocking', '--accept-restore', '--help']);
 
 const MAX_ARGUMENTS = 32;
 const MAX_ARGUMENT_LENGTH = 4096;
