@@ -8,8 +8,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { PROGRAMS, workspaceRoot } from './programs.mjs';
 
 const USAGE = 'usage: npm run demo [-- --faults] [-- --json]';
@@ -139,7 +139,8 @@ const patchCount = async () => (await simControl('GET', '/__sim/counters')).coun
 
 async function connect(env) {
   const transport = new StdioClientTransport({ command: process.execPath, args: [server], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, ...env }, stderr: 'ignore' });
-  const client = new Client({ name: 'pfsense-mcp-demo', version: '1.0.0' });
+  // The v2 SDK Client in auto mode: it probes with server/discover and lands on revision 2026-07-28.
+  const client = new Client({ name: 'pfsense-mcp-demo', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
   clients.push(client);
   await client.connect(transport);
   return client;

@@ -1,12 +1,12 @@
 // pfsense-mcp: the program entry. Everything here is wiring; the pieces live in runtime/ and tools/.
 // stdout is the MCP channel when serving: only the SDK transport writes to it then; --help, --version and
 // --check-config answer there instead (runtime/write-cli-output.ts).
-// Only what serving needs before the `initialize` reply is imported statically; other modes load on demand.
+// Every mode loads on demand, serving too: the MCP SDK is evaluated only by a process that serves (the admin
+// commands, --help, --version and --check-config start without it); serving needs it before its first reply.
 import { KNOWN_TOOL_NAMES } from './runtime/known-tool-names.js';
 import { loadConfig } from './runtime/load-config.js';
 import { parseCliArgs, UsageError } from './runtime/parse-cli-args.js';
 import { reportStartupFailure } from './runtime/report-startup-failure.js';
-import { runServe } from './runtime/run-serve.js';
 import { writeCliAnswer, writeCliOutput } from './runtime/write-cli-output.js';
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -36,7 +36,8 @@ async function main(argv: readonly string[]): Promise<number> {
       }
     case 'serve': {
       try {
-        return await runServe(loadConfig(process.env, KNOWN_TOOL_NAMES));
+        const config = loadConfig(process.env, KNOWN_TOOL_NAMES);
+        return await (await import('./runtime/run-serve.js')).runServe(config);
       } catch (error) {
         return reportStartupFailure(error);
       }

@@ -1,17 +1,18 @@
-// The one end-to-end suite: the BUILT server (dist/apps/mcp-server/main.js) spawned over stdio by the SDK
-// Client, against the simulator. Fast behaviour tests live in the other files (in-memory transport).
+// The end-to-end suite of the current protocol: the BUILT server (dist/apps/mcp-server/main.js) spawned over
+// stdio by the v2 SDK Client pinned to revision 2026-07-28, against the simulator. e2e-2025.test.ts proves the
+// same program to 2025-era clients. Fast behaviour tests live in the other files (in-memory transport).
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { Tool } from '@modelcontextprotocol/client';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { DEFAULT_MAX_IN_FLIGHT } from '@pfsense-mcp/transports';
 import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, connectBuilt, ensureBuilt, INITIALIZE, runBuilt, spawnBuilt, spawnBuiltSimulator, workspaceRoot, writeKeyFile, type ConnectedServer } from './support/built-server.js';
+import { collect, connectBuilt, ensureBuilt, modernRequest, runBuilt, spawnBuilt, spawnBuiltSimulator, workspaceRoot, writeKeyFile, type ConnectedServer } from './support/built-server.js';
 
 let sim: RunningSimulator;
 let keyFile: string;
@@ -181,19 +182,28 @@ describe('secrets and stdout', () => {
   });
 
   it('stdout carries only JSON-RPC frames; logs go to stderr as JSON lines; stdin EOF exits 0', async () => {
-    const call = (id: number, name: string, args: object) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+    // Raw 2026-07-28 lines: discovery, then requests each carrying the per-request envelope; stdin ends right
+    // after them, and the calls in flight still answer before the exit.
+    const call = (id: number, name: string, args: object) => modernRequest(id, 'tools/call', { name, arguments: args });
     const run = await runBuilt(env, [], [
-      INITIALIZE,
-      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      modernRequest(1, 'server/discover'),
+      modernRequest(2, 'tools/list'),
       call(3, 'pfsense_get_firewall_aliases', {}),
       call(4, 'pfsense_get_firewall_aliases', { limit: -1 }),
+      call(5, 'no_such_tool', {}),
       'this is not json',
     ]);
     expect(run.code).toBe(0);
     const frames = run.stdout.trim().split('\n');
-    expect(frames.length).toBeGreaterThanOrEqual(4);
+    expect(frames.length).toBeGreaterThanOrEqual(5);
     for (const frame of frames) expect(JSON.parse(frame)).toMatchObject({ jsonrpc: '2.0' });
+    const byId = new Map(frames.map((f) => JSON.parse(f) as { id?: number; result?: Record<string, unknown> }).map((f) => [f.id, f.result]));
+    expect(byId.get(1)).toMatchObject({ supportedVersions: expect.arrayContaining(['2026-07-28']), capabilities: { tools: {} }, resultType: 'complete' });
+    expect((byId.get(2)?.['tools'] as unknown[]).length).toBe(95);
+    expect(byId.get(3)).toMatchObject({ resultType: 'complete', structuredContent: { offset: 0 } });
+    const errorCode = (id: number) => (JSON.parse(((byId.get(id)?.['content'] as { text: string }[])[0]?.text ?? '{}')) as { error: { code: string } }).error.code;
+    expect([byId.get(4)?.['isError'], errorCode(4)]).toEqual([true, 'INVALID_INPUT']);
+    expect([byId.get(5)?.['isError'], byId.get(5)?.['resultType'], errorCode(5)]).toEqual([true, 'complete', 'UNKNOWN_TOOL']);
     for (const line of run.stderr.trim().split('\n')) expect(() => JSON.parse(line) as unknown).not.toThrow();
     expect(run.stderr).not.toContain(sim.apiKey);
     expect(run.stdout).not.toContain(sim.apiKey);
@@ -229,7 +239,7 @@ describe('startup and shutdown', () => {
     symlinkSync(keyFile, link);
     try {
       for (const [path, reason] of [[wide, 'chmod 600'], [link, 'symbolic link']] as const) {
-        const run = await runBuilt({ ...env, PFSENSE_API_KEY_FILE: path }, [], [INITIALIZE]);
+        const run = await runBuilt({ ...env, PFSENSE_API_KEY_FILE: path }, [], [modernRequest(1, 'server/discover')]);
         expect(run.code, path).toBe(1);
         expect(run.stdout).toBe('');
         expect(run.stderr).toContain(reason);
@@ -252,7 +262,7 @@ describe('startup and shutdown', () => {
     it(`${signal} shuts down cleanly with exit 0`, async () => {
       const child = spawnBuilt(env);
       const done = collect(child);
-      child.stdin.write(`${INITIALIZE}\n`);
+      child.stdin.write(`${modernRequest(1, 'server/discover')}\n`);
       await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
       child.kill(signal);
       const run = await done;
@@ -264,10 +274,10 @@ describe('startup and shutdown', () => {
   it('a broken stdout pipe (EPIPE) shuts down cleanly instead of crashing', async () => {
     const child = spawnBuilt(env);
     const done = collect(child);
-    child.stdin.write(`${INITIALIZE}\n`);
+    child.stdin.write(`${modernRequest(1, 'server/discover')}\n`);
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
     child.stdout.destroy();
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`);
+    child.stdin.write(`${modernRequest(2, 'tools/list')}\n`);
     const run = await done;
     expect(run.code).toBe(0);
     expect(run.stderr).not.toMatch(/Error: write EPIPE|Unhandled|at .*main\.js/);

@@ -1,54 +1,98 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { describe, expect, it } from 'vitest';
-import { attachReadTools, buildReadClient, createBaseServer, gateUntilReady } from '../src/index.js';
+import { attachReadTools, buildReadClient, createServerFactory, gateUntilReady } from '../src/index.js';
+import { assertEra, ERAS, newClient } from './support/clients.js';
 
-describe('answering initialize before the catalogue is attached', () => {
-  it('initialize succeeds at once; tools/list waits for the attach and sees the whole list; no list_changed leaks', async () => {
-    const base = createBaseServer('auditor', null);
-    expect([...base.names]).toEqual(['pfsense_mcp_info']);
+const readClient = () =>
+  buildReadClient(
+    { url: 'https://127.0.0.1', apiKeyFile: '/unused', caFile: null, profile: 'auditor', allowedTools: null, toolsets: null, logLevel: 'silent', allowHttpLoopback: false },
+    'unused-key-0123456789',
+  );
+
+describe.each(ERAS)('answering the opening request before the catalogue is attached (%s era)', (era) => {
+  it('the opening (initialize / server/discover) succeeds at once; tools/list waits for the attach and sees the whole list; no list_changed leaks', async () => {
+    const factory = createServerFactory('auditor', null);
+    expect([...factory.names]).toEqual(['pfsense_mcp_info']);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const gate = gateUntilReady(serverSide);
-    await base.server.connect(gate);
-    const client = new Client({ name: 't', version: '0' });
+    const served = serveStdio(() => factory.create(), { transport: gate });
+    const client = newClient(era);
     let listChanged = 0;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
       listChanged += 1;
     });
     await client.connect(clientSide);
-    await gate.initializeAnswered;
+    assertEra(client, era);
     expect(client.getServerCapabilities()?.tools).toBeDefined();
+    // A 2025 client's initialize asks for the tools at once; a discovery alone does not (a v2 client probes on a
+    // process it reaps right after), so in the 2026 era the first held request does.
+    let wanted = false;
+    void gate.openingAnswered.then(() => (wanted = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect([wanted, gate.discoveryAnswered()]).toEqual(era === 'legacy' ? [true, false] : [false, true]);
 
     let listed: number | undefined;
     const listing = client.listTools().then((r) => (listed = r.tools.length));
+    await gate.openingAnswered;
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(listed).toBeUndefined();
 
-    const handle = buildReadClient(
-      { url: 'https://127.0.0.1', apiKeyFile: '/unused', caFile: null, profile: 'auditor', allowedTools: null, toolsets: null, logLevel: 'silent', allowHttpLoopback: false },
-      'unused-key-0123456789',
-    );
-    attachReadTools(base, handle.client);
+    const handle = readClient();
+    attachReadTools(factory, handle.client);
     gate.open();
     await listing;
     expect(listed).toBe(95);
-    expect(base.names.size).toBe(95);
+    expect(factory.names.size).toBe(95);
     expect(listChanged).toBe(0);
     await client.close();
+    await served.close();
     handle.close();
   });
 
-  it('a base server whose allow-list excludes pfsense_mcp_info never lists it', async () => {
-    const base = createBaseServer('auditor', new Set(['pfsense_get_firewall_aliases']));
-    expect(base.names.size).toBe(0);
+  it('a factory whose allow-list excludes pfsense_mcp_info never lists it', async () => {
+    const factory = createServerFactory('auditor', new Set(['pfsense_get_firewall_aliases']));
+    expect(factory.names.size).toBe(0);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const gate = gateUntilReady(serverSide);
-    await base.server.connect(gate);
+    const served = serveStdio(() => factory.create(), { transport: gate });
     gate.open();
-    const client = new Client({ name: 't', version: '0' });
+    const client = newClient(era);
     await client.connect(clientSide);
     expect((await client.listTools()).tools).toEqual([]);
     await client.close();
+    await served.close();
+  });
+});
+
+describe('a 2026-07-28 client that skips discovery (a cached verdict)', () => {
+  it('opens with tools/list: the held request itself starts the attach, and the list is whole', async () => {
+    // Learn the discovery result once, as a host with a registry entry would have it.
+    const first = createServerFactory('auditor', null);
+    const [c1, s1] = InMemoryTransport.createLinkedPair();
+    const served1 = serveStdio(() => first.create(), { transport: s1 });
+    const probe = newClient('modern');
+    await probe.connect(c1);
+    const discover = probe.getDiscoverResult();
+    await probe.close();
+    await served1.close();
+    expect(discover).toBeDefined();
+
+    const factory = createServerFactory('auditor', null);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const gate = gateUntilReady(serverSide);
+    const served = serveStdio(() => factory.create(), { transport: gate });
+    const client = newClient('modern');
+    await client.connect(clientSide, { prior: { kind: 'modern', discover: discover! } });
+    assertEra(client, 'modern');
+    const listing = client.listTools();
+    await gate.openingAnswered;
+    const handle = readClient();
+    attachReadTools(factory, handle.client);
+    gate.open();
+    expect((await listing).tools).toHaveLength(95);
+    await client.close();
+    await served.close();
+    handle.close();
   });
 });

@@ -6,13 +6,11 @@ import { PfrestResponseError, READ_CATALOGUE } from '@pfsense-mcp/pfsense-read';
 import { describe, expect, it } from 'vitest';
 import { buildReadClient, createMcpServer, INFO_TOOL_NAME } from '../src/index.js';
 import { startSimulator } from '@pfsense-mcp/pfsense-sim';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ALIASES_PATH } from '@pfsense-mcp/adapters';
 import { SYSTEM_HASYNC_PATH, SYSTEM_STATUS_PATH } from '@pfsense-mcp/coordinator';
 import { WriteEndpoints } from '@pfsense-mcp/write-client';
 import { CONFIG_HISTORY_REVISIONS_PATH } from '@pfsense-mcp/executor';
-import { errorOf } from './support/in-process-server.js';
+import { connectFactory, errorOf } from './support/in-process-server.js';
 
 interface PrivilegeTable {
   readonly tools: readonly { tool: string; path: string | null; privileges: readonly string[] }[];
@@ -92,11 +90,8 @@ describe('generated least-privilege table (docs/pfrest-privileges.json)', () => 
       { url: sim.url, apiKeyFile: '/unused', caFile: null, profile: 'auditor', allowedTools: null, toolsets: null, logLevel: 'silent', allowHttpLoopback: true },
       secret,
     );
-    const { server } = createMcpServer({ profile: 'auditor', allowedTools: null, client: handle.client });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await server.connect(b);
-    const client = new Client({ name: 't', version: '0' });
-    await client.connect(a);
+    const { factory } = createMcpServer({ profile: 'auditor', allowedTools: null, client: handle.client });
+    const { client, close } = await connectFactory(factory);
     try {
       const denied = await client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: {} });
       expect(errorOf(denied)).toMatchObject({ code: 'UPSTREAM_AUTH_FAILED', http_status: 403 });
@@ -104,8 +99,7 @@ describe('generated least-privilege table (docs/pfrest-privileges.json)', () => 
       const allowed = await client.callTool({ name: 'pfsense_get_firewall_rules', arguments: {} });
       expect(allowed.isError ?? false).toBe(false);
     } finally {
-      await client.close();
-      await server.close();
+      await close();
       handle.close();
       await sim.close();
     }
@@ -118,19 +112,15 @@ describe('generated least-privilege table (docs/pfrest-privileges.json)', () => 
       { url: sim.url, apiKeyFile: '/unused', caFile: null, profile: 'auditor', allowedTools: null, toolsets: null, logLevel: 'silent', allowHttpLoopback: true },
       secret,
     );
-    const { server } = createMcpServer({ profile: 'auditor', allowedTools: null, client: handle.client });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await server.connect(b);
-    const client = new Client({ name: 't', version: '0' });
-    await client.connect(a);
+    const { factory } = createMcpServer({ profile: 'auditor', allowedTools: null, client: handle.client });
+    const { client, close } = await connectFactory(factory);
     try {
       for (const tool of READ_CATALOGUE) {
         const result = await client.callTool({ name: tool.name, arguments: {} });
         expect(result.isError ?? false, `${tool.name}: ${JSON.stringify(result.content).slice(0, 200)}`).toBe(false);
       }
     } finally {
-      await client.close();
-      await server.close();
+      await close();
       handle.close();
       await sim.close();
     }

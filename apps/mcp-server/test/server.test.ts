@@ -1,12 +1,13 @@
 import { READ_CATALOGUE } from '@pfsense-mcp/pfsense-read';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INFO_TOOL_NAME, SERVER_VERSION } from '../src/index.js';
+import { ERAS } from './support/clients.js';
 import { errorOf, startHarness, type Harness } from './support/in-process-server.js';
 
-describe('MCP server over the in-process simulator (auditor)', () => {
+describe.each(ERAS)('MCP server over the in-process simulator (auditor, %s era)', (era) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ era });
   });
   afterAll(async () => {
     await h.close();
@@ -167,5 +168,26 @@ describe('READ results that survive type drift (real-appliance shapes)', () => {
     const line = h.logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l['event'] === 'tool_call');
     expect(line).toBeDefined();
     expect(line).not.toHaveProperty('drift');
+  });
+});
+
+describe('one server factory, two protocol eras', () => {
+  it('lists the very same tool definitions (names, schemas, annotations) to a 2026-07-28 and a 2025-era client', async () => {
+    const modern = await startHarness({ era: 'modern' });
+    const legacy = await startHarness({ era: 'legacy' });
+    try {
+      const [a, b] = await Promise.all([modern.client.listTools(), legacy.client.listTools()]);
+      expect(a.tools).toHaveLength(95);
+      expect(a.tools).toEqual(b.tools);
+      // The server's identity and instructions reach both: in the 2026 era through server/discover.
+      for (const h of [modern, legacy]) {
+        expect(h.client.getServerVersion()).toMatchObject({ name: 'pfsense-mcp', version: SERVER_VERSION });
+        expect(h.client.getInstructions()).toMatch(/Read-only tools for one pfSense firewall/);
+        expect(h.client.getServerCapabilities()?.tools).toBeDefined();
+      }
+    } finally {
+      await modern.close();
+      await legacy.close();
+    }
   });
 });

@@ -1,12 +1,11 @@
 // The model-facing part of tools/list (each tool's name, description and input schema) for the full auditor
 // surface stays ≤ 40 KB (docs/DESIGN.md §8; `npm run bench -- --only tool-surface` prints it per profile and
 // toolset), without losing what a model needs: every description says what the tool returns and what it withholds.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { READ_CATALOGUE } from '@pfsense-mcp/pfsense-read';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INFO_TOOL_NAME, buildReadClient, createMcpServer } from '../src/index.js';
+import { connectFactory } from './support/in-process-server.js';
 
 const LIMIT_BYTES = 40 * 1024;
 let tools: Tool[];
@@ -17,15 +16,11 @@ beforeAll(async () => {
     { url: 'https://127.0.0.1', apiKeyFile: '/unused', caFile: null, profile: 'auditor', allowedTools: null, toolsets: null, logLevel: 'silent', allowHttpLoopback: false },
     'unused-key',
   );
-  const { server } = createMcpServer({ profile: 'auditor', allowedTools: null, client: handle.client });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'surface-test', version: '0.0.0' });
-  await client.connect(clientSide);
-  tools = (await client.listTools()).tools;
+  const { factory } = createMcpServer({ profile: 'auditor', allowedTools: null, client: handle.client });
+  const connected = await connectFactory(factory);
+  tools = (await connected.client.listTools()).tools;
   close = async () => {
-    await client.close();
-    await server.close();
+    await connected.close();
     handle.close();
   };
 });

@@ -3,7 +3,7 @@
 // pfsense_mcp_info and the start-up log report.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { errorOf } from './support/in-process-server.js';

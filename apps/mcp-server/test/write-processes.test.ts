@@ -63,7 +63,7 @@ async function serve(h: HostSetup): Promise<WriteServer> {
 }
 
 async function call(s: WriteServer, args: Record<string, unknown>): Promise<WriteResult> {
-  const r = (await s.client.callTool({ name: WRITE_TOOL, arguments: args }, undefined, { timeout: 120_000 })) as {
+  const r = (await s.client.callTool({ name: WRITE_TOOL, arguments: args }, { timeout: 120_000 })) as {
     content: { text: string }[];
     structuredContent?: unknown;
     isError?: boolean;

@@ -1,10 +1,12 @@
-// The write tool in process: the real McpServer and SDK Client over an in-memory link, the write runtime built
+// The write tool in process: the real server factory behind the SDK's stdio entry and the v2 SDK Client (the
+// lifecycle in both protocol eras) over an in-memory link, the write runtime built
 // from a write directory exactly as the program builds it, the simulator over loopback. Operator signatures come
 // from the authorization library here; test/write-e2e.test.ts uses the real signer and the built server.
 import { chmodSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { artifactDigestOf, parseArtifact } from '@pfsense-mcp/authorization';
 import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import { ERAS, type Era } from './support/clients.js';
 import { errorOf } from './support/in-process-server.js';
 import { simRequest } from './support/write-e2e.js';
 import { HELP_TEXT } from '../src/runtime/help-text.js';
@@ -46,7 +48,7 @@ async function writeDir(options: Parameters<typeof initTestWriteDirectory>[0] = 
   return w;
 }
 
-async function harness(w: TestWriteDirectory | null, extra: Parameters<typeof serverConfig>[1] = {}, options: { allowListed?: () => boolean; readKey?: string } = {}): Promise<WriteHarness> {
+async function harness(w: TestWriteDirectory | null, extra: Parameters<typeof serverConfig>[1] = {}, options: { allowListed?: () => boolean; readKey?: string; era?: Era } = {}): Promise<WriteHarness> {
   const writeKeyFile = w === null ? null : keyFile(w.root, `write-key-${Math.random().toString(16).slice(2)}`, WRITE_KEY);
   const config = serverConfig(sim, {
     write: { dir: w?.layout.dir ?? null, anchorDir: w?.layout.anchorDirIsExternal === true ? w.layout.anchorDir : null, apiKeyFile: writeKeyFile },
@@ -199,16 +201,18 @@ describe('registration: the three gates', () => {
   });
 });
 
-describe('the lifecycle through MCP', () => {
+describe.each(ERAS)('the lifecycle through MCP (%s era)', (era) => {
   let w: TestWriteDirectory;
   let h: WriteHarness;
   beforeEach(async () => {
     w = await writeDir();
-    h = await harness(w);
+    h = await harness(w, {}, { era });
   });
 
   it('requested → signed authorization → awaiting_confirmation → signed confirmation → verified, one PATCH (with the write key), resumed on the same arguments', async () => {
-    const args = { alias_name: 'LAN_SERVERS', description: 'Servers (reviewed)' };
+    // One simulator for the whole file: each era writes its own value, so neither run is the other's no-op.
+    const args = { alias_name: 'LAN_SERVERS', description: `Servers (reviewed, ${era})` };
+    const patchesAtStart = patches();
     const first = await callWrite(h.client, args);
     expect(first.status).toBe('requested');
     expect(first.contract_id).toBeNull();
@@ -233,14 +237,14 @@ describe('the lifecycle through MCP', () => {
     expect(prepared.operation_id).toBe(first.operation_id);
     expect(prepared.contract_id).toBeTruthy();
     expect(prepared.pending_request).toMatch(new RegExp(`^${w.layout.outboxDir}/confirmation-request\\.`));
-    expect(patches()).toBe(0);
+    expect(patches()).toBe(patchesAtStart);
 
     const patchesBefore = patches();
     signIntoInbox(w, prepared.pending_request ?? '');
     const done = await callWrite(h.client, args);
     expect(done).toMatchObject({ status: 'verified', operation_id: first.operation_id, contract_id: prepared.contract_id, pending_request: null });
     expect(done.next_step).toMatch(/verified/);
-    expect(await descrOf('LAN_SERVERS')).toBe('Servers (reviewed)');
+    expect(await descrOf('LAN_SERVERS')).toBe(`Servers (reviewed, ${era})`);
     expect(patches()).toBe(patchesBefore + 1);
 
     const after = await callWrite(h.client, args);
@@ -249,7 +253,7 @@ describe('the lifecycle through MCP', () => {
   });
 
   it('a pre-signed authorization already in the inbox is picked up on the first call of a new server', async () => {
-    const args = { alias_name: 'WEB_PORTS', description: 'Web ports' };
+    const args = { alias_name: 'WEB_PORTS', description: `Web ports (${era})` };
     const first = await callWrite(h.client, args);
     await h.close();
     signIntoInbox(w, first.pending_request ?? '');
@@ -347,11 +351,11 @@ describe('keys per call', () => {
   });
 });
 
-describe('reconciliation through MCP', () => {
+describe.each(ERAS)('reconciliation through MCP (%s era)', (era) => {
   it('the PATCH response lost after apply → reconciliation_required with its pending request → signed APPLIED → verified, never resent', async () => {
     const w = await writeDir();
-    const h = await harness(w);
-    const args = { alias_name: 'LAN_SERVERS', description: 'Servers (lost response)' };
+    const h = await harness(w, {}, { era });
+    const args = { alias_name: 'LAN_SERVERS', description: `Servers (lost response, ${era})` };
     const first = await callWrite(h.client, args);
     signIntoInbox(w, first.pending_request ?? '');
     const prepared = await callWrite(h.client, args);

@@ -3,9 +3,8 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startBuiltSimulator } from './built-simulator.js';
 import { result, type BenchResult } from './bench-result.js';
 import type { Benchmark } from './benchmark.js';
@@ -52,7 +51,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<number> {
 }
 
 /**
- * READ overhead: the same GET through MCP (SDK client over stdio to the built server) vs straight HTTP to the
+ * READ overhead: the same GET through MCP (v2 SDK client, 2026-07-28, over stdio to the built server) vs straight HTTP to the
  * simulator, in one run. Small collection: median and p95 over 200 calls each. Large: 10,000 rows read as 10
  * pages of 1,000 vs the same 10 direct GETs. Also the server's peak RSS after the large reads.
  */
@@ -88,12 +87,13 @@ export const readOverheadBenchmark: Benchmark = {
       env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: keyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true', PFSENSE_LOG_LEVEL: 'warn' },
       stderr: 'ignore',
     });
-    const client = new Client({ name: 'bench', version: '0' });
+    // The v2 SDK Client on the current protocol revision, as a current host connects.
+    const client = new Client({ name: 'bench', version: '0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const base = new URL(sim.url);
     // Raw tools/call (no client-side output-schema validation): measure the server, not the client library.
     const call = (name: string, args: Record<string, unknown>) =>
-      client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema).then((r) => {
+      client.request({ method: 'tools/call', params: { name, arguments: args } }).then((r) => {
         if (r.isError === true) throw new Error(`bench: ${name} failed`);
         return r;
       });

@@ -1,8 +1,8 @@
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { PROFILES } from '@pfsense-mcp/policy';
 import { result, type BenchResult } from './bench-result.js';
 import type { Benchmark } from './benchmark.js';
@@ -19,7 +19,8 @@ interface ListedTools {
 /** Spawns the built server with `extraEnv`, lists its tools as a client does, and asks pfsense_mcp_info for the toolsets. */
 async function listTools(server: string, env: Record<string, string>, extraEnv: Record<string, string>, cwd: string): Promise<ListedTools> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [server], env: { ...env, ...extraEnv }, cwd, stderr: 'ignore' });
-  const client = new Client({ name: 'pfsense-mcp-bench', version: '0.0.0' });
+  // The v2 SDK Client on the current revision (the tool definitions are the same in both eras).
+  const client = new Client({ name: 'pfsense-mcp-bench', version: '0.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   await client.connect(transport);
   try {
     const { tools } = await client.listTools();

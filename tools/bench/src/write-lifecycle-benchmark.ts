@@ -4,9 +4,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import {
   createConfirmationEvidence,
   createPlanAuthorizationFromRequest,
@@ -88,11 +87,11 @@ export const writeLifecycleBenchmark: Benchmark = {
         env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: keyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true', PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: dir, PFSENSE_LOG_LEVEL: 'warn' },
         stderr: 'ignore',
       });
-      const client = new Client({ name: 'bench', version: '0' });
+      const client = new Client({ name: 'bench', version: '0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
       await client.connect(transport);
       closers.push(() => client.close());
       const call = async (args: Record<string, string>): Promise<Status> => {
-        const r = await client.request({ method: 'tools/call', params: { name: TOOL, arguments: args } }, CallToolResultSchema);
+        const r = await client.request({ method: 'tools/call', params: { name: TOOL, arguments: args } });
         if (r.isError === true) throw new Error('bench: the write tool failed');
         return r.structuredContent as unknown as Status;
       };

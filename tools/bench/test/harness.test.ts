@@ -54,11 +54,20 @@ describe('bench harness', () => {
 });
 
 describe('startup timing', () => {
-  it('drives initialize then tools/list as a client does and reports both replies, in order', async () => {
+  const fixture = (name: string) => join(import.meta.dirname, '..', 'fixtures', name);
+  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
+  const root = join(import.meta.dirname, '..', '..', '..');
+  for (const [file, era] of [['bare-v1-server.mjs', 'legacy'], ['bare-v2-server.mjs', 'legacy'], ['bare-v2-server.mjs', 'modern']] as const) {
+    it(`drives ${era === 'modern' ? 'server/discover' : 'initialize'} then tools/list against ${file} and reports both replies, in order`, async () => {
+      const { timeStartup } = await import('../src/mcp-process.js');
+      const times = await timeStartup(fixture(file), env, root, era);
+      expect(times.initializeMs).toBeGreaterThan(0);
+      expect(times.toolsListMs).toBeGreaterThanOrEqual(times.initializeMs);
+    }, 30_000);
+  }
+
+  it('rejects instead of timing a server that refuses the opening (the v1 server has no server/discover)', async () => {
     const { timeStartup } = await import('../src/mcp-process.js');
-    const bare = join(import.meta.dirname, '..', 'fixtures', 'bare-sdk-server.mjs');
-    const times = await timeStartup(bare, { PATH: process.env['PATH'] ?? '/usr/bin:/bin' }, join(import.meta.dirname, '..', '..', '..'));
-    expect(times.initializeMs).toBeGreaterThan(0);
-    expect(times.toolsListMs).toBeGreaterThanOrEqual(times.initializeMs);
+    await expect(timeStartup(fixture('bare-v1-server.mjs'), env, root, 'modern')).rejects.toThrow(/refused the modern opening/);
   }, 30_000);
 });

@@ -82,6 +82,20 @@ const cases: ReadonlyArray<{ name: string; file: string; code: string; rule: str
     mentions: 'only in transports',
   },
   {
+    name: 'the MCP server SDK outside mcp-server',
+    file: 'libs/coordinator/src/zz-fixture.ts',
+    code: "import { McpServer } from '@modelcontextprotocol/server';\nexport const x = McpServer;\n",
+    rule: 'no-restricted-imports',
+    mentions: 'only in mcp-server, repo-checks',
+  },
+  {
+    name: 'the MCP client SDK (v2 or v1) in the signer',
+    file: 'apps/signer-cli/src/zz-fixture.ts',
+    code: "import { Client } from '@modelcontextprotocol/client';\nimport { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';\nexport const x = [Client, StdioClientTransport];\n",
+    rule: 'no-restricted-imports',
+    mentions: 'only in mcp-server, repo-checks',
+  },
+  {
     name: "the store's executor entry outside libs/executor",
     file: 'libs/coordinator/src/zz-fixture.ts',
     code: "import { x as y } from '@pfsense-mcp/contract-store/executor';\nexport const x = y;\n",
@@ -163,8 +177,12 @@ describe('layering lint', () => {
     });
   }
 
-  it('passes allowed edges: crypto importing canonical, executor importing the executor entry', async () => {
+  it('passes allowed edges: crypto importing canonical, executor importing the executor entry, the MCP SDK in mcp-server and bench', async () => {
     expect(await lint('libs/crypto/src/zz-fixture.ts', "import { digest } from '@pfsense-mcp/canonical';\nexport const x = digest;\n")).toEqual([]);
+    const sdk = "import { McpServer } from '@modelcontextprotocol/server';\nimport { Client } from '@modelcontextprotocol/client';\nexport const x = [McpServer, Client];\n";
+    for (const file of ['apps/mcp-server/src/runtime/zz-fixture.ts', 'apps/mcp-server/test/zz-fixture.test.ts', 'tools/bench/src/zz-fixture.ts']) {
+      expect((await lint(file, sdk)).filter((m) => m.rule === 'no-restricted-imports'), file).toEqual([]);
+    }
     const executor = await lint(
       'libs/executor/src/zz-fixture.ts',
       "import { x as y } from '@pfsense-mcp/contract-store/executor';\nexport const x = y;\n",

@@ -9,8 +9,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORKSPACE_ROOT } from './workspace-root.js';
 
@@ -97,11 +97,13 @@ describe('the packed package pfsense-mcp', () => {
     expect(sim.stdout).toContain('pfsense-sim');
   });
 
-  it('pfsense-mcp --demo serves an MCP client: initialize and tools/list against the bundled simulator', async () => {
+  it('pfsense-mcp --demo serves an MCP client: server/discover and tools/list against the bundled simulator', async () => {
     const transport = new StdioClientTransport({ command: bin('pfsense-mcp'), args: ['--demo'], env: env() as Record<string, string>, stderr: 'pipe' });
-    const client = new Client({ name: 'packed-install-test', version: '1.0.0' });
+    // The v2 SDK Client in auto mode: it probes with server/discover and must land on 2026-07-28.
+    const client = new Client({ name: 'packed-install-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
     await client.connect(transport);
     try {
+      expect(client.getProtocolEra()).toBe('modern');
       expect(client.getServerVersion()?.name).toBe('pfsense-mcp');
       const { tools } = await client.listTools();
       expect(tools.length).toBeGreaterThan(50);

@@ -1,9 +1,9 @@
-// Loaded after the `initialize` reply, with the READ tools: the write runtime opens SQLite files and the HTTP
+// Loaded after the opening reply (`initialize` or `server/discover`), with the READ tools: the write runtime opens SQLite files and the HTTP
 // stack, which no client needs before its first tools/list.
 import { Capability, isRuntimeEnabled } from '@pfsense-mcp/policy';
 import { WRITE_OPERATIONS_TOOL_NAME, registerWriteOperationsTool } from '../tools/register-write-operations-tool.js';
 import { WRITE_TOOL_NAME, registerWriteTool } from '../tools/register-write-tool.js';
-import type { BaseServer } from './create-base-server.js';
+import type { ServerFactory } from './create-server-factory.js';
 import type { Logger } from './create-logger.js';
 import { evaluateStaticWriteGates } from './evaluate-write-gates.js';
 import type { ServerConfig } from './load-config.js';
@@ -24,7 +24,7 @@ export interface WriteAttachment {
  * READ keeps serving, and (when the write was asked for) one stderr JSON line names the failed gate and rule.
  */
 export async function attachWriteTool(
-  base: BaseServer,
+  factory: ServerFactory,
   config: ServerConfig,
   readApiKey: string,
   logger: Logger,
@@ -54,18 +54,19 @@ export async function attachWriteTool(
     outboxDirectory: runtime.layout.outboxDir,
     serverPublicKeyFile: runtime.layout.serverRequestPublicKeyFile,
   };
+  // Every instance of the factory (either protocol era) gets the tools, all of them backed by the one runtime.
   if (gates.selected) {
-    registerWriteTool(base.server, runtime.facade, paths);
-    base.names.add(WRITE_TOOL_NAME);
-    base.writeNames.add(WRITE_TOOL_NAME);
-    base.write.runtimeEnabled = isRuntimeEnabled(Capability.ALIAS_WRITE, { profile: config.profile, writeRuntimeReady: true, endpointAllowListed: gates.allowListed });
+    factory.names.add(WRITE_TOOL_NAME);
+    factory.writeNames.add(WRITE_TOOL_NAME);
+    factory.attach((server) => registerWriteTool(server, runtime.facade, paths));
+    factory.write.runtimeEnabled = isRuntimeEnabled(Capability.ALIAS_WRITE, { profile: config.profile, writeRuntimeReady: true, endpointAllowListed: gates.allowListed });
   }
   // The operations view: same three gates (it exists only with a constructed write runtime), read-only.
   if (gates.operationsSelected) {
-    registerWriteOperationsTool(base.server, runtime.facade, paths);
-    base.names.add(WRITE_OPERATIONS_TOOL_NAME);
+    factory.names.add(WRITE_OPERATIONS_TOOL_NAME);
+    factory.attach((server) => registerWriteOperationsTool(server, runtime.facade, paths));
   }
-  base.writeArtifacts = () => runtime.facade.artifactCounts();
+  factory.writeArtifacts = () => runtime.facade.artifactCounts();
   logger.log('info', 'write_runtime_ready', { reconciled: runtime.reconciledAtStart, expired: runtime.expiredAtStart });
   warnOnLeftovers(runtime, logger);
   return Object.freeze({ runtime, absent: null });

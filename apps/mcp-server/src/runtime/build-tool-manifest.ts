@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport, type JSONRPCMessage, type Tool } from '@modelcontextprotocol/server';
 import { canonicalize } from '@pfsense-mcp/canonical';
 import { Capability, isGranted, type Profile } from '@pfsense-mcp/policy';
 import { registerWriteOperationsTool } from '../tools/register-write-operations-tool.js';
@@ -40,7 +38,7 @@ export async function buildToolManifest(profile: Profile): Promise<ToolManifest>
     { url: 'https://127.0.0.1', apiKeyFile: '/unused', caFile: null, profile, allowedTools: null, toolsets: null, logLevel: 'silent', allowHttpLoopback: false },
     'manifest-builder-key',
   );
-  const { server } = createMcpServer({ profile, allowedTools: null, client: handle.client });
+  const { factory } = createMcpServer({ profile, allowedTools: null, client: handle.client });
   if (isGranted(profile, Capability.ALIAS_WRITE) && isAliasPatchAllowListed()) {
     const unused = '/write-directory';
     const never = (): never => {
@@ -48,15 +46,16 @@ export async function buildToolManifest(profile: Profile): Promise<ToolManifest>
     };
     const facade = { requestAliasDescriptionChange: () => Promise.reject(new Error('manifest only')), listWriteOperations: never, artifactCounts: never };
     const paths = { writeDirectory: unused, outboxDirectory: `${unused}/outbox`, serverPublicKeyFile: `${unused}/keys/server-request.pub` };
-    registerWriteTool(server, facade, paths);
-    registerWriteOperationsTool(server, facade, paths);
+    factory.attach((server) => {
+      registerWriteTool(server, facade, paths);
+      registerWriteOperationsTool(server, facade, paths);
+    });
   }
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'pfsense-mcp-manifest', version: '0.0.0' });
+  const server = factory.create();
+  const [wire, serverSide] = InMemoryTransport.createLinkedPair();
   try {
     await server.connect(serverSide);
-    await client.connect(clientSide);
-    const { tools } = await client.request({ method: 'tools/list' }, ListToolsResultSchema);
+    const tools = await listToolsRaw(wire);
     const entries = tools
       .map((t) => ({
         name: t.name,
@@ -69,8 +68,29 @@ export async function buildToolManifest(profile: Profile): Promise<ToolManifest>
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return { profile, tool_count: entries.length, tools: entries };
   } finally {
-    await client.close();
+    await wire.close();
     await server.close();
     handle.close();
   }
+}
+
+/**
+ * The `tools/list` answer as it is on the wire (the 2025-era handshake; the tool definitions are the same in
+ * both eras, which test/server.test.ts proves): no client library between the server and the digests.
+ */
+async function listToolsRaw(wire: InMemoryTransport): Promise<readonly Tool[]> {
+  const listed = new Promise<readonly Tool[]>((resolve, reject) => {
+    wire.onmessage = (message: JSONRPCMessage) => {
+      if (!('id' in message) || message.id !== 2) return;
+      // Through JSON, as a stdio client receives it (the in-memory link hands over live objects).
+      if ('result' in message) resolve((JSON.parse(JSON.stringify(message.result)) as { tools: Tool[] }).tools);
+      else reject(new Error('buildToolManifest: tools/list failed'));
+    };
+  });
+  await wire.start();
+  const clientInfo = { name: 'pfsense-mcp-manifest', version: '0.0.0' };
+  await wire.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo } });
+  await wire.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  await wire.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+  return listed;
 }

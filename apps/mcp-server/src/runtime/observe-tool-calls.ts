@@ -1,21 +1,30 @@
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import { TOOL_ERROR_CODES, TOOL_ERROR_MESSAGES, ToolErrorCode } from '../tools/tool-error-code.js';
 import type { Logger, OutcomeClass } from './create-logger.js';
+import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from './server-identity.js';
 
 const MAX_PENDING = 10_000;
 const MAX_DETAIL = 512;
 
+// The per-request envelope key a 2026-07-28 request carries (MCP specification 2026-07-28, `_meta`).
+const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
+const SERVER_INFO_META_KEY = 'io.modelcontextprotocol/serverInfo';
+// JSON-RPC "invalid params": what the SDK answers for an unknown or disabled tool name.
+const INVALID_PARAMS = -32602;
+
 interface Pending {
-  readonly tool: string;
+  readonly name: string | null;
   readonly startedAt: number;
+  /** The request came on protocol revision 2026-07-28, whose results carry `resultType` and the server identity. */
+  readonly modern: boolean;
 }
 
 /**
- * Wraps the server's MCP transport to see every `tools/call` from request to response, including the ones the
- * SDK answers itself (input validation, unknown tool). It writes exactly one log line per call — tool name,
- * duration, outcome class and the names of drifted fields, never arguments or results — and rewrites SDK-generated error texts into the
- * stable `{"error":{"code",...}}` form the handlers use, so a caller always sees one error format.
+ * Wraps the server's MCP transport (under the SDK's stdio entry, so it sees the wire of either protocol era) to
+ * see every `tools/call` from request to response, including the ones the SDK answers itself (input validation,
+ * unknown tool). It writes exactly one log line per call — tool name, duration, outcome class and the names of
+ * drifted fields, never arguments or results — and rewrites SDK-generated errors into the stable
+ * `{"error":{"code",...}}` tool error the handlers use, so a caller always sees one error format in both eras.
  */
 export interface ObservedTransport extends Transport {
   /** Resolves once no tool call is awaiting its response (or after `timeoutMs`). */
@@ -43,6 +52,7 @@ export function observeToolCalls(inner: Transport, logger: Logger, registeredToo
           }),
     start: () => inner.start(),
     close: () => inner.close(),
+    setProtocolVersion: (version: string) => inner.setProtocolVersion?.(version),
     send: (message: JSONRPCMessage, options?: TransportSendOptions) => {
       const rewritten = 'id' in message && ('result' in message || 'error' in message) ? onResponse(message) : message;
       const sent = inner.send(rewritten, options);
@@ -53,11 +63,24 @@ export function observeToolCalls(inner: Transport, logger: Logger, registeredToo
 
   function onResponse(message: JSONRPCMessage): JSONRPCMessage {
     const id = (message as { id: string | number }).id;
-    const call = pending.get(id);
-    if (call === undefined) return message;
+    const waiting = pending.get(id);
+    if (waiting === undefined) return message;
     pending.delete(id);
+    const call = { ...waiting, tool: waiting.name !== null && registeredTools.has(waiting.name) ? waiting.name : UNKNOWN };
     const durationMs = clock() - call.startedAt;
     if ('error' in message) {
+      const error = (message as { error: { code?: unknown; message?: unknown } }).error;
+      // The SDK refuses an unknown tool name with a JSON-RPC error; callers of this server get the same
+      // UNKNOWN_TOOL tool error for it in both eras.
+      if (call.tool === UNKNOWN && error.code === INVALID_PARAMS && typeof error.message === 'string' && UNKNOWN_TOOL_TEXT.test(error.message)) {
+        logger.toolCall({ tool: call.tool, durationMs, outcome: 'client_error', code: ToolErrorCode.UNKNOWN_TOOL });
+        const result: Record<string, unknown> = { content: [errorContent(ToolErrorCode.UNKNOWN_TOOL, null)], isError: true };
+        if (call.modern) {
+          result['resultType'] = 'complete';
+          result['_meta'] = { [SERVER_INFO_META_KEY]: { name: SERVER_NAME, version: SERVER_VERSION, title: SERVER_TITLE } };
+        }
+        return { jsonrpc: '2.0', id, result } as JSONRPCMessage;
+      }
       logger.toolCall({ tool: call.tool, durationMs, outcome: 'client_error', code: 'PROTOCOL_ERROR' });
       return message;
     }
@@ -77,25 +100,40 @@ export function observeToolCalls(inner: Transport, logger: Logger, registeredToo
       logger.toolCall({ tool: call.tool, durationMs, outcome: outcomeOf(own), code: own });
       return message;
     }
-    // An error the SDK produced itself: give it the stable shape.
+    // An error the SDK produced itself: give it the stable shape, keeping the era's own result fields
+    // (`resultType`, `_meta`).
     const { code, detail } = classifySdkError(text);
     logger.toolCall({ tool: call.tool, durationMs, outcome: outcomeOf(code), code });
-    const body: Record<string, string> = { code, message: TOOL_ERROR_MESSAGES[code] };
-    if (detail !== null) body['detail'] = detail;
-    return { ...message, result: { content: [{ type: 'text', text: JSON.stringify({ error: body }) }], isError: true } } as JSONRPCMessage;
+    return { ...message, result: { ...result, content: [errorContent(code, detail)], isError: true } } as JSONRPCMessage;
   }
 
   inner.onclose = () => outer.onclose?.();
   inner.onerror = (error: Error) => outer.onerror?.(error);
   inner.onmessage = <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => {
     if ('method' in message && message.method === 'tools/call' && 'id' in message) {
-      const params = (message as { params?: { name?: unknown } }).params;
-      const name = typeof params?.name === 'string' && registeredTools.has(params.name) ? params.name : 'unknown_tool';
-      if (pending.size < MAX_PENDING) pending.set(message.id, { tool: name, startedAt: clock() });
+      const params = (message as { params?: { name?: unknown; _meta?: unknown } }).params;
+      // The name is checked against the registered tools when the answer goes out: a call that arrived before
+      // the tools were attached was held, not refused.
+      const name = typeof params?.name === 'string' ? params.name : null;
+      if (pending.size < MAX_PENDING) pending.set(message.id, { name, startedAt: clock(), modern: isModernRequest(params) });
     }
     outer.onmessage?.(message, extra);
   };
   return outer;
+}
+
+const UNKNOWN = 'unknown_tool';
+const UNKNOWN_TOOL_TEXT = /^Tool .* (not found|disabled)$/s;
+
+function isModernRequest(params: { _meta?: unknown } | undefined): boolean {
+  const meta = params?._meta;
+  return typeof meta === 'object' && meta !== null && typeof (meta as Record<string, unknown>)[PROTOCOL_VERSION_META_KEY] === 'string';
+}
+
+function errorContent(code: ToolErrorCode, detail: string | null): { type: 'text'; text: string } {
+  const body: Record<string, string> = { code, message: TOOL_ERROR_MESSAGES[code] };
+  if (detail !== null) body['detail'] = detail;
+  return { type: 'text', text: JSON.stringify({ error: body }) };
 }
 
 function firstText(result: Record<string, unknown>): string {
@@ -129,6 +167,7 @@ function classifySdkError(text: string): { code: ToolErrorCode; detail: string |
     const detail = text.slice(at + marker.length).replace(/[\u0000-\u001f\u007f]+/g, ' ');
     return { code: ToolErrorCode.INVALID_INPUT, detail: detail.length > MAX_DETAIL ? `${detail.slice(0, MAX_DETAIL)}…` : detail };
   }
+  if (/^Invalid arguments for tool /.test(text)) return { code: ToolErrorCode.INVALID_INPUT, detail: null };
   if (/Tool .* (not found|disabled)/s.test(text)) return { code: ToolErrorCode.UNKNOWN_TOOL, detail: null };
   return { code: ToolErrorCode.INTERNAL_ERROR, detail: null };
 }

@@ -1,9 +1,10 @@
 // eslint-disable-next-line no-restricted-imports -- the SDK transport is the one writer of stdout while serving (and EPIPE is watched here).
 import { stdin as processStdin, stdout as processStdout } from 'node:process';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { PassThrough } from 'node:stream';
+import { serveStdio as sdkServeStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { ConfigError } from './config-error.js';
 import type { Logger } from './create-logger.js';
+import type { ServerFactory } from './create-server-factory.js';
 import { gateUntilReady } from './gate-until-ready.js';
 import { observeToolCalls } from './observe-tool-calls.js';
 import { writeCliOutput } from './write-cli-output.js';
@@ -11,16 +12,14 @@ import { writeCliOutput } from './write-cli-output.js';
 const DRAIN_TIMEOUT_MS = 10_000;
 /** After a write in flight finished during shutdown, how long its answer may take to be sent. */
 const ANSWER_GRACE_MS = 1_000;
-/** Start attaching tools this long after connecting even if no `initialize` arrived yet. */
+/** Start attaching tools this long after connecting even if no opening request arrived yet. */
 const ATTACH_IDLE_MS = 100;
 
 export interface ServeOptions {
   readonly logger: Logger;
-  /** Registered tool names (filled while attaching); only these names appear in log lines. */
-  readonly registeredTools: ReadonlySet<string>;
   readonly profile: string;
   readonly version: string;
-  /** Registers the remaining tools; client messages other than initialize/ping wait until it resolves. */
+  /** Registers the remaining tools; client messages other than the opening ones wait until it resolves. */
   readonly attach?: () => Promise<void>;
   /**
    * Runs once during shutdown, before the MCP connection is closed, whatever stopped it (e.g. let a write
@@ -29,20 +28,26 @@ export interface ServeOptions {
   readonly beforeClose?: () => Promise<boolean>;
   /** Runs once during shutdown, after the MCP connection is closed (e.g. stop the demo simulator). */
   readonly onShutdown?: () => Promise<void>;
-  readonly stdin?: NodeJS.ReadableStream & { listenerCount(e: string): number; pause(): unknown };
+  readonly stdin?: NodeJS.ReadableStream;
   readonly stdout?: NodeJS.WritableStream;
 }
 
 /**
- * Serves `server` over stdio until the client goes away or the process is told to stop: stdin EOF, SIGINT,
- * SIGTERM, or a broken stdout pipe (EPIPE). Resolves with the exit code once everything is closed.
+ * Serves the factory over stdio through the SDK's stdio entry, which answers both protocol eras on one
+ * connection: a 2026-07-28 client (`server/discover`, per-request `_meta`) and a 2025-era client
+ * (`initialize`). Runs until the client goes away or the process is told to stop: stdin EOF, SIGINT, SIGTERM,
+ * or a broken stdout pipe (EPIPE). Resolves with the exit code once everything is closed.
  */
-export async function serveStdio(server: McpServer, options: ServeOptions): Promise<number> {
+export async function serveStdio(factory: ServerFactory, options: ServeOptions): Promise<number> {
   const { logger } = options;
-  // stdout is handed to the SDK transport (the only writer) and watched for EPIPE; nothing else touches it.
   const stdin = options.stdin ?? processStdin;
   const stdout = options.stdout ?? processStdout;
-  const observed = observeToolCalls(new StdioServerTransport(stdin as typeof processStdin, stdout as typeof processStdout), logger, options.registeredTools);
+  // The SDK transport closes itself at stdin EOF and drops the calls still in flight; this server lets them
+  // answer first (bounded). So the transport reads a copy of stdin that never ends, and EOF is handled here.
+  const input = new PassThrough();
+  const forward = (chunk: Buffer | string) => input.write(chunk);
+  stdin.on('data', forward);
+  const observed = observeToolCalls(new StdioServerTransport(input, stdout as typeof processStdout), logger, factory.names);
   const transport = gateUntilReady(observed);
 
   let resolveStop!: (reason: string) => void;
@@ -57,18 +62,22 @@ export async function serveStdio(server: McpServer, options: ServeOptions): Prom
   stdin.once('end', onEnd);
   stdin.once('close', onEnd);
   stdout.on('error', onStdoutError);
-  transport.onclose = () => resolveStop('transport_closed');
+  void transport.closed.then(() => resolveStop('transport_closed'));
 
-  await server.connect(transport);
+  // The opening exchange picks the era; the entry then pins one instance from the factory for the connection.
+  const handle = sdkServeStdio(() => factory.create(), { transport });
   let exitCode = 0;
-  const started = () => logger.log('info', 'server_started', { profile: options.profile, toolCount: options.registeredTools.size, version: options.version });
+  const started = () => logger.log('info', 'server_started', { profile: options.profile, toolCount: factory.names.size, version: options.version });
   if (options.attach === undefined) {
     transport.open();
     started();
   } else {
     const attach = options.attach;
     let idle: NodeJS.Timeout | undefined;
-    void Promise.race([transport.initializeAnswered, new Promise<void>((resolve) => (idle = setTimeout(resolve, ATTACH_IDLE_MS)))])
+    // The idle fallback covers a client that says nothing yet; after a discovery it waits for a request (a
+    // discovery-only process is a probe about to be reaped).
+    const idleFallback = new Promise<void>((resolve) => (idle = setTimeout(() => (transport.discoveryAnswered() ? undefined : resolve()), ATTACH_IDLE_MS)));
+    void Promise.race([transport.openingAnswered, idleFallback])
       .then(() => {
         clearTimeout(idle);
         return attach();
@@ -101,11 +110,14 @@ export async function serveStdio(server: McpServer, options: ServeOptions): Prom
   process.off('SIGTERM', onSignal);
   stdin.off('end', onEnd);
   stdin.off('close', onEnd);
+  stdin.off('data', forward);
+  stdin.pause();
   try {
-    await server.close();
+    await handle.close();
   } catch {
     // Closing a broken pipe can fail; the process is leaving anyway.
   }
+  input.destroy();
   if (options.onShutdown !== undefined) await options.onShutdown();
   logger.log('info', 'server_stopped');
   stdout.off('error', onStdoutError);

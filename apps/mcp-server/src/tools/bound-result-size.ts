@@ -11,8 +11,10 @@ export interface BoundedResult {
 /** Cuts a list result to its first `keep` items and marks it truncated (pfsense-read's truncateReadResult). */
 export type CutResult = (keep: number) => Record<string, unknown>;
 
-// Envelope of a CallToolResult around the two payload copies: {"content":[{"type":"text","text":…}],"structuredContent":…}
-const FRAME_OVERHEAD_BYTES = 128;
+// Everything of a CallToolResult besides the two payload copies: {"content":[{"type":"text","text":…}],
+// "structuredContent":…} (~60 bytes) and, on protocol revision 2026-07-28, the `resultType` discriminator and
+// the server identity the SDK stamps into `_meta` (~120 bytes). Generous, so the bound holds in both eras.
+const FRAME_OVERHEAD_BYTES = 512;
 
 /** Bytes of the whole result carrying `text` twice: raw (structuredContent) and JSON-escaped (text block). */
 function fits(text: string, maxBytes: number): boolean {

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { OperationStatus } from '@pfsense-mcp/coordinator';
 import type { AliasDescriptionWriteFacade, WriteOperationView } from '@pfsense-mcp/coordinator';

@@ -1,4 +1,4 @@
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
 
 /**
  * Hints for clients (untrusted metadata: they never authorize anything). The READ tools reach the appliance

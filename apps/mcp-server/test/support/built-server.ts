@@ -3,8 +3,9 @@ import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:c
 import { chmodSync, existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { assertEra, newClient, type Era } from './clients.js';
 
 export const workspaceRoot = join(import.meta.dirname, '..', '..', '..', '..');
 export const serverMain = join(workspaceRoot, 'dist', 'apps', 'mcp-server', 'main.js');
@@ -74,14 +75,16 @@ export interface ConnectedServer {
   close(): Promise<void>;
 }
 
-export async function connectBuilt(env: Record<string, string>, args: string[] = []): Promise<ConnectedServer> {
+/** The built server spawned by the v2 SDK Client over stdio, pinned to 2026-07-28 unless `era` says otherwise. */
+export async function connectBuilt(env: Record<string, string>, args: string[] = [], era: Era = 'modern'): Promise<ConnectedServer> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [serverMain, ...args], env: serverEnv(env), stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
-  const client = new Client({ name: 'mcp-server-e2e', version: '0.0.0' });
+  const client = newClient(era, 'mcp-server-e2e');
   await client.connect(transport);
+  assertEra(client, era);
   return { client, stderr: () => stderr, close: () => client.close() };
 }
 
@@ -152,3 +155,14 @@ export const INITIALIZE = JSON.stringify({
   method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
 });
+
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+/** A raw 2026-07-28 request line: every request carries the per-request `_meta` envelope. */
+export function modernRequest(id: number, method: string, params: Record<string, unknown> = {}): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: ENVELOPE } });
+}

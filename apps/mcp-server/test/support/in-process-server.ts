@@ -1,12 +1,16 @@
-// Fast-test harness: the real McpServer and SDK Client linked in memory, over the real HTTP transport and
-// GET-only client, against the in-process simulator. Nothing is mocked.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+// Fast-test harness: the real server factory behind the SDK's stdio entry and the v2 SDK Client, linked in
+// memory, over the real HTTP transport and GET-only client, against the in-process simulator. Nothing is
+// mocked; the era is chosen by the client's settings, exactly as over a real stdio pipe.
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { Client } from '@modelcontextprotocol/client';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '@pfsense-mcp/pfsense-sim';
 import type { Profile } from '@pfsense-mcp/policy';
-import { buildReadClient, createLogger, createMcpServer, observeToolCalls, type ToolSelection, type TransportLimits } from '../../src/index.js';
+import { buildReadClient, createLogger, createMcpServer, observeToolCalls, type ServerFactory, type ToolSelection, type TransportLimits } from '../../src/index.js';
+import { assertEra, newClient, type Era } from './clients.js';
 
 export interface Harness {
+  readonly era: Era;
   readonly sim: RunningSimulator;
   readonly client: Client;
   readonly selection: ToolSelection;
@@ -16,6 +20,7 @@ export interface Harness {
 
 export async function startHarness(
   options: {
+    era?: Era;
     profile?: Profile;
     allowedTools?: ReadonlySet<string> | null;
     toolsets?: ReadonlySet<string> | null;
@@ -23,6 +28,7 @@ export async function startHarness(
     limits?: TransportLimits;
   } = {},
 ): Promise<Harness> {
+  const era = options.era ?? 'modern';
   const sim = await startSimulator({ ...options.sim });
   const handle = buildReadClient(
     {
@@ -38,7 +44,7 @@ export async function startHarness(
     sim.apiKey,
     options.limits,
   );
-  const { server, selection } = createMcpServer({
+  const { factory, selection } = createMcpServer({
     profile: options.profile ?? 'auditor',
     allowedTools: options.allowedTools ?? null,
     toolsets: options.toolsets ?? null,
@@ -47,19 +53,37 @@ export async function startHarness(
   const logs: string[] = [];
   const logger = createLogger('debug', (line) => logs.push(line));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(observeToolCalls(serverSide, logger, selection.names));
-  const client = new Client({ name: 'mcp-server-test', version: '0.0.0' });
+  const served = serveStdio(() => factory.create(), { transport: observeToolCalls(serverSide, logger, selection.names) });
+  const client = newClient(era);
   await client.connect(clientSide);
+  assertEra(client, era);
   return {
+    era,
     sim,
     client,
     selection,
     logs,
     close: async () => {
       await client.close();
-      await server.close();
+      await served.close();
       handle.close();
       await sim.close();
+    },
+  };
+}
+
+/** A v2 SDK Client of `era` connected in memory to the factory behind the SDK's stdio entry. */
+export async function connectFactory(factory: ServerFactory, era: Era = 'modern'): Promise<{ client: Client; close(): Promise<void> }> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const served = serveStdio(() => factory.create(), { transport: serverSide });
+  const client = newClient(era);
+  await client.connect(clientSide);
+  assertEra(client, era);
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await served.close();
     },
   };
 }

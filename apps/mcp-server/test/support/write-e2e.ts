@@ -5,8 +5,9 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { assertEra, newClient } from './clients.js';
 import { isStale, serverEnv, serverMain, workspaceRoot } from './built-server.js';
 
 export const signerMain = join(workspaceRoot, 'dist', 'apps', 'signer-cli', 'main.js');
@@ -117,13 +118,14 @@ export interface WriteServer {
   close(): Promise<void>;
 }
 
-/** The built server under the SDK client, with its pid (to signal it) and its stderr. */
+/** The built server under the v2 SDK client pinned to 2026-07-28, with its pid (to signal it) and its stderr. */
 export async function connectWriteServer(env: Record<string, string>): Promise<WriteServer> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [serverMain], env: serverEnv(env), stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const client = new Client({ name: 'mcp-write-processes', version: '0.0.0' });
+  const client = newClient('modern', 'mcp-write-processes');
   await client.connect(transport);
+  assertEra(client, 'modern');
   const pid = transport.pid;
   if (pid === null) throw new Error('no pid');
   const alive = () => {

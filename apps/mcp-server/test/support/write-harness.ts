@@ -1,12 +1,14 @@
 // Write-path test support: a write directory laid out like `pfsense-mcp admin init` makes it (through the one
 // layout module), operator keys signed with the authorization library (the e2e suite uses the real signer), and
-// an in-process harness: the real McpServer with the READ tools and the write tool attached exactly as the
-// program does, the SDK Client in memory, the simulator over loopback.
+// an in-process harness: the real server factory with the READ tools and the write tool attached exactly as the
+// program does, behind the SDK's stdio entry, the v2 SDK Client of either protocol era in memory, the simulator
+// over loopback.
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import {
   createConfirmationEvidence,
   createPlanAuthorizationFromRequest,
@@ -32,8 +34,8 @@ import {
   attachReadTools,
   attachWriteTool,
   buildReadClient,
-  createBaseServer,
   createLogger,
+  createServerFactory,
   observeToolCalls,
   savePinnedAuthorities,
   writeDirectoryLayout,
@@ -42,6 +44,7 @@ import {
   type WriteAttachment,
   type WriteDirectoryLayout,
 } from '../../src/index.js';
+import { assertEra, newClient, type Era } from './clients.js';
 
 export const ALIASES_PATH = '/api/v2/firewall/aliases';
 export const ALIAS_PATH = '/api/v2/firewall/alias';
@@ -211,18 +214,20 @@ export function serverConfig(sim: RunningSimulator, extra: Partial<ServerConfig>
 export async function startWriteHarness(
   config: ServerConfig,
   readApiKey: string,
-  options: { allowListed?: () => boolean } = {},
+  options: { allowListed?: () => boolean; era?: Era } = {},
 ): Promise<WriteHarness> {
+  const { era = 'modern', ...attachOptions } = options;
   const logs: string[] = [];
   const logger = createLogger('debug', (line) => logs.push(line));
-  const base = createBaseServer(config.profile as Profile, config.allowedTools, config.toolsets);
+  const factory = createServerFactory(config.profile as Profile, config.allowedTools, config.toolsets);
   const handle = buildReadClient(config, readApiKey);
-  attachReadTools(base, handle.client);
-  const attachment = await attachWriteTool(base, config, readApiKey, logger, options);
+  attachReadTools(factory, handle.client);
+  const attachment = await attachWriteTool(factory, config, readApiKey, logger, attachOptions);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await base.server.connect(observeToolCalls(serverSide, logger, base.names));
-  const client = new Client({ name: 'mcp-write-test', version: '0.0.0' });
+  const served = serveStdio(() => factory.create(), { transport: observeToolCalls(serverSide, logger, factory.names) });
+  const client = newClient(era, 'mcp-write-test');
   await client.connect(clientSide);
+  assertEra(client, era);
   let closed = false;
   return {
     client,
@@ -232,7 +237,7 @@ export async function startWriteHarness(
       if (closed) return;
       closed = true;
       await client.close();
-      await base.server.close();
+      await served.close();
       if (attachment.runtime !== null) {
         await attachment.runtime.drain();
         attachment.runtime.close();

@@ -1,0 +1,102 @@
+import { McpServer } from '@modelcontextprotocol/server';
+import type { ArtifactCounts } from '@pfsense-mcp/coordinator';
+import { Capability, isGranted, isImplemented, type Profile } from '@pfsense-mcp/policy';
+import { INFO_TOOL_CAPABILITY, INFO_TOOL_NAME, registerInfoTool } from '../tools/register-info-tool.js';
+import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from './server-identity.js';
+import { TOOLSETS } from './toolsets.js';
+
+/** Registers a group of tools on one McpServer instance. */
+export type ToolRegistrar = (server: McpServer) => void;
+
+/**
+ * The one server factory both protocol eras are served from (docs/DESIGN.md §6, MCP TypeScript SDK v2
+ * `serveStdio`): every call builds a fresh McpServer with every tool attached so far. The stdio entry may call
+ * it more than once per connection (a `server/discover` probe instance, then the pinned one), so instances
+ * share nothing but this factory's facts.
+ */
+export interface ServerFactory {
+  readonly create: () => McpServer;
+  readonly profile: Profile;
+  readonly allowedTools: ReadonlySet<string> | null;
+  readonly toolsets: ReadonlySet<string> | null;
+  /** Names registered so far, on every instance: pfsense_mcp_info when selected, then what attach adds. */
+  readonly names: Set<string>;
+  /** Filled when the READ tools are attached (pfsense_mcp_info reports it; calls are answered only after). */
+  pfrestVersion: string;
+  /** The write tools registered (a subset of `names`): attachWriteTool adds the one write tool. */
+  readonly writeNames: Set<string>;
+  /** ALIAS_WRITE's three facts; `runtimeEnabled` is set by attachWriteTool once all three gates hold. */
+  readonly write: { readonly implemented: boolean; readonly granted: boolean; runtimeEnabled: boolean };
+  /** Set by attachWriteTool: the inbox/outbox file counts pfsense_mcp_info reports (by name, nothing opened). */
+  writeArtifacts: (() => ArtifactCounts) | null;
+  /** Registers tools on every instance built so far and on every later one. */
+  attach(register: ToolRegistrar): void;
+}
+
+/** The counts now, or null without a write runtime or when the directories cannot be listed. */
+function writeArtifactsNow(factory: ServerFactory): ArtifactCounts | null {
+  if (factory.writeArtifacts === null) return null;
+  try {
+    return factory.writeArtifacts();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Creates the factory with the tools capability and, when selected, pfsense_mcp_info. Needs neither the READ
+ * catalogue nor the HTTP stack, so the first instance can answer `initialize` (2025 era) or `server/discover`
+ * (2026-07-28) before those are loaded.
+ */
+export function createServerFactory(
+  profile: Profile,
+  allowedTools: ReadonlySet<string> | null,
+  toolsets: ReadonlySet<string> | null = null,
+): ServerFactory {
+  const includeInfo = isGranted(profile, INFO_TOOL_CAPABILITY as Capability) && (allowedTools === null || allowedTools.has(INFO_TOOL_NAME));
+  const registrars: ToolRegistrar[] = [];
+  const instances: McpServer[] = [];
+  const factory: ServerFactory = {
+    profile,
+    allowedTools,
+    toolsets,
+    names: new Set(includeInfo ? [INFO_TOOL_NAME] : []),
+    pfrestVersion: 'unknown',
+    writeNames: new Set(),
+    write: { implemented: isImplemented(Capability.ALIAS_WRITE), granted: isGranted(profile, Capability.ALIAS_WRITE), runtimeEnabled: false },
+    writeArtifacts: null,
+    create: () => {
+      // Declaring the tools capability installs tools/list and tools/call even with nothing registered, so an
+      // empty selection lists [] in both eras.
+      const server = new McpServer(
+        { name: SERVER_NAME, version: SERVER_VERSION, title: SERVER_TITLE },
+        {
+          capabilities: { tools: {} },
+          instructions:
+            'Read-only tools for one pfSense firewall via its REST API. List tools take limit (1-1000, default 100) and offset; next_offset is set when more items may follow, and a result marked truncated: true continues at next_offset. A result with drift names fields that are null because pfSense sent an unexpected type. Identifying fields stay null unless include_identifying_metadata is true; secrets are never returned.',
+        },
+      );
+      if (includeInfo) {
+        registerInfoTool(server, () => ({
+          serverName: SERVER_NAME,
+          serverVersion: SERVER_VERSION,
+          profile,
+          pfrestVersion: factory.pfrestVersion,
+          readToolCount: factory.names.size - factory.writeNames.size,
+          writeToolCount: factory.writeNames.size,
+          write: { implemented: factory.write.implemented, granted: factory.write.granted, runtimeEnabled: factory.write.runtimeEnabled },
+          writeArtifacts: writeArtifactsNow(factory),
+          toolsets: TOOLSETS.map((set) => ({ name: set.name, description: set.description, selected: toolsets === null || toolsets.has(set.name), tools: set.tools })),
+        }));
+      }
+      for (const register of registrars) register(server);
+      instances.push(server);
+      return server;
+    },
+    attach: (register) => {
+      registrars.push(register);
+      for (const server of instances) register(server);
+    },
+  };
+  return factory;
+}
