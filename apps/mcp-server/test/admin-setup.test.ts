@@ -6,9 +6,11 @@ import { join } from 'node:path';
 import { MAX_ARTIFACT_BYTES, createPlanAuthorizationV2, encodeArtifact } from '@pfsense-mcp/authorization';
 import { bytesToHex } from '@pfsense-mcp/canonical';
 import { generateEd25519KeyPair, keyIdOf } from '@pfsense-mcp/crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureBuilt, serverMain } from './support/built-server.js';
 
+// Each test runs many real child processes (the built program, the signer): seconds each on a loaded machine.
+vi.setConfig({ testTimeout: 240_000 });
 const root = mkdtempSync(join(tmpdir(), 'admin-setup-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 beforeAll(() => ensureBuilt(), 120_000);

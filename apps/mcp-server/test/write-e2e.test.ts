@@ -224,6 +224,7 @@ describe('the write tool is absent for each failed gate; READ keeps serving; --c
     expect(check.stdout).toContain('write runtime   ok');
     expect(check.stdout).toMatch(/write read\s+ok \(GET \/api\/v2\/firewall\/aliases\)/);
     expect(check.stdout).toMatch(/write read\s+ok \(GET \/api\/v2\/status\/system\)/);
+    expect(check.stdout).toMatch(/write read\s+ok \(GET \/api\/v2\/diagnostics\/config_history\/revisions\)/);
     expect(check.code).toBe(0);
     // The check opened and closed the stores without changing them: a server still starts on them.
     expect(readFileSync(`${h.dir}/authorities.json`, 'utf8')).toContain('confirmation');

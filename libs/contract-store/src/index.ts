@@ -6,6 +6,7 @@ export type { StoreIntegrityFailure, StoreIntegrityReport } from './store-integr
 export { DEFAULT_RETENTION_MS } from './store-core.js';
 export type { AuditEventView, ContractStoreOptions, CreateOptions, ListFilter, ReconciledContract } from './store-core.js';
 export { SqliteConsumptionStore } from './sqlite-consumption-store.js';
+export { currentProcessOwner, isOwnerAlive } from './process-owner.js';
 export type { ConsumptionStoreOptions } from './sqlite-consumption-store.js';
 export { FileAntiRollbackAnchor } from './file-anti-rollback-anchor.js';
 export type { FileAntiRollbackAnchorOptions } from './file-anti-rollback-anchor.js';

@@ -365,6 +365,14 @@ export class SqliteConsumptionStore {
     })();
   }
 
+  /** A consistent online copy (SQLite backup API) into a new 0600 file (exclusive creation). */
+  async backupTo(path: string): Promise<void> {
+    if (this.#closed) throw new StoreClosedError();
+    if (typeof path !== 'string' || path.length === 0 || path.includes('\0')) throw new TypeError('backupTo: "path" must be a non-empty path');
+    createSecureFile(path);
+    await this.#db.backup(path);
+  }
+
   close(): void {
     if (this.#closed) return;
     this.#closed = true;

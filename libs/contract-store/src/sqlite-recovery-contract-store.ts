@@ -6,7 +6,7 @@ import type { RecoveryContract } from './recovery-contract.js';
 import { StoreCore } from './store-core.js';
 import { integrityFailureOf } from './store-integrity-report.js';
 import type { StoreIntegrityReport } from './store-integrity-report.js';
-import type { AuditEventView, ContractStoreOptions, CreateOptions, ListFilter } from './store-core.js';
+import type { AuditEventView, ContractStoreOptions, CreateOptions, IntegrityReport, ListFilter } from './store-core.js';
 
 const cores = new WeakMap<SqliteRecoveryContractStore, StoreCore>();
 
@@ -161,6 +161,21 @@ export class SqliteRecoveryContractStore {
   verifyAuditChain(): AuditVerification {
     const r: AuditChainResult = coreOf(this).verifyAuditChain();
     return r.ok ? Object.freeze({ ok: true as const }) : Object.freeze({ ok: false as const, firstBrokenSequence: r.firstBrokenSequence });
+  }
+
+  /** Counts, audit head, anchor and the first failed integrity check (reported, not thrown). */
+  integrityReport(): IntegrityReport {
+    return coreOf(this).operatorIntegrityReport();
+  }
+
+  /** Takes back a PREPARED contract that never began executing (→ EXPIRED, outcome CANCELLED, audited). */
+  cancel(contractId: string): RecoveryContract {
+    return coreOf(this).cancel(contractId);
+  }
+
+  /** A consistent online copy (SQLite backup API) into a new 0600 file (exclusive creation). */
+  backupTo(path: string): Promise<void> {
+    return coreOf(this).backupTo(path);
   }
 
   /** Compares the database with the anti-rollback anchor now (and advances it over a valid extension). */

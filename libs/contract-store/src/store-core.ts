@@ -167,6 +167,22 @@ export interface ListFilter {
   readonly limit?: number;
 }
 
+/** The first failed check of `integrityReport()`: which table, which row (contract id or sequence), which kind. */
+export interface IntegrityFailure {
+  readonly table: string;
+  readonly row: string;
+  readonly kind: string;
+}
+
+export interface IntegrityReport {
+  readonly contracts: number;
+  readonly auditRows: number;
+  readonly reservations: number;
+  readonly head: { readonly sequence: number; readonly mac: string };
+  readonly anchor: { readonly sequence: number; readonly headMac: string } | null;
+  readonly failure: IntegrityFailure | null;
+}
+
 export interface AuditEventView extends AuditEventBody {
   readonly sequence: number;
 }
@@ -639,6 +655,92 @@ export class StoreCore {
       if (failure === null) throw error;
       return Object.freeze({ ok: false as const, failure });
     }
+  }
+
+  /**
+   * The operator's integrity view (`pfsense-mcp admin audit verify`): counts, the audit head and the anchor, and
+   * the first failure of the checks open runs (audit chain, every contract row, every reservation, the rate
+   * windows, the anchor) — reported, not thrown, so a broken store can still be described. Value-free.
+   */
+  operatorIntegrityReport(): IntegrityReport {
+    this.assertOpen();
+    return this.#db.transaction((): IntegrityReport => {
+      const head = this.head();
+      let failure: IntegrityFailure | null = null;
+      const fail = (table: string, row: string, error: unknown): void => {
+        if (failure !== null) return;
+        const code = (error as { code?: unknown } | null)?.code;
+        failure = Object.freeze({ table, row, kind: typeof code === 'string' ? code : 'ERROR' });
+      };
+      const auditRows = (this.#db.prepare('SELECT count(*) AS n FROM audit_events').get() as { n: number }).n;
+      const chain = verifyAuditRows(this.#keys.auditChain, this.#storeId, this.auditRowsAfter(0), 0, this.#genesisMac);
+      if (!chain.ok) fail('audit_events', String(chain.firstBrokenSequence), { code: 'AUDIT_CHAIN_BROKEN' });
+      let contracts = 0;
+      for (const row of this.#stmt.allContracts.iterate() as Iterable<ContractRow>) {
+        contracts += 1;
+        try {
+          this.verifyRow(row);
+        } catch (error) {
+          fail('contracts', row.contract_id, error);
+        }
+      }
+      let reservations = 0;
+      for (const row of this.#stmt.allReservations.iterate() as Iterable<ReservationRow>) {
+        reservations += 1;
+        try {
+          this.verifyReservationRow(row);
+        } catch (error) {
+          fail('target_reservations', row.contract_id, error);
+        }
+      }
+      try {
+        this.#rate.verifyAll(head.sequence);
+      } catch (error) {
+        fail('rate_windows', '', error);
+      }
+      let anchor: AnchorRecord | null = null;
+      try {
+        anchor = this.#anchor.read();
+        if (anchor === null) fail('anchor', '', { code: 'ANCHOR_MISSING' });
+        else if (anchor.storeId !== this.#storeId) fail('anchor', String(anchor.sequence), { code: 'STORE_MISMATCH' });
+        else if (head.sequence < anchor.sequence) fail('anchor', String(anchor.sequence), { code: 'BEHIND' });
+        else {
+          const at = this.macAt(anchor.sequence);
+          if (at === null || bytesToHex(at) !== anchor.headMac) fail('anchor', String(anchor.sequence), { code: 'DIVERGED' });
+        }
+      } catch (error) {
+        fail('anchor', '', error);
+      }
+      return Object.freeze({
+        contracts,
+        auditRows,
+        reservations,
+        head: Object.freeze({ sequence: head.sequence, mac: bytesToHex(head.mac) }),
+        anchor: anchor === null ? null : Object.freeze({ sequence: anchor.sequence, headMac: anchor.headMac }),
+        failure,
+      });
+    })();
+  }
+
+  /**
+   * The operator takes back a PREPARED contract that never began executing (`pfsense-mcp admin cancel`):
+   * PREPARED → EXPIRED with outcome CANCELLED, audited, in one CAS transition; the target is free at once.
+   */
+  cancel(contractId: string): RecoveryContract {
+    if (!isSafeToken(contractId)) throw new TypeError('cancel: "contractId" must be a safe token');
+    return this.write('cancel', () => {
+      const c = this.loadIn(contractId);
+      if (c.state !== RecoveryState.PREPARED) throw new PreconditionError('WRONG_STATE', contractId, `cancel needs PREPARED, contract is ${c.state}`);
+      return this.transition(c, c.state_version, RecoveryEvent.EXPIRE, {}, { outcomeClass: 'CANCELLED' }, this.now());
+    });
+  }
+
+  /** A consistent online copy (SQLite backup API) into a new file created 0600 by exclusive creation. */
+  async backupTo(path: string): Promise<void> {
+    this.assertOpen();
+    if (typeof path !== 'string' || path.length === 0 || path.includes('\0')) throw new TypeError('backupTo: "path" must be a non-empty path');
+    createSecureFile(path);
+    await this.#db.backup(path);
   }
 
   // ---------------------------------------------------------------- rows

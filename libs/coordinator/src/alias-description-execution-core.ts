@@ -701,4 +701,83 @@ export class AliasDescriptionExecutionCore {
     ), { operationId: c.operation_id, contractId: c.contract_id });
     return this.#write(name, request);
   }
+
+  // ------------------------------------------------------------------ the operator's recovery commands
+
+  /**
+   * `pfsense-mcp admin rollback`: the executor's rollback of a VERIFIED contract (its own checks; at most one
+   * send). Returns the contract after: ROLLED_BACK, ROLLBACK_FAILED or RECONCILIATION.
+   */
+  async rollback(contractId: string): Promise<RecoveryContract> {
+    return this.#coordinator.requestRollback(contractId);
+  }
+
+  /** The authenticated contract (for the admin commands' state checks). */
+  loadContract(contractId: string): RecoveryContract {
+    return this.#coordinator.loadContract(contractId);
+  }
+
+  /**
+   * `admin reconcile emit` / `admin release emit`: a fresh executor observation (reconciliation) and a
+   * server-signed request in the outbox for a RECONCILIATION (forward or rollback origin) or unreleased
+   * ROLLBACK_FAILED contract, bound to the appliance the change was made on (the binding read now must be the
+   * one the server's own confirmation request named). An existing request for this state version is
+   * returned as already pending. Refuses (CoordinatorRefusedError) any other state.
+   */
+  async emitRecoveryRequest(contractId: string, kind: 'reconciliation' | 'release'): Promise<{ readonly contract: RecoveryContract; readonly pendingRequest: string; readonly alreadyPending: boolean }> {
+    const c = this.#coordinator.loadContract(contractId);
+    if (!this.#awaits(c, kind)) throw this.#coordinator.refuse('ANOMALY', kind === 'release' ? RefusalGate.RELEASE : RefusalGate.RECONCILIATION, { contractId });
+    const name = kind === 'release' ? releaseRequestName(c.contract_id, c.state_version) : reconciliationRequestName(c.contract_id, c.state_version);
+    if (this.#outbox.has(name)) return Object.freeze({ contract: c, pendingRequest: name, alreadyPending: true });
+    const appliance = await this.#applianceOfContract(c);
+    const pending = kind === 'release' ? this.#ensureReleaseRequest(c, appliance) : await this.#ensureReconciliationRequest(c, appliance);
+    return Object.freeze({ contract: c, pendingRequest: pending, alreadyPending: false });
+  }
+
+  /**
+   * `admin reconcile resume` / `admin release resume`: the one operator-signed evidence for this contract and
+   * state version in the inbox resolves it (zero sends). None or more than one → refused.
+   */
+  resumeRecovery(contractId: string, kind: 'reconciliation' | 'release'): RecoveryContract {
+    const c = this.#coordinator.loadContract(contractId);
+    const gateOf = kind === 'release' ? RefusalGate.RELEASE : RefusalGate.RECONCILIATION;
+    if (!this.#awaits(c, kind)) throw this.#coordinator.refuse('ANOMALY', gateOf, { contractId });
+    const wanted = kind === 'release' ? ArtifactKind.RELEASE : ArtifactKind.RECONCILIATION;
+    const version = c.state_version;
+    const evidence = this.#inboxMatches(c.operation_id, (a) => a.kind === wanted && a.contractId === c.contract_id && a.stateVersion === version);
+    const [only] = evidence;
+    if (only === undefined || evidence.length > 1) throw this.#coordinator.refuse('ANOMALY', RefusalGate.INBOX, { operationId: c.operation_id, contractId });
+    return kind === 'release' ? this.#coordinator.releaseRollbackFailedReservation(only.artifact) : this.#coordinator.resumeReconciliation(only.artifact);
+  }
+
+  #awaits(c: RecoveryContract, kind: 'reconciliation' | 'release'): boolean {
+    return kind === 'release'
+      ? c.state === RecoveryState.ROLLBACK_FAILED && c.reservation_release === null
+      : c.state === RecoveryState.RECONCILIATION && c.reconciliation !== null;
+  }
+
+  /** The binding read now, accepted only if it is the one the server's own confirmation request for c named. */
+  async #applianceOfContract(c: RecoveryContract): Promise<ApplianceBinding> {
+    const name = confirmationRequestName(c.contract_id);
+    let expected: string | null = null;
+    try {
+      const doc = parseArtifact(this.#outbox.read(name));
+      if (doc.kind === ArtifactKind.CONFIRMATION_REQUEST) {
+        verifyArtifactSignature(doc, this.#serverAuthorities);
+        const p = (doc as PendingConfirmationRequest).payload;
+        if (p.contract_id === c.contract_id) expected = p.appliance_binding_digest;
+      }
+    } catch {
+      expected = null;
+    }
+    if (expected === null) throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
+    let binding: ApplianceBinding;
+    try {
+      binding = await this.#coordinator.readApplianceBinding();
+    } catch {
+      throw this.#coordinator.refuse('STALE', RefusalGate.FRESHNESS, { contractId: c.contract_id });
+    }
+    if (applianceBindingDigest(binding) !== expected) throw this.#coordinator.refuse('ANOMALY', RefusalGate.APPLIANCE_BINDING, { contractId: c.contract_id });
+    return binding;
+  }
 }

@@ -19,6 +19,41 @@ Host setup:
   inbox add --dir DIR FILE             verify a signed artifact from the operator (kind, signature against the
                                        pinned keys, currentness) and install it in the inbox (0600, exclusive)
 
+Operating the write (only --dir; safe beside a running server unless said otherwise):
+  status --dir DIR [--all] [--show-targets]
+                                       contracts (not terminal; --all: every one): id, operation, state, the MCP
+                                       status it maps to, age, expiry, the alias as a digest prefix, what to do
+                                       next; pending outbox requests, inbox artifacts, anchors, rate limits.
+                                       --show-targets adds alias names (SENSITIVE: do not paste it anywhere)
+  audit verify --dir DIR               every row MAC, the audit chain and the anchor of both stores; exit 0 only
+                                       when all hold, else the first failure (table, row, kind) and exit 1
+  audit export --dir DIR [--since TIME] [--out FILE]
+                                       the value-free audit rows as JSON lines with a keyless SHA-256 chain
+  audit verify --export FILE           checks that chain: order and completeness only (authenticity needs the
+                                       store and its key: audit verify --dir)
+  artifacts list --dir DIR             every outbox/inbox file: kind, operation, contract, still-useful /
+                                       answered / expired / BLOCKING (malformed, wrong-mode-or-owner, wrong-role,
+                                       expired, duplicate)
+  artifacts clean --dir DIR [--dry-run] [--blocking]
+                                       removes expired or answered files (never the confirmation request of a
+                                       live contract); --blocking also the blocking inbox files. Grants no retry.
+  backup --dir DIR --out DIR2          online copies of both databases (0700/0600); never the anchors
+  expire --dir DIR                     expires PREPARING/PREPARED contracts past their expiry
+  cancel --dir DIR CONTRACT_ID         takes back a PREPARED, unexecuted contract (EXPIRED, outcome CANCELLED)
+  migrate --dir DIR [--out DIR2]       upgrades stores of an older release after copying them to DIR2; refused
+                                       while a server runs on DIR; a store of a newer release is refused
+
+Talking to the appliance (the server's PFSENSE_URL, PFSENSE_API_KEY_FILE, PFSENSE_CA_FILE…, with the
+write_protected grants; a missing variable is named):
+  rollback --dir DIR CONTRACT_ID       the executor's rollback of a VERIFIED contract → ROLLED_BACK (exit 0) or
+                                       ROLLBACK_FAILED / RECONCILIATION (exit 1), with the reason class
+  reconcile emit --dir DIR CONTRACT_ID a fresh observation and a server-signed reconciliation request in the
+                                       outbox ("already pending" with its path is exit 0)
+  reconcile resume --dir DIR CONTRACT_ID
+                                       the signed reconciliation evidence in the inbox resolves it (zero sends)
+  release emit|resume --dir DIR CONTRACT_ID
+                                       the same for releasing a ROLLBACK_FAILED contract's reservation
+
 Keys and restores:
   reanchor --accept-restore --dir DIR  accept databases restored from a backup (server stopped): verifies both
                                        stores, refused while a contract is EXECUTING, ROLLING_BACK or

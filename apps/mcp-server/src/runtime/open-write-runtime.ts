@@ -25,6 +25,7 @@ import type { ServerConfig, WriteEnvironment } from './load-config.js';
 import { PinnedAuthoritiesFileError, loadPinnedAuthorities, pinnedAuthoritySetOf } from './pinned-authorities-file.js';
 import { readApiKey } from './read-api-key.js';
 import { WriteDirectoryError } from './write-directory-error.js';
+import { announceServer } from './write-directory-lock.js';
 import { assertWriteDirectory, writeDirectoryLayout } from './write-directory-layout.js';
 import type { WriteDirectoryLayout } from './write-directory-layout.js';
 import { WriteGate, WriteGateError } from './write-gate-error.js';
@@ -37,6 +38,8 @@ export const WRITE_DRAIN_TIMEOUT_MS = WRITE_RESPONSE_TIMEOUT_MS + 10_000;
 /** The write runtime as the server holds it: the tool's facade, the paths it names, and its shutdown. */
 export interface WriteRuntime {
   readonly facade: AliasDescriptionWriteFacade;
+  /** The operator's recovery calls (`pfsense-mcp admin rollback|reconcile|release`); the MCP tool never holds them. */
+  readonly recovery: WriteRecoveryOperations;
   readonly layout: WriteDirectoryLayout;
   /** Contracts restart reconciliation moved to RECONCILIATION, and contracts expired, at construction. */
   readonly reconciledAtStart: number;
@@ -55,6 +58,9 @@ export interface OpenWriteRuntimeOptions {
   /** Tighter transport limits (tests); the defaults are the transport's. */
   readonly transportLimits?: { readonly connectTimeoutMs?: number; readonly responseTimeoutMs?: number };
 }
+
+/** What `pfsense-mcp admin` may do through the runtime: rollback, and the reconciliation / release loop. */
+export type WriteRecoveryOperations = Pick<AliasDescriptionExecutionCore, 'rollback' | 'loadContract' | 'emitRecoveryRequest' | 'resumeRecovery'>;
 
 /** The runtime was closed (shutdown): a new write call is not started. */
 export class WriteRuntimeClosedError extends Error {
@@ -236,6 +242,8 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
   let layout: WriteDirectoryLayout | null = null;
   try {
     layout = checkedLayout(env);
+    // Announced before the stores open, withdrawn at close: `admin migrate` refuses while this process lives.
+    closers.push(announceServer(layout));
     const masterKey = readMasterKeyFile(layout.masterKeyFile);
     const serverKey = readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
     const authorities = loadAuthorities(layout);
@@ -281,7 +289,13 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
     });
     serverKey.privateKey.fill(0);
     masterKey.fill(0);
-    return trackedRuntime(createAliasDescriptionWriteFacade(core), layout, executor.reconciledAtStart.length, expired.length, [...closers]);
+    const recovery: WriteRecoveryOperations = Object.freeze({
+      rollback: (id: string) => core.rollback(id),
+      loadContract: (id: string) => core.loadContract(id),
+      emitRecoveryRequest: (id: string, kind: 'reconciliation' | 'release') => core.emitRecoveryRequest(id, kind),
+      resumeRecovery: (id: string, kind: 'reconciliation' | 'release') => core.resumeRecovery(id, kind),
+    });
+    return trackedRuntime(createAliasDescriptionWriteFacade(core), recovery, layout, executor.reconciledAtStart.length, expired.length, [...closers]);
   } catch (error) {
     closeAll(closers);
     throw classifyBuildError(error, layout);
@@ -291,6 +305,7 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
 /** Wraps the facade so shutdown can refuse new calls and wait for those in flight before closing the stores. */
 function trackedRuntime(
   inner: AliasDescriptionWriteFacade,
+  recovery: WriteRecoveryOperations,
   layout: WriteDirectoryLayout,
   reconciledAtStart: number,
   expiredAtStart: number,
@@ -313,6 +328,7 @@ function trackedRuntime(
   });
   return Object.freeze({
     facade,
+    recovery,
     layout,
     reconciledAtStart,
     expiredAtStart,

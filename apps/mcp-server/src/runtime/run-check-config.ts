@@ -1,4 +1,5 @@
 import { SYSTEM_HASYNC_PATH, SYSTEM_STATUS_PATH } from '@pfsense-mcp/coordinator';
+import { CONFIG_HISTORY_REVISIONS_PATH } from '@pfsense-mcp/executor';
 import {
   PFREST_TESTED_RANGE,
   findReadTool,
@@ -28,7 +29,13 @@ export const SETTINGS_PATH = '/api/v2/system/restapi/settings';
 
 const TESTED = `${PFREST_TESTED_RANGE.min} – ${PFREST_TESTED_RANGE.max}`;
 /** The write path's reads, made with the READ key whatever PFSENSE_ALLOWED_TOOLS narrows. */
-export const WRITE_PATH_READS = Object.freeze(['/api/v2/firewall/aliases', SYSTEM_STATUS_PATH, SYSTEM_HASYNC_PATH]);
+export const WRITE_PATH_READS = Object.freeze([
+  '/api/v2/firewall/aliases',
+  SYSTEM_STATUS_PATH,
+  SYSTEM_HASYNC_PATH,
+  // The executor captures the config history before every send and refuses without it (docs/DESIGN.md §4).
+  CONFIG_HISTORY_REVISIONS_PATH,
+]);
 
 const yesNo = (b: boolean) => (b ? 'yes' : 'no');
 
@@ -192,8 +199,9 @@ export async function runCheckConfig(env: Readonly<Record<string, string | undef
     }
     if (write.runtimeChecked) {
       // The write path reads with the READ key: it must hold these GET privileges (docs/pfrest-privileges.md).
-      const [aliases, status, hasync] = WRITE_PATH_READS as readonly [string, string, string];
+      const [aliases, status, hasync, history] = WRITE_PATH_READS as readonly [string, string, string, string];
       ok = (await checkGet(handle.client, aliases, 'write read', lines)).ok && ok;
+      ok = (await checkGet(handle.client, history, 'write read', lines)).ok && ok;
       const s = await checkGet(handle.client, status, 'write read', lines);
       ok = s.ok && ok;
       const netgateId = s.data !== null && typeof s.data === 'object' ? (s.data as Record<string, unknown>)['netgate_id'] : undefined;

@@ -8,6 +8,7 @@ export type WriteDirectoryErrorCode =
   | 'WRONG_OWNER'
   | 'UNSAFE_MODE'
   | 'NOT_EMPTY'
+  | 'IN_USE'
   | 'IO_ERROR';
 
 /**

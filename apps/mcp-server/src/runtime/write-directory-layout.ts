@@ -30,6 +30,16 @@ export interface WriteDirectoryLayout {
   readonly authoritiesFile: string;
   readonly inboxDir: string;
   readonly outboxDir: string;
+  /** Held by `pfsense-mcp admin migrate` while it upgrades the stores (the server refuses to start meanwhile). */
+  readonly maintenanceLockFile: string;
+  /** Where each running server process announces itself (`serverPresenceFile(layout, pid)`). */
+  readonly presenceDir: string;
+}
+
+/** The presence file of one running server process (a dot-file of DIR, never an artifact). */
+export const SERVER_PRESENCE_PATTERN = /^\.server-[0-9]{1,10}\.lock$/;
+export function serverPresenceFile(layout: WriteDirectoryLayout, pid: number): string {
+  return join(layout.presenceDir, `.server-${pid}.lock`);
 }
 
 function assertPathArgument(name: string, value: unknown): string {
@@ -71,6 +81,8 @@ export function writeDirectoryLayout(dir: string, anchorDir?: string | null): Wr
     authoritiesFile: join(root, 'authorities.json'),
     inboxDir: join(root, 'inbox'),
     outboxDir: join(root, 'outbox'),
+    maintenanceLockFile: join(root, '.maintenance.lock'),
+    presenceDir: root,
   });
 }
 

@@ -1,0 +1,76 @@
+import type { RecoveryContract, SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
+import { ArtifactDirectory } from '@pfsense-mcp/coordinator';
+import { PinnedAuthoritySet, readEd25519PrivateKeyFile } from '@pfsense-mcp/crypto';
+import { loadPinnedAuthorities, pinnedAuthoritySetOf } from '../runtime/pinned-authorities-file.js';
+import type { WriteDirectoryLayout } from '../runtime/write-directory-layout.js';
+import type { AdminContext } from './admin-context.js';
+import { AdminError } from './admin-error.js';
+import type { ArtifactFacts } from './classify-artifacts.js';
+import { openAdminConsumptionStore, openAdminContractStore, storeRefusal } from './open-admin-stores.js';
+
+/** Every contract of the store, oldest id first (pages of the store's maximum). */
+export function allContracts(store: SqliteRecoveryContractStore): readonly RecoveryContract[] {
+  const out: RecoveryContract[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = store.list({ limit: 1000, ...(after === undefined ? {} : { afterContractId: after }) });
+    out.push(...page);
+    if (page.length < 1000) return Object.freeze(out);
+    after = page[page.length - 1]?.contract_id;
+  }
+}
+
+/** The server's own request key as a pinned set (it verifies the outbox: only the server's files are authentic). */
+function serverAuthoritiesOf(layout: WriteDirectoryLayout): PinnedAuthoritySet {
+  const key = readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
+  key.privateKey.fill(0);
+  return PinnedAuthoritySet.of([{ keyId: key.keyId, publicKey: key.publicKey, role: 'server-request', active: true }]);
+}
+
+export interface OpenedWriteDirectory {
+  readonly store: SqliteRecoveryContractStore;
+  readonly consumption: SqliteConsumptionStore;
+  readonly inbox: ArtifactDirectory;
+  readonly outbox: ArtifactDirectory;
+  facts(): ArtifactFacts;
+}
+
+/** Opens both stores and the artifact directories, runs `f`, closes everything. */
+export async function withWriteDirectory<T>(layout: WriteDirectoryLayout, ctx: AdminContext, f: (w: OpenedWriteDirectory) => T | Promise<T>): Promise<T> {
+  const store = await openAdminContractStore(layout, ctx);
+  let consumption: SqliteConsumptionStore | null = null;
+  try {
+    consumption = await openAdminConsumptionStore(layout, ctx);
+    let inbox: ArtifactDirectory;
+    let outbox: ArtifactDirectory;
+    try {
+      inbox = ArtifactDirectory.open(layout.inboxDir);
+      outbox = ArtifactDirectory.open(layout.outboxDir);
+    } catch {
+      throw new AdminError('ARTIFACT_DIR', `${layout.inboxDir} or ${layout.outboxDir}: must be real directories of yours, mode 0700`);
+    }
+    const opened = consumption;
+    const w: OpenedWriteDirectory = {
+      store,
+      consumption: opened,
+      inbox,
+      outbox,
+      facts: () => {
+        const contracts = new Map(allContracts(store).map((c) => [c.contract_id, c]));
+        return Object.freeze({
+          now: ctx.now(),
+          contracts,
+          consumption: opened,
+          operatorAuthorities: pinnedAuthoritySetOf(loadPinnedAuthorities(layout.authoritiesFile)),
+          serverAuthorities: serverAuthoritiesOf(layout),
+        });
+      },
+    };
+    return await f(w);
+  } catch (error) {
+    throw storeRefusal(error);
+  } finally {
+    consumption?.close();
+    store.close();
+  }
+}

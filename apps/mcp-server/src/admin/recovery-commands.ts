@@ -1,0 +1,131 @@
+// The appliance-facing admin commands (`rollback`, `reconcile`, `release`): they build the server's own write
+// runtime (runtime/open-write-runtime.ts) from the same PFSENSE_* environment, with the write_protected grants
+// and --dir as the write directory, and act through it — never a second composition of the write path.
+import { join } from 'node:path';
+import { ContractNotFoundError } from '@pfsense-mcp/contract-store';
+import type { RecoveryContract } from '@pfsense-mcp/contract-store';
+import { CoordinatorRefusedError } from '@pfsense-mcp/coordinator';
+import { ConfigError } from '../runtime/config-error.js';
+import { KNOWN_TOOL_NAMES } from '../runtime/known-tool-names.js';
+import { loadConfig } from '../runtime/load-config.js';
+import { openWriteRuntime } from '../runtime/open-write-runtime.js';
+import type { WriteRuntime } from '../runtime/open-write-runtime.js';
+import { readApiKey } from '../runtime/read-api-key.js';
+import { WriteGateError } from '../runtime/write-gate-error.js';
+import type { AdminContext } from './admin-context.js';
+import { AdminError } from './admin-error.js';
+import { adminResult } from './admin-result.js';
+import type { AdminResult } from './admin-result.js';
+import { contractIdOperand } from './open-admin-stores.js';
+import { openWriteDirectory } from './open-write-directory.js';
+import type { AdminArgs } from './parse-admin-args.js';
+
+type RecoveryKind = 'reconciliation' | 'release';
+
+async function withRuntime<T>(args: AdminArgs, ctx: AdminContext, f: (runtime: WriteRuntime) => Promise<T>): Promise<T> {
+  const layout = openWriteDirectory(args, ctx);
+  let runtime: WriteRuntime;
+  try {
+    const config = loadConfig({ ...ctx.env, PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: layout.dir }, KNOWN_TOOL_NAMES);
+    runtime = await openWriteRuntime({ config, readApiKey: readApiKey(config.apiKeyFile) });
+  } catch (error) {
+    // Which variable is missing or wrong, or which part of the write runtime could not be built: names and rules only.
+    if (error instanceof ConfigError) throw new AdminError(`CONFIG_${error.code}`, error.message);
+    if (error instanceof WriteGateError) throw new AdminError(`RUNTIME_${error.code}`, error.rule);
+    throw error;
+  }
+  try {
+    return await f(runtime);
+  } finally {
+    await runtime.drain();
+    runtime.close();
+  }
+}
+
+function load(runtime: WriteRuntime, contractId: string): RecoveryContract {
+  try {
+    return runtime.recovery.loadContract(contractId);
+  } catch (error) {
+    if (error instanceof ContractNotFoundError) throw new AdminError('UNKNOWN_CONTRACT', 'CONTRACT_ID: no contract has this id');
+    throw error;
+  }
+}
+
+function refused(what: string): AdminError {
+  return new AdminError('REFUSED', `CONTRACT_ID: the ${what} was refused (the audit has the gate; \`admin artifacts list\` shows blocking files)`);
+}
+
+/** `admin rollback CONTRACT_ID`: the executor's rollback of a VERIFIED contract; exit 0 only when ROLLED_BACK. */
+export async function rollbackCommand(args: AdminArgs, ctx: AdminContext, operand: string): Promise<AdminResult> {
+  const contractId = contractIdOperand(operand);
+  return withRuntime(args, ctx, async (runtime) => {
+    const before = load(runtime, contractId);
+    if (before.state !== 'VERIFIED') throw new AdminError('WRONG_STATE', `CONTRACT_ID: is ${before.state}; rollback needs VERIFIED`);
+    let after: RecoveryContract;
+    try {
+      after = await runtime.recovery.rollback(contractId);
+    } catch (error) {
+      if (error instanceof CoordinatorRefusedError) throw refused('rollback');
+      throw error;
+    }
+    const reason = after.last_outcome_class ?? 'NONE';
+    const json = { contract_id: contractId, state: after.state, reason_class: reason };
+    if (after.state === 'ROLLED_BACK') return adminResult([`rolled back ${contractId}: ROLLED_BACK (${reason})`], json);
+    const next = after.state === 'RECONCILIATION' ? '`admin reconcile emit`' : after.state === 'ROLLBACK_FAILED' ? '`admin release emit`' : '`admin status`';
+    return adminResult([`rollback of ${contractId} ended ${after.state} (${reason}); next: ${next}`], { ...json, error: { code: `ROLLBACK_${after.state}`, message: `CONTRACT_ID: the rollback ended ${after.state} (${reason})` } }, 1);
+  });
+}
+
+/** `admin reconcile|release emit CONTRACT_ID`: a fresh observation and a server-signed request in the outbox. */
+export async function emitCommand(args: AdminArgs, ctx: AdminContext, operand: string, kind: RecoveryKind): Promise<AdminResult> {
+  const contractId = contractIdOperand(operand);
+  return withRuntime(args, ctx, async (runtime) => {
+    const c = load(runtime, contractId);
+    const wanted = kind === 'release' ? 'ROLLBACK_FAILED' : 'RECONCILIATION';
+    if (c.state !== wanted) throw new AdminError('WRONG_STATE', `CONTRACT_ID: is ${c.state}; ${kind === 'release' ? 'release' : 'reconcile'} needs ${wanted}`);
+    let emitted;
+    try {
+      emitted = await runtime.recovery.emitRecoveryRequest(contractId, kind);
+    } catch (error) {
+      if (error instanceof CoordinatorRefusedError) throw refused(`${kind} request`);
+      throw error;
+    }
+    const path = join(runtime.layout.outboxDir, emitted.pendingRequest);
+    const sign =
+      kind === 'release'
+        ? 'pfsense-mcp-signer sign FILE --key reconciliation-….key --server-key server-request.pub --out DIR'
+        : 'pfsense-mcp-signer sign FILE --key reconciliation-….key --server-key server-request.pub --outcome APPLIED|NOT_APPLIED --out DIR';
+    return adminResult(
+      [
+        `${emitted.alreadyPending ? 'already pending' : 'wrote'} ${path}`,
+        `  state ${c.state} v${c.state_version}${kind === 'reconciliation' && c.reconciliation !== null ? `, origin ${c.reconciliation.origin}` : ''}`,
+        `next: on the operator machine ${sign}`,
+        `      then here: pfsense-mcp admin inbox add --dir DIR SIGNED_FILE; pfsense-mcp admin ${kind === 'release' ? 'release' : 'reconcile'} resume --dir DIR ${contractId}`,
+      ],
+      { contract_id: contractId, state: c.state, pending_request: path, already_pending: emitted.alreadyPending },
+    );
+  });
+}
+
+/** `admin reconcile|release resume CONTRACT_ID`: the operator-signed evidence in the inbox resolves it; zero sends. */
+export async function resumeCommand(args: AdminArgs, ctx: AdminContext, operand: string, kind: RecoveryKind): Promise<AdminResult> {
+  const contractId = contractIdOperand(operand);
+  return withRuntime(args, ctx, async (runtime) => {
+    const c = load(runtime, contractId);
+    const wanted = kind === 'release' ? 'ROLLBACK_FAILED' : 'RECONCILIATION';
+    if (c.state !== wanted) throw new AdminError('WRONG_STATE', `CONTRACT_ID: is ${c.state}; ${kind === 'release' ? 'release' : 'reconcile'} needs ${wanted}`);
+    let after: RecoveryContract;
+    try {
+      after = runtime.recovery.resumeRecovery(contractId, kind);
+    } catch (error) {
+      if (error instanceof CoordinatorRefusedError) {
+        throw new AdminError('REFUSED', `CONTRACT_ID: no single valid signed ${kind} for this contract's state in the inbox (\`admin artifacts list\`)`);
+      }
+      throw error;
+    }
+    return adminResult(
+      [`resolved ${contractId}: ${c.state} → ${after.state}${kind === 'release' ? ' (reservation released)' : ''}; nothing was sent to the appliance`],
+      { contract_id: contractId, from_state: c.state, state: after.state },
+    );
+  });
+}

@@ -1,0 +1,112 @@
+import { ArtifactKind, parseArtifact, verifyArtifactSignature } from '@pfsense-mcp/authorization';
+import type { PendingConfirmationRequest } from '@pfsense-mcp/authorization';
+import type { RecoveryContract } from '@pfsense-mcp/contract-store';
+import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
+import { statusOfContract } from '@pfsense-mcp/coordinator';
+import { DEFAULT_RATE_LIMITS } from '@pfsense-mcp/policy';
+import { RecoveryState, isTerminal } from '@pfsense-mcp/state-machine';
+import type { AdminContext } from './admin-context.js';
+import { adminResult } from './admin-result.js';
+import type { AdminResult } from './admin-result.js';
+import { classifyArtifacts } from './classify-artifacts.js';
+import { withWriteDirectory } from './admin-facts.js';
+import type { OpenedWriteDirectory } from './admin-facts.js';
+import { openWriteDirectory } from './open-write-directory.js';
+import type { AdminArgs } from './parse-admin-args.js';
+
+/** What the operator can do next, per state (the commands of `pfsense-mcp admin` and the signer). */
+const NEXT_STEP: Readonly<Record<string, string>> = Object.freeze({
+  [RecoveryState.PREPARING]: 'wait: the server is creating it (it expires if abandoned)',
+  [RecoveryState.PREPARED]: 'sign the confirmation request in the outbox, or `admin cancel ID`',
+  [RecoveryState.EXECUTING]: 'wait: the change is in flight (a dead server is reconciled at the next start)',
+  [RecoveryState.VERIFIED]: 'nothing; `admin rollback ID` undoes it',
+  [RecoveryState.ROLLING_BACK]: 'wait: the rollback is in flight',
+  [RecoveryState.RECONCILIATION]: '`admin reconcile emit ID`, sign with the reconciliation key, `admin inbox add`, `admin reconcile resume ID`',
+  [RecoveryState.ROLLBACK_FAILED]: '`admin release emit ID`, sign with the reconciliation key, `admin inbox add`, `admin release resume ID`',
+  [RecoveryState.FAILED]: 'nothing (closed without effect)',
+  [RecoveryState.ROLLED_BACK]: 'nothing (rolled back)',
+  [RecoveryState.EXPIRED]: 'nothing (expired or cancelled before execution)',
+});
+
+function age(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 120) return `${s}s`;
+  if (s < 7200) return `${Math.floor(s / 60)}m`;
+  if (s < 172_800) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86_400)}d`;
+}
+
+/**
+ * --show-targets: alias names from the server's own signed confirmation requests in the outbox (verified against
+ * the server key; the store's encrypted copy stays sealed — only the executor may open it).
+ */
+function targetNames(w: OpenedWriteDirectory, serverAuthorities: PinnedAuthoritySet): ReadonlyMap<string, string> {
+  const names = new Map<string, string>();
+  for (const file of w.outbox.list()) {
+    try {
+      const a = parseArtifact(w.outbox.read(file));
+      if (a.kind !== ArtifactKind.CONFIRMATION_REQUEST) continue;
+      verifyArtifactSignature(a, serverAuthorities);
+      const p = (a as PendingConfirmationRequest).payload;
+      names.set(p.contract_id, p.review.pre_state.name);
+    } catch {
+      // Not the server's own readable request: no name from it.
+    }
+  }
+  return names;
+}
+
+function row(c: RecoveryContract, now: number) {
+  const beforeExecution = c.state === RecoveryState.PREPARING || c.state === RecoveryState.PREPARED;
+  return Object.freeze({
+    contract_id: c.contract_id,
+    operation_id: c.operation_id,
+    state: c.state,
+    mcp_status: statusOfContract(c),
+    // The alias only as the prefix of its target digest: status never shows a name, a description or a key.
+    target: c.target_identity_digest.slice(0, 12),
+    age_ms: now - c.created_at,
+    expires_at: beforeExecution ? c.expires_at : null,
+    next_step: NEXT_STEP[c.state] ?? 'inspect with `admin audit verify`',
+  });
+}
+
+/** `admin status [--all] [--show-targets]`: contracts (non-terminal unless --all), pending requests, inbox artifacts, the anchors. */
+export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise<AdminResult> {
+  const layout = openWriteDirectory(args, ctx);
+  return withWriteDirectory(layout, ctx, (w) => {
+    const facts = w.facts();
+    const contracts = [...facts.contracts.values()].filter((c) => args.flags.has('--all') || !isTerminal(c.state)).sort((a, b) => a.created_at - b.created_at);
+    const names = args.flags.has('--show-targets') ? targetNames(w, facts.serverAuthorities) : null;
+    const rows = contracts.map((c) => (names === null ? row(c, facts.now) : { ...row(c, facts.now), target_name: names.get(c.contract_id) ?? null }));
+    const artifacts = classifyArtifacts(w.inbox, w.outbox, facts);
+    const pending = artifacts.filter((a) => a.box === 'outbox' && a.condition === 'still-useful');
+    const inbox = artifacts.filter((a) => a.box === 'inbox');
+    const blocking = inbox.filter((a) => a.condition === 'blocking');
+    const integrity = w.store.integrityReport();
+    const anchor =
+      integrity.failure?.table === 'anchor'
+        ? `NOT IN STEP (${integrity.failure.kind}): run \`admin audit verify\``
+        : `in step at audit sequence ${integrity.head.sequence}${layout.anchorDirIsExternal ? ' (on another medium)' : ' (same medium as the store)'}`;
+    const text = [
+      `write directory ${layout.dir}`,
+      `contracts (${args.flags.has('--all') ? 'all' : 'not terminal'}): ${rows.length}`,
+      ...rows.map(
+        (r) =>
+          `  ${r.contract_id}  ${r.state.padEnd(15)} ${r.mcp_status.padEnd(23)} age ${age(r.age_ms).padEnd(5)} ${r.expires_at === null ? '' : `expires ${new Date(r.expires_at).toISOString()} `}target ${r.target}…${'target_name' in r ? ` ${JSON.stringify(r.target_name)}` : ''}\n      operation ${r.operation_id}\n      next: ${r.next_step}`,
+      ),
+      `pending requests in the outbox: ${pending.length}`,
+      ...pending.map((p) => `  ${p.file}  ${p.kind ?? '?'}${p.contractId === null ? '' : `  contract ${p.contractId}`}`),
+      `inbox artifacts: ${inbox.length} (${blocking.length} blocking${blocking.length > 0 ? ': `admin artifacts list` says why' : ''})`,
+      `anchors: ${anchor}`,
+      `rate limits in force: ${Object.entries(DEFAULT_RATE_LIMITS).map(([k, v]) => `${k}=${v}`).join(', ')}`,
+    ];
+    return adminResult(text, {
+      contracts: rows,
+      pending_requests: pending.map((p) => ({ file: p.file, kind: p.kind, contract_id: p.contractId, operation_id: p.operationId, expires_at: p.expiresAt })),
+      inbox: { files: inbox.length, blocking: blocking.length },
+      rate_limits: DEFAULT_RATE_LIMITS,
+      anchor: { in_step: integrity.failure?.table !== 'anchor', head_sequence: integrity.head.sequence, external_medium: layout.anchorDirIsExternal },
+    });
+  });
+}

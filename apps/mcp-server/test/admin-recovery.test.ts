@@ -1,0 +1,208 @@
+// Black-box tests of the appliance-facing admin commands (`rollback`, `reconcile`, `release`) through the BUILT
+// program and the BUILT signer: the write path's first half runs in the test (as a server would), the admin
+// commands run as real processes after it is gone, against the simulator on loopback.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ALIASES, openDriver, operatorKey, signedFile, SIM_DATA } from './support/admin-driver.js';
+import type { Driver, OperatorKey } from './support/admin-driver.js';
+import { ensureBuilt, serverMain, workspaceRoot } from './support/built-server.js';
+
+const signerMain = join(workspaceRoot, 'dist', 'apps', 'signer-cli', 'main.js');
+const ALIAS_PATH = '/api/v2/firewall/alias';
+// Each test runs many real child processes (the built program, the signer): seconds each on a loaded machine.
+vi.setConfig({ testTimeout: 240_000 });
+const root = mkdtempSync(join(tmpdir(), 'admin-recovery-'));
+let sim: RunningSimulator;
+let keyFile: string;
+
+beforeAll(async () => {
+  ensureBuilt();
+  if (!existsSync(signerMain)) execFileSync(process.execPath, ['tools/scripts/build-program.mjs', 'signer-cli'], { cwd: workspaceRoot, stdio: 'ignore' });
+  sim = await startSimulator({ data: SIM_DATA });
+  keyFile = join(root, 'api-key');
+  writeFileSync(keyFile, `${sim.apiKey}\n`, { mode: 0o600 });
+}, 120_000);
+afterAll(async () => {
+  await sim.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+interface Run {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly json: Record<string, unknown>;
+}
+
+/** Asynchronous on purpose: the simulator lives in this process and must keep answering while the child runs. */
+async function run(main: string, args: readonly string[], env: Record<string, string>): Promise<Run> {
+  const child = spawn(process.execPath, [main, ...args], { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  const status = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const r = { status, stdout, stderr };
+  const lines = r.stdout.trim().split('\n');
+  let json: Record<string, unknown> = {};
+  try {
+    json = JSON.parse(lines[lines.length - 1] ?? '') as Record<string, unknown>;
+  } catch {
+    // not JSON
+  }
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, json };
+}
+
+const applianceEnv = (): Record<string, string> => ({ PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: keyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' });
+const admin = (args: readonly string[], env: Record<string, string> = applianceEnv()): Promise<Run> => run(serverMain, ['admin', ...args], env);
+const signer = (args: readonly string[]): Promise<Run> => run(signerMain, args, {});
+
+async function ok(p: Promise<Run>): Promise<Run> {
+  const r = await p;
+  expect(r.status, `${r.stderr} ${r.stdout}`).toBe(0);
+  return r;
+}
+
+let n = 0;
+interface Setup {
+  readonly dir: string;
+  readonly keys: string;
+  readonly plan: OperatorKey;
+  readonly confirm: OperatorKey;
+  readonly reconciliationKey: string;
+  driver: Driver;
+}
+
+async function setup(): Promise<Setup> {
+  n += 1;
+  const dir = join(root, `w${n}`);
+  const keys = join(root, `keys${n}`);
+  mkdirSync(keys, { mode: 0o700 });
+  (await ok(admin(['init', '--dir', dir])));
+  const plan = operatorKey(keys, 'plan-authorization');
+  const confirm = operatorKey(keys, 'confirmation');
+  const recon = (await ok(signer(['keygen', '--role', 'reconciliation', '--out', keys, '--json']))).json;
+  (await ok(admin(['trust', '--dir', dir, '--role', 'plan-authorization', '--public-key', plan.pubFile])));
+  (await ok(admin(['trust', '--dir', dir, '--role', 'confirmation', '--public-key', confirm.pubFile])));
+  (await ok(admin(['trust', '--dir', dir, '--role', 'reconciliation', '--public-key', String(recon['public_key_file'])])));
+  return { dir, keys, plan, confirm, reconciliationKey: String(recon['private_key_file']), driver: await openDriver(dir, sim) };
+}
+
+/** requested → authorization → PREPARED → confirmation (→ the executor). Returns the contract id and the last status. */
+async function confirmAndRun(s: Setup, alias: string, description: string): Promise<{ contractId: string; status: string; pending: string | null }> {
+  const r1 = await s.driver.request(alias, description);
+  (await ok(admin(['inbox', 'add', '--dir', s.dir, signedFile(s.driver, r1.pendingRequest ?? '', s.plan)])));
+  const r2 = await s.driver.request(alias, description);
+  (await ok(admin(['inbox', 'add', '--dir', s.dir, signedFile(s.driver, r2.pendingRequest ?? '', s.confirm)])));
+  const r3 = await s.driver.request(alias, description);
+  return { contractId: r3.contractId ?? '', status: r3.status, pending: r3.pendingRequest };
+}
+
+async function aliasDescr(name: string): Promise<string> {
+  const r = await fetch(`${sim.url}/api/v2/firewall/aliases`, { headers: { 'X-API-Key': sim.apiKey } });
+  const body = (await r.json()) as { data: Array<{ name: string; descr: string }> };
+  return body.data.find((a) => a.name === name)?.descr ?? '';
+}
+
+/** The real signer: review for the approval prefix, then sign with --approve. */
+async function signWithSigner(s: Setup, request: string, outcome?: 'APPLIED' | 'NOT_APPLIED'): Promise<string> {
+  const serverKey = join(s.dir, 'keys', 'server-request.pub');
+  const review = (await ok(signer(['review', request, '--server-key', serverKey, '--json']))).json['review'] as { approve_prefix: string };
+  const out = mkdtempSync(join(tmpdir(), 'admin-recovery-signed-'));
+  const signed = await signer([
+    'sign', request, '--key', s.reconciliationKey, '--server-key', serverKey, '--out', out, '--approve', review.approve_prefix, '--json',
+    ...(outcome === undefined ? [] : ['--outcome', outcome]),
+  ]);
+  expect(signed.status, signed.stderr).toBe(0);
+  return String(signed.json['file']);
+}
+
+describe('admin rollback', () => {
+  it('rolls back a VERIFIED contract after the server is gone (one PATCH), refuses other states, unknown ids, a missing variable', async () => {
+    const s = await setup();
+    const original = ALIASES.find((a) => a.name === 'LAN_SERVERS')?.descr;
+    const v = await confirmAndRun(s, 'LAN_SERVERS', 'rolled back soon');
+    expect(v.status).toBe('verified');
+    expect(await aliasDescr('LAN_SERVERS')).toBe('rolled back soon');
+    s.driver.close();
+    const missing = await admin(['rollback', '--dir', s.dir, v.contractId, '--json'], { PFSENSE_API_KEY_FILE: keyFile });
+    expect(missing.status).toBe(1);
+    expect(JSON.stringify(missing.json['error'])).toContain('PFSENSE_URL');
+    sim.control.resetCounters();
+    const r = (await ok(admin(['rollback', v.contractId, '--dir', s.dir, '--json'])));
+    expect(r.json).toMatchObject({ ok: true, contract_id: v.contractId, state: 'ROLLED_BACK' });
+    expect(sim.control.count(ALIAS_PATH, 'PATCH')).toBe(1);
+    expect(await aliasDescr('LAN_SERVERS')).toBe(original);
+    const again = await admin(['rollback', '--dir', s.dir, v.contractId, '--json']);
+    expect(again.status).toBe(1);
+    expect(again.json['error']).toMatchObject({ code: 'WRONG_STATE' });
+    expect((await admin(['rollback', '--dir', s.dir, 'no-such-contract', '--json'])).json['error']).toMatchObject({ code: 'UNKNOWN_CONTRACT' });
+    expect(sim.control.count(ALIAS_PATH, 'PATCH')).toBe(1);
+    // No presence file is left behind by the runtime the command built.
+    expect(readdirSync(s.dir).filter((f) => f.startsWith('.server-'))).toEqual([]);
+  });
+});
+
+describe('admin rollback racing', () => {
+  it('two rollback processes on one contract: one PATCH, one ROLLED_BACK, the other refused', async () => {
+    const s = await setup();
+    const v = await confirmAndRun(s, 'LAN_SERVERS', 'raced rollback');
+    expect(v.status).toBe('verified');
+    s.driver.close();
+    sim.control.resetCounters();
+    const [a, b] = await Promise.all([admin(['rollback', '--dir', s.dir, v.contractId, '--json']), admin(['rollback', '--dir', s.dir, v.contractId, '--json'])]);
+    const states = [a, b].map((r) => (r.status === 0 ? String(r.json['state']) : String((r.json['error'] as { code: string }).code)));
+    expect(states.filter((x) => x === 'ROLLED_BACK')).toHaveLength(1);
+    expect(states.filter((x) => x !== 'ROLLED_BACK')).toEqual([expect.stringMatching(/^(WRONG_STATE|REFUSED)$/)]);
+    expect(sim.control.count(ALIAS_PATH, 'PATCH')).toBe(1);
+    expect((await ok(admin(['audit', 'verify', '--dir', s.dir]))).status).toBe(0);
+  });
+});
+
+describe('admin reconcile', () => {
+  for (const outcome of ['APPLIED', 'NOT_APPLIED'] as const) {
+    it(`after a reset-after-apply: emit (already pending is exit 0), the real signer's ${outcome}, inbox add, resume with zero sends`, async () => {
+      const s = await setup();
+      const alias = outcome === 'APPLIED' ? 'WEB_PORTS' : 'DMZ_HOSTS';
+      sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'reset-after-apply' });
+      let lost;
+      try {
+        lost = await confirmAndRun(s, alias, `lost response ${outcome}`);
+      } finally {
+        sim.control.clearFaults();
+      }
+      expect(lost.status).toBe('reconciliation_required');
+      s.driver.close();
+      const status = (await ok(admin(['status', '--dir', s.dir, '--json']))).json['contracts'] as Array<Record<string, unknown>>;
+      expect(status.find((c) => c['contract_id'] === lost.contractId)).toMatchObject({ state: 'RECONCILIATION', mcp_status: 'reconciliation_required' });
+      sim.control.resetCounters();
+      const emitted = (await ok(admin(['reconcile', 'emit', '--dir', s.dir, lost.contractId, '--json'])));
+      const request = String(emitted.json['pending_request']);
+      expect(request.startsWith(join(s.dir, 'outbox', 'reconciliation-request.'))).toBe(true);
+      const twice = (await ok(admin(['reconcile', 'emit', '--dir', s.dir, lost.contractId, '--json'])));
+      expect(twice.json).toMatchObject({ already_pending: true, pending_request: request });
+      // Resume before the evidence is there: refused, nothing changes.
+      expect((await admin(['reconcile', 'resume', '--dir', s.dir, lost.contractId, '--json'])).json['error']).toMatchObject({ code: 'REFUSED' });
+      (await ok(admin(['inbox', 'add', '--dir', s.dir, await signWithSigner(s, request, outcome)])));
+      const resumed = (await ok(admin(['reconcile', 'resume', lost.contractId, '--dir', s.dir, '--json'])));
+      expect(resumed.json).toMatchObject({ from_state: 'RECONCILIATION', state: outcome === 'APPLIED' ? 'VERIFIED' : 'FAILED' });
+      expect(sim.control.count(ALIAS_PATH, 'PATCH')).toBe(0);
+      expect((await ok(admin(['audit', 'verify', '--dir', s.dir]))).status).toBe(0);
+      expect((await admin(['reconcile', 'emit', '--dir', s.dir, lost.contractId, '--json'])).json['error']).toMatchObject({ code: 'WRONG_STATE' });
+    });
+  }
+});
+
+describe('admin release', () => {
+  it('refuses a contract that is not ROLLBACK_FAILED', async () => {
+    const s = await setup();
+    const v = await confirmAndRun(s, 'VPN_PEERS', 'not a failed rollback');
+    s.driver.close();
+    expect((await admin(['release', 'emit', '--dir', s.dir, v.contractId, '--json'])).json['error']).toMatchObject({ code: 'WRONG_STATE' });
+    expect((await admin(['release', 'resume', '--dir', s.dir, v.contractId, '--json'])).json['error']).toMatchObject({ code: 'WRONG_STATE' });
+  });
+});

@@ -1,0 +1,77 @@
+// The store calls behind `pfsense-mcp admin`: cancel, integrityReport and backupTo.
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '../src/index.js';
+import { contractInput, errorOf, makeHarness, preparedConfirmed, verified } from './helpers.js';
+import type { Harness } from './helpers.js';
+
+let h: Harness;
+beforeEach(() => {
+  h = makeHarness();
+});
+afterEach(() => h.cleanup());
+
+describe('cancel', () => {
+  it('takes back a PREPARED contract: EXPIRED, outcome CANCELLED, audited; the target can be prepared again', async () => {
+    const store = await h.open();
+    const c = store.create(contractInput());
+    const p = store.markPrepared(c.contract_id, c.state_version);
+    const cancelled = store.cancel(p.contract_id);
+    expect(cancelled).toMatchObject({ state: 'EXPIRED', state_version: p.state_version + 1, last_outcome_class: 'CANCELLED' });
+    const last = store.listAuditEvents({ contractId: c.contract_id }).at(-1);
+    expect(last).toMatchObject({ from_state: 'PREPARED', to_state: 'EXPIRED', outcome_class: 'CANCELLED' });
+    expect(() => preparedConfirmed(store, contractInput())).not.toThrow();
+  });
+
+  it('refuses anything but PREPARED and an unknown id', async () => {
+    const store = await h.open();
+    const v = verified(store, contractInput({ target: 9 }));
+    expect(errorOf(() => store.cancel(v.contract_id))).toMatchObject({ name: 'PreconditionError', code: 'WRONG_STATE' });
+    expect(errorOf(() => store.cancel('no-such-contract'))).toMatchObject({ name: 'ContractNotFoundError' });
+    expect(() => store.cancel('../x')).toThrow(TypeError);
+  });
+});
+
+describe('integrityReport', () => {
+  it('counts rows and shows head and anchor of a sound store', async () => {
+    const store = await h.open();
+    verified(store, contractInput());
+    const r = store.integrityReport();
+    expect(r.failure).toBeNull();
+    expect(r.contracts).toBe(1);
+    expect(r.auditRows).toBeGreaterThan(3);
+    expect(r.head.sequence).toBe(r.auditRows);
+    expect(r.anchor).toEqual({ sequence: r.head.sequence, headMac: r.head.mac });
+    expect(r.reservations).toBe(0);
+  });
+});
+
+describe('backupTo', () => {
+  it('writes consistent 0600 copies of both stores that open with the same key, never overwriting', async () => {
+    const store = await h.open();
+    verified(store, contractInput());
+    const out = mkdtempSync(join(tmpdir(), 'cs-backup-'));
+    try {
+      await store.backupTo(join(out, 'contracts.sqlite'));
+      expect(statSync(join(out, 'contracts.sqlite')).mode & 0o777).toBe(0o600);
+      await expect(store.backupTo(join(out, 'contracts.sqlite'))).rejects.toMatchObject({ code: 'EXISTS' });
+      const consumption = await SqliteConsumptionStore.open({ directory: h.dir, masterKey: h.masterKey, clock: () => h.clock.now });
+      expect(consumption.tryConsume('auth-1')).toBe(true);
+      await consumption.backupTo(join(out, 'consumption.sqlite'));
+      consumption.close();
+      const copy = await SqliteConsumptionStore.open({ directory: out, masterKey: h.masterKey, clock: () => h.clock.now });
+      expect(copy.isConsumed('auth-1')).toBe(true);
+      copy.close();
+      const anchorDir = mkdtempSync(join(tmpdir(), 'cs-backup-anchor-'));
+      const restored = await SqliteRecoveryContractStore.reanchorRestoredStore({ ...h.options(), directory: out, anchor: { file: join(anchorDir, 'a.json') } });
+      expect(restored.list()).toHaveLength(1);
+      restored.close();
+      rmSync(anchorDir, { recursive: true, force: true });
+      expect(existsSync(join(out, 'contracts.sqlite-journal'))).toBe(false);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
