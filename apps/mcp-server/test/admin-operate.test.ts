@@ -296,6 +296,54 @@ describe('admin audit verify / export', () => {
   });
 });
 
+// What someone who can write the closed database does without any key: SQLite directly, in a child process
+// (the test's own imports stay inside the layering rules; the contract store's own suite covers every edit).
+function editClosedStore(db: string, statements: readonly string[], contractId: string): void {
+  const script =
+    "const D = require('better-sqlite3'); const d = new D(process.argv[1]);" +
+    ' for (const s of JSON.parse(process.argv[2])) d.prepare(s).run(process.argv[3]); d.close();';
+  const r = spawnSync(process.execPath, ['-e', script, db, JSON.stringify(statements), contractId], { encoding: 'utf8', cwd: process.cwd() });
+  expect(r.status, r.stderr).toBe(0);
+}
+
+describe('admin audit verify on rows deleted while the store was closed', () => {
+  it('a deleted PREPARED contract: exit 1 naming the table and the contract, and the server-side commands refuse', async () => {
+    const s = await setup();
+    let id: string;
+    try {
+      id = (await prepared(s, 'WEB_PORTS', 'delete me')).contractId;
+    } finally {
+      s.driver.close();
+    }
+    editClosedStore(
+      join(s.dir, 'store', 'contracts.sqlite'),
+      ['DELETE FROM protected_artifacts WHERE contract_id = ?', 'DELETE FROM contracts WHERE contract_id = ?'],
+      id,
+    );
+    const r = admin(['audit', 'verify', '--dir', s.dir, '--json']);
+    expect(r.status).toBe(1);
+    expect(r.json['failure']).toMatchObject({ table: 'contracts', row: id });
+    expect(admin(['audit', 'verify', '--dir', s.dir]).stdout).toMatch(/FAILED at table contracts, row /);
+    expect(admin(['status', '--dir', s.dir, '--json']).json).toMatchObject({ ok: false });
+    // The server's write runtime stays down with the same place named (table, contract id), never a value.
+    const keyFile = join(root, `api-key-${n}`);
+    writeFileSync(keyFile, `${sim.apiKey}\n`, { mode: 0o600 });
+    const env = {
+      PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+      PFSENSE_URL: sim.url,
+      PFSENSE_API_KEY_FILE: keyFile,
+      PFSENSE_ALLOW_HTTP_LOOPBACK: 'true',
+      PFSENSE_PROFILE: 'write_protected',
+      PFSENSE_WRITE_DIR: s.dir,
+    };
+    const check = spawnSync(process.execPath, [serverMain, '--check-config'], { encoding: 'utf8', env, timeout: 60_000 });
+    expect(check.status).toBe(1);
+    expect(check.stdout).toContain(`ABSENT (runtime_enabled, STORE_ROW_MISSING)`);
+    expect(check.stdout).toContain(`in table contracts, contract ${id}`);
+    expect(check.stdout + check.stderr).not.toContain('delete me');
+  });
+});
+
 describe('admin backup', () => {
   it('copies both databases online into a new 0700 directory (files 0600), never the anchors; refuses a non-empty one', async () => {
     const s = await setup();

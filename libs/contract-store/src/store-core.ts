@@ -698,6 +698,17 @@ export class StoreCore {
       } catch (error) {
         fail('rate_windows', '', error);
       }
+      if (failure === null) {
+        // Every row authentic on its own: now the rows against the audit chain, the check open runs, so a row
+        // deleted or written back while the store was closed is reported here too (table and contract id).
+        try {
+          this.verifyContents();
+        } catch (error) {
+          const f = integrityFailureOf(error);
+          if (f === null) throw error;
+          fail(f.table, f.contractId ?? (f.sequence === null ? '' : String(f.sequence)), { code: f.kind });
+        }
+      }
       let anchor: AnchorRecord | null = null;
       try {
         anchor = this.#anchor.read();

@@ -2,7 +2,7 @@
 // both stores with their anchors, inbox/outbox → executor → coordinator → execution core → the facade the tool
 // holds. All or nothing: the first problem closes what was opened and throws one WriteGateError.
 import { isAbsolute, relative } from 'node:path';
-import { ContractStoreError, SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
+import { ContractStoreError, RecordIntegrityError, SqliteConsumptionStore, SqliteRecoveryContractStore, StoreConsistencyError } from '@pfsense-mcp/contract-store';
 import {
   AliasDescriptionExecutionCore,
   ArtifactDirectory,
@@ -90,6 +90,16 @@ function layoutName(layout: WriteDirectoryLayout | null, path: string): string {
 
 const safeCode = (code: unknown): string => (typeof code === 'string' && /^[A-Z][A-Z0-9_]{0,40}$/.test(code) ? code : 'UNUSABLE');
 
+const safeId = (id: unknown): string | null => (typeof id === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(id) ? id : null);
+
+/** Where a store's row check failed: the table and the contract id (identifiers only, never a value). */
+function whereInStore(error: ContractStoreError): string {
+  if (!(error instanceof StoreConsistencyError) && !(error instanceof RecordIntegrityError)) return '';
+  const table = safeId(error.table);
+  const contract = safeId(error.contractId);
+  return `${table === null ? '' : ` in table ${table}`}${contract === null ? '' : `, contract ${contract}`}`;
+}
+
 /** Maps any failure while building to the one runtime gate failure (codes and fixed rules, never a value). */
 function classifyBuildError(error: unknown, layout: WriteDirectoryLayout | null): WriteGateError {
   if (error instanceof WriteGateError) return error;
@@ -106,7 +116,7 @@ function classifyBuildError(error: unknown, layout: WriteDirectoryLayout | null)
     return runtimeFailure(`ARTIFACT_DIR_${safeCode(error.code)}`, `PFSENSE_WRITE_DIR/inbox or outbox is unusable (${safeCode(error.code)}): both must be real directories of the server user, mode 0700, holding only safe files`, error);
   }
   if (error instanceof ContractStoreError) {
-    return runtimeFailure(`STORE_${safeCode(error.code)}`, `the contract or consumption store refused to open (${error.name} ${safeCode(error.code)}); see \`pfsense-mcp admin\` and the contract-store README (backup and restore)`, error);
+    return runtimeFailure(`STORE_${safeCode(error.code)}`, `the contract or consumption store refused to open (${error.name} ${safeCode(error.code)}${whereInStore(error)}); see \`pfsense-mcp admin\` and the contract-store README (backup and restore)`, error);
   }
   if (error instanceof ConfigError) {
     return runtimeFailure(error.code, error.message, error);
