@@ -92,9 +92,9 @@ const progress = (what) => {
 };
 
 // ---- programs ----
-function run(main, argv, what) {
+function run(main, argv, what, env = {}) {
   progress(what);
-  const r = spawnSync(process.execPath, [main, ...argv], { encoding: 'utf8', input: '', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, [main, ...argv], { encoding: 'utf8', input: '', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, NO_COLOR: '1', ...env } });
   if (TTY) process.stdout.write('\x1b[2K');
   if (r.status !== 0) throw new Error(`${what} failed (exit ${r.status}): ${r.stderr.trim().split('\n').slice(-2).join(' ')}`);
   const last = r.stdout.trim().split('\n').at(-1) ?? '';
@@ -106,7 +106,7 @@ function run(main, argv, what) {
   }
   return { stdout: r.stdout, json };
 }
-const admin = (argv, what) => run(server, ['admin', ...argv, '--json'], what);
+const admin = (argv, what, env) => run(server, ['admin', ...argv, '--json'], what, env);
 const signer = (argv, what) => run(signerMain, argv, what);
 
 function startSim(dataFile) {
@@ -279,10 +279,25 @@ async function main() {
   done('write', { states: [requested.status, awaiting.status, verified.status], contract_id: verified.contract_id, read_back: after, patches: writePatches });
 
   // 4. Operations
-  step('Operations: admin status, admin rollback, admin audit verify');
-  const missing = ['status', 'rollback', 'audit verify'];
-  say(`   not built yet in this checkout: pfsense-mcp admin ${missing.join(', ')} — this step is skipped`);
-  done('operations', { skipped: true, missing: missing.map((m) => `admin ${m}`) });
+  step('Operations: admin status, admin rollback, admin audit verify', 'the operator\'s commands on the server host, over the same write directory, safe beside the running server');
+  const status = admin(['status', '--dir', dir], 'admin status').json;
+  const row = (status.contracts ?? []).find((c) => c.contract_id === verified.contract_id);
+  say(`   admin status: contract ${verified.contract_id} is ${bold(row?.state ?? '?')} (MCP: ${row?.mcp_status ?? '?'}); the alias only as a digest prefix ${row?.target ?? ''}`);
+  const rollbackPatchesBefore = await patchCount();
+  // rollback talks to the appliance: the same PFSENSE_* environment as the server, with the write_protected grants.
+  const rolled = admin(['rollback', verified.contract_id, '--dir', dir], 'admin rollback', { ...baseEnv, PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: dir }).json;
+  say(`   admin rollback → ${bold(rolled.state)} (${rolled.reason_class}): the old description is written back only because the alias was still exactly as verified`);
+  const restored = await aliasDescr(writer, 'LAN_SERVERS');
+  say(`   read back through pfsense_get_firewall_aliases: LAN_SERVERS ${JSON.stringify(restored)}`);
+  const audit = admin(['audit', 'verify', '--dir', dir], 'admin audit verify').json;
+  say(`   admin audit verify → every check holds: ${audit.contracts_checked} contract(s), ${audit.audit_rows_checked} audit rows, HMAC chain and anchor`);
+  done('operations', {
+    status_state: row?.state ?? null,
+    rollback: rolled.state,
+    read_back: restored,
+    audit_rows: audit.audit_rows_checked,
+    patches: (await patchCount()) - rollbackPatchesBefore,
+  });
 
   // 5. Faults
   if (FAULTS) {
