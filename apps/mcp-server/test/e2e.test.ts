@@ -284,19 +284,24 @@ describe('startup and shutdown', () => {
   });
 
   it('--demo serves against a simulator child with no configuration, stops it and removes its temp dir on exit', async () => {
-    const demoDirs = () => readdirSync(tmpdir()).filter((d) => d.startsWith('pfsense-mcp-demo-')).sort();
+    // A private TMPDIR: another demo running at the same time (a parallel suite) cannot change what this one sees.
+    const privateTmp = mkdtempSync(join(tmpdir(), 'pfsense-mcp-e2e-tmp-'));
+    const demoDirs = () => readdirSync(privateTmp).filter((d) => d.startsWith('pfsense-mcp-demo-')).sort();
     const before = demoDirs();
-    const server = await connectBuilt({}, ['--demo']);
+    const server = await connectBuilt({ TMPDIR: privateTmp }, ['--demo']);
     try {
       const result = await server.client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: { limit: 1 } });
       expect(result.isError ?? false).toBe(false);
       expect((result.structuredContent as { count: number }).count).toBe(1);
+      expect(demoDirs()).toHaveLength(1);
     } finally {
       await server.close();
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(server.stderr()).toContain('"demo_simulator_stopped"');
     expect(server.stderr()).toMatch(/^pfsense-mcp: demo appliance at http:\/\/127\.0\.0\.1:\d+; waiting for an MCP client on stdin$/m);
+    expect(before).toEqual([]);
     expect(demoDirs()).toEqual(before);
+    rmSync(privateTmp, { recursive: true, force: true });
   });
 });
