@@ -285,7 +285,8 @@ async function main() {
   say(`   admin status: contract ${verified.contract_id} is ${bold(row?.state ?? '?')} (MCP: ${row?.mcp_status ?? '?'}); the alias only as a digest prefix ${row?.target ?? ''}`);
   const rollbackPatchesBefore = await patchCount();
   // rollback talks to the appliance: the same PFSENSE_* environment as the server, with the write_protected grants.
-  const rolled = admin(['rollback', verified.contract_id, '--dir', dir], 'admin rollback', { ...baseEnv, PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: dir }).json;
+  const writeEnv = { ...baseEnv, PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: dir };
+  const rolled = admin(['rollback', verified.contract_id, '--dir', dir], 'admin rollback', writeEnv).json;
   say(`   admin rollback → ${bold(rolled.state)} (${rolled.reason_class}): the old description is written back only because the alias was still exactly as verified`);
   const restored = await aliasDescr(writer, 'LAN_SERVERS');
   say(`   read back through pfsense_get_firewall_aliases: LAN_SERVERS ${JSON.stringify(restored)}`);
@@ -311,11 +312,16 @@ async function main() {
     say(`   the simulator applies the PATCH and closes without answering → ${bold(lost.status)}`);
     const observed = await aliasDescr(writer, 'WEB_PORTS');
     say(`   the operator looks first: WEB_PORTS is observed as ${JSON.stringify(observed)}, so the signed outcome is APPLIED`);
-    review(h, lost.pending_request, 'reconciliation', 'APPLIED');
+    // The operator's side on the server host: a fresh observation and the server-signed reconciliation request.
+    const emitted = admin(['reconcile', 'emit', lost.contract_id, '--dir', dir], 'admin reconcile emit', writeEnv).json;
+    say(`   admin reconcile emit → ${emitted.already_pending ? 'already pending' : 'wrote'} the reconciliation request (state ${emitted.state})`);
+    review(h, emitted.pending_request, 'reconciliation', 'APPLIED');
+    const resumed = admin(['reconcile', 'resume', lost.contract_id, '--dir', dir], 'admin reconcile resume', writeEnv).json;
+    say(`   admin reconcile resume → ${bold(resumed.state)}: resolved from the signed, observed evidence; nothing was sent`);
     const resolved = await write(writer, fargs, 'verified');
     const faultPatches = (await patchCount()) - before;
     say(`   AI asks again → ${bold(resolved.status)}; PATCHes sent for WEB_PORTS in all: ${faultPatches}`);
-    done('faults', { states: [lost.status, resolved.status], observed, patches: faultPatches });
+    done('faults', { states: [lost.status, resumed.state, resolved.status], observed, patches: faultPatches });
   }
   await writer.close();
   const total = Date.now() - started;

@@ -52,7 +52,7 @@ describe('npm run demo', () => {
     });
     expect(byName.get('operations')).toMatchObject({ status_state: 'VERIFIED', rollback: 'ROLLED_BACK', patches: 1 });
     expect(byName.get('operations')?.['audit_rows']).toBeGreaterThan(0);
-    expect(byName.get('faults')).toMatchObject({ states: ['reconciliation_required', 'verified'], observed: 'Web (answer lost on the way back)', patches: 1 });
+    expect(byName.get('faults')).toMatchObject({ states: ['reconciliation_required', 'VERIFIED', 'verified'], observed: 'Web (answer lost on the way back)', patches: 1 });
     for (const l of byName.values()) expect(typeof l['ms']).toBe('number');
     expect(lines.at(-1)).toMatchObject({ event: 'done' });
     expect(existsSync(String(start?.['workdir']))).toBe(false);
