@@ -7,6 +7,7 @@ import { localToolAnnotations } from './tool-annotations.js';
 import { ToolCallError, ToolErrorCode, toolErrorText } from './tool-error-code.js';
 import type { WriteToolPaths } from './register-write-tool.js';
 import { WRITE_OPERATIONS_TOOL_NAME } from './write-tool-name.js';
+import { OPERATION_STATUSES } from './operation-statuses.js';
 
 export { WRITE_OPERATIONS_TOOL_NAME };
 
@@ -28,13 +29,7 @@ export const WriteOperationsInputSchema = z
   })
   .strict();
 
-const STATUSES = [
-  OperationStatus.REQUESTED,
-  OperationStatus.AWAITING_CONFIRMATION,
-  OperationStatus.VERIFIED,
-  OperationStatus.RECONCILIATION_REQUIRED,
-  OperationStatus.REFUSED,
-] as const;
+const STATUSES = OPERATION_STATUSES;
 
 const OperationSchema = z
   .object({

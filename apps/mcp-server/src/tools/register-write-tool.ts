@@ -6,6 +6,7 @@ import type { AliasDescriptionChangeResult, AliasDescriptionWriteFacade } from '
 import { writeToolAnnotations } from './tool-annotations.js';
 import { ToolCallError, ToolErrorCode, toolErrorText } from './tool-error-code.js';
 import { WRITE_TOOL_NAME } from './write-tool-name.js';
+import { OPERATION_STATUSES } from './operation-statuses.js';
 
 export { WRITE_TOOL_NAME };
 export const WRITE_TOOL_CAPABILITY = 'ALIAS_WRITE';
@@ -30,13 +31,7 @@ export const WriteToolInputSchema = z
   })
   .strict();
 
-const STATUSES = [
-  OperationStatus.REQUESTED,
-  OperationStatus.AWAITING_CONFIRMATION,
-  OperationStatus.VERIFIED,
-  OperationStatus.RECONCILIATION_REQUIRED,
-  OperationStatus.REFUSED,
-] as const;
+const STATUSES = OPERATION_STATUSES;
 
 export const WriteToolOutputSchema = z
   .object({
