@@ -1,14 +1,14 @@
 import { copyFileSync, constants, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { STORE_SCHEMA_VERSION, SchemaVersionError, SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
-import { beginMaintenance } from '../runtime/write-directory-lock.js';
 import type { AdminContext } from './admin-context.js';
 import { AdminError } from './admin-error.js';
 import { adminResult } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';
 import { prepareBackupDirectory } from './backup-command.js';
 import { adminConsumptionStoreOptions, adminContractStoreOptions, storeRefusal } from './open-admin-stores.js';
-import { adminErrorOf, openWriteDirectory } from './open-write-directory.js';
+import { holdWriteDirectory } from './hold-write-directory.js';
+import { openWriteDirectory } from './open-write-directory.js';
 import type { AdminArgs } from './parse-admin-args.js';
 import type { WriteDirectoryLayout } from '../runtime/write-directory-layout.js';
 
@@ -50,12 +50,7 @@ async function contractStoreVersion(layout: WriteDirectoryLayout, ctx: AdminCont
  */
 export async function migrateCommand(args: AdminArgs, ctx: AdminContext): Promise<AdminResult> {
   const layout = openWriteDirectory(args, ctx);
-  let release: () => void;
-  try {
-    release = beginMaintenance(layout);
-  } catch (error) {
-    throw adminErrorOf(error);
-  }
+  const hold = holdWriteDirectory(layout, 'migrate');
   try {
     const out = prepareBackupDirectory(args.values.get('--out') ?? `${layout.dir}-pre-migrate-${new Date(ctx.now()).toISOString().replace(/[:.]/g, '-')}`);
     const copied: string[] = [];
@@ -81,10 +76,10 @@ export async function migrateCommand(args: AdminArgs, ctx: AdminContext): Promis
     }
     const step = from === STORE_SCHEMA_VERSION ? `already at schema version ${from}` : `schema version ${from} → ${STORE_SCHEMA_VERSION}`;
     return adminResult(
-      [`both stores are at this release's schema (contract store: ${step})`, `  the files before migration were copied to ${out} (0700): ${copied.length} files`],
+      [...hold.notes, `both stores are at this release's schema (contract store: ${step})`, `  the files before migration were copied to ${out} (0700): ${copied.length} files`],
       { from_version: from, schema_version: STORE_SCHEMA_VERSION, migrated: from !== STORE_SCHEMA_VERSION, backup_dir: out, backup_files: copied },
     );
   } finally {
-    release();
+    hold.release();
   }
 }
