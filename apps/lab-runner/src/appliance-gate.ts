@@ -1,4 +1,4 @@
-// The lab runner against a disposable test appliance (DESIGN §7): the pending gate request, the check of the
+// The lab runner against a disposable test appliance (docs/DESIGN.md §7): the pending gate request, the check of the
 // operator-signed gate receipt before any request, the read-only preflight, and the closing read-back.
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -78,6 +78,18 @@ export async function requestGate(
     return { pendingRequest: path, requestPublicKey: runner.publicHex, deadline, applianceBindingDigest: digest };
   } finally {
     runner.privateKey.fill(0);
+  }
+}
+
+/** The binding digest of the appliance a lab config names (GETs only); a resume compares it with the run's. */
+export async function readApplianceBindingDigest(config: LabConfig): Promise<string> {
+  const reader = openApplianceReader(targetOf(config));
+  try {
+    return applianceBindingDigest(await reader.binding());
+  } catch {
+    throw new LabGateError('APPLIANCE_UNREACHABLE', 'the appliance binding could not be read (pfrest reachable? key valid?)');
+  } finally {
+    reader.close();
   }
 }
 
