@@ -20,6 +20,7 @@ import {
   BindingMismatchError,
   ContractNotFoundError,
   EvidenceMismatchError,
+  KeyEpochMismatchError,
   OwnerMismatchError,
   PreconditionError,
   ProtectedArtifactError,
@@ -41,6 +42,7 @@ import {
 } from './evidence-verifiers.js';
 import type { ConfirmationVerifier, ReconciliationVerifier, ReservationReleaseVerifier } from './evidence-verifiers.js';
 import { FileAntiRollbackAnchor } from './file-anti-rollback-anchor.js';
+import { FIRST_KEY_EPOCH, epochParts, readKeyEpoch } from './key-epoch.js';
 import { newContractInputSchema } from './new-contract-input.js';
 import { refusalAuditInputSchema } from './refusal-audit-input.js';
 import type { NewContractInput } from './new-contract-input.js';
@@ -219,6 +221,8 @@ export class StoreCore {
   readonly #crashHooks: CrashHooks | undefined;
   readonly #rate: RateGate;
   readonly #genesisMac: Uint8Array;
+  /** Master-key epoch of this file (key-epoch.ts): every anchor mark it writes carries it, every mark it reads must. */
+  readonly #keyEpoch: number;
   readonly #stmt: ReturnType<StoreCore['prepareStatements']>;
   #owner: ProcessOwner | null = null;
   #closed = false;
@@ -230,8 +234,10 @@ export class StoreCore {
     storeId: string,
     anchor: AntiRollbackAnchor,
     options: ContractStoreOptions,
+    keyEpoch: number,
   ) {
     this.#db = db;
+    this.#keyEpoch = keyEpoch;
     this.#keys = keys;
     this.#storeId = storeId;
     this.#clock = options.clock;
@@ -308,8 +314,9 @@ export class StoreCore {
       assertSecureFile(`${path}-wal`, false);
       assertSecureFile(`${path}-shm`, false);
 
-      const storeId = StoreCore.loadOrCreateMeta(db, keys, options.clock, mode !== 'verify');
-      const core = new StoreCore(db, keys, storeId, anchor, options);
+      const keyEpoch = readKeyEpoch(db);
+      const storeId = StoreCore.loadOrCreateMeta(db, keys, options.clock, mode !== 'verify', keyEpoch);
+      const core = new StoreCore(db, keys, storeId, anchor, options, keyEpoch);
       if (mode === 'reanchor') {
         core.verifyEverything();
         core.openAnchorCheck(true);
@@ -346,7 +353,7 @@ export class StoreCore {
     }
   }
 
-  private static loadOrCreateMeta(db: Database.Database, keys: StoreKeys, clock: () => number, create: boolean): string {
+  private static loadOrCreateMeta(db: Database.Database, keys: StoreKeys, clock: () => number, create: boolean, keyEpoch: number): string {
     return db
       .transaction((): string => {
         const row = db.prepare('SELECT store_id, schema_version, created_at, mac FROM store_meta WHERE id = 1').get() as
@@ -367,8 +374,10 @@ export class StoreCore {
           );
           return storeId;
         }
-        const expected = rowMac(keys.recordMac, MacDomain.META, [row.store_id, String(row.schema_version), String(row.created_at)]);
-        if (!macMatches(expected, row.mac)) throw new RecordIntegrityError('META_MAC', null, 'store metadata failed authentication (wrong key or tampered)');
+        const expected = rowMac(keys.recordMac, MacDomain.META, [row.store_id, String(row.schema_version), String(row.created_at), ...epochParts(keyEpoch)]);
+        if (!macMatches(expected, row.mac)) {
+          throw new RecordIntegrityError('META_MAC', null, `store metadata failed authentication (the store says master-key epoch ${keyEpoch}: wrong key or tampered)`);
+        }
         if (row.schema_version !== CONTRACT_SCHEMA_VERSION) throw new RecordIntegrityError('META_MAC', null, 'store metadata schema version mismatch');
         return row.store_id;
       })
@@ -426,6 +435,11 @@ export class StoreCore {
 
   get storeId(): string {
     return this.#storeId;
+  }
+
+  /** The master-key epoch of this store file (1 until the first `rotate master-key`). */
+  get keyEpoch(): number {
+    return this.#keyEpoch;
   }
 
   close(): void {
@@ -501,6 +515,7 @@ export class StoreCore {
     const head = this.head();
     const mark = this.#anchor.read();
     if (mark === null) throw new StoreRollbackError('ANCHOR_MISSING', null, head.sequence);
+    if ((mark.keyEpoch ?? FIRST_KEY_EPOCH) !== this.#keyEpoch) throw new KeyEpochMismatchError('the anchor', this.#keyEpoch, mark.keyEpoch ?? FIRST_KEY_EPOCH);
     const acceptedRestoreAt = mark.acceptedRestoreAt ?? null;
     if (mark.storeId !== this.#storeId) throw new StoreRollbackError('STORE_MISMATCH', mark.sequence, head.sequence);
     if (head.sequence < mark.sequence) throw new StoreRollbackError('BEHIND', mark.sequence, head.sequence);
@@ -514,7 +529,7 @@ export class StoreCore {
 
   /** `acceptedRestoreAt` is carried forward from the mark (it only ever moves forward; see AnchorRecord). */
   private writeAnchor(head: Head, acceptedRestoreAt: number | null): void {
-    const record: AnchorRecord = { storeId: this.#storeId, sequence: head.sequence, headMac: bytesToHex(head.mac), acceptedRestoreAt };
+    const record: AnchorRecord = { storeId: this.#storeId, sequence: head.sequence, headMac: bytesToHex(head.mac), acceptedRestoreAt, keyEpoch: this.#keyEpoch };
     this.#anchor.write(record);
   }
 
@@ -714,6 +729,7 @@ export class StoreCore {
         anchor = this.#anchor.read();
         if (anchor === null) fail('anchor', '', { code: 'ANCHOR_MISSING' });
         else if (anchor.storeId !== this.#storeId) fail('anchor', String(anchor.sequence), { code: 'STORE_MISMATCH' });
+        else if ((anchor.keyEpoch ?? FIRST_KEY_EPOCH) !== this.#keyEpoch) fail('anchor', String(anchor.sequence), { code: 'KEY_EPOCH_MISMATCH' });
         else if (head.sequence < anchor.sequence) fail('anchor', String(anchor.sequence), { code: 'BEHIND' });
         else {
           const at = this.macAt(anchor.sequence);
