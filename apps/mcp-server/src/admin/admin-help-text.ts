@@ -59,6 +59,10 @@ Keys and restores:
                                        stores, refused while a contract is EXECUTING, ROLLING_BACK or
                                        RECONCILIATION; re-points both anchors with the acceptance time; every
                                        authorization issued before it is refused from then on
+  rotate master-key --dir DIR          new master key (server stopped; refused while a contract is EXECUTING or
+                                       ROLLING_BACK): every row re-MACed, both chains re-linked, every protected
+                                       artifact re-encrypted, both anchors rewritten, at the next key epoch; a kill
+                                       at any step is rolled back or completed by the next open (keys/rotation.journal)
   purge --dir DIR                      retention purge (server stopped): protected artifacts of terminal contracts
                                        ended more than PFSENSE_WRITE_RETENTION_DAYS (default 30) ago, then compact
 
