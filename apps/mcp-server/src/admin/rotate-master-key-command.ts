@@ -1,11 +1,11 @@
 import { rotateMasterKey } from '@pfsense-mcp/contract-store';
 import { rotationPathsOf } from '../runtime/settle-key-rotation.js';
-import { beginMaintenance } from '../runtime/write-directory-lock.js';
 import type { AdminContext } from './admin-context.js';
 import { adminResult } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';
 import { storeRefusal } from './open-admin-stores.js';
-import { adminErrorOf, openWriteDirectory } from './open-write-directory.js';
+import { holdWriteDirectory } from './hold-write-directory.js';
+import { openWriteDirectory } from './open-write-directory.js';
 import type { AdminArgs } from './parse-admin-args.js';
 
 /**
@@ -17,12 +17,7 @@ import type { AdminArgs } from './parse-admin-args.js';
  */
 export async function rotateMasterKeyCommand(args: AdminArgs, ctx: AdminContext): Promise<AdminResult> {
   const layout = openWriteDirectory(args, ctx);
-  let release: () => void;
-  try {
-    release = beginMaintenance(layout);
-  } catch (error) {
-    throw adminErrorOf(error);
-  }
+  const hold = holdWriteDirectory(layout, 'rotate master-key');
   try {
     const r = await rotateMasterKey({ ...rotationPathsOf(layout), clock: ctx.now }).catch((error: unknown) => {
       throw storeRefusal(error);
@@ -33,6 +28,7 @@ export async function rotateMasterKeyCommand(args: AdminArgs, ctx: AdminContext)
         `  contract store: ${r.contractRowsRemaced} rows re-MACed (audit chain re-linked), ${r.artifactsReencrypted} protected artifacts re-encrypted`,
         `  consumption store: ${r.consumptionRowsRemaced} rows re-MACed (chain re-linked)`,
         `  anchors rewritten: ${r.anchorsRewritten}; the old key is gone: backups taken before now need the old key (take a new backup)`,
+        ...hold.notes,
       ],
       {
         old_epoch: r.oldEpoch,
@@ -44,6 +40,6 @@ export async function rotateMasterKeyCommand(args: AdminArgs, ctx: AdminContext)
       },
     );
   } finally {
-    release();
+    hold.release();
   }
 }

@@ -28,10 +28,10 @@ export function settleInterruptedRotation(layout: WriteDirectoryLayout): Rotatio
   if (maintenanceInProgress(layout)) {
     throw new WriteDirectoryError('IN_USE', layout.maintenanceLockFile, '`pfsense-mcp admin rotate master-key` is running on this write directory; wait for it to end');
   }
-  const release = beginMaintenance(layout);
+  const held = beginMaintenance(layout, 'rotate master-key');
   try {
     return recoverMasterKeyRotation(rotationPathsOf(layout));
   } finally {
-    release();
+    held.release();
   }
 }
