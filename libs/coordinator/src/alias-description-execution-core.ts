@@ -16,7 +16,6 @@ import {
   createPendingConfirmationRequest,
   createPendingReconciliationRequest,
   createPendingReleaseRequest,
-  createPreparedExecutionIntentV1,
   encodeArtifact,
   executionIntentDigest,
   parseArtifact,
@@ -34,7 +33,9 @@ import type {
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
 import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
+import { buildAliasExecutionIntent } from './alias-execution-intent.js';
 import { aliasAttemptStepId, aliasOperationId } from './alias-operation-id.js';
+import { aliasStateCopy } from './alias-state-copy.js';
 import { ArtifactDirectory } from './artifact-directory.js';
 import { authorizationRequestName, parseAuthorizationRequestName } from './authorization-request-name.js';
 import { InboxIndex, selectorOf } from './inbox-index.js';
@@ -362,21 +363,12 @@ export class AliasDescriptionExecutionCore {
    */
   #intentOf(c: RecoveryContract, input: { alias_name: string; description: string }, bindingDigest: string): PreparedExecutionIntentV1 {
     try {
-      const intent = createPreparedExecutionIntentV1({
-        capability: ADAPTER.capability,
-        endpoint_symbol: ADAPTER.endpointSymbol,
-        method: ADAPTER.httpMethod,
-        adapter_semantics_version: ADAPTER.semanticsVersion,
-        natural_target: { alias_name: input.alias_name },
-        precondition_fingerprint: c.target_fingerprint,
-        normalized_intent: {
-          operation: 'set_firewall_alias_description_v1',
-          raw_target_hint: { alias_name: input.alias_name },
-          new_description: input.description,
-        },
-        rollback_snapshot_digest: c.snapshot_digest,
-        rollback_plan_version: ADAPTER.rollbackPlanVersion,
-        appliance_binding_digest: bindingDigest,
+      const intent = buildAliasExecutionIntent({
+        aliasName: input.alias_name,
+        newDescription: input.description,
+        preconditionFingerprint: c.target_fingerprint,
+        rollbackSnapshotDigest: c.snapshot_digest,
+        applianceBindingDigest: bindingDigest,
       });
       if (executionIntentDigest(intent) === c.provenance.execution_intent_digest) return intent;
     } catch {
@@ -612,11 +604,7 @@ export class AliasDescriptionExecutionCore {
       throw this.#coordinator.refuse('STALE', RefusalGate.FRESHNESS, { contractId: c.contract_id });
     }
     if (aliasTargetFingerprint(target) !== c.target_fingerprint) throw this.#coordinator.refuse('STALE', RefusalGate.FRESHNESS, { contractId: c.contract_id });
-    const s = ADAPTER.snapshotOf(target);
-    return Object.freeze({
-      pre_state: Object.freeze({ name: s.name, type: s.type, descr: s.descr, address: [...s.address], detail: [...s.detail] }),
-      new_description: input.description,
-    });
+    return Object.freeze({ pre_state: aliasStateCopy(ADAPTER.snapshotOf(target)), new_description: input.description });
   }
 
   /**
@@ -657,7 +645,6 @@ export class AliasDescriptionExecutionCore {
       throw this.#coordinator.refuse('STALE', RefusalGate.RECONCILIATION, { contractId: c.contract_id });
     }
     const now = this.#clock();
-    const snapshot = ADAPTER.snapshotOf(observed);
     const request = this.#build(() => createPendingReconciliationRequest(
       {
         contractId: c.contract_id,
@@ -666,7 +653,7 @@ export class AliasDescriptionExecutionCore {
         origin: observation.origin,
         observedFingerprint: observation.observedFingerprint,
         observedLocator: observation.observedLifecycleLocator,
-        observedState: { name: snapshot.name, type: snapshot.type, descr: snapshot.descr, address: [...snapshot.address], detail: [...snapshot.detail] },
+        observedState: aliasStateCopy(ADAPTER.snapshotOf(observed)),
         review,
         appliance,
         targetFingerprint: c.target_fingerprint,

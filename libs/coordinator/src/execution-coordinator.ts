@@ -21,9 +21,10 @@ import { ExecutorRefusalError, MutationExecutor } from '@pfsense-mcp/executor';
 import type { ExecutionOutcome, ReconciliationObservation } from '@pfsense-mcp/executor';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { Capability, MutationPolicy, isGranted, isProfile } from '@pfsense-mcp/policy';
-import type { Profile } from '@pfsense-mcp/policy';
+import type { HttpMethod, Profile } from '@pfsense-mcp/policy';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { aliasOperationId } from './alias-operation-id.js';
+import { aliasStateCopy } from './alias-state-copy.js';
 import { CoordinatorRefusedError } from './coordinator-refused-error.js';
 import { prepareAliasExecutionIntent } from './prepare-alias-execution-intent.js';
 import { ApplianceIdentityError, readApplianceBinding } from './read-appliance-binding.js';
@@ -126,6 +127,12 @@ function creationGate<T>(check: () => T): T {
     }
     return fail('ANOMALY', RefusalGate.CREATE);
   }
+}
+
+/** The adapter's method as a contract binding: a mutating one (a GET adapter never makes a contract). */
+function mutatingMethodOf(method: HttpMethod): NewContractInput['http_method'] {
+  if (method === 'GET') throw new TypeError('the adapter\'s method is not a mutating one');
+  return method;
 }
 
 /** Checks that a prepared intent is one this build's alias adapter made, and returns its parts. */
@@ -377,7 +384,7 @@ export class ExecutionCoordinator {
         operation_id: operationId,
         capability: a.capability,
         endpoint_symbol: a.endpointSymbol,
-        http_method: 'PATCH',
+        http_method: mutatingMethodOf(a.httpMethod),
         target_identity_digest: a.identityDigest(identity),
         target_fingerprint: a.fingerprint(target),
         intent_digest: a.intentDigest(intent),
@@ -394,7 +401,7 @@ export class ExecutionCoordinator {
         expires_at: Math.min(now + this.#contractLifetimeMs, authorization.payload.expires_at),
         target_identity: { alias_name: identity.alias_name },
         intent: { operation: intent.operation, raw_target_hint: { alias_name: intent.raw_target_hint.alias_name }, new_description: intent.new_description },
-        snapshot: { name: snapshot.name, type: snapshot.type, descr: snapshot.descr, address: [...snapshot.address], detail: [...snapshot.detail] },
+        snapshot: aliasStateCopy(snapshot),
       };
 
       // (7) containment, read-only: what create would refuse now (rate / blast radius → STALE, nothing
