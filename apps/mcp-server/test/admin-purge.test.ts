@@ -69,6 +69,10 @@ describe('admin purge', () => {
     s.markPrepared(live.contract_id, live.state_version);
     s.close();
 
+    // status shows the window, its source and what purge would take — per the configured window.
+    expect(admin(['status', '--dir', dir, '--json']).json['retention']).toEqual({ days: 30, source: 'default', purgeable_contracts: 1 });
+    expect(admin(['status', '--dir', dir, '--json'], { PFSENSE_WRITE_RETENTION_DAYS: '60' }).json['retention']).toEqual({ days: 60, source: 'env', purgeable_contracts: 0 });
+    expect(admin(['status', '--dir', dir]).stdout).toContain('retention: 30 days (default; set PFSENSE_WRITE_RETENTION_DAYS to change); 1 terminal contract(s) past it');
     expect(admin(['purge', '--dir', dir, '--json'], { PFSENSE_WRITE_RETENTION_DAYS: 'thirty' })).toMatchObject({ status: 1, json: { ok: false, error: { code: 'CONFIG' } } });
     // a 60-day window: the contract ended 40 days ago stays
     expect(admin(['purge', '--dir', dir, '--json'], { PFSENSE_WRITE_RETENTION_DAYS: '60' }).json).toMatchObject({ ok: true, retention_days: 60, purged: [] });
@@ -77,6 +81,7 @@ describe('admin purge', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.json).toMatchObject({ ok: true, retention_days: 30, purged: [old.contract_id] });
     expect(r.stdout + r.stderr).not.toContain('SENTINEL');
+    expect(admin(['status', '--dir', dir, '--json']).json['retention']).toEqual({ days: 30, source: 'default', purgeable_contracts: 0 });
 
     clock.now = Date.now();
     const t = await open();

@@ -8,6 +8,7 @@ import type { AdminContext } from './admin-context.js';
 import { adminResult } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';
 import { classifyArtifacts } from './classify-artifacts.js';
+import { retentionLine, retentionStatus } from './retention-status.js';
 import { withWriteDirectory } from './admin-facts.js';
 import type { OpenedWriteDirectory } from './admin-facts.js';
 import { storeRefusal } from './open-admin-stores.js';
@@ -85,6 +86,7 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
       integrity.failure?.table === 'anchor'
         ? `NOT IN STEP (${integrity.failure.kind}): run \`admin audit verify\``
         : `in step at audit sequence ${integrity.head.sequence}${layout.anchorDirIsExternal ? ' (on another medium)' : ' (same medium as the store)'}`;
+    const retention = retentionStatus(facts.contracts.values(), ctx.env, facts.now);
     const text = [
       `write directory ${layout.dir}`,
       `contracts (${args.flags.has('--all') ? 'all' : 'not terminal'}): ${rows.length}`,
@@ -96,6 +98,7 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
       ...pending.map((p) => `  ${p.file}  ${p.kind ?? '?'}${p.contractId === null ? '' : `  contract ${p.contractId}`}`),
       `inbox artifacts: ${inbox.length} (${blocking.length} blocking${blocking.length > 0 ? ': `admin artifacts list` says why' : ''})`,
       `anchors: ${anchor}`,
+      retentionLine(retention),
       `rate limits in force: ${Object.entries(DEFAULT_RATE_LIMITS).map(([k, v]) => `${k}=${v}`).join(', ')}`,
     ];
     return adminResult(text, {
@@ -103,6 +106,7 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
       pending_requests: pending.map((p) => ({ file: p.file, kind: p.kind, contract_id: p.contractId, operation_id: p.operationId, expires_at: p.expiresAt })),
       inbox: { files: inbox.length, blocking: blocking.length },
       rate_limits: DEFAULT_RATE_LIMITS,
+      retention: { days: retention.days, source: retention.source, purgeable_contracts: retention.purgeable },
       anchor: { in_step: integrity.failure?.table !== 'anchor', head_sequence: integrity.head.sequence, external_medium: layout.anchorDirIsExternal },
     });
   });
