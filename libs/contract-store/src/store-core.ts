@@ -46,6 +46,7 @@ import { refusalAuditInputSchema } from './refusal-audit-input.js';
 import type { NewContractInput } from './new-contract-input.js';
 import { currentProcessOwner, isOwnerAlive, sameOwner } from './process-owner.js';
 import { isPurgeable } from './is-purgeable.js';
+import { restoreAcceptedAuditBody } from './restore-accepted-audit.js';
 import { RateGate } from './rate-gate.js';
 import type { RateLimits } from './rate-gate.js';
 import {
@@ -1314,7 +1315,12 @@ export class StoreCore {
         const prior = this.#anchor.read();
         const now = this.now();
         const previous = prior?.acceptedRestoreAt ?? null;
-        this.writeAnchor(this.head(), previous === null ? now : Math.max(now, previous));
+        const acceptedAt = previous === null ? now : Math.max(now, previous);
+        // The acceptance is in the chain itself, and the anchor points past it.
+        this.appendAudit(restoreAcceptedAuditBody(acceptedAt));
+        // The rate row follows the audit head in the same transaction (as in every write).
+        this.#rate.flush(this.head().sequence);
+        this.writeAnchor(this.head(), acceptedAt);
       })
       .immediate();
   }

@@ -1,6 +1,7 @@
 import { isPurgeable } from '@pfsense-mcp/contract-store';
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
 import { RETENTION_DAYS_VARIABLE, retentionMsOf } from './purge-command.js';
+import { RUNBOOK_ANCHORS, seeRunbook } from './runbook-anchors.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -23,6 +24,6 @@ export function retentionStatus(contracts: Iterable<RecoveryContract>, env: Read
 /** The status line: the window, its source, and the count with the command that purges them. */
 export function retentionLine(r: RetentionStatus): string {
   const source = r.source === 'env' ? RETENTION_DAYS_VARIABLE : `default; set ${RETENTION_DAYS_VARIABLE} to change`;
-  const tail = r.purgeable > 0 ? ': `admin purge` (server stopped) — see docs/OPERATIONS.md#retention' : '';
+  const tail = r.purgeable > 0 ? `: \`admin purge\` (server stopped) — ${seeRunbook(RUNBOOK_ANCHORS.retention)}` : '';
   return `retention: ${r.days} days (${source}); ${r.purgeable} terminal contract(s) past it with protected artifacts${tail}`;
 }
