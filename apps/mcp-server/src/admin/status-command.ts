@@ -96,6 +96,7 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
       ...pending.map((p) => `  ${p.file}  ${p.kind ?? '?'}${p.contractId === null ? '' : `  contract ${p.contractId}`}`),
       `inbox artifacts: ${inbox.length} (${blocking.length} blocking${blocking.length > 0 ? ': `admin artifacts list` says why' : ''})`,
       `anchors: ${anchor}`,
+      `master key epoch: ${w.store.keyEpoch} (\`admin rotate master-key\` moves it on)`,
       `rate limits in force: ${Object.entries(DEFAULT_RATE_LIMITS).map(([k, v]) => `${k}=${v}`).join(', ')}`,
     ];
     return adminResult(text, {
@@ -104,6 +105,7 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
       inbox: { files: inbox.length, blocking: blocking.length },
       rate_limits: DEFAULT_RATE_LIMITS,
       anchor: { in_step: integrity.failure?.table !== 'anchor', head_sequence: integrity.head.sequence, external_medium: layout.anchorDirIsExternal },
+      key_epoch: w.store.keyEpoch,
     });
   });
 }
