@@ -4,8 +4,16 @@
 
 /** @typedef {{ name: string, kind: 'lib' | 'app' | 'tool', root: string, mayImport: readonly string[] }} Layer */
 
+/**
+ * The bottom layer: frozen collections, the HTTP method vocabulary, the clock check and argument assertions. It
+ * imports nothing but `node:` built-ins (eslint.config.mjs holds that for its sources), and every lib and app — and bench,
+ * which may import anything — may import it: the rows below get it added, so no row lists it.
+ */
+export const FOUNDATION = 'foundation';
+
 /** @type {readonly Layer[]} */
-export const LAYERS = Object.freeze([
+const TABLE = Object.freeze([
+  { name: FOUNDATION, kind: 'lib', root: 'libs/foundation', mayImport: [] },
   { name: 'canonical', kind: 'lib', root: 'libs/canonical', mayImport: [] },
   { name: 'crypto', kind: 'lib', root: 'libs/crypto', mayImport: ['canonical'] },
   { name: 'state-machine', kind: 'lib', root: 'libs/state-machine', mayImport: [] },
@@ -73,6 +81,13 @@ export const LAYERS = Object.freeze([
     ],
   },
 ]);
+
+const importsFoundation = (l) => l.name !== FOUNDATION && (l.kind !== 'tool' || l.name === 'bench');
+
+/** @type {readonly Layer[]} */
+export const LAYERS = Object.freeze(
+  TABLE.map((l) => Object.freeze({ ...l, mayImport: Object.freeze(importsFoundation(l) ? [...l.mayImport, FOUNDATION] : [...l.mayImport]) })),
+);
 
 /** mcp-server's tools/ folder may import only these (docs/DESIGN.md §2). */
 export const MCP_SERVER_TOOLS_MAY_IMPORT = Object.freeze(['pfsense-read', 'coordinator']);

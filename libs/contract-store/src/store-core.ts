@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { bytesToHex, canonicalBytes, isSafeToken } from '@pfsense-mcp/canonical';
 import type { CanonicalValue } from '@pfsense-mcp/canonical';
 import { aeadOpen, aeadSeal } from '@pfsense-mcp/crypto';
+import { deepFreeze } from '@pfsense-mcp/foundation';
 import {
   RESERVATION_HOLDING_STATES,
   RecoveryEvent,
@@ -50,7 +51,6 @@ import type { RateLimits } from './rate-gate.js';
 import {
   CONTRACT_SCHEMA_VERSION,
   PROTECTED_ARTIFACT_PURPOSES,
-  deepFreeze,
   hex64Schema,
   locatorSchema,
   outcomeClassSchema,
@@ -62,6 +62,7 @@ import { CONTRACT_STORE_MIGRATIONS, executedMigrations, prepareSchema } from './
 import { assertSecureDirectory, assertSecureFile, createSecureFile } from './secure-store-path.js';
 import { integrityFailureOf } from './store-integrity-report.js';
 import type { StoreIntegrityReport } from './store-integrity-report.js';
+import type { VerifiedSeal } from './verified-seal.js';
 import { loadStoreKeys } from './store-keys.js';
 import type { MasterKeySource, StoreKeys } from './store-keys.js';
 
@@ -204,8 +205,6 @@ function zodPaths(error: { issues: readonly { path: readonly PropertyKey[] }[] }
  * store and the executor entry each expose only their own operations (see `coreOf`).
  */
 
-/** What a verified transition seals (docs/DESIGN.md §3: verified fingerprint and locator). */
-type VerifiedSeal = { readonly verifiedTargetFingerprint: string; readonly verifiedLifecycleLocator: number };
 export class StoreCore {
   readonly #db: Database.Database;
   readonly #keys: StoreKeys;

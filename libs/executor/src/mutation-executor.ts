@@ -1,3 +1,4 @@
+import { assertFunction, assertObject, readClock } from '@pfsense-mcp/foundation';
 import type { TargetReader } from '@pfsense-mcp/adapters';
 import { TargetResolutionError } from '@pfsense-mcp/adapters';
 import { canonicalize, isHex64, isSafeToken } from '@pfsense-mcp/canonical';
@@ -5,6 +6,7 @@ import type { CanonicalValue } from '@pfsense-mcp/canonical';
 import { SqliteRecoveryContractStore, verifyBindings } from '@pfsense-mcp/contract-store';
 import type { ReconciledContract, RecoveryContract } from '@pfsense-mcp/contract-store';
 import { ExecutorContractStore } from '@pfsense-mcp/contract-store/executor';
+import type { VerifiedSeal } from '@pfsense-mcp/contract-store/executor';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { MutationPolicy, PolicyRefusalError } from '@pfsense-mcp/policy';
 import { IllegalTransitionError, RecoveryState } from '@pfsense-mcp/state-machine';
@@ -205,14 +207,14 @@ export class MutationExecutor {
 
   constructor(options: MutationExecutorOptions) {
     const fn = 'MutationExecutor';
-    if (options === null || typeof options !== 'object') throw new TypeError(`${fn}: "options" must be an object`);
+    assertObject(options, `${fn}: "options"`);
     if (!(options.store instanceof ExecutorContractStore) && !(options.store instanceof SqliteRecoveryContractStore)) {
       throw new TypeError(`${fn}: "store" must be a SqliteRecoveryContractStore`);
     }
     if (!(options.writeClient instanceof WriteApiClient)) throw new TypeError(`${fn}: "writeClient" must be a WriteApiClient`);
     if (!(options.readClient instanceof RestApiClient)) throw new TypeError(`${fn}: "readClient" must be a RestApiClient`);
     if (!(options.policy instanceof MutationPolicy)) throw new TypeError(`${fn}: "policy" must be a MutationPolicy`);
-    if (typeof options.clock !== 'function') throw new TypeError(`${fn}: "clock" must be a function returning UTC milliseconds`);
+    assertFunction(options.clock, `${fn}: "clock"`, 'a function returning UTC milliseconds');
     const readClient = options.readClient;
     const entry = options.store instanceof ExecutorContractStore ? options.store : ExecutorContractStore.of(options.store);
     this.#store = entry;
@@ -307,7 +309,7 @@ export class MutationExecutor {
     if (sent.knowledge !== EffectKnowledge.VERIFIED_SUCCESS) return ambiguous(sent.outcomeClass, await this.#corroborate(captured));
 
     // 9. re-read: identity and locator must match, the adapter's post-condition must hold.
-    let seal: { verifiedTargetFingerprint: string; verifiedLifecycleLocator: number };
+    let seal: VerifiedSeal;
     try {
       const post = await this.#readChecked(a, identity, executing, executing.lifecycle_locator);
       if (a.fn.isSemanticallyVerified(pre as never, post as never, intent as never) !== true) throw new StepRefusal('NOT_VERIFIED');
@@ -383,7 +385,7 @@ export class MutationExecutor {
     }
     if (sent.knowledge !== EffectKnowledge.VERIFIED_SUCCESS) return ambiguous(sent.outcomeClass, await this.#corroborate(captured));
 
-    let seal: { verifiedTargetFingerprint: string; verifiedLifecycleLocator: number };
+    let seal: VerifiedSeal;
     try {
       const post = await this.#readChecked(a, identity, rollingBack, locator);
       if (a.fn.isRollbackVerified(snapshot as never, post as never) !== true) throw new StepRefusal('NOT_VERIFIED');
@@ -477,9 +479,7 @@ export class MutationExecutor {
   }
 
   #now(): number {
-    const t = this.#clock();
-    if (!Number.isSafeInteger(t) || t < 0) throw new TypeError('MutationExecutor: "clock" must return non-negative integer UTC milliseconds');
-    return t;
+    return readClock(this.#clock, 'MutationExecutor');
   }
 
   #adapter(op: ExecutorOperation, contractId: string, adapter: unknown): CheckedAdapter {
@@ -654,7 +654,7 @@ export class MutationExecutor {
   }
 
   /** The verified seal of a post-read: the adapter's fingerprint digest and the locator, both validated. */
-  #seal(a: CheckedAdapter, post: unknown): { verifiedTargetFingerprint: string; verifiedLifecycleLocator: number } {
+  #seal(a: CheckedAdapter, post: unknown): VerifiedSeal {
     const fingerprint: unknown = a.fn.fingerprint(post as never);
     const locator: unknown = a.fn.transportLocator(post as never);
     if (!isHex64(fingerprint) || typeof locator !== 'number' || !Number.isSafeInteger(locator)) throw new StepRefusal('NOT_VERIFIED');

@@ -2,7 +2,7 @@
 // Allow-list of the response fields each READ model exposes. Anything not listed here is dropped by the
 // projection. Secret-bearing fields are absent on purpose; each model lists what it leaves out and why.
 // Do not edit by hand without re-running the drift tests (test/catalogue-drift.test.ts, test/secret-fields.test.ts).
-import { deepFreeze } from './deep-freeze.js';
+import { deepFreeze } from '@pfsense-mcp/foundation';
 import type { ReadModelSpec } from './read-model-spec.js';
 
 export const READ_MODELS: Readonly<Record<string, ReadModelSpec>> = deepFreeze({

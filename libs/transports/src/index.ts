@@ -1,7 +1,7 @@
 // Public API of transports: the Transport port, the HTTP transport (the only user of got), the
 // recording mock and the fault proxy, and the typed errors that say whether a request was written.
-export type { HttpMethod } from './http-method.js';
-export { HTTP_METHODS, isHttpMethod } from './http-method.js';
+export type { HttpMethod } from '@pfsense-mcp/foundation';
+export { HTTP_METHODS, isHttpMethod } from '@pfsense-mcp/foundation';
 export type { Transport, TransportRequestOptions, TransportResponse } from './transport.js';
 export {
   InvalidRequestError,

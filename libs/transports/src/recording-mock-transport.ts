@@ -1,4 +1,4 @@
-import type { HttpMethod } from './http-method.js';
+import type { HttpMethod } from '@pfsense-mcp/foundation';
 import type { Transport, TransportRequestOptions, TransportResponse } from './transport.js';
 import { validateRequest } from './validate-request.js';
 
