@@ -2,7 +2,7 @@
 // both stores with their anchors, inbox/outbox → executor → coordinator → execution core → the facade the tool
 // holds. All or nothing: the first problem closes what was opened and throws one WriteGateError.
 import { isAbsolute, relative } from 'node:path';
-import { ContractStoreError, RecordIntegrityError, SqliteConsumptionStore, SqliteRecoveryContractStore, StoreConsistencyError } from '@pfsense-mcp/contract-store';
+import { ContractStoreError, RecordIntegrityError, SchemaVersionError, SqliteConsumptionStore, SqliteRecoveryContractStore, StoreConsistencyError } from '@pfsense-mcp/contract-store';
 import {
   AliasDescriptionExecutionCore,
   ArtifactDirectory,
@@ -114,6 +114,10 @@ function classifyBuildError(error: unknown, layout: WriteDirectoryLayout | null)
   }
   if (error instanceof ArtifactFileError) {
     return runtimeFailure(`ARTIFACT_DIR_${safeCode(error.code)}`, `PFSENSE_WRITE_DIR/inbox or outbox is unusable (${safeCode(error.code)}): both must be real directories of the server user, mode 0700, holding only safe files`, error);
+  }
+  if (error instanceof SchemaVersionError && (error.code === 'LEGACY_SCHEMA' || error.code === 'NEWER_SCHEMA')) {
+    // The store's own sentence: both version numbers and what to do (`admin migrate`, or the newer release).
+    return runtimeFailure(`STORE_${error.code}`, `the store refused to open: ${error.message}`, error);
   }
   if (error instanceof ContractStoreError) {
     return runtimeFailure(`STORE_${safeCode(error.code)}`, `the contract or consumption store refused to open (${error.name} ${safeCode(error.code)}${whereInStore(error)}); see \`pfsense-mcp admin\` and the contract-store README (backup and restore)`, error);
