@@ -68,7 +68,8 @@ const TABLE = Object.freeze([
   },
   { name: 'pfsense-sim', kind: 'tool', root: 'tools/pfsense-sim', mayImport: [] },
   // Shared test support (child processes for crash and race tests); only tests import it (TEST_FIXTURES).
-  { name: 'test-support', kind: 'tool', root: 'tools/test-support', mayImport: [] },
+  // Its recording mock is a Transport that validates calls as the HTTP transport does, hence transports.
+  { name: 'test-support', kind: 'tool', root: 'tools/test-support', mayImport: ['transports'] },
   // Whole-repository checks (vendored data, no path outside the workspace, the lone-copy run); node built-ins only.
   { name: 'repo-checks', kind: 'tool', root: 'tools/repo-checks', mayImport: [] },
   {

@@ -82,6 +82,20 @@ const cases: ReadonlyArray<{ name: string; file: string; code: string; rule: str
     mentions: '"pfsense-sim" may not import "foundation"',
   },
   {
+    name: 'a product source importing test support (the recording mock is for tests only)',
+    file: 'libs/pfsense-read/src/zz-fixture.ts',
+    code: "import { RecordingMockTransport } from '@pfsense-mcp/test-support';\nexport const x = RecordingMockTransport;\n",
+    rule: 'boundaries/dependencies',
+    mentions: '"pfsense-read" may not import "test-support"',
+  },
+  {
+    name: 'test support importing a product library other than transports',
+    file: 'tools/test-support/src/zz-fixture.ts',
+    code: "import { digest } from '@pfsense-mcp/canonical';\nexport const x = digest;\n",
+    rule: 'boundaries/dependencies',
+    mentions: '"test-support" may not import "canonical"',
+  },
+  {
     name: 'crypto importing canonical internals by a relative path',
     file: 'libs/crypto/src/zz-fixture.ts',
     code: "import { x as y } from '../../canonical/src/digest.js';\nexport const x = y;\n",
