@@ -1287,12 +1287,6 @@ export class StoreCore {
   }
 
   /**
-   * After an operator re-anchored a restored backup: work prepared before the backup may have been
-   * executed since, so no PREPARING/PREPARED contract of the restored copy may start — all expire
-   * (audited as RESTORED_FROM_BACKUP). In-flight rows are left to reconcileInterrupted(); VERIFIED
-   * rollbacks stay guarded by their sealed-fingerprint pre-read.
-   */
-  /**
    * A restore is accepted only while nothing is mid-flight on the appliance: an EXECUTING, ROLLING_BACK or
    * RECONCILIATION contract of the restored copy may disagree with what the appliance now holds.
    */
@@ -1317,6 +1311,12 @@ export class StoreCore {
       .immediate();
   }
 
+  /**
+   * After an operator re-anchored a restored backup: work prepared before the backup may have been
+   * executed since, so no PREPARING/PREPARED contract of the restored copy may start — all expire
+   * (audited as RESTORED_FROM_BACKUP). In-flight rows are left to reconcileInterrupted(); VERIFIED
+   * rollbacks stay guarded by their sealed-fingerprint pre-read.
+   */
   private expireAfterRestore(): void {
     this.write('expireAfterRestore', () => {
       const now = this.now();

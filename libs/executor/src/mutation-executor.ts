@@ -170,22 +170,10 @@ function outcome(
 const digestOf = (e: ConfigHistoryEvidence | null): string | undefined => (e === null ? undefined : configHistoryEvidenceDigest(e));
 
 /**
- * The sealed executor (docs/DESIGN.md §4): the only holder of a WriteApiClient. It accepts a
- * contract id, never a contract object, and decides every security-relevant step itself; the adapter only
- * computes. Decrypted artifacts live in local variables of one call and are never stored on the instance.
- *
- * Refusals before the target reservation throw ExecutorRefusalError (no transition, zero sends). Once the
- * reservation is held, every path ends in exactly one store transition (so it is audited) and the call
- * returns an ExecutionOutcome; it throws only if that final store write itself fails, in which case the
- * contract stays EXECUTING / ROLLING_BACK with this process as owner and the next executor constructed
- * after this process ends moves it to RECONCILIATION (reconcileInterrupted). The executor never calls
- * create, confirm or resolveReconciliation, and never sends twice.
- */
-/**
  * The only store methods the executor may reach (docs/DESIGN.md §4): reads, the anchor check, restart
  * reconciliation, its own transitions and artifact decryption. Narrowed on purpose: not `create`,
- * `confirm` or `resolveReconciliation`, and not the entry's `.store` getter (test/sealed-source.test.ts
- * also scans src/ for those).
+ * `confirm` or `resolveReconciliation`, and the entry exposes no way to the full store
+ * (test/sealed-source.test.ts also scans src/ for those calls).
  */
 type ExecutorStoreView = Pick<
   ExecutorContractStore,
@@ -204,6 +192,18 @@ type ExecutorStoreView = Pick<
   | 'recordRefusal'
 >;
 
+/**
+ * The sealed executor (docs/DESIGN.md §4): the only holder of a WriteApiClient. It accepts a
+ * contract id, never a contract object, and decides every security-relevant step itself; the adapter only
+ * computes. Decrypted artifacts live in local variables of one call and are never stored on the instance.
+ *
+ * Refusals before the target reservation throw ExecutorRefusalError (no transition, zero sends). Once the
+ * reservation is held, every path ends in exactly one store transition (so it is audited) and the call
+ * returns an ExecutionOutcome; it throws only if that final store write itself fails, in which case the
+ * contract stays EXECUTING / ROLLING_BACK with this process as owner and the next executor constructed
+ * after this process ends moves it to RECONCILIATION (reconcileInterrupted). The executor never calls
+ * create, confirm or resolveReconciliation, and never sends twice.
+ */
 export class MutationExecutor {
   readonly #store: ExecutorStoreView;
   readonly #writeClient: WriteApiClient;
