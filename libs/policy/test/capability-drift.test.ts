@@ -1,5 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CAPABILITIES, Capability, READ_CAPABILITIES, WRITE_CAPABILITIES, isCapability } from '../src/index.js';
 
@@ -39,5 +41,21 @@ describe('Capability matches pfrest/tool-endpoints.json (drift test)', () => {
     expect(isCapability(' FIREWALL_READ')).toBe(false);
     expect(isCapability('toString')).toBe(false);
     expect(isCapability(undefined)).toBe(false);
+  });
+});
+
+describe('scripts/generate-capabilities.mjs', () => {
+  it('regenerating into a temp dir reproduces the committed file(s) byte for byte', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'policy-generate-'));
+    try {
+      execFileSync(process.execPath, [join(import.meta.dirname, '..', 'scripts', 'generate-capabilities.mjs'), '--out', dir], { stdio: 'pipe' });
+      for (const file of ['capability.ts']) {
+        expect(readFileSync(join(dir, file), 'utf8'), `${file} differs from its generator's output: re-run the generator`).toBe(
+          readFileSync(join(import.meta.dirname, '..', 'src', file), 'utf8'),
+        );
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
