@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runGenerator } from '@pfsense-mcp/test-support';
 import { describe, expect, it } from 'vitest';
 import { PFREST_VERSION, READ_CATALOGUE, READ_MODELS, READ_TOOL_GROUPS } from '../src/index.js';
 import type { FieldKind } from '../src/index.js';
@@ -124,16 +123,10 @@ describe('READ_MODELS field kinds match models.json', () => {
 
 describe('scripts/generate-catalogue.mjs', () => {
   it('regenerating into a temp dir reproduces the committed file(s) byte for byte', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pfsense-read-generate-'));
-    try {
-      execFileSync(process.execPath, [join(import.meta.dirname, '..', 'scripts', 'generate-catalogue.mjs'), '--out', dir], { stdio: 'pipe' });
-      for (const file of ['read-models.ts', 'read-catalogue-data.ts']) {
-        expect(readFileSync(join(dir, file), 'utf8'), `${file} differs from its generator's output: re-run the generator`).toBe(
-          readFileSync(join(import.meta.dirname, '..', 'src', file), 'utf8'),
-        );
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+    for (const [file, generated] of runGenerator(join(import.meta.dirname, '..', 'scripts', 'generate-catalogue.mjs'), ['read-models.ts', 'read-catalogue-data.ts'])) {
+      expect(generated, `${file} differs from its generator's output: re-run the generator`).toBe(
+        readFileSync(join(import.meta.dirname, '..', 'src', file), 'utf8'),
+      );
     }
   });
 });

@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { runGenerator } from '@pfsense-mcp/test-support';
 import { describe, expect, it } from 'vitest';
 import { CAPABILITIES, Capability, READ_CAPABILITIES, WRITE_CAPABILITIES, isCapability } from '../src/index.js';
 
@@ -46,16 +45,10 @@ describe('Capability matches pfrest/tool-endpoints.json (drift test)', () => {
 
 describe('scripts/generate-capabilities.mjs', () => {
   it('regenerating into a temp dir reproduces the committed file(s) byte for byte', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'policy-generate-'));
-    try {
-      execFileSync(process.execPath, [join(import.meta.dirname, '..', 'scripts', 'generate-capabilities.mjs'), '--out', dir], { stdio: 'pipe' });
-      for (const file of ['capability.ts']) {
-        expect(readFileSync(join(dir, file), 'utf8'), `${file} differs from its generator's output: re-run the generator`).toBe(
-          readFileSync(join(import.meta.dirname, '..', 'src', file), 'utf8'),
-        );
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+    for (const [file, generated] of runGenerator(join(import.meta.dirname, '..', 'scripts', 'generate-capabilities.mjs'), ['capability.ts'])) {
+      expect(generated, `${file} differs from its generator's output: re-run the generator`).toBe(
+        readFileSync(join(import.meta.dirname, '..', 'src', file), 'utf8'),
+      );
     }
   });
 });
