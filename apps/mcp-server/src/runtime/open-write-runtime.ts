@@ -2,7 +2,7 @@
 // both stores with their anchors, inbox/outbox → executor → coordinator → execution core → the facade the tool
 // holds. All or nothing: the first problem closes what was opened and throws one WriteGateError.
 import { isAbsolute, relative } from 'node:path';
-import { ContractStoreError, RecordIntegrityError, SchemaVersionError, SqliteConsumptionStore, SqliteRecoveryContractStore, StoreConsistencyError } from '@pfsense-mcp/contract-store';
+import { ContractStoreError, RecordIntegrityError, SchemaVersionError, SqliteConsumptionStore, SqliteRecoveryContractStore, StoreConsistencyError, readRotationJournal } from '@pfsense-mcp/contract-store';
 import {
   AliasDescriptionExecutionCore,
   ArtifactDirectory,
@@ -12,7 +12,8 @@ import {
   createStoreEvidenceVerifiers,
 } from '@pfsense-mcp/coordinator';
 import type { AliasDescriptionWriteFacade } from '@pfsense-mcp/coordinator';
-import { KeyFileError, PinnedAuthoritySet, readEd25519PrivateKeyFile, readMasterKeyFile } from '@pfsense-mcp/crypto';
+import { KeyFileError, readEd25519PrivateKeyFile, readMasterKeyFile } from '@pfsense-mcp/crypto';
+import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { MutationExecutor } from '@pfsense-mcp/executor';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { Capability, MutationPolicy } from '@pfsense-mcp/policy';
@@ -25,7 +26,9 @@ import type { ServerConfig, WriteEnvironment } from './load-config.js';
 import { PinnedAuthoritiesFileError, loadPinnedAuthorities, pinnedAuthoritySetOf } from './pinned-authorities-file.js';
 import { readApiKey } from './read-api-key.js';
 import { WriteDirectoryError } from './write-directory-error.js';
+import { settleInterruptedRotation } from './settle-key-rotation.js';
 import { announceServer } from './write-directory-lock.js';
+import { contractLookup, loadServerRequestAuthorities } from './load-server-request-authorities.js';
 import { assertWriteDirectory, writeDirectoryLayout } from './write-directory-layout.js';
 import type { WriteDirectoryLayout } from './write-directory-layout.js';
 import { WriteGate, WriteGateError } from './write-gate-error.js';
@@ -227,6 +230,10 @@ export async function checkWriteRuntime(config: ServerConfig): Promise<WriteDire
   let layout: WriteDirectoryLayout | null = null;
   try {
     layout = checkedLayout(env);
+    // --check-config changes nothing: a pending rotation is reported, the server start or any admin command settles it.
+    if (readRotationJournal(layout.rotationJournalFile) !== null) {
+      throw runtimeFailure('KEY_ROTATION_PENDING', 'an interrupted `pfsense-mcp admin rotate master-key` is pending; start the server or run any `pfsense-mcp admin` command on DIR to settle it');
+    }
     const masterKey = readMasterKeyFile(layout.masterKeyFile);
     readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
     const authorities = loadAuthorities(layout);
@@ -258,6 +265,8 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
     layout = checkedLayout(env);
     // Announced before the stores open, withdrawn at close: `admin migrate` refuses while this process lives.
     closers.push(announceServer(layout));
+    // An interrupted `admin rotate master-key` is rolled back or completed before any key is read.
+    settleInterruptedRotation(layout);
     const masterKey = readMasterKeyFile(layout.masterKeyFile);
     const serverKey = readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
     const authorities = loadAuthorities(layout);
@@ -298,7 +307,8 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
       inboxDirectory: layout.inboxDir,
       outboxDirectory: layout.outboxDir,
       serverKey: { privateKey: serverKey.privateKey },
-      serverAuthorities: PinnedAuthoritySet.of([{ keyId: serverKey.keyId, publicKey: serverKey.publicKey, role: 'server-request', active: true }]),
+      // The current key, and a retired one while a file it signed is still needed (admin rotate server-key).
+      serverAuthorities: loadServerRequestAuthorities(layout, serverKey, contractLookup(store), clock()).authorities,
       clock,
     });
     serverKey.privateKey.fill(0);
