@@ -92,7 +92,7 @@ export const LAYERS = Object.freeze(
 );
 
 /** mcp-server's tools/ folder may import only these (docs/DESIGN.md §2). */
-export const MCP_SERVER_TOOLS_MAY_IMPORT = Object.freeze(['pfsense-read', 'coordinator']);
+export const MCP_SERVER_TOOLS_MAY_IMPORT = Object.freeze(['pfsense-read', 'coordinator', FOUNDATION]);
 
 /**
  * lab-runner: its runtime factory is the one file that builds the write path (docs/DESIGN.md §2, §7);

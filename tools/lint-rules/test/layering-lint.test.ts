@@ -234,7 +234,7 @@ describe('layering lint', () => {
 
   it('every lib and app may import foundation, and foundation itself node: built-ins and its own files', async () => {
     const code = "import { deepFreeze } from '@pfsense-mcp/foundation';\nexport const x = deepFreeze;\n";
-    const importers = ['libs/canonical/src', 'libs/policy/src', 'libs/state-machine/src', 'libs/transports/src', 'libs/coordinator/src', 'apps/signer-cli/src', 'apps/lab-runner/src', 'apps/mcp-server/src/runtime', 'tools/bench/src'];
+    const importers = ['libs/canonical/src', 'libs/policy/src', 'libs/state-machine/src', 'libs/transports/src', 'libs/coordinator/src', 'apps/signer-cli/src', 'apps/lab-runner/src', 'apps/mcp-server/src/runtime', 'apps/mcp-server/src/tools', 'tools/bench/src'];
     for (const dir of importers) {
       const messages = await lint(`${dir}/zz-fixture.ts`, code);
       expect(messages.filter((m) => m.rule === 'no-restricted-imports' || m.rule === 'boundaries/dependencies' || m.rule === '@nx/enforce-module-boundaries'), dir).toEqual([]);
