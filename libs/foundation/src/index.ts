@@ -8,3 +8,5 @@ export { readClock } from './read-clock.js';
 export type { Clock } from './read-clock.js';
 export { assertObject, assertRecord } from './assert-object.js';
 export { assertFunction } from './assert-function.js';
+export { ownerOnlyProblem } from './owner-only-problem.js';
+export type { OwnerOnlyProblem, OwnerOnlyRule } from './owner-only-problem.js';
