@@ -109,17 +109,20 @@ describe('admin rotate server-key', () => {
     approveWith(host.serverPub, confirmation, 'confirmation');
     expect((await call(s2, lan)).status).toBe('verified');
 
-    // The answered old request is cleaned away: no recorded file needs the old key any more.
+    // An old-key file the rotation never recorded: this server (started while the key was needed) still takes it.
+    // (Called at once: a fresh call, not one after an idle pause, so no pooled connection to the appliance is stale.)
+    writeFileSync(otherFile, otherBytes, { mode: 0o600 });
+    expect(await call(s2, dmz)).toMatchObject({ status: 'requested', pending_request: otherFile });
+    await stop(s2);
+
+    // The answered old request is cleaned away: no recorded file needs the old key any more (the unrecorded one
+    // does not count, though it is still in the outbox).
     expect(admin(['artifacts', 'clean', '--dir', host.dir]).status).toBe(0);
     expect(existsSync(oldRequest)).toBe(false);
+    expect(existsSync(otherFile)).toBe(true);
     expect(serverKeys()[1]).toMatchObject({ key_id: oldKeyId, needed_by_files: 0, still_needed: false });
     expect(admin(['trust', '--dir', host.dir, '--list']).stdout).toMatch(new RegExp(`retired +${oldKeyId} .*no longer needed`));
 
-    // An old-key file the rotation never recorded: this server (started while the key was needed) still takes it…
-    writeFileSync(otherFile, otherBytes, { mode: 0o600 });
-    const again = await call(s2, dmz);
-    expect(again.status).toBe('requested');
-    await stop(s2);
     // …the next start no longer accepts the old key at all.
     const s3 = await serve();
     try {
