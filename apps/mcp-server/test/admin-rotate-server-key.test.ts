@@ -1,7 +1,7 @@
 // Black-box: `pfsense-mcp admin rotate server-key` with the BUILT server, the REAL signer and the simulator. A
 // request signed before the rotation is still answered after it (the signer checks it against the old public key);
 // new requests are signed by the new key; once no recorded file needs the old key, the server no longer accepts it.
-import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -133,4 +133,26 @@ describe('admin rotate server-key', () => {
       await stop(s3);
     }
   }, 240_000);
+
+  it('a rotation interrupted after its commit point (the key renamed, the .pub not yet) is finished by the next run', () => {
+    const dir = join(host.root, 'interrupted');
+    expect(admin(['init', '--dir', dir]).status).toBe(0);
+    const first = admin(['rotate', 'server-key', '--dir', dir, '--json']);
+    expect(first.status, first.stderr).toBe(0);
+    // Put DIR back in the state a SIGKILL between the two renames leaves: the new .pub still under its temporary
+    // name, the old one in place.
+    const pub = join(dir, 'keys', 'server-request.pub');
+    const retired = first.json['retired'] as { public_key_file: string };
+    renameSync(pub, `${pub}.new`);
+    copyFileSync(retired.public_key_file, pub);
+    const again = admin(['rotate', 'server-key', '--dir', dir, '--json']);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.json).toMatchObject({ finished_interrupted_rotation: true, server_key_id: first.json['server_key_id'] });
+    expect(readFileSync(pub, 'utf8').trim()).toBe(first.json['server_public_key']);
+    expect(existsSync(`${pub}.new`)).toBe(false);
+    // Nothing left half-done: the next run is an ordinary rotation again.
+    const third = admin(['rotate', 'server-key', '--dir', dir, '--json']);
+    expect(third.json['server_key_id']).not.toBe(first.json['server_key_id']);
+    expect(third.json['retired']).toMatchObject({ key_id: first.json['server_key_id'], needed_by_files: 0 });
+  });
 });
