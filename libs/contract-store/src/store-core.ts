@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { bytesToHex, canonicalBytes, isSafeToken } from '@pfsense-mcp/canonical';
 import type { CanonicalValue } from '@pfsense-mcp/canonical';
 import { aeadOpen, aeadSeal } from '@pfsense-mcp/crypto';
+import { deepFreeze } from '@pfsense-mcp/foundation';
 import {
   RESERVATION_HOLDING_STATES,
   RecoveryEvent,
@@ -47,12 +48,13 @@ import { newContractInputSchema } from './new-contract-input.js';
 import { refusalAuditInputSchema } from './refusal-audit-input.js';
 import type { NewContractInput } from './new-contract-input.js';
 import { currentProcessOwner, isOwnerAlive, sameOwner } from './process-owner.js';
+import { isPurgeable } from './is-purgeable.js';
+import { restoreAcceptedAuditBody } from './restore-accepted-audit.js';
 import { RateGate } from './rate-gate.js';
 import type { RateLimits } from './rate-gate.js';
 import {
   CONTRACT_SCHEMA_VERSION,
   PROTECTED_ARTIFACT_PURPOSES,
-  deepFreeze,
   hex64Schema,
   locatorSchema,
   outcomeClassSchema,
@@ -66,6 +68,7 @@ import { integrityFailureOf } from './store-integrity-report.js';
 import { STORE_SCHEMA_VERSION } from './store-schema-version.js';
 import { legacyStoreRefusal, refuseNewerStore, upgradeStoreVersion } from './store-version-upgrade.js';
 import type { StoreIntegrityReport } from './store-integrity-report.js';
+import type { VerifiedSeal } from './verified-seal.js';
 import { loadStoreKeys } from './store-keys.js';
 import type { MasterKeySource, StoreKeys } from './store-keys.js';
 
@@ -208,8 +211,6 @@ function zodPaths(error: { issues: readonly { path: readonly PropertyKey[] }[] }
  * store and the executor entry each expose only their own operations (see `coreOf`).
  */
 
-/** What a verified transition seals (docs/DESIGN.md §3: verified fingerprint and locator). */
-type VerifiedSeal = { readonly verifiedTargetFingerprint: string; readonly verifiedLifecycleLocator: number };
 export class StoreCore {
   readonly #db: Database.Database;
   readonly #keys: StoreKeys;
@@ -1306,12 +1307,6 @@ export class StoreCore {
   }
 
   /**
-   * After an operator re-anchored a restored backup: work prepared before the backup may have been
-   * executed since, so no PREPARING/PREPARED contract of the restored copy may start — all expire
-   * (audited as RESTORED_FROM_BACKUP). In-flight rows are left to reconcileInterrupted(); VERIFIED
-   * rollbacks stay guarded by their sealed-fingerprint pre-read.
-   */
-  /**
    * A restore is accepted only while nothing is mid-flight on the appliance: an EXECUTING, ROLLING_BACK or
    * RECONCILIATION contract of the restored copy may disagree with what the appliance now holds.
    */
@@ -1331,11 +1326,22 @@ export class StoreCore {
         const prior = this.#anchor.read();
         const now = this.now();
         const previous = prior?.acceptedRestoreAt ?? null;
-        this.writeAnchor(this.head(), previous === null ? now : Math.max(now, previous));
+        const acceptedAt = previous === null ? now : Math.max(now, previous);
+        // The acceptance is in the chain itself, and the anchor points past it.
+        this.appendAudit(restoreAcceptedAuditBody(acceptedAt));
+        // The rate row follows the audit head in the same transaction (as in every write).
+        this.#rate.flush(this.head().sequence);
+        this.writeAnchor(this.head(), acceptedAt);
       })
       .immediate();
   }
 
+  /**
+   * After an operator re-anchored a restored backup: work prepared before the backup may have been
+   * executed since, so no PREPARING/PREPARED contract of the restored copy may start — all expire
+   * (audited as RESTORED_FROM_BACKUP). In-flight rows are left to reconcileInterrupted(); VERIFIED
+   * rollbacks stay guarded by their sealed-fingerprint pre-read.
+   */
   private expireAfterRestore(): void {
     this.write('expireAfterRestore', () => {
       const now = this.now();
@@ -1466,12 +1472,7 @@ export class StoreCore {
       const purged: string[] = [];
       for (const row of rows) {
         const c = this.verifyRow(row);
-        if (c.artifacts_purged_at !== null) continue;
-        // ROLLBACK_FAILED keeps its snapshot while the target is held, and the retention period counts from
-        // the signed release (not from terminal_at): the snapshot is what a manual recovery works from.
-        if (c.state === RecoveryState.ROLLBACK_FAILED && (c.reservation_release === null || c.reservation_release.released_at > now - this.#retentionMs)) {
-          continue;
-        }
+        if (!isPurgeable(c, now, this.#retentionMs)) continue;
         this.#stmt.zeroArtifacts.run(c.contract_id);
         this.#stmt.deleteArtifacts.run(c.contract_id);
         const next = deepFreeze({ ...c, artifacts_purged_at: now, state_version: c.state_version + 1, updated_at: now }) as RecoveryContract;
