@@ -109,6 +109,48 @@ const REFUSED: AliasDescriptionChangeResult = Object.freeze({ status: OperationS
 
 const ARGUMENT_NAMES: Readonly<Record<string, string>> = Object.freeze({ alias_name: 'aliasName', description: 'description' });
 
+/** What one call knows about the operation it advances (the checked arguments and the binding read now). */
+interface OperationCall {
+  readonly input: { alias_name: string; description: string };
+  readonly binding: ApplianceBinding;
+  readonly bindingDigest: string;
+  readonly operationId: string;
+}
+
+/**
+ * A contract state that waits for one operator-signed artifact (docs/DESIGN.md §6): with none in the inbox the
+ * call writes (or reuses) the pending request to sign; with exactly one it is resolved; more than one is refused.
+ */
+interface AwaitedEvidence {
+  readonly awaits: (c: RecoveryContract) => boolean;
+  readonly kind: Artifact['kind'];
+  /** Whether the evidence names the contract's state version too (reconciliation, release), not only the contract. */
+  readonly byStateVersion: boolean;
+  /** The status answered while the request is pending. */
+  readonly status: OperationStatus;
+  readonly request: (c: RecoveryContract, call: OperationCall) => Promise<string>;
+  readonly resolve: (c: RecoveryContract, artifact: Artifact, call: OperationCall) => Promise<AliasDescriptionChangeResult>;
+}
+
+/** The operator's recovery commands (`admin reconcile …`, `admin release …`). */
+type RecoveryKind = 'reconciliation' | 'release';
+
+/** What tells the two recovery kinds apart: the state awaited, the refusal gate, the evidence and the request name. */
+const RECOVERY_KINDS = Object.freeze({
+  reconciliation: Object.freeze({
+    awaits: (c: RecoveryContract): boolean => c.state === RecoveryState.RECONCILIATION && c.reconciliation !== null,
+    gate: RefusalGate.RECONCILIATION,
+    evidence: ArtifactKind.RECONCILIATION,
+    requestName: reconciliationRequestName,
+  }),
+  release: Object.freeze({
+    awaits: (c: RecoveryContract): boolean => c.state === RecoveryState.ROLLBACK_FAILED && c.reservation_release === null,
+    gate: RefusalGate.RELEASE,
+    evidence: ArtifactKind.RELEASE,
+    requestName: releaseRequestName,
+  }),
+});
+
 /**
  * The alias-description execution core (docs/DESIGN.md §6): one asynchronous operation per
  * (appliance, alias, description). Each call reads the operation's durable state from the contract store
@@ -126,6 +168,7 @@ export class AliasDescriptionExecutionCore {
   readonly #serverAuthorities: PinnedAuthoritySet;
   readonly #clock: () => number;
   readonly #requestLifetimeMs: number;
+  readonly #awaitedEvidence: readonly AwaitedEvidence[];
 
   constructor(options: AliasDescriptionExecutionCoreOptions) {
     const fn = 'AliasDescriptionExecutionCore';
@@ -154,6 +197,7 @@ export class AliasDescriptionExecutionCore {
     this.#serverAuthorities = options.serverAuthorities;
     this.#clock = options.clock;
     this.#requestLifetimeMs = lifetime;
+    this.#awaitedEvidence = this.#awaitedEvidenceTable();
     Object.freeze(this);
   }
 
@@ -238,7 +282,7 @@ export class AliasDescriptionExecutionCore {
     this.#coordinator.expireDue();
     const contracts = this.#coordinator.contractsOf(operationId);
     const latest = contracts[contracts.length - 1];
-    if (latest !== undefined && !isClosedWithoutEffect(latest)) return this.#resume(latest, input, binding, bindingDigest, operationId);
+    if (latest !== undefined && !isClosedWithoutEffect(latest)) return this.#resume(latest, { input, binding, bindingDigest, operationId });
 
     // No open contract: a new attempt (the n-th attempt has its own step id, so its plan is new).
     let target: AliasTarget;
@@ -277,79 +321,83 @@ export class AliasDescriptionExecutionCore {
     return result(OperationStatus.AWAITING_CONFIRMATION, operationId, contract.contract_id, pending);
   }
 
-  /** Continues an operation from its contract's durable, authenticated state. */
-  async #resume(
-    contract: RecoveryContract,
-    input: { alias_name: string; description: string },
-    binding: ApplianceBinding,
-    bindingDigest: string,
-    operationId: string,
-  ): Promise<AliasDescriptionChangeResult> {
+  /**
+   * Continues an operation from its contract's durable, authenticated state: a PREPARING contract is completed,
+   * a confirmed PREPARED one handed to the executor again, and a state that waits for an operator-signed
+   * artifact goes through the one loop over #awaitedEvidence. Any other state answers its status.
+   */
+  async #resume(contract: RecoveryContract, call: OperationCall): Promise<AliasDescriptionChangeResult> {
     let c = contract;
     const id = c.contract_id;
     if (c.state === RecoveryState.PREPARING) c = this.#coordinator.completePreparation(id);
     if (c.state === RecoveryState.PREPARED) {
-      const intent = this.#intentOf(c, input, bindingDigest);
-      if (c.confirmation !== null) return this.#afterHandoff(await this.#coordinator.resumeConfirmed(id, intent), input, binding, bindingDigest, operationId);
-      const confirmations = this.#inboxMatches(operationId, (a) => a.kind === ArtifactKind.CONFIRMATION && a.contractId === id);
-      if (confirmations.length === 0) {
-        const review = await this.#reviewForConfirmation(c, input);
-        const pending = this.#ensureConfirmationRequest(c, intent, review, binding);
-        return result(OperationStatus.AWAITING_CONFIRMATION, operationId, id, pending);
-      }
-      const [only] = confirmations;
-      if (only === undefined || confirmations.length > 1) throw this.#coordinator.refuse('ANOMALY', RefusalGate.INBOX, { operationId, contractId: id });
-      return this.#afterHandoff(await this.#coordinator.confirmAndHandoff(id, only.artifact, intent), input, binding, bindingDigest, operationId);
+      // Another appliance or other arguments never resume this contract (refused before any inbox scan).
+      const intent = this.#intentOf(c, call);
+      if (c.confirmation !== null) return this.#afterHandoff(await this.#coordinator.resumeConfirmed(id, intent), call);
     }
-    if (c.state === RecoveryState.RECONCILIATION && c.reconciliation !== null) {
+    for (const step of this.#awaitedEvidence) {
+      if (!step.awaits(c)) continue;
       const version = c.state_version;
       const evidence = this.#inboxMatches(
-        operationId,
-        (a) => a.kind === ArtifactKind.RECONCILIATION && a.contractId === id && a.stateVersion === version,
+        call.operationId,
+        (a) => a.kind === step.kind && a.contractId === id && (!step.byStateVersion || a.stateVersion === version),
       );
-      if (evidence.length === 0) {
-        const pending = await this.#ensureReconciliationRequest(c, this.#boundAppliance(c, input, binding, bindingDigest));
-        return result(OperationStatus.RECONCILIATION_REQUIRED, operationId, id, pending);
-      }
+      if (evidence.length === 0) return result(step.status, call.operationId, id, await step.request(c, call));
       const [only] = evidence;
-      if (only === undefined || evidence.length > 1) throw this.#coordinator.refuse('ANOMALY', RefusalGate.INBOX, { operationId, contractId: id });
-      return this.#after(this.#coordinator.resumeReconciliation(only.artifact), operationId);
-    }
-    if (c.state === RecoveryState.ROLLBACK_FAILED && c.reservation_release === null) {
-      const version = c.state_version;
-      const releases = this.#inboxMatches(
-        operationId,
-        (a) => a.kind === ArtifactKind.RELEASE && a.contractId === id && a.stateVersion === version,
-      );
-      if (releases.length === 0) {
-        const pending = this.#ensureReleaseRequest(c, this.#boundAppliance(c, input, binding, bindingDigest));
-        return result(OperationStatus.RECONCILIATION_REQUIRED, operationId, id, pending);
-      }
-      const [only] = releases;
-      if (only === undefined || releases.length > 1) throw this.#coordinator.refuse('ANOMALY', RefusalGate.INBOX, { operationId, contractId: id });
-      return this.#after(this.#coordinator.releaseRollbackFailedReservation(only.artifact), operationId);
+      if (only === undefined || evidence.length > 1) throw this.#coordinator.refuse('ANOMALY', RefusalGate.INBOX, { operationId: call.operationId, contractId: id });
+      return step.resolve(c, only.artifact, call);
     }
     // VERIFIED (authenticated by the store) → verified, also after the change, instead of the no-op
     // refusal; EXECUTING / ROLLING_BACK → reconciliation_required (nothing uncertain is ever success).
-    return result(statusOfContract(c), operationId, id);
+    return result(statusOfContract(c), call.operationId, id);
+  }
+
+  /** The states that wait for one operator-signed artifact, in the order #resume tries them. */
+  #awaitedEvidenceTable(): readonly AwaitedEvidence[] {
+    const reconciliation = RECOVERY_KINDS.reconciliation;
+    const release = RECOVERY_KINDS.release;
+    return Object.freeze([
+      Object.freeze({
+        awaits: (c: RecoveryContract) => c.state === RecoveryState.PREPARED && c.confirmation === null,
+        kind: ArtifactKind.CONFIRMATION,
+        byStateVersion: false,
+        status: OperationStatus.AWAITING_CONFIRMATION,
+        request: async (c: RecoveryContract, call: OperationCall) => {
+          const intent = this.#intentOf(c, call);
+          const review = await this.#reviewForConfirmation(c, call.input);
+          return this.#ensureConfirmationRequest(c, intent, review, call.binding);
+        },
+        resolve: async (c: RecoveryContract, artifact: Artifact, call: OperationCall) =>
+          this.#afterHandoff(await this.#coordinator.confirmAndHandoff(c.contract_id, artifact, this.#intentOf(c, call)), call),
+      }),
+      Object.freeze({
+        awaits: reconciliation.awaits,
+        kind: reconciliation.evidence,
+        byStateVersion: true,
+        status: OperationStatus.RECONCILIATION_REQUIRED,
+        request: (c: RecoveryContract, call: OperationCall) => this.#ensureReconciliationRequest(c, this.#boundAppliance(c, call)),
+        resolve: async (c: RecoveryContract, artifact: Artifact, call: OperationCall) => this.#after(this.#coordinator.resumeReconciliation(artifact), call.operationId),
+      }),
+      Object.freeze({
+        awaits: release.awaits,
+        kind: release.evidence,
+        byStateVersion: true,
+        status: OperationStatus.RECONCILIATION_REQUIRED,
+        request: async (c: RecoveryContract, call: OperationCall) => this.#ensureReleaseRequest(c, this.#boundAppliance(c, call)),
+        resolve: async (c: RecoveryContract, artifact: Artifact, call: OperationCall) =>
+          this.#after(this.#coordinator.releaseRollbackFailedReservation(artifact), call.operationId),
+      }),
+    ]);
   }
 
   /**
    * After the executor: an ambiguous outcome (RECONCILIATION) gets its reconciliation request written now, so
-   * the very answer that reports it names the file the operator must sign (the RECONCILIATION branch of
+   * the very answer that reports it names the file the operator must sign (the RECONCILIATION step of
    * #resume never hands off again, so this recursion is one level deep).
    */
-  async #afterHandoff(
-    contract: RecoveryContract,
-    input: { alias_name: string; description: string },
-    binding: ApplianceBinding,
-    bindingDigest: string,
-    operationId: string,
-  ): Promise<AliasDescriptionChangeResult> {
-    if (contract.state === RecoveryState.RECONCILIATION && contract.reconciliation !== null) {
-      return this.#resume(contract, input, binding, bindingDigest, operationId);
-    }
-    return this.#after(contract, operationId);
+  async #afterHandoff(contract: RecoveryContract, call: OperationCall): Promise<AliasDescriptionChangeResult> {
+    if (RECOVERY_KINDS.reconciliation.awaits(contract)) return this.#resume(contract, call);
+    return this.#after(contract, call.operationId);
   }
 
   #after(contract: RecoveryContract, operationId: string): AliasDescriptionChangeResult {
@@ -361,14 +409,14 @@ export class AliasDescriptionExecutionCore {
    * binding and the contract's own digests — and accepted only if it digests to the contract's signed
    * execution-intent provenance (so another appliance, or other arguments, cannot resume it).
    */
-  #intentOf(c: RecoveryContract, input: { alias_name: string; description: string }, bindingDigest: string): PreparedExecutionIntentV1 {
+  #intentOf(c: RecoveryContract, call: OperationCall): PreparedExecutionIntentV1 {
     try {
       const intent = buildAliasExecutionIntent({
-        aliasName: input.alias_name,
-        newDescription: input.description,
+        aliasName: call.input.alias_name,
+        newDescription: call.input.description,
         preconditionFingerprint: c.target_fingerprint,
         rollbackSnapshotDigest: c.snapshot_digest,
-        applianceBindingDigest: bindingDigest,
+        applianceBindingDigest: call.bindingDigest,
       });
       if (executionIntentDigest(intent) === c.provenance.execution_intent_digest) return intent;
     } catch {
@@ -382,14 +430,9 @@ export class AliasDescriptionExecutionCore {
    * contract's signed execution intent names (#intentOf refuses otherwise): the operator is shown the
    * appliance the change was made on, never merely the one the server talks to now.
    */
-  #boundAppliance(
-    c: RecoveryContract,
-    input: { alias_name: string; description: string },
-    binding: ApplianceBinding,
-    bindingDigest: string,
-  ): ApplianceBinding {
-    this.#intentOf(c, input, bindingDigest);
-    return binding;
+  #boundAppliance(c: RecoveryContract, call: OperationCall): ApplianceBinding {
+    this.#intentOf(c, call);
+    return call.binding;
   }
 
   // ------------------------------------------------------------------ inbox
@@ -711,10 +754,11 @@ export class AliasDescriptionExecutionCore {
    * one the server's own confirmation request named). An existing request for this state version is
    * returned as already pending. Refuses (CoordinatorRefusedError) any other state.
    */
-  async emitRecoveryRequest(contractId: string, kind: 'reconciliation' | 'release'): Promise<{ readonly contract: RecoveryContract; readonly pendingRequest: string; readonly alreadyPending: boolean }> {
+  async emitRecoveryRequest(contractId: string, kind: RecoveryKind): Promise<{ readonly contract: RecoveryContract; readonly pendingRequest: string; readonly alreadyPending: boolean }> {
     const c = this.#coordinator.loadContract(contractId);
-    if (!this.#awaits(c, kind)) throw this.#coordinator.refuse('ANOMALY', kind === 'release' ? RefusalGate.RELEASE : RefusalGate.RECONCILIATION, { contractId });
-    const name = kind === 'release' ? releaseRequestName(c.contract_id, c.state_version) : reconciliationRequestName(c.contract_id, c.state_version);
+    const k = RECOVERY_KINDS[kind];
+    if (!k.awaits(c)) throw this.#coordinator.refuse('ANOMALY', k.gate, { contractId });
+    const name = k.requestName(c.contract_id, c.state_version);
     if (this.#outbox.has(name)) return Object.freeze({ contract: c, pendingRequest: name, alreadyPending: true });
     const appliance = await this.#applianceOfContract(c);
     const pending = kind === 'release' ? this.#ensureReleaseRequest(c, appliance) : await this.#ensureReconciliationRequest(c, appliance);
@@ -725,22 +769,15 @@ export class AliasDescriptionExecutionCore {
    * `admin reconcile resume` / `admin release resume`: the one operator-signed evidence for this contract and
    * state version in the inbox resolves it (zero sends). None or more than one → refused.
    */
-  resumeRecovery(contractId: string, kind: 'reconciliation' | 'release'): RecoveryContract {
+  resumeRecovery(contractId: string, kind: RecoveryKind): RecoveryContract {
     const c = this.#coordinator.loadContract(contractId);
-    const gateOf = kind === 'release' ? RefusalGate.RELEASE : RefusalGate.RECONCILIATION;
-    if (!this.#awaits(c, kind)) throw this.#coordinator.refuse('ANOMALY', gateOf, { contractId });
-    const wanted = kind === 'release' ? ArtifactKind.RELEASE : ArtifactKind.RECONCILIATION;
+    const k = RECOVERY_KINDS[kind];
+    if (!k.awaits(c)) throw this.#coordinator.refuse('ANOMALY', k.gate, { contractId });
     const version = c.state_version;
-    const evidence = this.#inboxMatches(c.operation_id, (a) => a.kind === wanted && a.contractId === c.contract_id && a.stateVersion === version);
+    const evidence = this.#inboxMatches(c.operation_id, (a) => a.kind === k.evidence && a.contractId === c.contract_id && a.stateVersion === version);
     const [only] = evidence;
     if (only === undefined || evidence.length > 1) throw this.#coordinator.refuse('ANOMALY', RefusalGate.INBOX, { operationId: c.operation_id, contractId });
     return kind === 'release' ? this.#coordinator.releaseRollbackFailedReservation(only.artifact) : this.#coordinator.resumeReconciliation(only.artifact);
-  }
-
-  #awaits(c: RecoveryContract, kind: 'reconciliation' | 'release'): boolean {
-    return kind === 'release'
-      ? c.state === RecoveryState.ROLLBACK_FAILED && c.reservation_release === null
-      : c.state === RecoveryState.RECONCILIATION && c.reconciliation !== null;
   }
 
   /** The binding read now, accepted only if it is the one the server's own confirmation request for c named. */

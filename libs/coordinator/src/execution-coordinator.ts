@@ -518,39 +518,42 @@ export class ExecutionCoordinator {
    * origin. Zero sends. Returns the contract after.
    */
   resumeReconciliation(signedEvidence: unknown): RecoveryContract {
-    let contractId: string | null = null;
-    let artifactDigest: string | null = null;
-    try {
-      const doc = gate('ANOMALY', RefusalGate.ARTIFACT, () => {
-        const d = validateArtifactDocument(signedEvidence);
-        if (d.kind !== ArtifactKind.RECONCILIATION) throw new TypeError('kind');
-        return d;
-      });
-      contractId = doc.payload.contract_id;
-      artifactDigest = artifactDigestOf(doc);
-      return gate('ANOMALY', RefusalGate.RECONCILIATION, () => this.#store.resolveReconciliation(doc.payload.contract_id, doc));
-    } catch (e) {
-      if (e instanceof GateFailure) throw this.refuse(e.refusalClass, e.gate, { contractId, artifactDigest });
-      throw this.refuse('ANOMALY', RefusalGate.RECONCILIATION, { contractId, artifactDigest });
-    }
+    return this.#resolveWithEvidence(signedEvidence, ArtifactKind.RECONCILIATION, RefusalGate.RECONCILIATION, (id, doc) =>
+      this.#store.resolveReconciliation(id, doc),
+    );
   }
 
   /** Clears a ROLLBACK_FAILED reservation with the operator's signed release (reconciliation role). Zero sends. */
   releaseRollbackFailedReservation(signedRelease: unknown): RecoveryContract {
+    return this.#resolveWithEvidence(signedRelease, ArtifactKind.RELEASE, RefusalGate.RELEASE, (id, doc) =>
+      this.#store.releaseRollbackFailedReservation(id, doc),
+    );
+  }
+
+  /**
+   * The one routine behind both recovery resolutions: the document must be a well-formed artifact of `kind`
+   * (else ANOMALY/ARTIFACT); the store's verifier then decides, and any refusal there is ANOMALY at `g`.
+   */
+  #resolveWithEvidence(
+    signed: unknown,
+    kind: typeof ArtifactKind.RECONCILIATION | typeof ArtifactKind.RELEASE,
+    g: RefusalGate,
+    resolve: (contractId: string, doc: Artifact) => RecoveryContract,
+  ): RecoveryContract {
     let contractId: string | null = null;
     let artifactDigest: string | null = null;
     try {
       const doc = gate('ANOMALY', RefusalGate.ARTIFACT, () => {
-        const d = validateArtifactDocument(signedRelease);
-        if (d.kind !== ArtifactKind.RELEASE) throw new TypeError('kind');
-        return d;
+        const d = validateArtifactDocument(signed);
+        if (d.kind !== kind) throw new TypeError('kind');
+        return d as Extract<Artifact, { kind: typeof kind }>;
       });
       contractId = doc.payload.contract_id;
       artifactDigest = artifactDigestOf(doc);
-      return gate('ANOMALY', RefusalGate.RELEASE, () => this.#store.releaseRollbackFailedReservation(doc.payload.contract_id, doc));
+      return gate('ANOMALY', g, () => resolve(doc.payload.contract_id, doc));
     } catch (e) {
       if (e instanceof GateFailure) throw this.refuse(e.refusalClass, e.gate, { contractId, artifactDigest });
-      throw this.refuse('ANOMALY', RefusalGate.RELEASE, { contractId, artifactDigest });
+      throw this.refuse('ANOMALY', g, { contractId, artifactDigest });
     }
   }
 }
