@@ -8,25 +8,16 @@ import {
 } from '@pfsense-mcp/adapters';
 import type { AliasTarget } from '@pfsense-mcp/adapters';
 import {
-  ArtifactFormatError,
   ArtifactKind,
   applianceBindingDigest,
-  checkCurrentness,
-  createPendingAuthorizationRequest,
-  createPendingConfirmationRequest,
-  createPendingReconciliationRequest,
-  createPendingReleaseRequest,
-  encodeArtifact,
   executionIntentDigest,
   parseArtifact,
   planDigestOf,
-  verifyArtifactSignature,
 } from '@pfsense-mcp/authorization';
 import type {
   AliasChangeReview,
   ApplianceBinding,
   Artifact,
-  PendingConfirmationRequest,
   PreparedExecutionIntentV1,
   SigningKey,
 } from '@pfsense-mcp/authorization';
@@ -37,9 +28,8 @@ import { buildAliasExecutionIntent } from './alias-execution-intent.js';
 import { aliasAttemptStepId, aliasOperationId } from './alias-operation-id.js';
 import { aliasStateCopy } from './alias-state-copy.js';
 import { ArtifactDirectory } from './artifact-directory.js';
-import { authorizationRequestName, parseAuthorizationRequestName } from './authorization-request-name.js';
 import { InboxIndex, selectorOf } from './inbox-index.js';
-import { confirmationRequestName, reconciliationRequestName, releaseRequestName } from './pending-request-names.js';
+import { reconciliationRequestName, releaseRequestName } from './pending-request-names.js';
 import { writeOperationsView } from './write-operations-view.js';
 import type { WriteOperationsPage, WriteOperationsQuery } from './write-operations-view.js';
 import type { ArtifactSelector } from './inbox-index.js';
@@ -49,7 +39,9 @@ import { ExecutionCoordinator } from './execution-coordinator.js';
 import { OperationStatus, isClosedWithoutEffect, statusOfContract } from './operation-outcome.js';
 import { prepareAliasExecutionIntent } from './prepare-alias-execution-intent.js';
 import { ApplianceIdentityError } from './read-appliance-binding.js';
+import { PendingRequestOutbox } from './pending-request-outbox.js';
 import { RefusalGate } from './refusal-audit.js';
+import type { RefusalRecorder } from './refusal-recorder.js';
 import { WRITE_REQUEST_LIMITS } from './write-request-limits.js';
 
 /** The caller's request: change one alias's description. */
@@ -163,11 +155,8 @@ export class AliasDescriptionExecutionCore {
   readonly #coordinator: ExecutionCoordinator;
   readonly #inbox: ArtifactDirectory;
   readonly #inboxIndex: InboxIndex;
-  readonly #outbox: ArtifactDirectory;
-  readonly #serverKey: SigningKey;
-  readonly #serverAuthorities: PinnedAuthoritySet;
-  readonly #clock: () => number;
-  readonly #requestLifetimeMs: number;
+  readonly #refusals: RefusalRecorder;
+  readonly #requests: PendingRequestOutbox;
   readonly #awaitedEvidence: readonly AwaitedEvidence[];
 
   constructor(options: AliasDescriptionExecutionCoreOptions) {
@@ -191,12 +180,18 @@ export class AliasDescriptionExecutionCore {
     }
     this.#coordinator = options.coordinator;
     this.#inbox = options.inboxDirectory instanceof ArtifactDirectory ? options.inboxDirectory : ArtifactDirectory.open(inboxPath);
-    this.#outbox = options.outboxDirectory instanceof ArtifactDirectory ? options.outboxDirectory : ArtifactDirectory.open(outboxPath);
     this.#inboxIndex = new InboxIndex(this.#inbox);
-    this.#serverKey = Object.freeze({ privateKey: new Uint8Array(options.serverKey.privateKey) });
-    this.#serverAuthorities = options.serverAuthorities;
-    this.#clock = options.clock;
-    this.#requestLifetimeMs = lifetime;
+    this.#refusals = options.coordinator.refusals;
+    const coordinator = options.coordinator;
+    this.#requests = new PendingRequestOutbox({
+      directory: options.outboxDirectory instanceof ArtifactDirectory ? options.outboxDirectory : ArtifactDirectory.open(outboxPath),
+      serverKey: Object.freeze({ privateKey: new Uint8Array(options.serverKey.privateKey) }),
+      serverAuthorities: options.serverAuthorities,
+      clock: options.clock,
+      requestLifetimeMs: lifetime,
+      refusals: this.#refusals,
+      contractsOf: (operationId: string) => coordinator.contractsOf(operationId),
+    });
     this.#awaitedEvidence = this.#awaitedEvidenceTable();
     Object.freeze(this);
   }
@@ -210,7 +205,7 @@ export class AliasDescriptionExecutionCore {
   async requestAliasDescriptionChange(input: AliasDescriptionChangeInput): Promise<AliasDescriptionChangeResult> {
     const checked = this.#checkInput(input);
     if (!this.#coordinator.isWriteEnabled()) {
-      this.#coordinator.refuse('ANOMALY', RefusalGate.CAPABILITY);
+      this.#refusals.refuse('ANOMALY', RefusalGate.CAPABILITY);
       return result(OperationStatus.REFUSED, null);
     }
     let binding: ApplianceBinding;
@@ -218,8 +213,8 @@ export class AliasDescriptionExecutionCore {
       binding = await this.#coordinator.readApplianceBinding();
     } catch (e) {
       // No usable appliance id is an anomaly; a failed read is I/O, audited like the freshness gate's (STALE).
-      if (e instanceof ApplianceIdentityError && e.code === 'NO_APPLIANCE_ID') this.#coordinator.refuse('ANOMALY', RefusalGate.APPLIANCE_BINDING);
-      else this.#coordinator.refuse('STALE', RefusalGate.FRESHNESS);
+      if (e instanceof ApplianceIdentityError && e.code === 'NO_APPLIANCE_ID') this.#refusals.refuse('ANOMALY', RefusalGate.APPLIANCE_BINDING);
+      else this.#refusals.refuse('STALE', RefusalGate.FRESHNESS);
       return result(OperationStatus.REFUSED, null);
     }
     const bindingDigest = applianceBindingDigest(binding);
@@ -307,17 +302,17 @@ export class AliasDescriptionExecutionCore {
 
     const authorizations = this.#inboxMatches(operationId, (a) => a.kind === ArtifactKind.PLAN_AUTHORIZATION && a.planDigest === planDigest);
     if (authorizations.length === 0) {
-      const pending = this.#ensureAuthorizationRequest(operationId, stepId, planDigest, prepared, binding, input.alias_name);
+      const pending = this.#requests.authorizationRequest(operationId, stepId, planDigest, prepared, binding, input.alias_name);
       return result(OperationStatus.REQUESTED, operationId, null, pending);
     }
     const [only] = authorizations;
-    if (only === undefined || authorizations.length > 1) throw this.#coordinator.refuse('ANOMALY', RefusalGate.INBOX, { operationId });
+    if (only === undefined || authorizations.length > 1) throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId });
     const contract = await this.#coordinator.authorizeAndCreate({
       authorization: only.artifact,
       preparedIntent: prepared.executionIntent,
       stepId,
     });
-    const pending = this.#ensureConfirmationRequest(contract, prepared.executionIntent, prepared.review, binding);
+    const pending = this.#requests.confirmationRequest(contract, prepared.executionIntent, prepared.review, binding);
     return result(OperationStatus.AWAITING_CONFIRMATION, operationId, contract.contract_id, pending);
   }
 
@@ -344,7 +339,7 @@ export class AliasDescriptionExecutionCore {
       );
       if (evidence.length === 0) return result(step.status, call.operationId, id, await step.request(c, call));
       const [only] = evidence;
-      if (only === undefined || evidence.length > 1) throw this.#coordinator.refuse('ANOMALY', RefusalGate.INBOX, { operationId: call.operationId, contractId: id });
+      if (only === undefined || evidence.length > 1) throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId: call.operationId, contractId: id });
       return step.resolve(c, only.artifact, call);
     }
     // VERIFIED (authenticated by the store) → verified, also after the change, instead of the no-op
@@ -365,7 +360,7 @@ export class AliasDescriptionExecutionCore {
         request: async (c: RecoveryContract, call: OperationCall) => {
           const intent = this.#intentOf(c, call);
           const review = await this.#reviewForConfirmation(c, call.input);
-          return this.#ensureConfirmationRequest(c, intent, review, call.binding);
+          return this.#requests.confirmationRequest(c, intent, review, call.binding);
         },
         resolve: async (c: RecoveryContract, artifact: Artifact, call: OperationCall) =>
           this.#afterHandoff(await this.#coordinator.confirmAndHandoff(c.contract_id, artifact, this.#intentOf(c, call)), call),
@@ -383,7 +378,7 @@ export class AliasDescriptionExecutionCore {
         kind: release.evidence,
         byStateVersion: true,
         status: OperationStatus.RECONCILIATION_REQUIRED,
-        request: async (c: RecoveryContract, call: OperationCall) => this.#ensureReleaseRequest(c, this.#boundAppliance(c, call)),
+        request: async (c: RecoveryContract, call: OperationCall) => this.#requests.releaseRequest(c, this.#boundAppliance(c, call)),
         resolve: async (c: RecoveryContract, artifact: Artifact, call: OperationCall) =>
           this.#after(this.#coordinator.releaseRollbackFailedReservation(artifact), call.operationId),
       }),
@@ -422,7 +417,7 @@ export class AliasDescriptionExecutionCore {
     } catch {
       // fall through to the refusal
     }
-    throw this.#coordinator.refuse('ANOMALY', RefusalGate.BINDING, { operationId: c.operation_id, contractId: c.contract_id });
+    throw this.#refusals.refuse('ANOMALY', RefusalGate.BINDING, { operationId: c.operation_id, contractId: c.contract_id });
   }
 
   /**
@@ -454,23 +449,9 @@ export class AliasDescriptionExecutionCore {
         out.push(Object.freeze({ fileName, artifact }));
       }
     } catch {
-      throw this.#coordinator.refuse('ANOMALY', RefusalGate.INBOX, { operationId });
+      throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId });
     }
     return out;
-  }
-
-  // ------------------------------------------------------------------ outbox
-
-  /** One of the server's own outbox files, read and verified (an unsafe or forged file fails closed). */
-  #ownOutboxFile(fileName: string, kind: Artifact['kind']): Artifact {
-    try {
-      const artifact = parseArtifact(this.#outbox.read(fileName));
-      if (artifact.kind !== kind || !('proof' in artifact)) throw new CoordinatorRefusedError();
-      verifyArtifactSignature(artifact, this.#serverAuthorities);
-      return artifact;
-    } catch {
-      throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX);
-    }
   }
 
   /**
@@ -487,7 +468,7 @@ export class AliasDescriptionExecutionCore {
       throw new TypeError(`${fn}: "operationId" must be op- followed by 64 lowercase hex`);
     }
     const contracts = query.operationId === undefined ? this.#coordinator.allContracts() : this.#coordinator.contractsOf(query.operationId);
-    return writeOperationsView(contracts, query, (name) => this.#outbox.has(name));
+    return writeOperationsView(contracts, query, (name) => this.#requests.has(name));
   }
 
   /**
@@ -496,240 +477,44 @@ export class AliasDescriptionExecutionCore {
    */
   artifactCounts(): { readonly inboxFiles: number; readonly outboxFiles: number; readonly pileUp: boolean } {
     const inboxFiles = this.#inbox.list().length;
-    const outboxFiles = this.#outbox.list().length;
+    const outboxFiles = this.#requests.list().length;
     return Object.freeze({ inboxFiles, outboxFiles, pileUp: inboxFiles + outboxFiles >= WRITE_REQUEST_LIMITS.leftoverWarningFiles });
-  }
-
-  /**
-   * Builds one pending request. A request whose alias is beyond the authorization library's size bounds
-   * (MAX_ALIAS_MEMBERS members, MAX_ALIAS_STATE_BYTES per alias state) is refused before anything is written,
-   * audited STALE with gate SIZE_LIMIT (value-free: it may pass once the alias is smaller).
-   */
-  #build<T>(build: () => T, context: { operationId?: string; contractId?: string }): T {
-    try {
-      return build();
-    } catch (e) {
-      if (e instanceof ArtifactFormatError && e.code === 'TOO_LARGE') throw this.#coordinator.refuse('STALE', RefusalGate.SIZE_LIMIT, context);
-      throw e;
-    }
-  }
-
-  #write(fileName: string, artifact: Artifact): string {
-    let text: string;
-    try {
-      text = encodeArtifact(artifact);
-    } catch (e) {
-      if (e instanceof ArtifactFormatError && e.code === 'TOO_LARGE') throw this.#coordinator.refuse('STALE', RefusalGate.SIZE_LIMIT);
-      throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX);
-    }
-    try {
-      this.#outbox.write(fileName, text);
-    } catch {
-      throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX);
-    }
-    return fileName;
-  }
-
-  /**
-   * The operation's current pending authorization request, or a new one within WRITE_REQUEST_LIMITS. The
-   * outbox is scanned by name only (authorization-request-name.ts): names of other operations, expired
-   * requests and other kinds are skipped without being opened. What can concern this call is read and
-   * verified: this plan's unexpired request (reused), and this alias's unexpired, unanswered requests
-   * (counted). Other aliases' requests are counted by name, and a request is answered when the store holds
-   * a contract created from its plan. Over a limit → STALE / REQUEST_LIMIT, nothing written.
-   */
-  #ensureAuthorizationRequest(
-    operationId: string,
-    stepId: string,
-    planDigest: string,
-    prepared: { executionIntent: PreparedExecutionIntentV1; review: AliasChangeReview },
-    binding: ApplianceBinding,
-    aliasName: string,
-  ): string {
-    const now = this.#clock();
-    const aliasKey = ADAPTER.identityDigest(Object.freeze({ alias_name: aliasName })).slice(0, 16);
-    const planPrefix = planDigest.slice(0, 16);
-    let names: readonly string[];
-    try {
-      names = this.#outbox.list();
-    } catch {
-      throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX, { operationId });
-    }
-    const live = names
-      .map((fileName) => ({ fileName, parts: parseAuthorizationRequestName(fileName) }))
-      .filter((e): e is { fileName: string; parts: NonNullable<typeof e.parts> } => e.parts !== null && e.parts.expiresAt > now);
-
-    // This plan's current request: reused (no new file, no count).
-    for (const e of live) {
-      if (e.parts.operationId !== operationId || e.parts.planPrefix !== planPrefix) continue;
-      const artifact = this.#ownOutboxFile(e.fileName, ArtifactKind.AUTHORIZATION_REQUEST);
-      if (artifact.kind !== ArtifactKind.AUTHORIZATION_REQUEST || artifact.payload.plan_digest !== planDigest) continue;
-      try {
-        checkCurrentness(artifact, now);
-        return e.fileName;
-      } catch {
-        // Not current after all (issued in the future, or expired since the name was chosen): not reused.
-      }
-    }
-
-    const contractsByOperation = new Map<string, readonly RecoveryContract[]>();
-    const answered = (parts: { operationId: string; planPrefix: string }): boolean => {
-      let contracts = contractsByOperation.get(parts.operationId);
-      if (contracts === undefined) {
-        contracts = this.#coordinator.contractsOf(parts.operationId);
-        contractsByOperation.set(parts.operationId, contracts);
-      }
-      return contracts.some((c) => c.provenance.plan_digest.startsWith(parts.planPrefix));
-    };
-    const outstanding = live.filter((e) => !answered(e.parts));
-    const ofAlias = outstanding.filter((e) => e.parts.aliasKey === aliasKey);
-    // This alias's outstanding requests concern this call: each must be the server's own, as named.
-    for (const e of ofAlias) {
-      const artifact = this.#ownOutboxFile(e.fileName, ArtifactKind.AUTHORIZATION_REQUEST);
-      if (artifact.kind !== ArtifactKind.AUTHORIZATION_REQUEST || artifact.payload.expires_at !== e.parts.expiresAt || artifact.payload.operation_id !== e.parts.operationId) {
-        throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX, { operationId });
-      }
-    }
-    if (ofAlias.length >= WRITE_REQUEST_LIMITS.perAlias || outstanding.length >= WRITE_REQUEST_LIMITS.outbox) {
-      throw this.#coordinator.refuse('STALE', RefusalGate.REQUEST_LIMIT, { operationId });
-    }
-
-    const expiresAt = now + this.#requestLifetimeMs;
-    const request = this.#build(() => createPendingAuthorizationRequest(
-      {
-        operationId,
-        stepId,
-        riskClass: 'low',
-        executionIntent: prepared.executionIntent,
-        appliance: binding,
-        review: prepared.review,
-        issuedAt: now,
-        expiresAt,
-      },
-      this.#serverKey,
-    ), { operationId });
-    return this.#write(authorizationRequestName({ aliasKey, operationId, planPrefix, expiresAt }), request);
-  }
-
-  #ensureConfirmationRequest(
-    c: RecoveryContract,
-    intent: PreparedExecutionIntentV1,
-    review: AliasChangeReview,
-    binding: ApplianceBinding,
-  ): string {
-    const name = confirmationRequestName(c.contract_id);
-    if (this.#outbox.has(name)) return name;
-    const request = this.#build(() => createPendingConfirmationRequest(
-      {
-        contractId: c.contract_id,
-        operationId: c.operation_id,
-        intentDigest: c.intent_digest,
-        targetFingerprint: c.target_fingerprint,
-        executionIntent: intent,
-        appliance: binding,
-        review,
-        issuedAt: this.#clock(),
-        expiresAt: c.expires_at,
-      },
-      this.#serverKey,
-    ), { operationId: c.operation_id, contractId: c.contract_id });
-    return this.#write(name, request);
   }
 
   /** The review of a PREPARED contract whose confirmation request is missing: only from a read equal to its pre-state. */
   async #reviewForConfirmation(c: RecoveryContract, input: { alias_name: string; description: string }): Promise<AliasChangeReview> {
-    const existing = this.#reviewFromOutbox(c);
+    const existing = this.#requests.reviewOf(c);
     if (existing !== null) return existing;
     let target: AliasTarget;
     try {
       target = await this.#coordinator.readAlias(input.alias_name);
     } catch {
-      throw this.#coordinator.refuse('STALE', RefusalGate.FRESHNESS, { contractId: c.contract_id });
+      throw this.#refusals.refuse('STALE', RefusalGate.FRESHNESS, { contractId: c.contract_id });
     }
-    if (aliasTargetFingerprint(target) !== c.target_fingerprint) throw this.#coordinator.refuse('STALE', RefusalGate.FRESHNESS, { contractId: c.contract_id });
+    if (aliasTargetFingerprint(target) !== c.target_fingerprint) throw this.#refusals.refuse('STALE', RefusalGate.FRESHNESS, { contractId: c.contract_id });
     return Object.freeze({ pre_state: aliasStateCopy(ADAPTER.snapshotOf(target)), new_description: input.description });
   }
 
   /**
-   * The review (pre-state and new description) of a contract, from the server's own signed confirmation
-   * request — accepted only if the pre-state it shows has the contract's fingerprint.
+   * The reconciliation request of a RECONCILIATION contract: the executor's read-only observation (zero sends),
+   * and the observed alias shown for review — only if a read now has exactly the fingerprint it observed.
    */
-  #reviewFromOutbox(c: RecoveryContract): AliasChangeReview | null {
-    const name = confirmationRequestName(c.contract_id);
-    if (!this.#outbox.has(name)) return null;
-    try {
-      const doc = parseArtifact(this.#outbox.read(name));
-      if (doc.kind !== ArtifactKind.CONFIRMATION_REQUEST) return null;
-      verifyArtifactSignature(doc, this.#serverAuthorities);
-      const p = (doc as PendingConfirmationRequest).payload;
-      if (p.contract_id !== c.contract_id || p.target_fingerprint !== c.target_fingerprint) return null;
-      if (aliasTargetFingerprint(p.review.pre_state) !== c.target_fingerprint) return null;
-      return p.review;
-    } catch {
-      return null;
-    }
-  }
-
   async #ensureReconciliationRequest(c: RecoveryContract, appliance: ApplianceBinding): Promise<string> {
     const name = reconciliationRequestName(c.contract_id, c.state_version);
-    if (this.#outbox.has(name)) return name;
-    const review = this.#reviewFromOutbox(c);
-    if (review === null) throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
-    // The executor's read-only observation (zero sends), and the observed alias shown for review — only
-    // if a read now has exactly the fingerprint the executor observed.
+    if (this.#requests.has(name)) return name;
+    const review = this.#requests.reviewOf(c);
+    if (review === null) throw this.#refusals.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
     const observation = await this.#coordinator.observeReconciliationTarget(c.contract_id);
     let observed: AliasTarget;
     try {
       observed = await this.#coordinator.readAlias(review.pre_state.name);
     } catch {
-      throw this.#coordinator.refuse('STALE', RefusalGate.RECONCILIATION, { contractId: c.contract_id });
+      throw this.#refusals.refuse('STALE', RefusalGate.RECONCILIATION, { contractId: c.contract_id });
     }
     if (aliasTargetFingerprint(observed) !== observation.observedFingerprint) {
-      throw this.#coordinator.refuse('STALE', RefusalGate.RECONCILIATION, { contractId: c.contract_id });
+      throw this.#refusals.refuse('STALE', RefusalGate.RECONCILIATION, { contractId: c.contract_id });
     }
-    const now = this.#clock();
-    const request = this.#build(() => createPendingReconciliationRequest(
-      {
-        contractId: c.contract_id,
-        operationId: c.operation_id,
-        stateVersion: observation.stateVersion,
-        origin: observation.origin,
-        observedFingerprint: observation.observedFingerprint,
-        observedLocator: observation.observedLifecycleLocator,
-        observedState: aliasStateCopy(ADAPTER.snapshotOf(observed)),
-        review,
-        appliance,
-        targetFingerprint: c.target_fingerprint,
-        intentDigest: c.intent_digest,
-        issuedAt: now,
-        expiresAt: now + this.#requestLifetimeMs,
-      },
-      this.#serverKey,
-    ), { operationId: c.operation_id, contractId: c.contract_id });
-    return this.#write(name, request);
-  }
-
-  #ensureReleaseRequest(c: RecoveryContract, appliance: ApplianceBinding): string {
-    const name = releaseRequestName(c.contract_id, c.state_version);
-    if (this.#outbox.has(name)) return name;
-    const review = this.#reviewFromOutbox(c);
-    if (review === null) throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
-    const now = this.#clock();
-    const request = this.#build(() => createPendingReleaseRequest(
-      {
-        contractId: c.contract_id,
-        operationId: c.operation_id,
-        stateVersion: c.state_version,
-        review,
-        appliance,
-        targetFingerprint: c.target_fingerprint,
-        intentDigest: c.intent_digest,
-        issuedAt: now,
-        expiresAt: now + this.#requestLifetimeMs,
-      },
-      this.#serverKey,
-    ), { operationId: c.operation_id, contractId: c.contract_id });
-    return this.#write(name, request);
+    return this.#requests.reconciliationRequest(c, appliance, review, observation, observed);
   }
 
   // ------------------------------------------------------------------ the operator's recovery commands
@@ -757,11 +542,11 @@ export class AliasDescriptionExecutionCore {
   async emitRecoveryRequest(contractId: string, kind: RecoveryKind): Promise<{ readonly contract: RecoveryContract; readonly pendingRequest: string; readonly alreadyPending: boolean }> {
     const c = this.#coordinator.loadContract(contractId);
     const k = RECOVERY_KINDS[kind];
-    if (!k.awaits(c)) throw this.#coordinator.refuse('ANOMALY', k.gate, { contractId });
+    if (!k.awaits(c)) throw this.#refusals.refuse('ANOMALY', k.gate, { contractId });
     const name = k.requestName(c.contract_id, c.state_version);
-    if (this.#outbox.has(name)) return Object.freeze({ contract: c, pendingRequest: name, alreadyPending: true });
+    if (this.#requests.has(name)) return Object.freeze({ contract: c, pendingRequest: name, alreadyPending: true });
     const appliance = await this.#applianceOfContract(c);
-    const pending = kind === 'release' ? this.#ensureReleaseRequest(c, appliance) : await this.#ensureReconciliationRequest(c, appliance);
+    const pending = kind === 'release' ? this.#requests.releaseRequest(c, appliance) : await this.#ensureReconciliationRequest(c, appliance);
     return Object.freeze({ contract: c, pendingRequest: pending, alreadyPending: false });
   }
 
@@ -772,36 +557,25 @@ export class AliasDescriptionExecutionCore {
   resumeRecovery(contractId: string, kind: RecoveryKind): RecoveryContract {
     const c = this.#coordinator.loadContract(contractId);
     const k = RECOVERY_KINDS[kind];
-    if (!k.awaits(c)) throw this.#coordinator.refuse('ANOMALY', k.gate, { contractId });
+    if (!k.awaits(c)) throw this.#refusals.refuse('ANOMALY', k.gate, { contractId });
     const version = c.state_version;
     const evidence = this.#inboxMatches(c.operation_id, (a) => a.kind === k.evidence && a.contractId === c.contract_id && a.stateVersion === version);
     const [only] = evidence;
-    if (only === undefined || evidence.length > 1) throw this.#coordinator.refuse('ANOMALY', RefusalGate.INBOX, { operationId: c.operation_id, contractId });
+    if (only === undefined || evidence.length > 1) throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId: c.operation_id, contractId });
     return kind === 'release' ? this.#coordinator.releaseRollbackFailedReservation(only.artifact) : this.#coordinator.resumeReconciliation(only.artifact);
   }
 
   /** The binding read now, accepted only if it is the one the server's own confirmation request for c named. */
   async #applianceOfContract(c: RecoveryContract): Promise<ApplianceBinding> {
-    const name = confirmationRequestName(c.contract_id);
-    let expected: string | null = null;
-    try {
-      const doc = parseArtifact(this.#outbox.read(name));
-      if (doc.kind === ArtifactKind.CONFIRMATION_REQUEST) {
-        verifyArtifactSignature(doc, this.#serverAuthorities);
-        const p = (doc as PendingConfirmationRequest).payload;
-        if (p.contract_id === c.contract_id) expected = p.appliance_binding_digest;
-      }
-    } catch {
-      expected = null;
-    }
-    if (expected === null) throw this.#coordinator.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
+    const expected = this.#requests.confirmedApplianceDigest(c);
+    if (expected === null) throw this.#refusals.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
     let binding: ApplianceBinding;
     try {
       binding = await this.#coordinator.readApplianceBinding();
     } catch {
-      throw this.#coordinator.refuse('STALE', RefusalGate.FRESHNESS, { contractId: c.contract_id });
+      throw this.#refusals.refuse('STALE', RefusalGate.FRESHNESS, { contractId: c.contract_id });
     }
-    if (applianceBindingDigest(binding) !== expected) throw this.#coordinator.refuse('ANOMALY', RefusalGate.APPLIANCE_BINDING, { contractId: c.contract_id });
+    if (applianceBindingDigest(binding) !== expected) throw this.#refusals.refuse('ANOMALY', RefusalGate.APPLIANCE_BINDING, { contractId: c.contract_id });
     return binding;
   }
 }

@@ -31,6 +31,7 @@ import { ApplianceIdentityError, readApplianceBinding } from './read-appliance-b
 import type { ApplianceConfig } from './read-appliance-binding.js';
 import { RefusalGate } from './refusal-audit.js';
 import type { RefusalAuditSink, RefusalClass } from './refusal-audit.js';
+import { RefusalRecorder } from './refusal-recorder.js';
 import { StoreRefusalAudit } from './store-refusal-audit.js';
 
 /** The one-time consumption ledger (contract-store's SqliteConsumptionStore satisfies it). */
@@ -170,7 +171,8 @@ export class ExecutionCoordinator {
   readonly #authorities: PinnedAuthoritySet;
   readonly #appliance: ApplianceConfig;
   readonly #clock: () => number;
-  readonly #audit: RefusalAuditSink;
+  /** Where this coordinator's refusals, and the execution core's, are recorded (one uniform error). */
+  readonly refusals: RefusalRecorder;
   readonly #contractLifetimeMs: number;
 
   constructor(options: ExecutionCoordinatorOptions) {
@@ -208,7 +210,7 @@ export class ExecutionCoordinator {
     this.#authorities = options.authorities;
     this.#appliance = Object.freeze({ baseUrl: options.appliance.baseUrl, tlsMode: options.appliance.tlsMode });
     this.#clock = options.clock;
-    this.#audit = options.audit ?? new StoreRefusalAudit(options.store);
+    this.refusals = new RefusalRecorder(options.audit ?? new StoreRefusalAudit(options.store), options.clock);
     this.#contractLifetimeMs = lifetime;
     Object.freeze(this);
   }
@@ -217,27 +219,6 @@ export class ExecutionCoordinator {
     const now = this.#clock();
     if (!Number.isSafeInteger(now) || now < 0) throw new TypeError('ExecutionCoordinator: "clock" must return non-negative integer UTC milliseconds');
     return now;
-  }
-
-  /** Records a refusal (value-free) and returns the uniform error. Never throws itself. */
-  refuse(
-    refusalClass: RefusalClass,
-    g: RefusalGate,
-    context: { operationId?: string | null; contractId?: string | null; artifactDigest?: string | null } = {},
-  ): CoordinatorRefusedError {
-    try {
-      this.#audit.record({
-        at: this.#clock(),
-        refusalClass,
-        gate: g,
-        operationId: context.operationId ?? null,
-        contractId: context.contractId ?? null,
-        artifactDigest: context.artifactDigest ?? null,
-      });
-    } catch {
-      // The audit sink must not turn a refusal into something else.
-    }
-    return new CoordinatorRefusedError();
   }
 
   /** Capability granted by the profile and the alias PATCH in the mutation allow-list (fact 2 and 3 of §6). */
@@ -419,8 +400,8 @@ export class ExecutionCoordinator {
       // call completes (completePreparation), never a second consumption.
       return gate('ANOMALY', RefusalGate.CREATE, () => this.#store.markPrepared(created.contract_id, created.state_version));
     } catch (e) {
-      if (e instanceof GateFailure) throw this.refuse(e.refusalClass, e.gate, { operationId, artifactDigest });
-      throw this.refuse('ANOMALY', RefusalGate.ARTIFACT, { operationId, artifactDigest });
+      if (e instanceof GateFailure) throw this.refusals.refuse(e.refusalClass, e.gate, { operationId, artifactDigest });
+      throw this.refusals.refuse('ANOMALY', RefusalGate.ARTIFACT, { operationId, artifactDigest });
     }
   }
 
@@ -452,7 +433,7 @@ export class ExecutionCoordinator {
       gate('ANOMALY', RefusalGate.CONFIRMATION, () => this.#store.confirm(contractId, evidence));
       return await this.#handoff(contractId, intent);
     } catch (e) {
-      if (e instanceof GateFailure) throw this.refuse(e.refusalClass, e.gate, { contractId });
+      if (e instanceof GateFailure) throw this.refusals.refuse(e.refusalClass, e.gate, { contractId });
       throw e;
     }
   }
@@ -470,7 +451,7 @@ export class ExecutionCoordinator {
       if (contract.state !== RecoveryState.PREPARED || contract.confirmation === null) fail('ANOMALY', RefusalGate.CONFIRMATION);
       return await this.#handoff(contractId, intent);
     } catch (e) {
-      if (e instanceof GateFailure) throw this.refuse(e.refusalClass, e.gate, { contractId });
+      if (e instanceof GateFailure) throw this.refusals.refuse(e.refusalClass, e.gate, { contractId });
       throw e;
     }
   }
@@ -493,7 +474,7 @@ export class ExecutionCoordinator {
   /** VERIFIED → rollback through the executor (its own checks; one send at most). Returns the contract after. */
   async requestRollback(contractId: string): Promise<RecoveryContract> {
     if (!isSafeToken(contractId)) throw new TypeError('requestRollback: "contractId" must be a safe token');
-    if (!this.isWriteEnabled()) throw this.refuse('ANOMALY', RefusalGate.CAPABILITY, { contractId });
+    if (!this.isWriteEnabled()) throw this.refusals.refuse('ANOMALY', RefusalGate.CAPABILITY, { contractId });
     try {
       await this.#executor.rollback(contractId, { adapter: ADAPTER });
     } catch (e) {
@@ -552,8 +533,8 @@ export class ExecutionCoordinator {
       artifactDigest = artifactDigestOf(doc);
       return gate('ANOMALY', g, () => resolve(doc.payload.contract_id, doc));
     } catch (e) {
-      if (e instanceof GateFailure) throw this.refuse(e.refusalClass, e.gate, { contractId, artifactDigest });
-      throw this.refuse('ANOMALY', g, { contractId, artifactDigest });
+      if (e instanceof GateFailure) throw this.refusals.refuse(e.refusalClass, e.gate, { contractId, artifactDigest });
+      throw this.refusals.refuse('ANOMALY', g, { contractId, artifactDigest });
     }
   }
 }

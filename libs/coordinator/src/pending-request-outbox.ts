@@ -1,0 +1,326 @@
+import { AliasDescriptionAdapter as ADAPTER, aliasTargetFingerprint } from '@pfsense-mcp/adapters';
+import type { AliasTarget } from '@pfsense-mcp/adapters';
+import {
+  ArtifactFormatError,
+  ArtifactKind,
+  checkCurrentness,
+  createPendingAuthorizationRequest,
+  createPendingConfirmationRequest,
+  createPendingReconciliationRequest,
+  createPendingReleaseRequest,
+  encodeArtifact,
+  parseArtifact,
+  verifyArtifactSignature,
+} from '@pfsense-mcp/authorization';
+import type {
+  AliasChangeReview,
+  ApplianceBinding,
+  Artifact,
+  PendingConfirmationRequest,
+  PreparedExecutionIntentV1,
+  SigningKey,
+} from '@pfsense-mcp/authorization';
+import type { RecoveryContract } from '@pfsense-mcp/contract-store';
+import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
+import type { ReconciliationObservation } from '@pfsense-mcp/executor';
+import { aliasStateCopy } from './alias-state-copy.js';
+import type { ArtifactDirectory } from './artifact-directory.js';
+import { authorizationRequestName, parseAuthorizationRequestName } from './authorization-request-name.js';
+import { CoordinatorRefusedError } from './coordinator-refused-error.js';
+import { confirmationRequestName, reconciliationRequestName, releaseRequestName } from './pending-request-names.js';
+import { RefusalGate } from './refusal-audit.js';
+import type { RefusalRecorder } from './refusal-recorder.js';
+import { WRITE_REQUEST_LIMITS } from './write-request-limits.js';
+
+/** What the outbox needs from its owner: the directory, the server's request key and the store's view. */
+export interface PendingRequestOutboxOptions {
+  readonly directory: ArtifactDirectory;
+  /** The server's own request key (role server-request): it signs pending requests, nothing else. */
+  readonly serverKey: SigningKey;
+  /** The pinned public half of serverKey: re-verifies the server's own outbox files. */
+  readonly serverAuthorities: PinnedAuthoritySet;
+  readonly clock: () => number;
+  readonly requestLifetimeMs: number;
+  readonly refusals: RefusalRecorder;
+  /** Authenticated contracts of one operation (whether an authorization request was answered). */
+  readonly contractsOf: (operationId: string) => readonly RecoveryContract[];
+}
+
+/**
+ * The server's outbox (docs/DESIGN.md §6): writes the server-signed pending requests — authorization,
+ * confirmation, reconciliation, release — within WRITE_REQUEST_LIMITS and the size bounds, never overwriting a
+ * name, and reads back and re-verifies the server's own files. It reads no appliance and decides no gate.
+ */
+export class PendingRequestOutbox {
+  readonly #outbox: ArtifactDirectory;
+  readonly #serverKey: SigningKey;
+  readonly #serverAuthorities: PinnedAuthoritySet;
+  readonly #clock: () => number;
+  readonly #requestLifetimeMs: number;
+  readonly #refusals: RefusalRecorder;
+  readonly #contractsOf: (operationId: string) => readonly RecoveryContract[];
+
+  /** Options are checked by the execution core that owns this outbox (its constructor is the boundary). */
+  constructor(options: PendingRequestOutboxOptions) {
+    this.#outbox = options.directory;
+    this.#serverKey = options.serverKey;
+    this.#serverAuthorities = options.serverAuthorities;
+    this.#clock = options.clock;
+    this.#requestLifetimeMs = options.requestLifetimeMs;
+    this.#refusals = options.refusals;
+    this.#contractsOf = options.contractsOf;
+    Object.freeze(this);
+  }
+
+  /** Whether a file of this name is in the outbox (by name; nothing opened). */
+  has(name: string): boolean {
+    return this.#outbox.has(name);
+  }
+
+  /** The outbox's candidate artifact names (nothing opened). */
+  list(): readonly string[] {
+    return this.#outbox.list();
+  }
+
+  /**
+   * The appliance binding digest the server's own signed confirmation request for c named, or null when that
+   * file is missing, forged or for another contract.
+   */
+  confirmedApplianceDigest(c: RecoveryContract): string | null {
+    try {
+      const doc = parseArtifact(this.#outbox.read(confirmationRequestName(c.contract_id)));
+      if (doc.kind !== ArtifactKind.CONFIRMATION_REQUEST) return null;
+      verifyArtifactSignature(doc, this.#serverAuthorities);
+      const p = (doc as PendingConfirmationRequest).payload;
+      return p.contract_id === c.contract_id ? p.appliance_binding_digest : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** One of the server's own outbox files, read and verified (an unsafe or forged file fails closed). */
+  #ownOutboxFile(fileName: string, kind: Artifact['kind']): Artifact {
+    try {
+      const artifact = parseArtifact(this.#outbox.read(fileName));
+      if (artifact.kind !== kind || !('proof' in artifact)) throw new CoordinatorRefusedError();
+      verifyArtifactSignature(artifact, this.#serverAuthorities);
+      return artifact;
+    } catch {
+      throw this.#refusals.refuse('ANOMALY', RefusalGate.OUTBOX);
+    }
+  }
+
+
+  /**
+   * Builds one pending request. A request whose alias is beyond the authorization library's size bounds
+   * (MAX_ALIAS_MEMBERS members, MAX_ALIAS_STATE_BYTES per alias state) is refused before anything is written,
+   * audited STALE with gate SIZE_LIMIT (value-free: it may pass once the alias is smaller).
+   */
+  #build<T>(build: () => T, context: { operationId?: string; contractId?: string }): T {
+    try {
+      return build();
+    } catch (e) {
+      if (e instanceof ArtifactFormatError && e.code === 'TOO_LARGE') throw this.#refusals.refuse('STALE', RefusalGate.SIZE_LIMIT, context);
+      throw e;
+    }
+  }
+
+  #write(fileName: string, artifact: Artifact): string {
+    let text: string;
+    try {
+      text = encodeArtifact(artifact);
+    } catch (e) {
+      if (e instanceof ArtifactFormatError && e.code === 'TOO_LARGE') throw this.#refusals.refuse('STALE', RefusalGate.SIZE_LIMIT);
+      throw this.#refusals.refuse('ANOMALY', RefusalGate.OUTBOX);
+    }
+    try {
+      this.#outbox.write(fileName, text);
+    } catch {
+      throw this.#refusals.refuse('ANOMALY', RefusalGate.OUTBOX);
+    }
+    return fileName;
+  }
+
+  /**
+   * The operation's current pending authorization request, or a new one within WRITE_REQUEST_LIMITS. The
+   * outbox is scanned by name only (authorization-request-name.ts): names of other operations, expired
+   * requests and other kinds are skipped without being opened. What can concern this call is read and
+   * verified: this plan's unexpired request (reused), and this alias's unexpired, unanswered requests
+   * (counted). Other aliases' requests are counted by name, and a request is answered when the store holds
+   * a contract created from its plan. Over a limit → STALE / REQUEST_LIMIT, nothing written.
+   */
+  authorizationRequest(
+    operationId: string,
+    stepId: string,
+    planDigest: string,
+    prepared: { executionIntent: PreparedExecutionIntentV1; review: AliasChangeReview },
+    binding: ApplianceBinding,
+    aliasName: string,
+  ): string {
+    const now = this.#clock();
+    const aliasKey = ADAPTER.identityDigest(Object.freeze({ alias_name: aliasName })).slice(0, 16);
+    const planPrefix = planDigest.slice(0, 16);
+    let names: readonly string[];
+    try {
+      names = this.#outbox.list();
+    } catch {
+      throw this.#refusals.refuse('ANOMALY', RefusalGate.OUTBOX, { operationId });
+    }
+    const live = names
+      .map((fileName) => ({ fileName, parts: parseAuthorizationRequestName(fileName) }))
+      .filter((e): e is { fileName: string; parts: NonNullable<typeof e.parts> } => e.parts !== null && e.parts.expiresAt > now);
+
+    // This plan's current request: reused (no new file, no count).
+    for (const e of live) {
+      if (e.parts.operationId !== operationId || e.parts.planPrefix !== planPrefix) continue;
+      const artifact = this.#ownOutboxFile(e.fileName, ArtifactKind.AUTHORIZATION_REQUEST);
+      if (artifact.kind !== ArtifactKind.AUTHORIZATION_REQUEST || artifact.payload.plan_digest !== planDigest) continue;
+      try {
+        checkCurrentness(artifact, now);
+        return e.fileName;
+      } catch {
+        // Not current after all (issued in the future, or expired since the name was chosen): not reused.
+      }
+    }
+
+    const contractsByOperation = new Map<string, readonly RecoveryContract[]>();
+    const answered = (parts: { operationId: string; planPrefix: string }): boolean => {
+      let contracts = contractsByOperation.get(parts.operationId);
+      if (contracts === undefined) {
+        contracts = this.#contractsOf(parts.operationId);
+        contractsByOperation.set(parts.operationId, contracts);
+      }
+      return contracts.some((c) => c.provenance.plan_digest.startsWith(parts.planPrefix));
+    };
+    const outstanding = live.filter((e) => !answered(e.parts));
+    const ofAlias = outstanding.filter((e) => e.parts.aliasKey === aliasKey);
+    // This alias's outstanding requests concern this call: each must be the server's own, as named.
+    for (const e of ofAlias) {
+      const artifact = this.#ownOutboxFile(e.fileName, ArtifactKind.AUTHORIZATION_REQUEST);
+      if (artifact.kind !== ArtifactKind.AUTHORIZATION_REQUEST || artifact.payload.expires_at !== e.parts.expiresAt || artifact.payload.operation_id !== e.parts.operationId) {
+        throw this.#refusals.refuse('ANOMALY', RefusalGate.OUTBOX, { operationId });
+      }
+    }
+    if (ofAlias.length >= WRITE_REQUEST_LIMITS.perAlias || outstanding.length >= WRITE_REQUEST_LIMITS.outbox) {
+      throw this.#refusals.refuse('STALE', RefusalGate.REQUEST_LIMIT, { operationId });
+    }
+
+    const expiresAt = now + this.#requestLifetimeMs;
+    const request = this.#build(() => createPendingAuthorizationRequest(
+      {
+        operationId,
+        stepId,
+        riskClass: 'low',
+        executionIntent: prepared.executionIntent,
+        appliance: binding,
+        review: prepared.review,
+        issuedAt: now,
+        expiresAt,
+      },
+      this.#serverKey,
+    ), { operationId });
+    return this.#write(authorizationRequestName({ aliasKey, operationId, planPrefix, expiresAt }), request);
+  }
+
+  confirmationRequest(
+    c: RecoveryContract,
+    intent: PreparedExecutionIntentV1,
+    review: AliasChangeReview,
+    binding: ApplianceBinding,
+  ): string {
+    const name = confirmationRequestName(c.contract_id);
+    if (this.#outbox.has(name)) return name;
+    const request = this.#build(() => createPendingConfirmationRequest(
+      {
+        contractId: c.contract_id,
+        operationId: c.operation_id,
+        intentDigest: c.intent_digest,
+        targetFingerprint: c.target_fingerprint,
+        executionIntent: intent,
+        appliance: binding,
+        review,
+        issuedAt: this.#clock(),
+        expiresAt: c.expires_at,
+      },
+      this.#serverKey,
+    ), { operationId: c.operation_id, contractId: c.contract_id });
+    return this.#write(name, request);
+  }
+
+  /**
+   * The review (pre-state and new description) of a contract, from the server's own signed confirmation
+   * request — accepted only if the pre-state it shows has the contract's fingerprint.
+   */
+  reviewOf(c: RecoveryContract): AliasChangeReview | null {
+    const name = confirmationRequestName(c.contract_id);
+    if (!this.#outbox.has(name)) return null;
+    try {
+      const doc = parseArtifact(this.#outbox.read(name));
+      if (doc.kind !== ArtifactKind.CONFIRMATION_REQUEST) return null;
+      verifyArtifactSignature(doc, this.#serverAuthorities);
+      const p = (doc as PendingConfirmationRequest).payload;
+      if (p.contract_id !== c.contract_id || p.target_fingerprint !== c.target_fingerprint) return null;
+      if (aliasTargetFingerprint(p.review.pre_state) !== c.target_fingerprint) return null;
+      return p.review;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * The reconciliation request for a RECONCILIATION contract from the executor's read-only observation and the
+   * alias read now with exactly the fingerprint it observed (both checked by the caller), bound to `appliance`.
+   */
+  reconciliationRequest(
+    c: RecoveryContract,
+    appliance: ApplianceBinding,
+    review: AliasChangeReview,
+    observation: ReconciliationObservation,
+    observed: AliasTarget,
+  ): string {
+    const name = reconciliationRequestName(c.contract_id, c.state_version);
+    const now = this.#clock();
+    const request = this.#build(() => createPendingReconciliationRequest(
+      {
+        contractId: c.contract_id,
+        operationId: c.operation_id,
+        stateVersion: observation.stateVersion,
+        origin: observation.origin,
+        observedFingerprint: observation.observedFingerprint,
+        observedLocator: observation.observedLifecycleLocator,
+        observedState: aliasStateCopy(ADAPTER.snapshotOf(observed)),
+        review,
+        appliance,
+        targetFingerprint: c.target_fingerprint,
+        intentDigest: c.intent_digest,
+        issuedAt: now,
+        expiresAt: now + this.#requestLifetimeMs,
+      },
+      this.#serverKey,
+    ), { operationId: c.operation_id, contractId: c.contract_id });
+    return this.#write(name, request);
+  }
+
+  releaseRequest(c: RecoveryContract, appliance: ApplianceBinding): string {
+    const name = releaseRequestName(c.contract_id, c.state_version);
+    if (this.#outbox.has(name)) return name;
+    const review = this.reviewOf(c);
+    if (review === null) throw this.#refusals.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
+    const now = this.#clock();
+    const request = this.#build(() => createPendingReleaseRequest(
+      {
+        contractId: c.contract_id,
+        operationId: c.operation_id,
+        stateVersion: c.state_version,
+        review,
+        appliance,
+        targetFingerprint: c.target_fingerprint,
+        intentDigest: c.intent_digest,
+        issuedAt: now,
+        expiresAt: now + this.#requestLifetimeMs,
+      },
+      this.#serverKey,
+    ), { operationId: c.operation_id, contractId: c.contract_id });
+    return this.#write(name, request);
+  }
+}

@@ -1,0 +1,44 @@
+import { CoordinatorRefusedError } from './coordinator-refused-error.js';
+import type { RefusalAuditSink, RefusalClass, RefusalGate } from './refusal-audit.js';
+
+/** The value-free ids a refusal row may carry (docs/DESIGN.md §6). */
+export interface RefusalContext {
+  readonly operationId?: string | null;
+  readonly contractId?: string | null;
+  readonly artifactDigest?: string | null;
+}
+
+/**
+ * Turns a failed gate into the one uniform CoordinatorRefusedError and records it (value-free) in the audit
+ * sink. Shared by the coordinator's gates and the execution core's inbox/outbox checks, so both refuse the
+ * same way without calling each other.
+ */
+export class RefusalRecorder {
+  readonly #audit: RefusalAuditSink;
+  readonly #clock: () => number;
+
+  constructor(audit: RefusalAuditSink, clock: () => number) {
+    if (audit === null || typeof audit !== 'object' || typeof audit.record !== 'function') throw new TypeError('RefusalRecorder: "audit" must provide record(event)');
+    if (typeof clock !== 'function') throw new TypeError('RefusalRecorder: "clock" must be a function returning UTC milliseconds');
+    this.#audit = audit;
+    this.#clock = clock;
+    Object.freeze(this);
+  }
+
+  /** Records a refusal and returns the uniform error. Never throws itself. */
+  refuse(refusalClass: RefusalClass, gate: RefusalGate, context: RefusalContext = {}): CoordinatorRefusedError {
+    try {
+      this.#audit.record({
+        at: this.#clock(),
+        refusalClass,
+        gate,
+        operationId: context.operationId ?? null,
+        contractId: context.contractId ?? null,
+        artifactDigest: context.artifactDigest ?? null,
+      });
+    } catch {
+      // The audit sink must not turn a refusal into something else.
+    }
+    return new CoordinatorRefusedError();
+  }
+}
