@@ -239,12 +239,12 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
 /** What one attempt saw on its socket: whether it came from the pool, and whether the peer answered. */
 interface AttemptTrace {
   reusedSocket: boolean;
-  bytesReadBefore: number;
-  socket: Socket | null;
+  /** Response data reached the HTTP parser (a TLS close alert is not data: it ends the stream). */
+  responseBytes: boolean;
 }
 
 function newTrace(): AttemptTrace {
-  return { reusedSocket: false, bytesReadBefore: 0, socket: null };
+  return { reusedSocket: false, responseBytes: false };
 }
 
 /**
@@ -258,7 +258,7 @@ function isSafeToResend(
 ): boolean {
   if (request.method !== 'GET' || signal?.aborted === true) return false;
   if (!(error instanceof TransportConnectionError) || error.code !== 'CONNECTION_RESET') return false;
-  return trace.reusedSocket && trace.socket !== null && trace.socket.bytesRead === trace.bytesReadBefore;
+  return trace.reusedSocket && !trace.responseBytes;
 }
 
 function buildUrl(settings: Settings, request: ValidatedRequest): string {
@@ -347,8 +347,12 @@ function send(
 
     pending.on('request', (clientRequest: ClientRequest) => {
       clientRequest.once('socket', (socket: Socket) => {
-        trace.socket = socket;
-        trace.bytesReadBefore = socket.bytesRead;
+        const onData = (): void => {
+          trace.responseBytes = true;
+        };
+        socket.on('data', onData);
+        // The socket outlives the request in the pool: the listener goes with the request.
+        clientRequest.once('close', () => socket.off('data', onData));
         if (clientRequest.reusedSocket) {
           trace.reusedSocket = true;
           phase = 'connected';

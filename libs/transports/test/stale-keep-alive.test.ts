@@ -4,7 +4,7 @@
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpTransport, TransportConnectionError, type HttpTransport } from '../src/index.js';
-import { rejectionOf, startHttpServer, type LoopbackServer } from './support/loopback-servers.js';
+import { makeCertificate, rejectionOf, startHttpServer, startHttpsServer, type LoopbackServer } from './support/loopback-servers.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -45,6 +45,30 @@ describe('a stale reused keep-alive connection', () => {
     // First request, the dropped one, and the retry on a new connection.
     expect(server.countFor('/api/v2/status/system')).toBe(3);
     expect(server.stats.connections).toBe(2);
+  });
+
+  it('over https too, when the server closes the connection with a TLS close alert and no response', async () => {
+    const cert = makeCertificate();
+    cleanups.push(() => cert.remove());
+    const perSocket = new WeakMap<object, number>();
+    const server = await startHttpsServer(cert, (req, res) => {
+      const n = (perSocket.get(req.socket) ?? 0) + 1;
+      perSocket.set(req.socket, n);
+      if (n > 1) {
+        req.socket.end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+    cleanups.push(() => server.close());
+    const transport = transportFor(server, { caFile: cert.certPath, allowHttpLoopback: false });
+    expect((await transport.request('GET', '/a')).status).toBe(200);
+    expect((await transport.request('GET', '/a')).status).toBe(200);
+    expect(server.countFor('/a')).toBe(3);
+    const error = await rejectionOf(transport.request('PATCH', '/w', { body: '{}' }));
+    expect(error).toMatchObject({ code: 'CONNECTION_RESET', requestWritten: true });
+    expect(server.countFor('/w')).toBe(1);
   });
 
   it('never resends a PATCH, POST or DELETE: CONNECTION_RESET, maybe written, sent exactly once', async () => {
