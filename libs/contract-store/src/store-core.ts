@@ -47,6 +47,7 @@ import type { NewContractInput } from './new-contract-input.js';
 import { currentProcessOwner, isOwnerAlive, sameOwner } from './process-owner.js';
 import { RateGate } from './rate-gate.js';
 import type { RateLimits } from './rate-gate.js';
+import type { RateWindowsView } from './rate-windows-view.js';
 import {
   CONTRACT_SCHEMA_VERSION,
   PROTECTED_ARTIFACT_PURPOSES,
@@ -1057,6 +1058,11 @@ export class StoreCore {
       throw new PreconditionError('NOT_HOLDING_RESERVATION', contract.contract_id, 'contract does not hold its target reservation');
     }
     this.#stmt.deleteReservation.run(contract.target_identity_digest, contract.contract_id);
+  }
+
+  rateWindows(): RateWindowsView {
+    this.assertOpen();
+    return this.#db.transaction(() => this.#rate.view(this.now()))();
   }
 
   holdsReservation(contractId: string): boolean {
