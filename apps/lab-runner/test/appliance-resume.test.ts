@@ -157,6 +157,7 @@ describe('an E scenario against an appliance stops for the owner, and --resume c
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only access to the report JSON
     const json = JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) as Record<string, any>;
     expect(json.appliance).toMatchObject({ run_id: p.run_id, owner_pauses: 1, closing: { exactly_as_found: true } });
+    expect(readFileSync(join(report, 'report.md'), 'utf8')).toContain(`stopped 1× for the owner's signature (run ${p.run_id}, resumed)`);
     const scenario = json.scenarios[0];
     expect(scenario.signed.filter((s: { signedKind: string }) => s.signedKind === 'pfsense-mcp/reconciliation')).toEqual([
       expect.objectContaining({ requestDigest: p.request_digest, outcome: 'APPLIED' }),

@@ -232,6 +232,13 @@ describe('against a disposable appliance (a separately started simulator)', () =
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(text);
     }
+    // A scenario that ends in a reconciliation decision or a release needs the owner's reconciliation key pinned.
+    for (const args of [['--request-gate', '--scenarios', 'ordinary,e-forward-response-lost'], ['--scenario', 'd3-conflict-after-verified', '--gate-receipt', 'none.json']]) {
+      const r = await runCli([...args, '--lab-config', write('no-owner-key.json', good)], { cwd: lab.dir });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain('"reconciliation_public_key_file"');
+      rmSync(join(lab.dir, 'no-owner-key.json'));
+    }
   });
 });
 

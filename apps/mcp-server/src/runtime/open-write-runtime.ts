@@ -12,7 +12,8 @@ import {
   createStoreEvidenceVerifiers,
 } from '@pfsense-mcp/coordinator';
 import type { AliasDescriptionWriteFacade } from '@pfsense-mcp/coordinator';
-import { KeyFileError, PinnedAuthoritySet, readEd25519PrivateKeyFile, readMasterKeyFile } from '@pfsense-mcp/crypto';
+import { KeyFileError, readEd25519PrivateKeyFile, readMasterKeyFile } from '@pfsense-mcp/crypto';
+import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { MutationExecutor } from '@pfsense-mcp/executor';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { Capability, MutationPolicy } from '@pfsense-mcp/policy';
@@ -26,6 +27,7 @@ import { PinnedAuthoritiesFileError, loadPinnedAuthorities, pinnedAuthoritySetOf
 import { readApiKey } from './read-api-key.js';
 import { WriteDirectoryError } from './write-directory-error.js';
 import { announceServer } from './write-directory-lock.js';
+import { contractLookup, loadServerRequestAuthorities } from './load-server-request-authorities.js';
 import { assertWriteDirectory, writeDirectoryLayout } from './write-directory-layout.js';
 import type { WriteDirectoryLayout } from './write-directory-layout.js';
 import { WriteGate, WriteGateError } from './write-gate-error.js';
@@ -298,7 +300,8 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
       inboxDirectory: layout.inboxDir,
       outboxDirectory: layout.outboxDir,
       serverKey: { privateKey: serverKey.privateKey },
-      serverAuthorities: PinnedAuthoritySet.of([{ keyId: serverKey.keyId, publicKey: serverKey.publicKey, role: 'server-request', active: true }]),
+      // The current key, and a retired one while a file it signed is still needed (admin rotate server-key).
+      serverAuthorities: loadServerRequestAuthorities(layout, serverKey, contractLookup(store), clock()).authorities,
       clock,
     });
     serverKey.privateKey.fill(0);
