@@ -80,3 +80,14 @@ export type {
   StoreRollbackErrorCode,
   StoreTable,
 } from './contract-store-error.js';
+// Master-key rotation (README "Rotating the master key").
+export { FIRST_KEY_EPOCH } from './key-epoch.js';
+export { KeyEpochMismatchError, KeyRotationError } from './contract-store-error.js';
+export type { KeyRotationErrorCode } from './contract-store-error.js';
+export { recoverMasterKeyRotation, rotateMasterKey } from './master-key-rotation.js';
+export type { MasterKeyRotationOptions, MasterKeyRotationPaths, MasterKeyRotationResult, RotationRecovery } from './master-key-rotation.js';
+export { readRotationJournal } from './rotation-journal.js';
+export type { RotationJournal } from './rotation-journal.js';
+// Test-only: rotation crash injection, keyed by this symbol.
+export { ROTATION_CRASH_HOOKS, ROTATION_STEPS } from './rotation-crash-hooks.js';
+export type { RotationCrashHooks, RotationStep, WithRotationCrashHooks } from './rotation-crash-hooks.js';

@@ -64,6 +64,10 @@ Keys and restores:
   rotate server-key --dir DIR          a new server-request signing key (server stopped); prints its public key for
                                        the signer's --server-key. The old key is retired: kept for verification only
                                        while a file it signed is still needed (trust --list shows how many)
+  rotate master-key --dir DIR          new master key (server stopped; refused while a contract is EXECUTING or
+                                       ROLLING_BACK): every row re-MACed, both chains re-linked, every protected
+                                       artifact re-encrypted, both anchors rewritten, at the next key epoch; a kill
+                                       at any step is rolled back or completed by the next open (keys/rotation.journal)
   purge --dir DIR                      retention purge (server stopped): protected artifacts of terminal contracts
                                        ended more than PFSENSE_WRITE_RETENTION_DAYS (default 30) ago, then compact
 
