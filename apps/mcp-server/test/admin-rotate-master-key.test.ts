@@ -14,7 +14,8 @@ import { buildChildScript, runChild } from '@pfsense-mcp/test-support';
 import type { BuiltChild, ChildResult } from '@pfsense-mcp/test-support';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDriver, operatorKey, signedFile, SIM_DATA } from './support/admin-driver.js';
-import { ensureBuilt, serverMain } from './support/built-server.js';
+import { ensureBuilt, runBuilt, serverMain } from './support/built-server.js';
+import { WRITE_TOOL, connectWriteServer, until } from './support/write-e2e.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 const ALIAS_PATH = '/api/v2/firewall/alias';
@@ -163,6 +164,27 @@ describe('admin rotate master-key', () => {
     expect(inUse.json['error']).toMatchObject({ code: 'WRITE_DIR_IN_USE' });
     expect(readFileSync(join(held, 'keys', 'master.key'), 'utf8')).toBe(before);
     expect(existsSync(join(held, '.maintenance.lock'))).toBe(false);
+  });
+
+  it('the server start settles an interrupted rotation (--check-config only reports it) and offers the write', async () => {
+    const dir = copyOfBase('server-settles');
+    const run = await runChild(child.script, 'ROTATE_CHILD_CONFIG', { dir, crashAfter: 'contracts-swapped' });
+    expect(run.signal, run.stderr).toBe('SIGKILL');
+    const env = { PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: keyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true', PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: dir };
+    const check = await runBuilt(env, ['--check-config']);
+    expect(check.code).toBe(1);
+    expect(check.stdout + check.stderr).toContain('KEY_ROTATION_PENDING');
+    expect(existsSync(join(dir, 'keys', 'rotation.journal'))).toBe(true);
+    const server = await connectWriteServer(env);
+    try {
+      await until(() => !existsSync(join(dir, 'keys', 'rotation.journal')));
+      const tools = await server.client.listTools();
+      expect(tools.tools.map((t) => t.name)).toContain(WRITE_TOOL);
+    } finally {
+      await server.close();
+    }
+    expect(leftovers(dir)).toEqual([]);
+    expect(anchorEpoch(dir, 'consumption.anchor')).toBe(2);
   });
 
   describe('SIGKILL after each step: readable under the old key or the new one, never neither', () => {

@@ -4,6 +4,7 @@ export { SqliteRecoveryContractStore } from './sqlite-recovery-contract-store.js
 export type { AuditVerification } from './sqlite-recovery-contract-store.js';
 export type { StoreIntegrityFailure, StoreIntegrityReport } from './store-integrity-report.js';
 export { DEFAULT_RETENTION_MS } from './store-core.js';
+export { isPurgeable } from './is-purgeable.js';
 export type { AuditEventView, ContractStoreOptions, CreateOptions, ListFilter, ReconciledContract } from './store-core.js';
 export { SqliteConsumptionStore } from './sqlite-consumption-store.js';
 export { currentProcessOwner, isOwnerAlive } from './process-owner.js';

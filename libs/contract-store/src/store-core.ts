@@ -47,6 +47,8 @@ import { newContractInputSchema } from './new-contract-input.js';
 import { refusalAuditInputSchema } from './refusal-audit-input.js';
 import type { NewContractInput } from './new-contract-input.js';
 import { currentProcessOwner, isOwnerAlive, sameOwner } from './process-owner.js';
+import { isPurgeable } from './is-purgeable.js';
+import { restoreAcceptedAuditBody } from './restore-accepted-audit.js';
 import { RateGate } from './rate-gate.js';
 import type { RateLimits } from './rate-gate.js';
 import type { RateWindowsView } from './rate-windows-view.js';
@@ -1337,7 +1339,12 @@ export class StoreCore {
         const prior = this.#anchor.read();
         const now = this.now();
         const previous = prior?.acceptedRestoreAt ?? null;
-        this.writeAnchor(this.head(), previous === null ? now : Math.max(now, previous));
+        const acceptedAt = previous === null ? now : Math.max(now, previous);
+        // The acceptance is in the chain itself, and the anchor points past it.
+        this.appendAudit(restoreAcceptedAuditBody(acceptedAt));
+        // The rate row follows the audit head in the same transaction (as in every write).
+        this.#rate.flush(this.head().sequence);
+        this.writeAnchor(this.head(), acceptedAt);
       })
       .immediate();
   }
@@ -1472,12 +1479,7 @@ export class StoreCore {
       const purged: string[] = [];
       for (const row of rows) {
         const c = this.verifyRow(row);
-        if (c.artifacts_purged_at !== null) continue;
-        // ROLLBACK_FAILED keeps its snapshot while the target is held, and the retention period counts from
-        // the signed release (not from terminal_at): the snapshot is what a manual recovery works from.
-        if (c.state === RecoveryState.ROLLBACK_FAILED && (c.reservation_release === null || c.reservation_release.released_at > now - this.#retentionMs)) {
-          continue;
-        }
+        if (!isPurgeable(c, now, this.#retentionMs)) continue;
         this.#stmt.zeroArtifacts.run(c.contract_id);
         this.#stmt.deleteArtifacts.run(c.contract_id);
         const next = deepFreeze({ ...c, artifacts_purged_at: now, state_version: c.state_version + 1, updated_at: now }) as RecoveryContract;

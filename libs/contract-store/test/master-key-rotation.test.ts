@@ -1,7 +1,7 @@
 // `rotateMasterKey` in one process (the crash matrix with real processes is the server's admin test): every
 // row re-MACed and every artifact re-encrypted under a new key, epochs recorded in stores and anchors, the old
 // key refused afterwards, and the refusals that leave everything as it was.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -130,5 +130,29 @@ describe('rotateMasterKey', () => {
     const store = await openContracts();
     expect(store.keyEpoch).toBe(2);
     store.close();
+  });
+
+  it('settling refuses a key that is neither of the journal, a malformed journal, and a staged file without a journal', async () => {
+    await populate();
+    const failAt = (step: string) => ({ [ROTATION_CRASH_HOOKS]: { at: (s: string) => { if (s === step) throw new Error('injected'); } } });
+    await expect(rotateMasterKey({ ...paths, clock, ...failAt('committed') })).rejects.toThrow('injected');
+    const journal = readFileSync(paths.journalFile);
+    // A third key in master.key: nothing is guessed, nothing removed.
+    const newKey = readFileSync(paths.masterKeyFile);
+    unlinkSync(paths.masterKeyFile);
+    writeMasterKeyFile(paths.masterKeyFile, generateMasterKey());
+    expect(() => recoverMasterKeyRotation(paths)).toThrow(expect.objectContaining({ name: 'KeyRotationError', code: 'JOURNAL_KEY_MISMATCH' }));
+    expect(existsSync(join(paths.storeDirectory, 'consumption.sqlite.next'))).toBe(true);
+    writeFileSync(paths.journalFile, '{"v":1,"phase":"later"}');
+    expect(() => recoverMasterKeyRotation(paths)).toThrow(expect.objectContaining({ code: 'JOURNAL_CORRUPT' }));
+    // The right key and journal back: it completes.
+    writeFileSync(paths.journalFile, journal);
+    unlinkSync(paths.masterKeyFile);
+    writeFileSync(paths.masterKeyFile, newKey, { mode: 0o600 });
+    expect(recoverMasterKeyRotation(paths)).toMatchObject({ action: 'completed' });
+    // A staged file with no journal is refused before anything is written.
+    writeFileSync(`${paths.masterKeyFile}.next`, 'x', { mode: 0o600 });
+    await expect(rotateMasterKey({ ...paths, clock })).rejects.toMatchObject({ code: 'STALE_STAGED_FILE' });
+    expect(existsSync(paths.journalFile)).toBe(false);
   });
 });
