@@ -142,7 +142,9 @@ describe('admin rotate master-key', () => {
     const newKey = readFileSync(join(dir, 'keys', 'master.key'), 'utf8');
     expect(newKey).not.toBe(oldKey);
     for (const key of [oldKey, newKey]) expect(r.stdout + r.stderr).not.toContain(key.split(' ')[1]?.trim());
-    const status = (await ok(['status', '--dir', dir, '--all', '--json'])).json['contracts'] as Array<Record<string, unknown>>;
+    const shown = (await ok(['status', '--dir', dir, '--all', '--json'])).json;
+    expect(shown['key_epoch']).toBe(2);
+    const status = shown['contracts'] as Array<Record<string, unknown>>;
     expect(status.find((c) => c['contract_id'] === contractId)).toMatchObject({ state: 'VERIFIED' });
     await expectUsableAt(dir, 2);
     await ok(['audit', 'verify', '--dir', dir]);

@@ -123,6 +123,7 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
       ...pending.map((p) => `  ${p.file}  ${p.kind ?? '?'}${p.contractId === null ? '' : `  contract ${p.contractId}`}`),
       `inbox artifacts: ${inbox.length} (${blocking.length} blocking${blocking.length > 0 ? `: \`admin artifacts list\` says why — ${seeRunbook(RUNBOOK_ANCHORS.refusedKeepsComingBack)}` : ''})`,
       `anchors: ${anchor}`,
+      `master key epoch: ${w.store.keyEpoch} (\`admin rotate master-key\` moves it on)`,
       retentionLine(retention),
       `runbook for each situation: ${RUNBOOK}`,
       `rate limits in force: ${Object.entries(DEFAULT_RATE_LIMITS).map(([k, v]) => `${k}=${v}`).join(', ')}`,
@@ -136,6 +137,7 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
       rate_windows: windows,
       retention: { days: retention.days, source: retention.source, purgeable_contracts: retention.purgeable },
       anchor: { in_step: integrity.failure?.table !== 'anchor', head_sequence: integrity.head.sequence, external_medium: layout.anchorDirIsExternal },
+      key_epoch: w.store.keyEpoch,
     });
   });
 }
