@@ -3,7 +3,7 @@ import { TargetResolutionError } from '@pfsense-mcp/adapters';
 import { canonicalize, isHex64, isSafeToken } from '@pfsense-mcp/canonical';
 import type { CanonicalValue } from '@pfsense-mcp/canonical';
 import { SqliteRecoveryContractStore, verifyBindings } from '@pfsense-mcp/contract-store';
-import type { ReconciledContract, RecoveryContract } from '@pfsense-mcp/contract-store';
+import type { ConfigHistoryRecord, ReconciledContract, RecoveryContract } from '@pfsense-mcp/contract-store';
 import { ExecutorContractStore } from '@pfsense-mcp/contract-store/executor';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { MutationPolicy, PolicyRefusalError } from '@pfsense-mcp/policy';
@@ -21,7 +21,7 @@ import { classified } from './send-classification.js';
 import {
   ConfigHistoryReadError,
   classifyConfigHistory,
-  configHistoryEvidenceDigest,
+  configHistoryRecordOf,
   readConfigHistory,
   unreadableHistoryEvidence,
 } from './config-history.js';
@@ -157,7 +157,8 @@ function outcome(
   });
 }
 
-const digestOf = (e: ConfigHistoryEvidence | null): string | undefined => (e === null ? undefined : configHistoryEvidenceDigest(e));
+/** The record the store keeps with the transition (and whose digest is the audit row's evidence digest). */
+const recordOf = (e: ConfigHistoryEvidence): ConfigHistoryRecord => configHistoryRecordOf(e);
 
 /**
  * The sealed executor (ARCHITECTURE §4, ADR-014): the only holder of a WriteApiClient. It accepts a
@@ -279,7 +280,7 @@ export class MutationExecutor {
     const fail = (cls: string, effect: EffectKnowledge, sends: 0 | 1): ExecutionOutcome =>
       outcome('execute', this.#store.markExecutionFailed(id, v, cls), effect, cls, sends);
     const ambiguous = (cls: string, history: ConfigHistoryEvidence): ExecutionOutcome =>
-      outcome('execute', this.#store.markExecutionAmbiguous(id, v, cls, digestOf(history)), EffectKnowledge.AMBIGUOUS, cls, 1, history);
+      outcome('execute', this.#store.markExecutionAmbiguous(id, v, cls, recordOf(history)), EffectKnowledge.AMBIGUOUS, cls, 1, history);
 
     // 5–6. authoritative re-read, then the request — all before the send; any failure → FAILED, zero sends.
     let pre: unknown;
@@ -317,7 +318,7 @@ export class MutationExecutor {
     }
     // The history corroborates; it never decides (a verified re-read is the proof, whatever it shows).
     const history = await this.#corroborate(captured);
-    return outcome('execute', this.#store.markExecutionVerified(id, v, seal, digestOf(history)), EffectKnowledge.VERIFIED_SUCCESS, 'VERIFIED_SUCCESS', 1, history);
+    return outcome('execute', this.#store.markExecutionVerified(id, v, seal, recordOf(history)), EffectKnowledge.VERIFIED_SUCCESS, 'VERIFIED_SUCCESS', 1, history);
   }
 
   // ------------------------------------------------------------------ rollback
@@ -359,7 +360,7 @@ export class MutationExecutor {
     const fail = (cls: string, effect: EffectKnowledge, sends: 0 | 1): ExecutionOutcome =>
       outcome('rollback', this.#store.markRollbackFailed(id, v, cls), effect, cls, sends);
     const ambiguous = (cls: string, history: ConfigHistoryEvidence): ExecutionOutcome =>
-      outcome('rollback', this.#store.markRollbackAmbiguous(id, v, cls, digestOf(history)), EffectKnowledge.AMBIGUOUS, cls, 1, history);
+      outcome('rollback', this.#store.markRollbackAmbiguous(id, v, cls, recordOf(history)), EffectKnowledge.AMBIGUOUS, cls, 1, history);
     const locator = rollingBack.lifecycle_locator;
 
     let snapshot: CanonicalValue;
@@ -392,7 +393,7 @@ export class MutationExecutor {
       return ambiguous(error instanceof StepRefusal ? error.outcomeClass : 'POST_READ_FAILED', await this.#corroborate(captured));
     }
     const history = await this.#corroborate(captured);
-    return outcome('rollback', this.#store.markRollbackVerified(id, v, seal, digestOf(history)), EffectKnowledge.VERIFIED_SUCCESS, 'VERIFIED_SUCCESS', 1, history);
+    return outcome('rollback', this.#store.markRollbackVerified(id, v, seal, recordOf(history)), EffectKnowledge.VERIFIED_SUCCESS, 'VERIFIED_SUCCESS', 1, history);
   }
 
   // ------------------------------------------------------------------ observation
@@ -439,6 +440,10 @@ export class MutationExecutor {
       locatorMatches: locator === contract.lifecycle_locator,
       matchesPreForwardFingerprint: fingerprint === contract.target_fingerprint,
       matchesVerifiedFingerprint: contract.verified_target_fingerprint === null ? null : fingerprint === contract.verified_target_fingerprint,
+      // The corroboration recorded with the send that brought it here (kept in the record, so it survives a
+      // restart); null when none was recorded (an interrupted send, or a record from before it existed).
+      configHistory:
+        (contract.reconciliation.origin === 'EXECUTING' ? contract.execution_config_history : contract.rollback_config_history) ?? null,
     });
   }
 
