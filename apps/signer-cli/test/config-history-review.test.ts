@@ -25,7 +25,7 @@ afterAll(() => {
   cleanup(inbox);
 });
 
-function review(c: ConfigHistoryCorroboration | null): { text: string; json: Record<string, any> } {
+function review(c: ConfigHistoryCorroboration | null): { text: string; json: { config_history: unknown } } {
   const file = writeArtifact(inbox, reconciliationRequest(server.key, {}, c));
   const r = signer(['review', file, '--server-key', server.pubFile]);
   expect(r.status, r.stderr).toBe(0);
@@ -38,7 +38,7 @@ function historyText(text: string): string {
   const lines = text.split('\n');
   const at = lines.findIndex((l) => l.startsWith('  config history:'));
   expect(at, text).toBeGreaterThan(0);
-  expect(lines[at - 1]).toMatch(/^  observed now {2}"Public web servers"/);
+  expect(lines[at - 1]).toMatch(/^ {2}observed now {2}"Public web servers"/);
   const rest = [lines[at] as string];
   for (const l of lines.slice(at + 1)) {
     if (!l.startsWith('    ')) break;
