@@ -1,4 +1,4 @@
-// Lint = the layering law of ARCHITECTURE.md §2, generated from the one table in tools/layers/layers.mjs,
+// Lint = the layering law of docs/DESIGN.md §2, generated from the one table in tools/layers/layers.mjs,
 // plus the few product rules that are cheaper to hold in lint than in review.
 import js from '@eslint/js';
 import nxPlugin from '@nx/eslint-plugin';
@@ -88,7 +88,7 @@ const restrictedImports = LAYERS.flatMap((l) => {
   if (!EXECUTOR_ENTRY_MAY_IMPORT.includes(l.name)) {
     patterns.push({
       group: [EXECUTOR_ENTRY],
-      message: `layering (ARCHITECTURE §2): ${EXECUTOR_ENTRY} (execution transitions, artifact decryption) may be imported only by libs/executor; use @pfsense-mcp/contract-store.`,
+      message: `layering (docs/DESIGN.md §2): ${EXECUTOR_ENTRY} (execution transitions, artifact decryption) may be imported only by libs/executor; use @pfsense-mcp/contract-store.`,
     });
   }
   const block = {
@@ -133,7 +133,7 @@ export default tseslint.config(
         {
           default: 'disallow',
           message:
-            'layering (ARCHITECTURE.md §2, tools/layers/layers.mjs): "{{from.type}}" may not import "{{to.type}}"; move the code to a layer both may use instead of loosening the table.',
+            'layering (docs/DESIGN.md §2, tools/layers/layers.mjs): "{{from.type}}" may not import "{{to.type}}"; move the code to a layer both may use instead of loosening the table.',
           policies,
         },
       ],
@@ -167,12 +167,12 @@ export default tseslint.config(
     rules: { '@nx/enforce-module-boundaries': 'off', 'boundaries/dependencies': 'off' },
   },
   {
-    // Adapters are pure: one target per call, no I/O of their own, no write path (ARCHITECTURE §2, G4).
+    // Adapters are pure: one target per call, no I/O of their own, no write path (docs/DESIGN.md §2).
     files: ['libs/adapters/src/**/*.ts'],
     ...adapterRestrictions.configs.recommended,
   },
   {
-    // stdout belongs to the MCP protocol (ARCHITECTURE §2): log JSON lines to stderr through the logger.
+    // stdout belongs to the MCP protocol (docs/DESIGN.md §2): log JSON lines to stderr through the logger.
     files: ['apps/mcp-server/src/**/*.ts'],
     rules: {
       'no-console': 'error',

@@ -1,4 +1,4 @@
-// The layering table of ARCHITECTURE.md §2 — the single source of truth for
+// The layering table of docs/DESIGN.md §2 — the single source of truth for
 // eslint-plugin-boundaries policies and Nx depConstraints (see eslint.config.mjs).
 // Change an edge here, on purpose, or not at all.
 
@@ -12,7 +12,7 @@ export const LAYERS = Object.freeze([
   { name: 'policy', kind: 'lib', root: 'libs/policy', mayImport: [] },
   { name: 'transports', kind: 'lib', root: 'libs/transports', mayImport: [] },
   { name: 'pfsense-read', kind: 'lib', root: 'libs/pfsense-read', mayImport: ['transports', 'policy', 'canonical'] },
-  // canonical: issue 6 — the closed request model is sent as canonical JSON.
+  // canonical: the closed request model is sent as canonical JSON.
   { name: 'write-client', kind: 'lib', root: 'libs/write-client', mayImport: ['transports', 'policy', 'canonical'] },
   {
     name: 'contract-store',
@@ -74,7 +74,7 @@ export const LAYERS = Object.freeze([
   },
 ]);
 
-/** mcp-server's tools/ folder may import only these (ARCHITECTURE §2). */
+/** mcp-server's tools/ folder may import only these (docs/DESIGN.md §2). */
 export const MCP_SERVER_TOOLS_MAY_IMPORT = Object.freeze(['pfsense-read', 'coordinator']);
 
 /**
@@ -86,7 +86,7 @@ export const LAB_RUNTIME_FACTORY = Object.freeze({
   onlyThere: Object.freeze(['write-client', 'transports']),
 });
 
-/** External packages confined to one layer (ARCHITECTURE §2); `bench` is exempt. */
+/** External packages confined to one layer (docs/DESIGN.md §2); `bench` is exempt. */
 export const CONFINED_PACKAGES = Object.freeze([
   { packages: ['better-sqlite3', 'kysely'], onlyIn: ['contract-store'] },
   { packages: ['@noble/curves', '@noble/hashes'], onlyIn: ['crypto'] },

@@ -1,4 +1,4 @@
-// ESLint plugin: the adapter restrictions of ARCHITECTURE §2 and reference specs/adapter_restrictions.md,
+// ESLint plugin: the adapter restrictions of docs/DESIGN.md §2,
 // for libs/adapters/src/**/*.ts. Adapters are pure functions: the executor alone reads (through the reader
 // it passes to readTarget), sends (through its WriteApiClient) and decides. Plain .mjs so eslint.config.mjs
 // loads it without a TypeScript loader. Each message names the right way.
@@ -49,7 +49,7 @@ const noWritePathImport = {
     schema: [],
     messages: {
       forbidden:
-        'adapters: "{{source}}" is on the write path and adapters never reach it; return a closed request model from buildRequest and let MutationExecutor send it through its WriteApiClient (ARCHITECTURE §4).',
+        'adapters: "{{source}}" is on the write path and adapters never reach it; return a closed request model from buildRequest and let MutationExecutor send it through its WriteApiClient (docs/DESIGN.md §4).',
     },
   },
   create(context) {
@@ -211,7 +211,7 @@ const noLoop = {
     schema: [],
     messages: {
       forbidden:
-        'adapters: no {{kind}} statement — one target per call (sealed executor G4); express per-field work with array methods (map, every, some, find) over a single target.',
+        'adapters: no {{kind}} statement — one target per call (docs/DESIGN.md §4); express per-field work with array methods (map, every, some, find) over a single target.',
     },
   },
   create(context) {

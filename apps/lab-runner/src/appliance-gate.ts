@@ -1,4 +1,4 @@
-// The lab runner against a disposable test appliance (DESIGN §7): the pending gate request, the check of the
+// The lab runner against a disposable test appliance (docs/DESIGN.md §7): the pending gate request, the check of the
 // operator-signed gate receipt before any request, the read-only preflight, and the closing read-back.
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 import type { ScenarioId } from './scenario-definition.js';
 
-/** The candidate alias every scenario changes (a synthetic LAB_* alias; DESIGN §7) and its siblings. */
+/** The candidate alias every scenario changes (a synthetic LAB_* alias; docs/DESIGN.md §7) and its siblings. */
 export const CANDIDATE_ALIAS = 'LAB_CANDIDATE';
 export const SIBLING_ALIASES = Object.freeze(['LAB_SIBLING_HOSTS', 'LAB_SIBLING_PORTS'] as const);
 
@@ -9,7 +9,7 @@ export const DESCRIPTION_A = 'lab candidate: original description A (sentinel 7c
 
 /**
  * The replacement descriptions B (the subject's change) and C (the orchestration's conflicting change),
- * constants keyed by scenario id (ADR-027: never parameters). Never printed or reported.
+ * constants keyed by scenario id (docs/DESIGN.md §7: never parameters). Never printed or reported.
  */
 export const REPLACEMENTS: Readonly<Record<ScenarioId, { readonly b: string; readonly c: string }>> = Object.freeze({
   ordinary: Object.freeze({ b: 'lab ordinary: replacement B (sentinel 41aa)', c: 'lab ordinary: conflict C (sentinel 41ab)' }),

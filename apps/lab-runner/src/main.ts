@@ -1,4 +1,4 @@
-// pfsense-mcp-lab: the closed lab runner (DESIGN §7). With PFSENSE_MCP_LAB_WORKER=1 and an IPC channel the
+// pfsense-mcp-lab: the closed lab runner (docs/DESIGN.md §7). With PFSENSE_MCP_LAB_WORKER=1 and an IPC channel the
 // same bundle is a G scenario's worker process (its job comes over IPC only).
 import { fileURLToPath } from 'node:url';
 import { UsageError, parseCliArgs } from './cli-args.js';

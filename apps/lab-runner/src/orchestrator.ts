@@ -1,4 +1,4 @@
-// ADR-027's closed description orchestrator: the only mutations besides the subject's, each one a fresh,
+// The lab's closed description orchestrator (docs/DESIGN.md §7): the only mutations besides the subject's, each one a fresh,
 // owner-confirmed Recovery Contract executed by the orchestration executor over its clean proxy. Its
 // methods are the registry's D actions; the descriptions are the scenario's constants, never parameters.
 import { OperationStatus } from '@pfsense-mcp/coordinator';

@@ -1,4 +1,4 @@
-// The lab's composition root (DESIGN §2, §7; ADR-027's runtime factory): the ONE lab-runner file that may
+// The lab's composition root (docs/DESIGN.md §2, §7): the ONE lab-runner file that may
 // import write-client or transports (lint: tools/layers/layers.mjs LAB_RUNTIME_FACTORY). It builds, from
 // fixed configuration and the scenario's exact registry entry only: the read client, the store (reopened
 // from the scenario's private directory), the subject executor over the scenario-selected fault proxy,

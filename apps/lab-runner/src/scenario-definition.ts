@@ -1,6 +1,6 @@
 import type { RecoveryState } from '@pfsense-mcp/state-machine';
 
-/** The closed scenario ids (DESIGN §7). Nothing else can be selected. */
+/** The closed scenario ids (docs/DESIGN.md §7). Nothing else can be selected. */
 export const SCENARIO_IDS = Object.freeze([
   'ordinary',
   'd1-stale-before-forward',

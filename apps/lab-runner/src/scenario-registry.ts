@@ -13,7 +13,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * The closed registry (DESIGN §7): one immutable entry per scenario. The runner dispatches on the exact
+ * The closed registry (docs/DESIGN.md §7): one immutable entry per scenario. The runner dispatches on the exact
  * entry; nothing in it can come from the command line.
  */
 export const SCENARIOS: readonly ScenarioDefinition[] = deepFreeze([

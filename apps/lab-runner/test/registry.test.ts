@@ -1,4 +1,4 @@
-// The closed registry: one frozen entry per scenario id, in the order, with declarations that agree
+// The closed registry: one frozen entry per scenario id, in the order of docs/DESIGN.md §7, with declarations that agree
 // with each other and with the fault proxy's own delivery semantics.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

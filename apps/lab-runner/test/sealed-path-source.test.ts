@@ -1,4 +1,4 @@
-// Scenario code only asks (DESIGN §7, ADR-027's ownership): outside the runtime factory no lab-runner source
+// Scenario code only asks (docs/DESIGN.md §2, §7): outside the runtime factory no lab-runner source
 // sends, decrypts, resolves a locator, builds a request or transitions a contract itself. The lint rule keeps
 // write-client and transports out of these files; this scan keeps out the calls that would bypass the
 // coordinator and the executor through what the factory hands over.

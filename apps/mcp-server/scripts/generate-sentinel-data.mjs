@@ -5,7 +5,7 @@
 // --out FILE       where the fixture ({mark, secret_fields, data}) goes (default test/fixtures/sentinel-data.json)
 // --data-out FILE  also write the bare payload (path → data), the file `pfsense-sim --data FILE` takes
 // Secret-bearing = flagged sensitive or write-only in pfREST's models (vendor/pfrest/models.json), plus the
-// fields upstream does not flag but which carry secrets (listed below, from models.json notes and issue 4).
+// fields upstream does not flag but which carry secrets (listed below, from models.json notes and the transport hardening of docs/DESIGN.md §10).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -227,6 +227,55 @@ describe('admin reconcile', () => {
 });
 
 describe('admin release', () => {
+  it('a ROLLBACK_FAILED contract holding its reservation: emit, the real signer signs, resume releases it with zero sends; the alias is usable again', async () => {
+    const s = await setup();
+    const v = await confirmAndRun(s, 'DMZ_HOSTS', 'rollback will fail');
+    expect(v.status).toBe('verified');
+    s.driver.close();
+    // Someone changed the alias on the appliance since VERIFIED: the rollback refuses to overwrite it (zero sends),
+    // ROLLBACK_FAILED, and the contract keeps holding the alias.
+    const id = ALIASES.findIndex((a) => a.name === 'DMZ_HOSTS');
+    const patched = await fetch(`${sim.url}${ALIAS_PATH}`, {
+      method: 'PATCH',
+      headers: { 'X-API-Key': sim.apiKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ id, descr: 'changed by hand' }),
+    });
+    expect(patched.status).toBe(200);
+    sim.control.resetCounters();
+    const failed = await admin(['rollback', '--dir', s.dir, v.contractId, '--json']);
+    expect(sim.control.count(ALIAS_PATH, 'PATCH')).toBe(0);
+    expect(failed.status).toBe(1);
+    expect(failed.json).toMatchObject({ state: 'ROLLBACK_FAILED', reason_class: 'TARGET_CHANGED_SINCE_VERIFIED', error: { code: 'ROLLBACK_ROLLBACK_FAILED' } });
+    expect(await aliasDescr('DMZ_HOSTS')).toBe('changed by hand');
+    // While the hold stands, the alias takes no new change.
+    s.driver = await openDriver(s.dir, sim);
+    sim.control.resetCounters();
+    const blocked = await confirmAndRun(s, 'DMZ_HOSTS', 'blocked by the hold');
+    expect(blocked.status).not.toBe('verified');
+    expect(sim.control.count(ALIAS_PATH, 'PATCH')).toBe(0);
+    s.driver.close();
+
+    sim.control.resetCounters();
+    const emitted = await ok(admin(['release', 'emit', '--dir', s.dir, v.contractId, '--json']));
+    const request = String(emitted.json['pending_request']);
+    expect(request.startsWith(join(s.dir, 'outbox', 'release-request.'))).toBe(true);
+    expect((await admin(['release', 'resume', '--dir', s.dir, v.contractId, '--json'])).json['error']).toMatchObject({ code: 'REFUSED' });
+    await ok(admin(['inbox', 'add', '--dir', s.dir, await signWithSigner(s, request)]));
+    const resumed = await ok(admin(['release', 'resume', v.contractId, '--dir', s.dir, '--json']));
+    expect(resumed.json).toMatchObject({ contract_id: v.contractId, from_state: 'ROLLBACK_FAILED', state: 'ROLLBACK_FAILED', reservation_released: true });
+    expect(sim.control.count(ALIAS_PATH, 'PATCH')).toBe(0);
+    expect((await ok(admin(['audit', 'verify', '--dir', s.dir]))).status).toBe(0);
+    // Released once: a second resume has nothing to release.
+    expect((await admin(['release', 'resume', '--dir', s.dir, v.contractId, '--json'])).status).toBe(1);
+    s.driver = await openDriver(s.dir, sim);
+    try {
+      expect((await confirmAndRun(s, 'DMZ_HOSTS', 'free again')).status).toBe('verified');
+      expect(await aliasDescr('DMZ_HOSTS')).toBe('free again');
+    } finally {
+      s.driver.close();
+    }
+  });
+
   it('refuses a contract that is not ROLLBACK_FAILED', async () => {
     const s = await setup();
     const v = await confirmAndRun(s, 'VPN_PEERS', 'not a failed rollback');

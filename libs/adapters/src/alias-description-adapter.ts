@@ -14,9 +14,9 @@ import { parseAliasPatchResponse } from './parse-alias-patch-response.js';
 import { parseClosedObject } from './parse-closed-object.js';
 import { readAliasTarget } from './read-alias-target.js';
 
-/** Adapter and preparer version (ADR-026 "Adapter and preparer version"). */
+/** Adapter and preparer version (docs/DESIGN.md §5). */
 export const ALIAS_DESCRIPTION_SEMANTICS_VERSION = 'firewall-alias-description/v1';
-/** Rollback policy identifier (ADR-026 "Rollback policy and version"). */
+/** Rollback policy identifier (docs/DESIGN.md §5). */
 export const ALIAS_DESCRIPTION_ROLLBACK_PLAN_VERSION = 'firewall-alias-description-rollback/v1';
 
 export type AliasDescriptionCapabilityAdapter = CapabilityAdapter<
@@ -40,7 +40,7 @@ function parseResolved(value: unknown): ResolvedTransportTarget<AliasIdentity> {
 
 /**
  * Replace the description of one existing ordinary firewall alias, identified by its exact name
- * (docs/DESIGN.md §5, ADR-026). A frozen object of pure functions: descriptor fields are readonly properties,
+ * (docs/DESIGN.md §5). A frozen object of pure functions: descriptor fields are readonly properties,
  * no method uses `this`, nothing is cached. The executor alone reads (through `readTarget`'s injected
  * reader), sends and decides; this adapter only validates, projects and compares.
  */

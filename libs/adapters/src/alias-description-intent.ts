@@ -6,10 +6,10 @@ import { assertAliasDescription } from './assert-alias-description.js';
 import { assertAliasName } from './assert-alias-name.js';
 import { parseClosedObject } from './parse-closed-object.js';
 
-/** The operation discriminator of the normalized intent (ADR-026 "Typed mutation projection"). */
+/** The operation discriminator of the normalized intent (docs/DESIGN.md §5). */
 export const ALIAS_DESCRIPTION_OPERATION = 'set_firewall_alias_description_v1';
 
-/** The natural identity of an alias target: `{alias_name}` (ADR-026 "Resource natural identity"). */
+/** The natural identity of an alias target: `{alias_name}` (docs/DESIGN.md §5). */
 export interface AliasIdentity {
   readonly alias_name: string;
 }
@@ -63,7 +63,7 @@ export function parseAliasDescriptionIntent(value: unknown, argument = 'intent')
 /**
  * Builds the normalized intent from the caller's input and the target's current authoritative state (one
  * `readTarget` result). Refuses a target that is not the named alias, and a description equal to the current
- * one (a no-op must not become an executable intent, ADR-026).
+ * one (a no-op must not become an executable intent, docs/DESIGN.md §5).
  */
 export function normalizeAliasDescriptionIntent(input: unknown, current: unknown): AliasDescriptionIntent {
   const checked = parseAliasDescriptionInput(input);

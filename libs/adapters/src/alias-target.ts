@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ALIAS_NAME_MAX_LENGTH } from './assert-alias-name.js';
 import { parseClosedObject, projectKeys } from './parse-closed-object.js';
 
-/** Ordinary alias types this capability accepts (pfrest FirewallAlias `type` choices; ADR-026). */
+/** Ordinary alias types this capability accepts (pfrest FirewallAlias `type` choices; docs/DESIGN.md §5). */
 export const ALIAS_TYPES = Object.freeze(['host', 'network', 'port'] as const);
 export type AliasType = (typeof ALIAS_TYPES)[number];
 
@@ -11,7 +11,7 @@ export type AliasType = (typeof ALIAS_TYPES)[number];
 export const URL_ALIAS_TYPES = Object.freeze(['url', 'url_ports', 'urltable', 'urltable_ports'] as const);
 
 /**
- * The semantic fields of an alias, in fingerprint order (ADR-026 "Fingerprint and precondition"):
+ * The semantic fields of an alias, in fingerprint order (docs/DESIGN.md §5):
  *   name    — proves the natural target;
  *   type    — refuses a mutation after semantic retagging;
  *   descr   — the expected pre-state; detects concurrent description edits;

@@ -21,7 +21,7 @@ function verifiedOrFalse(check: () => boolean): boolean {
 }
 
 /**
- * Forward post-condition (docs/DESIGN.md §5, ADR-026 "Post-condition"): pre and post are single authoritative
+ * Forward post-condition (docs/DESIGN.md §5): pre and post are single authoritative
  * reads (readTarget refuses zero or several matches) of the intent's alias; same id; post.descr equals the
  * new description; name, type, ordered address and ordered detail equal the pre-state.
  */

@@ -2,7 +2,7 @@ import { AdapterInputError } from './adapter-error.js';
 import { assertNfcArgument } from './assert-alias-name.js';
 
 /**
- * Longest description the product writes (ADR-026: 1024 accepted, 1025 refused). Counted in UTF-16 code
+ * Longest description the product writes (docs/DESIGN.md §5: 1024 accepted, 1025 refused). Counted in UTF-16 code
  * units — what pfrest's length check and the simulator count — so a character outside the BMP counts two;
  * that is stricter than counting code points, never looser.
  */

@@ -21,7 +21,7 @@ export function assertNfcArgument(value: unknown, argument: string): string {
 }
 
 /**
- * The natural identity of an alias: its exact name, NFC, case-sensitive (docs/DESIGN.md §5, ADR-026). No
+ * The natural identity of an alias: its exact name, NFC, case-sensitive (docs/DESIGN.md §5). No
  * trimming, folding or normalization: a name that is not already exact is refused.
  */
 export function assertAliasName(value: unknown, argument = 'alias_name'): string {

@@ -29,8 +29,8 @@ export interface WriteResponseView {
 }
 
 /**
- * The port between the sealed executor and one capability (docs/DESIGN.md §4, reference
- * specs/sealed_executor.md, capability_adapter_contract.md). An adapter is a frozen object of pure
+ * The port between the sealed executor and one capability (docs/DESIGN.md §4).
+ * An adapter is a frozen object of pure
  * functions plus static descriptor fields; it holds no state, no client and no key. Its only I/O is
  * `readTarget` through the reader the executor passes in. It never sends: it builds a closed request model
  * that the executor checks with `isRequestModel` and sends through its own WriteApiClient.

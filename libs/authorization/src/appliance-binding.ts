@@ -5,7 +5,7 @@ import { safeTokenSchema } from './field-schemas.js';
 import { parseWith } from './parse-with.js';
 
 /**
- * The appliance an operation is bound to (ARCHITECTURE §5, ADR-025 "Appliance target binding"): the
+ * The appliance an operation is bound to (docs/DESIGN.md §5): the
  * normalized configured base URL, the TLS mode the transport enforces, and the appliance's own id
  * (`netgate_id`, else `pfhostid`) read fresh. `tls_mode` is a safe token chosen by the runtime (e.g.
  * "https-system-ca", "https-ca-file", "http-loopback"); the id is identifying data — show it to the

@@ -4,7 +4,7 @@ import type { SignedArtifact } from './artifact.js';
 
 /**
  * Check 2: the artifact is current at `nowMs` (an injected clock, integer UTC ms): `now < expires_at`
- * (exclusive, as ADR-022), and `issued_at` is not more than MAX_CLOCK_SKEW_MS ahead of now — a document
+ * (exclusive), and `issued_at` is not more than MAX_CLOCK_SKEW_MS ahead of now — a document
  * "from the future" means a wrong clock or a forgery attempt, and is refused as NOT_YET_VALID.
  */
 export function checkCurrentness(artifact: SignedArtifact, nowMs: number): void {

@@ -21,7 +21,7 @@ export interface ConfirmationEvidencePayload extends SignatureFields {
   readonly target_fingerprint: string;
 }
 
-/** Operator-signed (role `confirmation`) approval of one exact contract (ADR-012). */
+/** Operator-signed (role `confirmation`) approval of one exact contract (docs/DESIGN.md §6). */
 export interface ConfirmationEvidence {
   readonly kind: typeof ArtifactKind.CONFIRMATION;
   readonly version: 1;

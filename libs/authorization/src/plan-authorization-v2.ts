@@ -22,7 +22,7 @@ export interface PlanAuthorizationV2Payload extends SignatureFields {
   readonly risk_class: RiskClass;
 }
 
-/** The operator's signed, expiring authorization of exact plan steps (ADR-025 §3); proof outside the payload. */
+/** The operator's signed, expiring authorization of exact plan steps (docs/DESIGN.md §6); proof outside the payload. */
 export interface PlanAuthorizationV2 {
   readonly kind: typeof ArtifactKind.PLAN_AUTHORIZATION;
   readonly version: 2;

@@ -14,7 +14,7 @@ import { parseWith } from './parse-with.js';
 import { signingDigestBytes } from './signing-message.js';
 
 /**
- * The complete prepared operation an authorization approves (ADR-025 §1, ARCHITECTURE §6). Everything that
+ * The complete prepared operation an authorization approves (docs/DESIGN.md §6). Everything that
  * decides what is sent and how it is undone; nothing generated (ids, timestamps, state).
  */
 export interface PreparedExecutionIntentV1Payload {

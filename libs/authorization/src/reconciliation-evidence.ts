@@ -22,7 +22,7 @@ export type ReconciliationOrigin = (typeof ReconciliationOrigin)[keyof typeof Re
 export const ReconciliationOutcome = Object.freeze({ APPLIED: 'APPLIED', NOT_APPLIED: 'NOT_APPLIED' } as const);
 export type ReconciliationOutcome = (typeof ReconciliationOutcome)[keyof typeof ReconciliationOutcome];
 
-/** The store's four resolutions (ARCHITECTURE §3), from (origin, outcome). There is no "unknown": not signing is. */
+/** The store's four resolutions (docs/DESIGN.md §3), from (origin, outcome). There is no "unknown": not signing is. */
 export type ResolutionOutcome = 'FORWARD_APPLIED' | 'FORWARD_NOT_APPLIED' | 'ROLLBACK_APPLIED' | 'ROLLBACK_NOT_APPLIED';
 
 export function resolutionOutcomeOf(origin: ReconciliationOrigin, outcome: ReconciliationOutcome): ResolutionOutcome {
@@ -166,7 +166,7 @@ export interface ReconciliationEvidencePayload extends SignatureFields {
   readonly observed_locator: number;
 }
 
-/** The operator's declared outcome for one contract at one observed state version (ADR-013). */
+/** The operator's declared outcome for one contract at one observed state version (docs/DESIGN.md §3, §6). */
 export interface ReconciliationEvidence {
   readonly kind: typeof ArtifactKind.RECONCILIATION;
   readonly version: 1;
@@ -188,7 +188,7 @@ export const reconciliationEvidenceSchema = signedDocumentSchema(
       observed_locator: locatorSchema,
       ...signatureFieldsShape,
     })
-    // A forward change declared applied seals the observed fingerprint, so it must be there (ARCHITECTURE §3).
+    // A forward change declared applied seals the observed fingerprint, so it must be there (docs/DESIGN.md §3).
     .refine((v) => !(v.origin === 'EXECUTING' && v.outcome === 'APPLIED' && v.observed_fingerprint === null), {
       message: 'an applied forward change needs the observed fingerprint',
       path: ['observed_fingerprint'],

@@ -5,7 +5,7 @@ import { hex64Schema } from './field-schemas.js';
 
 /**
  * What a reconciliation or release request says about the change it concerns, so the operator can check
- * what they are shown (ARCHITECTURE §6): the appliance binding (facts and digest), the contract's
+ * what they are shown (docs/DESIGN.md §6): the appliance binding (facts and digest), the contract's
  * target_fingerprint (of the pre-state shown) and its intent_digest (of the change shown). The generic
  * check recomputes the appliance digest; the signer recomputes the other two with the adapter.
  */

@@ -86,7 +86,7 @@ export interface ReservationReleasePayload extends SignatureFields {
   readonly state_version: number;
 }
 
-/** The signed, audited release of a ROLLBACK_FAILED reservation (ARCHITECTURE §3). */
+/** The signed, audited release of a ROLLBACK_FAILED reservation (docs/DESIGN.md §3). */
 export interface ReservationRelease {
   readonly kind: typeof ArtifactKind.RELEASE;
   readonly version: 1;

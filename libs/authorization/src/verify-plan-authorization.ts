@@ -9,7 +9,7 @@ import type { PlanAuthorizationV2 } from './plan-authorization-v2.js';
 import { verifyArtifactSignature } from './verify-artifact-signature.js';
 
 /**
- * The three pure gates of an authorization, in the fixed order of ARCHITECTURE §6: kind/version, then
+ * The three pure gates of an authorization, in the fixed order of docs/DESIGN.md §6: kind/version, then
  * algorithm + signature (role plan-authorization), then currentness, then step/intent binding. No I/O.
  */
 export function verifyPlanAuthorization(

@@ -25,7 +25,7 @@ export interface StoreBenchRow {
 export interface StoreBenchOptions {
   /** Existing directory for scratch stores (each run makes 0700 subdirectories in it). */
   readonly dir: string;
-  /** Contracts in the large store for bytes/contract, open and verify times (issue: 100,000). */
+  /** Contracts in the large store for bytes/contract, open and verify times (docs/DESIGN.md §8: 100,000). */
   readonly n: number;
   /** Full durable lifecycles to time against the durable floor (default 30). */
   readonly lifecycles?: number;

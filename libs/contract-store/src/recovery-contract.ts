@@ -12,7 +12,7 @@ const CAPABILITY_VALUES: ReadonlySet<string> = new Set(Object.values(Capability)
 
 export const safeTokenSchema = z.string().refine(isSafeToken, { message: 'must be a safe token' });
 /**
- * Adapter and rollback-plan versions as ADR-026 pins them (e.g. `firewall-alias-description-rollback/v1`):
+ * Adapter and rollback-plan versions as docs/DESIGN.md §5 pins them (e.g. `firewall-alias-description-rollback/v1`):
  * lower-case segments separated by '/', bounded — never free text.
  */
 export const versionTokenSchema = z

@@ -80,7 +80,7 @@ export interface ContractStoreOptions extends MasterKeySource, WithCrashHooks {
   readonly confirmationVerifier?: ConfirmationVerifier;
   readonly reconciliationVerifier?: ReconciliationVerifier;
   readonly reservationReleaseVerifier?: ReservationReleaseVerifier;
-  /** Rate / blast-radius limits (defaults: ADR-015's provisional values). */
+  /** Rate / blast-radius limits (defaults: policy's provisional values, docs/DESIGN.md §3). */
   readonly rateLimits?: Partial<RateLimits>;
   /** How long protected artifacts of terminal contracts are kept (default 30 days). */
   readonly retentionMs?: number;
@@ -336,7 +336,7 @@ export class StoreCore {
   }
 
   /**
-   * key_lifecycle I1 / production_store_bootstrap G4: the key never sits next to the database, and a file
+   * docs/DESIGN.md §3, §10: the key never sits next to the database, and a file
    * anchor next to the database would be rolled back together with it.
    */
   private static assertSeparated(options: ContractStoreOptions): void {

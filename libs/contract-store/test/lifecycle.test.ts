@@ -75,7 +75,7 @@ describe('full lifecycle', () => {
     expect(store.load(done.contract_id)).toEqual(done);
   });
 
-  it("keeps ADR-026's pinned rollback plan version and refuses free text there", () => {
+  it("keeps the pinned rollback plan version (docs/DESIGN.md §5) and refuses free text there", () => {
     const c = store.create(contractInput({ rollback_plan_version: 'firewall-alias-description-rollback/v1' }));
     expect(store.load(c.contract_id).rollback_plan_version).toBe('firewall-alias-description-rollback/v1');
     for (const bad of ['Free text', '/v1', 'a//b', 'x'.repeat(129), 'A/v1']) {

@@ -317,7 +317,7 @@ async function racePool(perChild: readonly (readonly Round[])[]): Promise<Record
 }
 
 describe('races between real processes', () => {
-  const N = 8; // the issue's floor: every race below runs in 8 concurrent processes (one pool, several rounds)
+  const N = 8; // the floor for races (docs/DESIGN.md §9): every race below runs in 8 concurrent processes (one pool, several rounds)
 
   it(`${N} processes race, round by round: in-flight limit, target reservation, CAS, expiry vs EXECUTING, tryConsume, per-target window`, async () => {
     const s = await h.open();

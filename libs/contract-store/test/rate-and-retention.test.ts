@@ -24,7 +24,7 @@ beforeEach(() => {
 });
 afterEach(() => h.cleanup());
 
-// ADR-015 defaults (in flight 1, outstanding PREPARED per target 1, cooldown 60 s, lockout 3).
+// The provisional default limits (in flight 1, outstanding PREPARED per target 1, cooldown 60 s, lockout 3).
 const adr015 = () => h.open({ rateLimits: {} });
 const auditCount = (s: SqliteRecoveryContractStore) => s.listAuditEvents({ limit: 10_000 }).length;
 

@@ -110,7 +110,7 @@ const REFUSED: AliasDescriptionChangeResult = Object.freeze({ status: OperationS
 const ARGUMENT_NAMES: Readonly<Record<string, string>> = Object.freeze({ alias_name: 'aliasName', description: 'description' });
 
 /**
- * The alias-description execution core (docs/DESIGN.md §6, ADR-028): one asynchronous operation per
+ * The alias-description execution core (docs/DESIGN.md §6): one asynchronous operation per
  * (appliance, alias, description). Each call reads the operation's durable state from the contract store
  * and moves it as far as the signed artifacts in the inbox allow: pending authorization request → signed
  * authorization → PREPARED contract → pending confirmation request → signed confirmation → the executor →

@@ -147,7 +147,7 @@ function aliasPartsOf(intent: PreparedExecutionIntentV1): { aliasName: string; d
 }
 
 /**
- * The ExecutionCoordinator (docs/DESIGN.md §6, ADR-024/025): the only path from a signed authorization to a
+ * The ExecutionCoordinator (docs/DESIGN.md §6): the only path from a signed authorization to a
  * Recovery Contract, and from a signed confirmation to the sealed executor. It composes the authorization
  * library's pure checks, one freshness re-read, the one-time consumption ledger and the store in a fixed
  * order, and refuses every failure with the same CoordinatorRefusedError. It never sends: the executor

@@ -2,7 +2,7 @@ import type { RecoveryContract } from '@pfsense-mcp/contract-store';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import type { RecoveryState as RecoveryStateType } from '@pfsense-mcp/state-machine';
 
-/** The five product-visible states of an asynchronous write operation (docs/DESIGN.md §6, ADR-028). */
+/** The five product-visible states of an asynchronous write operation (docs/DESIGN.md §6). */
 export const OperationStatus = Object.freeze({
   REQUESTED: 'requested',
   AWAITING_CONFIRMATION: 'awaiting_confirmation',

@@ -12,7 +12,7 @@ export interface PreparedAliasChange {
 }
 
 /**
- * Builds PreparedExecutionIntentV1 (ADR-025 §1) from one authoritative read of the alias, the normalized
+ * Builds PreparedExecutionIntentV1 (docs/DESIGN.md §6) from one authoritative read of the alias, the normalized
  * intent and the appliance binding digest — with the adapter's pure functions only. The same function
  * prepares the request and recomputes it at the freshness gate, so "fresh" means byte-identical.
  */

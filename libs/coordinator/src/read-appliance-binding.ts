@@ -42,7 +42,7 @@ async function readId(client: RestApiClient, path: string, field: string): Promi
 }
 
 /**
- * The appliance binding read fresh (docs/DESIGN.md §5, ADR-025): the configured base URL (normalized) and TLS
+ * The appliance binding read fresh (docs/DESIGN.md §5): the configured base URL (normalized) and TLS
  * mode, and the appliance's own id — `netgate_id` from the system status, else `pfhostid` from the HA sync
  * settings. No id, an id that is not a safe token, or a failed read → ApplianceIdentityError; there is no
  * base-URL-only fallback. The id is identifying data: it is never logged or returned to the MCP caller.

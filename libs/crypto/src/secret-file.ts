@@ -35,7 +35,7 @@ function currentUid(): number {
   return process.getuid();
 }
 
-/** The ownership, type and permission rules shared by every secret file (ARCHITECTURE §2, crypto row). */
+/** The ownership, type and permission rules shared by every secret file (docs/DESIGN.md §2, crypto row). */
 function checkStats(st: Stats, file: string, maxBytes: number): void {
   if (st.isSymbolicLink()) throw new KeyFileError('SYMLINK', file, 'must not be a symbolic link');
   if (!st.isFile()) throw new KeyFileError('NOT_REGULAR_FILE', file, 'must be a regular file');

@@ -11,7 +11,7 @@ import type { SendClassification } from './send-classification.js';
 
 
 /**
- * Classifies an error thrown by `WriteApiClient.send` (ARCHITECTURE §4 step 8). PROVEN_NONE only when the
+ * Classifies an error thrown by `WriteApiClient.send` (docs/DESIGN.md §4 step 8). PROVEN_NONE only when the
  * error itself proves nothing was written: the write client's own refusal (thrown before the transport), or
  * a transport error whose `requestWritten` is exactly `false` (refused, DNS, TLS, connect timeout). Every
  * other error — timeout or reset after the request was written, an oversized response, anything unknown —

@@ -15,10 +15,10 @@ function parseJson(text: string): unknown {
 }
 
 /**
- * pfrest's success envelope, exactly (endpoints.json `conventions.success`): code 200, status "ok",
+ * pfrest's success envelope, exactly (pfrest's documented success response): code 200, status "ok",
  * response_id "SUCCESS", parsed with the read client's envelope schema. Checked by the executor itself,
  * before any adapter sees the body, so a permissive adapter cannot turn a proxy page or an error envelope
- * delivered with HTTP 200 into a success (ARCHITECTURE §4 step 8).
+ * delivered with HTTP 200 into a success (docs/DESIGN.md §4 step 8).
  */
 function isSuccessEnvelope(body: string): boolean {
   const parsed = PfrestEnvelopeSchema.safeParse(parseJson(body));
@@ -32,7 +32,7 @@ function isErrorEnvelopeFor(status: number, body: string): boolean {
 }
 
 /**
- * Classifies a received response (ARCHITECTURE §4 step 8, strict on purpose):
+ * Classifies a received response (docs/DESIGN.md §4 step 8, strict on purpose):
  * - HTTP 200 with pfrest's success envelope (checked here) and `accepts` returns exactly `true` → VERIFIED_SUCCESS;
  * - 4xx whose body is a pfrest error envelope with the same code → VERIFIED_FAILURE (pfSense rejected it);
  * - everything else — a 200 without the success envelope (HTML, malformed or non-success body: the adapter

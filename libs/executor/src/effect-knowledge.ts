@@ -1,5 +1,5 @@
 /**
- * What the executor knows about the effect of its one send (ARCHITECTURE §4 step 8). Only the executor
+ * What the executor knows about the effect of its one send (docs/DESIGN.md §4 step 8). Only the executor
  * decides this, from what actually happened on the wire; an adapter only says whether a received response
  * looks like its own success.
  */

@@ -1,4 +1,4 @@
-// Public API of executor: the sealed MutationExecutor (ARCHITECTURE §4), its outcome and refusal types,
+// Public API of executor: the sealed MutationExecutor (docs/DESIGN.md §4), its outcome and refusal types,
 // and the pure send-classification functions it applies (exported so the table can be tested directly).
 export { MutationExecutor } from './mutation-executor.js';
 export type { ExecuteArgs, MutationExecutorOptions, RollbackArgs } from './mutation-executor.js';

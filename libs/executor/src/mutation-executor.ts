@@ -32,7 +32,7 @@ import type { SendClassification } from './send-classification.js';
 export interface MutationExecutorOptions {
   /**
    * The contract store. Composition roots pass the opened store; the executor takes its executor-only entry
-   * itself (ARCHITECTURE §2: only libs/executor may import it), so no other module ever holds the execution
+   * itself (docs/DESIGN.md §2: only libs/executor may import it), so no other module ever holds the execution
    * transitions or the artifact decryption.
    */
   readonly store: SqliteRecoveryContractStore | ExecutorContractStore;
@@ -161,7 +161,7 @@ function outcome(
 const recordOf = (e: ConfigHistoryEvidence): ConfigHistoryRecord => configHistoryRecordOf(e);
 
 /**
- * The sealed executor (ARCHITECTURE §4, ADR-014): the only holder of a WriteApiClient. It accepts a
+ * The sealed executor (docs/DESIGN.md §4): the only holder of a WriteApiClient. It accepts a
  * contract id, never a contract object, and decides every security-relevant step itself; the adapter only
  * computes. Decrypted artifacts live in local variables of one call and are never stored on the instance.
  *
@@ -173,7 +173,7 @@ const recordOf = (e: ConfigHistoryEvidence): ConfigHistoryRecord => configHistor
  * create, confirm or resolveReconciliation, and never sends twice.
  */
 /**
- * The only store methods the executor may reach (ARCHITECTURE §4): reads, the anchor check, restart
+ * The only store methods the executor may reach (docs/DESIGN.md §4): reads, the anchor check, restart
  * reconciliation, its own transitions and artifact decryption. Narrowed on purpose: not `create`,
  * `confirm` or `resolveReconciliation`, and not the entry's `.store` getter (test/sealed-source.test.ts
  * also scans src/ for those).
@@ -219,11 +219,11 @@ export class MutationExecutor {
     this.#store = entry;
     this.#writeClient = options.writeClient;
     this.#readClient = readClient;
-    // Adapters get a facade with readAllPages only (ARCHITECTURE §2: readTarget may call nothing else).
+    // Adapters get a facade with readAllPages only (docs/DESIGN.md §2: readTarget may call nothing else).
     this.#reader = Object.freeze({ readAllPages: (path: string) => readClient.readAllPages(path) });
     this.#policy = options.policy;
     this.#clock = options.clock;
-    // A restarted process never serves a call against an unreconciled store (seed "Lifecycle: Restart").
+    // A restarted process never serves a call against an unreconciled store (docs/DESIGN.md §3 "Owners and restart").
     this.#reconciledAtStart = this.#store.reconcileInterrupted();
     Object.freeze(this);
   }
@@ -236,7 +236,7 @@ export class MutationExecutor {
   // ------------------------------------------------------------------ execute
 
   /**
-   * PREPARED → EXECUTING → VERIFIED | FAILED | RECONCILIATION with at most one send (ARCHITECTURE §4).
+   * PREPARED → EXECUTING → VERIFIED | FAILED | RECONCILIATION with at most one send (docs/DESIGN.md §4).
    * Throws ExecutorRefusalError before the reservation; resolves to the outcome after it.
    */
   async execute(contractId: string, args: ExecuteArgs): Promise<ExecutionOutcome> {
@@ -367,7 +367,7 @@ export class MutationExecutor {
     let request: object;
     try {
       const pre = await this.#readChecked(a, identity, rollingBack, locator);
-      // Unrelated changes since VERIFIED are a refusal, never overwritten (ARCHITECTURE §4, §5).
+      // Unrelated changes since VERIFIED are a refusal, never overwritten (docs/DESIGN.md §4, §5).
       if (a.fn.fingerprint(pre as never) !== rollingBack.verified_target_fingerprint) throw new StepRefusal('TARGET_CHANGED_SINCE_VERIFIED');
       const resolved = this.#resolve(a, pre, rollingBack, locator);
       snapshot = this.#store.decryptProtectedArtifact(id, 'snapshot');
@@ -602,7 +602,7 @@ export class MutationExecutor {
    */
   async #readChecked(a: CheckedAdapter, identity: CanonicalValue, contract: RecoveryContract, locator: number): Promise<unknown> {
     const target: unknown = await a.fn.readTarget(this.#reader as never, identity as never);
-    // One target per call (G4): an array, a wrapper or anything but one plain object is refused.
+    // One target per call (docs/DESIGN.md §4): an array, a wrapper or anything but one plain object is refused.
     if (!isPlainObject(target)) throw new StepRefusal('TARGET_UNRESOLVED');
     if (a.fn.identityDigest(a.fn.identityOfTarget(target as never) as never) !== contract.target_identity_digest) {
       throw new StepRefusal('TARGET_IDENTITY_CHANGED');

@@ -1,4 +1,4 @@
-// Audit completeness (seed "Audit flow"): every path after the reservation ends in a transition with its
+// Audit completeness (docs/DESIGN.md §3 "Integrity"): every path after the reservation ends in a transition with its
 // chained audit row; nothing is left EXECUTING / ROLLING_BACK; rows and errors never carry a value.
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';

@@ -13,7 +13,7 @@ const env = (code: number, status = code === 200 ? 'ok' : 'error', responseId = 
 const yes = () => true;
 const no = () => false;
 
-describe('classifySendError (ARCHITECTURE §4 step 8)', () => {
+describe('classifySendError (docs/DESIGN.md §4 step 8)', () => {
   it('PROVEN_NONE only when the error proves nothing was written', () => {
     expect(classifySendError(new WriteRefusedError('UNVERIFIED_ENDPOINT', 'X', 'x'))).toEqual({ knowledge: 'PROVEN_NONE', outcomeClass: 'REFUSED_BEFORE_SEND' });
     for (const code of ['CONNECTION_REFUSED', 'DNS_FAILURE', 'UNREACHABLE', 'TLS_FAILURE'] as const) {

@@ -1,5 +1,5 @@
 // The executor never calls create, confirm or resolveReconciliation, and never reaches the full store
-// through the executor entry's `.store` getter (issue 6, ARCHITECTURE §4). The type of its store field is
+// (docs/DESIGN.md §4). The type of its store field is
 // narrowed to the entry's own methods; this scan keeps the source honest too (a cast would get past types).
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -5,7 +5,7 @@
 // name a field of the model fails the catalogue build.
 //
 // Scope: device identifiers, serials, literal addresses and networks, MACs, peer/account names, hostnames — and
-// gateway names where the predecessor hid them. This is disclosure control for operational metadata, not secret
+// gateway names. This is disclosure control for operational metadata, not secret
 // handling: secrets are absent from every model whatever the flag (see read-models.ts).
 const OPENVPN_NETWORKS_AND_SERVERS = [
   'tunnel_network',

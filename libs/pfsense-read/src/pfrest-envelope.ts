@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// pfrest v2 envelope (endpoints.json `conventions.envelope`): {code, status, response_id, message, data, _links?}.
+// pfrest v2 envelope (pfrest's documented response envelope): {code, status, response_id, message, data, _links?}.
 // `message` is parsed for shape only and never surfaced; `_links` and unknown keys are dropped.
 export const PfrestEnvelopeSchema = z.object({
   code: z.number().int(),

@@ -66,7 +66,7 @@ function parseJson(body: string): unknown {
 /**
  * The read client for pfrest v2. GET is the only method it can send: the method string is a literal at the
  * single call site below, no member takes a method, and the transport is held in a true private field so no
- * caller can reach it through the client (ARCHITECTURE §2: "the REST read client has no non-GET code path").
+ * caller can reach it through the client (docs/DESIGN.md §2: "the REST read client has no non-GET code path").
  */
 export class RestApiClient {
   readonly #transport: Transport;

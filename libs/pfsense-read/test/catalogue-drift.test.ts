@@ -4,7 +4,7 @@ import type { FieldKind } from '../src/index.js';
 import { MODELS_JSON, TOOL_ENDPOINTS, TOOL_REFERENCE_MD } from './vendored-pfrest.js';
 
 const SERVER_OWN_TOOL = 'pfsense_mcp_info';
-// Plural endpoints the predecessor listed without `limit`; here every list is bounded (README "Inputs").
+// Plural endpoints that take `limit` here too; here every list is bounded (README "Inputs").
 const LIMIT_ADDED = ['pfsense_get_firewall_rules', 'pfsense_get_gateway_status', 'pfsense_get_gateways', 'pfsense_get_interfaces'];
 
 const KIND_OF_TYPE: Readonly<Record<string, string>> = {

@@ -14,7 +14,7 @@ const EXTRA_EXCLUDED = [
   'OpenVPNClientSpecificOverride.custom_options',
 ];
 
-// The secrets the issue names explicitly; each must be caught by secretFieldsOf (a guard on the guard).
+// The secrets this product names explicitly (docs/DESIGN.md §9); each must be caught by secretFieldsOf (a guard on the guard).
 const NAMED_SECRETS = [
   'Certificate.prv',
   'CertificateAuthority.prv',
@@ -40,7 +40,7 @@ function withData(data: unknown): RestApiClient {
 }
 
 describe('secret-bearing fields exist in no model', () => {
-  it('the secret detector finds every secret the issue names', () => {
+  it('the secret detector finds every secret the product names', () => {
     const found = new Set(Object.keys(MODELS_JSON.models).flatMap((m) => secretFieldsOf(m).map((f) => `${m}.${f}`)));
     for (const s of NAMED_SECRETS) expect(found, s).toContain(s);
     // and does not swallow public material

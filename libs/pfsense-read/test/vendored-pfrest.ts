@@ -37,7 +37,7 @@ export const MODELS_JSON = JSON.parse(readFileSync(join(VENDORED_PFREST, 'models
 
 export const TOOL_REFERENCE_MD = readFileSync(join(VENDORED_PFREST, 'tool-reference.md'), 'utf8');
 
-// Secrets upstream does not flag: the issue names SMTP password, NTP auth key, outbound-NAT source hash key and
+// Secrets upstream does not flag: this product names SMTP password, NTP auth key, outbound-NAT source hash key and
 // API key material; models.json notes them. Matched on the note text so a new note is caught too.
 const SECRET_NOTE = /password|private key|pre-shared|preshared|\bpsk\b|hash|api key|authentication key|tls .*key|secret/i;
 

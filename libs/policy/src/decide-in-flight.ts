@@ -23,7 +23,7 @@ export interface InFlightInput {
 }
 
 /**
- * The PREPARED → EXECUTING checkpoint (spec I2): may this contract start executing now? Refuses with
+ * The PREPARED → EXECUTING checkpoint: may this contract start executing now? Refuses with
  * CLOCK_REGRESSION, GLOBAL_IN_FLIGHT (count ≥ maxGlobalInFlight) or CAPABILITY_IN_FLIGHT; a refused
  * contract stays PREPARED. Nothing is counted here (the in-flight count is the contract rows themselves);
  * an admission only advances the clock high-water mark and prunes.

@@ -26,7 +26,7 @@ export interface PrepareCounts {
 }
 
 export interface RateLimitInput {
-  /** Injected wall clock, UTC milliseconds (spec I4: never read here). */
+  /** Injected wall clock, UTC milliseconds (never read here). */
   readonly nowMs: number;
   readonly capability: Capability;
   /** target_identity_digest: 64 lowercase hex. */
@@ -54,7 +54,7 @@ function entryCount(s: RateWindowState): number {
 }
 
 /**
- * The PREPARE checkpoint (spec I2): may a new contract be created for (capability, target) now?
+ * The PREPARE checkpoint: may a new contract be created for (capability, target) now?
  * Checks, in order, and refuses with the first that fails:
  *   CLOCK_REGRESSION, RECONCILIATION_LOCKOUT (count ≥ threshold), TARGET_OUTSTANDING_PREPARED,
  *   TARGET_COOLDOWN, TARGET_RATE, CAPABILITY_RATE (sliding windows), STATE_CAPACITY.
@@ -98,7 +98,7 @@ export function decideRateLimit(input: RateLimitInput): RateDecision {
   return Object.freeze({ allowed: true, reason: null, nextState: next });
 }
 
-/** True when the system-wide reconciliation lockout is active (spec G4/I5: derived, never a manual flag). */
+/** True when the system-wide reconciliation lockout is active (derived, never a manual flag). */
 export function isReconciliationLockoutActive(reconciliationCount: number, limits: RateLimits): boolean {
   const n = assertCount(reconciliationCount, 'isReconciliationLockoutActive: "reconciliationCount"');
   return n >= assertRateLimits(limits, 'isReconciliationLockoutActive: "limits"').reconciliationLockoutThreshold;

@@ -7,7 +7,7 @@ import { ReadOnlySet } from './read-only-set.js';
 function grants(): Readonly<Record<Profile, ReadonlySet<Capability>>> {
   const table = Object.create(null) as Record<Profile, ReadonlySet<Capability>>;
   table[Profile.AUDITOR] = new ReadOnlySet<Capability>(READ_CAPABILITIES);
-  // engineer grants nothing on purpose (ARCHITECTURE §6): a placeholder that can never write or read.
+  // engineer grants nothing on purpose (docs/DESIGN.md §6): a placeholder that can never write or read.
   table[Profile.ENGINEER] = new ReadOnlySet<Capability>([]);
   table[Profile.WRITE_PROTECTED] = new ReadOnlySet<Capability>([...READ_CAPABILITIES, Capability.ALIAS_WRITE]);
   return Object.freeze(table);

@@ -10,7 +10,7 @@ export const SUPPORTED_CAPABILITIES_THIS_BUILD: ReadonlySet<Capability> = new Re
 ]);
 
 /**
- * Fact 1 of 3 (ARCHITECTURE §6): the build contains the capability. Says nothing about whether a
+ * Fact 1 of 3 (docs/DESIGN.md §6): the build contains the capability. Says nothing about whether a
  * profile grants it (isGranted) or whether the running server may use it (isRuntimeEnabled).
  */
 export function isImplemented(capability: Capability): boolean {

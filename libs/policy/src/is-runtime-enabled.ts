@@ -17,7 +17,7 @@ export interface RuntimeFacts {
 /**
  * Fact 3 of 3: the running server may offer the capability now. A READ capability needs only to be
  * implemented and granted. A WRITE capability additionally needs the write runtime and the allow-listed
- * endpoint (ARCHITECTURE §1: any one missing → the tool is absent, not degraded).
+ * endpoint (docs/DESIGN.md §1: any one missing → the tool is absent, not degraded).
  */
 export function isRuntimeEnabled(capability: Capability, runtime: RuntimeFacts): boolean {
   assertCapability(capability, 'isRuntimeEnabled: "capability"');

@@ -34,7 +34,7 @@ function checkArgs(fn: string, capability: unknown, endpointSymbol: unknown, met
 }
 
 /**
- * The exact, immutable allow-list of mutations (ARCHITECTURE §2, §4 step 2). No wildcards, no prefixes,
+ * The exact, immutable allow-list of mutations (docs/DESIGN.md §2, §4 step 2). No wildcards, no prefixes,
  * no case folding: a triple is allowed only if it was listed verbatim. The default is empty.
  */
 export class MutationPolicy {

@@ -1,4 +1,4 @@
-/** Deployment profiles (ARCHITECTURE §6). The default posture is AUDITOR. */
+/** Deployment profiles (docs/DESIGN.md §6). The default posture is AUDITOR. */
 export const Profile = Object.freeze({
   AUDITOR: 'auditor',
   ENGINEER: 'engineer',

@@ -1,10 +1,10 @@
 import type { RateWindowState } from './rate-window-state.js';
 
-/** Why the rate policy refused. Value-free: never a target, an intent or a count (spec G5). */
+/** Why the rate policy refused. Value-free: never a target, an intent or a count. */
 export const RateRefusalReason = Object.freeze({
   /** The injected clock is behind the latest accepted reading: fail closed rather than reopen windows. */
   CLOCK_REGRESSION: 'CLOCK_REGRESSION',
-  /** RECONCILIATION contracts ≥ threshold: every PREPARE is refused, all capabilities (spec G4, I5). */
+  /** RECONCILIATION contracts ≥ threshold: every PREPARE is refused, all capabilities. */
   RECONCILIATION_LOCKOUT: 'RECONCILIATION_LOCKOUT',
   TARGET_OUTSTANDING_PREPARED: 'TARGET_OUTSTANDING_PREPARED',
   TARGET_COOLDOWN: 'TARGET_COOLDOWN',
@@ -21,7 +21,7 @@ export type RateRefusalReason = (typeof RateRefusalReason)[keyof typeof RateRefu
 /**
  * A rate decision. On refusal `nextState` is the input state itself (a refusal records nothing, so it
  * neither extends anyone's window nor needs a write); on admission it is the new state to persist in the
- * same transaction as the state change it gates (spec I1).
+ * same transaction as the state change it gates.
  */
 export type RateDecision =
   | { readonly allowed: true; readonly reason: null; readonly nextState: RateWindowState }

@@ -1,17 +1,17 @@
 /**
- * Rate and blast-radius limits (ADR-015, specs/rate_blast_radius_policy.md). Read from configuration at
+ * Rate and blast-radius limits (docs/DESIGN.md §3). Read from configuration at
  * startup; there is no runtime way to change them (spec: Non-goals).
  */
 export interface RateLimits {
-  /** Contracts EXECUTING or ROLLING_BACK at once, all capabilities (ADR-015: 1). Checked at PREPARED → EXECUTING. */
+  /** Contracts EXECUTING or ROLLING_BACK at once, all capabilities (default 1). Checked at PREPARED → EXECUTING. */
   readonly maxGlobalInFlight: number;
   /** The same, per capability. Implied by the global 1 today; its own knob so loosening the global one keeps a per-capability bound. */
   readonly maxInFlightPerCapability: number;
-  /** Contracts PREPARING/PREPARED per target (ADR-015: 1). Checked at PREPARE. */
+  /** Contracts PREPARING/PREPARED per target (default 1). Checked at PREPARE. */
   readonly maxOutstandingPreparedPerTarget: number;
-  /** Quiet time per target after an outcome that starts a cooldown (ADR-015: 60 s). Checked at PREPARE. */
+  /** Quiet time per target after an outcome that starts a cooldown (default 60 s). Checked at PREPARE. */
   readonly targetCooldownMs: number;
-  /** RECONCILIATION contracts at which every PREPARE is refused, system-wide (ADR-015: 3). */
+  /** RECONCILIATION contracts at which every PREPARE is refused, system-wide (default 3). */
   readonly reconciliationLockoutThreshold: number;
   /** Length of the sliding PREPARE windows below. */
   readonly windowMs: number;
@@ -22,9 +22,9 @@ export interface RateLimits {
 }
 
 /**
- * ADR-015's provisional defaults (in-flight 1, outstanding PREPARED per target 1, cooldown 60 s, lockout 3),
- * shipped as the only defaults until lab evidence revises them. The sliding-window numbers are NOT in
- * ADR-015: they are this product's own provisional, conservative choice (each PREPARE already needs a
+ * The provisional defaults (in-flight 1, outstanding PREPARED per target 1, cooldown 60 s, lockout 3),
+ * shipped as the only defaults until lab evidence revises them. The sliding-window numbers are
+ * this product's own provisional, conservative choice (each PREPARE already needs a
  * human-signed authorization, so legitimate use is far below them).
  */
 export const DEFAULT_RATE_LIMITS: RateLimits = Object.freeze({

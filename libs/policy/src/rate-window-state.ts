@@ -5,7 +5,7 @@ import { isCapability } from './is-capability.js';
  * The persisted part of the rate policy: a plain, frozen, JSON-serializable object. The contract store
  * keeps it (as JSON) and passes it back in; nothing here reads a clock or a database.
  *
- * Holds digests, capability names and times only — never a target identity or an intent (spec G5).
+ * Holds digests, capability names and times only — never a target identity or an intent.
  * Live counts (outstanding PREPARED, in flight, RECONCILIATION) are NOT kept here: the store derives them
  * from contract rows inside the same transaction (spec: Recovery behavior) and passes them as `counts`.
  */

@@ -18,7 +18,7 @@ export type RateOutcome = (typeof RateOutcome)[keyof typeof RateOutcome];
 
 /**
  * What each outcome counts for (spec: record_terminal). An outcome that may have touched the appliance
- * starts the target's cooldown (G3: no immediate re-prepare after a completion, success or not):
+ * starts the target's cooldown (no immediate re-prepare after a completion, success or not):
  * VERIFIED, FAILED, ROLLED_BACK, ROLLBACK_FAILED — also when reached by a signed reconciliation resolution.
  * EXPIRED does not: nothing was sent, and expiry applies only before execution. RECONCILIATION does not:
  * it is unresolved; it counts toward the system-wide lockout through the store's live count, and its

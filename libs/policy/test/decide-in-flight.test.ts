@@ -7,7 +7,7 @@ const run = (counts: InFlightCounts, l = DEFAULT_RATE_LIMITS, nowMs = T0, state 
   decideInFlight({ nowMs, capability: CAP, state, limits: l, counts });
 
 describe('decideInFlight (PREPARED → EXECUTING checkpoint)', () => {
-  it('global in-flight: refused at the limit (ADR-015: 1), allowed once the other terminates', () => {
+  it('global in-flight: refused at the limit (default 1), allowed once the other terminates', () => {
     expect(run({ inFlightGlobal: 1, inFlightForCapability: 0 })).toMatchObject({ allowed: false, reason: RateRefusalReason.GLOBAL_IN_FLIGHT });
     expect(run({ inFlightGlobal: 0, inFlightForCapability: 0 }).allowed).toBe(true);
   });

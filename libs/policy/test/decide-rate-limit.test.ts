@@ -120,7 +120,7 @@ describe('decideRateLimit: the clock', () => {
 });
 
 describe('decideRateLimit: defaults and arguments', () => {
-  it('with ADR-015 defaults: one prepare, then cooldown after its outcome, then allowed after 60 s', () => {
+  it('with the default limits: one prepare, then cooldown after its outcome, then allowed after 60 s', () => {
     const l = DEFAULT_RATE_LIMITS;
     let s = admit(EMPTY, T0, l);
     expect(prepare(s, T0 + 1, l, { counts: { outstandingPreparedForTarget: 1, reconciliation: 0 } }).allowed).toBe(false);

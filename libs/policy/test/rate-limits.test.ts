@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS, assertRateLimits, rateLimitsFrom } from '../src/index.js';
 
 describe('rate limits', () => {
-  it('defaults carry ADR-015 provisional numbers', () => {
+  it('defaults carry the provisional numbers', () => {
     expect(DEFAULT_RATE_LIMITS.maxGlobalInFlight).toBe(1);
     expect(DEFAULT_RATE_LIMITS.maxOutstandingPreparedPerTarget).toBe(1);
     expect(DEFAULT_RATE_LIMITS.targetCooldownMs).toBe(60_000);

@@ -1,6 +1,6 @@
 import { ReadOnlySet } from './read-only-set.js';
 
-/** The states of a Recovery Contract (ARCHITECTURE §3). Values are what the store persists. */
+/** The states of a Recovery Contract (docs/DESIGN.md §3). Values are what the store persists. */
 export const RecoveryState = Object.freeze({
   PREPARING: 'PREPARING',
   PREPARED: 'PREPARED',
@@ -42,7 +42,7 @@ export function isTerminal(state: RecoveryState): boolean {
   return TERMINAL_STATES.has(state);
 }
 
-/** States in which the contract holds its target's reservation (ARCHITECTURE §3 store rules). */
+/** States in which the contract holds its target's reservation (docs/DESIGN.md §3 store rules). */
 export const RESERVATION_HOLDING_STATES: ReadonlySet<RecoveryState> = new ReadOnlySet<RecoveryState>([
   RecoveryState.EXECUTING,
   RecoveryState.ROLLING_BACK,

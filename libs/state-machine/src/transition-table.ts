@@ -10,7 +10,7 @@ export interface Transition {
 }
 
 /**
- * The closed list of legal transitions (ARCHITECTURE §3). Every pair not listed is refused.
+ * The closed list of legal transitions (docs/DESIGN.md §3). Every pair not listed is refused.
  * EXPIRE applies only before execution begins; RECONCILIATION is left only by a RESOLVE_* event
  * (an owner-signed resolution), never automatically.
  */

@@ -11,7 +11,7 @@ import {
   nextState,
 } from '../src/index.js';
 
-// Written out by hand from ARCHITECTURE §3 — deliberately NOT derived from the implementation.
+// Written out by hand from docs/DESIGN.md §3 — deliberately NOT derived from the implementation.
 // Every one of the 10 × 14 pairs is listed; '-' means the pair must be refused.
 const _ = '-';
 const EXPECTED: Record<string, Record<string, string>> = {

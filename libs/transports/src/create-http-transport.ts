@@ -73,7 +73,7 @@ function optionalInt(value: unknown, name: string, min: number, max: number, fal
   return value;
 }
 
-/** 127.0.0.0/8, ::1 and the name localhost: the only hosts plain http may reach (§ issue 4). */
+/** 127.0.0.0/8, ::1 and the name localhost: the only hosts plain http may reach (docs/DESIGN.md §10). */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
   if (host === 'localhost' || host === '[::1]' || host === '::1') return true;

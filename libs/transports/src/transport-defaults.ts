@@ -1,8 +1,8 @@
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 export const DEFAULT_RESPONSE_TIMEOUT_MS = 30_000;
-/** The response-size cap (issue 4: default 8 MiB). */
+/** The response-size cap (docs/DESIGN.md §10: default 8 MiB). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
-/** Requests in flight to the appliance (issue 4: default 4, queued beyond). */
+/** Requests in flight to the appliance (docs/DESIGN.md §10: default 4, queued beyond). */
 export const DEFAULT_MAX_IN_FLIGHT = 4;
 /** Calls waiting for an in-flight slot at once; one more is refused at once with `BUSY`. */
 export const DEFAULT_MAX_QUEUED = 64;

@@ -1,6 +1,6 @@
 // Typed transport failures. Every one says whether any byte of the request may have reached the
 // wire (`requestWritten`), because the executor classifies a write as PROVEN_NONE only when nothing
-// was written (ARCHITECTURE.md §4 step 8); anything uncertain must say `true`.
+// was written (docs/DESIGN.md §4 step 8); anything uncertain must say `true`.
 // Messages are fixed texts: never a URL, a header, a body or the upstream error's own message.
 
 export class TransportError extends Error {

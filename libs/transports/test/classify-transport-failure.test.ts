@@ -1,6 +1,6 @@
 // The requestWritten policy for failures that loopback cannot produce (DNS, unreachable, odd
 // library errors): known pre-connection failures are "not written" unless the socket says it
-// connected; everything unknown is "written" (the ambiguous side, ARCHITECTURE.md §4 step 8).
+// connected; everything unknown is "written" (the ambiguous side, docs/DESIGN.md §4 step 8).
 import { describe, expect, it } from 'vitest';
 import { classifyTransportFailure } from '../src/classify-transport-failure.js';
 

@@ -4,7 +4,7 @@ import type { HttpMethod } from '@pfsense-mcp/policy';
 export interface WriteEndpoint {
   readonly method: HttpMethod;
   readonly path: string;
-  /** Only verified entries can be sent (ADR-026: lab evidence before the first write). */
+  /** Only verified entries can be sent (docs/DESIGN.md §7: lab evidence before the first write). */
   readonly verified: boolean;
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { runStoreBenchmarks } from '@pfsense-mcp/contract-store/bench';
 import type { BenchContext, Benchmark } from './benchmark.js';
 
-/** Contracts in the large store (issue 5: 100,000). Override with PFSENSE_BENCH_STORE_CONTRACTS for a quick run. */
+/** Contracts in the large store (docs/DESIGN.md §8: 100,000). Override with PFSENSE_BENCH_STORE_CONTRACTS for a quick run. */
 function contractCount(): number {
   const raw = process.env['PFSENSE_BENCH_STORE_CONTRACTS'];
   if (raw === undefined || raw === '') return 100_000;

@@ -1,4 +1,4 @@
-// The pfrest v2 response envelope: {code, status, response_id, message, data} (endpoints.json conventions).
+// The pfrest v2 response envelope: {code, status, response_id, message, data} (pfrest's documentation).
 // Status words are the lower-case HTTP reason phrases pfrest's Response classes carry.
 
 export const STATUS_WORDS: Readonly<Record<number, string>> = Object.freeze({

@@ -1,6 +1,8 @@
 // Public API of repo-checks: the helpers its whole-repository tests use.
 export { findRootEscapes } from './find-root-escapes.js';
 export type { RootEscape, RootEscapeRule } from './find-root-escapes.js';
+export { findOutsideCitations } from './find-outside-citations.js';
+export type { OutsideCitation, OutsideCitationRule } from './find-outside-citations.js';
 export { listRepositoryFiles, NOT_IN_A_CLONE } from './list-repository-files.js';
 export { copyToLoneDirectory } from './copy-to-lone-directory.js';
 export type { LoneCopy } from './copy-to-lone-directory.js';

@@ -62,5 +62,7 @@ Keys and restores:
   purge --dir DIR                      retention purge (server stopped): protected artifacts of terminal contracts
                                        ended more than PFSENSE_WRITE_RETENTION_DAYS (default 30) ago, then compact
 
-Every command refuses a DIR that is not owner-only or not laid out by init.
+Every command refuses a DIR that is not owner-only or not laid out by init. migrate, purge, reanchor and rotate
+refuse (WRITE_DIR_IN_USE, naming DIR/.server-<pid>.lock) while a server runs on DIR; a presence file left by a
+server that died is stale: said so, and ignored. While one of them runs, a server refuses to start.
 `;

@@ -1,14 +1,14 @@
 import { copyFileSync, constants, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SchemaVersionError } from '@pfsense-mcp/contract-store';
-import { beginMaintenance } from '../runtime/write-directory-lock.js';
 import type { AdminContext } from './admin-context.js';
 import { AdminError } from './admin-error.js';
 import { adminResult } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';
 import { prepareBackupDirectory } from './backup-command.js';
 import { openAdminConsumptionStore, openAdminContractStore } from './open-admin-stores.js';
-import { adminErrorOf, openWriteDirectory } from './open-write-directory.js';
+import { holdWriteDirectory } from './hold-write-directory.js';
+import { openWriteDirectory } from './open-write-directory.js';
 import type { AdminArgs } from './parse-admin-args.js';
 
 /** A store written by a newer release: refused, never reinterpreted. */
@@ -26,12 +26,7 @@ function newerRefusal(error: unknown): unknown {
  */
 export async function migrateCommand(args: AdminArgs, ctx: AdminContext): Promise<AdminResult> {
   const layout = openWriteDirectory(args, ctx);
-  let release: () => void;
-  try {
-    release = beginMaintenance(layout);
-  } catch (error) {
-    throw adminErrorOf(error);
-  }
+  const hold = holdWriteDirectory(layout, 'migrate');
   try {
     const out = prepareBackupDirectory(args.values.get('--out') ?? `${layout.dir}-pre-migrate-${new Date(ctx.now()).toISOString().replace(/[:.]/g, '-')}`);
     const copied: string[] = [];
@@ -51,10 +46,10 @@ export async function migrateCommand(args: AdminArgs, ctx: AdminContext): Promis
       throw newerRefusal(error);
     }
     return adminResult(
-      [`both stores are at this release's schema`, `  the files before migration were copied to ${out} (0700): ${copied.length} files`],
+      [...hold.notes, `both stores are at this release's schema`, `  the files before migration were copied to ${out} (0700): ${copied.length} files`],
       { backup_dir: out, backup_files: copied },
     );
   } finally {
-    release();
+    hold.release();
   }
 }

@@ -4,6 +4,7 @@ import type { AdminContext } from './admin-context.js';
 import { AdminError } from './admin-error.js';
 import { adminResult } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';
+import { holdWriteDirectory } from './hold-write-directory.js';
 import { openWriteDirectory } from './open-write-directory.js';
 import type { AdminArgs } from './parse-admin-args.js';
 
@@ -32,7 +33,14 @@ export function retentionMsOf(env: Readonly<Record<string, string | undefined>>)
 export async function purgeCommand(args: AdminArgs, ctx: AdminContext): Promise<AdminResult> {
   const retentionMs = retentionMsOf(ctx.env);
   const layout = openWriteDirectory(args, ctx);
-  const masterKey = readMasterKeyFile(layout.masterKeyFile);
+  const hold = holdWriteDirectory(layout, 'purge');
+  let masterKey: Uint8Array;
+  try {
+    masterKey = readMasterKeyFile(layout.masterKeyFile);
+  } catch (error) {
+    hold.release();
+    throw error;
+  }
   try {
     const store = await SqliteRecoveryContractStore.open({
       directory: layout.storeDir,
@@ -47,6 +55,7 @@ export async function purgeCommand(args: AdminArgs, ctx: AdminContext): Promise<
       const days = retentionMs / DAY_MS;
       return adminResult(
         [
+          ...hold.notes,
           `retention window: ${days} days (${RETENTION_DAYS_VARIABLE})`,
           ...purged.map((id) => `purged ${id}`),
           `${purged.length} contract(s) purged; store compacted`,
@@ -58,5 +67,6 @@ export async function purgeCommand(args: AdminArgs, ctx: AdminContext): Promise<
     }
   } finally {
     masterKey.fill(0);
+    hold.release();
   }
 }

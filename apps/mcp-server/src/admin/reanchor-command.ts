@@ -4,6 +4,7 @@ import type { AdminContext } from './admin-context.js';
 import { AdminError } from './admin-error.js';
 import { adminResult } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';
+import { holdWriteDirectory } from './hold-write-directory.js';
 import { openWriteDirectory } from './open-write-directory.js';
 import type { AdminArgs } from './parse-admin-args.js';
 
@@ -18,7 +19,14 @@ import type { AdminArgs } from './parse-admin-args.js';
 export async function reanchorCommand(args: AdminArgs, ctx: AdminContext): Promise<AdminResult> {
   if (!args.flags.has('--accept-restore')) throw AdminError.usage('--accept-restore: required (reanchor only accepts a restore, explicitly)');
   const layout = openWriteDirectory(args, ctx);
-  const masterKey = readMasterKeyFile(layout.masterKeyFile);
+  const hold = holdWriteDirectory(layout, 'reanchor');
+  let masterKey: Uint8Array;
+  try {
+    masterKey = readMasterKeyFile(layout.masterKeyFile);
+  } catch (error) {
+    hold.release();
+    throw error;
+  }
   // One acceptance time for both anchors.
   const now = ctx.now();
   const clock = (): number => now;
@@ -30,6 +38,7 @@ export async function reanchorCommand(args: AdminArgs, ctx: AdminContext): Promi
     const at = new Date(acceptedAt).toISOString();
     return adminResult(
       [
+        ...hold.notes,
         `restore accepted at ${at}: both anchors re-pointed at the restored stores`,
         'restored PREPARING/PREPARED contracts are expired; every authorization issued before this time is refused',
         'ask the operator for fresh signatures for any change still wanted',
@@ -38,5 +47,6 @@ export async function reanchorCommand(args: AdminArgs, ctx: AdminContext): Promi
     );
   } finally {
     masterKey.fill(0);
+    hold.release();
   }
 }

@@ -125,7 +125,7 @@ export async function resumeCommand(args: AdminArgs, ctx: AdminContext, operand:
     }
     return adminResult(
       [`resolved ${contractId}: ${c.state} → ${after.state}${kind === 'release' ? ' (reservation released)' : ''}; nothing was sent to the appliance`],
-      { contract_id: contractId, from_state: c.state, state: after.state },
+      { contract_id: contractId, from_state: c.state, state: after.state, ...(kind === 'release' ? { reservation_released: after.reservation_release !== null } : {}) },
     );
   });
 }

@@ -1,5 +1,5 @@
-// Who is using a write directory: each server process announces itself with a presence file; `admin migrate` holds
-// a maintenance lock. Each side writes its own file first and then looks for the other's, so the two can never both
+// Who is using a write directory: each server process announces itself with a presence file; the admin commands
+// that need DIR to themselves (migrate, purge, reanchor, rotate) hold a maintenance lock. Each side writes its own file first and then looks for the other's, so the two can never both
 // go ahead (docs/DESIGN.md §6). A file whose process is gone (pid, start time, boot id) is stale and ignored.
 import { closeSync, constants, fsyncSync, openSync, readFileSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -53,14 +53,28 @@ function removeQuietly(path: string): void {
   }
 }
 
-/** Live server processes announced in DIR (other than this one). */
-export function liveServerCount(layout: WriteDirectoryLayout): number {
-  return readdirSync(layout.presenceDir)
-    .filter((n) => SERVER_PRESENCE_PATTERN.test(n))
-    .filter((n) => alive(join(layout.presenceDir, n))).length;
+/** The server presence files of DIR: those of a live process (held) and those left by a dead one (stale). */
+export interface ServerPresence {
+  readonly live: readonly string[];
+  readonly stale: readonly string[];
 }
 
-/** True when a live `admin migrate` holds the maintenance lock. */
+export function serverPresence(layout: WriteDirectoryLayout): ServerPresence {
+  const files = readdirSync(layout.presenceDir)
+    .filter((n) => SERVER_PRESENCE_PATTERN.test(n))
+    .map((n) => join(layout.presenceDir, n))
+    .sort();
+  const live = files.filter((f) => alive(f));
+  const stale = files.filter((f) => !live.includes(f) && ownerOf(f)?.pid !== process.pid);
+  return Object.freeze({ live: Object.freeze(live), stale: Object.freeze(stale) });
+}
+
+/** Live server processes announced in DIR (other than this one). */
+export function liveServerCount(layout: WriteDirectoryLayout): number {
+  return serverPresence(layout).live.length;
+}
+
+/** True when a live admin maintenance command holds the maintenance lock. */
 export function maintenanceInProgress(layout: WriteDirectoryLayout): boolean {
   return alive(layout.maintenanceLockFile);
 }
@@ -75,21 +89,27 @@ export function announceServer(layout: WriteDirectoryLayout): () => void {
   writeOwnerFile(path);
   if (maintenanceInProgress(layout)) {
     removeQuietly(path);
-    throw new WriteDirectoryError('IN_USE', layout.maintenanceLockFile, '`pfsense-mcp admin migrate` is running on this write directory; start the server after it ends');
+    throw new WriteDirectoryError('IN_USE', layout.maintenanceLockFile, 'a `pfsense-mcp admin` maintenance command (migrate, purge, reanchor, rotate) is running on this write directory; start the server after it ends');
   }
   return () => removeQuietly(path);
 }
 
-/** `admin migrate`'s lock: taken only when no live server is announced; returns its release. */
-export function beginMaintenance(layout: WriteDirectoryLayout): () => void {
+/**
+ * The maintenance lock of one admin command (`command`, e.g. "migrate"): taken only when no live server is
+ * announced; returns its release and the stale presence files it ignored. While it is held a server refuses to start.
+ */
+export function beginMaintenance(layout: WriteDirectoryLayout, command: string): { readonly release: () => void; readonly stale: readonly string[] } {
+  const busy = `another \`pfsense-mcp admin\` maintenance command is running on this write directory; retry after it ends`;
   if (!writeOwnerFile(layout.maintenanceLockFile)) {
-    if (alive(layout.maintenanceLockFile)) throw new WriteDirectoryError('IN_USE', layout.maintenanceLockFile, 'another `admin migrate` is running');
+    if (alive(layout.maintenanceLockFile)) throw new WriteDirectoryError('IN_USE', layout.maintenanceLockFile, busy);
     removeQuietly(layout.maintenanceLockFile);
-    if (!writeOwnerFile(layout.maintenanceLockFile)) throw new WriteDirectoryError('IN_USE', layout.maintenanceLockFile, 'another `admin migrate` is running');
+    if (!writeOwnerFile(layout.maintenanceLockFile)) throw new WriteDirectoryError('IN_USE', layout.maintenanceLockFile, busy);
   }
-  if (liveServerCount(layout) > 0) {
+  const presence = serverPresence(layout);
+  const first = presence.live[0];
+  if (first !== undefined) {
     removeQuietly(layout.maintenanceLockFile);
-    throw new WriteDirectoryError('IN_USE', layout.dir, 'a pfsense-mcp server is running on this write directory; stop it before migrating');
+    throw new WriteDirectoryError('IN_USE', first, `a pfsense-mcp server is running on this write directory (this presence file's process is alive); stop it before \`admin ${command}\``);
   }
-  return () => removeQuietly(layout.maintenanceLockFile);
+  return Object.freeze({ release: () => removeQuietly(layout.maintenanceLockFile), stale: presence.stale });
 }

@@ -1,0 +1,42 @@
+import { basename } from 'node:path';
+import { beginMaintenance } from '../runtime/write-directory-lock.js';
+import type { WriteDirectoryLayout } from '../runtime/write-directory-layout.js';
+import { adminErrorOf } from './open-write-directory.js';
+
+/** The exclusive hold an admin command has on DIR while it runs; `notes` are lines for its output. */
+export interface WriteDirectoryHold {
+  /** One line per stale presence file (its process is gone): not a running server, ignored. */
+  readonly notes: readonly string[];
+  readonly release: () => void;
+}
+
+const COMMAND = /^[a-z][a-z -]{0,40}$/;
+
+/**
+ * The one "refuse while a server holds DIR" check of the commands that need DIR to themselves (docs/DESIGN.md §6):
+ * `migrate`, `purge`, `reanchor --accept-restore`, `rotate server-key`, `rotate master-key`. A presence file
+ * `DIR/.server-<pid>.lock` of a live process (same pid, start time and boot) means a server holds DIR: refused
+ * (WRITE_DIR_IN_USE, naming that file). One of a dead process is stale: not held, and said so in `notes`. The
+ * maintenance lock is taken before the presence files are read, so no server can start until `release()`.
+ */
+export function holdWriteDirectory(layout: WriteDirectoryLayout, command: string): WriteDirectoryHold {
+  if (typeof command !== 'string' || !COMMAND.test(command)) throw new TypeError('holdWriteDirectory: "command" must be an admin command name');
+  let held;
+  try {
+    held = beginMaintenance(layout, command);
+  } catch (error) {
+    throw adminErrorOf(error);
+  }
+  const notes = held.stale.map((file) => `${basename(file)}: stale (its process is gone), not a running server; ignored`);
+  return Object.freeze({ notes: Object.freeze(notes), release: held.release });
+}
+
+/** Runs `f` holding DIR (see holdWriteDirectory), releasing it whatever happens. */
+export async function withHeldWriteDirectory<T>(layout: WriteDirectoryLayout, command: string, f: (hold: WriteDirectoryHold) => T | Promise<T>): Promise<T> {
+  const hold = holdWriteDirectory(layout, command);
+  try {
+    return await f(hold);
+  } finally {
+    hold.release();
+  }
+}
