@@ -81,6 +81,18 @@ export async function requestGate(
   }
 }
 
+/** The binding digest of the appliance a lab config names (GETs only); a resume compares it with the run's. */
+export async function readApplianceBindingDigest(config: LabConfig): Promise<string> {
+  const reader = openApplianceReader(targetOf(config));
+  try {
+    return applianceBindingDigest(await reader.binding());
+  } catch {
+    throw new LabGateError('APPLIANCE_UNREACHABLE', 'the appliance binding could not be read (pfrest reachable? key valid?)');
+  } finally {
+    reader.close();
+  }
+}
+
 function refusal(e: unknown, what: string): never {
   if (e instanceof ArtifactVerificationError || e instanceof ArtifactFormatError || e instanceof KeyFileError) {
     throw new LabGateError(`GATE_${e.code}`, `${what} refused (${e.code})`);

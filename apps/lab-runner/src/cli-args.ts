@@ -17,21 +17,16 @@ export type CliCommand =
       /** Against a disposable appliance: the lab config and the gate receipt (both or neither). */
       readonly lab: { readonly configFile: string; readonly receiptFile: string } | null;
     }
-  | { readonly kind: 'request-gate'; readonly configFile: string; readonly ids: readonly ScenarioId[]; readonly json: boolean };
-
-/**
- * Scenarios that run against an appliance in this build. The G restart after VERIFIED runs there (its workers
- * carry the lab config's TLS mode and CA file); the ones that end in a reconciliation decision (E, and the G
- * restarts with a send held) need the owner's own reconciliation signature and run on the simulator only.
- */
-export const APPLIANCE_SCENARIOS: readonly ScenarioId[] = Object.freeze(['ordinary', 'd1-stale-before-forward', 'd3-conflict-after-verified', 'g-restart-after-verified']);
+  | { readonly kind: 'request-gate'; readonly configFile: string; readonly ids: readonly ScenarioId[]; readonly json: boolean }
+  /** Continue an appliance run that stopped for the owner's signature (its id was printed then). */
+  | { readonly kind: 'resume'; readonly configFile: string; readonly runId: string; readonly json: boolean; readonly reportDir: string | null };
 
 const shown = (token: string): string => JSON.stringify(token.replace(/[^\x20-\x7e]/g, '?').slice(0, 40));
 
 /**
- * The closed command line: scenario ids, --all, --json, --report-dir DIR, --list, --help, and --lab-config
- * FILE (refused: this build targets the simulator only). Nothing else — no endpoint, method, payload,
- * locator, description, fault or store path — is accepted.
+ * The closed command line: scenario ids, --all, --json, --report-dir DIR, --list, --help, and against an
+ * appliance --lab-config FILE with --gate-receipt FILE, --request-gate --scenarios LIST or --resume RUN_ID.
+ * Nothing else — no endpoint, method, payload, locator, description, fault or store path — is accepted.
  */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
   const ids: ScenarioId[] = [];
@@ -44,6 +39,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   let receiptFile: string | null = null;
   let requestGate = false;
   let scenarioList: string | null = null;
+  let runId: string | null = null;
   const pathValue = (flag: string, v: string): string => {
     if (v.length === 0 || v.length > 4096 || v.includes('\0')) throw new UsageError(`${flag} needs a file path`);
     return v;
@@ -121,8 +117,12 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         break;
       }
       case '--resume': {
-        value('--resume', inline, i);
-        throw new UsageError('--resume: resuming an appliance run is not supported by this build (its E scenarios run on the simulator only)');
+        if (runId !== null) throw new UsageError('--resume given twice');
+        const [v, j] = value('--resume', inline, i);
+        i = j;
+        if (!/^[0-9a-f]{32}$/.test(v)) throw new UsageError('--resume needs the run id printed when the run stopped (32 hex)');
+        runId = v;
+        break;
       }
       default:
         if (arg.startsWith('-')) throw new UsageError(`unknown flag ${shown(flag)}; see --help`);
@@ -131,16 +131,23 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   }
   if (help) return { kind: 'help' };
   if (list) {
-    if (all || ids.length > 0 || reportDir !== null || configFile !== null || receiptFile !== null || requestGate || scenarioList !== null) {
+    if (all || ids.length > 0 || reportDir !== null || configFile !== null || receiptFile !== null || requestGate || scenarioList !== null || runId !== null) {
       throw new UsageError('--list takes no scenario, report directory or lab config');
     }
     return { kind: 'list', json };
+  }
+  if (runId !== null) {
+    if (configFile === null) throw new UsageError('--resume needs --lab-config FILE (the lab config the run started with)');
+    if (all || ids.length > 0 || receiptFile !== null || requestGate || scenarioList !== null) {
+      throw new UsageError('--resume takes only --lab-config, --json and --report-dir (the run keeps its scenarios and gate receipt)');
+    }
+    return { kind: 'resume', configFile, runId, json, reportDir };
   }
   if (requestGate) {
     if (configFile === null) throw new UsageError('--request-gate needs --lab-config FILE');
     if (scenarioList === null) throw new UsageError('--request-gate needs --scenarios ID,ID|all');
     if (all || ids.length > 0 || reportDir !== null || receiptFile !== null) throw new UsageError('--request-gate takes only --lab-config, --scenarios and --json');
-    return { kind: 'request-gate', configFile, ids: applianceIds(parseScenarioList(scenarioList)), json };
+    return { kind: 'request-gate', configFile, ids: Object.freeze(parseScenarioList(scenarioList)), json };
   }
   if (scenarioList !== null) throw new UsageError('--scenarios belongs to --request-gate; a run selects with --scenario ID or --all');
   if ((configFile === null) !== (receiptFile === null)) throw new UsageError('a run against a disposable appliance needs both --lab-config FILE and --gate-receipt FILE');
@@ -148,7 +155,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (!all && ids.length === 0) throw new UsageError('choose --scenario ID (repeatable) or --all; --list shows the scenarios');
   const selected = all ? [...SCENARIO_IDS] : SCENARIO_IDS.filter((id) => ids.includes(id));
   const lab = configFile === null || receiptFile === null ? null : { configFile, receiptFile };
-  return { kind: 'run', ids: Object.freeze(lab === null ? selected : applianceIds(selected)), json, reportDir, lab };
+  return { kind: 'run', ids: Object.freeze(selected), json, reportDir, lab };
 }
 
 function parseScenarioList(list: string): ScenarioId[] {
@@ -159,13 +166,4 @@ function parseScenarioList(list: string): ScenarioId[] {
     if (!out.includes(id)) out.push(id);
   }
   return SCENARIO_IDS.filter((id) => out.includes(id));
-}
-
-/** Against an appliance only the scenarios this build supports there; `--all`/`all` selects exactly those. */
-function applianceIds(ids: readonly ScenarioId[]): readonly ScenarioId[] {
-  const all = ids.length === SCENARIO_IDS.length;
-  if (all) return APPLIANCE_SCENARIOS;
-  const refused = ids.find((id) => !APPLIANCE_SCENARIOS.includes(id));
-  if (refused !== undefined) throw new UsageError(`${shown(refused)} runs on the simulator only in this build; against an appliance: ${APPLIANCE_SCENARIOS.join(', ')}`);
-  return Object.freeze([...ids]);
 }

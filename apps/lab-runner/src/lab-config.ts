@@ -20,6 +20,11 @@ const labConfigSchema = z.strictObject({
   expected_appliance: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   /** Only for a simulator on 127.0.0.1: plain http. */
   allow_http_loopback: z.boolean().optional(),
+  /**
+   * The owner's reconciliation public key (a .pub from `pfsense-mcp-signer keygen --role reconciliation`):
+   * against an appliance it is the run's only reconciliation authority (decisions and releases pause for it).
+   */
+  reconciliation_public_key_file: z.string().min(1).max(4096).optional(),
 });
 
 export interface LabConfig {
@@ -33,6 +38,8 @@ export interface LabConfig {
   readonly caFile: string | null;
   readonly expectedAppliance: string | null;
   readonly allowHttpLoopback: boolean;
+  /** The owner's reconciliation public key file (absolute), or null: scenarios that need it are refused. */
+  readonly reconciliationPublicKeyFile: string | null;
   /** The TLS mode the transport enforces (part of the appliance binding). */
   readonly tlsMode: 'https-system-ca' | 'https-ca-file' | 'http-loopback';
 }
@@ -59,7 +66,7 @@ export function loadLabConfig(file: string, cwd: string): LabConfig {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.code === 'unrecognized_keys' ? `unknown field ${JSON.stringify(issue.keys[0]?.slice(0, 40) ?? '')}` : `field "${String(issue?.path[0] ?? '')}"`;
-    throw new LabConfigError('LAB_CONFIG', `--lab-config: ${where} refused (fields: url, api_key_file, candidate_alias, ca_file?, expected_appliance?, allow_http_loopback?)`);
+    throw new LabConfigError('LAB_CONFIG', `--lab-config: ${where} refused (fields: url, api_key_file, candidate_alias, ca_file?, expected_appliance?, allow_http_loopback?, reconciliation_public_key_file?)`);
   }
   const c = parsed.data;
   let url: string;
@@ -87,6 +94,7 @@ export function loadLabConfig(file: string, cwd: string): LabConfig {
     caFile,
     expectedAppliance: c.expected_appliance ?? null,
     allowHttpLoopback,
+    reconciliationPublicKeyFile: c.reconciliation_public_key_file === undefined ? null : inDir(c.reconciliation_public_key_file),
     tlsMode: u.protocol === 'http:' ? 'http-loopback' : caFile === null ? 'https-system-ca' : 'https-ca-file',
   });
 }

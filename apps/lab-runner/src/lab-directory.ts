@@ -87,7 +87,38 @@ export function gateAuthorities(config: LabConfig, runner: RunnerRequestKey): Pi
   };
   pin(readPublicKey(GATE_PUB_FILE, gatePath), 'lab-gate');
   pin(runner.publicKey, 'server-request');
+  const owner = ownerReconciliationKey(config);
+  if (owner !== null) pin(owner, 'reconciliation');
   const reconPath = join(config.labDir, RECONCILIATION_PUB_FILE);
   if (existsSync(reconPath)) pin(readPublicKey(RECONCILIATION_PUB_FILE, reconPath), 'reconciliation');
+  return PinnedAuthoritySet.of(pins);
+}
+
+/**
+ * The owner's reconciliation public key named by the lab config's `reconciliation_public_key_file`, or null
+ * when the field is absent. Against an appliance it is the only reconciliation authority of a run.
+ */
+export function ownerReconciliationKey(config: LabConfig): Uint8Array | null {
+  if (config.reconciliationPublicKeyFile === null) return null;
+  return readPublicKey('reconciliation_public_key_file', config.reconciliationPublicKeyFile);
+}
+
+/**
+ * What the owner's answer to a paused run is verified against: the owner's reconciliation key, and every other
+ * key the run knows in its own role (the lab-gate key, the runner's request key, the run keys' public halves),
+ * so that an answer signed by one of them is refused as WRONG_ROLE rather than as an unknown key.
+ */
+export function evidencePins(config: LabConfig, ownerReconciliation: Uint8Array, earlier: readonly { role: AuthorityRole; publicKey: Uint8Array }[]): PinnedAuthoritySet {
+  const pins: PinnedAuthority[] = [];
+  const pin = (publicKey: Uint8Array, role: AuthorityRole) => {
+    const keyId = keyIdOf(publicKey);
+    if (!pins.some((p) => p.keyId === keyId)) pins.push({ keyId, publicKey, role, active: true });
+  };
+  pin(ownerReconciliation, 'reconciliation');
+  const gatePath = join(config.labDir, GATE_PUB_FILE);
+  if (existsSync(gatePath)) pin(readPublicKey(GATE_PUB_FILE, gatePath), 'lab-gate');
+  const requestPub = join(config.labDir, REQUEST_PUB_FILE);
+  if (existsSync(requestPub)) pin(readPublicKey(REQUEST_PUB_FILE, requestPub), 'server-request');
+  for (const e of earlier) pin(e.publicKey, e.role);
   return PinnedAuthoritySet.of(pins);
 }

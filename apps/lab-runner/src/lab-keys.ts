@@ -35,19 +35,78 @@ export function generateLabKeys(): LabKeys {
   return Object.freeze({ authorization: make(), confirmation: make(), reconciliation: make(), server: make() });
 }
 
+/** One public key a run pins besides the keys of its current process. */
+export interface LabPin {
+  readonly role: 'plan-authorization' | 'confirmation' | 'server-request';
+  readonly publicKey: Uint8Array;
+}
+
+/**
+ * What a run pins besides its current keys. `earlier`: the public halves of the run keys of the run's earlier
+ * processes (a resumed run makes fresh keys; its stores still hold evidence the earlier ones signed).
+ * `ownerReconciliation`: against an appliance, the owner's reconciliation key — then the run's own
+ * reconciliation key is not pinned at all, so only the owner can decide a reconciliation or release a target.
+ */
+export interface LabPins {
+  readonly earlier: readonly LabPin[];
+  readonly ownerReconciliation: Uint8Array | null;
+}
+
+export const NO_PINS: LabPins = Object.freeze({ earlier: Object.freeze([]), ownerReconciliation: null });
+
+function pinSet(entries: readonly { publicKey: Uint8Array; role: AuthorityRole }[]): PinnedAuthoritySet {
+  const out: { keyId: string; publicKey: Uint8Array; role: AuthorityRole; active: boolean }[] = [];
+  for (const e of entries) {
+    const keyId = keyIdOf(e.publicKey);
+    if (!out.some((p) => p.keyId === keyId)) out.push({ keyId, publicKey: e.publicKey, role: e.role, active: true });
+  }
+  return PinnedAuthoritySet.of(out);
+}
+
 /** The operator authorities the coordinator and the store verifiers pin. */
-export function operatorAuthorities(keys: LabKeys): PinnedAuthoritySet {
-  const pin = (k: LabKeyPair, role: AuthorityRole) => ({ keyId: k.keyId, publicKey: k.publicKey, role, active: true });
-  return PinnedAuthoritySet.of([
-    pin(keys.authorization, 'plan-authorization'),
-    pin(keys.confirmation, 'confirmation'),
-    pin(keys.reconciliation, 'reconciliation'),
-    pin(keys.server, 'server-request'),
+export function operatorAuthorities(keys: LabKeys, pins: LabPins = NO_PINS): PinnedAuthoritySet {
+  return pinSet([
+    { publicKey: keys.authorization.publicKey, role: 'plan-authorization' },
+    { publicKey: keys.confirmation.publicKey, role: 'confirmation' },
+    pins.ownerReconciliation === null ? { publicKey: keys.reconciliation.publicKey, role: 'reconciliation' } : { publicKey: pins.ownerReconciliation, role: 'reconciliation' },
+    { publicKey: keys.server.publicKey, role: 'server-request' },
+    ...pins.earlier,
   ]);
 }
 
-export function serverAuthorities(keys: LabKeys): PinnedAuthoritySet {
-  return PinnedAuthoritySet.of([{ keyId: keys.server.keyId, publicKey: keys.server.publicKey, role: 'server-request', active: true }]);
+/** The server-request keys: this process's, and the earlier processes' of a resumed run. */
+export function serverAuthorities(keys: LabKeys, pins: LabPins = NO_PINS): PinnedAuthoritySet {
+  return pinSet([{ publicKey: keys.server.publicKey, role: 'server-request' }, ...pins.earlier.filter((p) => p.role === 'server-request')]);
+}
+
+/** The public halves of this process's keys a later process of the same run must pin (never a private key). */
+export function publicPinsOf(keys: LabKeys): readonly LabPin[] {
+  return Object.freeze([
+    Object.freeze({ role: 'plan-authorization' as const, publicKey: keys.authorization.publicKey }),
+    Object.freeze({ role: 'confirmation' as const, publicKey: keys.confirmation.publicKey }),
+    Object.freeze({ role: 'server-request' as const, publicKey: keys.server.publicKey }),
+  ]);
+}
+
+export const labPinsWireSchema = z.strictObject({
+  earlier: z.array(z.strictObject({ role: z.enum(['plan-authorization', 'confirmation', 'server-request']), publicKey: z.string().regex(/^[0-9a-f]{64}$/) })).max(96),
+  ownerReconciliation: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+});
+export type LabPinsWire = z.infer<typeof labPinsWireSchema>;
+
+export function labPinsToWire(pins: LabPins): LabPinsWire {
+  return {
+    earlier: pins.earlier.map((p) => ({ role: p.role, publicKey: bytesToHex(p.publicKey) })),
+    ownerReconciliation: pins.ownerReconciliation === null ? null : bytesToHex(pins.ownerReconciliation),
+  };
+}
+
+export function labPinsFromWire(value: unknown): LabPins {
+  const w = labPinsWireSchema.parse(value);
+  return Object.freeze({
+    earlier: Object.freeze(w.earlier.map((p) => Object.freeze({ role: p.role, publicKey: hexToBytes(p.publicKey) }))),
+    ownerReconciliation: w.ownerReconciliation === null ? null : hexToBytes(w.ownerReconciliation),
+  });
 }
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);

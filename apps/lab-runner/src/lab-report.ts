@@ -17,6 +17,9 @@ export interface LabReport {
     readonly gate_deadline: string;
     readonly preflight: Preflight;
     readonly closing: ClosingReadBack;
+    /** The run's id, and how many times it stopped for the owner's signature (each resumed with --resume). */
+    readonly run_id?: string;
+    readonly owner_pauses?: number;
   } | null;
   readonly started_at: string;
   readonly finished_at: string;

@@ -6,7 +6,8 @@ import { HELP_TEXT, listText } from './help-text.js';
 import { GATE_LEASE_MS, LabGateError, requestGate } from './appliance-gate.js';
 import { LabConfigError, loadLabConfig } from './lab-config.js';
 import { LabError } from './lab-error.js';
-import { ReportDirError, runLab } from './run-lab.js';
+import { ReportDirError, checkOwnerKeyConfigured, runLab } from './run-lab.js';
+import { ResumeError } from './run-state.js';
 import { defaultSimulatorEntry } from './simulator-child.js';
 import { runWorker } from './worker-main.js';
 import { WORKER_ENV } from './worker-protocol.js';
@@ -58,6 +59,7 @@ async function runCli(argv: readonly string[]): Promise<number> {
   if (command.kind === 'request-gate') {
     try {
       const config = loadLabConfig(command.configFile, process.cwd());
+      checkOwnerKeyConfigured(config, command.ids);
       const lease = Number(process.env[GATE_LEASE_ENV] ?? GATE_LEASE_MS);
       const r = await requestGate(config, command.ids, Date.now(), Number.isSafeInteger(lease) && lease > 0 && lease <= GATE_LEASE_MS ? lease : GATE_LEASE_MS);
       if (command.json) out.write(`${JSON.stringify({ pending_request: r.pendingRequest, request_public_key: r.requestPublicKey })}\n`);
@@ -80,9 +82,17 @@ async function runCli(argv: readonly string[]): Promise<number> {
     }
   }
   let lab = null;
-  if (command.lab !== null) {
+  let resume = null;
+  const waitDeadlineAfter = process.env[WAIT_DEADLINE_ENV]?.slice(0, 64) ?? null;
+  if (command.kind === 'resume') {
     try {
-      lab = { config: loadLabConfig(command.lab.configFile, process.cwd()), receiptFile: command.lab.receiptFile, waitDeadlineAfter: process.env[WAIT_DEADLINE_ENV]?.slice(0, 64) ?? null };
+      resume = { config: loadLabConfig(command.configFile, process.cwd()), runId: command.runId, waitDeadlineAfter };
+    } catch (e) {
+      return refusedBeforeRun(e, err);
+    }
+  } else if (command.lab !== null) {
+    try {
+      lab = { config: loadLabConfig(command.lab.configFile, process.cwd()), receiptFile: command.lab.receiptFile, waitDeadlineAfter };
     } catch (e) {
       return refusedBeforeRun(e, err);
     }
@@ -101,7 +111,7 @@ async function runCli(argv: readonly string[]): Promise<number> {
   const pause = process.env[PAUSE_ENV];
   try {
     const outcome = await runLab({
-      ids: command.ids,
+      ids: command.kind === 'resume' ? [] : command.ids,
       json: command.json,
       reportDir: command.reportDir,
       cwd: process.cwd(),
@@ -113,10 +123,11 @@ async function runCli(argv: readonly string[]): Promise<number> {
       pauseAfter: pause === undefined || pause === '' ? null : pause.slice(0, 64),
       workers,
       lab,
+      resume,
     });
     return outcome.exitCode;
   } catch (e) {
-    if (e instanceof LabConfigError || e instanceof LabGateError) return refusedBeforeRun(e, err);
+    if (e instanceof LabConfigError || e instanceof LabGateError || e instanceof ResumeError) return refusedBeforeRun(e, err);
     if (e instanceof ReportDirError) {
       err.write(`pfsense-mcp-lab: ${e.message.replace(/^REPORT_DIR: /, '')}\n`);
       return 2;
@@ -126,13 +137,13 @@ async function runCli(argv: readonly string[]): Promise<number> {
   }
 }
 
-/** A lab config refusal is a usage error (2); a gate receipt or preflight refusal is 3 (nothing changed). */
+/** A lab config refusal is a usage error (2); a gate receipt, preflight or resume refusal is 3 (nothing changed). */
 function refusedBeforeRun(e: unknown, err: { write(t: string): void }): number {
   if (e instanceof LabConfigError) {
     err.write(`pfsense-mcp-lab: ${e.message}\n`);
     return 2;
   }
-  if (e instanceof LabGateError) {
+  if (e instanceof LabGateError || e instanceof ResumeError) {
     err.write(`pfsense-mcp-lab: refused, nothing changed: ${e.message}\n`);
     return 3;
   }

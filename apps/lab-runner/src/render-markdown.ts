@@ -49,7 +49,7 @@ export function applianceSummary(report: LabReport): string | null {
   if (a === null) return null;
   const closing = a.closing.exactly_as_found === true ? 'exactly as found' : a.closing.exactly_as_found === false ? 'NOT as found' : `not read (${a.closing.reason ?? 'unknown'})`;
   const pending = a.closing.pending_subsystems === null ? 'unknown' : a.closing.pending_subsystems.join(', ') || 'none';
-  return `appliance ${a.binding_digest} · gate deadline ${a.gate_deadline} · preflight: pfrest ${a.preflight.pfrest_version ?? 'unknown'}, candidate once, ${a.preflight.sibling_count} other aliases recorded, nothing pending · closing read-back: ${closing} (pending now: ${pending})`;
+  return `appliance ${a.binding_digest} · gate deadline ${a.gate_deadline} · preflight: pfrest ${a.preflight.pfrest_version ?? 'unknown'}, candidate once, ${a.preflight.sibling_count} other aliases recorded, nothing pending · closing read-back: ${closing} (pending now: ${pending})${a.owner_pauses ? ` · stopped ${a.owner_pauses}× for the owner's signature (run ${a.run_id ?? '?'}, resumed)` : ''}`;
 }
 
 function applianceLines(report: LabReport): string[] {

@@ -4,21 +4,25 @@ import { join } from 'node:path';
 import { aliasTargetFingerprint } from '@pfsense-mcp/adapters';
 import { applianceBindingDigest } from '@pfsense-mcp/authorization';
 import { bytesToHex } from '@pfsense-mcp/canonical';
-import { generateMasterKey, readApiKeyFile, writeMasterKeyFile } from '@pfsense-mcp/crypto';
+import { generateMasterKey, readApiKeyFile, readMasterKeyFile, writeMasterKeyFile } from '@pfsense-mcp/crypto';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { LabError, LabInterruptedError } from './lab-error.js';
-import { ALIAS_PATH, CANDIDATE_ALIAS, LAB_TLS_MODE, SIBLING_ALIASES } from './lab-fixture.js';
-import { labKeysToWire } from './lab-keys.js';
-import type { LabKeys } from './lab-keys.js';
+import { ALIAS_PATH, CANDIDATE_ALIAS, DESCRIPTION_A, LAB_TLS_MODE, SIBLING_ALIASES } from './lab-fixture.js';
+import { NO_PINS, labKeysToWire, labPinsToWire } from './lab-keys.js';
+import type { LabKeys, LabPins } from './lab-keys.js';
 import { LabOwner } from './lab-owner.js';
+import type { SignedRecord } from './lab-owner.js';
+import { OwnerPause } from './owner-pause.js';
+import type { OwnerPauseInfo } from './owner-pause.js';
 import { restoreA } from './orchestrator.js';
 import { buildLabRuntime, scenarioPaths } from './runtime-factory.js';
 import type { LabRuntime, LabTarget } from './runtime-factory.js';
 import { ScenarioContext } from './scenario-context.js';
 import type { Interruption, ScenarioTargetOptions, StepProgress } from './scenario-context.js';
-import type { ScenarioDefinition } from './scenario-definition.js';
-import { planOf } from './scenario-plans.js';
+import type { ScenarioDefinition, ScenarioId } from './scenario-definition.js';
+import { planOf, runSteps } from './scenario-plans.js';
 import type { LeftState, ScenarioResult } from './scenario-result.js';
+import type { SendCounts, TimelineEvent } from './timeline.js';
 import { startSimulatorChild } from './simulator-child.js';
 import type { SimulatorChild } from './simulator-child.js';
 import { WORKER_ENV, workerMessageSchema } from './worker-protocol.js';
@@ -40,7 +44,37 @@ export interface ScenarioRunOptions {
   readonly workers: Set<{ kill(signal: NodeJS.Signals): boolean }>;
   /** Against a lab config's appliance (instead of a simulator child of its own), or null. */
   readonly appliance: ApplianceScenarioTarget | null;
+  /** Public keys pinned besides `keys` (earlier processes of a resumed run; the owner's reconciliation key). */
+  readonly pins?: LabPins;
+  /** Continue a scenario that stopped for the owner (its saved context and the owner's evidence, already in its inbox). */
+  readonly resume?: ScenarioResume | null;
 }
+
+/** Everything a later process needs to continue a scenario that stopped for the owner (no secret, no value). */
+export interface ScenarioSnapshot {
+  readonly scenario: ScenarioId;
+  /** Which step list the next step indexes: the in-process plan, or a G plan's afterRestart. */
+  readonly phase: 'in-process' | 'after-restart';
+  readonly next_step: number;
+  readonly pending: OwnerPauseInfo;
+  readonly started_at_ms: number;
+  readonly subject_contract_id: string | null;
+  readonly orchestration_contract_ids: readonly string[];
+  readonly baseline: { readonly fingerprint: string; readonly bFingerprint: string; readonly siblings: string };
+  readonly appliance_binding_digest: string | null;
+  readonly reconciled_on_restart: number | null;
+  readonly counts: SendCounts;
+  readonly signed: readonly SignedRecord[];
+  readonly events: readonly TimelineEvent[];
+}
+
+export interface ScenarioResume {
+  readonly snapshot: ScenarioSnapshot;
+  /** The owner's signed answer to the pending request, as verified by the resume (digests only). */
+  readonly ownerSigned: SignedRecord;
+}
+
+export type ScenarioOutcome = { readonly kind: 'done'; readonly result: ScenarioResult } | { readonly kind: 'paused'; readonly snapshot: ScenarioSnapshot };
 
 /** One scenario against the appliance of a lab config: shared target, found A, the gate's deadline. */
 export interface ApplianceScenarioTarget extends ScenarioTargetOptions {
@@ -111,6 +145,7 @@ async function runWorkerPhase(
   const baseline = ctx.baseline as NonNullable<typeof ctx.baseline>;
   try {
     let reconciled: number | null = null;
+    let paused: { info: OwnerPauseInfo; nextStep: number } | null = null;
     const end = await new Promise<WorkerEnd>((resolve) => {
       const timer = setTimeout(() => resolve({ kind: 'failed', message: 'WORKER_TIMEOUT: the worker did not finish its phase' }), WORKER_TIMEOUT_MS);
       const finish = (e: WorkerEnd) => {
@@ -128,6 +163,7 @@ async function runWorkerPhase(
         if (msg.type === 'event') ctx.append(msg.event);
         else if (msg.type === 'signed') ctx.signed.push(Object.freeze(msg.signed));
         else if (msg.type === 'restarted') reconciled = msg.reconciled;
+        else if (msg.type === 'paused') paused = { info: { pendingFile: msg.pendingFile, request: msg.request, observed: msg.observed }, nextStep: msg.nextStep };
         else if (msg.type === 'kill-point') finish({ kind: 'kill-point', label: msg.label, subjectContractId: msg.subjectContractId });
         else if (msg.type === 'done') finish({ kind: 'done', orchestrationContractIds: msg.orchestrationContractIds, reconciled });
         else finish({ kind: 'failed', message: msg.message });
@@ -148,8 +184,12 @@ async function runWorkerPhase(
           tlsMode: target.tlsMode ?? LAB_TLS_MODE,
           simulated: target.simulated !== false,
         },
-        appliance: options.appliance === null || ctx.deadline === null ? null : { candidate: ctx.candidate, descriptionA: ctx.descriptionA, deadline: ctx.deadline },
+        appliance:
+          options.appliance === null || ctx.deadline === null
+            ? null
+            : { candidate: ctx.candidate, descriptionA: ctx.descriptionA, deadline: ctx.deadline, ownerDecides: ctx.ownerDecides },
         keys: labKeysToWire(options.keys),
+        pins: labPinsToWire(options.pins ?? NO_PINS),
       });
     });
     if (phase === 'before-kill') child.kill('SIGKILL');
@@ -166,6 +206,8 @@ async function runWorkerPhase(
       ctx.reconciledOnRestart = end.reconciled;
       for (const id of end.orchestrationContractIds) if (!ctx.orchestrationContractIds.includes(id)) ctx.orchestrationContractIds.push(id);
       ctx.record('runner', `restarted worker finished (exit ${exit.code ?? exit.signal})`);
+      const p = paused as { info: OwnerPauseInfo; nextStep: number } | null;
+      if (p !== null) throw new OwnerPause(p.info, p.nextStep);
     }
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -212,15 +254,24 @@ async function recover(ctx: ScenarioContext): Promise<LeftState> {
 }
 
 /** Runs one scenario against its own simulator child and checks its declaration. */
-export async function runScenario(scenario: ScenarioDefinition, options: ScenarioRunOptions): Promise<ScenarioResult> {
-  const started = Date.now();
+export async function runScenario(scenario: ScenarioDefinition, options: ScenarioRunOptions): Promise<ScenarioOutcome> {
+  const resume = options.resume ?? null;
+  const started = resume?.snapshot.started_at_ms ?? Date.now();
   const failures: string[] = [];
-  const scenarioDir = prepareScenarioDir(options.runDir, scenario.id);
-  const paths = scenarioPaths(scenarioDir);
-  const masterKey = generateMasterKey();
-  options.secret(bytesToHex(masterKey));
-  writeMasterKeyFile(paths.masterKeyFile, masterKey);
-  masterKey.fill(0);
+  let scenarioDir: string;
+  if (resume === null) {
+    scenarioDir = prepareScenarioDir(options.runDir, scenario.id);
+    const masterKey = generateMasterKey();
+    options.secret(bytesToHex(masterKey));
+    writeMasterKeyFile(scenarioPaths(scenarioDir).masterKeyFile, masterKey);
+    masterKey.fill(0);
+  } else {
+    // A resumed scenario reopens its own store: its master key file stayed in the run's directory.
+    scenarioDir = join(options.runDir, scenario.id);
+    const masterKey = readMasterKeyFile(scenarioPaths(scenarioDir).masterKeyFile);
+    options.secret(bytesToHex(masterKey));
+    masterKey.fill(0);
+  }
   let sim: SimulatorChild | undefined;
   let ctx: ScenarioContext | undefined;
   let interrupted = false;
@@ -242,19 +293,29 @@ export async function runScenario(scenario: ScenarioDefinition, options: Scenari
     options.secret(readApiKeyFile(target.apiKeyFile));
     const candidate = onAppliance?.candidate ?? CANDIDATE_ALIAS;
     const ownSiblings = onAppliance === null ? null : candidate;
-    const fixed = { simulator: target, scenarioDir, keys: options.keys };
+    const fixed = { simulator: target, scenarioDir, keys: options.keys, pins: options.pins ?? NO_PINS };
     const runtime = await buildLabRuntime(scenario, fixed);
-    const c = new ScenarioContext(scenario, runtime, new LabOwner(options.keys), options.interruption, options.progress, options.pauseAfter, onAppliance ?? undefined);
+    const c = new ScenarioContext(scenario, runtime, new LabOwner(options.keys), options.interruption, options.progress, options.pauseAfter, {
+      ...(onAppliance ?? { candidate: CANDIDATE_ALIAS, descriptionA: DESCRIPTION_A, deadline: null }),
+      startedAt: started,
+    });
     ctx = c;
-    c.beforeAction('baseline read');
-    c.applianceBindingDigest = applianceBindingDigest(await runtime.subject.coordinator.readApplianceBinding());
-    const found = await runtime.subject.coordinator.readAlias(candidate);
-    c.setBaseline(found, siblingsBytes(await runtime.readAliases(), ownSiblings));
-    c.record('runner', 'baseline read (A fingerprint, siblings)');
+    const plan = planOf(scenario.id);
+    if (resume === null) {
+      c.beforeAction('baseline read');
+      c.applianceBindingDigest = applianceBindingDigest(await runtime.subject.coordinator.readApplianceBinding());
+      const found = await runtime.subject.coordinator.readAlias(candidate);
+      c.setBaseline(found, siblingsBytes(await runtime.readAliases(), ownSiblings));
+      c.record('runner', 'baseline read (A fingerprint, siblings)');
+    } else {
+      restoreContext(c, resume);
+    }
     try {
-      const plan = planOf(scenario.id);
-      if (plan.kind === 'in-process') {
-        await plan.run(c);
+      if (resume !== null) {
+        // A new process, its runtime rebuilt from the scenario's store; the owner's evidence is in the inbox.
+        await runSteps(c, plan.kind === 'in-process' ? plan.steps : plan.afterRestart, resume.snapshot.next_step);
+      } else if (plan.kind === 'in-process') {
+        await runSteps(c, plan.steps);
       } else {
         // Two worker processes: one killed at the kill point, a new one rebuilt from the store alone. This
         // process holds no runtime meanwhile; it rebuilds one afterwards for the final checks only.
@@ -265,6 +326,11 @@ export async function runScenario(scenario: ScenarioDefinition, options: Scenari
         c.restart(await buildLabRuntime(scenario, fixed));
       }
     } catch (e) {
+      if (e instanceof OwnerPause) {
+        // Stopped for the owner: no recovery, no final read — the contract holds the target until the
+        // owner's answer; `--resume` continues with the next step.
+        return { kind: 'paused', snapshot: snapshotOf(c, plan.kind === 'restart' ? 'after-restart' : 'in-process', e) };
+      }
       interrupted = e instanceof LabInterruptedError;
       failures.push(failureOf(e));
       left = await recoverWithRuntime(c, scenario, fixed);
@@ -308,7 +374,7 @@ export async function runScenario(scenario: ScenarioDefinition, options: Scenari
   }
   check(finalMatches, 'FINAL_TARGET: a fresh read of the candidate is not A (fingerprint)');
   check(siblingsUnchanged, 'SIBLINGS: a sibling alias changed');
-  return Object.freeze({
+  return { kind: 'done', result: Object.freeze({
     id: scenario.id,
     ok: failures.length === 0,
     proves: scenario.proves,
@@ -331,7 +397,44 @@ export async function runScenario(scenario: ScenarioDefinition, options: Scenari
     interrupted,
     left,
     duration_ms: Date.now() - started,
+  }) };
+}
+
+/** The saved context of a scenario that stopped for the owner (digests, ids, counts; no secret, no value). */
+function snapshotOf(c: ScenarioContext, phase: ScenarioSnapshot['phase'], pause: OwnerPause): ScenarioSnapshot {
+  const baseline = c.baseline as NonNullable<typeof c.baseline>;
+  return Object.freeze({
+    scenario: c.scenario.id,
+    phase,
+    next_step: pause.nextStep,
+    pending: pause.info,
+    started_at_ms: c.started,
+    subject_contract_id: c.subjectContractId,
+    orchestration_contract_ids: [...c.orchestrationContractIds],
+    baseline: { fingerprint: baseline.fingerprint, bFingerprint: baseline.bFingerprint, siblings: baseline.siblings },
+    appliance_binding_digest: c.applianceBindingDigest,
+    reconciled_on_restart: c.reconciledOnRestart,
+    counts: { ...c.counts },
+    signed: [...c.signed],
+    events: [...c.events],
   });
+}
+
+/** A resumed scenario's context: what the first process observed, then the owner's signed answer. */
+function restoreContext(c: ScenarioContext, resume: ScenarioResume): void {
+  const s = resume.snapshot;
+  c.baseline = Object.freeze({ ...s.baseline });
+  c.subjectContractId = s.subject_contract_id;
+  c.orchestrationContractIds.push(...s.orchestration_contract_ids);
+  c.applianceBindingDigest = s.appliance_binding_digest;
+  c.reconciledOnRestart = s.reconciled_on_restart;
+  c.counts.forward = s.counts.forward;
+  c.counts.rollback = s.counts.rollback;
+  c.counts.orchestration = s.counts.orchestration;
+  c.signed.push(...s.signed, resume.ownerSigned);
+  c.events.push(...s.events);
+  c.record('runner', 'resumed in a new process: runtime rebuilt from the store');
+  c.record('owner', `${s.pending.request}: signed with pfsense-mcp-signer`, {}, { kind: resume.ownerSigned.signedKind, digest: resume.ownerSigned.signedDigest });
 }
 
 /** Recovery needs a live runtime: after a worker died the parent's was closed, so rebuild from the store. */

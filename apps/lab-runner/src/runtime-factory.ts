@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { LabError } from './lab-error.js';
 import { ALIASES_PATH, APPLY_PATH, LAB_RATE_LIMITS, LAB_TLS_MODE, RESTAPI_VERSION_PATH } from './lab-fixture.js';
 import { operatorAuthorities, serverAuthorities } from './lab-keys.js';
-import type { LabKeys } from './lab-keys.js';
+import type { LabKeys, LabPins } from './lab-keys.js';
 import { SCENARIOS } from './scenario-registry.js';
 import type { ScenarioDefinition } from './scenario-definition.js';
 
@@ -32,6 +32,8 @@ export interface LabFixedConfig {
   /** The scenario's private 0700 directory (store, master key, inboxes/outboxes). */
   readonly scenarioDir: string;
   readonly keys: LabKeys;
+  /** Public keys pinned besides `keys` (a resumed run's earlier keys; the owner's reconciliation key). */
+  readonly pins?: LabPins;
 }
 
 /** Where the runner connects: a simulator child, or the appliance a lab config names. */
@@ -166,7 +168,7 @@ export async function buildLabRuntime(scenario: ScenarioDefinition, fixed: LabFi
   const apiKey = readApiKeyFile(fixed.simulator.apiKeyFile);
   const masterKey = readMasterKeyFile(paths.masterKeyFile);
   const clock = (): number => Date.now();
-  const authorities = operatorAuthorities(fixed.keys);
+  const authorities = operatorAuthorities(fixed.keys, fixed.pins);
   const transports: HttpTransport[] = [];
   const open = (): HttpTransport => {
     const t = targetTransport(fixed.simulator, apiKey);
@@ -209,7 +211,7 @@ export async function buildLabRuntime(scenario: ScenarioDefinition, fixed: LabFi
         inboxDirectory: inbox,
         outboxDirectory: outbox,
         serverKey: { privateKey: fixed.keys.server.privateKey },
-        serverAuthorities: serverAuthorities(fixed.keys),
+        serverAuthorities: serverAuthorities(fixed.keys, fixed.pins),
         clock,
       });
       return Object.freeze({ core, coordinator, inbox, outbox });

@@ -25,6 +25,13 @@ export interface ScenarioTargetOptions {
   readonly deadline: number | null;
   /** Test-only: after this step, wait until the deadline has passed (the deadline-expiry test). */
   readonly waitDeadlineAfter?: string | null;
+  /**
+   * True against an appliance: requests of role reconciliation (decisions, releases) are the owner's, signed
+   * with pfsense-mcp-signer; the scenario stops at them (OwnerPause) instead of signing itself.
+   */
+  readonly ownerDecides?: boolean;
+  /** When the scenario started (UTC ms): a resumed scenario keeps its first process's clock for the timeline. */
+  readonly startedAt?: number;
 }
 
 export interface StepProgress {
@@ -49,7 +56,8 @@ export class ScenarioContext {
   baseline: { fingerprint: string; bFingerprint: string; siblings: string } | null = null;
   applianceBindingDigest: string | null = null;
   reconciledOnRestart: number | null = null;
-  readonly started = Date.now();
+  readonly started: number;
+  readonly ownerDecides: boolean;
   readonly candidate: string;
   readonly descriptionA: string;
   readonly deadline: number | null;
@@ -69,6 +77,8 @@ export class ScenarioContext {
     this.descriptionA = target.descriptionA;
     this.deadline = target.deadline;
     this.#waitDeadlineAfter = target.waitDeadlineAfter ?? null;
+    this.ownerDecides = target.ownerDecides === true;
+    this.started = target.startedAt ?? Date.now();
     this.runtime = runtime;
     this.#readsMark = runtime.reads();
   }

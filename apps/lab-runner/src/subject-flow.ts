@@ -4,6 +4,7 @@ import { OperationStatus } from '@pfsense-mcp/coordinator';
 import type { AliasDescriptionChangeResult } from '@pfsense-mcp/coordinator';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { LabError } from './lab-error.js';
+import { OwnerPause } from './owner-pause.js';
 import type { ScenarioContext } from './scenario-context.js';
 import type { LabSide } from './runtime-factory.js';
 
@@ -16,9 +17,23 @@ function pendingOf(r: AliasDescriptionChangeResult, step: string): string {
   return r.pendingRequest;
 }
 
-/** Signs the server's pending request and records both digests. */
-export function ownerSigns(ctx: ScenarioContext, side: LabSide, pending: string, action: string, outcome: 'APPLIED' | 'NOT_APPLIED' | null = null): void {
+/**
+ * Signs the server's pending request and records both digests. Against an appliance a request of role
+ * reconciliation (`ownerOnly`) is never signed here: the scenario stops for the owner (OwnerPause).
+ */
+export function ownerSigns(
+  ctx: ScenarioContext,
+  side: LabSide,
+  pending: string,
+  action: string,
+  outcome: 'APPLIED' | 'NOT_APPLIED' | null = null,
+  ownerOnly: 'reconciliation' | 'release' | null = null,
+): void {
   ctx.beforeAction(`${action}: evidence write`);
+  if (ownerOnly !== null && ctx.ownerDecides) {
+    ctx.record('runner', `${action}: pending for the owner's signature`);
+    throw new OwnerPause({ pendingFile: pending, request: ownerOnly, observed: outcome });
+  }
   const rec = ctx.owner.sign(side, pending, outcome);
   ctx.signed.push(rec);
   ctx.record('owner', `${action}: server request verified`, {}, { kind: rec.requestKind, digest: rec.requestDigest });
@@ -77,9 +92,9 @@ function requireSubject(ctx: ScenarioContext): string {
 /**
  * RECONCILIATION → the executor's read-only observation → the owner's decision, taken from that observation
  * and required to equal the scenario's declared outcome → the server-signed reconciliation request → signed
- * evidence → resumeReconciliation. Zero sends (counted).
+ * evidence (against an appliance: the scenario stops for the owner here). Zero sends (counted).
  */
-export async function reconcileSubject(ctx: ScenarioContext): Promise<void> {
+export async function requestReconciliation(ctx: ScenarioContext): Promise<void> {
   const id = requireSubject(ctx);
   const rt = ctx.runtime;
   const before = rt.subjectSends() + rt.orchestrationSends();
@@ -100,16 +115,25 @@ export async function reconcileSubject(ctx: ScenarioContext): Promise<void> {
   ctx.beforeAction('reconciliation gate');
   const r1 = await rt.subject.core.requestAliasDescriptionChange(ctx.subjectInput);
   expectStatus(r1, OperationStatus.RECONCILIATION_REQUIRED, 'reconciliation request');
-  ownerSigns(ctx, rt.subject, pendingOf(r1, 'reconciliation request'), `reconciliation ${decision}`, decision);
+  if (rt.subjectSends() + rt.orchestrationSends() !== before) throw new LabError('SENT_WHILE_RECONCILING', 'a send happened while reconciling');
+  ownerSigns(ctx, rt.subject, pendingOf(r1, 'reconciliation request'), `reconciliation ${decision}`, decision, 'reconciliation');
+}
+
+/** The signed evidence is in the subject inbox: resumeReconciliation through the core, zero sends (counted). */
+export async function resolveReconciliation(ctx: ScenarioContext): Promise<void> {
+  requireSubject(ctx);
+  const rt = ctx.runtime;
+  const before = rt.subjectSends() + rt.orchestrationSends();
   ctx.beforeAction('reconciliation resolution');
   await rt.subject.core.requestAliasDescriptionChange(ctx.subjectInput);
   const after = rt.subjectSends() + rt.orchestrationSends();
   if (after !== before) throw new LabError('SENT_WHILE_RECONCILING', 'a send happened while reconciling');
+  if (ctx.subjectState() === RecoveryState.RECONCILIATION) throw new LabError('NOT_RESOLVED', 'the signed evidence did not resolve the reconciliation');
   ctx.record('subject', 'reconciliation resolved');
 }
 
-/** ROLLBACK_FAILED holds the target: the owner signs the server's release request; zero sends. */
-export async function releaseSubject(ctx: ScenarioContext): Promise<void> {
+/** ROLLBACK_FAILED holds the target: the server's release request, signed (against an appliance: by the owner). */
+export async function requestRelease(ctx: ScenarioContext): Promise<void> {
   const id = requireSubject(ctx);
   const rt = ctx.runtime;
   const c = rt.store.load(id);
@@ -117,9 +141,17 @@ export async function releaseSubject(ctx: ScenarioContext): Promise<void> {
   ctx.beforeAction('release gate');
   const r1 = await rt.subject.core.requestAliasDescriptionChange(ctx.subjectInput);
   expectStatus(r1, OperationStatus.RECONCILIATION_REQUIRED, 'release request');
-  ownerSigns(ctx, rt.subject, pendingOf(r1, 'release request'), 'reservation release');
+  ownerSigns(ctx, rt.subject, pendingOf(r1, 'release request'), 'reservation release', null, 'release');
+}
+
+/** The signed release is in the subject inbox: the core releases the target; zero sends. */
+export async function resolveRelease(ctx: ScenarioContext): Promise<void> {
+  const id = requireSubject(ctx);
+  const rt = ctx.runtime;
+  const before = rt.subjectSends() + rt.orchestrationSends();
   ctx.beforeAction('release resolution');
   await rt.subject.core.requestAliasDescriptionChange(ctx.subjectInput);
+  if (rt.subjectSends() + rt.orchestrationSends() !== before) throw new LabError('SENT_WHILE_RELEASING', 'a send happened while releasing');
   if (rt.store.holdsReservation(id)) throw new LabError('RESERVATION_HELD', 'the signed release did not release the target');
   ctx.record('subject', 'reservation released');
 }

@@ -5,11 +5,12 @@
 // channel only; the worker prints nothing.
 import { LabError, LabInterruptedError } from './lab-error.js';
 import { ALIAS_PATH } from './lab-fixture.js';
-import { labKeysFromWire } from './lab-keys.js';
+import { labKeysFromWire, labPinsFromWire } from './lab-keys.js';
 import { LabOwner } from './lab-owner.js';
 import { buildLabRuntime } from './runtime-factory.js';
 import { ScenarioContext } from './scenario-context.js';
-import { planOf } from './scenario-plans.js';
+import { OwnerPause } from './owner-pause.js';
+import { planOf, runSteps } from './scenario-plans.js';
 import { scenarioOf } from './scenario-registry.js';
 import { workerInterruptSchema, workerJobSchema } from './worker-protocol.js';
 import type { WorkerMessage } from './worker-protocol.js';
@@ -52,7 +53,8 @@ export async function runWorker(): Promise<void> {
     const plan = planOf(scenario.id);
     if (plan.kind !== 'restart') throw new LabError('NOT_A_RESTART_SCENARIO', 'this scenario runs in-process');
     const keys = labKeysFromWire(parsed.keys);
-    const runtime = await buildLabRuntime(scenario, { simulator: parsed.target, scenarioDir: parsed.scenarioDir, keys });
+    const pins = labPinsFromWire(parsed.pins);
+    const runtime = await buildLabRuntime(scenario, { simulator: parsed.target, scenarioDir: parsed.scenarioDir, keys, pins });
     // Against an appliance the worker re-checks the same gate deadline before every action, on the same candidate.
     const c = new ScenarioContext(scenario, runtime, new LabOwner(keys), interruption, (_id, event) => void send({ type: 'event', event }), null, parsed.appliance ?? undefined);
     ctx = c;
@@ -68,7 +70,18 @@ export async function runWorker(): Promise<void> {
         c.record('worker', `simulator counted ${(await runtime.applianceCounters())[`PATCH ${ALIAS_PATH}`] ?? 0} alias write(s) before the restart`);
       }
       await c.checkpoint('restart');
-      await plan.afterRestart(c);
+      try {
+        await runSteps(c, plan.afterRestart);
+      } catch (e) {
+        if (!(e instanceof OwnerPause)) throw e;
+        // Against an appliance: the owner signs the pending request; the run continues in `--resume`.
+        await flushSigned();
+        await send({ type: 'paused', pendingFile: e.info.pendingFile, request: e.info.request, observed: e.info.observed, nextStep: e.nextStep });
+        await send({ type: 'done', orchestrationContractIds: [...c.orchestrationContractIds] });
+        runtime.close();
+        clearInterval(keepAlive);
+        process.exit(0);
+      }
       await flushSigned();
       await send({ type: 'done', orchestrationContractIds: [...c.orchestrationContractIds] });
       runtime.close();

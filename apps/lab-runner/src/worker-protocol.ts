@@ -1,6 +1,6 @@
 import { PFREST_ALIAS_UPDATE_NOTE } from '@pfsense-mcp/authorization';
 import { z } from 'zod';
-import { labKeysWireSchema } from './lab-keys.js';
+import { labKeysWireSchema, labPinsWireSchema } from './lab-keys.js';
 import { SCENARIO_IDS } from './scenario-definition.js';
 
 /** The environment switch that makes the runner's bundle a worker (it then takes its job over IPC only). */
@@ -35,9 +35,11 @@ export const workerJobSchema = z.strictObject({
   }),
   /** Against an appliance: its candidate, A as found, and the gate receipt's deadline; null on the simulator. */
   appliance: z
-    .strictObject({ candidate: z.string().min(1).max(64), descriptionA: z.string().max(4096), deadline: z.number().int().positive() })
+    .strictObject({ candidate: z.string().min(1).max(64), descriptionA: z.string().max(4096), deadline: z.number().int().positive(), ownerDecides: z.boolean() })
     .nullable(),
   keys: labKeysWireSchema,
+  /** Public keys only: the earlier processes' run keys of a resumed run, and the owner's reconciliation key. */
+  pins: labPinsWireSchema,
 });
 export type WorkerJob = z.infer<typeof workerJobSchema>;
 
@@ -81,6 +83,14 @@ export const workerMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('signed'), signed: signedSchema }),
   z.strictObject({ type: z.literal('kill-point'), label: z.string().max(100), subjectContractId: z.string().max(128).nullable() }),
   z.strictObject({ type: z.literal('restarted'), reconciled: z.number().int().min(0) }),
+  /** Stopped at a request the owner signs (against an appliance); `nextStep` indexes the plan's afterRestart. */
+  z.strictObject({
+    type: z.literal('paused'),
+    pendingFile: z.string().regex(/^[a-z0-9][a-z0-9._-]*\.json$/).max(200),
+    request: z.enum(['reconciliation', 'release']),
+    observed: z.enum(['APPLIED', 'NOT_APPLIED']).nullable(),
+    nextStep: z.number().int().min(0).max(64),
+  }),
   z.strictObject({ type: z.literal('done'), orchestrationContractIds: z.array(z.string().max(128)).max(16) }),
   z.strictObject({ type: z.literal('failed'), code: z.string().max(64), message: z.string().max(300) }),
 ]);

@@ -1,10 +1,9 @@
 // The lab runner against a disposable appliance, played by a separately started simulator described by a lab
 // config: gate request → the real signer → run; the receipt refusals before any request; the deadline; the
 // preflight refusals; the closing read-back; and that the default path connects to 127.0.0.1 only.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { get as httpsGet } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,122 +13,14 @@ import { generateEd25519KeyPair, writeSecretFile } from '@pfsense-mcp/crypto';
 import { bytesToHex } from '@pfsense-mcp/canonical';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './support/run-cli.js';
-import { ROOT, SIM_BUNDLE } from './support/paths.js';
-
-const SIGNER = join(ROOT, 'dist', 'apps', 'signer-cli', 'main.js');
-const CANDIDATE = 'LAB_APPLIANCE_CANDIDATE';
-const DESCRIPTION_A = 'appliance candidate original A (sentinel 0f3d)';
-const APPLIANCE_ID = 'c0ffee1234abcd';
-
-interface Sim {
-  readonly url: string;
-  readonly apiKeyFile: string;
-  readonly child: ChildProcess;
-}
-
-type SimAlias = { name: string; type: string; descr: string; address: string[]; detail: string[] };
-const aliases = (extra: SimAlias[] = []): SimAlias[] => [
-  { name: 'LAB_OTHER_HOSTS', type: 'host', descr: 'other hosts (sentinel 1a2b)', address: ['10.70.0.1'], detail: ['one'] },
-  { name: CANDIDATE, type: 'host', descr: DESCRIPTION_A, address: ['10.71.0.1'], detail: ['candidate'] },
-  ...extra,
-];
+import { APPLIANCE_ID, CANDIDATE, DESCRIPTION_A, aliases, counters, labDir as labDirIn, ownerSigns, requestGate, simData, startSim as startSimIn, total } from './support/appliance-lab.js';
+import type { Sim } from './support/appliance-lab.js';
 
 const root = mkdtempSync(join(tmpdir(), 'lab-appliance-test-'));
 chmodSync(root, 0o700);
 const sims: ChildProcess[] = [];
-
-/** Starts the built simulator as its own child, on a free 127.0.0.1 port, with the given start data. */
-async function startSim(name: string, data: Record<string, unknown>, extraArgs: readonly string[] = []): Promise<Sim> {
-  const dir = mkdtempSync(join(root, `${name}-`));
-  chmodSync(dir, 0o700);
-  const dataFile = join(dir, 'data.json');
-  writeFileSync(dataFile, JSON.stringify(data), { mode: 0o600 });
-  const apiKeyFile = join(dir, 'api-key');
-  const child = spawn(process.execPath, [SIM_BUNDLE, '--port', '0', '--host', '127.0.0.1', '--api-key-file', apiKeyFile, '--data', dataFile, '--exit-on-stdin-eof', ...extraArgs], {
-    stdio: ['pipe', 'pipe', 'ignore'],
-  });
-  sims.push(child);
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      const end = out.indexOf('\n');
-      if (end >= 0) resolve((JSON.parse(out.slice(0, end)) as { url: string }).url.replace(/\/$/, ''));
-    });
-    child.once('exit', () => reject(new Error('simulator exited')));
-  });
-  chmodSync(apiKeyFile, 0o600);
-  return { url, apiKeyFile, child };
-}
-
-function simData(list: object[], extra: Record<string, unknown> = {}) {
-  return { '/api/v2/firewall/aliases': list, '/api/v2/status/system': { platform: 'pfSense lab', netgate_id: APPLIANCE_ID }, ...extra };
-}
-
-async function counters(sim: Sim, ca?: string): Promise<Record<string, number>> {
-  if (ca !== undefined) {
-    // An https simulator with a test-time certificate: fetch has no per-request CA, so https.get with one.
-    const body = await new Promise<string>((resolve, reject) => {
-      httpsGet(`${sim.url}/__sim/counters`, { ca, headers: { 'X-API-Key': readFileSync(sim.apiKeyFile, 'utf8').trim() } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (d: string) => (text += d)).on('end', () => resolve(text));
-      }).on('error', reject);
-    });
-    return (JSON.parse(body) as { counters: Record<string, number> }).counters;
-  }
-  const r = await fetch(`${sim.url}/__sim/counters`, { headers: { 'X-API-Key': readFileSync(sim.apiKeyFile, 'utf8').trim() } });
-  return ((await r.json()) as { counters: Record<string, number> }).counters;
-}
-
-const total = (c: Record<string, number>) => Object.entries(c).filter(([k]) => !k.includes('/__sim/')).reduce((n, [, v]) => n + v, 0);
-
-function signer(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [SIGNER, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-interface Lab {
-  readonly dir: string;
-  readonly config: string;
-  readonly gateKey: string;
-  readonly signed: string;
-}
-
-/** A lab directory: owner-only config, the owner's lab-gate key (made with the real signer), its pin. */
-function labDir(name: string, sim: Sim, fields: Record<string, unknown> = {}): Lab {
-  const dir = mkdtempSync(join(root, `lab-${name}-`));
-  chmodSync(dir, 0o700);
-  const keys = join(dir, 'owner-keys');
-  const signed = join(dir, 'signed');
-  spawnSync('mkdir', ['-m', '700', keys, signed]);
-  const config = join(dir, 'lab.json');
-  writeFileSync(config, JSON.stringify({ url: sim.url, api_key_file: sim.apiKeyFile, candidate_alias: CANDIDATE, allow_http_loopback: true, ...fields }), { mode: 0o600 });
-  const g = signer(['keygen', '--role', 'lab-gate', '--out', keys, '--json']);
-  expect(g.status).toBe(0);
-  const out = JSON.parse(g.stdout) as { private_key_file: string; public_key_file: string };
-  writeFileSync(join(dir, 'lab-gate.pub'), readFileSync(out.public_key_file), { mode: 0o600 });
-  return { dir, config, gateKey: out.private_key_file, signed };
-}
-
-async function requestGate(lab: Lab, scenarios: string, env: NodeJS.ProcessEnv = {}): Promise<{ pending_request: string; request_public_key: string }> {
-  const r = await runCli(['--request-gate', '--lab-config', lab.config, '--scenarios', scenarios, '--json'], { cwd: lab.dir, env });
-  expect(r.stderr).toBe('');
-  expect(r.code).toBe(0);
-  const lines = r.stdout.trim().split('\n');
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0] as string) as { pending_request: string; request_public_key: string };
-}
-
-/** The owner reviews and signs the pending gate request with the real signer; returns the receipt file. */
-function ownerSigns(lab: Lab, pending: string): string {
-  const runnerPub = join(lab.dir, 'lab-request.pub');
-  const review = signer(['review', pending, '--server-key', runnerPub, '--json']);
-  expect(review.status).toBe(0);
-  const prefix = (JSON.parse(review.stdout) as { review: { approve_prefix: string } }).review.approve_prefix;
-  const sign = signer(['sign', pending, '--key', lab.gateKey, '--server-key', runnerPub, '--out', lab.signed, '--approve', prefix, '--json']);
-  expect(sign.status).toBe(0);
-  return (JSON.parse(sign.stdout) as { file: string }).file;
-}
+const startSim = (name: string, data: Record<string, unknown>, extraArgs: readonly string[] = []) => startSimIn(root, sims, name, data, extraArgs);
+const labDir = (name: string, s: Sim, fields: Record<string, unknown> = {}) => labDirIn(root, name, s, fields);
 
 let sim: Sim;
 beforeAll(async () => {
@@ -340,6 +231,13 @@ describe('against a disposable appliance (a separately started simulator)', () =
       const r = await runCli(['--request-gate', '--lab-config', file, '--scenarios', 'ordinary'], { cwd: lab.dir });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(text);
+    }
+    // A scenario that ends in a reconciliation decision or a release needs the owner's reconciliation key pinned.
+    for (const args of [['--request-gate', '--scenarios', 'ordinary,e-forward-response-lost'], ['--scenario', 'd3-conflict-after-verified', '--gate-receipt', 'none.json']]) {
+      const r = await runCli([...args, '--lab-config', write('no-owner-key.json', good)], { cwd: lab.dir });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain('"reconciliation_public_key_file"');
+      rmSync(join(lab.dir, 'no-owner-key.json'));
     }
   });
 });

@@ -24,10 +24,17 @@ describe('parseCliArgs', () => {
     });
     expect(parseCliArgs(['--all', '--lab-config', 'lab.json', '--gate-receipt=r.json'])).toEqual({
       kind: 'run',
-      ids: ['ordinary', 'd1-stale-before-forward', 'd3-conflict-after-verified', 'g-restart-after-verified'],
+      ids: [...SCENARIO_IDS],
       json: false,
       reportDir: null,
       lab: { configFile: 'lab.json', receiptFile: 'r.json' },
+    });
+    expect(parseCliArgs(['--resume', 'ab'.repeat(16), '--lab-config', 'lab.json', '--json'])).toEqual({
+      kind: 'resume',
+      configFile: 'lab.json',
+      runId: 'ab'.repeat(16),
+      json: true,
+      reportDir: null,
     });
     expect(parseCliArgs(['--request-gate', '--lab-config', 'lab.json', '--scenarios', 'd3-conflict-after-verified,ordinary', '--json'])).toEqual({
       kind: 'request-gate',
@@ -60,10 +67,11 @@ describe('parseCliArgs', () => {
     [['--request-gate', '--scenarios', 'ordinary'], /--request-gate needs --lab-config FILE/],
     [['--request-gate', '--lab-config', 'lab.json'], /--request-gate needs --scenarios/],
     [['--request-gate', '--lab-config', 'lab.json', '--scenarios', 'ordinary,nope'], /unknown scenario "nope"/],
-    [['--request-gate', '--lab-config', 'lab.json', '--scenarios', 'g-restart-executing'], /runs on the simulator only in this build/],
-    [['--scenario', 'e-forward-response-lost', '--lab-config', 'lab.json', '--gate-receipt', 'r.json'], /runs on the simulator only in this build/],
     [['--all', '--scenarios', 'ordinary'], /--scenarios belongs to --request-gate/],
-    [['--resume', 'run-1', '--lab-config', 'lab.json'], /not supported by this build/],
+    [['--resume', 'run-1', '--lab-config', 'lab.json'], /run id printed when the run stopped/],
+    [['--resume', 'a'.repeat(32)], /--resume needs --lab-config FILE/],
+    [['--resume', 'a'.repeat(32), '--lab-config', 'lab.json', '--scenario', 'ordinary'], /--resume takes only/],
+    [['--resume', 'a'.repeat(32), '--lab-config', 'lab.json', '--gate-receipt', 'r.json'], /--resume takes only/],
   ])('refuses %j', (argv, message) => {
     expect(() => parseCliArgs(argv)).toThrow(UsageError);
     expect(() => parseCliArgs(argv)).toThrow(message);
@@ -84,7 +92,7 @@ describe('the built program', () => {
   it('--help explains every flag, the exit codes and the test-only keys', async () => {
     const r = await runCli(['--help'], { cwd });
     expect(r.code).toBe(0);
-    for (const flag of ['--scenario', '--all', '--json', '--report-dir', '--list', '--lab-config', '--gate-receipt', '--request-gate', '--scenarios', '--help', 'nx run lab-runner:run', 'throw-away', '130']) {
+    for (const flag of ['--scenario', '--all', '--json', '--report-dir', '--list', '--lab-config', '--gate-receipt', '--request-gate', '--scenarios', '--resume', 'reconciliation_public_key_file', '4 stopped for the owner', '--help', 'nx run lab-runner:run', 'throw-away', '130']) {
       expect(r.stdout).toContain(flag);
     }
   });

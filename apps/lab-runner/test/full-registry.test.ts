@@ -141,9 +141,9 @@ describe('the full registry on the simulator', () => {
 
   it('writes report.json, report.md and report.html directly in a 0700 report directory, files 0600', () => {
     expect(outcome.reportDir).toBe(join(cwd, 'report'));
-    expect(statSync(outcome.reportDir).mode & 0o777).toBe(0o700);
-    for (const f of ['report.json', 'report.md', 'report.html']) expect(statSync(join(outcome.reportDir, f)).mode & 0o777, f).toBe(0o600);
-    const report = JSON.parse(readFileSync(join(outcome.reportDir, 'report.json'), 'utf8'));
+    expect(statSync((outcome.reportDir as string)).mode & 0o777).toBe(0o700);
+    for (const f of ['report.json', 'report.md', 'report.html']) expect(statSync(join((outcome.reportDir as string), f)).mode & 0o777, f).toBe(0o600);
+    const report = JSON.parse(readFileSync(join((outcome.reportDir as string), 'report.json'), 'utf8'));
     expect(report).toMatchObject({ program: 'pfsense-mcp-lab', target: 'simulator', summary: { passed: 8, failed: 0 }, sentinel_scan: { found: 0 } });
     expect(report.product.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(report.pfrest_version).toMatch(/^\d+\.\d+/);
@@ -151,7 +151,7 @@ describe('the full registry on the simulator', () => {
   });
 
   it('report.html is self-contained: no script, no external asset or link', () => {
-    const html = readFileSync(join(outcome.reportDir, 'report.html'), 'utf8');
+    const html = readFileSync(join((outcome.reportDir as string), 'report.html'), 'utf8');
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).not.toMatch(/<script|<link|<img|<iframe|@import|url\(|src=|href="(?!#)/i);
     for (const id of SCENARIO_IDS) expect(html).toContain(`id="${id}"`);
@@ -163,7 +163,7 @@ describe('the full registry on the simulator', () => {
     const aliases = simulatorData()['/api/v2/firewall/aliases'] as { descr: string }[];
     const sentinels = [...secrets, DESCRIPTION_A, ...Object.values(REPLACEMENTS).flatMap((r) => [r.b, r.c]), ...aliases.map((a) => a.descr)];
     const outputs: Record<string, string> = { stdout, stderr };
-    for (const f of ['report.json', 'report.md', 'report.html']) outputs[f] = readFileSync(join(outcome.reportDir, f), 'utf8');
+    for (const f of ['report.json', 'report.md', 'report.html']) outputs[f] = readFileSync(join((outcome.reportDir as string), f), 'utf8');
     expect(stderr).toContain('forward executed');
     for (const [name, text] of Object.entries(outputs)) {
       for (const s of sentinels) expect(text.includes(s), `${name} contains a sentinel`).toBe(false);
@@ -178,7 +178,7 @@ describe('the full registry on the simulator', () => {
     rmSync(png, { force: true });
     const r = spawnSync(
       chromium as string,
-      ['--headless=new', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', '--window-size=1400,2200', `--screenshot=${png}`, `file://${join(outcome.reportDir, 'report.html')}`],
+      ['--headless=new', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', '--window-size=1400,2200', `--screenshot=${png}`, `file://${join((outcome.reportDir as string), 'report.html')}`],
       { encoding: 'utf8', timeout: 90_000 },
     );
     expect(r.status, r.stderr.slice(-500)).toBe(0);

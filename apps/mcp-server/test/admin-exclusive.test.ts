@@ -32,13 +32,16 @@ afterAll(async () => {
 });
 
 /** The commands that refuse while a server holds DIR, each with what it would change. */
-const EXCLUSIVE: readonly (readonly string[])[] = [['purge'], ['reanchor', '--accept-restore'], ['migrate', '--out', 'OUT']];
+const EXCLUSIVE: readonly (readonly string[])[] = [['purge'], ['reanchor', '--accept-restore'], ['migrate', '--out', 'OUT'], ['rotate', 'server-key']];
 
 const presenceFiles = (): string[] => readdirSync(host.dir).filter((n) => /^\.server-[0-9]+\.lock$/.test(n));
-const snapshot = (): string => ['contracts.anchor', 'consumption.anchor'].map((f) => readFileSync(join(host.dir, 'anchors', f), 'utf8')).join('|');
+const snapshot = (): string =>
+  [join('anchors', 'contracts.anchor'), join('anchors', 'consumption.anchor'), join('keys', 'server-request.key'), join('keys', 'server-request.pub')]
+    .map((f) => readFileSync(join(host.dir, f), 'utf8'))
+    .join('|');
 
 describe('refuse while a server holds DIR', () => {
-  it('purge, reanchor --accept-restore and migrate refuse beside a running server; after its SIGKILL its file is stale', async () => {
+  it('purge, reanchor --accept-restore, migrate and rotate server-key refuse beside a running server; after its SIGKILL its file is stale', async () => {
     const server = await connectWriteServer({
       PFSENSE_URL: sim.url,
       PFSENSE_API_KEY_FILE: apiKeyFile,
@@ -56,7 +59,7 @@ describe('refuse while a server holds DIR', () => {
         expect(r.status, `${command.join(' ')}: ${r.stdout}${r.stderr}`).toBe(1);
         expect(r.json).toMatchObject({ ok: false, error: { code: 'WRITE_DIR_IN_USE' } });
         expect(r.stderr).toContain(held);
-        expect(r.stderr).toContain(`stop it before \`admin ${command[0]}\``);
+        expect(r.stderr).toContain(`stop it before \`admin ${command[0] === 'rotate' ? 'rotate server-key' : command[0]}\``);
         expect(existsSync(out)).toBe(false);
         // The maintenance lock was given back: nothing but the server's own file is left.
         expect(existsSync(join(host.dir, '.maintenance.lock'))).toBe(false);

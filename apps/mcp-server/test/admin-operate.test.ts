@@ -124,6 +124,13 @@ describe('admin status', () => {
       const named = (JSON.parse(shown.stdout.trim().split('\n').at(-1) ?? '{}') as { contracts: Array<Record<string, unknown>> }).contracts;
       expect(named.map((c) => c['target_name'])).toEqual(['LAN_SERVERS', 'WEB_PORTS']);
       expect(shown.stdout).not.toContain(SENTINEL);
+      // The names come from the store's own encrypted target identity, not from the outbox: gone files change nothing.
+      for (const f of readdirSync(join(s.dir, 'outbox'))) rmSync(join(s.dir, 'outbox', f));
+      const again = spawnSync(process.execPath, [serverMain, 'admin', 'status', '--show-targets', '--dir', s.dir, '--json'], { encoding: 'utf8' });
+      expect(again.status, again.stderr).toBe(0);
+      const renamed = (JSON.parse(again.stdout.trim().split('\n').at(-1) ?? '{}') as { contracts: Array<Record<string, unknown>> }).contracts;
+      expect(renamed.map((c) => c['target_name'])).toEqual(['LAN_SERVERS', 'WEB_PORTS']);
+      expect(again.stdout).not.toContain(SENTINEL);
       for (const out of [r.stdout, text]) {
         expect(out).not.toContain(SENTINEL);
         expect(out).not.toContain('LAN_SERVERS');

@@ -231,7 +231,12 @@ describe('admin trust / untrust', () => {
     expect(r1.json).toEqual({ ok: true, role: 'plan-authorization', key_id: pa.keyId });
     expect(admin(['trust', '--dir', dir, '--role', 'confirmation', '--public-key', co.publicHex]).stdout).toContain(co.keyId);
     const list = admin(['--list', 'trust', '--dir', dir, '--json']);
-    expect(list.json).toEqual({ ok: true, authorities: [{ role: 'plan-authorization', key_id: pa.keyId }, { role: 'confirmation', key_id: co.keyId }] });
+    expect(list.json).toEqual({
+      ok: true,
+      authorities: [{ role: 'plan-authorization', key_id: pa.keyId }, { role: 'confirmation', key_id: co.keyId }],
+      // The server's own key is listed apart, never as an operator role.
+      server_request_keys: [{ key_id: expect.stringMatching(/^[0-9a-f]{64}$/), state: 'current', retired_at: null, needed_by_files: null }],
+    });
     expect(admin(['trust', '--dir', dir, '--list']).stdout).toContain(`confirmation         ${co.keyId}`);
     expect(mode(join(dir, 'authorities.json'))).toBe(0o600);
     expect(readdirSync(dir).filter((n) => n.startsWith('.'))).toEqual([]);

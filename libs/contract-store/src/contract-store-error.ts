@@ -33,13 +33,19 @@ export class StoreFileError extends ContractStoreError {
   }
 }
 
-export type SchemaVersionErrorCode = 'UNKNOWN_SCHEMA' | 'LEGACY_SCHEMA' | 'SCHEMA_MISMATCH';
+export type SchemaVersionErrorCode = 'UNKNOWN_SCHEMA' | 'LEGACY_SCHEMA' | 'NEWER_SCHEMA' | 'SCHEMA_MISMATCH';
 
-/** The database was written by an unknown or older schema, or its structure differs from the expected one. */
+/** The database was written by an unknown, older or newer schema, or its structure differs from the expected one. */
 export class SchemaVersionError extends ContractStoreError {
-  constructor(code: SchemaVersionErrorCode, message: string) {
+  /** The store schema version the database records, when it was read (a number, never a value). */
+  readonly storeVersion: number | null;
+  /** The store schema version this release writes, when the refusal compares versions. */
+  readonly releaseVersion: number | null;
+  constructor(code: SchemaVersionErrorCode, message: string, versions: { readonly store: number; readonly release: number } | null = null) {
     super(code, message);
     this.name = 'SchemaVersionError';
+    this.storeVersion = versions?.store ?? null;
+    this.releaseVersion = versions?.release ?? null;
   }
 }
 

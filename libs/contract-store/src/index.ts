@@ -53,6 +53,7 @@ export { CRASH_HOOKS, CRASH_POINTS } from './crash-hooks.js';
 export type { CrashHooks, CrashPoint, WithCrashHooks } from './crash-hooks.js';
 export type { RateLimits } from './rate-gate.js';
 export { CONSUMPTION_STORE_MIGRATIONS, CONTRACT_STORE_MIGRATIONS } from './schema-migrations.js';
+export { STORE_SCHEMA_VERSION } from './store-schema-version.js';
 export type { MigrationSet } from './schema-migrations.js';
 export {
   AnchorError,

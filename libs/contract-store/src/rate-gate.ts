@@ -18,7 +18,19 @@ import { MacDomain, macMatches, rowMac } from './row-mac.js';
 
 export type { RateLimits };
 
-const SCOPE = 'policy-windows';
+/** The one rate row's key. */
+export const RATE_WINDOW_SCOPE = 'policy-windows';
+const SCOPE = RATE_WINDOW_SCOPE;
+
+/** The rate row's bytes: the window state bound to the audit head sequence it is written at (store schema 2). */
+export function rateRowBytes(auditSequence: number, windows: RateWindowState): Uint8Array {
+  return canonicalBytes({ audit_sequence: auditSequence, windows: windows as unknown as CanonicalValue });
+}
+
+/** The rate row's MAC (store schema 2). */
+export function rateRowMac(key: Uint8Array, storeId: string, bytes: Uint8Array): Uint8Array {
+  return rowMac(key, MacDomain.RATE_WINDOW, [storeId, SCOPE, bytes]);
+}
 const OUTCOMES: ReadonlySet<string> = new Set(Object.values(RateOutcome));
 
 /** The stored row: the policy's window state and the audit head sequence the row was last written at. */
@@ -73,7 +85,7 @@ export class RateGate {
   }
 
   #mac(bytes: Uint8Array): Uint8Array {
-    return rowMac(this.#key, MacDomain.RATE_WINDOW, [this.#storeId, SCOPE, bytes]);
+    return rateRowMac(this.#key, this.#storeId, bytes);
   }
 
   /** The authenticated stored row, or null when there is none. */
@@ -103,7 +115,7 @@ export class RateGate {
    */
   flush(auditSequence: number): void {
     const windows = this.#load();
-    const bytes = canonicalBytes({ audit_sequence: auditSequence, windows: windows as unknown as CanonicalValue });
+    const bytes = rateRowBytes(auditSequence, windows);
     this.#put.run(SCOPE, Buffer.from(bytes), Buffer.from(this.#mac(bytes)));
     this.#pending = null;
   }

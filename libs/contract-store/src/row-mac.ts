@@ -19,6 +19,8 @@ export const MacDomain = Object.freeze({
   RESERVATION: 'pfsense-mcp/contract-store/reservation/v1',
   // v2: the row also binds the audit head sequence it was written at (a written-back older row is stale).
   RATE_WINDOW: 'pfsense-mcp/contract-store/rate-window/v2',
+  // v1: only to authenticate the rate row of a store at schema version 1 before `migrate` rebinds it.
+  RATE_WINDOW_V1: 'pfsense-mcp/contract-store/rate-window/v1',
   AUDIT: 'pfsense-mcp/contract-store/audit/v1',
   AUDIT_GENESIS: 'pfsense-mcp/contract-store/audit-genesis/v1',
   ANCHOR: 'pfsense-mcp/contract-store/anchor/v1',

@@ -22,8 +22,9 @@ export type AuditVerification = { readonly ok: true } | { readonly ok: false; re
 
 /**
  * The durable, authenticated Recovery Contract store (docs/DESIGN.md §3). This public face has no
- * execution transitions and cannot decrypt protected artifacts: those live behind the executor entry
- * (`@pfsense-mcp/contract-store/executor`), which only libs/executor may import.
+ * execution transitions and cannot decrypt the intent or snapshot artifacts: those live behind the executor
+ * entry (`@pfsense-mcp/contract-store/executor`), which only libs/executor may import. It reveals only the
+ * target identity (`revealTargetIdentity`), for the operator.
  *
  * All operations are synchronous; each write is one BEGIN IMMEDIATE transaction followed by the anchor
  * advance. Errors are ContractStoreError subclasses (plus the state machine's IllegalTransitionError).
@@ -151,6 +152,15 @@ export class SqliteRecoveryContractStore {
    */
   recordRefusal(input: RefusalAuditInput): AuditEventView {
     return coreOf(this).recordRefusal(input);
+  }
+
+  /**
+   * The operator's view of which target a contract is about (`pfsense-mcp admin status --show-targets`): the
+   * decrypted target-identity artifact only — never the intent or the snapshot, which hold descriptions.
+   * SENSITIVE (it names the target); ProtectedArtifactError PURGED once retention zeroed the artifacts.
+   */
+  revealTargetIdentity(contractId: string): CanonicalValue {
+    return coreOf(this).decryptProtectedArtifact(contractId, 'target-identity');
   }
 
   /** True when the contract currently holds its target's reservation. */

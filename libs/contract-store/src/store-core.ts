@@ -63,6 +63,8 @@ import { MacDomain, macMatches, rowMac } from './row-mac.js';
 import { CONTRACT_STORE_MIGRATIONS, executedMigrations, prepareSchema } from './schema-migrations.js';
 import { assertSecureDirectory, assertSecureFile, createSecureFile } from './secure-store-path.js';
 import { integrityFailureOf } from './store-integrity-report.js';
+import { STORE_SCHEMA_VERSION } from './store-schema-version.js';
+import { legacyStoreRefusal, refuseNewerStore, upgradeStoreVersion } from './store-version-upgrade.js';
 import type { StoreIntegrityReport } from './store-integrity-report.js';
 import { loadStoreKeys } from './store-keys.js';
 import type { MasterKeySource, StoreKeys } from './store-keys.js';
@@ -306,13 +308,14 @@ export class StoreCore {
 
       // A verification never initializes an empty file.
       if (mode === 'verify' && executedMigrations(db) === null) throw new SchemaVersionError('UNKNOWN_SCHEMA', 'database has no recognizable schema version');
+      refuseNewerStore(db);
       await prepareSchema(db, path, CONTRACT_STORE_MIGRATIONS, { migrate: options.migrate === true && mode !== 'verify' });
       // SQLite creates -wal/-shm with the database file's mode; check them now that they exist.
       assertSecureFile(`${path}-wal`, false);
       assertSecureFile(`${path}-shm`, false);
 
-      const storeId = StoreCore.loadOrCreateMeta(db, keys, options.clock, mode !== 'verify');
-      const core = new StoreCore(db, keys, storeId, anchor, options);
+      const meta = StoreCore.loadOrCreateMeta(db, keys, options.clock, mode !== 'verify', options.migrate === true && mode === 'normal');
+      const core = new StoreCore(db, keys, meta.storeId, anchor, options);
       if (mode === 'reanchor') {
         core.verifyEverything();
         core.openAnchorCheck(true);
@@ -326,7 +329,8 @@ export class StoreCore {
         // The anchor first: a database behind it (rows deleted at the tail, a restored copy) is reported as
         // that, not as the rows it then no longer accounts for.
         core.openAnchorCheck(false);
-        if (options.verifyOnOpen !== false) core.verifyEverything();
+        if (meta.olderVersion !== null) core.upgradeVersion(meta.olderVersion, meta.createdAt);
+        else if (options.verifyOnOpen !== false) core.verifyEverything();
       }
       return core;
     } catch (error) {
@@ -349,9 +353,16 @@ export class StoreCore {
     }
   }
 
-  private static loadOrCreateMeta(db: Database.Database, keys: StoreKeys, clock: () => number, create: boolean): string {
+  /** The store id; `olderVersion` is set only when `migrate` allows an authenticated older store to be upgraded. */
+  private static loadOrCreateMeta(
+    db: Database.Database,
+    keys: StoreKeys,
+    clock: () => number,
+    create: boolean,
+    migrate: boolean,
+  ): { readonly storeId: string; readonly createdAt: number; readonly olderVersion: number | null } {
     return db
-      .transaction((): string => {
+      .transaction(() => {
         const row = db.prepare('SELECT store_id, schema_version, created_at, mac FROM store_meta WHERE id = 1').get() as
           | { store_id: string; schema_version: number; created_at: number; mac: Buffer }
           | undefined;
@@ -361,19 +372,21 @@ export class StoreCore {
           if (used.n !== 0) throw new RecordIntegrityError('META_MISSING', null, 'store metadata row is missing');
           const storeId = `store-${randomBytes(16).toString('hex')}`;
           const createdAt = clock();
-          const mac = rowMac(keys.recordMac, MacDomain.META, [storeId, String(CONTRACT_SCHEMA_VERSION), String(createdAt)]);
+          const mac = rowMac(keys.recordMac, MacDomain.META, [storeId, String(STORE_SCHEMA_VERSION), String(createdAt)]);
           db.prepare('INSERT INTO store_meta (id, store_id, schema_version, created_at, mac) VALUES (1, ?, ?, ?, ?)').run(
             storeId,
-            CONTRACT_SCHEMA_VERSION,
+            STORE_SCHEMA_VERSION,
             createdAt,
             Buffer.from(mac),
           );
-          return storeId;
+          return { storeId, createdAt, olderVersion: null };
         }
         const expected = rowMac(keys.recordMac, MacDomain.META, [row.store_id, String(row.schema_version), String(row.created_at)]);
         if (!macMatches(expected, row.mac)) throw new RecordIntegrityError('META_MAC', null, 'store metadata failed authentication (wrong key or tampered)');
-        if (row.schema_version !== CONTRACT_SCHEMA_VERSION) throw new RecordIntegrityError('META_MAC', null, 'store metadata schema version mismatch');
-        return row.store_id;
+        if (row.schema_version === STORE_SCHEMA_VERSION) return { storeId: row.store_id, createdAt: row.created_at, olderVersion: null };
+        // Newer versions were refused before the schema gate (refuseNewerStore); this one is older.
+        if (!migrate) throw legacyStoreRefusal(row.schema_version);
+        return { storeId: row.store_id, createdAt: row.created_at, olderVersion: row.schema_version };
       })
       .immediate();
   }
@@ -570,6 +583,16 @@ export class StoreCore {
 
   private verifyEverything(): void {
     this.#db.transaction(() => this.verifyContents())();
+  }
+
+  /** `migrate`: the version steps and then every row check, in one transaction — a store that fails is left as it was. */
+  private upgradeVersion(from: number, createdAt: number): void {
+    this.#db
+      .transaction(() => {
+        upgradeStoreVersion(this.#db, this.#keys.recordMac, this.#storeId, createdAt, from);
+        this.verifyContents();
+      })
+      .immediate();
   }
 
   /**

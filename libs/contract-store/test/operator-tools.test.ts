@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '../src/index.js';
-import { contractInput, errorOf, makeHarness, preparedConfirmed, verified } from './helpers.js';
+import { SENTINEL_IDENTITY, SENTINEL_INTENT, SENTINEL_SNAPSHOT, contractInput, errorOf, makeHarness, preparedConfirmed, verified } from './helpers.js';
 import type { Harness } from './helpers.js';
 
 let h: Harness;
@@ -73,5 +73,20 @@ describe('backupTo', () => {
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
+  });
+});
+
+describe('revealTargetIdentity', () => {
+  it('returns only the decrypted target identity (never intent or snapshot); PURGED once retention zeroed the artifacts', async () => {
+    const store = await h.open({ retentionMs: 0 });
+    const p = preparedConfirmed(store, contractInput({ target: 4 }));
+    const shown = store.revealTargetIdentity(p.contract_id);
+    expect(shown).toEqual({ alias_name: SENTINEL_IDENTITY });
+    expect(JSON.stringify(shown)).not.toContain(SENTINEL_INTENT);
+    expect(JSON.stringify(shown)).not.toContain(SENTINEL_SNAPSHOT);
+    expect(errorOf(() => store.revealTargetIdentity('ctr-unknown'))).toMatchObject({ name: 'ContractNotFoundError' });
+    store.cancel(p.contract_id);
+    store.purgeExpiredArtifacts();
+    expect(errorOf(() => store.revealTargetIdentity(p.contract_id))).toMatchObject({ name: 'ProtectedArtifactError', code: 'PURGED' });
   });
 });

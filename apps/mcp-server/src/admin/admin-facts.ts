@@ -1,6 +1,8 @@
 import type { RecoveryContract, SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import { ArtifactDirectory } from '@pfsense-mcp/coordinator';
-import { PinnedAuthoritySet, readEd25519PrivateKeyFile } from '@pfsense-mcp/crypto';
+import { readEd25519PrivateKeyFile } from '@pfsense-mcp/crypto';
+import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
+import { loadServerRequestAuthorities } from '../runtime/load-server-request-authorities.js';
 import { loadPinnedAuthorities, pinnedAuthoritySetOf } from '../runtime/pinned-authorities-file.js';
 import type { WriteDirectoryLayout } from '../runtime/write-directory-layout.js';
 import type { AdminContext } from './admin-context.js';
@@ -20,11 +22,14 @@ export function allContracts(store: SqliteRecoveryContractStore): readonly Recov
   }
 }
 
-/** The server's own request key as a pinned set (it verifies the outbox: only the server's files are authentic). */
-function serverAuthoritiesOf(layout: WriteDirectoryLayout): PinnedAuthoritySet {
+/**
+ * The server's own request keys as a pinned set (they verify the outbox: only the server's files are authentic): the
+ * current key and each retired key still needed, exactly as the server decides it at start.
+ */
+function serverAuthoritiesOf(layout: WriteDirectoryLayout, contracts: ReadonlyMap<string, RecoveryContract>, now: number): PinnedAuthoritySet {
   const key = readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
   key.privateKey.fill(0);
-  return PinnedAuthoritySet.of([{ keyId: key.keyId, publicKey: key.publicKey, role: 'server-request', active: true }]);
+  return loadServerRequestAuthorities(layout, key, (id) => contracts.get(id), now).authorities;
 }
 
 export interface OpenedWriteDirectory {
@@ -57,12 +62,13 @@ export async function withWriteDirectory<T>(layout: WriteDirectoryLayout, ctx: A
       outbox,
       facts: () => {
         const contracts = new Map(allContracts(store).map((c) => [c.contract_id, c]));
+        const now = ctx.now();
         return Object.freeze({
-          now: ctx.now(),
+          now,
           contracts,
           consumption: opened,
           operatorAuthorities: pinnedAuthoritySetOf(loadPinnedAuthorities(layout.authoritiesFile)),
-          serverAuthorities: serverAuthoritiesOf(layout),
+          serverAuthorities: serverAuthoritiesOf(layout, contracts, now),
         });
       },
     };

@@ -14,7 +14,8 @@ Host setup:
   trust --dir DIR --role ROLE --public-key KEY
                                        pin an operator key; ROLE = plan-authorization | confirmation |
                                        reconciliation; KEY = 64 hex or the signer's .pub file
-  trust --dir DIR --list               show the pinned keys (role, key id)
+  trust --dir DIR --list               show the pinned keys (role, key id), the server's current request key and the
+                                       retired ones (still needed by N files / no longer needed)
   untrust --dir DIR --key-id ID        remove one pinned key
   inbox add --dir DIR FILE             verify a signed artifact from the operator (kind, signature against the
                                        pinned keys, currentness) and install it in the inbox (0600, exclusive)
@@ -59,6 +60,9 @@ Keys and restores:
                                        stores, refused while a contract is EXECUTING, ROLLING_BACK or
                                        RECONCILIATION; re-points both anchors with the acceptance time; every
                                        authorization issued before it is refused from then on
+  rotate server-key --dir DIR          a new server-request signing key (server stopped); prints its public key for
+                                       the signer's --server-key. The old key is retired: kept for verification only
+                                       while a file it signed is still needed (trust --list shows how many)
   purge --dir DIR                      retention purge (server stopped): protected artifacts of terminal contracts
                                        ended more than PFSENSE_WRITE_RETENTION_DAYS (default 30) ago, then compact
 

@@ -1,5 +1,6 @@
 import { isSafeToken } from '@pfsense-mcp/canonical';
 import { ContractNotFoundError, ContractStoreError, SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
+import type { ConsumptionStoreOptions, ContractStoreOptions } from '@pfsense-mcp/contract-store';
 import type { WriteDirectoryLayout } from '../runtime/write-directory-layout.js';
 import type { AdminContext } from './admin-context.js';
 import { AdminError } from './admin-error.js';
@@ -23,34 +24,44 @@ export function storeRefusal(error: unknown): unknown {
  */
 export async function openAdminContractStore(layout: WriteDirectoryLayout, ctx: AdminContext, options: AdminStoreOptions = {}): Promise<SqliteRecoveryContractStore> {
   try {
-    return await SqliteRecoveryContractStore.open({
-      directory: layout.storeDir,
-      fileName: 'contracts.sqlite',
-      masterKeyFile: layout.masterKeyFile,
-      clock: ctx.now,
-      anchor: { file: layout.contractsAnchorFile },
-      verifyOnOpen: options.verifyOnOpen ?? true,
-      migrate: options.migrate === true,
-    });
+    return await SqliteRecoveryContractStore.open(adminContractStoreOptions(layout, ctx, options));
   } catch (error) {
     throw storeRefusal(error);
   }
 }
 
+/** The contract store's open options as the server uses them (for a caller that needs the store's own errors). */
+export function adminContractStoreOptions(layout: WriteDirectoryLayout, ctx: AdminContext, options: AdminStoreOptions = {}): ContractStoreOptions {
+  return {
+    directory: layout.storeDir,
+    fileName: 'contracts.sqlite',
+    masterKeyFile: layout.masterKeyFile,
+    clock: ctx.now,
+    anchor: { file: layout.contractsAnchorFile },
+    verifyOnOpen: options.verifyOnOpen ?? true,
+    migrate: options.migrate === true,
+  };
+}
+
 /** Opens the consumption store with its anchor, as the server does. */
 export async function openAdminConsumptionStore(layout: WriteDirectoryLayout, ctx: AdminContext, options: AdminStoreOptions = {}): Promise<SqliteConsumptionStore> {
   try {
-    return await SqliteConsumptionStore.open({
-      directory: layout.storeDir,
-      fileName: 'consumption.sqlite',
-      masterKeyFile: layout.masterKeyFile,
-      clock: ctx.now,
-      anchor: { file: layout.consumptionAnchorFile },
-      migrate: options.migrate === true,
-    });
+    return await SqliteConsumptionStore.open(adminConsumptionStoreOptions(layout, ctx, options));
   } catch (error) {
     throw storeRefusal(error);
   }
+}
+
+/** The consumption store's open options as the server uses them. */
+export function adminConsumptionStoreOptions(layout: WriteDirectoryLayout, ctx: AdminContext, options: AdminStoreOptions = {}): ConsumptionStoreOptions {
+  return {
+    directory: layout.storeDir,
+    fileName: 'consumption.sqlite',
+    masterKeyFile: layout.masterKeyFile,
+    clock: ctx.now,
+    anchor: { file: layout.consumptionAnchorFile },
+    migrate: options.migrate === true,
+  };
 }
 
 /** Runs `f` with the contract store open, closing it whatever happens. */

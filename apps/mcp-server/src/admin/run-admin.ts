@@ -16,6 +16,7 @@ import { inboxAddCommand } from './inbox-add-command.js';
 import { initCommand } from './init-command.js';
 import { purgeCommand } from './purge-command.js';
 import { reanchorCommand } from './reanchor-command.js';
+import { rotateServerKeyCommand } from './rotate-server-key-command.js';
 import { adminErrorOf } from './open-write-directory.js';
 import { checkCommandArgs, parseAdminArgs, wantsJson } from './parse-admin-args.js';
 import type { AdminArgs, CommandSpec } from './parse-admin-args.js';
@@ -40,6 +41,7 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ['untrust', { spec: { name: 'untrust', values: ['--dir', '--key-id'] }, run: (a, c) => untrustCommand(a, c) }],
   ['reanchor', { spec: { name: 'reanchor', values: ['--dir'], flags: ['--accept-restore'] }, run: (a, c) => reanchorCommand(a, c) }],
   ['purge', { spec: { name: 'purge', values: ['--dir'] }, run: (a, c) => purgeCommand(a, c) }],
+  ['rotate server-key', { spec: { name: 'rotate server-key', values: ['--dir'] }, run: (a, c) => rotateServerKeyCommand(a, c) }],
   ['inbox add', { spec: { name: 'inbox add', values: ['--dir'], operands: ['FILE'] }, run: (a, c, o) => inboxAddCommand(a, c, o[0] ?? '') }],
   ['status', { spec: { name: 'status', values: ['--dir'], flags: ['--all', '--show-targets'] }, run: (a, c) => statusCommand(a, c) }],
   ['audit verify', { spec: { name: 'audit verify', values: ['--dir', '--export'] }, run: (a, c) => auditVerifyCommand(a, c) }],

@@ -1,7 +1,6 @@
-import { ArtifactKind, parseArtifact, verifyArtifactSignature } from '@pfsense-mcp/authorization';
-import type { PendingConfirmationRequest } from '@pfsense-mcp/authorization';
+import { parseAliasIdentity } from '@pfsense-mcp/adapters';
+import { ProtectedArtifactError } from '@pfsense-mcp/contract-store';
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
-import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { statusOfContract } from '@pfsense-mcp/coordinator';
 import { DEFAULT_RATE_LIMITS } from '@pfsense-mcp/policy';
 import { RecoveryState, isTerminal } from '@pfsense-mcp/state-machine';
@@ -11,6 +10,7 @@ import type { AdminResult } from './admin-result.js';
 import { classifyArtifacts } from './classify-artifacts.js';
 import { withWriteDirectory } from './admin-facts.js';
 import type { OpenedWriteDirectory } from './admin-facts.js';
+import { storeRefusal } from './open-admin-stores.js';
 import { openWriteDirectory } from './open-write-directory.js';
 import type { AdminArgs } from './parse-admin-args.js';
 
@@ -37,20 +37,17 @@ function age(ms: number): string {
 }
 
 /**
- * --show-targets: alias names from the server's own signed confirmation requests in the outbox (verified against
- * the server key; the store's encrypted copy stays sealed — only the executor may open it).
+ * --show-targets: each contract's alias name, decrypted from the store's own protected target-identity artifact
+ * (the store reveals only that one, never the intent or snapshot); null once retention purged the artifacts.
  */
-function targetNames(w: OpenedWriteDirectory, serverAuthorities: PinnedAuthoritySet): ReadonlyMap<string, string> {
-  const names = new Map<string, string>();
-  for (const file of w.outbox.list()) {
+function targetNames(w: OpenedWriteDirectory, contracts: readonly RecoveryContract[]): ReadonlyMap<string, string | null> {
+  const names = new Map<string, string | null>();
+  for (const c of contracts) {
     try {
-      const a = parseArtifact(w.outbox.read(file));
-      if (a.kind !== ArtifactKind.CONFIRMATION_REQUEST) continue;
-      verifyArtifactSignature(a, serverAuthorities);
-      const p = (a as PendingConfirmationRequest).payload;
-      names.set(p.contract_id, p.review.pre_state.name);
-    } catch {
-      // Not the server's own readable request: no name from it.
+      names.set(c.contract_id, parseAliasIdentity(w.store.revealTargetIdentity(c.contract_id), 'target-identity').alias_name);
+    } catch (error) {
+      if (!(error instanceof ProtectedArtifactError && error.code === 'PURGED')) throw storeRefusal(error);
+      names.set(c.contract_id, null);
     }
   }
   return names;
@@ -77,7 +74,7 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
   return withWriteDirectory(layout, ctx, (w) => {
     const facts = w.facts();
     const contracts = [...facts.contracts.values()].filter((c) => args.flags.has('--all') || !isTerminal(c.state)).sort((a, b) => a.created_at - b.created_at);
-    const names = args.flags.has('--show-targets') ? targetNames(w, facts.serverAuthorities) : null;
+    const names = args.flags.has('--show-targets') ? targetNames(w, contracts) : null;
     const rows = contracts.map((c) => (names === null ? row(c, facts.now) : { ...row(c, facts.now), target_name: names.get(c.contract_id) ?? null }));
     const artifacts = classifyArtifacts(w.inbox, w.outbox, facts);
     const pending = artifacts.filter((a) => a.box === 'outbox' && a.condition === 'still-useful');

@@ -1,4 +1,9 @@
-import { readSecretFile } from '@pfsense-mcp/crypto';
+import { readEd25519PrivateKeyFile, readSecretFile } from '@pfsense-mcp/crypto';
+import { outboxReader } from '../runtime/load-server-request-authorities.js';
+import { loadRetiredServerKeys } from '../runtime/retired-server-keys-file.js';
+import { retiredKeyNeeds } from '../runtime/server-request-authorities.js';
+import { allContracts } from './admin-facts.js';
+import { withContractStore } from './open-admin-stores.js';
 import { OPERATOR_ROLES, loadPinnedAuthorities, savePinnedAuthorities } from '../runtime/pinned-authorities-file.js';
 import type { OperatorRole, PinnedOperatorKey } from '../runtime/pinned-authorities-file.js';
 import type { WriteDirectoryLayout } from '../runtime/write-directory-layout.js';
@@ -21,21 +26,53 @@ function serverPublicKey(layout: WriteDirectoryLayout): string {
   return readSecretFile(layout.serverRequestPublicKeyFile, { maxBytes: 256 }).toString('latin1').trim();
 }
 
-function listing(entries: readonly PinnedOperatorKey[]): AdminResult {
-  const text =
-    entries.length === 0
+function listing(entries: readonly PinnedOperatorKey[], server: ServerRequestKeys): AdminResult {
+  const text = [
+    ...(entries.length === 0
       ? ['no operator key pinned (pfsense-mcp admin trust --dir DIR --role ROLE --public-key KEY)']
-      : ['role                 key id', ...entries.map((e) => `${e.role.padEnd(20)} ${e.keyId}`)];
-  return adminResult(text, { authorities: entries.map((e) => ({ role: e.role, key_id: e.keyId })) });
+      : ['role                 key id', ...entries.map((e) => `${e.role.padEnd(20)} ${e.keyId}`)]),
+    '',
+    'server-request keys (the server\'s own; never pinned in an operator role)',
+    `  current              ${server.currentKeyId}`,
+    ...server.retired.map(
+      (r) => `  retired              ${r.keyId}  since ${new Date(r.retiredAt).toISOString()}  ${r.neededBy > 0 ? `still needed by ${r.neededBy} file(s)` : 'no longer needed'}`,
+    ),
+  ];
+  return adminResult(text, {
+    authorities: entries.map((e) => ({ role: e.role, key_id: e.keyId })),
+    server_request_keys: [
+      { key_id: server.currentKeyId, state: 'current', retired_at: null, needed_by_files: null },
+      ...server.retired.map((r) => ({ key_id: r.keyId, state: 'retired', retired_at: r.retiredAt, needed_by_files: r.neededBy, still_needed: r.neededBy > 0 })),
+    ],
+  });
+}
+
+interface ServerRequestKeys {
+  readonly currentKeyId: string;
+  readonly retired: readonly { readonly keyId: string; readonly retiredAt: number; readonly neededBy: number }[];
+}
+
+/** The current server-request key and each retired one with how many recorded files still need it (now). */
+async function serverRequestKeys(layout: WriteDirectoryLayout, ctx: AdminContext): Promise<ServerRequestKeys> {
+  const current = readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
+  current.privateKey.fill(0);
+  const retired = loadRetiredServerKeys(layout.retiredServerKeysFile);
+  if (retired.length === 0) return { currentKeyId: current.keyId, retired: [] };
+  const needs = await withContractStore(layout, ctx, (store) => {
+    const contracts = new Map(allContracts(store).map((c) => [c.contract_id, c]));
+    return retiredKeyNeeds(retired, current.keyId, { readOutbox: outboxReader(layout), contractOf: (id) => contracts.get(id), now: ctx.now() });
+  });
+  return { currentKeyId: current.keyId, retired: needs.map((n) => ({ keyId: n.key.keyId, retiredAt: n.key.retiredAt, neededBy: n.neededBy.length })) };
 }
 
 /** `admin trust --dir DIR --role ROLE --public-key KEY` pins one operator key; `--list` shows them. */
-export function trustCommand(args: AdminArgs, ctx: AdminContext): AdminResult {
+export async function trustCommand(args: AdminArgs, ctx: AdminContext): Promise<AdminResult> {
   const role = args.values.get('--role');
   const key = args.values.get('--public-key');
   if (args.flags.has('--list')) {
     if (role !== undefined || key !== undefined) throw AdminError.usage('--list: takes no --role or --public-key');
-    return listing(loadPinnedAuthorities(openWriteDirectory(args, ctx).authoritiesFile));
+    const layout = openWriteDirectory(args, ctx);
+    return listing(loadPinnedAuthorities(layout.authoritiesFile), await serverRequestKeys(layout, ctx));
   }
   if (role === undefined) throw AdminError.usage(`--role: required (${OPERATOR_ROLES.join(' | ')})`);
   if (role === 'server-request') {
@@ -45,7 +82,8 @@ export function trustCommand(args: AdminArgs, ctx: AdminContext): AdminResult {
   if (key === undefined) throw AdminError.usage('--public-key: required (64 hex or the signer\'s .pub file)');
   const layout = openWriteDirectory(args, ctx);
   const pinned = readPublicKeyArgument(key, '--public-key');
-  if (pinned.publicKey === serverPublicKey(layout)) {
+  const retired = loadRetiredServerKeys(layout.retiredServerKeysFile);
+  if (pinned.publicKey === serverPublicKey(layout) || retired.some((r) => r.publicKey === pinned.publicKey)) {
     throw new AdminError('SERVER_REQUEST_KEY', '--public-key: is the server\'s own server-request key; a server-request key is refused in every operator role');
   }
   const entries = loadPinnedAuthorities(layout.authoritiesFile);

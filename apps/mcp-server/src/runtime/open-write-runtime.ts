@@ -2,7 +2,7 @@
 // both stores with their anchors, inbox/outbox → executor → coordinator → execution core → the facade the tool
 // holds. All or nothing: the first problem closes what was opened and throws one WriteGateError.
 import { isAbsolute, relative } from 'node:path';
-import { ContractStoreError, RecordIntegrityError, SqliteConsumptionStore, SqliteRecoveryContractStore, StoreConsistencyError } from '@pfsense-mcp/contract-store';
+import { ContractStoreError, RecordIntegrityError, SchemaVersionError, SqliteConsumptionStore, SqliteRecoveryContractStore, StoreConsistencyError } from '@pfsense-mcp/contract-store';
 import {
   AliasDescriptionExecutionCore,
   ArtifactDirectory,
@@ -12,7 +12,8 @@ import {
   createStoreEvidenceVerifiers,
 } from '@pfsense-mcp/coordinator';
 import type { AliasDescriptionWriteFacade } from '@pfsense-mcp/coordinator';
-import { KeyFileError, PinnedAuthoritySet, readEd25519PrivateKeyFile, readMasterKeyFile } from '@pfsense-mcp/crypto';
+import { KeyFileError, readEd25519PrivateKeyFile, readMasterKeyFile } from '@pfsense-mcp/crypto';
+import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { MutationExecutor } from '@pfsense-mcp/executor';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { Capability, MutationPolicy } from '@pfsense-mcp/policy';
@@ -26,6 +27,7 @@ import { PinnedAuthoritiesFileError, loadPinnedAuthorities, pinnedAuthoritySetOf
 import { readApiKey } from './read-api-key.js';
 import { WriteDirectoryError } from './write-directory-error.js';
 import { announceServer } from './write-directory-lock.js';
+import { contractLookup, loadServerRequestAuthorities } from './load-server-request-authorities.js';
 import { assertWriteDirectory, writeDirectoryLayout } from './write-directory-layout.js';
 import type { WriteDirectoryLayout } from './write-directory-layout.js';
 import { WriteGate, WriteGateError } from './write-gate-error.js';
@@ -114,6 +116,10 @@ function classifyBuildError(error: unknown, layout: WriteDirectoryLayout | null)
   }
   if (error instanceof ArtifactFileError) {
     return runtimeFailure(`ARTIFACT_DIR_${safeCode(error.code)}`, `PFSENSE_WRITE_DIR/inbox or outbox is unusable (${safeCode(error.code)}): both must be real directories of the server user, mode 0700, holding only safe files`, error);
+  }
+  if (error instanceof SchemaVersionError && (error.code === 'LEGACY_SCHEMA' || error.code === 'NEWER_SCHEMA')) {
+    // The store's own sentence: both version numbers and what to do (`admin migrate`, or the newer release).
+    return runtimeFailure(`STORE_${error.code}`, `the store refused to open: ${error.message}`, error);
   }
   if (error instanceof ContractStoreError) {
     return runtimeFailure(`STORE_${safeCode(error.code)}`, `the contract or consumption store refused to open (${error.name} ${safeCode(error.code)}${whereInStore(error)}); see \`pfsense-mcp admin\` and the contract-store README (backup and restore)`, error);
@@ -294,7 +300,8 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
       inboxDirectory: layout.inboxDir,
       outboxDirectory: layout.outboxDir,
       serverKey: { privateKey: serverKey.privateKey },
-      serverAuthorities: PinnedAuthoritySet.of([{ keyId: serverKey.keyId, publicKey: serverKey.publicKey, role: 'server-request', active: true }]),
+      // The current key, and a retired one while a file it signed is still needed (admin rotate server-key).
+      serverAuthorities: loadServerRequestAuthorities(layout, serverKey, contractLookup(store), clock()).authorities,
       clock,
     });
     serverKey.privateKey.fill(0);

@@ -9,6 +9,7 @@ export type WriteDirectoryErrorCode =
   | 'UNSAFE_MODE'
   | 'NOT_EMPTY'
   | 'IN_USE'
+  | 'MALFORMED'
   | 'IO_ERROR';
 
 /**

@@ -20,6 +20,8 @@ export interface WriteDirectoryLayout {
   readonly serverRequestKeyFile: string;
   /** Its public half (64 hex + newline), what the operator hands the signer as `--server-key`. */
   readonly serverRequestPublicKeyFile: string;
+  /** The server-request keys retired by `admin rotate server-key` (absent until the first rotation). */
+  readonly retiredServerKeysFile: string;
   /** DIR/anchors, always created by init (empty when the anchors live elsewhere). */
   readonly localAnchorDir: string;
   /** Where the anchors really are: `localAnchorDir`, or the PFSENSE_WRITE_ANCHOR_DIR directory. */
@@ -73,6 +75,7 @@ export function writeDirectoryLayout(dir: string, anchorDir?: string | null): Wr
     masterKeyFile: join(keysDir, 'master.key'),
     serverRequestKeyFile: join(keysDir, 'server-request.key'),
     serverRequestPublicKeyFile: join(keysDir, 'server-request.pub'),
+    retiredServerKeysFile: join(keysDir, 'server-request.retired.json'),
     localAnchorDir,
     anchorDir: anchors,
     anchorDirIsExternal: external !== null,
@@ -144,6 +147,7 @@ export function assertWriteDirectory(layout: WriteDirectoryLayout): void {
   ]) {
     assertOwnerOnlyFile(file);
   }
+  assertOwnerOnlyFile(layout.retiredServerKeysFile, false);
   assertOwnerOnlyFile(layout.contractsAnchorFile, false);
   assertOwnerOnlyFile(layout.consumptionAnchorFile, false);
 }
