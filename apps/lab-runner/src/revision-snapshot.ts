@@ -1,6 +1,7 @@
 // pfSense's config history as the lab report records it around every mutation (docs/DESIGN.md §7): how many
 // revisions, the newest one's time, and a digest of their descriptions — never a description (they name the
 // API user and the client address).
+import { PFREST_ALIAS_UPDATE_NOTE } from '@pfsense-mcp/authorization';
 import { DigestPurpose, digest } from '@pfsense-mcp/canonical';
 import { z } from 'zod';
 
@@ -63,3 +64,22 @@ export function corroborationText(c: {
   const d = c.descriptions_digest === null ? '' : `; descriptions ${c.descriptions_digest.slice(0, 16)}`;
   return `config history: ${c.class}${reason} — ${count} new revision${c.new_count === 1 ? '' : 's'} since the send${newest}${note}${d}`;
 }
+
+const revisionSnapshotSchema = z.strictObject({
+  count: z.number().int().min(0).max(1000),
+  newest_time: z.number().int().min(0).nullable(),
+  digest: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
+/** A timeline event's `revisions` on the wire (worker IPC) and in a paused run's state file. */
+export const revisionsAroundSchema = z.strictObject({ before: revisionSnapshotSchema.nullable(), after: revisionSnapshotSchema.nullable() });
+
+/** A signed record's `config_history` (the reconciliation request's corroboration) on the wire and on file. */
+export const pendingCorroborationSchema = z.strictObject({
+  class: z.enum(['NONE', 'ONE', 'SEVERAL', 'UNKNOWN']),
+  reason: z.string().regex(/^[A-Z_]{1,32}$/).nullable(),
+  new_count: z.number().int().min(0).max(1000).nullable(),
+  newest_time: z.number().int().min(0).nullable(),
+  change_note: z.literal(PFREST_ALIAS_UPDATE_NOTE).nullable(),
+  descriptions_digest: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+});

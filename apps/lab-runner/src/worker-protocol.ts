@@ -1,6 +1,6 @@
-import { PFREST_ALIAS_UPDATE_NOTE } from '@pfsense-mcp/authorization';
 import { z } from 'zod';
 import { labKeysWireSchema, labPinsWireSchema } from './lab-keys.js';
+import { pendingCorroborationSchema, revisionsAroundSchema } from './revision-snapshot.js';
 import { SCENARIO_IDS } from './scenario-definition.js';
 
 /** The environment switch that makes the runner's bundle a worker (it then takes its job over IPC only). */
@@ -43,11 +43,6 @@ export const workerJobSchema = z.strictObject({
 });
 export type WorkerJob = z.infer<typeof workerJobSchema>;
 
-const revisionSnapshotSchema = z.strictObject({
-  count: z.number().int().min(0).max(1000),
-  newest_time: z.number().int().min(0).nullable(),
-  digest: z.string().regex(/^[0-9a-f]{64}$/),
-});
 const sends = z.strictObject({ forward: z.number().int().min(0), rollback: z.number().int().min(0), orchestration: z.number().int().min(0) });
 const eventSchema = z.strictObject({
   at_ms: z.number().int().min(0),
@@ -57,7 +52,7 @@ const eventSchema = z.strictObject({
   reads: z.number().int().min(0),
   sends,
   artifact: z.strictObject({ kind: z.string().max(64), digest: z.string().regex(/^[0-9a-f]{64}$/) }).nullable(),
-  revisions: z.strictObject({ before: revisionSnapshotSchema.nullable(), after: revisionSnapshotSchema.nullable() }).optional(),
+  revisions: revisionsAroundSchema.optional(),
 });
 const signedSchema = z.strictObject({
   requestKind: z.string().max(64),
@@ -65,17 +60,7 @@ const signedSchema = z.strictObject({
   signedKind: z.string().max(64),
   signedDigest: z.string().regex(/^[0-9a-f]{64}$/),
   outcome: z.enum(['APPLIED', 'NOT_APPLIED']).nullable(),
-  config_history: z
-    .strictObject({
-      class: z.enum(['NONE', 'ONE', 'SEVERAL', 'UNKNOWN']),
-      reason: z.string().regex(/^[A-Z_]{1,32}$/).nullable(),
-      new_count: z.number().int().min(0).max(1000).nullable(),
-      newest_time: z.number().int().min(0).nullable(),
-      change_note: z.literal(PFREST_ALIAS_UPDATE_NOTE).nullable(),
-      descriptions_digest: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
-    })
-    .nullable()
-    .optional(),
+  config_history: pendingCorroborationSchema.nullable().optional(),
 });
 
 export const workerMessageSchema = z.discriminatedUnion('type', [

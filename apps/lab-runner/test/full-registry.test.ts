@@ -100,9 +100,9 @@ describe('the full registry on the simulator', () => {
     }
     // Subject forwards and rollbacks plus the orchestration changes of every scenario (the G workers' too).
     expect(mutations).toBeGreaterThanOrEqual(SCENARIO_IDS.length);
-    const md = readFileSync(join(outcome.reportDir, 'report.md'), 'utf8');
+    const md = readFileSync(join(outcome.reportDir as string, 'report.md'), 'utf8');
     expect(md).toContain('| config history before → after |');
-    expect(readFileSync(join(outcome.reportDir, 'report.html'), 'utf8')).toContain('<th>config history before → after</th>');
+    expect(readFileSync(join(outcome.reportDir as string, 'report.html'), 'utf8')).toContain('<th>config history before → after</th>');
   });
 
   it('the E scenarios show the corroboration in the pending evidence: exactly one new revision, pfrest\'s note', () => {
@@ -123,9 +123,9 @@ describe('the full registry on the simulator', () => {
       const pending = outcome.results.find((x) => x.id === id)?.signed.filter((x) => x.requestKind === 'pfsense-mcp/reconciliation-request') ?? [];
       expect(pending.map((x) => x.config_history), id).toEqual([null]);
     }
-    const md = readFileSync(join(outcome.reportDir, 'report.md'), 'utf8');
+    const md = readFileSync(join(outcome.reportDir as string, 'report.md'), 'utf8');
     expect(md).toMatch(/- reconciliation-request [0-9a-f]{16}: config history: ONE — 1 new revision since the send, newest at \d+, 'Modified Firewall Alias via API'; descriptions [0-9a-f]{16}; signed APPLIED/);
-    expect(readFileSync(join(outcome.reportDir, 'report.html'), 'utf8')).toContain('Pending evidence (reconciliation requests as the owner reviewed them):');
+    expect(readFileSync(join(outcome.reportDir as string, 'report.html'), 'utf8')).toContain('Pending evidence (reconciliation requests as the owner reviewed them):');
   });
 
   it('prints one JSON line per scenario with the fixed fields, then the summary line', () => {
