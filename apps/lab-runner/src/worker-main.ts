@@ -105,7 +105,10 @@ export async function runWorker(): Promise<void> {
   } catch (e) {
     await flushSigned();
     const code = e instanceof LabError ? e.code : e instanceof Error ? e.name : 'ERROR';
-    const message = e instanceof LabInterruptedError ? 'INTERRUPTED' : e instanceof LabError ? e.message : 'the worker failed';
+    // Another error is named by its class and stable code only (never its message: it may carry a value).
+    const errCode = e instanceof Error ? (e as { code?: unknown }).code : undefined;
+    const named = e instanceof Error ? `the worker failed (${e.name}${typeof errCode === 'string' && /^[A-Z0-9_]{1,64}$/.test(errCode) ? `: ${errCode}` : ''})` : 'the worker failed';
+    const message = e instanceof LabInterruptedError ? 'INTERRUPTED' : e instanceof LabError ? e.message : named;
     await send({ type: 'failed', code, message: message.slice(0, 300) });
     ctx?.runtime.close();
     clearInterval(keepAlive);

@@ -18,6 +18,8 @@ export { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from './runtime/server-iden
 export { ToolErrorCode, ToolCallError, TOOL_ERROR_MESSAGES, toolErrorText } from './tools/tool-error-code.js';
 export { boundResultSize, MAX_RESULT_BYTES } from './tools/bound-result-size.js';
 export { registerReadTools } from './tools/register-read-tools.js';
+export { precomputedJsonSchema } from './tools/precomputed-json-schema.js';
+export { READ_TOOL_JSON_SCHEMA_TARGET, READ_TOOL_JSON_SCHEMAS, type ReadToolJsonSchemas } from './tools/read-tool-json-schemas.js';
 export { INFO_TOOL_NAME } from './tools/register-info-tool.js';
 export { buildToolManifest, type ToolManifest, type ToolManifestEntry } from './runtime/build-tool-manifest.js';
 export { KNOWN_TOOL_NAMES } from './runtime/known-tool-names.js';

@@ -1,7 +1,7 @@
 // Black-box: `pfsense-mcp admin purge` through the BUILT program on a real store: a terminal contract past the
 // retention window loses its protected artifacts; an open contract keeps them; the window is configured.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
@@ -69,6 +69,16 @@ describe('admin purge', () => {
     s.markPrepared(live.contract_id, live.state_version);
     s.close();
 
+    // status shows the window, its source and what purge would take — per the configured window.
+    expect(admin(['status', '--dir', dir, '--json']).json['retention']).toEqual({ days: 30, source: 'default', purgeable_contracts: 1 });
+    expect(admin(['status', '--dir', dir, '--json'], { PFSENSE_WRITE_RETENTION_DAYS: '60' }).json['retention']).toEqual({ days: 60, source: 'env', purgeable_contracts: 0 });
+    const readable = admin(['status', '--dir', dir, '--all']).stdout;
+    expect(readable).toContain('retention: 30 days (default; set PFSENSE_WRITE_RETENTION_DAYS to change); 1 terminal contract(s) past it');
+    // Each row and hint points into the runbook, at a section that exists.
+    const runbook = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'OPERATIONS.md'), 'utf8');
+    const links = [...readable.matchAll(/see docs\/OPERATIONS\.md#([a-z0-9-]+)/g)].map((m) => m[1] ?? '');
+    expect(links).toEqual(expect.arrayContaining(['expired', 'awaiting-signatures', 'retention']));
+    for (const a of links) expect(runbook).toContain(`<a id="${a}"></a>`);
     expect(admin(['purge', '--dir', dir, '--json'], { PFSENSE_WRITE_RETENTION_DAYS: 'thirty' })).toMatchObject({ status: 1, json: { ok: false, error: { code: 'CONFIG' } } });
     // a 60-day window: the contract ended 40 days ago stays
     expect(admin(['purge', '--dir', dir, '--json'], { PFSENSE_WRITE_RETENTION_DAYS: '60' }).json).toMatchObject({ ok: true, retention_days: 60, purged: [] });
@@ -77,6 +87,7 @@ describe('admin purge', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.json).toMatchObject({ ok: true, retention_days: 30, purged: [old.contract_id] });
     expect(r.stdout + r.stderr).not.toContain('SENTINEL');
+    expect(admin(['status', '--dir', dir, '--json']).json['retention']).toEqual({ days: 30, source: 'default', purgeable_contracts: 0 });
 
     clock.now = Date.now();
     const t = await open();

@@ -72,6 +72,14 @@ describe('admin reanchor --accept-restore', () => {
     (await contracts()).close();
     expect(JSON.parse(readFileSync(layout.contractsAnchorFile, 'utf8'))).toMatchObject({ accepted_restore_at: at });
 
+    // The acceptance is a value-free row of the contract store's chain: audit verify holds, audit export shows it.
+    expect(admin(['audit', 'verify', '--dir', dir]).status).toBe(0);
+    const rows = admin(['audit', 'export', '--dir', dir]).stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const acceptedRows = rows.filter((r) => JSON.stringify(r).includes('restore-accepted'));
+    expect(acceptedRows).toHaveLength(1);
+    expect(JSON.stringify(acceptedRows[0])).toContain('RESTORE_ACCEPTED');
+    expect(JSON.stringify(acceptedRows[0])).toContain(String(at));
+
     // readable output names the acceptance and never a key
     const readable = admin(['reanchor', '--accept-restore', '--dir', dir]);
     expect(readable.status).toBe(0);

@@ -1,7 +1,7 @@
 // Black-box: `pfsense-mcp admin rotate server-key` with the BUILT server, the REAL signer and the simulator. A
 // request signed before the rotation is still answered after it (the signer checks it against the old public key);
 // new requests are signed by the new key; once no recorded file needs the old key, the server no longer accepts it.
-import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,17 +109,20 @@ describe('admin rotate server-key', () => {
     approveWith(host.serverPub, confirmation, 'confirmation');
     expect((await call(s2, lan)).status).toBe('verified');
 
-    // The answered old request is cleaned away: no recorded file needs the old key any more.
+    // An old-key file the rotation never recorded: this server (started while the key was needed) still takes it.
+    // (Called at once: a fresh call, not one after an idle pause, so no pooled connection to the appliance is stale.)
+    writeFileSync(otherFile, otherBytes, { mode: 0o600 });
+    expect(await call(s2, dmz)).toMatchObject({ status: 'requested', pending_request: otherFile });
+    await stop(s2);
+
+    // The answered old request is cleaned away: no recorded file needs the old key any more (the unrecorded one
+    // does not count, though it is still in the outbox).
     expect(admin(['artifacts', 'clean', '--dir', host.dir]).status).toBe(0);
     expect(existsSync(oldRequest)).toBe(false);
+    expect(existsSync(otherFile)).toBe(true);
     expect(serverKeys()[1]).toMatchObject({ key_id: oldKeyId, needed_by_files: 0, still_needed: false });
     expect(admin(['trust', '--dir', host.dir, '--list']).stdout).toMatch(new RegExp(`retired +${oldKeyId} .*no longer needed`));
 
-    // An old-key file the rotation never recorded: this server (started while the key was needed) still takes it…
-    writeFileSync(otherFile, otherBytes, { mode: 0o600 });
-    const again = await call(s2, dmz);
-    expect(again.status).toBe('requested');
-    await stop(s2);
     // …the next start no longer accepts the old key at all.
     const s3 = await serve();
     try {
@@ -130,4 +133,26 @@ describe('admin rotate server-key', () => {
       await stop(s3);
     }
   }, 240_000);
+
+  it('a rotation interrupted after its commit point (the key renamed, the .pub not yet) is finished by the next run', () => {
+    const dir = join(host.root, 'interrupted');
+    expect(admin(['init', '--dir', dir]).status).toBe(0);
+    const first = admin(['rotate', 'server-key', '--dir', dir, '--json']);
+    expect(first.status, first.stderr).toBe(0);
+    // Put DIR back in the state a SIGKILL between the two renames leaves: the new .pub still under its temporary
+    // name, the old one in place.
+    const pub = join(dir, 'keys', 'server-request.pub');
+    const retired = first.json['retired'] as { public_key_file: string };
+    renameSync(pub, `${pub}.new`);
+    copyFileSync(retired.public_key_file, pub);
+    const again = admin(['rotate', 'server-key', '--dir', dir, '--json']);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.json).toMatchObject({ finished_interrupted_rotation: true, server_key_id: first.json['server_key_id'] });
+    expect(readFileSync(pub, 'utf8').trim()).toBe(first.json['server_public_key']);
+    expect(existsSync(`${pub}.new`)).toBe(false);
+    // Nothing left half-done: the next run is an ordinary rotation again.
+    const third = admin(['rotate', 'server-key', '--dir', dir, '--json']);
+    expect(third.json['server_key_id']).not.toBe(first.json['server_key_id']);
+    expect(third.json['retired']).toMatchObject({ key_id: first.json['server_key_id'], needed_by_files: 0 });
+  });
 });

@@ -1,4 +1,4 @@
-import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { InMemoryTransport, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { describe, expect, it } from 'vitest';
 import { attachReadTools, buildReadClient, createServerFactory, gateUntilReady } from '../src/index.js';
@@ -94,5 +94,47 @@ describe('a 2026-07-28 client that skips discovery (a cached verdict)', () => {
     await client.close();
     await served.close();
     handle.close();
+  });
+});
+
+describe('the held queue is bounded', () => {
+  /** A wire stub: what the gate receives from the client and what it sends back. */
+  function stubWire() {
+    const sent: JSONRPCMessage[] = [];
+    const wire: Transport = { start: async () => undefined, close: async () => undefined, send: async (m: JSONRPCMessage) => void sent.push(m) };
+    return { wire, sent, deliver: (m: JSONRPCMessage) => wire.onmessage?.(m) };
+  }
+
+  it('past maxHeld a request is refused at once with SERVER_STARTING, a notification dropped, one overflow report; the held ones pass in order once open', async () => {
+    const { wire, sent, deliver } = stubWire();
+    let overflows = 0;
+    let paced = 0;
+    const gate = gateUntilReady(wire, {
+      maxHeld: 40,
+      onOverflow: () => (overflows += 1),
+      pace: async () => void (paced += 1),
+    });
+    const seen: unknown[] = [];
+    gate.onmessage = (m) => seen.push('id' in m ? m.id : (m as { method: string }).method);
+    for (let id = 1; id <= 45; id += 1) deliver({ jsonrpc: '2.0', id, method: 'tools/list' });
+    deliver({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' });
+    expect(sent.map((m) => ('id' in m ? m.id : null))).toEqual([41, 42, 43, 44, 45]);
+    expect(sent.every((m) => 'error' in m && (m.error as { data?: { code?: string } }).data?.code === 'SERVER_STARTING')).toBe(true);
+    expect(overflows).toBe(1);
+    expect(seen).toEqual([]);
+    gate.open();
+    // Arriving while the held ones are let through: queued behind them.
+    deliver({ jsonrpc: '2.0', id: 46, method: 'tools/list' });
+    await new Promise<void>((resolve) => {
+      const check = () => (seen.length === 41 ? resolve() : setImmediate(check));
+      check();
+    });
+    expect(seen).toEqual([...Array.from({ length: 40 }, (_, i) => i + 1), 46]);
+    // 41 messages at 16 per turn: paced between turns.
+    expect(paced).toBeGreaterThanOrEqual(2);
+    // Open now: nothing is held any more.
+    deliver({ jsonrpc: '2.0', id: 47, method: 'tools/list' });
+    expect(seen.at(-1)).toBe(47);
+    expect(() => gateUntilReady(wire, { maxHeld: -1 })).toThrow(/maxHeld/);
   });
 });

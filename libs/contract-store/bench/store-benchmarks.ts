@@ -244,3 +244,41 @@ export async function runStoreBenchmarks(options: StoreBenchOptions): Promise<re
   rows.push(row('contract-store: audit verification rows/s vs raw HMAC', inputs.length / verifySeconds, 'rows/s', inputs.length / rawSeconds, 0.5));
   return Object.freeze(rows);
 }
+
+export interface FillClosedContractsOptions {
+  /** The store directory of a write directory (`pfsense-mcp admin init`: DIR/store). */
+  readonly directory: string;
+  readonly masterKey: Uint8Array;
+  /** That store's anti-rollback anchor file (DIR/anchors/contracts.anchor). */
+  readonly anchorFile: string;
+  /** Closed contracts to add (each a full lifecycle ending ROLLED_BACK, 7 audited writes). */
+  readonly n: number;
+}
+
+/**
+ * Fills an initialized write directory's contract store with `n` closed contracts, for a server start-up
+ * benchmark over a store with history (tools/bench `cold-start`, write_protected). Opens and closes the store.
+ */
+export async function fillClosedContracts(options: FillClosedContractsOptions): Promise<{ readonly openMs: number }> {
+  if (!Number.isSafeInteger(options.n) || options.n < 1) throw new TypeError('fillClosedContracts: "n" must be a positive integer');
+  const now = Date.now();
+  const store = await SqliteRecoveryContractStore.open(baseOptions(options.directory, options.masterKey, () => now, { file: options.anchorFile }));
+  try {
+    const ex = ExecutorContractStore.of(store);
+    const core = coreOf(store);
+    const BATCH = 500;
+    for (let i = 0; i < options.n; i += BATCH) {
+      core.batchForBenchmark(() => {
+        for (let j = i; j < Math.min(options.n, i + BATCH); j += 1) lifecycle(store, ex, j, now);
+      });
+    }
+  } finally {
+    store.close();
+  }
+  // What a server start pays for this store: open with full verification (MACs, audit chain, anchor).
+  const t0 = process.hrtime.bigint();
+  const reopened = await SqliteRecoveryContractStore.open(baseOptions(options.directory, options.masterKey, () => now, { file: options.anchorFile }));
+  const openMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  reopened.close();
+  return Object.freeze({ openMs });
+}

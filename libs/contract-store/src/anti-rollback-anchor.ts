@@ -13,6 +13,8 @@ export interface AnchorRecord {
    * so a restored consumption file cannot revive an authorization consumed after its backup.
    */
   readonly acceptedRestoreAt?: number | null;
+  /** The master-key epoch the mark was written under (absent: 1). It must equal the store's (README "Rotating the master key"). */
+  readonly keyEpoch?: number;
 }
 
 export interface AntiRollbackAnchor {

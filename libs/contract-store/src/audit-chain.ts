@@ -9,7 +9,7 @@ import { MacDomain, rowMac } from './row-mac.js';
  */
 export interface AuditEventBody {
   readonly at: number;
-  readonly kind: 'create' | 'transition' | 'confirmation' | 'reservation-release' | 'artifact-purge' | 'refusal';
+  readonly kind: 'create' | 'transition' | 'confirmation' | 'reservation-release' | 'artifact-purge' | 'refusal' | 'restore-accepted';
   readonly contract_id: string;
   readonly operation_id: string | null;
   readonly event: string | null;

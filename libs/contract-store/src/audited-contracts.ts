@@ -7,6 +7,7 @@ export interface AuditedVersion {
 }
 
 const REFUSAL = Buffer.from('"kind":"refusal"', 'utf8');
+const RESTORE_ACCEPTED = Buffer.from('"kind":"restore-accepted"', 'utf8');
 const STATE_VERSION = Buffer.from('"state_version":', 'utf8');
 const TO_STATE = Buffer.from('"to_state":"', 'utf8');
 const QUOTE = 0x22;
@@ -14,7 +15,7 @@ const QUOTE = 0x22;
 /**
  * Folds chain-verified audit rows into the latest audited state version and state of every contract
  * (docs/DESIGN.md §3: every write of a contract row appends one audit row carrying the row's new state_version).
- * Refusal rows change no contract and are skipped. The rows must already be authenticated: they are this
+ * Refusal and restore-accepted rows change no contract and are skipped. The rows must already be authenticated: they are this
  * store's own canonical JSON, so the three fields are read by position instead of parsing each body (a
  * key pattern such as `"state_version":` cannot occur inside a canonical string value, where every quote
  * is escaped). A body without them is reported as a broken chain at that sequence.
@@ -24,7 +25,7 @@ export class AuditedContracts {
 
   add(sequence: number, contractId: string, body: Uint8Array): void {
     const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-    if (bytes.indexOf(REFUSAL) !== -1) return;
+    if (bytes.indexOf(REFUSAL) !== -1 || bytes.indexOf(RESTORE_ACCEPTED) !== -1) return;
     const v = bytes.indexOf(STATE_VERSION);
     const t = bytes.indexOf(TO_STATE);
     if (v === -1 || t === -1) throw new AuditChainError(sequence);

@@ -275,3 +275,31 @@ export class StoreClosedError extends ContractStoreError {
     this.name = 'StoreClosedError';
   }
 }
+
+/** A store file and its anchor (or two files that must agree) are at different master-key epochs: refused, never used mixed. */
+export class KeyEpochMismatchError extends ContractStoreError {
+  readonly storeEpoch: number;
+  readonly otherEpoch: number;
+  constructor(what: string, storeEpoch: number, otherEpoch: number) {
+    super('KEY_EPOCH_MISMATCH', `${what} is at master-key epoch ${otherEpoch} but the store is at epoch ${storeEpoch} (an interrupted or partial key rotation?)`);
+    this.name = 'KeyEpochMismatchError';
+    this.storeEpoch = storeEpoch;
+    this.otherEpoch = otherEpoch;
+  }
+}
+
+export type KeyRotationErrorCode =
+  | 'WORK_IN_FLIGHT'
+  | 'EPOCHS_DIFFER'
+  | 'STALE_STAGED_FILE'
+  | 'JOURNAL_CORRUPT'
+  | 'JOURNAL_KEY_MISMATCH'
+  | 'ROTATION_IN_PROGRESS';
+
+/** `rotate master-key` refused, or an interrupted rotation cannot be settled from its journal. Value-free. */
+export class KeyRotationError extends ContractStoreError {
+  constructor(code: KeyRotationErrorCode, message: string) {
+    super(code, message);
+    this.name = 'KeyRotationError';
+  }
+}

@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { bytesToHex, canonicalize, isHex64, isSafeToken } from '@pfsense-mcp/canonical';
 import { AnchorError, StoreFileError } from './contract-store-error.js';
 import type { AnchorRecord, AntiRollbackAnchor } from './anti-rollback-anchor.js';
+import { FIRST_KEY_EPOCH, isKeyEpoch } from './key-epoch.js';
 import { MacDomain, macMatches, rowMac } from './row-mac.js';
 import { assertSecureDirectory, assertSecureFile, fsyncDirectory } from './secure-store-path.js';
 
@@ -36,6 +37,10 @@ export class FileAntiRollbackAnchor implements AntiRollbackAnchor {
 
   #mac(record: AnchorRecord): Uint8Array {
     const accepted = record.acceptedRestoreAt ?? null;
+    const epoch = record.keyEpoch ?? FIRST_KEY_EPOCH;
+    if (epoch !== FIRST_KEY_EPOCH) {
+      return rowMac(this.#key, MacDomain.ANCHOR_V3, [record.storeId, String(record.sequence), record.headMac, accepted === null ? 'none' : String(accepted), String(epoch)]);
+    }
     if (accepted === null) return rowMac(this.#key, MacDomain.ANCHOR, [record.storeId, String(record.sequence), record.headMac]);
     return rowMac(this.#key, MacDomain.ANCHOR_V2, [record.storeId, String(record.sequence), record.headMac, String(accepted)]);
   }
@@ -73,11 +78,15 @@ export class FileAntiRollbackAnchor implements AntiRollbackAnchor {
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new AnchorError('ANCHOR_CORRUPT', 'anchor file malformed');
     const o = parsed as Record<string, unknown>;
     const keys = Object.keys(o).sort().join(',');
-    // v1: no accepted restore; v2: `accepted_restore_at` (UTC ms) bound into the MAC.
+    // v1: no accepted restore; v2: `accepted_restore_at` (UTC ms) bound into the MAC; v3: also `key_epoch` (>= 2)
+    // and `accepted_restore_at` may be null.
     const v2 = keys === 'accepted_restore_at,head_mac,mac,sequence,store_id,v' && o.v === 2;
+    const v3 = keys === 'accepted_restore_at,head_mac,key_epoch,mac,sequence,store_id,v' && o.v === 3;
+    const acceptedOk = (value: unknown): boolean => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
     if (
-      !(v2 || (keys === 'head_mac,mac,sequence,store_id,v' && o.v === 1)) ||
-      (v2 && (typeof o.accepted_restore_at !== 'number' || !Number.isSafeInteger(o.accepted_restore_at) || o.accepted_restore_at < 0)) ||
+      !(v2 || v3 || (keys === 'head_mac,mac,sequence,store_id,v' && o.v === 1)) ||
+      (v2 && !acceptedOk(o.accepted_restore_at)) ||
+      (v3 && ((o.accepted_restore_at !== null && !acceptedOk(o.accepted_restore_at)) || !isKeyEpoch(o.key_epoch) || o.key_epoch === FIRST_KEY_EPOCH)) ||
       !isSafeToken(o.store_id) ||
       typeof o.sequence !== 'number' ||
       !Number.isSafeInteger(o.sequence) ||
@@ -91,9 +100,13 @@ export class FileAntiRollbackAnchor implements AntiRollbackAnchor {
       storeId: o.store_id,
       sequence: o.sequence,
       headMac: o.head_mac,
-      acceptedRestoreAt: v2 ? (o.accepted_restore_at as number) : null,
+      acceptedRestoreAt: v2 || v3 ? (o.accepted_restore_at as number | null) : null,
+      // Absent before the first rotation (epoch 1), as in v1/v2 files.
+      ...(v3 ? { keyEpoch: o.key_epoch as number } : {}),
     });
-    if (!macMatches(this.#mac(record), Buffer.from(o.mac, 'hex'))) throw new AnchorError('ANCHOR_MAC', 'anchor file failed authentication');
+    if (!macMatches(this.#mac(record), Buffer.from(o.mac, 'hex'))) {
+      throw new AnchorError('ANCHOR_MAC', `anchor file failed authentication (it says master-key epoch ${record.keyEpoch ?? FIRST_KEY_EPOCH}: a key of another epoch, or tampered)`);
+    }
     return record;
   }
 
@@ -102,8 +115,16 @@ export class FileAntiRollbackAnchor implements AntiRollbackAnchor {
     if (accepted !== null && (!Number.isSafeInteger(accepted) || accepted < 0)) {
       throw new TypeError('FileAntiRollbackAnchor.write: "acceptedRestoreAt" must be null or non-negative integer UTC milliseconds');
     }
+    const epoch = record.keyEpoch ?? FIRST_KEY_EPOCH;
+    if (!isKeyEpoch(epoch)) throw new TypeError('FileAntiRollbackAnchor.write: "keyEpoch" must be an integer from 1 to 2^31-1');
     const body = { store_id: record.storeId, sequence: record.sequence, head_mac: record.headMac, mac: bytesToHex(this.#mac(record)) };
-    const content = canonicalize(accepted === null ? { v: 1, ...body } : { v: 2, ...body, accepted_restore_at: accepted });
+    const content = canonicalize(
+      epoch !== FIRST_KEY_EPOCH
+        ? { v: 3, ...body, accepted_restore_at: accepted, key_epoch: epoch }
+        : accepted === null
+          ? { v: 1, ...body }
+          : { v: 2, ...body, accepted_restore_at: accepted },
+    );
     const dir = dirname(this.path);
     const temp = join(dir, `.${basename(this.path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
     let fd: number | null = null;

@@ -4,6 +4,7 @@ export { SqliteRecoveryContractStore } from './sqlite-recovery-contract-store.js
 export type { AuditVerification } from './sqlite-recovery-contract-store.js';
 export type { StoreIntegrityFailure, StoreIntegrityReport } from './store-integrity-report.js';
 export { DEFAULT_RETENTION_MS } from './store-core.js';
+export { isPurgeable } from './is-purgeable.js';
 export type { AuditEventView, ContractStoreOptions, CreateOptions, ListFilter, ReconciledContract } from './store-core.js';
 export { SqliteConsumptionStore } from './sqlite-consumption-store.js';
 export { currentProcessOwner, isOwnerAlive } from './process-owner.js';
@@ -88,3 +89,14 @@ export type {
   StoreRollbackErrorCode,
   StoreTable,
 } from './contract-store-error.js';
+// Master-key rotation (README "Rotating the master key").
+export { FIRST_KEY_EPOCH } from './key-epoch.js';
+export { KeyEpochMismatchError, KeyRotationError } from './contract-store-error.js';
+export type { KeyRotationErrorCode } from './contract-store-error.js';
+export { recoverMasterKeyRotation, rotateMasterKey } from './master-key-rotation.js';
+export type { MasterKeyRotationOptions, MasterKeyRotationPaths, MasterKeyRotationResult, RotationRecovery } from './master-key-rotation.js';
+export { readRotationJournal } from './rotation-journal.js';
+export type { RotationJournal } from './rotation-journal.js';
+// Test-only: rotation crash injection, keyed by this symbol.
+export { ROTATION_CRASH_HOOKS, ROTATION_STEPS } from './rotation-crash-hooks.js';
+export type { RotationCrashHooks, RotationStep, WithRotationCrashHooks } from './rotation-crash-hooks.js';

@@ -26,6 +26,8 @@ export const MacDomain = Object.freeze({
   ANCHOR: 'pfsense-mcp/contract-store/anchor/v1',
   // v2: the mark also binds the accepted-restore time (a lowered or removed acceptance fails the MAC).
   ANCHOR_V2: 'pfsense-mcp/contract-store/anchor/v2',
+  // v3: the mark also binds the master-key epoch it was written under (from epoch 2 on).
+  ANCHOR_V3: 'pfsense-mcp/contract-store/anchor/v3',
   CONSUMPTION_META: 'pfsense-mcp/consumption-store/meta/v1',
   CONSUMPTION_ROW: 'pfsense-mcp/consumption-store/chained-row/v1',
   CONSUMPTION_GENESIS: 'pfsense-mcp/consumption-store/genesis/v1',

@@ -3,10 +3,11 @@ import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { bytesToHex, isSafeToken } from '@pfsense-mcp/canonical';
 import type { AntiRollbackAnchor } from './anti-rollback-anchor.js';
-import { ConsumptionIntegrityError, StoreClosedError, StoreFileError, StoreRollbackError } from './contract-store-error.js';
+import { ConsumptionIntegrityError, KeyEpochMismatchError, StoreClosedError, StoreFileError, StoreRollbackError } from './contract-store-error.js';
 import { crashHooksOf } from './crash-hooks.js';
 import type { CrashHooks, CrashPoint, WithCrashHooks } from './crash-hooks.js';
 import { FileAntiRollbackAnchor } from './file-anti-rollback-anchor.js';
+import { FIRST_KEY_EPOCH, epochParts, readKeyEpoch } from './key-epoch.js';
 import { MacDomain, macMatches, rowMac } from './row-mac.js';
 import { CONSUMPTION_STORE_MIGRATIONS, prepareSchema } from './schema-migrations.js';
 import { assertSecureDirectory, assertSecureFile, createSecureFile } from './secure-store-path.js';
@@ -66,11 +67,14 @@ export class SqliteConsumptionStore {
   readonly #insert: Database.Statement;
   readonly #setHead: Database.Statement;
   #closed = false;
+  /** Master-key epoch of this file (key-epoch.ts), bound into its metadata MAC and carried by its anchor marks. */
+  readonly #keyEpoch: number;
   /** The anchor's accepted-restore time at open (null: never accepted, or no anchor). */
   #acceptedRestoreAt: number | null = null;
 
   private constructor(db: Database.Database, key: Uint8Array, storeId: string, clock: () => number, anchor: AntiRollbackAnchor | null, hooks: CrashHooks | undefined) {
     this.#db = db;
+    this.#keyEpoch = readKeyEpoch(db);
     this.#key = key;
     this.#storeId = storeId;
     this.#clock = clock;
@@ -165,7 +169,7 @@ export class SqliteConsumptionStore {
               id,
               SCHEMA_VERSION,
               Buffer.from(genesis),
-              Buffer.from(metaMac(keys.consumption, id, 0, genesis)),
+              Buffer.from(consumptionMetaMac(keys.consumption, id, 0, genesis, FIRST_KEY_EPOCH)),
             );
             return id;
           }
@@ -195,9 +199,9 @@ export class SqliteConsumptionStore {
   #head(): Head {
     const meta = this.#meta.get() as { store_id: string; schema_version: number; head_sequence: number; head_mac: Buffer; mac: Buffer } | undefined;
     if (meta === undefined) throw new ConsumptionIntegrityError('META_MISSING', 'consumption store metadata is missing');
-    const expected = metaMac(this.#key, meta.store_id, meta.head_sequence, meta.head_mac);
+    const expected = consumptionMetaMac(this.#key, meta.store_id, meta.head_sequence, meta.head_mac, this.#keyEpoch);
     if (!macMatches(expected, meta.mac) || meta.schema_version !== SCHEMA_VERSION || meta.store_id !== this.#storeId) {
-      throw new ConsumptionIntegrityError('META_MAC', 'consumption store metadata failed authentication');
+      throw new ConsumptionIntegrityError('META_MAC', `consumption store metadata failed authentication (the store says master-key epoch ${this.#keyEpoch}: wrong key or tampered)`);
     }
     const stats = this.#stats.get() as { n: number; top: number | null };
     if (stats.n !== meta.head_sequence || (stats.top ?? 0) !== meta.head_sequence) {
@@ -260,13 +264,14 @@ export class SqliteConsumptionStore {
           if (atOpen && head.sequence > 0) throw new StoreRollbackError('ANCHOR_MISSING', null, head.sequence);
         } else {
           if (mark.storeId !== this.#storeId) throw new StoreRollbackError('STORE_MISMATCH', mark.sequence, head.sequence);
+          if ((mark.keyEpoch ?? FIRST_KEY_EPOCH) !== this.#keyEpoch) throw new KeyEpochMismatchError('the anchor', this.#keyEpoch, mark.keyEpoch ?? FIRST_KEY_EPOCH);
           if (mark.sequence > head.sequence) throw new StoreRollbackError('BEHIND', mark.sequence, head.sequence);
           const at = mark.sequence === 0 ? this.#genesis : (this.#atSequence.get(mark.sequence) as ConsumedRow).mac;
           if (bytesToHex(at) !== mark.headMac) throw new StoreRollbackError('DIVERGED', mark.sequence, head.sequence);
           this.#acceptedRestoreAt = mark.acceptedRestoreAt ?? null;
           if (mark.sequence === head.sequence) return;
         }
-        anchor.write({ storeId: this.#storeId, sequence: head.sequence, headMac: bytesToHex(head.mac), acceptedRestoreAt: this.#acceptedRestoreAt });
+        anchor.write({ storeId: this.#storeId, sequence: head.sequence, headMac: bytesToHex(head.mac), acceptedRestoreAt: this.#acceptedRestoreAt, keyEpoch: this.#keyEpoch });
       })
       .immediate();
   }
@@ -282,7 +287,7 @@ export class SqliteConsumptionStore {
         const prior = anchor.read();
         const previous = prior?.acceptedRestoreAt ?? null;
         const accepted = previous === null ? now : Math.max(now, previous);
-        anchor.write({ storeId: this.#storeId, sequence: head.sequence, headMac: bytesToHex(head.mac), acceptedRestoreAt: accepted });
+        anchor.write({ storeId: this.#storeId, sequence: head.sequence, headMac: bytesToHex(head.mac), acceptedRestoreAt: accepted, keyEpoch: this.#keyEpoch });
         this.#acceptedRestoreAt = accepted;
       })
       .immediate();
@@ -336,7 +341,7 @@ export class SqliteConsumptionStore {
         const sequence = head.sequence + 1;
         const mac = this.#rowMac(sequence, authorizationId, now, head.mac);
         this.#insert.run(authorizationId, sequence, now, Buffer.from(mac));
-        this.#setHead.run(sequence, Buffer.from(mac), Buffer.from(metaMac(this.#key, this.#storeId, sequence, mac)));
+        this.#setHead.run(sequence, Buffer.from(mac), Buffer.from(consumptionMetaMac(this.#key, this.#storeId, sequence, mac, this.#keyEpoch)));
         this.#crash('after-write-before-commit');
         return true;
       })
@@ -373,6 +378,12 @@ export class SqliteConsumptionStore {
     await this.#db.backup(path);
   }
 
+  /** The master-key epoch of this file (1 until the first `rotate master-key`). */
+  keyEpoch(): number {
+    if (this.#closed) throw new StoreClosedError();
+    return this.#keyEpoch;
+  }
+
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
@@ -380,6 +391,8 @@ export class SqliteConsumptionStore {
   }
 }
 
-function metaMac(key: Uint8Array, storeId: string, headSequence: number, headMac: Uint8Array): Uint8Array {
-  return rowMac(key, MacDomain.CONSUMPTION_META, [storeId, String(SCHEMA_VERSION), String(headSequence), headMac]);
+/** The metadata MAC (also used by the re-key of a staged copy, rekey-consumption-store-file.ts). */
+export function consumptionMetaMac(key: Uint8Array, storeId: string, headSequence: number, headMac: Uint8Array, keyEpoch: number): Uint8Array {
+  return rowMac(key, MacDomain.CONSUMPTION_META, [storeId, String(SCHEMA_VERSION), String(headSequence), headMac, ...epochParts(keyEpoch)]);
 }
+export const CONSUMPTION_SCHEMA_VERSION = SCHEMA_VERSION;

@@ -93,6 +93,11 @@ export class SqliteRecoveryContractStore {
     return coreOf(this).storeId;
   }
 
+  /** The master-key epoch of this store file (1 until the first `rotate master-key`; README "Rotating the master key"). */
+  get keyEpoch(): number {
+    return coreOf(this).keyEpoch;
+  }
+
   /**
    * New contract in PREPARING (artifacts encrypted, rate PREPARE checkpoint applied). `options.consume`
    * runs inside the creation transaction after every refusal create can make (see CreateOptions).

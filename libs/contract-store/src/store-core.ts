@@ -20,6 +20,7 @@ import {
   BindingMismatchError,
   ContractNotFoundError,
   EvidenceMismatchError,
+  KeyEpochMismatchError,
   OwnerMismatchError,
   PreconditionError,
   ProtectedArtifactError,
@@ -43,10 +44,13 @@ import {
 } from './evidence-verifiers.js';
 import type { ConfirmationVerifier, ReconciliationVerifier, ReservationReleaseVerifier } from './evidence-verifiers.js';
 import { FileAntiRollbackAnchor } from './file-anti-rollback-anchor.js';
+import { FIRST_KEY_EPOCH, epochParts, readKeyEpoch } from './key-epoch.js';
 import { newContractInputSchema } from './new-contract-input.js';
 import { refusalAuditInputSchema } from './refusal-audit-input.js';
 import type { NewContractInput } from './new-contract-input.js';
 import { currentProcessOwner, isOwnerAlive, sameOwner } from './process-owner.js';
+import { isPurgeable } from './is-purgeable.js';
+import { restoreAcceptedAuditBody } from './restore-accepted-audit.js';
 import { RateGate } from './rate-gate.js';
 import type { RateLimits } from './rate-gate.js';
 import {
@@ -224,6 +228,8 @@ export class StoreCore {
   readonly #crashHooks: CrashHooks | undefined;
   readonly #rate: RateGate;
   readonly #genesisMac: Uint8Array;
+  /** Master-key epoch of this file (key-epoch.ts): every anchor mark it writes carries it, every mark it reads must. */
+  readonly #keyEpoch: number;
   readonly #stmt: ReturnType<StoreCore['prepareStatements']>;
   #owner: ProcessOwner | null = null;
   #closed = false;
@@ -235,8 +241,10 @@ export class StoreCore {
     storeId: string,
     anchor: AntiRollbackAnchor,
     options: ContractStoreOptions,
+    keyEpoch: number,
   ) {
     this.#db = db;
+    this.#keyEpoch = keyEpoch;
     this.#keys = keys;
     this.#storeId = storeId;
     this.#clock = options.clock;
@@ -314,8 +322,9 @@ export class StoreCore {
       assertSecureFile(`${path}-wal`, false);
       assertSecureFile(`${path}-shm`, false);
 
-      const meta = StoreCore.loadOrCreateMeta(db, keys, options.clock, mode !== 'verify', options.migrate === true && mode === 'normal');
-      const core = new StoreCore(db, keys, meta.storeId, anchor, options);
+      const keyEpoch = readKeyEpoch(db);
+      const meta = StoreCore.loadOrCreateMeta(db, keys, options.clock, mode !== 'verify', options.migrate === true && mode === 'normal', keyEpoch);
+      const core = new StoreCore(db, keys, meta.storeId, anchor, options, keyEpoch);
       if (mode === 'reanchor') {
         core.verifyEverything();
         core.openAnchorCheck(true);
@@ -360,6 +369,7 @@ export class StoreCore {
     clock: () => number,
     create: boolean,
     migrate: boolean,
+    keyEpoch: number,
   ): { readonly storeId: string; readonly createdAt: number; readonly olderVersion: number | null } {
     return db
       .transaction(() => {
@@ -381,10 +391,13 @@ export class StoreCore {
           );
           return { storeId, createdAt, olderVersion: null };
         }
-        const expected = rowMac(keys.recordMac, MacDomain.META, [row.store_id, String(row.schema_version), String(row.created_at)]);
-        if (!macMatches(expected, row.mac)) throw new RecordIntegrityError('META_MAC', null, 'store metadata failed authentication (wrong key or tampered)');
+        const expected = rowMac(keys.recordMac, MacDomain.META, [row.store_id, String(row.schema_version), String(row.created_at), ...epochParts(keyEpoch)]);
+        if (!macMatches(expected, row.mac)) {
+          throw new RecordIntegrityError('META_MAC', null, `store metadata failed authentication (the store says master-key epoch ${keyEpoch}: wrong key or tampered)`);
+        }
         if (row.schema_version === STORE_SCHEMA_VERSION) return { storeId: row.store_id, createdAt: row.created_at, olderVersion: null };
-        // Newer versions were refused before the schema gate (refuseNewerStore); this one is older.
+        // Newer versions were refused before the schema gate (refuseNewerStore); this one is older (and so never
+        // rotated: a rotation needs this release's version, so its meta MAC carries no epoch part).
         if (!migrate) throw legacyStoreRefusal(row.schema_version);
         return { storeId: row.store_id, createdAt: row.created_at, olderVersion: row.schema_version };
       })
@@ -442,6 +455,11 @@ export class StoreCore {
 
   get storeId(): string {
     return this.#storeId;
+  }
+
+  /** The master-key epoch of this store file (1 until the first `rotate master-key`). */
+  get keyEpoch(): number {
+    return this.#keyEpoch;
   }
 
   close(): void {
@@ -517,6 +535,7 @@ export class StoreCore {
     const head = this.head();
     const mark = this.#anchor.read();
     if (mark === null) throw new StoreRollbackError('ANCHOR_MISSING', null, head.sequence);
+    if ((mark.keyEpoch ?? FIRST_KEY_EPOCH) !== this.#keyEpoch) throw new KeyEpochMismatchError('the anchor', this.#keyEpoch, mark.keyEpoch ?? FIRST_KEY_EPOCH);
     const acceptedRestoreAt = mark.acceptedRestoreAt ?? null;
     if (mark.storeId !== this.#storeId) throw new StoreRollbackError('STORE_MISMATCH', mark.sequence, head.sequence);
     if (head.sequence < mark.sequence) throw new StoreRollbackError('BEHIND', mark.sequence, head.sequence);
@@ -530,7 +549,7 @@ export class StoreCore {
 
   /** `acceptedRestoreAt` is carried forward from the mark (it only ever moves forward; see AnchorRecord). */
   private writeAnchor(head: Head, acceptedRestoreAt: number | null): void {
-    const record: AnchorRecord = { storeId: this.#storeId, sequence: head.sequence, headMac: bytesToHex(head.mac), acceptedRestoreAt };
+    const record: AnchorRecord = { storeId: this.#storeId, sequence: head.sequence, headMac: bytesToHex(head.mac), acceptedRestoreAt, keyEpoch: this.#keyEpoch };
     this.#anchor.write(record);
   }
 
@@ -740,6 +759,7 @@ export class StoreCore {
         anchor = this.#anchor.read();
         if (anchor === null) fail('anchor', '', { code: 'ANCHOR_MISSING' });
         else if (anchor.storeId !== this.#storeId) fail('anchor', String(anchor.sequence), { code: 'STORE_MISMATCH' });
+        else if ((anchor.keyEpoch ?? FIRST_KEY_EPOCH) !== this.#keyEpoch) fail('anchor', String(anchor.sequence), { code: 'KEY_EPOCH_MISMATCH' });
         else if (head.sequence < anchor.sequence) fail('anchor', String(anchor.sequence), { code: 'BEHIND' });
         else {
           const at = this.macAt(anchor.sequence);
@@ -1316,7 +1336,12 @@ export class StoreCore {
         const prior = this.#anchor.read();
         const now = this.now();
         const previous = prior?.acceptedRestoreAt ?? null;
-        this.writeAnchor(this.head(), previous === null ? now : Math.max(now, previous));
+        const acceptedAt = previous === null ? now : Math.max(now, previous);
+        // The acceptance is in the chain itself, and the anchor points past it.
+        this.appendAudit(restoreAcceptedAuditBody(acceptedAt));
+        // The rate row follows the audit head in the same transaction (as in every write).
+        this.#rate.flush(this.head().sequence);
+        this.writeAnchor(this.head(), acceptedAt);
       })
       .immediate();
   }
@@ -1451,12 +1476,7 @@ export class StoreCore {
       const purged: string[] = [];
       for (const row of rows) {
         const c = this.verifyRow(row);
-        if (c.artifacts_purged_at !== null) continue;
-        // ROLLBACK_FAILED keeps its snapshot while the target is held, and the retention period counts from
-        // the signed release (not from terminal_at): the snapshot is what a manual recovery works from.
-        if (c.state === RecoveryState.ROLLBACK_FAILED && (c.reservation_release === null || c.reservation_release.released_at > now - this.#retentionMs)) {
-          continue;
-        }
+        if (!isPurgeable(c, now, this.#retentionMs)) continue;
         this.#stmt.zeroArtifacts.run(c.contract_id);
         this.#stmt.deleteArtifacts.run(c.contract_id);
         const next = deepFreeze({ ...c, artifacts_purged_at: now, state_version: c.state_version + 1, updated_at: now }) as RecoveryContract;

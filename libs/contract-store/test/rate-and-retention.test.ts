@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExecutorContractStore } from '../src/executor-entry.js';
+import { isPurgeable } from '../src/index.js';
 import type { RecoveryContract, SqliteRecoveryContractStore } from '../src/index.js';
 import {
   SENTINEL_IDENTITY,
@@ -256,9 +257,14 @@ describe('protected artifacts, sentinels and retention', () => {
     s.compact();
     expect(bytesOfStoreFiles(h.dir).toString('latin1')).toContain(ciphertextProbe);
 
+    // The exported rule (what `admin status` counts) says exactly what purge takes.
+    const purgeable = (id: string): boolean => isPurgeable(s.load(id), h.clock.now, retentionMs);
+    expect(purgeable(done.contract_id)).toBe(false);
     expect(s.purgeExpiredArtifacts()).toEqual([]);
     h.clock.now += retentionMs;
+    expect([done.contract_id, live.contract_id, stuck.contract_id].map(purgeable)).toEqual([true, false, false]);
     expect(s.purgeExpiredArtifacts()).toEqual([done.contract_id]);
+    expect(purgeable(done.contract_id)).toBe(false);
     expect(errorOf(() => ex.decryptProtectedArtifact(done.contract_id, 'snapshot')).code).toBe('PURGED');
     expect(ex.decryptProtectedArtifact(live.contract_id, 'intent')).toMatchObject({ description: SENTINEL_INTENT });
     expect(JSON.stringify(ex.decryptProtectedArtifact(stuck.contract_id, 'snapshot'))).toContain(SENTINEL_SNAPSHOT);
@@ -278,8 +284,10 @@ describe('protected artifacts, sentinels and retention', () => {
     s.releaseRollbackFailedReservation(stuck.contract_id, h.authorities.release(stuck));
     expect(s.purgeExpiredArtifacts()).toEqual([]);
     h.clock.now += retentionMs - 1;
+    expect(purgeable(stuck.contract_id)).toBe(false);
     expect(s.purgeExpiredArtifacts()).toEqual([]);
     h.clock.now += 1;
+    expect(purgeable(stuck.contract_id)).toBe(true);
     expect(s.purgeExpiredArtifacts()).toEqual([stuck.contract_id]);
   });
 });

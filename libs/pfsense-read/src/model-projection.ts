@@ -13,7 +13,11 @@ export type DriftSink = Set<string>;
 
 /** A compiled model: the output schema and the lenient allow-list projector of one item. */
 export interface CompiledModel {
-  /** What the projection emits for one item: every allow-listed field, null when absent, withheld or drifted. */
+  /**
+   * What the projection emits for one item: every allow-listed field, null when absent, withheld or drifted.
+   * Built on first use: the projector needs no zod, and startup builds no schema a call has not asked for
+   * (docs/DESIGN.md §8).
+   */
   readonly outputSchema: z.ZodObject;
   /**
    * Projects one upstream item. A field of the wrong JSON type is coerced when that is lossless (an
@@ -22,6 +26,12 @@ export interface CompiledModel {
    * gives its path (built only on failure: the hot path allocates no strings).
    */
   project(raw: unknown, withheld: ReadonlySet<string>, at: () => string, drift: DriftSink): JsonObject;
+  /**
+   * True only when `value` certainly satisfies `outputSchema` (exactly its keys, each null or of its kind): the
+   * same check in plain code, so a large result is not walked by zod once per row (docs/DESIGN.md §8). Stricter
+   * than the schema, never laxer: false means "ask outputSchema", which gives the verdict and the issues.
+   */
+  conforms(value: unknown): boolean;
 }
 
 export interface CompileOptions {
@@ -99,25 +109,62 @@ export function compileModel(
   if (spec === undefined) throw new TypeError(`compileModel: unknown model "${modelName}"`);
   const prefix = options.prefix ?? '';
   const fields: CompiledField[] = [];
-  const shape: Record<string, z.ZodType> = {};
   const idFields = [...options.idFields];
-  for (const idField of idFields) shape[idField] = SCALAR_OUT.scalar.nullable();
   for (const [name, kind] of Object.entries(spec.fields) as [string, FieldKind][]) {
     const driftName = `${prefix}${name}`;
     if (typeof kind === 'object') {
       const inner = compileModel(models, kind.model, { idFields: kind.many ? ['id'] : [], prefix: `${driftName}.` });
       fields.push({ name, driftName, scalar: null, list: kind.many, nested: inner });
-      shape[name] = (kind.many ? z.array(inner.outputSchema) : inner.outputSchema).nullable();
     } else if (kind.endsWith('[]')) {
-      const scalar = kind.slice(0, -2) as ScalarKind;
-      fields.push({ name, driftName, scalar, list: true, nested: null });
-      shape[name] = z.array(SCALAR_OUT[scalar]).nullable();
+      fields.push({ name, driftName, scalar: kind.slice(0, -2) as ScalarKind, list: true, nested: null });
     } else {
       fields.push({ name, driftName, scalar: kind as ScalarKind, list: false, nested: null });
-      shape[name] = SCALAR_OUT[kind as ScalarKind].nullable();
     }
   }
-  const outputSchema = z.strictObject(shape);
+  const keys: readonly string[] = [...idFields, ...fields.map((f) => f.name)];
+  const keySet: ReadonlySet<string> = new Set(keys);
+
+  function conforms(value: unknown): boolean {
+    // Plain objects only (as the projection builds them): nothing inherited for a key check to miss.
+    if (!isPlainObject(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
+    const own = Object.keys(value);
+    if (own.length !== keys.length) return false;
+    for (const key of own) if (!keySet.has(key)) return false;
+    for (const idField of idFields) {
+      const v = value[idField];
+      if (v !== null && !conformsScalar('scalar', v)) return false;
+    }
+    for (const f of fields) {
+      const v = value[f.name];
+      if (v === null) continue;
+      if (f.nested !== null) {
+        if (!f.list) {
+          if (!f.nested.conforms(v)) return false;
+        } else {
+          if (!Array.isArray(v)) return false;
+          for (const item of v) if (!f.nested.conforms(item)) return false;
+        }
+      } else if (!f.list) {
+        if (!conformsScalar(f.scalar as ScalarKind, v)) return false;
+      } else {
+        if (!Array.isArray(v)) return false;
+        for (const item of v) if (!conformsScalar(f.scalar as ScalarKind, item)) return false;
+      }
+    }
+    return true;
+  }
+
+  let outputSchema: z.ZodObject | null = null;
+  /** The same fields, in the same order, as zod: what `project` emits for one item. */
+  function buildOutputSchema(): z.ZodObject {
+    const shape: Record<string, z.ZodType> = {};
+    for (const idField of idFields) shape[idField] = SCALAR_OUT.scalar.nullable();
+    for (const f of fields) {
+      if (f.nested !== null) shape[f.name] = (f.list ? z.array(f.nested.outputSchema) : f.nested.outputSchema).nullable();
+      else shape[f.name] = (f.list ? z.array(SCALAR_OUT[f.scalar as ScalarKind]) : SCALAR_OUT[f.scalar as ScalarKind]).nullable();
+    }
+    return z.strictObject(shape);
+  }
 
   /** The projected value, or MISFIT when the field (or one of its elements) does not fit. */
   function projectField(f: CompiledField, v: unknown, withheld: ReadonlySet<string>, at: () => string, drift: DriftSink): Json | typeof MISFIT {
@@ -175,7 +222,27 @@ export function compileModel(
     return Object.freeze(out);
   }
 
-  return Object.freeze({ outputSchema, project });
+  return Object.freeze({
+    get outputSchema(): z.ZodObject {
+      return (outputSchema ??= buildOutputSchema());
+    },
+    project,
+    conforms,
+  });
+}
+
+/** What zod's string, number (finite), boolean and their union accept; nothing else. */
+function conformsScalar(kind: ScalarKind, v: unknown): boolean {
+  switch (kind) {
+    case 'string':
+      return typeof v === 'string';
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'scalar':
+      return typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+  }
 }
 
 const EMPTY: ReadonlySet<string> = new Set();

@@ -52,6 +52,39 @@ function inputSchemaOf(entry: ReadCatalogueEntry): z.ZodObject {
   return z.strictObject(shape).meta(NO_SCHEMA_MARKER);
 }
 
+const PLURAL_KEYS: ReadonlySet<string> = new Set(['data', 'count', 'limit', 'offset', 'next_offset', 'truncated', 'drift']);
+const SINGULAR_KEYS: ReadonlySet<string> = new Set(['data', 'drift']);
+const isIntIn = (v: unknown, min: number, max: number): boolean => Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max;
+
+/** outputSchemaOf's check in plain code (see ReadToolDefinition.conformsToOutputSchema): stricter, never laxer. */
+function conformsToOutputOf(plural: boolean, item: (value: unknown) => boolean): (value: unknown) => boolean {
+  return (value) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
+    const result = value as Record<string, unknown>;
+    const allowed = plural ? PLURAL_KEYS : SINGULAR_KEYS;
+    for (const key of Object.keys(result)) if (!allowed.has(key)) return false;
+    if (Object.hasOwn(result, 'drift')) {
+      const drift = result['drift'];
+      if (!Array.isArray(drift) || !drift.every((d) => typeof d === 'string')) return false;
+    }
+    if (!plural) return item(result['data']);
+    const data = result['data'];
+    if (!Array.isArray(data)) return false;
+    const nextOffset = result['next_offset'];
+    if (
+      !isIntIn(result['count'], 0, Number.MAX_SAFE_INTEGER) ||
+      !isIntIn(result['limit'], MIN_LIMIT, MAX_LIMIT) ||
+      !isIntIn(result['offset'], 0, Number.MAX_SAFE_INTEGER) ||
+      (nextOffset !== null && !isIntIn(nextOffset, 0, Number.MAX_SAFE_INTEGER)) ||
+      typeof result['truncated'] !== 'boolean'
+    ) {
+      return false;
+    }
+    for (const row of data) if (!item(row)) return false;
+    return true;
+  };
+}
+
 function outputSchemaOf(plural: boolean, item: z.ZodObject): z.ZodObject {
   // Present only when a field was nulled for type drift: the names, never values.
   const drift = z.array(z.string()).optional();
@@ -130,6 +163,10 @@ function buildDefinition(entry: ReadCatalogueEntry): ReadToolDefinition {
     return Object.freeze({ data: projected, drift: drift.size === 0 ? NO_DRIFT : Object.freeze([...drift].sort()) });
   }
 
+  // The zod schemas are built on first use (a call's validation, a test): listing the tools needs only their
+  // JSON Schemas, which the server has precomputed (docs/DESIGN.md §8), so startup builds none of them.
+  let inputSchema: z.ZodObject | null = null;
+  let outputSchema: z.ZodObject | null = null;
   return Object.freeze({
     name: entry.name,
     title: entry.title,
@@ -139,8 +176,13 @@ function buildDefinition(entry: ReadCatalogueEntry): ReadToolDefinition {
     path: entry.path,
     plural: entry.plural,
     model: entry.model,
-    inputSchema: inputSchemaOf(entry),
-    outputSchema: outputSchemaOf(entry.plural, compiled.outputSchema),
+    get inputSchema(): z.ZodObject {
+      return (inputSchema ??= inputSchemaOf(entry));
+    },
+    get outputSchema(): z.ZodObject {
+      return (outputSchema ??= outputSchemaOf(entry.plural, compiled.outputSchema));
+    },
+    conformsToOutputSchema: conformsToOutputOf(entry.plural, compiled.conforms),
     supportsIdentifyingMetadata: entry.identifyingFlag,
     identifyingFields: Object.freeze([...identifying]),
     withheldFields: Object.freeze(never),

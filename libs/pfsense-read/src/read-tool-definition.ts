@@ -34,6 +34,11 @@ export interface ReadToolDefinition {
   readonly model: string;
   readonly inputSchema: z.ZodObject;
   readonly outputSchema: z.ZodObject;
+  /**
+   * True only when `value` certainly satisfies `outputSchema`, checked in plain code (one pass, no zod): for a
+   * caller validating large results. Stricter than the schema, never laxer — false means "ask outputSchema".
+   */
+  conformsToOutputSchema(value: unknown): boolean;
   readonly supportsIdentifyingMetadata: boolean;
   /** Fields nulled unless include_identifying_metadata is true (IDENTIFYING_METADATA entry; empty if none). */
   readonly identifyingFields: readonly string[];

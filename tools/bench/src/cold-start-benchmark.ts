@@ -1,6 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fillClosedContracts } from '@pfsense-mcp/contract-store/bench';
+import { readMasterKeyFile } from '@pfsense-mcp/crypto';
 import { result, type BenchResult } from './bench-result.js';
 import type { Benchmark } from './benchmark.js';
 import { timeStartup, type Era } from './mcp-process.js';
@@ -9,11 +12,40 @@ import { median } from './stats.js';
 const RUNS = 20;
 const WARMUP = 2;
 const TARGET = 0.75;
+/** With the write runtime (write_protected): spawn → first tools/list at most the bare server's. */
+const WRITE_TARGET = 1.0;
+/** Closed contracts in the write store the write_protected subject opens and verifies at start. */
+const WRITE_CONTRACTS = 1000;
 
 interface Subject {
   readonly id: string;
   readonly file: string;
   readonly era: Era;
+  /** Extra environment (the write_protected subject's profile and write directory). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A write directory as `pfsense-mcp admin init` makes it, its contract store then holding `n` closed contracts
+ * (full lifecycles). Returns the directory and the in-process open-with-verification time of that store.
+ */
+async function writeDirectoryWithHistory(server: string, base: string, n: number): Promise<{ dir: string; storeOpenMs: number }> {
+  const dir = join(base, 'write');
+  const init = spawnSync(process.execPath, [server, 'admin', 'init', '--dir', dir, '--json'], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' } });
+  if (init.status !== 0) throw new Error('bench: pfsense-mcp admin init failed');
+  const made = JSON.parse(init.stdout) as { anchor_dir: string; paths: { contracts_database: string; master_key: string } };
+  const masterKey = readMasterKeyFile(made.paths.master_key);
+  try {
+    const { openMs } = await fillClosedContracts({
+      directory: dirname(made.paths.contracts_database),
+      masterKey,
+      anchorFile: join(made.anchor_dir, 'contracts.anchor'),
+      n,
+    });
+    return { dir, storeOpenMs: openMs };
+  } finally {
+    masterKey.fill(0);
+  }
 }
 
 /**
@@ -43,6 +75,12 @@ export const coldStartBenchmark: Benchmark = {
     chmodSync(dir, 0o700);
     const keyFile = join(dir, 'api-key');
     writeFileSync(keyFile, 'bench-key-0123456789abcdef\n', { mode: 0o600 });
+    // Built once: the write_protected subject opens (and verifies) this store on every start.
+    const write = await writeDirectoryWithHistory(server, dir, WRITE_CONTRACTS);
+    const allSubjects: readonly Subject[] = [
+      ...subjects,
+      { id: 'ours_write', file: server, era: 'legacy', env: { PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: write.dir } },
+    ];
     // A complete configuration; startup makes no network call, so nothing needs to listen on the port.
     const env = {
       PATH: process.env['PATH'] ?? '/usr/bin:/bin',
@@ -50,14 +88,14 @@ export const coldStartBenchmark: Benchmark = {
       PFSENSE_API_KEY_FILE: keyFile,
       PFSENSE_ALLOW_HTTP_LOOPBACK: 'true',
     };
-    const first = new Map(subjects.map((s) => [s.id, [] as number[]]));
-    const list = new Map(subjects.map((s) => [s.id, [] as number[]]));
+    const first = new Map(allSubjects.map((s) => [s.id, [] as number[]]));
+    const list = new Map(allSubjects.map((s) => [s.id, [] as number[]]));
     try {
       for (let i = 0; i < WARMUP + RUNS; i += 1) {
         // Rotate which subject goes first so none always inherits a warmer cache.
-        const round = [...subjects.slice(i % subjects.length), ...subjects.slice(0, i % subjects.length)];
+        const round = [...allSubjects.slice(i % allSubjects.length), ...allSubjects.slice(0, i % allSubjects.length)];
         for (const subject of round) {
-          const times = await timeStartup(subject.file, env, ctx.workspaceRoot, subject.era);
+          const times = await timeStartup(subject.file, { ...env, ...subject.env }, ctx.workspaceRoot, subject.era);
           if (i < WARMUP) continue;
           first.get(subject.id)?.push(times.initializeMs);
           list.get(subject.id)?.push(times.toolsListMs);
@@ -66,8 +104,21 @@ export const coldStartBenchmark: Benchmark = {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    ctx.note(`cold start: ${RUNS} rounds of ${subjects.length} spawns, rotating`);
+    ctx.note(`cold start: ${RUNS} rounds of ${allSubjects.length} spawns, rotating`);
     const m = (values: Map<string, number[]>, id: string) => median(values.get(id) ?? []);
+    // What dominates the write_protected start: the opening, then (after it) the READ tools plus the write runtime,
+    // of which the contract store's open with full verification is measured on its own, in process.
+    const writeOpening = m(first, 'ours_write');
+    const writeAttach = m(list, 'ours_write') - writeOpening;
+    const phases: [string, number][] = [
+      ['spawn → initialize reply', writeOpening],
+      ['initialize → tools/list (READ tools + write runtime)', writeAttach],
+    ];
+    const [dominant] = [...phases].sort((a, b) => b[1] - a[1]);
+    ctx.note(
+      `cold start write_protected (${WRITE_CONTRACTS} closed contracts): ${phases.map(([what, ms]) => `${what} ${ms.toFixed(1)} ms`).join('; ')}; ` +
+        `the contract store's open + verification alone ${write.storeOpenMs.toFixed(1)} ms (in process, once); dominant: ${dominant?.[0] ?? '—'}`,
+    );
     const out: BenchResult[] = [
       // 2025 era against the bare v1 server: the names this benchmark has always reported.
       result('cold_start_median_ms', m(first, 'ours_2025'), 'ms', m(first, 'v1_2025'), TARGET),
@@ -78,6 +129,10 @@ export const coldStartBenchmark: Benchmark = {
       // 2026-07-28 against the bare v2 server: server/discover, then tools/list.
       result('cold_start_discover_median_ms', m(first, 'ours_2026'), 'ms', m(first, 'v2_2026'), TARGET),
       result('cold_start_discover_tools_list_median_ms', m(list, 'ours_2026'), 'ms', m(list, 'v2_2026'), TARGET),
+      // With the write runtime over a store of 1,000 closed contracts (2025 opening), against the bare v2 server.
+      result('cold_start_write_protected_initialize_median_ms', writeOpening, 'ms', m(first, 'v2_2025')),
+      result('cold_start_write_protected_tools_list_median_ms', m(list, 'ours_write'), 'ms', m(list, 'v2_2025'), WRITE_TARGET),
+      result('cold_start_write_protected_store_open_ms', write.storeOpenMs, 'ms'),
       // The floors themselves.
       result('cold_start_bare_sdk_median_ms', m(first, 'v1_2025'), 'ms'),
       result('cold_start_tools_list_bare_sdk_median_ms', m(list, 'v1_2025'), 'ms'),

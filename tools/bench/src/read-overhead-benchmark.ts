@@ -147,13 +147,13 @@ export const readOverheadBenchmark: Benchmark = {
       const added = median(bigMcp) - median(bigDirect);
       const addedSmall = median(viaMcp) - median(direct);
       out.push(
-        result('read_10k_rows_median_ms', median(bigMcp), 'ms', median(bigDirect)),
+        result('read_10k_rows_median_ms', median(bigMcp), 'ms', median(bigDirect), 1.5),
         result('read_10k_rows_mcp_calls', mcpPages, 'calls', BIG_ROWS / PAGE),
         // Linear growth: added cost per row on the 10,000-row read vs per row on the small collection.
         result('read_added_per_row_us_10k', (added / BIG_ROWS) * 1000, 'us', ((addedSmall / Math.max(1, smallRows)) * 1000)),
       );
       const rss = pid === null ? null : peakRssMiB(pid);
-      if (rss !== null) out.push(result('server_peak_rss_mib', rss, 'MiB'));
+      if (rss !== null) out.push(result('server_peak_rss_mib', rss, 'MiB', null, 100));
     } finally {
       await client.close();
       agent.destroy();

@@ -24,7 +24,9 @@ Operating the write (only --dir; safe beside a running server unless said otherw
   status --dir DIR [--all] [--show-targets]
                                        contracts (not terminal; --all: every one): id, operation, state, the MCP
                                        status it maps to, age, expiry, the alias as a digest prefix, what to do
-                                       next; pending outbox requests, inbox artifacts, anchors, rate limits.
+                                       next (with its docs/OPERATIONS.md section); pending outbox requests, inbox
+                                       artifacts, anchors, the retention window (PFSENSE_WRITE_RETENTION_DAYS) and how
+                                       many contracts purge would take, rate limits.
                                        --show-targets adds alias names (SENSITIVE: do not paste it anywhere)
   audit verify --dir DIR               every row MAC, the audit chain and the anchor of both stores; exit 0 only
                                        when all hold, else the first failure (table, row, kind) and exit 1
@@ -63,6 +65,10 @@ Keys and restores:
   rotate server-key --dir DIR          a new server-request signing key (server stopped); prints its public key for
                                        the signer's --server-key. The old key is retired: kept for verification only
                                        while a file it signed is still needed (trust --list shows how many)
+  rotate master-key --dir DIR          new master key (server stopped; refused while a contract is EXECUTING or
+                                       ROLLING_BACK): every row re-MACed, both chains re-linked, every protected
+                                       artifact re-encrypted, both anchors rewritten, at the next key epoch; a kill
+                                       at any step is rolled back or completed by the next open (keys/rotation.journal)
   purge --dir DIR                      retention purge (server stopped): protected artifacts of terminal contracts
                                        ended more than PFSENSE_WRITE_RETENTION_DAYS (default 30) ago, then compact
 

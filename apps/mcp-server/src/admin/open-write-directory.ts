@@ -1,4 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
+import { settleInterruptedRotation } from '../runtime/settle-key-rotation.js';
+import { writeCliOutput } from '../runtime/write-cli-output.js';
 import { WriteDirectoryError } from '../runtime/write-directory-error.js';
 import { WRITE_ANCHOR_DIR_VARIABLE, assertWriteDirectory, writeDirectoryLayout } from '../runtime/write-directory-layout.js';
 import type { WriteDirectoryLayout } from '../runtime/write-directory-layout.js';
@@ -30,11 +32,20 @@ export function layoutOf(args: AdminArgs, ctx: AdminContext): WriteDirectoryLayo
   }
 }
 
-/** The layout of an existing write directory that is owner-only and laid out by init; refused otherwise. */
+/**
+ * The layout of an existing write directory that is owner-only and laid out by init; refused otherwise. An
+ * interrupted `rotate master-key` is settled first (rolled back or completed, one line on stderr says which),
+ * so no command ever opens a store with the staged files of a rotation half done.
+ */
 export function openWriteDirectory(args: AdminArgs, ctx: AdminContext): WriteDirectoryLayout {
   const layout = layoutOf(args, ctx);
   try {
     assertWriteDirectory(layout);
+    const settled = settleInterruptedRotation(layout);
+    if (settled.action !== 'none') {
+      const what = settled.action === 'completed' ? `completed: the stores are at key epoch ${settled.newEpoch}` : `rolled back: the stores stay at key epoch ${settled.oldEpoch}`;
+      writeCliOutput(`pfsense-mcp admin: an interrupted master-key rotation was ${what}`);
+    }
   } catch (error) {
     throw adminErrorOf(error);
   }

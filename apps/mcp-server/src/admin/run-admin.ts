@@ -16,6 +16,7 @@ import { inboxAddCommand } from './inbox-add-command.js';
 import { initCommand } from './init-command.js';
 import { purgeCommand } from './purge-command.js';
 import { reanchorCommand } from './reanchor-command.js';
+import { rotateMasterKeyCommand } from './rotate-master-key-command.js';
 import { rotateServerKeyCommand } from './rotate-server-key-command.js';
 import { adminErrorOf } from './open-write-directory.js';
 import { checkCommandArgs, parseAdminArgs, wantsJson } from './parse-admin-args.js';
@@ -57,6 +58,7 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ['release emit', { spec: { name: 'release emit', values: ['--dir'], operands: ['CONTRACT_ID'] }, run: (a, c, o) => emitCommand(a, c, o[0] ?? '', 'release') }],
   ['release resume', { spec: { name: 'release resume', values: ['--dir'], operands: ['CONTRACT_ID'] }, run: (a, c, o) => resumeCommand(a, c, o[0] ?? '', 'release') }],
   ['migrate', { spec: { name: 'migrate', values: ['--dir', '--out'] }, run: (a, c) => migrateCommand(a, c) }],
+  ['rotate master-key', { spec: { name: 'rotate master-key', values: ['--dir'] }, run: (a, c) => rotateMasterKeyCommand(a, c) }],
 ]);
 
 const GROUPS: ReadonlySet<string> = new Set([...COMMANDS.keys()].filter((k) => k.includes(' ')).map((k) => k.split(' ')[0] ?? ''));

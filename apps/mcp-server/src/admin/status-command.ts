@@ -8,6 +8,8 @@ import type { AdminContext } from './admin-context.js';
 import { adminResult } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';
 import { classifyArtifacts } from './classify-artifacts.js';
+import { retentionLine, retentionStatus } from './retention-status.js';
+import { RUNBOOK, RUNBOOK_ANCHORS, runbookAnchorOf, seeRunbook } from './runbook-anchors.js';
 import { withWriteDirectory } from './admin-facts.js';
 import type { OpenedWriteDirectory } from './admin-facts.js';
 import { storeRefusal } from './open-admin-stores.js';
@@ -64,7 +66,8 @@ function row(c: RecoveryContract, now: number) {
     target: c.target_identity_digest.slice(0, 12),
     age_ms: now - c.created_at,
     expires_at: beforeExecution ? c.expires_at : null,
-    next_step: NEXT_STEP[c.state] ?? 'inspect with `admin audit verify`',
+    next_step: `${NEXT_STEP[c.state] ?? 'inspect with `admin audit verify`'} — ${seeRunbook(runbookAnchorOf(c))}`,
+    runbook: `${RUNBOOK}#${runbookAnchorOf(c)}`,
   });
 }
 
@@ -83,8 +86,9 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
     const integrity = w.store.integrityReport();
     const anchor =
       integrity.failure?.table === 'anchor'
-        ? `NOT IN STEP (${integrity.failure.kind}): run \`admin audit verify\``
+        ? `NOT IN STEP (${integrity.failure.kind}): run \`admin audit verify\` — ${seeRunbook(RUNBOOK_ANCHORS.anchorAtStart)}`
         : `in step at audit sequence ${integrity.head.sequence}${layout.anchorDirIsExternal ? ' (on another medium)' : ' (same medium as the store)'}`;
+    const retention = retentionStatus(facts.contracts.values(), ctx.env, facts.now);
     const text = [
       `write directory ${layout.dir}`,
       `contracts (${args.flags.has('--all') ? 'all' : 'not terminal'}): ${rows.length}`,
@@ -94,8 +98,11 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
       ),
       `pending requests in the outbox: ${pending.length}`,
       ...pending.map((p) => `  ${p.file}  ${p.kind ?? '?'}${p.contractId === null ? '' : `  contract ${p.contractId}`}`),
-      `inbox artifacts: ${inbox.length} (${blocking.length} blocking${blocking.length > 0 ? ': `admin artifacts list` says why' : ''})`,
+      `inbox artifacts: ${inbox.length} (${blocking.length} blocking${blocking.length > 0 ? `: \`admin artifacts list\` says why — ${seeRunbook(RUNBOOK_ANCHORS.refusedKeepsComingBack)}` : ''})`,
       `anchors: ${anchor}`,
+      `master key epoch: ${w.store.keyEpoch} (\`admin rotate master-key\` moves it on)`,
+      retentionLine(retention),
+      `runbook for each situation: ${RUNBOOK}`,
       `rate limits in force: ${Object.entries(DEFAULT_RATE_LIMITS).map(([k, v]) => `${k}=${v}`).join(', ')}`,
     ];
     return adminResult(text, {
@@ -103,7 +110,9 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
       pending_requests: pending.map((p) => ({ file: p.file, kind: p.kind, contract_id: p.contractId, operation_id: p.operationId, expires_at: p.expiresAt })),
       inbox: { files: inbox.length, blocking: blocking.length },
       rate_limits: DEFAULT_RATE_LIMITS,
+      retention: { days: retention.days, source: retention.source, purgeable_contracts: retention.purgeable },
       anchor: { in_step: integrity.failure?.table !== 'anchor', head_sequence: integrity.head.sequence, external_medium: layout.anchorDirIsExternal },
+      key_epoch: w.store.keyEpoch,
     });
   });
 }

@@ -1,13 +1,13 @@
 // Loaded after the opening reply (`initialize` or `server/discover`), with the READ tools: the write runtime opens SQLite files and the HTTP
-// stack, which no client needs before its first tools/list.
+// stack, which no client needs before its first tools/list. The runtime, the stores and the two write tools are
+// imported only once the static gates pass, so a server that serves no write (auditor) never evaluates them
+// (docs/DESIGN.md §8).
 import { Capability, isRuntimeEnabled } from '@pfsense-mcp/policy';
-import { WRITE_OPERATIONS_TOOL_NAME, registerWriteOperationsTool } from '../tools/register-write-operations-tool.js';
-import { WRITE_TOOL_NAME, registerWriteTool } from '../tools/register-write-tool.js';
+import { WRITE_OPERATIONS_TOOL_NAME, WRITE_TOOL_NAME } from '../tools/write-tool-name.js';
 import type { ServerFactory } from './create-server-factory.js';
 import type { Logger } from './create-logger.js';
 import { evaluateStaticWriteGates } from './evaluate-write-gates.js';
 import type { ServerConfig } from './load-config.js';
-import { openWriteRuntime } from './open-write-runtime.js';
 import type { OpenWriteRuntimeOptions, WriteRuntime } from './open-write-runtime.js';
 import { WriteGateError } from './write-gate-error.js';
 
@@ -42,6 +42,7 @@ export async function attachWriteTool(
   if (gates.failure !== null) return absent(gates.failure);
   // The allow-list removed both tools on purpose: nothing to open, nothing failed.
   if (!gates.selected && !gates.operationsSelected) return Object.freeze({ runtime: null, absent: null });
+  const { openWriteRuntime } = await import('./open-write-runtime.js');
   let runtime: WriteRuntime;
   try {
     runtime = await openWriteRuntime({ config, readApiKey, ...runtimeOptions });
@@ -54,6 +55,10 @@ export async function attachWriteTool(
     outboxDirectory: runtime.layout.outboxDir,
     serverPublicKeyFile: runtime.layout.serverRequestPublicKeyFile,
   };
+  const [{ registerWriteTool }, { registerWriteOperationsTool }] = await Promise.all([
+    import('../tools/register-write-tool.js'),
+    import('../tools/register-write-operations-tool.js'),
+  ]);
   // Every instance of the factory (either protocol era) gets the tools, all of them backed by the one runtime.
   if (gates.selected) {
     factory.names.add(WRITE_TOOL_NAME);

@@ -10,6 +10,8 @@ export const LOG_EVENTS = Object.freeze([
   'demo_simulator_started',
   'demo_simulator_stopped',
   'transport_error',
+  'message_refused',
+  'startup_queue_full',
   'write_tool_absent',
   'write_runtime_ready',
   'write_runtime_closed',

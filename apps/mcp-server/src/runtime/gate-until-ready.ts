@@ -1,6 +1,20 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
+import { ProtocolRefusal, protocolRefusalResponse } from './protocol-refusal.js';
+import type { RequestId } from './read-leading-id.js';
 
-const MAX_HELD = 10_000;
+/** Messages held while the tools are being attached; a client opening normally sends two or three. */
+export const MAX_HELD_MESSAGES = 1_000;
+/** Held messages let through per event-loop turn once open, so their replies are written before the next ones. */
+const RELEASED_PER_TURN = 16;
+
+export interface GateOptions {
+  readonly maxHeld?: number;
+  /** Awaited between turns while held messages are let through (the wire's "stdout has room"). */
+  readonly pace?: () => Promise<void>;
+  /** Called once, at the first message past the bound (one log line, however many follow). */
+  readonly onOverflow?: () => void;
+}
 
 /**
  * What may pass before the tools are attached: the opening of either protocol era — `initialize` (2025 era) or
@@ -20,7 +34,10 @@ export interface GatedTransport extends Transport {
   readonly discoveryAnswered: () => boolean;
   /** Resolves once the underlying transport closed (stdin ended or stdout broke). */
   readonly closed: Promise<void>;
-  /** Lets held messages through, in arrival order, and everything after them. */
+  /**
+   * Lets held messages through, in arrival order and paced by `pace`, and everything after them (messages arriving
+   * meanwhile queue behind the held ones).
+   */
   open(): void;
 }
 
@@ -29,10 +46,16 @@ export interface GatedTransport extends Transport {
  * client message until open(): a client never sees a partial tool list, in either era. It sits under the SDK's
  * stdio entry, which sees the held messages later, in order, as if they had just arrived. The
  * tools/list_changed notifications the SDK emits while tools are being registered are dropped before open(),
- * because no client has listed the tools yet.
+ * because no client has listed the tools yet. The held queue is bounded: past `maxHeld` a request is answered at
+ * once with SERVER_STARTING (a JSON-RPC error) and a notification is dropped, so every request gets an answer.
  */
-export function gateUntilReady(inner: Transport): GatedTransport {
+export function gateUntilReady(inner: Transport, options: GateOptions = {}): GatedTransport {
+  const maxHeld = options.maxHeld ?? MAX_HELD_MESSAGES;
+  if (!Number.isSafeInteger(maxHeld) || maxHeld < 0) throw new RangeError('gateUntilReady: "maxHeld" must be a non-negative integer');
+  const pace = options.pace ?? (() => Promise.resolve());
   let isOpen = false;
+  let releasing = false;
+  let overflowed = false;
   let discovered = false;
   const initializeIds = new Set<string | number>();
   const discoverIds = new Set<string | number>();
@@ -63,10 +86,25 @@ export function gateUntilReady(inner: Transport): GatedTransport {
     },
     setProtocolVersion: (version: string) => inner.setProtocolVersion?.(version),
     open: () => {
-      if (isOpen) return;
-      isOpen = true;
-      for (const [message, extra] of held.splice(0)) outer.onmessage?.(message, extra);
+      if (isOpen || releasing) return;
+      releasing = true;
+      void release();
     },
+  };
+  const release = async () => {
+    let released = 0;
+    while (held.length > 0) {
+      if (released >= RELEASED_PER_TURN) {
+        released = 0;
+        await nextTurn();
+        await pace();
+        continue;
+      }
+      const [message, extra] = held.shift() as [JSONRPCMessage, MessageExtraInfo | undefined];
+      outer.onmessage?.(message, extra);
+      released += 1;
+    }
+    isOpen = true;
   };
   inner.onclose = () => {
     markClosed();
@@ -81,7 +119,13 @@ export function gateUntilReady(inner: Transport): GatedTransport {
       outer.onmessage?.(message, extra);
       return;
     }
-    if (held.length < MAX_HELD) held.push([message, extra]);
+    if (held.length < maxHeld) held.push([message, extra]);
+    else {
+      if (!overflowed) options.onOverflow?.();
+      overflowed = true;
+      if ('id' in message && method !== undefined) inner.send(protocolRefusalResponse(message.id as RequestId, ProtocolRefusal.SERVER_STARTING)).catch(() => undefined);
+      return;
+    }
     // A request that needs the tools is waiting: attach now rather than after an idle delay. A notification
     // (the 2025 era's `notifications/initialized`) is no such reason.
     if ('id' in message) answered();

@@ -2,7 +2,7 @@
 // both stores with their anchors, inbox/outbox → executor → coordinator → execution core → the facade the tool
 // holds. All or nothing: the first problem closes what was opened and throws one WriteGateError.
 import { isAbsolute, relative } from 'node:path';
-import { ContractStoreError, RecordIntegrityError, SchemaVersionError, SqliteConsumptionStore, SqliteRecoveryContractStore, StoreConsistencyError } from '@pfsense-mcp/contract-store';
+import { ContractStoreError, RecordIntegrityError, SchemaVersionError, SqliteConsumptionStore, SqliteRecoveryContractStore, StoreConsistencyError, readRotationJournal } from '@pfsense-mcp/contract-store';
 import {
   AliasDescriptionExecutionCore,
   ArtifactDirectory,
@@ -26,6 +26,7 @@ import type { ServerConfig, WriteEnvironment } from './load-config.js';
 import { PinnedAuthoritiesFileError, loadPinnedAuthorities, pinnedAuthoritySetOf } from './pinned-authorities-file.js';
 import { readApiKey } from './read-api-key.js';
 import { WriteDirectoryError } from './write-directory-error.js';
+import { settleInterruptedRotation } from './settle-key-rotation.js';
 import { announceServer } from './write-directory-lock.js';
 import { contractLookup, loadServerRequestAuthorities } from './load-server-request-authorities.js';
 import { assertWriteDirectory, writeDirectoryLayout } from './write-directory-layout.js';
@@ -229,6 +230,10 @@ export async function checkWriteRuntime(config: ServerConfig): Promise<WriteDire
   let layout: WriteDirectoryLayout | null = null;
   try {
     layout = checkedLayout(env);
+    // --check-config changes nothing: a pending rotation is reported, the server start or any admin command settles it.
+    if (readRotationJournal(layout.rotationJournalFile) !== null) {
+      throw runtimeFailure('KEY_ROTATION_PENDING', 'an interrupted `pfsense-mcp admin rotate master-key` is pending; start the server or run any `pfsense-mcp admin` command on DIR to settle it');
+    }
     const masterKey = readMasterKeyFile(layout.masterKeyFile);
     readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
     const authorities = loadAuthorities(layout);
@@ -260,6 +265,8 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
     layout = checkedLayout(env);
     // Announced before the stores open, withdrawn at close: `admin migrate` refuses while this process lives.
     closers.push(announceServer(layout));
+    // An interrupted `admin rotate master-key` is rolled back or completed before any key is read.
+    settleInterruptedRotation(layout);
     const masterKey = readMasterKeyFile(layout.masterKeyFile);
     const serverKey = readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
     const authorities = loadAuthorities(layout);

@@ -1,12 +1,15 @@
-// eslint-disable-next-line no-restricted-imports -- the SDK transport is the one writer of stdout while serving (and EPIPE is watched here).
+// eslint-disable-next-line no-restricted-imports -- the stdio wire transport is the one writer of stdout while serving (and EPIPE is watched here).
 import { stdin as processStdin, stdout as processStdout } from 'node:process';
-import { PassThrough } from 'node:stream';
-import { serveStdio as sdkServeStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { ConfigError } from './config-error.js';
 import type { Logger } from './create-logger.js';
 import type { ServerFactory } from './create-server-factory.js';
 import { gateUntilReady } from './gate-until-ready.js';
 import { observeToolCalls } from './observe-tool-calls.js';
+import type { ProtocolRefusal } from './protocol-refusal.js';
+import { refuseBeforeInitialize } from './refuse-before-initialize.js';
+import { refuseDuplicateIds } from './refuse-duplicate-ids.js';
+import { createStdioWireTransport } from './stdio-wire-transport.js';
 import { writeCliOutput } from './write-cli-output.js';
 
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -42,14 +45,16 @@ export async function serveStdio(factory: ServerFactory, options: ServeOptions):
   const { logger } = options;
   const stdin = options.stdin ?? processStdin;
   const stdout = options.stdout ?? processStdout;
-  // The SDK transport closes itself at stdin EOF and drops the calls still in flight; this server lets them
-  // answer first (bounded). So the transport reads a copy of stdin that never ends, and EOF is handled here.
-  const input = new PassThrough();
-  const forward = (chunk: Buffer | string) => input.write(chunk);
-  stdin.on('data', forward);
-  // The gate sits under the observer: a call held during startup is seen (and named, timed, cancelled) once the
-  // tools it names are registered.
-  const transport = gateUntilReady(new StdioServerTransport(input, stdout as typeof processStdout));
+  // From the wire up: framing (frame limit, parse errors, backpressure), the lifecycle (nothing but ping before
+  // initialize in the 2025 era), duplicate ids, the startup gate, then the observer — under the gate, a call held
+  // during startup is seen (named, timed, cancelled) once the tools it names are registered. The wire never closes
+  // at stdin EOF: EOF is handled here, after the calls in flight answered (bounded).
+  const refused = (refusal: ProtocolRefusal) => logger.log('warn', 'message_refused', { code: refusal });
+  const wire = createStdioWireTransport(stdin, stdout, { onRefused: refused });
+  const transport = gateUntilReady(refuseDuplicateIds(refuseBeforeInitialize(wire, refused), refused), {
+    pace: () => wire.whenWritable(),
+    onOverflow: () => logger.log('warn', 'startup_queue_full', { code: 'SERVER_STARTING' }),
+  });
   const observed = observeToolCalls(transport, logger, factory.names);
 
   let resolveStop!: (reason: string) => void;
@@ -112,14 +117,12 @@ export async function serveStdio(factory: ServerFactory, options: ServeOptions):
   process.off('SIGTERM', onSignal);
   stdin.off('end', onEnd);
   stdin.off('close', onEnd);
-  stdin.off('data', forward);
   stdin.pause();
   try {
     await handle.close();
   } catch {
     // Closing a broken pipe can fail; the process is leaving anyway.
   }
-  input.destroy();
   if (options.onShutdown !== undefined) await options.onShutdown();
   logger.log('info', 'server_stopped');
   stdout.off('error', onStdoutError);

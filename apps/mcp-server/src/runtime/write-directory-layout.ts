@@ -16,6 +16,8 @@ export interface WriteDirectoryLayout {
   readonly consumptionDatabase: string;
   readonly keysDir: string;
   readonly masterKeyFile: string;
+  /** The journal of an interrupted `admin rotate master-key` (absent when none is pending; contract-store README). */
+  readonly rotationJournalFile: string;
   /** The server's own `server-request` signing key (private, 0600). */
   readonly serverRequestKeyFile: string;
   /** Its public half (64 hex + newline), what the operator hands the signer as `--server-key`. */
@@ -73,6 +75,7 @@ export function writeDirectoryLayout(dir: string, anchorDir?: string | null): Wr
     consumptionDatabase: join(storeDir, 'consumption.sqlite'),
     keysDir,
     masterKeyFile: join(keysDir, 'master.key'),
+    rotationJournalFile: join(keysDir, 'rotation.journal'),
     serverRequestKeyFile: join(keysDir, 'server-request.key'),
     serverRequestPublicKeyFile: join(keysDir, 'server-request.pub'),
     retiredServerKeysFile: join(keysDir, 'server-request.retired.json'),

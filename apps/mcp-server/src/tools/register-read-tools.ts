@@ -7,6 +7,8 @@ import {
   type RestApiClient,
 } from '@pfsense-mcp/pfsense-read';
 import { boundResultSize } from './bound-result-size.js';
+import { precomputedJsonSchema } from './precomputed-json-schema.js';
+import { READ_TOOL_JSON_SCHEMA_TARGET, READ_TOOL_JSON_SCHEMAS } from './read-tool-json-schemas.js';
 import { readToolAnnotations } from './tool-annotations.js';
 import { ToolCallError, toolErrorText } from './tool-error-code.js';
 
@@ -25,13 +27,28 @@ export interface ReadToolDeps {
  */
 export function registerReadTools(server: McpServer, tools: readonly ReadToolDefinition[], deps: ReadToolDeps): void {
   for (const tool of tools) {
+    // tools/list serves the build-time JSON Schemas (docs/DESIGN.md §8); a tool the generated table does not
+    // know (a test's own catalogue) is listed and checked with its zod schemas alone.
+    const listed = Object.hasOwn(READ_TOOL_JSON_SCHEMAS, tool.name) ? READ_TOOL_JSON_SCHEMAS[tool.name] : undefined;
     server.registerTool(
       tool.name,
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.inputSchema,
-        outputSchema: tool.outputSchema,
+        inputSchema:
+          listed === undefined
+            ? tool.inputSchema
+            : precomputedJsonSchema(() => tool.inputSchema, { target: READ_TOOL_JSON_SCHEMA_TARGET, input: listed.input, output: listed.input }),
+        outputSchema:
+          listed === undefined
+            ? tool.outputSchema
+            : precomputedJsonSchema(
+                () => tool.outputSchema,
+                { target: READ_TOOL_JSON_SCHEMA_TARGET, input: listed.output, output: listed.output },
+                // The SDK checks every result against the output schema; a projected result passes the plain-code
+                // twin of it in one pass instead of a zod walk per row (docs/DESIGN.md §8).
+                (value) => tool.conformsToOutputSchema(value),
+              ),
         annotations: readToolAnnotations(tool.title),
       },
       async (input: Record<string, unknown>, ctx: { readonly mcpReq: { readonly signal: AbortSignal } }): Promise<CallToolResult> => {
