@@ -8,6 +8,7 @@ import adapterRestrictions from './tools/lint-rules/adapter-restrictions.mjs';
 import {
   CONFINED_PACKAGES,
   EXEMPT_FROM_PACKAGE_CONFINEMENT,
+  FOUNDATION,
   LAB_RUNTIME_FACTORY,
   LAYERS,
   MCP_SERVER_TOOLS_MAY_IMPORT,
@@ -95,6 +96,15 @@ const restrictedImports = LAYERS.flatMap((l) => {
     files: [`${l.root}/**/*.ts`, `${l.root}/**/*.mts`],
     rules: { 'no-restricted-imports': ['error', { paths, patterns }] },
   };
+  if (l.name === FOUNDATION) {
+    // The bottom layer every library imports stays free of packages and projects: node: built-ins and its own
+    // files only (its tests may use vitest). A later block replaces the rule's options, so it repeats them.
+    const onlyBuiltins = {
+      regex: '^(?!node:|\\./)',
+      message: `layering (docs/DESIGN.md §2): ${FOUNDATION} imports nothing but node: built-ins and its own files; keep anything else in the library that owns it.`,
+    };
+    return [block, { files: [`${l.root}/src/**/*.ts`, `${l.root}/src/**/*.mts`], rules: { 'no-restricted-imports': ['error', { paths, patterns: [...patterns, onlyBuiltins] }] } }];
+  }
   if (l.name !== 'lab-runner') return [block];
   // The lab's runtime factory alone builds the write path; the rest of its sources get the same patterns
   // plus this one (a later block replaces the rule's options, so it repeats them rather than loosening).

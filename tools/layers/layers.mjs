@@ -4,14 +4,22 @@
 
 /** @typedef {{ name: string, kind: 'lib' | 'app' | 'tool', root: string, mayImport: readonly string[] }} Layer */
 
+/**
+ * The bottom layer: frozen collections, the HTTP method vocabulary, the clock check and argument assertions. It
+ * imports nothing but `node:` built-ins (eslint.config.mjs holds that for its sources), and every lib and app — and bench,
+ * which may import anything — may import it: the rows below get it added, so no row lists it.
+ */
+export const FOUNDATION = 'foundation';
+
 /** @type {readonly Layer[]} */
-export const LAYERS = Object.freeze([
+const TABLE = Object.freeze([
+  { name: FOUNDATION, kind: 'lib', root: 'libs/foundation', mayImport: [] },
   { name: 'canonical', kind: 'lib', root: 'libs/canonical', mayImport: [] },
   { name: 'crypto', kind: 'lib', root: 'libs/crypto', mayImport: ['canonical'] },
   { name: 'state-machine', kind: 'lib', root: 'libs/state-machine', mayImport: [] },
   { name: 'policy', kind: 'lib', root: 'libs/policy', mayImport: [] },
   { name: 'transports', kind: 'lib', root: 'libs/transports', mayImport: [] },
-  { name: 'pfsense-read', kind: 'lib', root: 'libs/pfsense-read', mayImport: ['transports', 'policy', 'canonical'] },
+  { name: 'pfsense-read', kind: 'lib', root: 'libs/pfsense-read', mayImport: ['transports', 'policy'] },
   // canonical: the closed request model is sent as canonical JSON.
   { name: 'write-client', kind: 'lib', root: 'libs/write-client', mayImport: ['transports', 'policy', 'canonical'] },
   {
@@ -49,18 +57,20 @@ export const LAYERS = Object.freeze([
     ],
   },
   { name: 'signer-cli', kind: 'app', root: 'apps/signer-cli', mayImport: ['authorization', 'crypto', 'canonical', 'adapters', 'policy'] },
+  // The simulator is run as a built child program (dist/tools/pfsense-sim/main.js), never imported; tests may.
   {
     name: 'lab-runner',
     kind: 'app',
     root: 'apps/lab-runner',
     mayImport: [
       'canonical', 'crypto', 'state-machine', 'policy', 'transports', 'pfsense-read', 'write-client', 'contract-store',
-      'authorization', 'adapters', 'executor', 'coordinator', 'pfsense-sim',
+      'authorization', 'adapters', 'executor', 'coordinator',
     ],
   },
   { name: 'pfsense-sim', kind: 'tool', root: 'tools/pfsense-sim', mayImport: [] },
   // Shared test support (child processes for crash and race tests); only tests import it (TEST_FIXTURES).
-  { name: 'test-support', kind: 'tool', root: 'tools/test-support', mayImport: [] },
+  // Its recording mock is a Transport that validates calls as the HTTP transport does, hence transports.
+  { name: 'test-support', kind: 'tool', root: 'tools/test-support', mayImport: ['transports'] },
   // Whole-repository checks (vendored data, no path outside the workspace, the lone-copy run); node built-ins only.
   { name: 'repo-checks', kind: 'tool', root: 'tools/repo-checks', mayImport: [] },
   {
@@ -74,8 +84,15 @@ export const LAYERS = Object.freeze([
   },
 ]);
 
+const importsFoundation = (l) => l.name !== FOUNDATION && (l.kind !== 'tool' || l.name === 'bench');
+
+/** @type {readonly Layer[]} */
+export const LAYERS = Object.freeze(
+  TABLE.map((l) => Object.freeze({ ...l, mayImport: Object.freeze(importsFoundation(l) ? [...l.mayImport, FOUNDATION] : [...l.mayImport]) })),
+);
+
 /** mcp-server's tools/ folder may import only these (docs/DESIGN.md §2). */
-export const MCP_SERVER_TOOLS_MAY_IMPORT = Object.freeze(['pfsense-read', 'coordinator']);
+export const MCP_SERVER_TOOLS_MAY_IMPORT = Object.freeze(['pfsense-read', 'coordinator', FOUNDATION]);
 
 /**
  * lab-runner: its runtime factory is the one file that builds the write path (docs/DESIGN.md §2, §7);

@@ -1,16 +1,9 @@
+import { deepFreeze } from '@pfsense-mcp/foundation';
 import { RecoveryState as S } from '@pfsense-mcp/state-machine';
 import { SCENARIO_IDS, isScenarioId } from './scenario-definition.js';
 import type { ScenarioDefinition, ScenarioId } from './scenario-definition.js';
 
 const NO_FAULT = { kind: 'none', phase: null, upstreamDelivery: null, holdKind: null, proxyKind: null } as const;
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
-}
 
 /**
  * The closed registry (docs/DESIGN.md §7): one immutable entry per scenario. The runner dispatches on the exact

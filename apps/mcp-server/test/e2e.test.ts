@@ -297,10 +297,8 @@ describe('startup and shutdown', () => {
     } finally {
       await server.close();
     }
-    // Wait for the exit's effects (bounded), not a fixed time: a loaded machine may need more than a moment.
-    for (let i = 0; i < 100 && (!server.stderr().includes('"demo_simulator_stopped"') || demoDirs().length > 0); i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    // The server stops the simulator and removes the dir before it exits; its stderr ends after the exit.
+    await server.stderrEnded;
     expect(server.stderr()).toContain('"demo_simulator_stopped"');
     expect(server.stderr()).toMatch(/^pfsense-mcp: demo appliance at http:\/\/127\.0\.0\.1:\d+; waiting for an MCP client on stdin$/m);
     expect(before).toEqual([]);

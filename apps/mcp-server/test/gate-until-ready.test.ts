@@ -29,13 +29,15 @@ describe.each(ERAS)('answering the opening request before the catalogue is attac
     // process it reaps right after), so in the 2026 era the first held request does.
     let wanted = false;
     void gate.openingAnswered.then(() => (wanted = true));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The in-memory pair delivers through microtasks: after one macrotask turn an answered opening would be seen.
+    await new Promise((resolve) => setImmediate(resolve));
     expect([wanted, gate.discoveryAnswered()]).toEqual(era === 'legacy' ? [true, false] : [false, true]);
 
     let listed: number | undefined;
     const listing = client.listTools().then((r) => (listed = r.tools.length));
     await gate.openingAnswered;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Likewise a tools/list the gate let through would be answered within one turn (the open() below shows it is).
+    await new Promise((resolve) => setImmediate(resolve));
     expect(listed).toBeUndefined();
 
     const handle = readClient();

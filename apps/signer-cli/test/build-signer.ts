@@ -18,7 +18,7 @@ const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 export const SIGNER_BUNDLE = join(ROOT, 'dist', 'apps', 'signer-cli', 'main.js');
 
 /** Everything the bundle is built from (the signer's allowed layers, docs/DESIGN.md §2). */
-const SOURCE_DIRS = ['apps/signer-cli/src', ...['authorization', 'crypto', 'canonical', 'adapters', 'policy'].map((l) => `libs/${l}/src`)];
+const SOURCE_DIRS = ['apps/signer-cli/src', ...['authorization', 'crypto', 'canonical', 'adapters', 'policy', 'foundation'].map((l) => `libs/${l}/src`)];
 const SOURCE_FILES = ['tsconfig.base.json'];
 
 function newestMtimeMs(path: string): number {

@@ -1,3 +1,4 @@
+import { assertObject } from '@pfsense-mcp/foundation';
 import { digest, DigestPurpose } from '@pfsense-mcp/canonical';
 import { z } from 'zod';
 import { ArtifactFormatError } from './artifact-format-error.js';
@@ -69,7 +70,7 @@ export function parseApplianceBinding(value: unknown): ApplianceBinding {
 
 /** Builds a binding from a configured base URL (normalized here), the TLS mode and the appliance id. */
 export function createApplianceBinding(input: { baseUrl: string; tlsMode: string; applianceId: string }): ApplianceBinding {
-  if (input === null || typeof input !== 'object') throw new TypeError('createApplianceBinding: "input" must be an object');
+  assertObject(input, 'createApplianceBinding: "input"');
   let base_url: string;
   try {
     base_url = normalizeApplianceBaseUrl(input.baseUrl);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
 import { z } from 'zod';
 import { ArtifactKind } from './artifact-kind.js';
-import { deepFreeze } from './deep-freeze.js';
+import { deepFreeze } from '@pfsense-mcp/foundation';
 import { hex64Schema, safeTokenSchema } from './field-schemas.js';
 import type { Proof } from './field-schemas.js';
 import { parseWith } from './parse-with.js';

@@ -1,7 +1,7 @@
 import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
 import { z } from 'zod';
 import { ArtifactKind } from './artifact-kind.js';
-import { deepFreeze } from './deep-freeze.js';
+import { deepFreeze } from '@pfsense-mcp/foundation';
 import { hex64Schema, safeTokenSchema } from './field-schemas.js';
 import type { Proof } from './field-schemas.js';
 import { labCandidateAliasSchema, labScenarioSetSchema } from './lab-gate-request.js';

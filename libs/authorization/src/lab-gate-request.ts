@@ -4,7 +4,7 @@ import { applianceBindingDigest, applianceBindingSchema, parseApplianceBinding }
 import type { ApplianceBinding } from './appliance-binding.js';
 import { ArtifactKind } from './artifact-kind.js';
 import { ArtifactVerificationError } from './artifact-verification-error.js';
-import { deepFreeze } from './deep-freeze.js';
+import { assertObject, deepFreeze } from '@pfsense-mcp/foundation';
 import { hex64Schema, safeTokenSchema } from './field-schemas.js';
 import type { Proof } from './field-schemas.js';
 import { parseWith } from './parse-with.js';
@@ -71,7 +71,7 @@ export interface LabGateRequestInput {
 
 /** Builds and signs a pending lab gate request with the runner's own request key. */
 export function createLabGateRequest(input: LabGateRequestInput, requestKey: SigningKey): LabGateRequest {
-  if (input === null || typeof input !== 'object') throw new TypeError('createLabGateRequest: "input" must be an object');
+  assertObject(input, 'createLabGateRequest: "input"');
   if (!Array.isArray(input.scenarios)) throw new TypeError('createLabGateRequest: "scenarios" must be an array');
   const appliance = parseApplianceBinding(input.appliance);
   const payload = {

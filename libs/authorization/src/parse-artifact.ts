@@ -5,7 +5,7 @@ import type { ArtifactKind } from './artifact-kind.js';
 import { ARTIFACT_CANONICAL_LIMITS, MAX_ALIAS_MEMBERS, MAX_ARTIFACT_BYTES } from './artifact-limits.js';
 import { artifactSchemaOf } from './artifact.js';
 import type { Artifact, ArtifactOfKind } from './artifact.js';
-import { deepFreeze } from './deep-freeze.js';
+import { deepFreeze } from '@pfsense-mcp/foundation';
 import { parseWith } from './parse-with.js';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

@@ -6,7 +6,7 @@ import { applianceBindingDigest, applianceBindingSchema, parseApplianceBinding }
 import type { ApplianceBinding } from './appliance-binding.js';
 import { ArtifactKind } from './artifact-kind.js';
 import { ArtifactVerificationError } from './artifact-verification-error.js';
-import { deepFreeze } from './deep-freeze.js';
+import { assertObject, deepFreeze } from '@pfsense-mcp/foundation';
 import { aliasChangeReviewSchema, hex64Schema, riskClassSchema, safeTokenSchema } from './field-schemas.js';
 import type { AliasChangeReview, Proof, RiskClass } from './field-schemas.js';
 import { parseWith } from './parse-with.js';
@@ -77,7 +77,7 @@ export function createPendingAuthorizationRequest(
   input: PendingAuthorizationRequestInput,
   serverKey: SigningKey,
 ): PendingAuthorizationRequest {
-  if (input === null || typeof input !== 'object') throw new TypeError('createPendingAuthorizationRequest: "input" must be an object');
+  assertObject(input, 'createPendingAuthorizationRequest: "input"');
   const execution_intent = parsePreparedExecutionIntent(input.executionIntent);
   const appliance = parseApplianceBinding(input.appliance);
   const appliance_binding_digest = applianceBindingDigest(appliance);

@@ -6,7 +6,7 @@ import { applianceBindingDigest, applianceBindingSchema, parseApplianceBinding }
 import type { ApplianceBinding } from './appliance-binding.js';
 import { ArtifactKind } from './artifact-kind.js';
 import { ArtifactVerificationError } from './artifact-verification-error.js';
-import { deepFreeze } from './deep-freeze.js';
+import { assertObject, deepFreeze } from '@pfsense-mcp/foundation';
 import { aliasChangeReviewSchema, hex64Schema, safeTokenSchema } from './field-schemas.js';
 import type { AliasChangeReview, Proof } from './field-schemas.js';
 import { parseWith } from './parse-with.js';
@@ -76,7 +76,7 @@ export function createPendingConfirmationRequest(
   input: PendingConfirmationRequestInput,
   serverKey: SigningKey,
 ): PendingConfirmationRequest {
-  if (input === null || typeof input !== 'object') throw new TypeError('createPendingConfirmationRequest: "input" must be an object');
+  assertObject(input, 'createPendingConfirmationRequest: "input"');
   const execution_intent = parsePreparedExecutionIntent(input.executionIntent);
   const appliance = parseApplianceBinding(input.appliance);
   const appliance_binding_digest = applianceBindingDigest(appliance);

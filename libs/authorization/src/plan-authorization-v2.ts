@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
 import { z } from 'zod';
 import { ArtifactKind } from './artifact-kind.js';
-import { deepFreeze } from './deep-freeze.js';
+import { assertObject, deepFreeze } from '@pfsense-mcp/foundation';
 import { hex64Schema, riskClassSchema, safeTokenSchema } from './field-schemas.js';
 import type { Proof, RiskClass } from './field-schemas.js';
 import { parseWith } from './parse-with.js';
@@ -65,7 +65,7 @@ export interface PlanAuthorizationV2Input {
 
 /** Builds and signs a PlanAuthorizationV2 with an operator key (the signer's side). */
 export function createPlanAuthorizationV2(input: PlanAuthorizationV2Input, authorityKey: SigningKey): PlanAuthorizationV2 {
-  if (input === null || typeof input !== 'object') throw new TypeError('createPlanAuthorizationV2: "input" must be an object');
+  assertObject(input, 'createPlanAuthorizationV2: "input"');
   const payload = {
     authorization_id: input.authorizationId ?? randomUUID(),
     plan_digest: input.planDigest,

@@ -1,3 +1,4 @@
+import { assertObject } from '@pfsense-mcp/foundation';
 import { assertHex64, assertSafeToken, digest, DigestPurpose } from '@pfsense-mcp/canonical';
 
 /** One authorized step: a step id and the execution-intent digest it may execute. */
@@ -29,7 +30,7 @@ export function sortedStepBindings(steps: readonly PlanStepBinding[]): readonly 
  * the coordinator from facts they all hold.
  */
 export function planDigestOf(input: { operationId: string; steps: readonly PlanStepBinding[] }): string {
-  if (input === null || typeof input !== 'object') throw new TypeError('planDigestOf: "input" must be an object');
+  assertObject(input, 'planDigestOf: "input"');
   const operation_id = assertSafeToken(input.operationId, 'operationId');
   const steps = sortedStepBindings(input.steps);
   return digest(DigestPurpose.PLAN, { kind: 'pfsense-mcp/plan', version: 1, payload: { operation_id, steps } });

@@ -1,7 +1,7 @@
 import { bytesToHex, canonicalize } from '@pfsense-mcp/canonical';
 import { z } from 'zod';
 import { ArtifactKind } from './artifact-kind.js';
-import { deepFreeze } from './deep-freeze.js';
+import { deepFreeze } from '@pfsense-mcp/foundation';
 import {
   canonicalObjectSchema,
   capabilityNameSchema,

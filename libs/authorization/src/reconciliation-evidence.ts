@@ -4,7 +4,7 @@ import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
 import { z } from 'zod';
 import type { ApplianceBinding } from './appliance-binding.js';
 import { ArtifactKind } from './artifact-kind.js';
-import { deepFreeze } from './deep-freeze.js';
+import { assertObject, deepFreeze } from '@pfsense-mcp/foundation';
 import { aliasChangeReviewSchema, aliasStateSchema, hex64Schema, locatorSchema, safeTokenSchema, stateVersionSchema } from './field-schemas.js';
 import type { AliasChangeReview, AliasState, Proof } from './field-schemas.js';
 import { parseWith } from './parse-with.js';
@@ -129,7 +129,7 @@ export function createPendingReconciliationRequest(
   input: PendingReconciliationRequestInput,
   serverKey: SigningKey,
 ): PendingReconciliationRequestV2 {
-  if (input === null || typeof input !== 'object') throw new TypeError('createPendingReconciliationRequest: "input" must be an object');
+  assertObject(input, 'createPendingReconciliationRequest: "input"');
   if (input.configHistory === undefined) throw new TypeError('createPendingReconciliationRequest: "configHistory" must be a corroboration or null');
   const payload = {
     contract_id: input.contractId,

@@ -4,7 +4,7 @@ import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
 import { z } from 'zod';
 import type { ApplianceBinding } from './appliance-binding.js';
 import { ArtifactKind } from './artifact-kind.js';
-import { deepFreeze } from './deep-freeze.js';
+import { assertObject, deepFreeze } from '@pfsense-mcp/foundation';
 import { aliasChangeReviewSchema, safeTokenSchema, stateVersionSchema } from './field-schemas.js';
 import type { AliasChangeReview, Proof } from './field-schemas.js';
 import { parseWith } from './parse-with.js';
@@ -60,7 +60,7 @@ export interface PendingReleaseRequestInput {
 }
 
 export function createPendingReleaseRequest(input: PendingReleaseRequestInput, serverKey: SigningKey): PendingReleaseRequest {
-  if (input === null || typeof input !== 'object') throw new TypeError('createPendingReleaseRequest: "input" must be an object');
+  assertObject(input, 'createPendingReleaseRequest: "input"');
   const payload = {
     contract_id: input.contractId,
     operation_id: input.operationId,

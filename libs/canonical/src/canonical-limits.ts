@@ -1,3 +1,4 @@
+import { assertRecord } from '@pfsense-mcp/foundation';
 /** Resource limits of the canonical encoder. All are inclusive maxima. */
 export interface CanonicalLimits {
   /** Maximum nesting of arrays/objects; the root container is depth 1, scalars at the root are depth 0. */
@@ -26,9 +27,7 @@ const LIMIT_NAMES: readonly (keyof CanonicalLimits)[] = ['maxDepth', 'maxKeys', 
 /** Merge overrides over the defaults, validating each as a positive safe integer. */
 export function resolveLimits(fn: string, limits: unknown): Readonly<CanonicalLimits> {
   if (limits === undefined) return DEFAULT_CANONICAL_LIMITS;
-  if (limits === null || typeof limits !== 'object' || Array.isArray(limits)) {
-    throw new TypeError(`${fn}: "limits" must be an object`);
-  }
+  assertRecord(limits, `${fn}: "limits"`);
   const given = limits as Record<string, unknown>;
   for (const key of Object.keys(given)) {
     if (!(LIMIT_NAMES as readonly string[]).includes(key)) {

@@ -4,14 +4,7 @@ import type { ProtectedArtifactPurpose, RecoveryContract } from './recovery-cont
 import { SqliteRecoveryContractStore, coreOf } from './sqlite-recovery-contract-store.js';
 import type { RefusalAuditInput } from './refusal-audit-input.js';
 import type { ReconciledContract } from './store-core.js';
-
-/** What markExecutionVerified / markRollbackVerified seal with the transition. */
-export interface VerifiedSeal {
-  /** Fingerprint digest of the authoritative read after the write (64 lowercase hex). */
-  readonly verifiedTargetFingerprint: string;
-  /** The pfrest id seen on that read; must equal the contract's lifecycle locator. */
-  readonly verifiedLifecycleLocator: number;
-}
+import type { VerifiedSeal } from './verified-seal.js';
 
 /**
  * The executor-only face of the store: execution transitions, restart reconciliation and protected

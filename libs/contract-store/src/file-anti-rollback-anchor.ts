@@ -1,3 +1,4 @@
+import { assertObject } from '@pfsense-mcp/foundation';
 import { closeSync, constants, fstatSync, openSync, readSync, renameSync, unlinkSync, writeSync, fsyncSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
@@ -28,7 +29,7 @@ export class FileAntiRollbackAnchor implements AntiRollbackAnchor {
   readonly #key: Uint8Array;
 
   constructor(options: FileAntiRollbackAnchorOptions) {
-    if (options === null || typeof options !== 'object') throw new TypeError('FileAntiRollbackAnchor: "options" must be an object');
+    assertObject(options, 'FileAntiRollbackAnchor: "options"');
     if (typeof options.path !== 'string' || options.path.length === 0) throw new TypeError('FileAntiRollbackAnchor: "path" must be a non-empty string');
     if (!(options.macKey instanceof Uint8Array) || options.macKey.length < 32) throw new TypeError('FileAntiRollbackAnchor: "macKey" must be at least 32 bytes');
     this.path = options.path;

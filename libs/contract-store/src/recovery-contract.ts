@@ -144,10 +144,3 @@ export type ProcessOwner = DeepReadonly<z.infer<typeof ownerSchema>>;
 export type ContractProvenance = DeepReadonly<z.infer<typeof provenanceSchema>>;
 export type ResolutionOutcome = z.infer<typeof resolutionRecordSchema>['outcome'];
 
-export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-    Object.freeze(value);
-  }
-  return value;
-}

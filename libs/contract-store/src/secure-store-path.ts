@@ -1,34 +1,40 @@
-import { closeSync, constants, fsyncSync, lstatSync, openSync } from 'node:fs';
-import type { Stats } from 'node:fs';
+import { closeSync, constants, fsyncSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ownerOnlyProblem } from '@pfsense-mcp/foundation';
+import type { OwnerOnlyProblem } from '@pfsense-mcp/foundation';
 import { StoreFileError } from './contract-store-error.js';
 
-/** Files and directories of the store must belong to the running user (docs/DESIGN.md §3 store rules). */
-function processUid(): number {
-  if (typeof process.getuid !== 'function') {
-    // No POSIX ownership model (Windows): fail closed rather than skip the owner check.
-    throw new StoreFileError('WRONG_OWNER', '(platform)', 'cannot determine the process owner');
-  }
-  return process.getuid();
-}
+// Files and directories of the store must belong to the running user (docs/DESIGN.md §3 store rules). The
+// rules are foundation's ownerOnlyProblem; the store keeps its own errors and the permission-bits-only mask.
+const STORE_DIRECTORY_MESSAGES: Readonly<Record<OwnerOnlyProblem, string>> = Object.freeze({
+  NOT_FOUND: 'store directory does not exist',
+  SYMLINK: 'store directory is a symlink',
+  NOT_DIRECTORY: 'store directory is not a directory',
+  NOT_REGULAR_FILE: 'store directory is not a directory',
+  NO_OWNER_MODEL: 'cannot determine the process owner',
+  WRONG_OWNER: 'store directory is not owned by the process user',
+  UNSAFE_MODE: 'store directory mode must be 0700',
+});
+const STORE_FILE_MESSAGES: Readonly<Record<OwnerOnlyProblem, string>> = Object.freeze({
+  NOT_FOUND: 'store file does not exist',
+  SYMLINK: 'store file is a symlink',
+  NOT_DIRECTORY: 'store file is not a regular file',
+  NOT_REGULAR_FILE: 'store file is not a regular file',
+  NO_OWNER_MODEL: 'cannot determine the process owner',
+  WRONG_OWNER: 'store file is not owned by the process user',
+  UNSAFE_MODE: 'store file mode must be 0600',
+});
 
-function lstatOrNull(path: string): Stats | null {
-  try {
-    return lstatSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+function storeFileError(problem: OwnerOnlyProblem, path: string, messages: Readonly<Record<OwnerOnlyProblem, string>>): StoreFileError {
+  // No POSIX ownership model (Windows): fail closed rather than skip the owner check.
+  if (problem === 'NO_OWNER_MODEL') return new StoreFileError('WRONG_OWNER', '(platform)', messages.NO_OWNER_MODEL);
+  return new StoreFileError(problem, path, messages[problem]);
 }
 
 /** lstat-based check of the store directory: exists, not a symlink, a directory, owned by us, mode exactly 0700. */
 export function assertSecureDirectory(path: string): void {
-  const st = lstatOrNull(path);
-  if (st === null) throw new StoreFileError('NOT_FOUND', path, 'store directory does not exist');
-  if (st.isSymbolicLink()) throw new StoreFileError('SYMLINK', path, 'store directory is a symlink');
-  if (!st.isDirectory()) throw new StoreFileError('NOT_DIRECTORY', path, 'store directory is not a directory');
-  if (st.uid !== processUid()) throw new StoreFileError('WRONG_OWNER', path, 'store directory is not owned by the process user');
-  if ((st.mode & 0o777) !== 0o700) throw new StoreFileError('UNSAFE_MODE', path, 'store directory mode must be 0700');
+  const problem = ownerOnlyProblem(path, { kind: 'directory', modeBits: 0o777 });
+  if (problem !== null) throw storeFileError(problem, path, STORE_DIRECTORY_MESSAGES);
 }
 
 /**
@@ -36,15 +42,9 @@ export function assertSecureDirectory(path: string): void {
  * false). Mode must be exactly 0600: a group- or world-readable store file is refused, not repaired.
  */
 export function assertSecureFile(path: string, mustExist: boolean): boolean {
-  const st = lstatOrNull(path);
-  if (st === null) {
-    if (mustExist) throw new StoreFileError('NOT_FOUND', path, 'store file does not exist');
-    return false;
-  }
-  if (st.isSymbolicLink()) throw new StoreFileError('SYMLINK', path, 'store file is a symlink');
-  if (!st.isFile()) throw new StoreFileError('NOT_REGULAR_FILE', path, 'store file is not a regular file');
-  if (st.uid !== processUid()) throw new StoreFileError('WRONG_OWNER', path, 'store file is not owned by the process user');
-  if ((st.mode & 0o777) !== 0o600) throw new StoreFileError('UNSAFE_MODE', path, 'store file mode must be 0600');
+  const problem = ownerOnlyProblem(path, { kind: 'file', modeBits: 0o777 });
+  if (problem === 'NOT_FOUND' && !mustExist) return false;
+  if (problem !== null) throw storeFileError(problem, path, STORE_FILE_MESSAGES);
   return true;
 }
 

@@ -1,3 +1,4 @@
+import { assertFunction, assertObject, readClock } from '@pfsense-mcp/foundation';
 import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
@@ -113,10 +114,10 @@ export class SqliteConsumptionStore {
   }
 
   static async #open(options: ConsumptionStoreOptions, fn: string, acceptRestore: boolean): Promise<SqliteConsumptionStore> {
-    if (options === null || typeof options !== 'object') throw new TypeError(`${fn}: "options" must be an object`);
+    assertObject(options, `${fn}: "options"`);
     if (typeof options.directory !== 'string' || options.directory.length === 0) throw new TypeError(`${fn}: "directory" must be a non-empty string`);
     if (options.fileName !== undefined && !isSafeToken(options.fileName)) throw new TypeError(`${fn}: "fileName" must be a safe token`);
-    if (typeof options.clock !== 'function') throw new TypeError(`${fn}: "clock" must be a function`);
+    assertFunction(options.clock, `${fn}: "clock"`);
     const busy = options.busyTimeoutMs ?? 10_000;
     if (!Number.isSafeInteger(busy) || busy < 0) throw new TypeError(`${fn}: "busyTimeoutMs" must be a non-negative safe integer`);
     if (options.anchor !== undefined && (options.anchor === null || typeof options.anchor !== 'object')) {
@@ -279,8 +280,7 @@ export class SqliteConsumptionStore {
   /** Re-points the anchor at this (verified) file's head with a new acceptance time (see acceptRestore). */
   #acceptRestore(): void {
     const anchor = this.#anchor as AntiRollbackAnchor;
-    const now = this.#clock();
-    if (!Number.isSafeInteger(now) || now < 0) throw new TypeError('acceptRestore: "clock" must return non-negative integer UTC milliseconds');
+    const now = readClock(this.#clock, 'acceptRestore');
     this.#db
       .transaction(() => {
         const head = this.#head();
@@ -327,8 +327,7 @@ export class SqliteConsumptionStore {
   tryConsume(authorizationId: string, issuedAt?: number): boolean {
     this.#assert(authorizationId, 'tryConsume');
     if (this.#refusedByRestore(issuedAt, 'tryConsume')) return false;
-    const now = this.#clock();
-    if (!Number.isSafeInteger(now) || now < 0) throw new TypeError('tryConsume: "clock" must return non-negative integer UTC milliseconds');
+    const now = readClock(this.#clock, 'tryConsume');
     this.#crash('before-begin');
     const consumed = this.#db
       .transaction((): boolean => {

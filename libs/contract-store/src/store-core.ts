@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { bytesToHex, canonicalBytes, isSafeToken } from '@pfsense-mcp/canonical';
 import type { CanonicalValue } from '@pfsense-mcp/canonical';
 import { aeadOpen, aeadSeal } from '@pfsense-mcp/crypto';
+import { deepFreeze } from '@pfsense-mcp/foundation';
 import {
   RESERVATION_HOLDING_STATES,
   RecoveryEvent,
@@ -56,7 +57,6 @@ import type { RateLimits } from './rate-gate.js';
 import {
   CONTRACT_SCHEMA_VERSION,
   PROTECTED_ARTIFACT_PURPOSES,
-  deepFreeze,
   hex64Schema,
   locatorSchema,
   outcomeClassSchema,
@@ -70,6 +70,7 @@ import { integrityFailureOf } from './store-integrity-report.js';
 import { STORE_SCHEMA_VERSION } from './store-schema-version.js';
 import { legacyStoreRefusal, refuseNewerStore, upgradeStoreVersion } from './store-version-upgrade.js';
 import type { StoreIntegrityReport } from './store-integrity-report.js';
+import type { VerifiedSeal } from './verified-seal.js';
 import { loadStoreKeys } from './store-keys.js';
 import type { MasterKeySource, StoreKeys } from './store-keys.js';
 
@@ -213,8 +214,6 @@ function zodPaths(error: { issues: readonly { path: readonly PropertyKey[] }[] }
  * store and the executor entry each expose only their own operations (see `coreOf`).
  */
 
-/** What a verified transition seals (docs/DESIGN.md §3: verified fingerprint and locator). */
-type VerifiedSeal = { readonly verifiedTargetFingerprint: string; readonly verifiedLifecycleLocator: number };
 export class StoreCore {
   readonly #db: Database.Database;
   readonly #keys: StoreKeys;
@@ -1311,12 +1310,6 @@ export class StoreCore {
   }
 
   /**
-   * After an operator re-anchored a restored backup: work prepared before the backup may have been
-   * executed since, so no PREPARING/PREPARED contract of the restored copy may start — all expire
-   * (audited as RESTORED_FROM_BACKUP). In-flight rows are left to reconcileInterrupted(); VERIFIED
-   * rollbacks stay guarded by their sealed-fingerprint pre-read.
-   */
-  /**
    * A restore is accepted only while nothing is mid-flight on the appliance: an EXECUTING, ROLLING_BACK or
    * RECONCILIATION contract of the restored copy may disagree with what the appliance now holds.
    */
@@ -1346,6 +1339,12 @@ export class StoreCore {
       .immediate();
   }
 
+  /**
+   * After an operator re-anchored a restored backup: work prepared before the backup may have been
+   * executed since, so no PREPARING/PREPARED contract of the restored copy may start — all expire
+   * (audited as RESTORED_FROM_BACKUP). In-flight rows are left to reconcileInterrupted(); VERIFIED
+   * rollbacks stay guarded by their sealed-fingerprint pre-read.
+   */
   private expireAfterRestore(): void {
     this.write('expireAfterRestore', () => {
       const now = this.now();

@@ -1,3 +1,4 @@
+import { assertObject } from '@pfsense-mcp/foundation';
 import { BindingMismatchError } from './contract-store-error.js';
 import type { RecoveryContract } from './recovery-contract.js';
 
@@ -27,7 +28,7 @@ const BINDING_FIELDS = Object.freeze([
  */
 export function verifyBindings(contract: RecoveryContract, expected: ContractBindings): void {
   if (contract === null || typeof contract !== 'object') throw new TypeError('verifyBindings: "contract" must be a RecoveryContract');
-  if (expected === null || typeof expected !== 'object') throw new TypeError('verifyBindings: "expected" must be an object');
+  assertObject(expected, 'verifyBindings: "expected"');
   for (const field of BINDING_FIELDS) {
     const want = (expected as unknown as Record<string, unknown>)[field];
     if (typeof want !== 'string') throw new TypeError(`verifyBindings: "expected.${field}" must be a string`);

@@ -1,3 +1,4 @@
+import { assertObject } from '@pfsense-mcp/foundation';
 /**
  * The outbox file name of a pending authorization request carries everything a scan needs to decide,
  * without opening the file, whether it can concern an operation and whether it still counts toward the
@@ -19,7 +20,7 @@ const NAME = /^authorization-request\.([0-9a-f]{16})\.(op-[0-9a-f]{64})\.([0-9a-
 const HEX16 = /^[0-9a-f]{16}$/;
 
 export function authorizationRequestName(parts: AuthorizationRequestName): string {
-  if (parts === null || typeof parts !== 'object') throw new TypeError('authorizationRequestName: "parts" must be an object');
+  assertObject(parts, 'authorizationRequestName: "parts"');
   const { aliasKey, operationId, planPrefix, expiresAt } = parts;
   if (typeof aliasKey !== 'string' || !HEX16.test(aliasKey)) throw new TypeError('authorizationRequestName: "aliasKey" must be 16 lowercase hex');
   if (typeof operationId !== 'string' || !/^op-[0-9a-f]{64}$/.test(operationId)) throw new TypeError('authorizationRequestName: "operationId" must be op- and 64 hex');

@@ -1,3 +1,4 @@
+import { assertObject } from '@pfsense-mcp/foundation';
 import { isHex64 } from '@pfsense-mcp/canonical';
 import { AuthorityError } from './authority-error.js';
 import type { AuthorityRole } from './authority-role.js';
@@ -71,7 +72,7 @@ export class PinnedAuthoritySet {
    * Order is fixed and fail-closed: algorithm (before any signature work), known key, active, role, signature.
    */
   verify(input: AuthorityVerifyInput): void {
-    if (input === null || typeof input !== 'object') throw new TypeError('verify: "input" must be an object');
+    assertObject(input, 'verify: "input"');
     const { role, keyId, algorithm, message, signature } = input;
     if (!isAuthorityRole(role)) throw new TypeError('verify: "role" must be an AuthorityRole');
     if (algorithm !== ED25519_ALGORITHM) {

@@ -1,14 +1,37 @@
 import type { TargetReader } from '@pfsense-mcp/adapters';
-import { TargetResolutionError } from '@pfsense-mcp/adapters';
+import { AdapterInputError, TargetResolutionError } from '@pfsense-mcp/adapters';
 import { canonicalize, isHex64, isSafeToken } from '@pfsense-mcp/canonical';
 import type { CanonicalValue } from '@pfsense-mcp/canonical';
-import { SqliteRecoveryContractStore, verifyBindings } from '@pfsense-mcp/contract-store';
+import {
+  AnchorError,
+  AuditChainError,
+  BindingMismatchError,
+  ContractNotFoundError,
+  PreconditionError,
+  ProtectedArtifactError,
+  RateLimitError,
+  RecordIntegrityError,
+  SqliteRecoveryContractStore,
+  StaleStateVersionError,
+  StoreRollbackError,
+  TargetReservedError,
+  verifyBindings,
+} from '@pfsense-mcp/contract-store';
 import type { ConfigHistoryRecord, ReconciledContract, RecoveryContract } from '@pfsense-mcp/contract-store';
 import { ExecutorContractStore } from '@pfsense-mcp/contract-store/executor';
-import { RestApiClient } from '@pfsense-mcp/pfsense-read';
+import type { VerifiedSeal } from '@pfsense-mcp/contract-store/executor';
+import { assertFunction, assertObject, readClock } from '@pfsense-mcp/foundation';
+import { PfrestResponseError, RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { MutationPolicy, PolicyRefusalError } from '@pfsense-mcp/policy';
 import { IllegalTransitionError, RecoveryState } from '@pfsense-mcp/state-machine';
-import { WriteApiClient, isWriteRequestFor } from '@pfsense-mcp/write-client';
+import {
+  ResponseTooLargeError,
+  TransportConnectionError,
+  TransportError,
+  TransportTimeoutError,
+  WriteApiClient,
+  isWriteRequestFor,
+} from '@pfsense-mcp/write-client';
 import { checkAdapter } from './check-adapter.js';
 import type { AnyCapabilityAdapter, CheckedAdapter } from './check-adapter.js';
 import { classifySendError } from './classify-send-error.js';
@@ -70,40 +93,38 @@ function safeCode(error: unknown): string | null {
   return typeof code === 'string' && OUTCOME_CLASS.test(code) ? code : null;
 }
 
-function errorName(error: unknown): string {
-  return error instanceof Error ? error.name : '';
-}
-
 /** Maps a store error thrown before or while acquiring the reservation to a refusal code. */
 function storeRefusalCode(error: unknown): ExecutorRefusalCode {
   if (error instanceof IllegalTransitionError) return 'WRONG_STATE';
-  switch (errorName(error)) {
-    case 'ContractNotFoundError':
-      return 'CONTRACT_NOT_FOUND';
-    case 'TargetReservedError':
-      return 'TARGET_RESERVED';
-    case 'StaleStateVersionError':
-      return 'STALE_STATE';
-    case 'RateLimitError':
-      return 'RATE_LIMITED';
-    case 'StoreRollbackError':
-    case 'AnchorError':
-    case 'AuditChainError':
-      return 'ANCHOR_REFUSED';
-    case 'RecordIntegrityError':
-      return 'STORE_INTEGRITY';
-    case 'ProtectedArtifactError':
-      return 'ARTIFACT_UNAVAILABLE';
-    case 'BindingMismatchError':
-      return 'BINDING_MISMATCH';
-    case 'PreconditionError': {
-      const code = safeCode(error);
-      if (code === 'NOT_CONFIRMED' || code === 'CONTRACT_EXPIRED' || code === 'CONFIRMATION_EXPIRED' || code === 'WRONG_STATE') return code;
-      return 'WRONG_STATE';
-    }
-    default:
-      return 'STORE_FAILURE';
+  if (error instanceof ContractNotFoundError) return 'CONTRACT_NOT_FOUND';
+  if (error instanceof TargetReservedError) return 'TARGET_RESERVED';
+  if (error instanceof StaleStateVersionError) return 'STALE_STATE';
+  if (error instanceof RateLimitError) return 'RATE_LIMITED';
+  if (error instanceof StoreRollbackError || error instanceof AnchorError || error instanceof AuditChainError) return 'ANCHOR_REFUSED';
+  if (error instanceof RecordIntegrityError) return 'STORE_INTEGRITY';
+  if (error instanceof ProtectedArtifactError) return 'ARTIFACT_UNAVAILABLE';
+  if (error instanceof BindingMismatchError) return 'BINDING_MISMATCH';
+  if (error instanceof PreconditionError) {
+    const code = safeCode(error);
+    if (code === 'NOT_CONFIRMED' || code === 'CONTRACT_EXPIRED' || code === 'CONFIRMATION_EXPIRED' || code === 'WRONG_STATE') return code;
+    return 'WRONG_STATE';
   }
+  return 'STORE_FAILURE';
+}
+
+/**
+ * A failed read of the appliance: pfrest's error envelope or one of the transport failures a read can meet. A
+ * TransportError of its own class counts, but not its configuration and invalid-request subclasses (a caller
+ * bug, not a read that failed), hence the exact prototype check rather than `instanceof TransportError`.
+ */
+function isReadFailure(error: unknown): boolean {
+  return (
+    error instanceof PfrestResponseError ||
+    error instanceof TransportTimeoutError ||
+    error instanceof TransportConnectionError ||
+    error instanceof ResponseTooLargeError ||
+    (error instanceof TransportError && Object.getPrototypeOf(error) === TransportError.prototype)
+  );
 }
 
 /** The outcome class of a failure while resolving or checking the target before the send. */
@@ -114,21 +135,10 @@ function preSendClass(error: unknown): string {
     if (error.code === 'DUPLICATE') return 'TARGET_DUPLICATE';
     return 'TARGET_UNRESOLVED';
   }
-  switch (errorName(error)) {
-    case 'PfrestResponseError':
-    case 'TransportError':
-    case 'TransportTimeoutError':
-    case 'TransportConnectionError':
-    case 'ResponseTooLargeError':
-      return 'TARGET_READ_FAILED';
-    case 'ProtectedArtifactError':
-    case 'RecordIntegrityError':
-      return 'ARTIFACT_UNAVAILABLE';
-    case 'AdapterInputError':
-      return 'ADAPTER_REFUSED';
-    default:
-      return 'PRECONDITION_FAILED';
-  }
+  if (isReadFailure(error)) return 'TARGET_READ_FAILED';
+  if (error instanceof ProtectedArtifactError || error instanceof RecordIntegrityError) return 'ARTIFACT_UNAVAILABLE';
+  if (error instanceof AdapterInputError) return 'ADAPTER_REFUSED';
+  return 'PRECONDITION_FAILED';
 }
 
 function isPlainObject(value: unknown): value is object {
@@ -161,22 +171,10 @@ function outcome(
 const recordOf = (e: ConfigHistoryEvidence): ConfigHistoryRecord => configHistoryRecordOf(e);
 
 /**
- * The sealed executor (docs/DESIGN.md §4): the only holder of a WriteApiClient. It accepts a
- * contract id, never a contract object, and decides every security-relevant step itself; the adapter only
- * computes. Decrypted artifacts live in local variables of one call and are never stored on the instance.
- *
- * Refusals before the target reservation throw ExecutorRefusalError (no transition, zero sends). Once the
- * reservation is held, every path ends in exactly one store transition (so it is audited) and the call
- * returns an ExecutionOutcome; it throws only if that final store write itself fails, in which case the
- * contract stays EXECUTING / ROLLING_BACK with this process as owner and the next executor constructed
- * after this process ends moves it to RECONCILIATION (reconcileInterrupted). The executor never calls
- * create, confirm or resolveReconciliation, and never sends twice.
- */
-/**
  * The only store methods the executor may reach (docs/DESIGN.md §4): reads, the anchor check, restart
  * reconciliation, its own transitions and artifact decryption. Narrowed on purpose: not `create`,
- * `confirm` or `resolveReconciliation`, and not the entry's `.store` getter (test/sealed-source.test.ts
- * also scans src/ for those).
+ * `confirm` or `resolveReconciliation`, and the entry exposes no way to the full store
+ * (test/sealed-source.test.ts also scans src/ for those calls).
  */
 type ExecutorStoreView = Pick<
   ExecutorContractStore,
@@ -195,6 +193,18 @@ type ExecutorStoreView = Pick<
   | 'recordRefusal'
 >;
 
+/**
+ * The sealed executor (docs/DESIGN.md §4): the only holder of a WriteApiClient. It accepts a
+ * contract id, never a contract object, and decides every security-relevant step itself; the adapter only
+ * computes. Decrypted artifacts live in local variables of one call and are never stored on the instance.
+ *
+ * Refusals before the target reservation throw ExecutorRefusalError (no transition, zero sends). Once the
+ * reservation is held, every path ends in exactly one store transition (so it is audited) and the call
+ * returns an ExecutionOutcome; it throws only if that final store write itself fails, in which case the
+ * contract stays EXECUTING / ROLLING_BACK with this process as owner and the next executor constructed
+ * after this process ends moves it to RECONCILIATION (reconcileInterrupted). The executor never calls
+ * create, confirm or resolveReconciliation, and never sends twice.
+ */
 export class MutationExecutor {
   readonly #store: ExecutorStoreView;
   readonly #writeClient: WriteApiClient;
@@ -206,14 +216,14 @@ export class MutationExecutor {
 
   constructor(options: MutationExecutorOptions) {
     const fn = 'MutationExecutor';
-    if (options === null || typeof options !== 'object') throw new TypeError(`${fn}: "options" must be an object`);
+    assertObject(options, `${fn}: "options"`);
     if (!(options.store instanceof ExecutorContractStore) && !(options.store instanceof SqliteRecoveryContractStore)) {
       throw new TypeError(`${fn}: "store" must be a SqliteRecoveryContractStore`);
     }
     if (!(options.writeClient instanceof WriteApiClient)) throw new TypeError(`${fn}: "writeClient" must be a WriteApiClient`);
     if (!(options.readClient instanceof RestApiClient)) throw new TypeError(`${fn}: "readClient" must be a RestApiClient`);
     if (!(options.policy instanceof MutationPolicy)) throw new TypeError(`${fn}: "policy" must be a MutationPolicy`);
-    if (typeof options.clock !== 'function') throw new TypeError(`${fn}: "clock" must be a function returning UTC milliseconds`);
+    assertFunction(options.clock, `${fn}: "clock"`, 'a function returning UTC milliseconds');
     const readClient = options.readClient;
     const entry = options.store instanceof ExecutorContractStore ? options.store : ExecutorContractStore.of(options.store);
     this.#store = entry;
@@ -288,11 +298,11 @@ export class MutationExecutor {
     let request: object;
     try {
       pre = await this.#readChecked(a, identity, executing, executing.lifecycle_locator);
-      if (a.fn.fingerprint(pre as never) !== executing.target_fingerprint) throw new StepRefusal('TARGET_FINGERPRINT_CHANGED');
+      if (a.fn.fingerprint(pre) !== executing.target_fingerprint) throw new StepRefusal('TARGET_FINGERPRINT_CHANGED');
       const resolved = this.#resolve(a, pre, executing, executing.lifecycle_locator);
       intent = this.#store.decryptProtectedArtifact(id, 'intent');
-      if (a.fn.intentDigest(intent as never) !== executing.intent_digest) throw new StepRefusal('ARTIFACT_MISMATCH');
-      request = this.#checkedRequest(a, executing, a.fn.buildRequest(intent as never, resolved as never));
+      if (a.fn.intentDigest(intent) !== executing.intent_digest) throw new StepRefusal('ARTIFACT_MISMATCH');
+      request = this.#checkedRequest(a, executing, a.fn.buildRequest(intent, resolved));
     } catch (error) {
       return fail(preSendClass(error), EffectKnowledge.PROVEN_NONE, 0);
     }
@@ -308,10 +318,10 @@ export class MutationExecutor {
     if (sent.knowledge !== EffectKnowledge.VERIFIED_SUCCESS) return ambiguous(sent.outcomeClass, await this.#corroborate(captured));
 
     // 9. re-read: identity and locator must match, the adapter's post-condition must hold.
-    let seal: { verifiedTargetFingerprint: string; verifiedLifecycleLocator: number };
+    let seal: VerifiedSeal;
     try {
       const post = await this.#readChecked(a, identity, executing, executing.lifecycle_locator);
-      if (a.fn.isSemanticallyVerified(pre as never, post as never, intent as never) !== true) throw new StepRefusal('NOT_VERIFIED');
+      if (a.fn.isSemanticallyVerified(pre, post, intent) !== true) throw new StepRefusal('NOT_VERIFIED');
       seal = this.#seal(a, post);
     } catch (error) {
       return ambiguous(error instanceof StepRefusal ? error.outcomeClass : 'POST_READ_FAILED', await this.#corroborate(captured));
@@ -368,11 +378,11 @@ export class MutationExecutor {
     try {
       const pre = await this.#readChecked(a, identity, rollingBack, locator);
       // Unrelated changes since VERIFIED are a refusal, never overwritten (docs/DESIGN.md §4, §5).
-      if (a.fn.fingerprint(pre as never) !== rollingBack.verified_target_fingerprint) throw new StepRefusal('TARGET_CHANGED_SINCE_VERIFIED');
+      if (a.fn.fingerprint(pre) !== rollingBack.verified_target_fingerprint) throw new StepRefusal('TARGET_CHANGED_SINCE_VERIFIED');
       const resolved = this.#resolve(a, pre, rollingBack, locator);
       snapshot = this.#store.decryptProtectedArtifact(id, 'snapshot');
-      if (a.fn.snapshotDigest(snapshot as never) !== rollingBack.snapshot_digest) throw new StepRefusal('ARTIFACT_MISMATCH');
-      request = this.#checkedRequest(a, rollingBack, a.fn.buildRollbackRequest(snapshot as never, resolved as never));
+      if (a.fn.snapshotDigest(snapshot) !== rollingBack.snapshot_digest) throw new StepRefusal('ARTIFACT_MISMATCH');
+      request = this.#checkedRequest(a, rollingBack, a.fn.buildRollbackRequest(snapshot, resolved));
     } catch (error) {
       return fail(preSendClass(error), EffectKnowledge.PROVEN_NONE, 0);
     }
@@ -384,10 +394,10 @@ export class MutationExecutor {
     }
     if (sent.knowledge !== EffectKnowledge.VERIFIED_SUCCESS) return ambiguous(sent.outcomeClass, await this.#corroborate(captured));
 
-    let seal: { verifiedTargetFingerprint: string; verifiedLifecycleLocator: number };
+    let seal: VerifiedSeal;
     try {
       const post = await this.#readChecked(a, identity, rollingBack, locator);
-      if (a.fn.isRollbackVerified(snapshot as never, post as never) !== true) throw new StepRefusal('NOT_VERIFIED');
+      if (a.fn.isRollbackVerified(snapshot, post) !== true) throw new StepRefusal('NOT_VERIFIED');
       seal = this.#seal(a, post);
     } catch (error) {
       return ambiguous(error instanceof StepRefusal ? error.outcomeClass : 'POST_READ_FAILED', await this.#corroborate(captured));
@@ -417,13 +427,13 @@ export class MutationExecutor {
     let fingerprint: unknown;
     let locator: unknown;
     try {
-      target = await a.fn.readTarget(this.#reader as never, identity as never);
+      target = await a.fn.readTarget(this.#reader, identity);
       if (!isPlainObject(target)) throw new StepRefusal('TARGET_UNRESOLVED');
-      if (a.fn.identityDigest(a.fn.identityOfTarget(target as never) as never) !== contract.target_identity_digest) {
+      if (a.fn.identityDigest(a.fn.identityOfTarget(target)) !== contract.target_identity_digest) {
         throw new StepRefusal('TARGET_IDENTITY_CHANGED');
       }
-      fingerprint = a.fn.fingerprint(target as never);
-      locator = a.fn.transportLocator(target as never);
+      fingerprint = a.fn.fingerprint(target);
+      locator = a.fn.transportLocator(target);
     } catch (error) {
       throw new ExecutorRefusalError('TARGET_UNRESOLVED', op, contractId, { reason: preSendClass(error) });
     }
@@ -482,9 +492,7 @@ export class MutationExecutor {
   }
 
   #now(): number {
-    const t = this.#clock();
-    if (!Number.isSafeInteger(t) || t < 0) throw new TypeError('MutationExecutor: "clock" must return non-negative integer UTC milliseconds');
-    return t;
+    return readClock(this.#clock, 'MutationExecutor');
   }
 
   #adapter(op: ExecutorOperation, contractId: string, adapter: unknown): CheckedAdapter {
@@ -532,7 +540,7 @@ export class MutationExecutor {
     const identity = this.#refuseOnError(op, contract.contract_id, () => this.#store.decryptProtectedArtifact(contract.contract_id, 'target-identity'));
     let digest: unknown;
     try {
-      digest = a.fn.identityDigest(identity as never);
+      digest = a.fn.identityDigest(identity);
     } catch {
       throw new ExecutorRefusalError('BINDING_MISMATCH', op, contract.contract_id, { field: 'target_identity' });
     }
@@ -554,8 +562,8 @@ export class MutationExecutor {
     try {
       if (!isPlainObject(intent) || !Object.prototype.hasOwnProperty.call(intent, 'raw_target_hint')) throw new TypeError('intent');
       const hint = (intent as { raw_target_hint: unknown }).raw_target_hint;
-      identityDigest = a.fn.identityDigest(a.fn.naturalIdentity(hint as never) as never);
-      intentDigest = a.fn.intentDigest(intent as never);
+      identityDigest = a.fn.identityDigest(a.fn.naturalIdentity(hint));
+      intentDigest = a.fn.intentDigest(intent);
     } catch (error) {
       throw new ExecutorRefusalError('INTENT_INVALID', op, id, { reason: safeCode(error) });
     }
@@ -564,8 +572,8 @@ export class MutationExecutor {
     {
       const snapshot = this.#refuseOnError(op, id, () => this.#store.decryptProtectedArtifact(id, 'snapshot'));
       try {
-        precondition = a.fn.fingerprint(snapshot as never);
-        snapshotDigest = a.fn.snapshotDigest(snapshot as never);
+        precondition = a.fn.fingerprint(snapshot);
+        snapshotDigest = a.fn.snapshotDigest(snapshot);
       } catch {
         throw new ExecutorRefusalError('BINDING_MISMATCH', op, id, { field: 'snapshot' });
       }
@@ -601,23 +609,23 @@ export class MutationExecutor {
    * checks: a single plain target object, the contract's identity, the expected locator.
    */
   async #readChecked(a: CheckedAdapter, identity: CanonicalValue, contract: RecoveryContract, locator: number): Promise<unknown> {
-    const target: unknown = await a.fn.readTarget(this.#reader as never, identity as never);
+    const target: unknown = await a.fn.readTarget(this.#reader, identity);
     // One target per call (docs/DESIGN.md §4): an array, a wrapper or anything but one plain object is refused.
     if (!isPlainObject(target)) throw new StepRefusal('TARGET_UNRESOLVED');
-    if (a.fn.identityDigest(a.fn.identityOfTarget(target as never) as never) !== contract.target_identity_digest) {
+    if (a.fn.identityDigest(a.fn.identityOfTarget(target)) !== contract.target_identity_digest) {
       throw new StepRefusal('TARGET_IDENTITY_CHANGED');
     }
-    if (a.fn.transportLocator(target as never) !== locator) throw new StepRefusal('TARGET_LOCATOR_CHANGED');
+    if (a.fn.transportLocator(target) !== locator) throw new StepRefusal('TARGET_LOCATOR_CHANGED');
     return target;
   }
 
   /** The frozen transport projection, re-checked against identity and locator. */
   #resolve(a: CheckedAdapter, target: unknown, contract: RecoveryContract, locator: number): unknown {
-    const resolved: unknown = a.fn.resolveTransportTarget(target as never);
+    const resolved: unknown = a.fn.resolveTransportTarget(target);
     if (!isPlainObject(resolved) || !Object.isFrozen(resolved)) throw new StepRefusal('REQUEST_REFUSED');
     const r = resolved as { identity?: unknown; locator?: unknown };
     if (r.locator !== locator) throw new StepRefusal('TARGET_LOCATOR_CHANGED');
-    if (a.fn.identityDigest(r.identity as never) !== contract.target_identity_digest) throw new StepRefusal('TARGET_IDENTITY_CHANGED');
+    if (a.fn.identityDigest(r.identity) !== contract.target_identity_digest) throw new StepRefusal('TARGET_IDENTITY_CHANGED');
     return resolved;
   }
 
@@ -631,7 +639,7 @@ export class MutationExecutor {
   #checkedRequest(a: CheckedAdapter, contract: RecoveryContract, request: unknown): object {
     if (!isPlainObject(request) || !Object.isFrozen(request)) throw new StepRefusal('REQUEST_REFUSED');
     if (!isWriteRequestFor(contract.endpoint_symbol, request)) throw new StepRefusal('REQUEST_REFUSED');
-    if (a.fn.isRequestModel(request as never) !== true) throw new StepRefusal('REQUEST_REFUSED');
+    if (a.fn.isRequestModel(request) !== true) throw new StepRefusal('REQUEST_REFUSED');
     try {
       canonicalize(request);
     } catch {
@@ -650,7 +658,7 @@ export class MutationExecutor {
     }
     try {
       return classifySendResponse(response, (view) => {
-        const parsed: unknown = a.fn.parseResponse(view as never, request as never);
+        const parsed: unknown = a.fn.parseResponse(view, request);
         return parsed !== null && typeof parsed === 'object' && (parsed as { accepted?: unknown }).accepted === true;
       });
     } catch {
@@ -659,9 +667,9 @@ export class MutationExecutor {
   }
 
   /** The verified seal of a post-read: the adapter's fingerprint digest and the locator, both validated. */
-  #seal(a: CheckedAdapter, post: unknown): { verifiedTargetFingerprint: string; verifiedLifecycleLocator: number } {
-    const fingerprint: unknown = a.fn.fingerprint(post as never);
-    const locator: unknown = a.fn.transportLocator(post as never);
+  #seal(a: CheckedAdapter, post: unknown): VerifiedSeal {
+    const fingerprint: unknown = a.fn.fingerprint(post);
+    const locator: unknown = a.fn.transportLocator(post);
     if (!isHex64(fingerprint) || typeof locator !== 'number' || !Number.isSafeInteger(locator)) throw new StepRefusal('NOT_VERIFIED');
     return { verifiedTargetFingerprint: fingerprint, verifiedLifecycleLocator: locator };
   }

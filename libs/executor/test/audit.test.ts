@@ -2,7 +2,7 @@
 // chained audit row; nothing is left EXECUTING / ROLLING_BACK; rows and errors never carry a value.
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
-import { RecordingMockTransport } from '@pfsense-mcp/transports';
+import { RecordingMockTransport } from '@pfsense-mcp/test-support';
 import { ADAPTER, ALIAS_PATH, adminWrite, makeWorld, prepare, startTestSimulator } from './support/world.js';
 import type { World } from './support/world.js';
 

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { startSimulator } from '@pfsense-mcp/pfsense-sim';
 import { Capability, MutationPolicy } from '@pfsense-mcp/policy';
-import { RecordingMockTransport } from '@pfsense-mcp/transports';
+import { RecordingMockTransport } from '@pfsense-mcp/test-support';
 import type { Transport } from '@pfsense-mcp/transports';
 import { WriteApiClient } from '@pfsense-mcp/write-client';
 import { ExecutorRefusalError, MutationExecutor } from '../src/index.js';

@@ -1,7 +1,8 @@
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
-import { FAULT_DELIVERY, FaultProxyTransport, RecordingMockTransport } from '@pfsense-mcp/transports';
+import { RecordingMockTransport } from '@pfsense-mcp/test-support';
+import { FAULT_DELIVERY, FaultProxyTransport } from '@pfsense-mcp/transports';
 import type { FaultKind } from '@pfsense-mcp/transports';
 import type { ExecutionOutcome, MutationExecutor } from '../src/index.js';
 import {

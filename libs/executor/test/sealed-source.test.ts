@@ -13,7 +13,7 @@ const FORBIDDEN: readonly [name: string, pattern: RegExp][] = [
   ['.confirm(', /\.\s*confirm\s*\(/],
   ['.resolveReconciliation(', /\.\s*resolveReconciliation\s*\(/],
   ['.store.', /\.\s*store\s*\./],
-  ['.store (bracket or destructured getter use)', /\[\s*['"`](?:store|create|confirm|resolveReconciliation)['"`]\s*\]|\{\s*store\s*\}\s*=\s*(?:entry|this|options\.store)/],
+  ['.store (bracket or destructured use)', /\[\s*['"`](?:store|create|confirm|resolveReconciliation)['"`]\s*\]|\{\s*store\s*\}\s*=\s*(?:entry|this|options\.store)/],
 ];
 
 /** Comments may name the forbidden calls (to say they are forbidden); code may not. */
@@ -32,7 +32,7 @@ describe('libs/executor/src never reaches create, confirm, resolveReconciliation
     expect(violations('this.#store . confirm (id, evidence);')).toEqual(['.confirm(']);
     expect(violations('s.resolveReconciliation(id, r);')).toEqual(['.resolveReconciliation(']);
     expect(violations('entry.store.list();')).toEqual(['.store.']);
-    expect(violations("entry['store'];")).toEqual(['.store (bracket or destructured getter use)']);
+    expect(violations("entry['store'];")).toEqual(['.store (bracket or destructured use)']);
     expect(violations('// the executor never calls store.create(…)\n/* nor .store.confirm( */ const x = 1;')).toEqual([]);
   });
 

@@ -1,3 +1,4 @@
+import { assertObject } from '@pfsense-mcp/foundation';
 import { PfrestEnvelopeSchema, isSuccessEnvelope } from './pfrest-envelope.js';
 import { PfrestResponseError } from './pfrest-response-error.js';
 import type { Transport, TransportResponse } from '@pfsense-mcp/transports';
@@ -77,9 +78,7 @@ export class RestApiClient {
     if (transport === null || typeof transport !== 'object' || typeof transport.request !== 'function') {
       throw new TypeError('RestApiClient: "transport" must implement Transport');
     }
-    if (options === null || typeof options !== 'object') {
-      throw new TypeError('RestApiClient: "options" must be an object');
-    }
+    assertObject(options, 'RestApiClient: "options"');
     this.#transport = transport;
     this.#pageSize = boundedInt(options.pageSize, 'pageSize', 1, 1000, DEFAULT_PAGE_SIZE);
     this.#maxPages = boundedInt(options.maxPages, 'maxPages', 1, 10_000, DEFAULT_MAX_PAGES);

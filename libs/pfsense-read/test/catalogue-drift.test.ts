@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runGenerator } from '@pfsense-mcp/test-support';
 import { describe, expect, it } from 'vitest';
 import { PFREST_VERSION, READ_CATALOGUE, READ_MODELS, READ_TOOL_GROUPS } from '../src/index.js';
 import type { FieldKind } from '../src/index.js';
@@ -114,6 +117,16 @@ describe('READ_MODELS field kinds match models.json', () => {
       } else {
         expect(kind, `${model}.${name}`).toBe(`${KIND_OF_TYPE[f.type]}${f.many ? '[]' : ''}`);
       }
+    }
+  });
+});
+
+describe('scripts/generate-catalogue.mjs', () => {
+  it('regenerating into a temp dir reproduces the committed file(s) byte for byte', () => {
+    for (const [file, generated] of runGenerator(join(import.meta.dirname, '..', 'scripts', 'generate-catalogue.mjs'), ['read-models.ts', 'read-catalogue-data.ts'])) {
+      expect(generated, `${file} differs from its generator's output: re-run the generator`).toBe(
+        readFileSync(join(import.meta.dirname, '..', 'src', file), 'utf8'),
+      );
     }
   });
 });

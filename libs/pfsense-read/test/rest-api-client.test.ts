@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RecordingMockTransport } from '@pfsense-mcp/transports';
+import { RecordingMockTransport } from '@pfsense-mcp/test-support';
 import { PfrestResponseError, READ_CATALOGUE, RestApiClient, runReadTool } from '../src/index.js';
 import { FakeTransport, envelope, errorEnvelope, raw } from './fake-transport.js';
 

@@ -1,3 +1,4 @@
+import { assertObject } from '@pfsense-mcp/foundation';
 import type { Capability } from './capability.js';
 import { isCapability } from './is-capability.js';
 import { RateRefusalReason } from './rate-decision.js';
@@ -30,12 +31,12 @@ export interface InFlightInput {
  */
 export function decideInFlight(input: InFlightInput): RateDecision {
   const fn = 'decideInFlight';
-  if (typeof input !== 'object' || input === null) throw new TypeError(`${fn}: "input" must be an object`);
+  assertObject(input, `${fn}: "input"`);
   const nowMs = assertNowMs(input.nowMs, fn);
   if (!isCapability(input.capability)) throw new TypeError(`${fn}: "capability" must be a Capability`);
   const state = assertState(input.state, fn);
   const limits = assertRateLimits(input.limits, `${fn}: "limits"`);
-  if (typeof input.counts !== 'object' || input.counts === null) throw new TypeError(`${fn}: "counts" must be an object`);
+  assertObject(input.counts, `${fn}: "counts"`);
   const global = assertCount(input.counts.inFlightGlobal, `${fn}: "counts.inFlightGlobal"`);
   const perCapability = assertCount(input.counts.inFlightForCapability, `${fn}: "counts.inFlightForCapability"`);
   if (perCapability > global) {

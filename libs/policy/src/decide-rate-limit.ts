@@ -1,3 +1,4 @@
+import { assertObject } from '@pfsense-mcp/foundation';
 import type { Capability } from './capability.js';
 import { isCapability } from './is-capability.js';
 import { RateRefusalReason } from './rate-decision.js';
@@ -64,13 +65,13 @@ function entryCount(s: RateWindowState): number {
  */
 export function decideRateLimit(input: RateLimitInput): RateDecision {
   const fn = 'decideRateLimit';
-  if (typeof input !== 'object' || input === null) throw new TypeError(`${fn}: "input" must be an object`);
+  assertObject(input, `${fn}: "input"`);
   const nowMs = assertNowMs(input.nowMs, fn);
   if (!isCapability(input.capability)) throw new TypeError(`${fn}: "capability" must be a Capability`);
   if (!isTargetDigest(input.targetDigest)) throw new TypeError(`${fn}: "targetDigest" must be 64 lowercase hex`);
   const state = assertState(input.state, fn);
   const limits = assertRateLimits(input.limits, `${fn}: "limits"`);
-  if (typeof input.counts !== 'object' || input.counts === null) throw new TypeError(`${fn}: "counts" must be an object`);
+  assertObject(input.counts, `${fn}: "counts"`);
   const outstanding = assertCount(input.counts.outstandingPreparedForTarget, `${fn}: "counts.outstandingPreparedForTarget"`);
   const reconciliation = assertCount(input.counts.reconciliation, `${fn}: "counts.reconciliation"`);
   const { capability, targetDigest } = input;

@@ -1,4 +1,4 @@
-import { ReadOnlySet } from './read-only-set.js';
+import { ReadOnlySet } from '@pfsense-mcp/foundation';
 import { Capability } from './capability.js';
 
 /** Every capability, sorted by name. */

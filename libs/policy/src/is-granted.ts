@@ -2,7 +2,7 @@ import { Capability } from './capability.js';
 import { assertCapability } from './is-capability.js';
 import { Profile, isProfile } from './profile.js';
 import { READ_CAPABILITIES } from './read-capabilities.js';
-import { ReadOnlySet } from './read-only-set.js';
+import { ReadOnlySet } from '@pfsense-mcp/foundation';
 
 function grants(): Readonly<Record<Profile, ReadonlySet<Capability>>> {
   const table = Object.create(null) as Record<Profile, ReadonlySet<Capability>>;

@@ -1,7 +1,7 @@
 import { Capability } from './capability.js';
 import { assertCapability } from './is-capability.js';
 import { READ_CAPABILITIES } from './read-capabilities.js';
-import { ReadOnlySet } from './read-only-set.js';
+import { ReadOnlySet } from '@pfsense-mcp/foundation';
 
 /** What this build has code for: every READ capability plus ALIAS_WRITE. */
 export const SUPPORTED_CAPABILITIES_THIS_BUILD: ReadonlySet<Capability> = new ReadOnlySet<Capability>([

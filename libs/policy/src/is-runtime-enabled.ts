@@ -1,3 +1,4 @@
+import { assertObject } from '@pfsense-mcp/foundation';
 import type { Capability } from './capability.js';
 import { assertCapability } from './is-capability.js';
 import { isGranted } from './is-granted.js';
@@ -21,9 +22,7 @@ export interface RuntimeFacts {
  */
 export function isRuntimeEnabled(capability: Capability, runtime: RuntimeFacts): boolean {
   assertCapability(capability, 'isRuntimeEnabled: "capability"');
-  if (typeof runtime !== 'object' || runtime === null) {
-    throw new TypeError('isRuntimeEnabled: "runtime" must be an object');
-  }
+  assertObject(runtime, 'isRuntimeEnabled: "runtime"');
   if (!isProfile(runtime.profile)) throw new TypeError('isRuntimeEnabled: "runtime.profile" must be a Profile');
   // Strict booleans: a truthy string such as "false" must not enable a write.
   if (typeof runtime.writeRuntimeReady !== 'boolean') {

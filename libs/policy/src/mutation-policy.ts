@@ -1,6 +1,6 @@
 import type { Capability } from './capability.js';
-import { HTTP_METHODS, MUTATING_HTTP_METHODS, isHttpMethod } from './http-method.js';
-import type { HttpMethod } from './http-method.js';
+import { assertRecord, HTTP_METHODS, isHttpMethod, MUTATING_HTTP_METHODS } from '@pfsense-mcp/foundation';
+import type { HttpMethod } from '@pfsense-mcp/foundation';
 import { isCapability } from './is-capability.js';
 import { PolicyRefusalError } from './policy-refusal-error.js';
 import { WRITE_CAPABILITIES } from './read-capabilities.js';
@@ -64,7 +64,7 @@ export class MutationPolicy {
     const copy: MutationPolicyEntry[] = [];
     entries.forEach((raw: unknown, i) => {
       const at = `MutationPolicy.of: "entries[${i}]`;
-      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new TypeError(`${at}" must be an object`);
+      assertRecord(raw, `${at}"`);
       const keys = Object.keys(raw);
       if (keys.length !== ENTRY_KEYS.length || !ENTRY_KEYS.every((k) => keys.includes(k))) {
         throw new TypeError(`${at}" must have exactly the keys ${ENTRY_KEYS.join(', ')}`);

@@ -1,5 +1,5 @@
 import type { Capability } from './capability.js';
-import type { HttpMethod } from './http-method.js';
+import type { HttpMethod } from '@pfsense-mcp/foundation';
 
 /** A (capability, endpoint symbol, method) that the MutationPolicy does not list. Carries only validated tokens. */
 export class PolicyRefusalError extends Error {

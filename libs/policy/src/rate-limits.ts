@@ -1,3 +1,4 @@
+import { assertRecord } from '@pfsense-mcp/foundation';
 /**
  * Rate and blast-radius limits (docs/DESIGN.md §3). Read from configuration at
  * startup; there is no runtime way to change them (spec: Non-goals).
@@ -76,8 +77,6 @@ export function assertRateLimits(value: unknown, name: string): RateLimits {
 
 /** DEFAULT_RATE_LIMITS overridden by the given (validated) values; for configuration loading. */
 export function rateLimitsFrom(overrides: Partial<RateLimits> = {}): RateLimits {
-  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) {
-    throw new TypeError('rateLimitsFrom: "overrides" must be an object');
-  }
+  assertRecord(overrides, 'rateLimitsFrom: "overrides"');
   return assertRateLimits({ ...DEFAULT_RATE_LIMITS, ...overrides }, 'rateLimitsFrom: "overrides"');
 }

@@ -1,3 +1,4 @@
+import { assertObject } from '@pfsense-mcp/foundation';
 import { assertRateLimits } from './rate-limits.js';
 import type { RateLimits } from './rate-limits.js';
 import { isTargetDigest } from './rate-window-state.js';
@@ -50,7 +51,7 @@ export interface RecordOutcomeInput {
  */
 export function recordOutcome(input: RecordOutcomeInput): RateWindowState {
   const fn = 'recordOutcome';
-  if (typeof input !== 'object' || input === null) throw new TypeError(`${fn}: "input" must be an object`);
+  assertObject(input, `${fn}: "input"`);
   const nowMs = assertNowMs(input.nowMs, fn);
   if (!isTargetDigest(input.targetDigest)) throw new TypeError(`${fn}: "targetDigest" must be 64 lowercase hex`);
   if (typeof input.outcome !== 'string' || !Object.hasOwn(OUTCOME_STARTS_COOLDOWN, input.outcome)) {

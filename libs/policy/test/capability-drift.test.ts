@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { runGenerator } from '@pfsense-mcp/test-support';
 import { describe, expect, it } from 'vitest';
 import { CAPABILITIES, Capability, READ_CAPABILITIES, WRITE_CAPABILITIES, isCapability } from '../src/index.js';
 
@@ -39,5 +40,15 @@ describe('Capability matches pfrest/tool-endpoints.json (drift test)', () => {
     expect(isCapability(' FIREWALL_READ')).toBe(false);
     expect(isCapability('toString')).toBe(false);
     expect(isCapability(undefined)).toBe(false);
+  });
+});
+
+describe('scripts/generate-capabilities.mjs', () => {
+  it('regenerating into a temp dir reproduces the committed file(s) byte for byte', () => {
+    for (const [file, generated] of runGenerator(join(import.meta.dirname, '..', 'scripts', 'generate-capabilities.mjs'), ['capability.ts'])) {
+      expect(generated, `${file} differs from its generator's output: re-run the generator`).toBe(
+        readFileSync(join(import.meta.dirname, '..', 'src', file), 'utf8'),
+      );
+    }
   });
 });

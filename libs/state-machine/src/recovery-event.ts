@@ -1,4 +1,4 @@
-import { ReadOnlySet } from './read-only-set.js';
+import { ReadOnlySet } from '@pfsense-mcp/foundation';
 
 /** The events that move a Recovery Contract. Values equal names. */
 export const RecoveryEvent = Object.freeze({

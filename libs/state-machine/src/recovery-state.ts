@@ -1,4 +1,4 @@
-import { ReadOnlySet } from './read-only-set.js';
+import { ReadOnlySet } from '@pfsense-mcp/foundation';
 
 /** The states of a Recovery Contract (docs/DESIGN.md §3). Values are what the store persists. */
 export const RecoveryState = Object.freeze({

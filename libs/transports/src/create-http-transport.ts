@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';
 import got, { type Progress } from 'got';
 import { classifyTransportFailure, type WritePhase } from './classify-transport-failure.js';
-import type { HttpMethod } from './http-method.js';
+import type { HttpMethod } from '@pfsense-mcp/foundation';
 import { InFlightLimiter } from './in-flight-limiter.js';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,

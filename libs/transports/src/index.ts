@@ -1,7 +1,7 @@
 // Public API of transports: the Transport port, the HTTP transport (the only user of got), the
-// recording mock and the fault proxy, and the typed errors that say whether a request was written.
-export type { HttpMethod } from './http-method.js';
-export { HTTP_METHODS, isHttpMethod } from './http-method.js';
+// fault proxy, and the typed errors that say whether a request was written.
+export type { HttpMethod } from '@pfsense-mcp/foundation';
+export { HTTP_METHODS, isHttpMethod } from '@pfsense-mcp/foundation';
 export type { Transport, TransportRequestOptions, TransportResponse } from './transport.js';
 export {
   InvalidRequestError,
@@ -26,12 +26,5 @@ export { validateRequest } from './validate-request.js';
 export type { ValidatedRequest } from './validate-request.js';
 export { InFlightLimiter } from './in-flight-limiter.js';
 export type { InFlightLimiterOptions } from './in-flight-limiter.js';
-export { MockScriptExhaustedError, RecordingMockTransport } from './recording-mock-transport.js';
-export type {
-  MockHandler,
-  MockReply,
-  RecordedCall,
-  RecordingMockTransportScript,
-} from './recording-mock-transport.js';
 export { FAULT_DELIVERY, FaultKind, FaultProxyTransport } from './fault-proxy-transport.js';
 export type { FaultDelivery, FaultRule } from './fault-proxy-transport.js';

@@ -1,4 +1,4 @@
-import type { HttpMethod } from './http-method.js';
+import type { HttpMethod } from '@pfsense-mcp/foundation';
 
 export interface TransportRequestOptions {
   /** Query parameters, encoded by the transport. */

@@ -1,4 +1,4 @@
-import { isHttpMethod, type HttpMethod } from './http-method.js';
+import { isHttpMethod, type HttpMethod } from '@pfsense-mcp/foundation';
 import { InvalidRequestError } from './transport-error.js';
 import type { TransportRequestOptions } from './transport.js';
 

@@ -4,10 +4,10 @@ import {
   FAULT_DELIVERY,
   FaultKind,
   FaultProxyTransport,
-  RecordingMockTransport,
   TransportConnectionError,
   TransportError,
 } from '../src/index.js';
+import { RecordingMockTransport } from '@pfsense-mcp/test-support';
 import { rejectionOf, startHttpServer } from './support/loopback-servers.js';
 
 const PATH = '/api/v2/firewall/alias';

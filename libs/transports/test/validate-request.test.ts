@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError, RecordingMockTransport, validateRequest } from '../src/index.js';
+import { RecordingMockTransport } from '@pfsense-mcp/test-support';
+import { InvalidRequestError, validateRequest } from '../src/index.js';
 
 describe('validateRequest (shared by every transport)', () => {
   it('accepts pfrest-shaped requests and freezes a copy', () => {

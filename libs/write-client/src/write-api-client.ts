@@ -1,3 +1,4 @@
+import { assertObject, assertRecord } from '@pfsense-mcp/foundation';
 import { CanonicalError, canonicalize } from '@pfsense-mcp/canonical';
 import { isHttpMethod } from '@pfsense-mcp/policy';
 import type { HttpMethod } from '@pfsense-mcp/policy';
@@ -39,7 +40,7 @@ function copyTable(table: unknown): ReadonlyMap<string, Readonly<WriteEndpoint>>
     if (!SYMBOL.test(symbol)) throw new TypeError(`${at}: symbols must match ${SYMBOL.source}`);
     if (!Object.prototype.hasOwnProperty.call(product, symbol)) throw new TypeError(`${at}: only symbols of WriteEndpoints may be injected`);
     const own = product[symbol] as Readonly<WriteEndpoint>;
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new TypeError(`${at} must be an object`);
+    assertRecord(raw, at);
     const keys = Object.keys(raw);
     if (keys.length !== ENTRY_KEYS.length || !ENTRY_KEYS.every((k) => keys.includes(k))) {
       throw new TypeError(`${at} must have exactly the keys method, path, verified`);
@@ -74,7 +75,7 @@ export class WriteApiClient {
     if (transport === null || typeof transport !== 'object' || typeof transport.request !== 'function') {
       throw new TypeError('WriteApiClient: "transport" must implement Transport');
     }
-    if (options === null || typeof options !== 'object') throw new TypeError('WriteApiClient: "options" must be an object');
+    assertObject(options, 'WriteApiClient: "options"');
     this.#transport = transport;
     this.#endpoints = copyTable(options.endpoints ?? WriteEndpoints);
     Object.freeze(this);

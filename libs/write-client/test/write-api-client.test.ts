@@ -1,7 +1,7 @@
 import { startSimulator } from '@pfsense-mcp/pfsense-sim';
 import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import { RecordingMockTransport } from '@pfsense-mcp/test-support';
 import {
-  RecordingMockTransport,
   TransportConnectionError as TransportsConnectionError,
   TransportTimeoutError as TransportsTimeoutError,
   createHttpTransport,

@@ -54,6 +54,48 @@ const cases: ReadonlyArray<{ name: string; file: string; code: string; rule: str
     mentions: 'may not import "contract-store"',
   },
   {
+    name: 'foundation importing a product library',
+    file: 'libs/foundation/src/zz-fixture.ts',
+    code: "import { digest } from '@pfsense-mcp/canonical';\nexport const x = digest;\n",
+    rule: 'boundaries/dependencies',
+    mentions: '"foundation" may not import "canonical"',
+  },
+  {
+    name: 'foundation importing a package',
+    file: 'libs/foundation/src/zz-fixture.ts',
+    code: "import { z } from 'zod';\nexport const x = z;\n",
+    rule: 'no-restricted-imports',
+    mentions: 'nothing but node: built-ins',
+  },
+  {
+    name: 'foundation keeps the cross-project rules next to its built-ins-only rule',
+    file: 'libs/foundation/src/zz-fixture.ts',
+    code: "import { x as y } from '../../canonical/src/digest.js';\nexport const x = y;\n",
+    rule: 'no-restricted-imports',
+    mentions: 'public entry',
+  },
+  {
+    name: 'a tool of the product surface importing foundation (only libs, apps and bench may)',
+    file: 'tools/pfsense-sim/src/zz-fixture.ts',
+    code: "import { deepFreeze } from '@pfsense-mcp/foundation';\nexport const x = deepFreeze;\n",
+    rule: 'boundaries/dependencies',
+    mentions: '"pfsense-sim" may not import "foundation"',
+  },
+  {
+    name: 'a product source importing test support (the recording mock is for tests only)',
+    file: 'libs/pfsense-read/src/zz-fixture.ts',
+    code: "import { RecordingMockTransport } from '@pfsense-mcp/test-support';\nexport const x = RecordingMockTransport;\n",
+    rule: 'boundaries/dependencies',
+    mentions: '"pfsense-read" may not import "test-support"',
+  },
+  {
+    name: 'test support importing a product library other than transports',
+    file: 'tools/test-support/src/zz-fixture.ts',
+    code: "import { digest } from '@pfsense-mcp/canonical';\nexport const x = digest;\n",
+    rule: 'boundaries/dependencies',
+    mentions: '"test-support" may not import "canonical"',
+  },
+  {
     name: 'crypto importing canonical internals by a relative path',
     file: 'libs/crypto/src/zz-fixture.ts',
     code: "import { x as y } from '../../canonical/src/digest.js';\nexport const x = y;\n",
@@ -188,6 +230,17 @@ describe('layering lint', () => {
       "import { x as y } from '@pfsense-mcp/contract-store/executor';\nexport const x = y;\n",
     );
     expect(executor.filter((m) => m.rule === 'no-restricted-imports' || m.rule === 'boundaries/dependencies')).toEqual([]);
+  });
+
+  it('every lib and app may import foundation, and foundation itself node: built-ins and its own files', async () => {
+    const code = "import { deepFreeze } from '@pfsense-mcp/foundation';\nexport const x = deepFreeze;\n";
+    const importers = ['libs/canonical/src', 'libs/policy/src', 'libs/state-machine/src', 'libs/transports/src', 'libs/coordinator/src', 'apps/signer-cli/src', 'apps/lab-runner/src', 'apps/mcp-server/src/runtime', 'apps/mcp-server/src/tools', 'tools/bench/src'];
+    for (const dir of importers) {
+      const messages = await lint(`${dir}/zz-fixture.ts`, code);
+      expect(messages.filter((m) => m.rule === 'no-restricted-imports' || m.rule === 'boundaries/dependencies' || m.rule === '@nx/enforce-module-boundaries'), dir).toEqual([]);
+    }
+    const own = await lint('libs/foundation/src/zz-fixture.ts', "import { lstatSync } from 'node:fs';\nimport { deepFreeze } from './deep-freeze.js';\nexport const x = [lstatSync, deepFreeze];\n");
+    expect(own.filter((m) => m.rule === 'no-restricted-imports' || m.rule === 'boundaries/dependencies')).toEqual([]);
   });
 
   it("lab-runner's runtime factory may import transports and write-client", async () => {

@@ -8,10 +8,6 @@ export interface ReadClientHandle {
   close(): void;
 }
 
-/**
- * The one place the API key meets the network stack: an HTTP transport (TLS verified, no redirects, no retries,
- * bounded in flight) carrying `X-API-Key`, under the GET-only client. Constructing it sends nothing.
- */
 /** Transport limits a caller may tighten (tests, bench); the defaults are the transport's. */
 export interface TransportLimits {
   readonly connectTimeoutMs?: number;
@@ -20,6 +16,10 @@ export interface TransportLimits {
   readonly maxInFlight?: number;
 }
 
+/**
+ * The one place the API key meets the network stack: an HTTP transport (TLS verified, no redirects, no retries,
+ * bounded in flight) carrying `X-API-Key`, under the GET-only client. Constructing it sends nothing.
+ */
 export function buildReadClient(config: ServerConfig, apiKey: string, limits: TransportLimits = {}): ReadClientHandle {
   let transport: ReturnType<typeof createHttpTransport>;
   try {

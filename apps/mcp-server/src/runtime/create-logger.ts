@@ -1,3 +1,4 @@
+import { assertFunction } from '@pfsense-mcp/foundation';
 import type { LogLevel } from './load-config.js';
 
 /** Lifecycle events; a closed set so a log line can never carry free text. */
@@ -84,7 +85,7 @@ export const stderrSink: LogSink = (line) => {
 
 export function createLogger(level: LogLevel, sink: LogSink = stderrSink, now: () => Date = () => new Date()): Logger {
   if (!(level in RANK)) throw new TypeError('createLogger: "level" must be a LogLevel');
-  if (typeof sink !== 'function') throw new TypeError('createLogger: "sink" must be a function');
+  assertFunction(sink, 'createLogger: "sink"');
   const threshold = RANK[level];
 
   const log: Logger['log'] = (lineLevel, event, fields = {}) => {

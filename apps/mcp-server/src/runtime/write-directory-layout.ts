@@ -1,8 +1,8 @@
 // The one owner of every path of the write directory (docs/DESIGN.md §6): `pfsense-mcp admin` creates it,
 // the write runtime opens it, and neither spells a path of its own.
-import { lstatSync } from 'node:fs';
-import type { Stats } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { ownerOnlyProblem } from '@pfsense-mcp/foundation';
+import type { OwnerOnlyProblem } from '@pfsense-mcp/foundation';
 import { WriteDirectoryError } from './write-directory-error.js';
 
 /** The environment variable that moves the two anti-rollback anchors to another medium. */
@@ -92,41 +92,48 @@ export function writeDirectoryLayout(dir: string, anchorDir?: string | null): Wr
   });
 }
 
-function uid(): number {
-  if (typeof process.getuid !== 'function') throw new WriteDirectoryError('WRONG_OWNER', '(platform)', 'needs a POSIX platform');
-  return process.getuid();
-}
+// The owner-only rules are foundation's ownerOnlyProblem (shared with the contract store); the write directory
+// keeps its own errors, its admin-init hints and the full mode mask (a setuid, setgid or sticky bit is refused).
+const DIRECTORY_MESSAGES: Readonly<Record<OwnerOnlyProblem, string>> = Object.freeze({
+  NOT_FOUND: 'does not exist (run `pfsense-mcp admin init`)',
+  SYMLINK: 'must not be a symbolic link',
+  NOT_DIRECTORY: 'must be a directory',
+  NOT_REGULAR_FILE: 'must be a directory',
+  NO_OWNER_MODEL: 'needs a POSIX platform',
+  WRONG_OWNER: 'must be owned by the current user',
+  UNSAFE_MODE: 'must have mode 0700 (owner-only)',
+});
+const FILE_MESSAGES: Readonly<Record<OwnerOnlyProblem, string>> = Object.freeze({
+  ...DIRECTORY_MESSAGES,
+  NOT_DIRECTORY: 'must be a regular file',
+  NOT_REGULAR_FILE: 'must be a regular file',
+  UNSAFE_MODE: 'must have mode 0600 (owner-only)',
+});
 
-function lstatOrNull(path: string): Stats | null {
+function problemOf(path: string, kind: 'directory' | 'file'): OwnerOnlyProblem | null {
   try {
-    return lstatSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    return ownerOnlyProblem(path, { kind, modeBits: 0o7777 });
+  } catch {
     throw new WriteDirectoryError('IO_ERROR', path, 'cannot be inspected');
   }
 }
 
+function writeDirectoryError(problem: OwnerOnlyProblem, path: string, messages: Readonly<Record<OwnerOnlyProblem, string>>): WriteDirectoryError {
+  if (problem === 'NO_OWNER_MODEL') return new WriteDirectoryError('WRONG_OWNER', '(platform)', messages.NO_OWNER_MODEL);
+  return new WriteDirectoryError(problem, path, messages[problem]);
+}
+
 /** A directory that exists, is no symlink, belongs to the process user and has mode exactly 0700. */
 export function assertOwnerOnlyDirectory(path: string): void {
-  const st = lstatOrNull(path);
-  if (st === null) throw new WriteDirectoryError('NOT_FOUND', path, 'does not exist (run `pfsense-mcp admin init`)');
-  if (st.isSymbolicLink()) throw new WriteDirectoryError('SYMLINK', path, 'must not be a symbolic link');
-  if (!st.isDirectory()) throw new WriteDirectoryError('NOT_DIRECTORY', path, 'must be a directory');
-  if (st.uid !== uid()) throw new WriteDirectoryError('WRONG_OWNER', path, 'must be owned by the current user');
-  if ((st.mode & 0o7777) !== 0o700) throw new WriteDirectoryError('UNSAFE_MODE', path, 'must have mode 0700 (owner-only)');
+  const problem = problemOf(path, 'directory');
+  if (problem !== null) throw writeDirectoryError(problem, path, DIRECTORY_MESSAGES);
 }
 
 /** A regular file (no symlink) of the process user with mode exactly 0600. `mustExist: false` allows absence. */
 export function assertOwnerOnlyFile(path: string, mustExist = true): boolean {
-  const st = lstatOrNull(path);
-  if (st === null) {
-    if (mustExist) throw new WriteDirectoryError('NOT_FOUND', path, 'does not exist (run `pfsense-mcp admin init`)');
-    return false;
-  }
-  if (st.isSymbolicLink()) throw new WriteDirectoryError('SYMLINK', path, 'must not be a symbolic link');
-  if (!st.isFile()) throw new WriteDirectoryError('NOT_REGULAR_FILE', path, 'must be a regular file');
-  if (st.uid !== uid()) throw new WriteDirectoryError('WRONG_OWNER', path, 'must be owned by the current user');
-  if ((st.mode & 0o7777) !== 0o600) throw new WriteDirectoryError('UNSAFE_MODE', path, 'must have mode 0600 (owner-only)');
+  const problem = problemOf(path, 'file');
+  if (problem === 'NOT_FOUND' && !mustExist) return false;
+  if (problem !== null) throw writeDirectoryError(problem, path, FILE_MESSAGES);
   return true;
 }
 

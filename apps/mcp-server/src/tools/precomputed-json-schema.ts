@@ -1,15 +1,8 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { deepFreeze } from '@pfsense-mcp/foundation';
 
 type JsonSchema = Readonly<Record<string, unknown>>;
 type JsonSchemaOptions = Parameters<StandardSchemaWithJSON['~standard']['jsonSchema']['input']>[0];
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}
 
 /**
  * A Standard Schema for the MCP SDK's registerTool whose JSON Schema (what tools/list lists) was computed at

@@ -72,6 +72,8 @@ export function serverEnv(extra: Record<string, string>): Record<string, string>
 export interface ConnectedServer {
   readonly client: Client;
   readonly stderr: () => string;
+  /** Resolves once the server's stderr ended (after its exit): everything it logged is in `stderr()`. */
+  readonly stderrEnded: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -79,13 +81,15 @@ export interface ConnectedServer {
 export async function connectBuilt(env: Record<string, string>, args: string[] = [], era: Era = 'modern'): Promise<ConnectedServer> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [serverMain, ...args], env: serverEnv(env), stderr: 'pipe' });
   let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
+  const stream = transport.stderr;
+  stream?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
+  const stderrEnded = stream === null ? Promise.resolve() : new Promise<void>((resolve) => stream.once('end', () => resolve()));
   const client = newClient(era, 'mcp-server-e2e');
   await client.connect(transport);
   assertEra(client, era);
-  return { client, stderr: () => stderr, close: () => client.close() };
+  return { client, stderr: () => stderr, stderrEnded, close: () => client.close() };
 }
 
 export interface RawRun {

@@ -15,7 +15,7 @@ export const WRITE_TOOL = 'pfsense_set_firewall_alias_description';
 
 /** Builds the signer when missing or older than its sources (apps/signer-cli/src and the libs it bundles). */
 export function ensureSignerBuilt(): void {
-  const sources = ['apps/signer-cli/src', ...['authorization', 'crypto', 'canonical', 'adapters', 'policy'].map((l) => `libs/${l}/src`)].map((d) => join(workspaceRoot, d));
+  const sources = ['apps/signer-cli/src', ...['authorization', 'crypto', 'canonical', 'adapters', 'policy', 'foundation'].map((l) => `libs/${l}/src`)].map((d) => join(workspaceRoot, d));
   if (isStale(signerMain, sources)) execFileSync(process.execPath, ['tools/scripts/build-program.mjs', 'signer-cli'], { cwd: workspaceRoot, stdio: 'ignore' });
 }
 

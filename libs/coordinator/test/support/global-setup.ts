@@ -17,7 +17,7 @@ const BUNDLE = join(ROOT, 'dist', 'apps', 'signer-cli', 'main.js');
 /** What the bundle is built from: the signer and the libraries it may import (docs/DESIGN.md §2). */
 const SOURCES = [
   'apps/signer-cli/src',
-  ...['authorization', 'crypto', 'canonical', 'adapters', 'policy'].map((l) => `libs/${l}/src`),
+  ...['authorization', 'crypto', 'canonical', 'adapters', 'policy', 'foundation'].map((l) => `libs/${l}/src`),
   'tsconfig.base.json',
 ];
 

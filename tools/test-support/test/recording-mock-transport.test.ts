@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MockScriptExhaustedError,
-  RecordingMockTransport,
-  TransportConnectionError,
-} from '../src/index.js';
+import { TransportConnectionError } from '@pfsense-mcp/transports';
+import { MockScriptExhaustedError, RecordingMockTransport } from '../src/index.js';
 
 describe('RecordingMockTransport', () => {
   it('replays the queue, then the handler, and records every call frozen', async () => {

@@ -1,6 +1,6 @@
-import type { HttpMethod } from './http-method.js';
-import type { Transport, TransportRequestOptions, TransportResponse } from './transport.js';
-import { validateRequest } from './validate-request.js';
+// A test double of the transports port; it lives in test support because only tests may use it.
+import { validateRequest } from '@pfsense-mcp/transports';
+import type { HttpMethod, Transport, TransportRequestOptions, TransportResponse } from '@pfsense-mcp/transports';
 
 /** One call as the mock saw it (after the same validation the HTTP transport applies). */
 export interface RecordedCall {
