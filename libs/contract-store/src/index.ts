@@ -53,6 +53,7 @@ export type { RefusalAuditClass, RefusalAuditInput } from './refusal-audit-input
 export { CRASH_HOOKS, CRASH_POINTS } from './crash-hooks.js';
 export type { CrashHooks, CrashPoint, WithCrashHooks } from './crash-hooks.js';
 export type { RateLimits } from './rate-gate.js';
+export type { RateCount, RateWindowsView } from './rate-windows-view.js';
 export { CONSUMPTION_STORE_MIGRATIONS, CONTRACT_STORE_MIGRATIONS } from './schema-migrations.js';
 export { STORE_SCHEMA_VERSION } from './store-schema-version.js';
 export type { MigrationSet } from './schema-migrations.js';

@@ -54,6 +54,7 @@ import { isPurgeable } from './is-purgeable.js';
 import { restoreAcceptedAuditBody } from './restore-accepted-audit.js';
 import { RateGate } from './rate-gate.js';
 import type { RateLimits } from './rate-gate.js';
+import type { RateWindowsView } from './rate-windows-view.js';
 import {
   CONTRACT_SCHEMA_VERSION,
   PROTECTED_ARTIFACT_PURPOSES,
@@ -1079,6 +1080,11 @@ export class StoreCore {
       throw new PreconditionError('NOT_HOLDING_RESERVATION', contract.contract_id, 'contract does not hold its target reservation');
     }
     this.#stmt.deleteReservation.run(contract.target_identity_digest, contract.contract_id);
+  }
+
+  rateWindows(): RateWindowsView {
+    this.assertOpen();
+    return this.#db.transaction(() => this.#rate.view(this.now()))();
   }
 
   holdsReservation(contractId: string): boolean {
