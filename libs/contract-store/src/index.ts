@@ -24,6 +24,15 @@ export type {
   RecoveryContract,
   ResolutionOutcome,
 } from './recovery-contract.js';
+export {
+  ALIAS_UPDATE_CHANGE_KIND,
+  CONFIG_HISTORY_CLASSES,
+  CONFIG_HISTORY_UNKNOWN_REASONS,
+  MAX_RECORDED_REVISION_TIMES,
+  configHistoryRecordDigest,
+  configHistoryRecordSchema,
+} from './config-history-record.js';
+export type { ConfigHistoryClass, ConfigHistoryRecord, ConfigHistoryUnknownReason } from './config-history-record.js';
 export { newContractInputSchema } from './new-contract-input.js';
 export type { NewContractInput } from './new-contract-input.js';
 export { verifyBindings } from './verify-bindings.js';

@@ -36,6 +36,7 @@ import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { aliasAttemptStepId, aliasOperationId } from './alias-operation-id.js';
 import { ArtifactDirectory } from './artifact-directory.js';
+import { configHistoryCorroborationOf } from './config-history-corroboration-of.js';
 import { authorizationRequestName, parseAuthorizationRequestName } from './authorization-request-name.js';
 import { InboxIndex, selectorOf } from './inbox-index.js';
 import { confirmationRequestName, reconciliationRequestName, releaseRequestName } from './pending-request-names.js';
@@ -668,6 +669,8 @@ export class AliasDescriptionExecutionCore {
         observedLocator: observation.observedLifecycleLocator,
         observedState: { name: snapshot.name, type: snapshot.type, descr: snapshot.descr, address: [...snapshot.address], detail: [...snapshot.detail] },
         review,
+        // What pfSense's config history showed after the send, as the contract recorded it (corroboration only).
+        configHistory: configHistoryCorroborationOf(observation.configHistory),
         appliance,
         targetFingerprint: c.target_fingerprint,
         intentDigest: c.intent_digest,
