@@ -10,7 +10,7 @@ import {
   parseArtifact,
   verifyPendingRequest,
 } from '@pfsense-mcp/authorization';
-import type { Artifact } from '@pfsense-mcp/authorization';
+import type { Artifact, PendingRequest } from '@pfsense-mcp/authorization';
 import { LabError } from './lab-error.js';
 import { serverAuthorities } from './lab-keys.js';
 import type { LabKeys } from './lab-keys.js';
@@ -22,6 +22,37 @@ export interface SignedRecord {
   readonly signedKind: string;
   readonly signedDigest: string;
   readonly outcome: 'APPLIED' | 'NOT_APPLIED' | null;
+  /**
+   * A reconciliation request's config-history corroboration as the owner saw it in the pending request
+   * (class, count, newest time, pfrest's note, descriptions digest); null when the request carries none.
+   * Absent for the other requests.
+   */
+  readonly config_history?: PendingCorroboration | null;
+}
+
+export interface PendingCorroboration {
+  readonly class: 'NONE' | 'ONE' | 'SEVERAL' | 'UNKNOWN';
+  readonly reason: string | null;
+  readonly new_count: number | null;
+  readonly newest_time: number | null;
+  readonly change_note: 'Modified Firewall Alias via API' | null;
+  readonly descriptions_digest: string | null;
+}
+
+function corroborationOf(request: PendingRequest): { config_history?: PendingCorroboration | null } {
+  if (request.kind !== 'pfsense-mcp/reconciliation-request') return {};
+  const c = request.version === 2 ? request.payload.config_history : null;
+  if (c === null) return { config_history: null };
+  return {
+    config_history: Object.freeze({
+      class: c.class,
+      reason: c.reason,
+      new_count: c.new_count,
+      newest_time: c.new_times?.[0] ?? null,
+      change_note: c.change_note,
+      descriptions_digest: c.descriptions_digest,
+    }),
+  };
 }
 
 const SAFE_NAME = /^[a-z0-9][a-z0-9._-]*\.json$/;
@@ -73,6 +104,7 @@ export class LabOwner {
       signedKind: signed.kind,
       signedDigest: digest,
       outcome: request.kind === 'pfsense-mcp/reconciliation-request' ? outcome : null,
+      ...corroborationOf(request),
     });
   }
 }

@@ -12,9 +12,13 @@ async function change(ctx: ScenarioContext, to: 'C' | 'A'): Promise<void> {
   const input = ctx.orchestrationInput(to);
   await prepareConfirmed(ctx, side, input, 'orchestration');
   ctx.beforeAction(`orchestration to ${to} (executor call)`);
+  const revisions = await ctx.revisionsNow();
   const before = ctx.runtime.orchestrationSends();
   const r = await side.core.requestAliasDescriptionChange(input);
-  ctx.record('orchestration', `candidate changed to ${to}`, { orchestration: ctx.runtime.orchestrationSends() - before });
+  ctx.record('orchestration', `candidate changed to ${to}`, { orchestration: ctx.runtime.orchestrationSends() - before }, null, {
+    before: revisions,
+    after: await ctx.revisionsNow(),
+  });
   if (r.status !== OperationStatus.VERIFIED) throw new LabError('ORCHESTRATION_FAILED', `the orchestration change to ${to} ended ${r.status}`);
 }
 

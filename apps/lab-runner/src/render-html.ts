@@ -1,6 +1,7 @@
 import { applianceSummary } from './render-markdown.js';
 import type { LabReport } from './lab-report.js';
 import type { ScenarioResult } from './scenario-result.js';
+import { corroborationText, revisionSnapshotText } from './revision-snapshot.js';
 import type { TimelineEvent } from './timeline.js';
 
 /** Escapes text for HTML element content and attribute values. */
@@ -51,8 +52,19 @@ function row(label: string, expected: string, observed: string, ok: boolean): st
 
 function timelineRow(e: TimelineEvent): string {
   const sends = e.sends.forward + e.sends.rollback + e.sends.orchestration > 0 ? sendsText(e.sends) : '';
+  const revisions = e.revisions === undefined ? '' : `${escapeHtml(revisionSnapshotText(e.revisions.before))} → ${escapeHtml(revisionSnapshotText(e.revisions.after))}`;
   const artifact = e.artifact === null ? '' : `${escapeHtml(e.artifact.kind.replace('pfsense-mcp/', ''))} <code title="${escapeHtml(e.artifact.digest)}">${escapeHtml(e.artifact.digest.slice(0, 16))}…</code>`;
-  return `<tr><td class="n">${e.at_ms}</td><td><span class="actor ${escapeHtml(e.actor)}">${escapeHtml(e.actor)}</span></td><td>${escapeHtml(e.action)}</td><td>${e.state === null ? '' : `<span class="st">${escapeHtml(e.state)}</span>`}</td><td class="n">${e.reads || ''}</td><td>${sends}</td><td>${artifact}</td></tr>`;
+  return `<tr><td class="n">${e.at_ms}</td><td><span class="actor ${escapeHtml(e.actor)}">${escapeHtml(e.actor)}</span></td><td>${escapeHtml(e.action)}</td><td>${e.state === null ? '' : `<span class="st">${escapeHtml(e.state)}</span>`}</td><td class="n">${e.reads || ''}</td><td>${sends}</td><td>${artifact}</td><td>${revisions}</td></tr>`;
+}
+
+/** The reconciliation requests the owner reviewed, with their config-history corroboration. */
+function pendingEvidence(r: ScenarioResult): string {
+  const pending = r.signed.filter((x) => x.config_history !== undefined);
+  if (pending.length === 0) return '';
+  const items = pending.map(
+    (x) => `<li>${escapeHtml(x.requestKind.replace('pfsense-mcp/', ''))} <code>${escapeHtml(x.requestDigest.slice(0, 16))}…</code>: ${escapeHtml(corroborationText(x.config_history ?? null))}; signed ${escapeHtml(x.outcome ?? '—')}</li>`,
+  );
+  return `<div>Pending evidence (reconciliation requests as the owner reviewed them):<ul>${items.join('')}</ul></div>`;
 }
 
 function scenarioSection(r: ScenarioResult): string {
@@ -74,9 +86,10 @@ ${r.orchestration_states.map((s, i) => row(`orchestration contract ${i + 1}`, 'e
 </tbody></table>
 ${r.failures.length > 0 ? `<div class="mismatch">${r.failures.map((x) => escapeHtml(x)).join('<br>')}</div>` : ''}
 ${r.left !== null ? `<div>Left: <b>${escapeHtml(r.left.action)}</b>; subject ${escapeHtml(r.left.subject_state ?? '—')}; candidate is A: ${escapeHtml(String(r.left.candidate_is_original ?? 'unknown'))} — ${escapeHtml(r.left.reason)}</div>` : ''}
-<table><thead><tr><th>t (ms)</th><th>actor</th><th>step</th><th>state</th><th>reads</th><th>sends f/r/o</th><th>artifact (digest)</th></tr></thead><tbody>
+<table><thead><tr><th>t (ms)</th><th>actor</th><th>step</th><th>state</th><th>reads</th><th>sends f/r/o</th><th>artifact (digest)</th><th>config history before → after</th></tr></thead><tbody>
 ${r.timeline.map(timelineRow).join('\n')}
 </tbody></table>
+${pendingEvidence(r)}
 <div class="meta">appliance binding <code>${escapeHtml(r.appliance_binding_digest ?? '—')}</code></div>
 </div></section>`;
 }

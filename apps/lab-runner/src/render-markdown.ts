@@ -1,4 +1,5 @@
 import type { LabReport } from './lab-report.js';
+import { corroborationText, revisionSnapshotText } from './revision-snapshot.js';
 import type { ScenarioResult } from './scenario-result.js';
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -26,11 +27,18 @@ function scenarioSection(r: ScenarioResult): string {
   if (r.orchestration_states.length > 0) lines.push(`Orchestration contracts: ${r.orchestration_states.map((s) => s.join(' → ')).join('; ')}.`, '');
   if (r.failures.length > 0) lines.push('Failures:', '', ...r.failures.map((f) => `- ${cell(f)}`), '');
   if (r.left !== null) lines.push(`Left: ${r.left.action}; subject ${r.left.subject_state ?? '—'}; candidate is A: ${r.left.candidate_is_original ?? 'unknown'} (${cell(r.left.reason)}).`, '');
-  lines.push('| t (ms) | actor | step | state | reads | sends f/r/o | artifact |', '|---:|---|---|---|---:|---|---|');
+  lines.push('| t (ms) | actor | step | state | reads | sends f/r/o | artifact | config history before → after |', '|---:|---|---|---|---:|---|---|---|');
   for (const e of r.timeline) {
-    lines.push(`| ${e.at_ms} | ${e.actor} | ${cell(e.action)} | ${e.state ?? ''} | ${e.reads} | ${sendsText(e.sends)} | ${e.artifact ? `${e.artifact.kind.replace('pfsense-mcp/', '')} ${short(e.artifact.digest)}` : ''} |`);
+    const revisions = e.revisions === undefined ? '' : `${revisionSnapshotText(e.revisions.before)} → ${revisionSnapshotText(e.revisions.after)}`;
+    lines.push(`| ${e.at_ms} | ${e.actor} | ${cell(e.action)} | ${e.state ?? ''} | ${e.reads} | ${sendsText(e.sends)} | ${e.artifact ? `${e.artifact.kind.replace('pfsense-mcp/', '')} ${short(e.artifact.digest)}` : ''} | ${revisions} |`);
   }
   lines.push('');
+  const pending = r.signed.filter((x) => x.config_history !== undefined);
+  if (pending.length > 0) {
+    lines.push('Pending evidence (reconciliation requests as the owner reviewed them):', '');
+    for (const x of pending) lines.push(`- ${x.requestKind.replace('pfsense-mcp/', '')} ${short(x.requestDigest)}: ${cell(corroborationText(x.config_history ?? null))}; signed ${x.outcome ?? '—'}`);
+    lines.push('');
+  }
   return lines.join('\n');
 }
 

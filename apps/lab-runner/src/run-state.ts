@@ -13,6 +13,7 @@ import type { LabConfig } from './lab-config.js';
 import type { RunnerRequestKey } from './lab-directory.js';
 import { LabError } from './lab-error.js';
 import type { LabPin } from './lab-keys.js';
+import { pendingCorroborationSchema, revisionsAroundSchema } from './revision-snapshot.js';
 import type { ScenarioSnapshot } from './run-scenario.js';
 import { SCENARIO_IDS } from './scenario-definition.js';
 import type { ScenarioId } from './scenario-definition.js';
@@ -62,6 +63,7 @@ const signedRecord = z.strictObject({
   signedKind: z.string().max(64),
   signedDigest: hex64,
   outcome: z.enum(['APPLIED', 'NOT_APPLIED']).nullable(),
+  config_history: pendingCorroborationSchema.nullable().optional(),
 });
 const event = z.strictObject({
   at_ms: z.number().int().min(0),
@@ -71,6 +73,7 @@ const event = z.strictObject({
   reads: z.number().int().min(0),
   sends,
   artifact: z.strictObject({ kind: z.string().max(64), digest: hex64 }).nullable(),
+  revisions: revisionsAroundSchema.optional(),
 });
 const snapshotSchema = z.strictObject({
   scenario: z.enum(SCENARIO_IDS),

@@ -8,7 +8,7 @@ import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mc
 import { AliasDescriptionExecutionCore, ExecutionCoordinator, createStoreEvidenceVerifiers, readApplianceBinding } from '@pfsense-mcp/coordinator';
 import type { ApplianceBinding } from '@pfsense-mcp/authorization';
 import { readApiKeyFile, readMasterKeyFile } from '@pfsense-mcp/crypto';
-import { MutationExecutor } from '@pfsense-mcp/executor';
+import { CONFIG_HISTORY_REVISIONS_PATH, MutationExecutor } from '@pfsense-mcp/executor';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { Capability, MutationPolicy, Profile } from '@pfsense-mcp/policy';
 import { FAULT_DELIVERY, FaultProxyTransport, createHttpTransport } from '@pfsense-mcp/transports';
@@ -87,6 +87,8 @@ export interface LabRuntime {
   onSubjectCall(listener: () => void): void;
   /** Every alias as the appliance returns it (one authoritative GET sequence). */
   readAliases(): Promise<readonly unknown[]>;
+  /** pfSense's config-history revisions as pfrest serves them (one GET with the read client). */
+  readConfigHistory(): Promise<unknown>;
   /** The simulator's own per-route request counters (the appliance side of every count). */
   applianceCounters(): Promise<Readonly<Record<string, number>>>;
   close(): void;
@@ -240,6 +242,7 @@ export async function buildLabRuntime(scenario: ScenarioDefinition, fixed: LabFi
         observed.listeners.push(listener);
       },
       readAliases: () => readClient.readAllPages(ALIASES_PATH),
+      readConfigHistory: async () => (await readClient.read(CONFIG_HISTORY_REVISIONS_PATH)).data,
       async applianceCounters() {
         if (fixed.simulator.simulated === false) throw new LabError('NO_COUNTERS', 'an appliance has no simulator counters');
         const r = await control.request('GET', '/__sim/counters');

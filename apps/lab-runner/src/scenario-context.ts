@@ -5,6 +5,8 @@ import { CANDIDATE_ALIAS, DESCRIPTION_A, REPLACEMENTS } from './lab-fixture.js';
 import type { LabOwner, SignedRecord } from './lab-owner.js';
 import type { LabRuntime } from './runtime-factory.js';
 import type { ScenarioDefinition } from './scenario-definition.js';
+import { takeRevisionSnapshot } from './revision-snapshot.js';
+import type { RevisionSnapshot, RevisionsAround } from './revision-snapshot.js';
 import { ZERO_SENDS } from './timeline.js';
 import type { SendCounts, TimelineEvent } from './timeline.js';
 
@@ -127,6 +129,7 @@ export class ScenarioContext {
     action: string,
     sends: Partial<SendCounts> = {},
     artifact: TimelineEvent['artifact'] = null,
+    revisions: RevisionsAround | null = null,
   ): TimelineEvent {
     const reads = this.runtime.reads() - this.#readsMark;
     this.#readsMark = this.runtime.reads();
@@ -142,10 +145,17 @@ export class ScenarioContext {
       reads,
       sends: Object.freeze(s),
       artifact: artifact === null ? null : Object.freeze({ ...artifact }),
+      ...(revisions === null ? {} : { revisions: Object.freeze({ ...revisions }) }),
     });
     this.events.push(event);
     this.progress(this.scenario.id, event);
     return event;
+  }
+
+  /** The config-history revisions now (before / after a mutation); null when they cannot be read. */
+  revisionsNow(): Promise<RevisionSnapshot | null> {
+    const rt = this.runtime;
+    return takeRevisionSnapshot(() => rt.readConfigHistory());
   }
 
   /** An event that happened elsewhere (a worker process), appended as it was observed there. */

@@ -65,10 +65,11 @@ export async function prepareConfirmed(ctx: ScenarioContext, side: LabSide, inpu
 export async function executeSubject(ctx: ScenarioContext): Promise<void> {
   const rt = ctx.runtime;
   ctx.beforeAction('subject forward (executor call)');
+  const revisions = await ctx.revisionsNow();
   rt.armSubjectFault('forward');
   const before = rt.subjectSends();
   await rt.subject.core.requestAliasDescriptionChange(ctx.subjectInput);
-  ctx.record('subject', 'forward executed', { forward: rt.subjectSends() - before });
+  ctx.record('subject', 'forward executed', { forward: rt.subjectSends() - before }, null, { before: revisions, after: await ctx.revisionsNow() });
 }
 
 /** The subject's rollback through the executor (its own checks; one send at most). */
@@ -76,10 +77,11 @@ export async function rollbackSubject(ctx: ScenarioContext): Promise<void> {
   const id = requireSubject(ctx);
   const rt = ctx.runtime;
   ctx.beforeAction('subject rollback (executor call)');
+  const revisions = await ctx.revisionsNow();
   rt.armSubjectFault('rollback');
   const before = rt.subjectSends();
   await rt.subject.coordinator.requestRollback(id);
-  ctx.record('subject', 'rollback executed', { rollback: rt.subjectSends() - before });
+  ctx.record('subject', 'rollback executed', { rollback: rt.subjectSends() - before }, null, { before: revisions, after: await ctx.revisionsNow() });
 }
 
 function requireSubject(ctx: ScenarioContext): string {

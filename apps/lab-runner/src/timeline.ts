@@ -1,3 +1,5 @@
+import type { RevisionsAround } from './revision-snapshot.js';
+
 /** One entry of a scenario's timeline: what happened, value-free (states, counts, digests only). */
 export interface TimelineEvent {
   /** Milliseconds since the scenario started. */
@@ -14,6 +16,8 @@ export interface TimelineEvent {
   readonly sends: { readonly forward: number; readonly rollback: number; readonly orchestration: number };
   /** A signed or server-signed artifact named by kind and digest. */
   readonly artifact: { readonly kind: string; readonly digest: string } | null;
+  /** A subject or orchestration mutation: pfSense's config-history revisions before and after it. */
+  readonly revisions?: RevisionsAround;
 }
 
 export interface SendCounts {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { labKeysWireSchema, labPinsWireSchema } from './lab-keys.js';
+import { pendingCorroborationSchema, revisionsAroundSchema } from './revision-snapshot.js';
 import { SCENARIO_IDS } from './scenario-definition.js';
 
 /** The environment switch that makes the runner's bundle a worker (it then takes its job over IPC only). */
@@ -51,6 +52,7 @@ const eventSchema = z.strictObject({
   reads: z.number().int().min(0),
   sends,
   artifact: z.strictObject({ kind: z.string().max(64), digest: z.string().regex(/^[0-9a-f]{64}$/) }).nullable(),
+  revisions: revisionsAroundSchema.optional(),
 });
 const signedSchema = z.strictObject({
   requestKind: z.string().max(64),
@@ -58,6 +60,7 @@ const signedSchema = z.strictObject({
   signedKind: z.string().max(64),
   signedDigest: z.string().regex(/^[0-9a-f]{64}$/),
   outcome: z.enum(['APPLIED', 'NOT_APPLIED']).nullable(),
+  config_history: pendingCorroborationSchema.nullable().optional(),
 });
 
 export const workerMessageSchema = z.discriminatedUnion('type', [

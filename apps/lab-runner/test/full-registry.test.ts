@@ -75,6 +75,59 @@ describe('the full registry on the simulator', () => {
     }
   });
 
+  it('records the config-history revisions (count, newest time, digest) before and after every mutation', () => {
+    const MUTATIONS = /^(forward executed|rollback executed|candidate changed to [AC])$/;
+    let mutations = 0;
+    for (const r of outcome.results) {
+      for (const e of r.timeline) {
+        if (!MUTATIONS.test(e.action)) {
+          expect(e.revisions, `${r.id}: ${e.action}`).toBeUndefined();
+          continue;
+        }
+        mutations += 1;
+        const { before, after } = e.revisions ?? { before: null, after: null };
+        expect(before, `${r.id}: ${e.action}`).toMatchObject({ count: expect.any(Number), newest_time: expect.any(Number), digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
+        expect(after, `${r.id}: ${e.action}`).toMatchObject({ count: expect.any(Number), digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
+        const sent = e.sends.forward + e.sends.rollback + e.sends.orchestration;
+        // Every send in this registry reaches the appliance: it writes one revision; no send, no revision.
+        if (sent > 0) {
+          expect(after?.digest, `${r.id}: ${e.action}`).not.toBe(before?.digest);
+          expect(after?.newest_time ?? 0).toBeGreaterThanOrEqual(before?.newest_time ?? 0);
+        } else {
+          expect(after, `${r.id}: ${e.action}`).toEqual(before);
+        }
+      }
+    }
+    // Subject forwards and rollbacks plus the orchestration changes of every scenario (the G workers' too).
+    expect(mutations).toBeGreaterThanOrEqual(SCENARIO_IDS.length);
+    const md = readFileSync(join(outcome.reportDir as string, 'report.md'), 'utf8');
+    expect(md).toContain('| config history before → after |');
+    expect(readFileSync(join(outcome.reportDir as string, 'report.html'), 'utf8')).toContain('<th>config history before → after</th>');
+  });
+
+  it('the E scenarios show the corroboration in the pending evidence: exactly one new revision, pfrest\'s note', () => {
+    for (const id of ['e-forward-response-lost', 'e-rollback-response-lost']) {
+      const pending = outcome.results.find((x) => x.id === id)?.signed.filter((x) => x.requestKind === 'pfsense-mcp/reconciliation-request') ?? [];
+      expect(pending, id).toHaveLength(1);
+      expect(pending[0]?.config_history, id).toEqual({
+        class: 'ONE',
+        reason: null,
+        new_count: 1,
+        newest_time: expect.any(Number),
+        change_note: 'Modified Firewall Alias via API',
+        descriptions_digest: expect.stringMatching(/^[0-9a-f]{64}$/),
+      });
+    }
+    // A send interrupted by a SIGKILL recorded nothing; the request says so.
+    for (const id of ['g-restart-executing', 'g-restart-rolling-back']) {
+      const pending = outcome.results.find((x) => x.id === id)?.signed.filter((x) => x.requestKind === 'pfsense-mcp/reconciliation-request') ?? [];
+      expect(pending.map((x) => x.config_history), id).toEqual([null]);
+    }
+    const md = readFileSync(join(outcome.reportDir as string, 'report.md'), 'utf8');
+    expect(md).toMatch(/- reconciliation-request [0-9a-f]{16}: config history: ONE — 1 new revision since the send, newest at \d+, 'Modified Firewall Alias via API'; descriptions [0-9a-f]{16}; signed APPLIED/);
+    expect(readFileSync(join(outcome.reportDir as string, 'report.html'), 'utf8')).toContain('Pending evidence (reconciliation requests as the owner reviewed them):');
+  });
+
   it('prints one JSON line per scenario with the fixed fields, then the summary line', () => {
     const lines = stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(lines).toHaveLength(SCENARIO_IDS.length + 1);

@@ -1,17 +1,17 @@
 // Black-box tests of the appliance-facing admin commands (`rollback`, `reconcile`, `release`) through the BUILT
 // program and the BUILT signer: the write path's first half runs in the test (as a server would), the admin
 // commands run as real processes after it is gone, against the simulator on loopback.
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ALIASES, openDriver, operatorKey, signedFile, SIM_DATA } from './support/admin-driver.js';
 import type { Driver, OperatorKey } from './support/admin-driver.js';
-import { ensureBuilt, serverMain, workspaceRoot } from './support/built-server.js';
+import { ensureBuilt, serverMain } from './support/built-server.js';
+import { ensureSignerBuilt, signerMain } from './support/write-e2e.js';
 
-const signerMain = join(workspaceRoot, 'dist', 'apps', 'signer-cli', 'main.js');
 const ALIAS_PATH = '/api/v2/firewall/alias';
 // Each test runs many real child processes (the built program, the signer): seconds each on a loaded machine.
 vi.setConfig({ testTimeout: 240_000 });
@@ -21,7 +21,8 @@ let keyFile: string;
 
 beforeAll(async () => {
   ensureBuilt();
-  if (!existsSync(signerMain)) execFileSync(process.execPath, ['tools/scripts/build-program.mjs', 'signer-cli'], { cwd: workspaceRoot, stdio: 'ignore' });
+  // Rebuilt when stale too: the review this suite reads is the signer's current one.
+  ensureSignerBuilt();
   sim = await startSimulator({ data: SIM_DATA });
   keyFile = join(root, 'api-key');
   writeFileSync(keyFile, `${sim.apiKey}\n`, { mode: 0o600 });
@@ -108,6 +109,20 @@ async function aliasDescr(name: string): Promise<string> {
   return body.data.find((a) => a.name === name)?.descr ?? '';
 }
 
+/** Every file under `dir` (recursively), but not the ones in the skipped top-level folders. */
+function filesUnder(dir: string, skip: readonly string[] = []): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (skip.includes(e.name)) return [];
+    return e.isDirectory() ? filesUnder(path) : e.isFile() ? [path] : [];
+  });
+}
+
+async function newestRevisionDescription(): Promise<string> {
+  const r = await fetch(`${sim.url}/api/v2/diagnostics/config_history/revisions`, { headers: { 'X-API-Key': sim.apiKey } });
+  return ((await r.json()) as { data: Array<{ description: string }> }).data[0]?.description ?? '';
+}
+
 /** The real signer: review for the approval prefix, then sign with --approve. */
 async function signWithSigner(s: Setup, request: string, outcome?: 'APPLIED' | 'NOT_APPLIED'): Promise<string> {
   const serverKey = join(s.dir, 'keys', 'server-request.pub');
@@ -183,6 +198,10 @@ describe('admin reconcile', () => {
       const emitted = (await ok(admin(['reconcile', 'emit', '--dir', s.dir, lost.contractId, '--json'])));
       const request = String(emitted.json['pending_request']);
       expect(request.startsWith(join(s.dir, 'outbox', 'reconciliation-request.'))).toBe(true);
+      // The real signer's review shows the config-history corroboration next to the observed description: the
+      // lost PATCH left exactly pfrest's one alias-update revision.
+      const shown = (await ok(signer(['review', request, '--server-key', join(s.dir, 'keys', 'server-request.pub')]))).stdout;
+      expect(shown).toMatch(new RegExp(`^ {2}observed now {2}"lost response ${outcome}" {3}locator \\d+\n {2}config history: 1 new revision since the send, at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC,\n {4}'Modified Firewall Alias via API'$`, 'm'));
       const twice = (await ok(admin(['reconcile', 'emit', '--dir', s.dir, lost.contractId, '--json'])));
       expect(twice.json).toMatchObject({ already_pending: true, pending_request: request });
       // Resume before the evidence is there: refused, nothing changes.
@@ -193,6 +212,16 @@ describe('admin reconcile', () => {
       expect(sim.control.count(ALIAS_PATH, 'PATCH')).toBe(0);
       expect((await ok(admin(['audit', 'verify', '--dir', s.dir]))).status).toBe(0);
       expect((await admin(['reconcile', 'emit', '--dir', s.dir, lost.contractId, '--json'])).json['error']).toMatchObject({ code: 'WRONG_STATE' });
+      // Sentinel scan: of the revision descriptions (user, client address, pfrest's note) nothing but their digest
+      // is kept — not in the store, its audit or its WAL, nor anywhere else under the directory but the outbox
+      // request the operator reviews (which carries pfrest's fixed note by design).
+      const description = await newestRevisionDescription();
+      expect(description).toMatch(/@.+:\s+Modified Firewall Alias via API$/);
+      const author = description.slice(0, description.indexOf(':'));
+      for (const file of filesUnder(s.dir, ['outbox', 'inbox'])) {
+        const bytes = readFileSync(file);
+        for (const needle of [description, author, 'Firewall Alias via API']) expect(bytes.includes(Buffer.from(needle)), `${file}: ${needle}`).toBe(false);
+      }
     });
   }
 });

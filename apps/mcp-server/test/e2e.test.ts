@@ -72,6 +72,21 @@ describe('auditor profile over stdio', () => {
     const ok = await server.client.callTool({ name: 'pfsense_mcp_info', arguments: {} });
     expect(ok.isError ?? false).toBe(false);
   });
+
+  it('a read whose pooled connection the appliance cut without answering (the keep-alive race) is sent once more', async () => {
+    const route = '/api/v2/firewall/aliases';
+    // The first call leaves a pooled connection; the simulator drops it when the next request arrives.
+    expect((await server.client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: { limit: 1 } })).isError ?? false).toBe(false);
+    sim.control.resetCounters();
+    sim.control.setFault({ route, method: 'GET', kind: 'drop-response-after-apply', times: 1 });
+    try {
+      const result = await server.client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: { limit: 1 } });
+      expect(result.isError ?? false, JSON.stringify(result.content).slice(0, 200)).toBe(false);
+      expect(sim.control.count(route, 'GET')).toBe(2);
+    } finally {
+      sim.control.clearFaults();
+    }
+  });
 });
 
 describe('PFSENSE_ALLOWED_TOOLS', () => {

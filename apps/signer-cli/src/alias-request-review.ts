@@ -17,6 +17,8 @@ import { ARTIFACT_CANONICAL_LIMITS, ArtifactKind, artifactDigestOf } from '@pfse
 import type { PendingRequest, PreparedExecutionIntentV1, RequestApplianceFacts } from '@pfsense-mcp/authorization';
 import { canonicalize } from '@pfsense-mcp/canonical';
 import { Capability } from '@pfsense-mcp/policy';
+import { configHistoryReviewOf } from './config-history-review.js';
+import type { ConfigHistoryReview } from './config-history-review.js';
 import { ExitCode } from './exit-code.js';
 import { SignerError } from './signer-error.js';
 
@@ -43,6 +45,8 @@ export interface RequestReview {
   readonly old_description: string;
   readonly new_description: string;
   readonly observed: { readonly fingerprint: string | null; readonly locator: number; readonly description: string | null } | null;
+  /** Reconciliation only: what pfSense's config history showed after the send (null for other requests). */
+  readonly config_history: ConfigHistoryReview | null;
   readonly digests: Readonly<Record<string, string>>;
 }
 
@@ -169,6 +173,7 @@ export function reviewPendingRequest(request: PendingRequest): RequestReview {
         origin: null,
         appliance: q.appliance,
         observed: null,
+        config_history: null,
         digests: Object.freeze({
           ...d,
           appliance_binding: q.appliance_binding_digest,
@@ -192,6 +197,7 @@ export function reviewPendingRequest(request: PendingRequest): RequestReview {
         origin: null,
         appliance: q.appliance,
         observed: null,
+        config_history: null,
         digests: Object.freeze({
           ...d,
           appliance_binding: q.appliance_binding_digest,
@@ -221,6 +227,7 @@ export function reviewPendingRequest(request: PendingRequest): RequestReview {
         origin: q.origin,
         appliance: q.appliance,
         observed: Object.freeze({ fingerprint: q.observed_fingerprint, locator: q.observed_locator, description: observedDescr }),
+        config_history: configHistoryReviewOf(request),
         digests: Object.freeze(digests),
       });
     }
@@ -236,6 +243,7 @@ export function reviewPendingRequest(request: PendingRequest): RequestReview {
         origin: null,
         appliance: q.appliance,
         observed: null,
+        config_history: null,
         digests: Object.freeze(checkContractFacts(q, pre, q.review.new_description)),
       });
     }

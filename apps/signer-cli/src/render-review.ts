@@ -93,6 +93,7 @@ export function renderReview(r: RequestReview, style: Style, nowMs: number, layo
   if (r.observed !== null) {
     const seen = r.observed.description === null ? text('no single alias could be observed', style.red) : quoted(r.observed.description);
     lines.field('observed now', [...seen, ...text(`   locator ${r.observed.locator}`)]);
+    if (r.config_history !== null) lines.prose(r.config_history.summary);
     lines.field('origin', text(`${r.origin ?? ''}   state version ${r.state_version ?? ''}`));
   }
   lines.fieldOrOwnLine('operation', idPieces(r.operation_id));

@@ -110,6 +110,26 @@ export class Lines {
     for (const row of wrap(pieces, REVIEW_WIDTH - indent)) this.#out.push(`${' '.repeat(indent)}${emit(row)}`);
   }
 
+  /**
+   * Renderer prose (holding no request value the caller did not escape), word-wrapped at REVIEW_WIDTH: from
+   * column 3, continued from column 5.
+   */
+  prose(sentence: string): void {
+    const rows: string[] = [];
+    let line = '';
+    for (const word of sentence.split(' ')) {
+      const indent = rows.length === 0 ? 2 : OWN_LINE_INDENT;
+      if (line !== '' && indent + displayWidth(line) + 1 + displayWidth(word) > REVIEW_WIDTH) {
+        rows.push(`${' '.repeat(indent)}${line}`);
+        line = word;
+      } else {
+        line = line === '' ? word : `${line} ${word}`;
+      }
+    }
+    if (line !== '') rows.push(`${' '.repeat(rows.length === 0 ? 2 : OWN_LINE_INDENT)}${line}`);
+    this.#out.push(...rows);
+  }
+
   toString(): string {
     return `${this.#out.join('\n')}\n`;
   }

@@ -18,9 +18,12 @@ import {
   createPendingReleaseRequest,
   createPreparedExecutionIntentV1,
   encodeArtifact,
+  parseArtifact,
+  signingDigestBytes,
 } from '@pfsense-mcp/authorization';
-import type { AliasState, Artifact, SigningKey } from '@pfsense-mcp/authorization';
-import { readEd25519PrivateKeyFile, writeSecretFile } from '@pfsense-mcp/crypto';
+import type { AliasState, Artifact, ConfigHistoryCorroboration, PendingReconciliationRequestV1, SigningKey } from '@pfsense-mcp/authorization';
+import { bytesToHex, canonicalize } from '@pfsense-mcp/canonical';
+import { ed25519Sign, readEd25519PrivateKeyFile, writeSecretFile } from '@pfsense-mcp/crypto';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 export const MAIN = join(ROOT, 'dist', 'apps', 'signer-cli', 'main.js');
@@ -155,7 +158,21 @@ export function contractFacts(o: { targetFingerprint?: string; intentDigest?: st
   };
 }
 
-export function reconciliationRequest(server: SigningKey, facts: Parameters<typeof contractFacts>[0] = {}) {
+/** "exactly one new revision since the send", pfrest's alias-update note (as the coordinator fills it). */
+export const ONE_NEW_REVISION: ConfigHistoryCorroboration = Object.freeze({
+  class: 'ONE',
+  reason: null,
+  new_count: 1,
+  new_times: Object.freeze([1_796_000_000]),
+  change_note: 'Modified Firewall Alias via API',
+  descriptions_digest: 'd'.repeat(64),
+});
+
+export function reconciliationRequest(
+  server: SigningKey,
+  facts: Parameters<typeof contractFacts>[0] = {},
+  configHistory: ConfigHistoryCorroboration | null = ONE_NEW_REVISION,
+) {
   const observed = { ...PRE_STATE, descr: 'Public web servers' };
   const now = Date.now();
   return createPendingReconciliationRequest(
@@ -168,12 +185,21 @@ export function reconciliationRequest(server: SigningKey, facts: Parameters<type
       observedLocator: 3,
       observedState: observed,
       review: { pre_state: PRE_STATE, new_description: 'Public web servers' },
+      configHistory,
       ...contractFacts(facts),
       issuedAt: now,
       expiresAt: now + HOUR,
     },
     server,
   );
+}
+
+/** A version-1 reconciliation request (no corroboration), as a build before version 2 wrote them. */
+export function reconciliationRequestV1(server: SigningKey): PendingReconciliationRequestV1 {
+  const { config_history: _dropped, ...payload } = JSON.parse(JSON.stringify(reconciliationRequest(server).payload)) as Record<string, unknown>;
+  const kind = 'pfsense-mcp/reconciliation-request' as const;
+  const signature = bytesToHex(ed25519Sign(server.privateKey, signingDigestBytes(kind, 1, payload)));
+  return parseArtifact(canonicalize({ kind, version: 1, payload, proof: { signature } })) as PendingReconciliationRequestV1;
 }
 
 export function releaseRequest(server: SigningKey, facts: Parameters<typeof contractFacts>[0] = {}) {

@@ -21,12 +21,25 @@ export type ArtifactKind = (typeof ArtifactKind)[keyof typeof ArtifactKind];
 export type SignedArtifactKind = Exclude<ArtifactKind, typeof ArtifactKind.PREPARED_EXECUTION_INTENT>;
 
 interface KindRule {
-  /** The only version of this kind this build reads; any other is UNSUPPORTED_VERSION, never reinterpreted. */
+  /** The version of this kind this build writes. */
   readonly version: number;
+  /**
+   * Older versions this build still reads, each with its own strict schema (never read as the current one);
+   * any other version is UNSUPPORTED_VERSION.
+   */
+  readonly olderVersions: readonly number[];
   /** Digest domain of the signed message (or, for the prepared intent, of its digest). */
   readonly purpose: DigestPurpose;
   /** The pinned role whose key must have signed it; null for the unsigned prepared intent. */
   readonly role: AuthorityRole | null;
+}
+
+const NONE: readonly number[] = Object.freeze([]);
+
+/** Whether this build reads `version` of `kind` (the current version or one of its older ones). */
+export function isReadableVersion(kind: ArtifactKind, version: number): boolean {
+  const rule = ARTIFACT_RULES[kind];
+  return version === rule.version || rule.olderVersions.includes(version);
 }
 
 /**
@@ -34,38 +47,44 @@ interface KindRule {
  * string itself is inside the digested object (see signingMessageOf), so the domains still never overlap.
  */
 export const ARTIFACT_RULES: Readonly<Record<ArtifactKind, KindRule>> = Object.freeze({
-  [ArtifactKind.PREPARED_EXECUTION_INTENT]: Object.freeze({ version: 1, purpose: DigestPurpose.EXECUTION_INTENT, role: null }),
+  [ArtifactKind.PREPARED_EXECUTION_INTENT]: Object.freeze({ version: 1, olderVersions: NONE, purpose: DigestPurpose.EXECUTION_INTENT, role: null }),
   [ArtifactKind.AUTHORIZATION_REQUEST]: Object.freeze({
     version: 1,
+    olderVersions: NONE,
     purpose: DigestPurpose.AUTHORIZATION_REQUEST,
     role: 'server-request',
   }),
   [ArtifactKind.PLAN_AUTHORIZATION]: Object.freeze({
     version: 2,
+    olderVersions: NONE,
     purpose: DigestPurpose.PLAN_AUTHORIZATION_V2,
     role: 'plan-authorization',
   }),
   [ArtifactKind.CONFIRMATION_REQUEST]: Object.freeze({
     version: 1,
+    olderVersions: NONE,
     purpose: DigestPurpose.CONFIRMATION_REQUEST,
     role: 'server-request',
   }),
-  [ArtifactKind.CONFIRMATION]: Object.freeze({ version: 1, purpose: DigestPurpose.CONFIRMATION, role: 'confirmation' }),
+  [ArtifactKind.CONFIRMATION]: Object.freeze({ version: 1, olderVersions: NONE, purpose: DigestPurpose.CONFIRMATION, role: 'confirmation' }),
+  // v2 adds the config-history corroboration (docs/DESIGN.md §4); v1 requests already in an outbox stay readable.
   [ArtifactKind.RECONCILIATION_REQUEST]: Object.freeze({
-    version: 1,
+    version: 2,
+    olderVersions: Object.freeze([1]),
     purpose: DigestPurpose.RECONCILIATION_REQUEST,
     role: 'server-request',
   }),
-  [ArtifactKind.RECONCILIATION]: Object.freeze({ version: 1, purpose: DigestPurpose.RECONCILIATION, role: 'reconciliation' }),
+  [ArtifactKind.RECONCILIATION]: Object.freeze({ version: 1, olderVersions: NONE, purpose: DigestPurpose.RECONCILIATION, role: 'reconciliation' }),
   [ArtifactKind.RELEASE_REQUEST]: Object.freeze({
     version: 1,
+    olderVersions: NONE,
     purpose: DigestPurpose.RECONCILIATION_REQUEST,
     role: 'server-request',
   }),
-  [ArtifactKind.RELEASE]: Object.freeze({ version: 1, purpose: DigestPurpose.RECONCILIATION, role: 'reconciliation' }),
+  [ArtifactKind.RELEASE]: Object.freeze({ version: 1, olderVersions: NONE, purpose: DigestPurpose.RECONCILIATION, role: 'reconciliation' }),
   // The lab runner's gate: requested with the runner's own request key, answered by the operator's lab-gate key.
-  [ArtifactKind.LAB_GATE_REQUEST]: Object.freeze({ version: 1, purpose: DigestPurpose.LAB_GATE_REQUEST, role: 'server-request' }),
-  [ArtifactKind.LAB_GATE_RECEIPT]: Object.freeze({ version: 1, purpose: DigestPurpose.LAB_GATE_RECEIPT, role: 'lab-gate' }),
+  [ArtifactKind.LAB_GATE_REQUEST]: Object.freeze({ version: 1, olderVersions: NONE, purpose: DigestPurpose.LAB_GATE_REQUEST, role: 'server-request' }),
+  [ArtifactKind.LAB_GATE_RECEIPT]: Object.freeze({ version: 1, olderVersions: NONE, purpose: DigestPurpose.LAB_GATE_RECEIPT, role: 'lab-gate' }),
 } satisfies Record<ArtifactKind, KindRule>);
 
 const KINDS: ReadonlySet<string> = new Set(Object.values(ArtifactKind));

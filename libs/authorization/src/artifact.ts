@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ArtifactKind } from './artifact-kind.js';
+import { ARTIFACT_RULES, ArtifactKind } from './artifact-kind.js';
 import { labGateReceiptSchema } from './lab-gate-receipt.js';
 import type { LabGateReceipt } from './lab-gate-receipt.js';
 import { labGateRequestSchema } from './lab-gate-request.js';
@@ -14,7 +14,11 @@ import { planAuthorizationV2Schema } from './plan-authorization-v2.js';
 import type { PlanAuthorizationV2 } from './plan-authorization-v2.js';
 import { preparedExecutionIntentSchema } from './prepared-execution-intent.js';
 import type { PreparedExecutionIntentV1 } from './prepared-execution-intent.js';
-import { pendingReconciliationRequestSchema, reconciliationEvidenceSchema } from './reconciliation-evidence.js';
+import {
+  pendingReconciliationRequestSchema,
+  pendingReconciliationRequestV1Schema,
+  reconciliationEvidenceSchema,
+} from './reconciliation-evidence.js';
 import type { PendingReconciliationRequest, ReconciliationEvidence } from './reconciliation-evidence.js';
 import { pendingReleaseRequestSchema, reservationReleaseSchema } from './reservation-release.js';
 import type { PendingReleaseRequest, ReservationRelease } from './reservation-release.js';
@@ -41,7 +45,7 @@ export type Artifact = SignedArtifact | PreparedExecutionIntentV1;
 /** Artifact type of a kind. */
 export type ArtifactOfKind<K extends ArtifactKind> = Extract<Artifact, { kind: K }>;
 
-/** The strict schema of each kind's one supported version. */
+/** The strict schema of each kind's current version. */
 export const ARTIFACT_SCHEMAS: Readonly<Record<ArtifactKind, z.ZodType>> = Object.freeze({
   [ArtifactKind.PREPARED_EXECUTION_INTENT]: preparedExecutionIntentSchema,
   [ArtifactKind.AUTHORIZATION_REQUEST]: pendingAuthorizationRequestSchema,
@@ -55,3 +59,16 @@ export const ARTIFACT_SCHEMAS: Readonly<Record<ArtifactKind, z.ZodType>> = Objec
   [ArtifactKind.LAB_GATE_REQUEST]: labGateRequestSchema,
   [ArtifactKind.LAB_GATE_RECEIPT]: labGateReceiptSchema,
 });
+
+/** The strict schemas of the older versions this build still reads (ARTIFACT_RULES[kind].olderVersions). */
+const OLDER_ARTIFACT_SCHEMAS: Readonly<Partial<Record<ArtifactKind, Readonly<Record<number, z.ZodType>>>>> = Object.freeze({
+  [ArtifactKind.RECONCILIATION_REQUEST]: Object.freeze({ 1: pendingReconciliationRequestV1Schema }),
+});
+
+/** The schema of one (kind, version) this build reads; the caller has checked the version is readable. */
+export function artifactSchemaOf(kind: ArtifactKind, version: number): z.ZodType {
+  if (version === ARTIFACT_RULES[kind].version) return ARTIFACT_SCHEMAS[kind];
+  const older = OLDER_ARTIFACT_SCHEMAS[kind]?.[version];
+  if (older === undefined) throw new TypeError('artifactSchemaOf: not a readable version of this kind');
+  return older;
+}

@@ -4,7 +4,9 @@ export { ArtifactFormatError } from './artifact-format-error.js';
 export type { ArtifactFormatErrorCode } from './artifact-format-error.js';
 export { ArtifactVerificationError } from './artifact-verification-error.js';
 export type { ArtifactVerificationErrorCode } from './artifact-verification-error.js';
-export { ARTIFACT_RULES, ArtifactKind, PENDING_REQUEST_KINDS, isArtifactKind } from './artifact-kind.js';
+export { ARTIFACT_RULES, ArtifactKind, PENDING_REQUEST_KINDS, isArtifactKind, isReadableVersion } from './artifact-kind.js';
+export { MAX_CORROBORATION_TIMES, PFREST_ALIAS_UPDATE_NOTE } from './config-history-corroboration.js';
+export type { ConfigHistoryCorroboration } from './config-history-corroboration.js';
 export type { SignedArtifactKind } from './artifact-kind.js';
 export {
   ALIAS_STATE_CANONICAL_LIMITS,
@@ -64,6 +66,9 @@ export type {
   PendingReconciliationRequest,
   PendingReconciliationRequestInput,
   PendingReconciliationRequestPayload,
+  PendingReconciliationRequestV1,
+  PendingReconciliationRequestV1Payload,
+  PendingReconciliationRequestV2,
   ReconciliationEvidence,
   ReconciliationEvidencePayload,
   ResolutionOutcome,

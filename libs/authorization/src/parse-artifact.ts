@@ -1,9 +1,9 @@
 import { CanonicalError, canonicalize } from '@pfsense-mcp/canonical';
 import { ArtifactFormatError } from './artifact-format-error.js';
-import { ARTIFACT_RULES, isArtifactKind } from './artifact-kind.js';
+import { ARTIFACT_RULES, isArtifactKind, isReadableVersion } from './artifact-kind.js';
 import type { ArtifactKind } from './artifact-kind.js';
 import { ARTIFACT_CANONICAL_LIMITS, MAX_ALIAS_MEMBERS, MAX_ARTIFACT_BYTES } from './artifact-limits.js';
-import { ARTIFACT_SCHEMAS } from './artifact.js';
+import { artifactSchemaOf } from './artifact.js';
 import type { Artifact, ArtifactOfKind } from './artifact.js';
 import { deepFreeze } from '@pfsense-mcp/foundation';
 import { parseWith } from './parse-with.js';
@@ -27,7 +27,7 @@ function textOf(input: string | Uint8Array): string {
   }
 }
 
-/** Validates an already-parsed document of any kind against its kind's one supported schema. */
+/** Validates an already-parsed document of any kind against the strict schema of its kind and version. */
 export function validateArtifactDocument(value: unknown): Artifact {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new ArtifactFormatError('NOT_ENVELOPE', '', 'must be an object {kind, version, payload, ...}');
@@ -37,17 +37,19 @@ export function validateArtifactDocument(value: unknown): Artifact {
     throw new ArtifactFormatError('NOT_ENVELOPE', '', 'must name its kind (string) and version (integer)');
   }
   if (!isArtifactKind(kind)) throw new ArtifactFormatError('UNKNOWN_KIND', 'kind', 'is not an artifact kind this build reads');
-  // An unknown or older version is refused outright; it is never read as the supported one.
-  if (version !== ARTIFACT_RULES[kind].version) {
-    throw new ArtifactFormatError('UNSUPPORTED_VERSION', 'version', `must be ${ARTIFACT_RULES[kind].version} for this kind`);
+  // A version this build does not read is refused outright; an older readable one has its own schema and is
+  // never read as the current one.
+  if (!isReadableVersion(kind, version)) {
+    const readable = [ARTIFACT_RULES[kind].version, ...ARTIFACT_RULES[kind].olderVersions].sort((a, b) => a - b).join(' or ');
+    throw new ArtifactFormatError('UNSUPPORTED_VERSION', 'version', `must be ${readable} for this kind`);
   }
-  return deepFreeze(parseWith(ARTIFACT_SCHEMAS[kind], value, '')) as Artifact;
+  return deepFreeze(parseWith(artifactSchemaOf(kind, version), value, '')) as Artifact;
 }
 
 /**
  * Parses one artifact file: at most MAX_ARTIFACT_BYTES, strict UTF-8, JSON whose text is exactly its own
  * canonical form (RFC 8785: no whitespace, sorted keys, no duplicates, no BOM, no trailing newline), a known
- * kind at its one supported version, and a payload that matches the strict schema (unknown fields refused).
+ * kind at a version this build reads, and a payload that matches the strict schema (unknown fields refused).
  * Returns the frozen document. Parsing verifies nothing cryptographic: see verifyArtifactSignature.
  */
 export function parseArtifact(input: string | Uint8Array): Artifact {

@@ -14,6 +14,8 @@ import { keyIdOfSigningKey, signDocument } from './signing-message.js';
 import type { SigningKey } from './signing-message.js';
 import { signatureFieldsShape, signedDocumentSchema } from './signed-document-schema.js';
 import type { SignatureFields } from './signed-document-schema.js';
+import { configHistoryCorroborationSchema } from './config-history-corroboration.js';
+import type { ConfigHistoryCorroboration } from './config-history-corroboration.js';
 
 export const ReconciliationOrigin = Object.freeze({ EXECUTING: 'EXECUTING', ROLLING_BACK: 'ROLLING_BACK' } as const);
 export type ReconciliationOrigin = (typeof ReconciliationOrigin)[keyof typeof ReconciliationOrigin];
@@ -34,7 +36,7 @@ const outcomeSchema = z.enum(['APPLIED', 'NOT_APPLIED']);
 
 // ---- pending (server-signed) --------------------------------------------------------------------------
 
-export interface PendingReconciliationRequestPayload extends SignatureFields, RequestApplianceFacts {
+export interface PendingReconciliationRequestV1Payload extends SignatureFields, RequestApplianceFacts {
   readonly contract_id: string;
   readonly operation_id: string;
   readonly state_version: number;
@@ -47,32 +49,58 @@ export interface PendingReconciliationRequestPayload extends SignatureFields, Re
   readonly review: AliasChangeReview;
 }
 
-export interface PendingReconciliationRequest {
+/** v2: v1 plus what pfSense's config history showed after the send (null: nothing was recorded). */
+export interface PendingReconciliationRequestPayload extends PendingReconciliationRequestV1Payload {
+  readonly config_history: ConfigHistoryCorroboration | null;
+}
+
+/** A version-1 request (written before the config-history corroboration existed); still read and signed. */
+export interface PendingReconciliationRequestV1 {
   readonly kind: typeof ArtifactKind.RECONCILIATION_REQUEST;
   readonly version: 1;
+  readonly payload: PendingReconciliationRequestV1Payload;
+  readonly proof: Proof;
+}
+
+export interface PendingReconciliationRequestV2 {
+  readonly kind: typeof ArtifactKind.RECONCILIATION_REQUEST;
+  readonly version: 2;
   readonly payload: PendingReconciliationRequestPayload;
   readonly proof: Proof;
 }
 
+/** Either version: what a reader of an outbox or the signer holds. This build writes only v2. */
+export type PendingReconciliationRequest = PendingReconciliationRequestV1 | PendingReconciliationRequestV2;
+
+const v1PayloadShape = {
+  contract_id: safeTokenSchema,
+  operation_id: safeTokenSchema,
+  state_version: stateVersionSchema,
+  origin: originSchema,
+  observed_fingerprint: hex64Schema.nullable(),
+  observed_locator: locatorSchema,
+  observed_state: aliasStateSchema.nullable(),
+  review: aliasChangeReviewSchema,
+  ...requestApplianceFactsShape,
+  ...signatureFieldsShape,
+};
+
+const bothOrNeither = {
+  message: 'observed_fingerprint and observed_state are both present or both null',
+  path: ['observed_state'],
+};
+
+export const pendingReconciliationRequestV1Schema = signedDocumentSchema(
+  ArtifactKind.RECONCILIATION_REQUEST,
+  z.strictObject(v1PayloadShape).refine((v) => (v.observed_fingerprint === null) === (v.observed_state === null), bothOrNeither),
+  1,
+);
+
 export const pendingReconciliationRequestSchema = signedDocumentSchema(
   ArtifactKind.RECONCILIATION_REQUEST,
   z
-    .strictObject({
-      contract_id: safeTokenSchema,
-      operation_id: safeTokenSchema,
-      state_version: stateVersionSchema,
-      origin: originSchema,
-      observed_fingerprint: hex64Schema.nullable(),
-      observed_locator: locatorSchema,
-      observed_state: aliasStateSchema.nullable(),
-      review: aliasChangeReviewSchema,
-      ...requestApplianceFactsShape,
-      ...signatureFieldsShape,
-    })
-    .refine((v) => (v.observed_fingerprint === null) === (v.observed_state === null), {
-      message: 'observed_fingerprint and observed_state are both present or both null',
-      path: ['observed_state'],
-    }),
+    .strictObject({ ...v1PayloadShape, config_history: configHistoryCorroborationSchema.nullable() })
+    .refine((v) => (v.observed_fingerprint === null) === (v.observed_state === null), bothOrNeither),
 );
 
 export interface PendingReconciliationRequestInput {
@@ -84,6 +112,8 @@ export interface PendingReconciliationRequestInput {
   readonly observedLocator: number;
   readonly observedState: AliasState | null;
   readonly review: AliasChangeReview;
+  /** The config-history corroboration recorded with the send (null when none was recorded). */
+  readonly configHistory: ConfigHistoryCorroboration | null;
   /** The appliance the contract is bound to (its digest is in the contract's execution intent). */
   readonly appliance: ApplianceBinding;
   /** The contract's target_fingerprint, as stored. */
@@ -94,12 +124,13 @@ export interface PendingReconciliationRequestInput {
   readonly expiresAt: number;
 }
 
-/** Builds and signs a pending reconciliation request (from executor.observeReconciliationTarget). */
+/** Builds and signs a pending reconciliation request, version 2 (from executor.observeReconciliationTarget). */
 export function createPendingReconciliationRequest(
   input: PendingReconciliationRequestInput,
   serverKey: SigningKey,
-): PendingReconciliationRequest {
+): PendingReconciliationRequestV2 {
   assertObject(input, 'createPendingReconciliationRequest: "input"');
+  if (input.configHistory === undefined) throw new TypeError('createPendingReconciliationRequest: "configHistory" must be a corroboration or null');
   const payload = {
     contract_id: input.contractId,
     operation_id: input.operationId,
@@ -109,6 +140,7 @@ export function createPendingReconciliationRequest(
     observed_locator: input.observedLocator,
     observed_state: input.observedState,
     review: input.review,
+    config_history: input.configHistory,
     ...requestApplianceFacts(input),
     key_id: keyIdOfSigningKey(serverKey),
     algorithm: ED25519_ALGORITHM,
@@ -118,7 +150,7 @@ export function createPendingReconciliationRequest(
   checkAliasStateBounds((payload.review as { pre_state?: unknown } | null)?.pre_state, 'payload.review.pre_state');
   checkAliasStateBounds(payload.observed_state, 'payload.observed_state');
   const checked = parseWith(pendingReconciliationRequestSchema.shape.payload, payload, 'payload');
-  return deepFreeze(signDocument(ArtifactKind.RECONCILIATION_REQUEST, checked, serverKey)) as PendingReconciliationRequest;
+  return deepFreeze(signDocument(ArtifactKind.RECONCILIATION_REQUEST, checked, serverKey)) as PendingReconciliationRequestV2;
 }
 
 // ---- signed evidence (operator, role reconciliation) ----------------------------------------------------

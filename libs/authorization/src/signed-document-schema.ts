@@ -26,14 +26,18 @@ export function windowIsSane(v: { issued_at: number; expires_at: number }): bool
   return v.expires_at > v.issued_at && v.expires_at - v.issued_at <= MAX_ARTIFACT_LIFETIME_MS;
 }
 
-/** {kind: <literal>, version: <literal>, payload, proof} — strict at every level. */
+/**
+ * {kind: <literal>, version: <literal>, payload, proof} — strict at every level. `version` defaults to the
+ * kind's current one; an older version's schema passes its own.
+ */
 export function signedDocumentSchema<K extends SignedArtifactKind, P extends z.ZodType<{ issued_at: number; expires_at: number }>>(
   kind: K,
   payload: P,
+  version: number = ARTIFACT_RULES[kind].version,
 ) {
   return z.strictObject({
     kind: z.literal(kind),
-    version: z.literal(ARTIFACT_RULES[kind].version),
+    version: z.literal(version),
     payload: payload.refine(windowIsSane, { message: 'validity window is empty or too long', path: ['expires_at'] }),
     proof: proofSchema,
   });

@@ -1,5 +1,5 @@
-import { digest, DigestPurpose } from '@pfsense-mcp/canonical';
-import { generateEd25519KeyPair, keyIdOf, PinnedAuthoritySet } from '@pfsense-mcp/crypto';
+import { bytesToHex, canonicalize, digest, DigestPurpose } from '@pfsense-mcp/canonical';
+import { ed25519Sign, generateEd25519KeyPair, keyIdOf, PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import type { AuthorityRole, PinnedAuthority } from '@pfsense-mcp/crypto';
 import {
   applianceBindingDigest,
@@ -9,8 +9,10 @@ import {
   createPendingReconciliationRequest,
   createPendingReleaseRequest,
   createPreparedExecutionIntentV1,
+  parseArtifact,
+  signingDigestBytes,
 } from '../src/index.js';
-import type { AliasState, SigningKey } from '../src/index.js';
+import type { AliasState, ConfigHistoryCorroboration, PendingReconciliationRequestV1, SigningKey } from '../src/index.js';
 
 export const NOW = 1_767_000_000_000;
 export const HOUR = 3_600_000;
@@ -114,7 +116,21 @@ export function confirmationRequest(server: SigningKey, contractId = 'contract-1
   );
 }
 
-export function reconciliationRequest(server: SigningKey, origin: 'EXECUTING' | 'ROLLING_BACK' = 'EXECUTING') {
+/** "exactly one new revision since the send", pfrest's alias-update note. */
+export const ONE_NEW_REVISION: ConfigHistoryCorroboration = Object.freeze({
+  class: 'ONE',
+  reason: null,
+  new_count: 1,
+  new_times: Object.freeze([1_767_000_000]),
+  change_note: 'Modified Firewall Alias via API',
+  descriptions_digest: 'd'.repeat(64),
+});
+
+export function reconciliationRequest(
+  server: SigningKey,
+  origin: 'EXECUTING' | 'ROLLING_BACK' = 'EXECUTING',
+  configHistory: ConfigHistoryCorroboration | null = ONE_NEW_REVISION,
+) {
   const observed = { ...PRE_STATE, descr: 'Public web servers' };
   return createPendingReconciliationRequest(
     {
@@ -126,6 +142,7 @@ export function reconciliationRequest(server: SigningKey, origin: 'EXECUTING' | 
       observedLocator: 3,
       observedState: observed,
       review,
+      configHistory,
       appliance,
       targetFingerprint: intent.payload.precondition_fingerprint,
       intentDigest: digest(DigestPurpose.INTENT, intent.payload.normalized_intent),
@@ -134,6 +151,14 @@ export function reconciliationRequest(server: SigningKey, origin: 'EXECUTING' | 
     },
     server,
   );
+}
+
+/** A version-1 reconciliation request, as a build before the config-history corroboration wrote them. */
+export function reconciliationRequestV1(server: SigningKey, origin: 'EXECUTING' | 'ROLLING_BACK' = 'EXECUTING'): PendingReconciliationRequestV1 {
+  const { config_history: _dropped, ...payload } = mutable(reconciliationRequest(server, origin).payload);
+  const kind = 'pfsense-mcp/reconciliation-request' as const;
+  const signature = bytesToHex(ed25519Sign(server.privateKey, signingDigestBytes(kind, 1, payload)));
+  return parseArtifact(canonicalize({ kind, version: 1, payload, proof: { signature } })) as PendingReconciliationRequestV1;
 }
 
 export function releaseRequest(server: SigningKey) {

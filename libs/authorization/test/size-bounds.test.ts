@@ -51,6 +51,7 @@ function reconciliation(pre: AliasState, observed: AliasState) {
       observedLocator: 3,
       observedState: observed,
       review: { pre_state: pre, new_description: 'Blocklist (reviewed)' },
+      configHistory: null,
       appliance,
       targetFingerprint: intent.payload.precondition_fingerprint,
       intentDigest: 'b'.repeat(64),

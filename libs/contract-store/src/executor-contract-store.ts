@@ -1,4 +1,5 @@
 import type { CanonicalValue } from '@pfsense-mcp/canonical';
+import type { ConfigHistoryRecord } from './config-history-record.js';
 import type { ProtectedArtifactPurpose, RecoveryContract } from './recovery-contract.js';
 import { SqliteRecoveryContractStore, coreOf } from './sqlite-recovery-contract-store.js';
 import type { RefusalAuditInput } from './refusal-audit-input.js';
@@ -47,18 +48,18 @@ export class ExecutorContractStore {
   }
 
   /** EXECUTING → VERIFIED, sealing the post-forward fingerprint and locator atomically; releases the reservation. */
-  markExecutionVerified(contractId: string, expectedStateVersion: number, seal: VerifiedSeal, evidenceDigest?: string): RecoveryContract {
-    return coreOf(this.#store).markExecutionVerified(contractId, expectedStateVersion, seal, evidenceDigest);
+  markExecutionVerified(contractId: string, expectedStateVersion: number, seal: VerifiedSeal, configHistory?: ConfigHistoryRecord): RecoveryContract {
+    return coreOf(this.#store).markExecutionVerified(contractId, expectedStateVersion, seal, configHistory);
   }
 
   /** EXECUTING → FAILED (proven no effect or verified failure); releases the reservation. */
-  markExecutionFailed(contractId: string, expectedStateVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
-    return coreOf(this.#store).markExecutionFailed(contractId, expectedStateVersion, outcomeClass, evidenceDigest);
+  markExecutionFailed(contractId: string, expectedStateVersion: number, outcomeClass: string, configHistory?: ConfigHistoryRecord): RecoveryContract {
+    return coreOf(this.#store).markExecutionFailed(contractId, expectedStateVersion, outcomeClass, configHistory);
   }
 
   /** EXECUTING → RECONCILIATION (outcome not provable); the reservation stays held. */
-  markExecutionAmbiguous(contractId: string, expectedStateVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
-    return coreOf(this.#store).markExecutionAmbiguous(contractId, expectedStateVersion, outcomeClass, evidenceDigest);
+  markExecutionAmbiguous(contractId: string, expectedStateVersion: number, outcomeClass: string, configHistory?: ConfigHistoryRecord): RecoveryContract {
+    return coreOf(this.#store).markExecutionAmbiguous(contractId, expectedStateVersion, outcomeClass, configHistory);
   }
 
   /** VERIFIED → ROLLING_BACK: anchor check, re-acquires the reservation (refused if held by other work). */
@@ -67,18 +68,18 @@ export class ExecutorContractStore {
   }
 
   /** ROLLING_BACK → ROLLED_BACK, sealing the post-rollback fingerprint and locator; releases the reservation. */
-  markRollbackVerified(contractId: string, expectedStateVersion: number, seal: VerifiedSeal, evidenceDigest?: string): RecoveryContract {
-    return coreOf(this.#store).markRollbackVerified(contractId, expectedStateVersion, seal, evidenceDigest);
+  markRollbackVerified(contractId: string, expectedStateVersion: number, seal: VerifiedSeal, configHistory?: ConfigHistoryRecord): RecoveryContract {
+    return coreOf(this.#store).markRollbackVerified(contractId, expectedStateVersion, seal, configHistory);
   }
 
   /** ROLLING_BACK → ROLLBACK_FAILED; the reservation stays held until a signed release. */
-  markRollbackFailed(contractId: string, expectedStateVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
-    return coreOf(this.#store).markRollbackFailed(contractId, expectedStateVersion, outcomeClass, evidenceDigest);
+  markRollbackFailed(contractId: string, expectedStateVersion: number, outcomeClass: string, configHistory?: ConfigHistoryRecord): RecoveryContract {
+    return coreOf(this.#store).markRollbackFailed(contractId, expectedStateVersion, outcomeClass, configHistory);
   }
 
   /** ROLLING_BACK → RECONCILIATION; the reservation stays held. */
-  markRollbackAmbiguous(contractId: string, expectedStateVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
-    return coreOf(this.#store).markRollbackAmbiguous(contractId, expectedStateVersion, outcomeClass, evidenceDigest);
+  markRollbackAmbiguous(contractId: string, expectedStateVersion: number, outcomeClass: string, configHistory?: ConfigHistoryRecord): RecoveryContract {
+    return coreOf(this.#store).markRollbackAmbiguous(contractId, expectedStateVersion, outcomeClass, configHistory);
   }
 
   /**

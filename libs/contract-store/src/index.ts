@@ -24,6 +24,15 @@ export type {
   RecoveryContract,
   ResolutionOutcome,
 } from './recovery-contract.js';
+export {
+  ALIAS_UPDATE_CHANGE_KIND,
+  CONFIG_HISTORY_CLASSES,
+  CONFIG_HISTORY_UNKNOWN_REASONS,
+  MAX_RECORDED_REVISION_TIMES,
+  configHistoryRecordDigest,
+  configHistoryRecordSchema,
+} from './config-history-record.js';
+export type { ConfigHistoryClass, ConfigHistoryRecord, ConfigHistoryUnknownReason } from './config-history-record.js';
 export { newContractInputSchema } from './new-contract-input.js';
 export type { NewContractInput } from './new-contract-input.js';
 export { verifyBindings } from './verify-bindings.js';
@@ -44,6 +53,7 @@ export type { RefusalAuditClass, RefusalAuditInput } from './refusal-audit-input
 export { CRASH_HOOKS, CRASH_POINTS } from './crash-hooks.js';
 export type { CrashHooks, CrashPoint, WithCrashHooks } from './crash-hooks.js';
 export type { RateLimits } from './rate-gate.js';
+export type { RateCount, RateWindowsView } from './rate-windows-view.js';
 export { CONSUMPTION_STORE_MIGRATIONS, CONTRACT_STORE_MIGRATIONS } from './schema-migrations.js';
 export { STORE_SCHEMA_VERSION } from './store-schema-version.js';
 export type { MigrationSet } from './schema-migrations.js';

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { generateMasterKey, readMasterKeyFile, writeMasterKeyFile } from '@pfsense-mcp/crypto';
+import { assertFunction, assertObject } from '@pfsense-mcp/foundation';
 import { KeyRotationError, StoreFileError } from './contract-store-error.js';
 import { FileAntiRollbackAnchor } from './file-anti-rollback-anchor.js';
 import { rekeyConsumptionStoreFile } from './rekey-consumption-store-file.js';
@@ -177,8 +178,8 @@ function stagedFilesPresent(files: Files): boolean {
  * and the moves of the staged files into place.
  */
 export async function rotateMasterKey(options: MasterKeyRotationOptions): Promise<MasterKeyRotationResult> {
-  if (options === null || typeof options !== 'object') throw new TypeError('rotateMasterKey: "options" must be an object');
-  if (typeof options.clock !== 'function') throw new TypeError('rotateMasterKey: "clock" must be a function returning UTC milliseconds');
+  assertObject(options, 'rotateMasterKey: "options"');
+  assertFunction(options.clock, 'rotateMasterKey: "clock"', 'a function returning UTC milliseconds');
   const files = filesOf(options);
   const hooks = options[ROTATION_CRASH_HOOKS];
   if (hooks !== undefined && (hooks === null || typeof hooks.at !== 'function')) throw new TypeError('rotateMasterKey: crash hooks must have at()');

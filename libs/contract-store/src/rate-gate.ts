@@ -15,6 +15,8 @@ import type { Capability, RateLimits, RateWindowState } from '@pfsense-mcp/polic
 import { RateLimitError, RecordIntegrityError, StoreConsistencyError } from './contract-store-error.js';
 import type { RecoveryContract } from './recovery-contract.js';
 import { MacDomain, macMatches, rowMac } from './row-mac.js';
+import { rateWindowsView } from './rate-windows-view.js';
+import type { RateWindowsView } from './rate-windows-view.js';
 
 export type { RateLimits };
 
@@ -141,6 +143,11 @@ export class RateGate {
     }
     if (stored.auditSequence < auditHeadSequence) throw new StoreConsistencyError('rate_windows', 'ROW_STALE', null);
     if (stored.auditSequence > auditHeadSequence) throw new StoreConsistencyError('rate_windows', 'ROW_MISMATCH', null);
+  }
+
+  /** The windows in force at `nowMs` (read-only; inside the caller's transaction). */
+  view(nowMs: number): RateWindowsView {
+    return rateWindowsView(this.#load(), this.#limits, { inFlight: this.#count(this.#countInFlight), reconciliation: this.#count(this.#countState, 'RECONCILIATION') }, nowMs);
   }
 
   /** The PREPARE decision for one target at `nowMs`, from the persisted windows and the live contract rows. */

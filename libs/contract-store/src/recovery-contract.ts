@@ -3,6 +3,7 @@ import { Capability } from '@pfsense-mcp/policy';
 import { RECOVERY_STATES } from '@pfsense-mcp/state-machine';
 import type { RecoveryState } from '@pfsense-mcp/state-machine';
 import { z } from 'zod';
+import { configHistoryRecordSchema } from './config-history-record.js';
 
 /** Version of the persisted record format and of the AEAD associated data. */
 export const CONTRACT_SCHEMA_VERSION = 1 as const;
@@ -123,6 +124,12 @@ export const recoveryContractSchema = z.strictObject({
   resolution: resolutionRecordSchema.nullable(),
   reservation_release: releaseRecordSchema.nullable(),
   last_outcome_class: outcomeClassSchema.nullable(),
+  /**
+   * The config-history corroboration of the last forward / rollback send (value-free, see
+   * config-history-record.ts). Absent in records written before it existed and until a send records one.
+   */
+  execution_config_history: configHistoryRecordSchema.nullable().optional(),
+  rollback_config_history: configHistoryRecordSchema.nullable().optional(),
 });
 
 type DeepReadonly<T> = T extends (infer U)[]

@@ -3,6 +3,7 @@ import type { AuditChainResult } from './audit-chain.js';
 import type { NewContractInput } from './new-contract-input.js';
 import type { RefusalAuditInput } from './refusal-audit-input.js';
 import type { RecoveryContract } from './recovery-contract.js';
+import type { RateWindowsView } from './rate-windows-view.js';
 import { StoreCore } from './store-core.js';
 import { integrityFailureOf } from './store-integrity-report.js';
 import type { StoreIntegrityReport } from './store-integrity-report.js';
@@ -166,6 +167,11 @@ export class SqliteRecoveryContractStore {
    */
   revealTargetIdentity(contractId: string): CanonicalValue {
     return coreOf(this).decryptProtectedArtifact(contractId, 'target-identity');
+  }
+
+  /** The rate windows in force now, from the authenticated rate row and the live contract rows (digests, never names). */
+  rateWindows(): RateWindowsView {
+    return coreOf(this).rateWindows();
   }
 
   /** True when the contract currently holds its target's reservation. */

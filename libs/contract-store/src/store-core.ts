@@ -34,6 +34,8 @@ import {
   StoreRollbackError,
   TargetReservedError,
 } from './contract-store-error.js';
+import { configHistoryPatch } from './config-history-record.js';
+import type { ConfigHistoryRecord } from './config-history-record.js';
 import { crashHooksOf } from './crash-hooks.js';
 import type { CrashHooks, CrashPoint, WithCrashHooks } from './crash-hooks.js';
 import {
@@ -52,6 +54,7 @@ import { isPurgeable } from './is-purgeable.js';
 import { restoreAcceptedAuditBody } from './restore-accepted-audit.js';
 import { RateGate } from './rate-gate.js';
 import type { RateLimits } from './rate-gate.js';
+import type { RateWindowsView } from './rate-windows-view.js';
 import {
   CONTRACT_SCHEMA_VERSION,
   PROTECTED_ARTIFACT_PURPOSES,
@@ -146,13 +149,14 @@ type ContractPatch = Partial<Mutable<Pick<RecoveryContract,
   | 'rollback_verified_lifecycle_locator'
   | 'reconciliation'
   | 'resolution'
-  | 'last_outcome_class'>>>;
+  | 'last_outcome_class'
+  | 'execution_config_history'
+  | 'rollback_config_history'>>>;
 
-/** The executor's value-free evidence digest (e.g. its config-history evidence) for a transition's audit row. */
-function checkEvidenceDigest(fn: string, evidenceDigest: string | undefined): void {
-  if (evidenceDigest !== undefined && !hex64Schema.safeParse(evidenceDigest).success) {
-    throw new TypeError(`${fn}: "evidenceDigest" must be 64 lowercase hex digits`);
-  }
+/** The config-history record a send-ending transition keeps, under the forward or the rollback field. */
+function historyPatch(fn: string, event: RecoveryEvent, configHistory: ConfigHistoryRecord | undefined): ReturnType<typeof configHistoryPatch> {
+  const rollback = event === RecoveryEvent.ROLLBACK_VERIFIED || event === RecoveryEvent.ROLLBACK_FAILED || event === RecoveryEvent.ROLLBACK_AMBIGUOUS;
+  return configHistoryPatch(fn, rollback ? 'rollback' : 'execution', configHistory);
 }
 
 interface AuditExtras {
@@ -1078,6 +1082,11 @@ export class StoreCore {
     this.#stmt.deleteReservation.run(contract.target_identity_digest, contract.contract_id);
   }
 
+  rateWindows(): RateWindowsView {
+    this.assertOpen();
+    return this.#db.transaction(() => this.#rate.view(this.now()))();
+  }
+
   holdsReservation(contractId: string): boolean {
     this.assertOpen();
     return this.#db.transaction(() => {
@@ -1519,19 +1528,19 @@ export class StoreCore {
     });
   }
 
-  markExecutionVerified(contractId: string, expectedVersion: number, seal: VerifiedSeal, evidenceDigest?: string): RecoveryContract {
+  markExecutionVerified(contractId: string, expectedVersion: number, seal: VerifiedSeal, configHistory?: ConfigHistoryRecord): RecoveryContract {
     return this.markVerified('markExecutionVerified', contractId, expectedVersion, seal, RecoveryEvent.EXECUTION_VERIFIED, {
       fingerprint: 'verified_target_fingerprint',
       locator: 'verified_lifecycle_locator',
-    }, evidenceDigest);
+    }, configHistory);
   }
 
-  markExecutionFailed(contractId: string, expectedVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
-    return this.endInFlight('markExecutionFailed', contractId, expectedVersion, RecoveryEvent.EXECUTION_FAILED, outcomeClass, null, evidenceDigest);
+  markExecutionFailed(contractId: string, expectedVersion: number, outcomeClass: string, configHistory?: ConfigHistoryRecord): RecoveryContract {
+    return this.endInFlight('markExecutionFailed', contractId, expectedVersion, RecoveryEvent.EXECUTION_FAILED, outcomeClass, null, configHistory);
   }
 
-  markExecutionAmbiguous(contractId: string, expectedVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
-    return this.endInFlight('markExecutionAmbiguous', contractId, expectedVersion, RecoveryEvent.EXECUTION_AMBIGUOUS, outcomeClass, 'EXECUTING', evidenceDigest);
+  markExecutionAmbiguous(contractId: string, expectedVersion: number, outcomeClass: string, configHistory?: ConfigHistoryRecord): RecoveryContract {
+    return this.endInFlight('markExecutionAmbiguous', contractId, expectedVersion, RecoveryEvent.EXECUTION_AMBIGUOUS, outcomeClass, 'EXECUTING', configHistory);
   }
 
   beginRollback(contractId: string, expectedVersion: number): RecoveryContract {
@@ -1547,11 +1556,11 @@ export class StoreCore {
     });
   }
 
-  markRollbackVerified(contractId: string, expectedVersion: number, seal: VerifiedSeal, evidenceDigest?: string): RecoveryContract {
+  markRollbackVerified(contractId: string, expectedVersion: number, seal: VerifiedSeal, configHistory?: ConfigHistoryRecord): RecoveryContract {
     return this.markVerified('markRollbackVerified', contractId, expectedVersion, seal, RecoveryEvent.ROLLBACK_VERIFIED, {
       fingerprint: 'rollback_verified_target_fingerprint',
       locator: 'rollback_verified_lifecycle_locator',
-    }, evidenceDigest);
+    }, configHistory);
   }
 
   /**
@@ -1568,9 +1577,9 @@ export class StoreCore {
       readonly fingerprint: 'verified_target_fingerprint' | 'rollback_verified_target_fingerprint';
       readonly locator: 'verified_lifecycle_locator' | 'rollback_verified_lifecycle_locator';
     },
-    evidenceDigest?: string,
+    configHistory?: ConfigHistoryRecord,
   ): RecoveryContract {
-    checkEvidenceDigest(fn, evidenceDigest);
+    const history = historyPatch(fn, event, configHistory);
     if (seal === null || typeof seal !== 'object') throw new TypeError(`${fn}: "seal" must be an object`);
     const fingerprint = hex64Schema.safeParse(seal.verifiedTargetFingerprint);
     if (!fingerprint.success) throw new TypeError(`${fn}: "verifiedTargetFingerprint" must be 64 lowercase hex digits`);
@@ -1586,16 +1595,17 @@ export class StoreCore {
         owner: null,
         [columns.fingerprint]: fingerprint.data,
         [columns.locator]: locator.data,
-      }, { outcomeClass: 'VERIFIED_SUCCESS', evidenceDigest: evidenceDigest ?? null }, now);
+        ...history.patch,
+      }, { outcomeClass: 'VERIFIED_SUCCESS', evidenceDigest: history.evidenceDigest }, now);
     });
   }
 
-  markRollbackFailed(contractId: string, expectedVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
-    return this.endInFlight('markRollbackFailed', contractId, expectedVersion, RecoveryEvent.ROLLBACK_FAILED, outcomeClass, null, evidenceDigest);
+  markRollbackFailed(contractId: string, expectedVersion: number, outcomeClass: string, configHistory?: ConfigHistoryRecord): RecoveryContract {
+    return this.endInFlight('markRollbackFailed', contractId, expectedVersion, RecoveryEvent.ROLLBACK_FAILED, outcomeClass, null, configHistory);
   }
 
-  markRollbackAmbiguous(contractId: string, expectedVersion: number, outcomeClass: string, evidenceDigest?: string): RecoveryContract {
-    return this.endInFlight('markRollbackAmbiguous', contractId, expectedVersion, RecoveryEvent.ROLLBACK_AMBIGUOUS, outcomeClass, 'ROLLING_BACK', evidenceDigest);
+  markRollbackAmbiguous(contractId: string, expectedVersion: number, outcomeClass: string, configHistory?: ConfigHistoryRecord): RecoveryContract {
+    return this.endInFlight('markRollbackAmbiguous', contractId, expectedVersion, RecoveryEvent.ROLLBACK_AMBIGUOUS, outcomeClass, 'ROLLING_BACK', configHistory);
   }
 
   private endInFlight(
@@ -1605,18 +1615,18 @@ export class StoreCore {
     event: RecoveryEvent,
     outcomeClass: string,
     reconciliationOrigin: 'EXECUTING' | 'ROLLING_BACK' | null,
-    evidenceDigest?: string,
+    configHistory?: ConfigHistoryRecord,
   ): RecoveryContract {
     if (!outcomeClassSchema.safeParse(outcomeClass).success) throw new TypeError(`${operation}: "outcomeClass" must match [A-Z][A-Z0-9_]{0,63}`);
-    checkEvidenceDigest(operation, evidenceDigest);
+    const history = historyPatch(operation, event, configHistory);
     return this.write(operation, () => {
       const c = this.loadIn(contractId);
       const now = this.now();
       nextState(c.state, event);
       this.requireOwner(c);
-      const patch: ContractPatch = { owner: null };
+      const patch: ContractPatch = { owner: null, ...history.patch };
       if (reconciliationOrigin !== null) patch.reconciliation = { origin: reconciliationOrigin, entered_at: now, outcome_class: outcomeClass };
-      return this.transition(c, expectedVersion, event, patch, { outcomeClass, evidenceDigest: evidenceDigest ?? null }, now);
+      return this.transition(c, expectedVersion, event, patch, { outcomeClass, evidenceDigest: history.evidenceDigest }, now);
     });
   }
 

@@ -90,3 +90,23 @@ describe('revealTargetIdentity', () => {
     expect(errorOf(() => store.revealTargetIdentity(p.contract_id))).toMatchObject({ name: 'ProtectedArtifactError', code: 'PURGED' });
   });
 });
+
+describe('rateWindows', () => {
+  it('shows the windows in force from the stored row: running cooldowns (remaining ms), PREPARE windows, in-flight and reconciliation counts', async () => {
+    const store = await h.open({ rateLimits: {} });
+    expect(store.rateWindows()).toMatchObject({ targetCooldowns: [], targetWindows: [], capabilityWindows: [], inFlight: { used: 0, limit: 1 }, reconciliation: { used: 0, limit: 3 } });
+    const v = verified(store, contractInput({ target: 5 }));
+    h.clock.now += 10_000;
+    const view = store.rateWindows();
+    expect(view.targetCooldowns).toEqual([{ targetDigest: v.target_identity_digest, remainingMs: 50_000 }]);
+    expect(view.targetWindows).toEqual([{ targetDigest: v.target_identity_digest, used: 1, limit: 10 }]);
+    expect(view.capabilityWindows).toEqual([{ capability: 'ALIAS_WRITE', used: 1, limit: 60 }]);
+    expect(view.clockRegression).toBe(false);
+    expect(JSON.stringify(view)).not.toMatch(/SENTINEL/);
+    // Past the cooldown it is no longer in force; the hour's window still counts the PREPARE.
+    h.clock.now += 50_000;
+    expect(store.rateWindows()).toMatchObject({ targetCooldowns: [], capabilityWindows: [{ used: 1 }] });
+    h.clock.now += 3_600_000;
+    expect(store.rateWindows()).toMatchObject({ targetWindows: [], capabilityWindows: [] });
+  });
+});

@@ -27,6 +27,7 @@ export type { CoordinatorInputCode } from './coordinator-input-error.js';
 export { MemoryRefusalAudit, RefusalGate } from './refusal-audit.js';
 export type { RefusalAuditEvent, RefusalAuditSink, RefusalClass } from './refusal-audit.js';
 export { StoreRefusalAudit } from './store-refusal-audit.js';
+export type { RefusalContext, RefusalRecorder } from './refusal-recorder.js';
 export { ApplianceIdentityError, SYSTEM_HASYNC_PATH, SYSTEM_STATUS_PATH, readApplianceBinding } from './read-appliance-binding.js';
 export type { ApplianceConfig } from './read-appliance-binding.js';
 export { aliasAttemptStepId, aliasOperationId } from './alias-operation-id.js';

@@ -26,6 +26,7 @@ import type { ReconciliationObservation } from '@pfsense-mcp/executor';
 import { aliasStateCopy } from './alias-state-copy.js';
 import type { ArtifactDirectory } from './artifact-directory.js';
 import { authorizationRequestName, parseAuthorizationRequestName } from './authorization-request-name.js';
+import { configHistoryCorroborationOf } from './config-history-corroboration-of.js';
 import { CoordinatorRefusedError } from './coordinator-refused-error.js';
 import { confirmationRequestName, reconciliationRequestName, releaseRequestName } from './pending-request-names.js';
 import { RefusalGate } from './refusal-audit.js';
@@ -109,7 +110,6 @@ export class PendingRequestOutbox {
       throw this.#refusals.refuse('ANOMALY', RefusalGate.OUTBOX);
     }
   }
-
 
   /**
    * Builds one pending request. A request whose alias is beyond the authorization library's size bounds
@@ -290,6 +290,8 @@ export class PendingRequestOutbox {
         observedLocator: observation.observedLifecycleLocator,
         observedState: aliasStateCopy(ADAPTER.snapshotOf(observed)),
         review,
+        // What pfSense's config history showed after the send, as the contract recorded it (corroboration only).
+        configHistory: configHistoryCorroborationOf(observation.configHistory),
         appliance,
         targetFingerprint: c.target_fingerprint,
         intentDigest: c.intent_digest,

@@ -78,6 +78,15 @@ async function lostForward(fault: 'drop-response-after-apply' | 'reset-before-ap
     observed_fingerprint: observation.observedFingerprint,
   });
   expectBoundToContract(request.payload, contractId);
+  // Version 2: the config-history corroboration the contract recorded with the send (a lost response after
+  // apply left exactly pfrest's one alias-update revision; a reset before apply left none).
+  expect(request.version).toBe(2);
+  const history = request.version === 2 ? request.payload.config_history : undefined;
+  expect(history).toEqual(
+    fault === 'drop-response-after-apply'
+      ? { class: 'ONE', reason: null, new_count: 1, new_times: [expect.any(Number)], change_note: 'Modified Firewall Alias via API', descriptions_digest: observation.configHistory?.descriptions_digest }
+      : { class: 'NONE', reason: null, new_count: 0, new_times: [], change_note: null, descriptions_digest: null },
+  );
   // asking again writes nothing new; nothing was sent while observing
   expect((await world.core.requestAliasDescriptionChange(input)).pendingRequest).toBe(requestFile);
   expect(sends()).toBe(sendsBefore);

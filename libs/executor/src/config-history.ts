@@ -4,6 +4,8 @@
 // {id, time, description, version, filesize}, newest first; `id` is the list index and shifts as pfSense
 // rotates its backups, so it is never used to recognise an entry.
 import { DigestPurpose, digest } from '@pfsense-mcp/canonical';
+import { ALIAS_UPDATE_CHANGE_KIND, MAX_RECORDED_REVISION_TIMES, configHistoryRecordDigest } from '@pfsense-mcp/contract-store';
+import type { ConfigHistoryClass, ConfigHistoryRecord, ConfigHistoryUnknownReason } from '@pfsense-mcp/contract-store';
 import type { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { z } from 'zod';
 
@@ -11,6 +13,7 @@ export const CONFIG_HISTORY_REVISIONS_PATH = '/api/v2/diagnostics/config_history
 
 /** pfrest's change note for a FirewallAlias PATCH (Model::_update → write_config("Modified Firewall Alias via API")). */
 export const ALIAS_UPDATE_CHANGE_NOTE = 'Modified Firewall Alias via API';
+export type { ConfigHistoryClass, ConfigHistoryUnknownReason };
 
 /** pfSense keeps at most this many backups (its "Backup Count" is bounded); more is a malformed answer. */
 const MAX_REVISIONS = 1000;
@@ -27,16 +30,11 @@ const revisionsSchema = z.array(revisionSchema).max(MAX_REVISIONS);
 /** One revision as read. Descriptions hold user names and addresses: they stay in the call frame. */
 export type ConfigRevision = z.infer<typeof revisionSchema>;
 
-export type ConfigHistoryClass = 'NONE' | 'ONE' | 'SEVERAL' | 'UNKNOWN';
-
-/** Why a classification is UNKNOWN (value-free codes). */
-export type ConfigHistoryUnknownReason =
-  | 'READ_FAILED' // the read after the send failed or was malformed
-  | 'CAPTURED_ENTRY_GONE' // the captured newest entry is no longer listed (rotation dropped it, or the history was rewritten)
-  | 'AMBIGUOUS_ANCHOR' // the captured newest entry is listed more than once (equal time, description, version and size)
-  | 'EQUAL_TIMESTAMPS' // a newer entry has the captured entry's second: pfSense keys backups by second
-  | 'OUT_OF_ORDER' // a "newer" entry is older than the captured one
-  | 'NOT_AN_ALIAS_UPDATE'; // exactly one newer entry, but not pfrest's description for an alias update
+// UNKNOWN reasons: READ_FAILED (the read after the send failed or was malformed), CAPTURED_ENTRY_GONE (the
+// captured newest entry is no longer listed: rotation dropped it, or the history was rewritten),
+// AMBIGUOUS_ANCHOR (it is listed more than once), EQUAL_TIMESTAMPS (a newer entry has the captured entry's
+// second: pfSense keys backups by second), OUT_OF_ORDER (a "newer" entry is older), NOT_AN_ALIAS_UPDATE
+// (exactly one newer entry, but not pfrest's description for an alias update).
 
 /**
  * The value-free evidence recorded with the transition (audit evidence digest) and returned with the outcome:
@@ -57,6 +55,8 @@ export interface ConfigHistoryEvidence {
   readonly newestTime: number | null;
   /** `time` of the oldest new entry (null when none or unknown). */
   readonly oldestNewTime: number | null;
+  /** `time` of each new entry, newest first, the first MAX_RECORDED_REVISION_TIMES (null when unknown). */
+  readonly newTimes: readonly number[] | null;
   /** Digest of the new entries' descriptions, newest first (null when none or unknown). */
   readonly descriptionsDigest: string | null;
   /** For ONE: pfrest's change note the entry ends with (a product constant, not appliance text). */
@@ -117,6 +117,7 @@ function evidence(captured: readonly ConfigRevision[], fields: Partial<ConfigHis
     newCount: null,
     newestTime: null,
     oldestNewTime: null,
+    newTimes: null,
     descriptionsDigest: null,
     changeNote: null,
     ...fields,
@@ -154,9 +155,10 @@ export function classifyConfigHistory(captured: readonly ConfigRevision[], after
     if (newer.some((r) => r.time === anchor.time)) return evidence(captured, { class: 'UNKNOWN', reason: 'EQUAL_TIMESTAMPS' });
     if (newer.some((r) => r.time < anchor.time)) return evidence(captured, { class: 'UNKNOWN', reason: 'OUT_OF_ORDER' });
   }
-  if (newer.length === 0) return evidence(captured, { class: 'NONE', newCount: 0 });
+  if (newer.length === 0) return evidence(captured, { class: 'NONE', newCount: 0, newTimes: Object.freeze([]) });
   const facts = {
     newCount: newer.length,
+    newTimes: Object.freeze(newer.slice(0, MAX_RECORDED_REVISION_TIMES).map((r) => r.time)),
     newestTime: newer[0]!.time,
     oldestNewTime: newer[newer.length - 1]!.time,
     descriptionsDigest: digest(DigestPurpose.CONFIG_HISTORY_DESCRIPTIONS, newer.map((r) => r.description)),
@@ -168,7 +170,23 @@ export function classifyConfigHistory(captured: readonly ConfigRevision[], after
   return evidence(captured, { class: 'UNKNOWN', reason: 'NOT_AN_ALIAS_UPDATE', ...facts });
 }
 
-/** The digest the audit row carries as its evidence digest. */
+/** The evidence as the contract record keeps it (docs/DESIGN.md §3): the same value-free facts, snake case. */
+export function configHistoryRecordOf(e: ConfigHistoryEvidence): ConfigHistoryRecord {
+  return Object.freeze({
+    version: 1,
+    class: e.class,
+    reason: e.reason,
+    captured_count: e.capturedCount,
+    captured_newest_time: e.capturedNewestTime,
+    new_count: e.newCount,
+    new_times: e.newTimes,
+    descriptions_digest: e.descriptionsDigest,
+    // The record keeps a code, not the note: no text of a revision description is stored.
+    change_kind: e.changeNote === null ? null : ALIAS_UPDATE_CHANGE_KIND,
+  });
+}
+
+/** The digest the audit row carries as its evidence digest (the store computes it from the record it keeps). */
 export function configHistoryEvidenceDigest(e: ConfigHistoryEvidence): string {
-  return digest(DigestPurpose.CONFIG_HISTORY_EVIDENCE, { ...e });
+  return configHistoryRecordDigest(configHistoryRecordOf(e));
 }

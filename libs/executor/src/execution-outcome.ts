@@ -1,3 +1,4 @@
+import type { ConfigHistoryRecord } from '@pfsense-mcp/contract-store';
 import type { RecoveryState } from '@pfsense-mcp/state-machine';
 import type { ConfigHistoryEvidence } from './config-history.js';
 import type { EffectKnowledge } from './effect-knowledge.js';
@@ -48,4 +49,9 @@ export interface ReconciliationObservation {
   readonly matchesPreForwardFingerprint: boolean;
   /** Whether it equals the sealed post-forward fingerprint (null when none was sealed: forward origin). */
   readonly matchesVerifiedFingerprint: boolean | null;
+  /**
+   * The config-history corroboration the contract recorded with the send of its origin (forward or rollback),
+   * as stored; null when none was recorded (e.g. a send interrupted by a crash). It never decides anything.
+   */
+  readonly configHistory: ConfigHistoryRecord | null;
 }

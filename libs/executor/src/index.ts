@@ -18,6 +18,7 @@ export {
   ConfigHistoryReadError,
   classifyConfigHistory,
   configHistoryEvidenceDigest,
+  configHistoryRecordOf,
   readConfigHistory,
 } from './config-history.js';
 export type {

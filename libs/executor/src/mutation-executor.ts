@@ -17,7 +17,7 @@ import {
   TargetReservedError,
   verifyBindings,
 } from '@pfsense-mcp/contract-store';
-import type { ReconciledContract, RecoveryContract } from '@pfsense-mcp/contract-store';
+import type { ConfigHistoryRecord, ReconciledContract, RecoveryContract } from '@pfsense-mcp/contract-store';
 import { ExecutorContractStore } from '@pfsense-mcp/contract-store/executor';
 import type { VerifiedSeal } from '@pfsense-mcp/contract-store/executor';
 import { assertFunction, assertObject, readClock } from '@pfsense-mcp/foundation';
@@ -44,7 +44,7 @@ import { classified } from './send-classification.js';
 import {
   ConfigHistoryReadError,
   classifyConfigHistory,
-  configHistoryEvidenceDigest,
+  configHistoryRecordOf,
   readConfigHistory,
   unreadableHistoryEvidence,
 } from './config-history.js';
@@ -167,7 +167,8 @@ function outcome(
   });
 }
 
-const digestOf = (e: ConfigHistoryEvidence | null): string | undefined => (e === null ? undefined : configHistoryEvidenceDigest(e));
+/** The record the store keeps with the transition (and whose digest is the audit row's evidence digest). */
+const recordOf = (e: ConfigHistoryEvidence): ConfigHistoryRecord => configHistoryRecordOf(e);
 
 /**
  * The only store methods the executor may reach (docs/DESIGN.md §4): reads, the anchor check, restart
@@ -289,7 +290,7 @@ export class MutationExecutor {
     const fail = (cls: string, effect: EffectKnowledge, sends: 0 | 1): ExecutionOutcome =>
       outcome('execute', this.#store.markExecutionFailed(id, v, cls), effect, cls, sends);
     const ambiguous = (cls: string, history: ConfigHistoryEvidence): ExecutionOutcome =>
-      outcome('execute', this.#store.markExecutionAmbiguous(id, v, cls, digestOf(history)), EffectKnowledge.AMBIGUOUS, cls, 1, history);
+      outcome('execute', this.#store.markExecutionAmbiguous(id, v, cls, recordOf(history)), EffectKnowledge.AMBIGUOUS, cls, 1, history);
 
     // 5–6. authoritative re-read, then the request — all before the send; any failure → FAILED, zero sends.
     let pre: unknown;
@@ -327,7 +328,7 @@ export class MutationExecutor {
     }
     // The history corroborates; it never decides (a verified re-read is the proof, whatever it shows).
     const history = await this.#corroborate(captured);
-    return outcome('execute', this.#store.markExecutionVerified(id, v, seal, digestOf(history)), EffectKnowledge.VERIFIED_SUCCESS, 'VERIFIED_SUCCESS', 1, history);
+    return outcome('execute', this.#store.markExecutionVerified(id, v, seal, recordOf(history)), EffectKnowledge.VERIFIED_SUCCESS, 'VERIFIED_SUCCESS', 1, history);
   }
 
   // ------------------------------------------------------------------ rollback
@@ -369,7 +370,7 @@ export class MutationExecutor {
     const fail = (cls: string, effect: EffectKnowledge, sends: 0 | 1): ExecutionOutcome =>
       outcome('rollback', this.#store.markRollbackFailed(id, v, cls), effect, cls, sends);
     const ambiguous = (cls: string, history: ConfigHistoryEvidence): ExecutionOutcome =>
-      outcome('rollback', this.#store.markRollbackAmbiguous(id, v, cls, digestOf(history)), EffectKnowledge.AMBIGUOUS, cls, 1, history);
+      outcome('rollback', this.#store.markRollbackAmbiguous(id, v, cls, recordOf(history)), EffectKnowledge.AMBIGUOUS, cls, 1, history);
     const locator = rollingBack.lifecycle_locator;
 
     let snapshot: CanonicalValue;
@@ -402,7 +403,7 @@ export class MutationExecutor {
       return ambiguous(error instanceof StepRefusal ? error.outcomeClass : 'POST_READ_FAILED', await this.#corroborate(captured));
     }
     const history = await this.#corroborate(captured);
-    return outcome('rollback', this.#store.markRollbackVerified(id, v, seal, digestOf(history)), EffectKnowledge.VERIFIED_SUCCESS, 'VERIFIED_SUCCESS', 1, history);
+    return outcome('rollback', this.#store.markRollbackVerified(id, v, seal, recordOf(history)), EffectKnowledge.VERIFIED_SUCCESS, 'VERIFIED_SUCCESS', 1, history);
   }
 
   // ------------------------------------------------------------------ observation
@@ -449,6 +450,10 @@ export class MutationExecutor {
       locatorMatches: locator === contract.lifecycle_locator,
       matchesPreForwardFingerprint: fingerprint === contract.target_fingerprint,
       matchesVerifiedFingerprint: contract.verified_target_fingerprint === null ? null : fingerprint === contract.verified_target_fingerprint,
+      // The corroboration recorded with the send that brought it here (kept in the record, so it survives a
+      // restart); null when none was recorded (an interrupted send, or a record from before it existed).
+      configHistory:
+        (contract.reconciliation.origin === 'EXECUTING' ? contract.execution_config_history : contract.rollback_config_history) ?? null,
     });
   }
 

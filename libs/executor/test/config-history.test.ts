@@ -6,15 +6,19 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startSimulator } from '@pfsense-mcp/pfsense-sim';
 import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import type { Transport } from '@pfsense-mcp/transports';
-import { WriteEndpoints } from '@pfsense-mcp/write-client';
+import { WriteApiClient, WriteEndpoints } from '@pfsense-mcp/write-client';
 import {
   CONFIG_HISTORY_REVISIONS_PATH,
   ExecutorRefusalError,
+  MutationExecutor,
   classifyConfigHistory,
   configHistoryEvidenceDigest,
+  configHistoryRecordOf,
 } from '../src/index.js';
 import type { ConfigRevision } from '../src/index.js';
-import { ADAPTER, ALIASES, ALIASES_PATH, ALIAS_PATH, T0, adminWrite, httpTransport, makeWorld, patchCount, prepare, startTestSimulator } from './support/world.js';
+import { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
+import { RestApiClient } from '@pfsense-mcp/pfsense-read';
+import { ADAPTER, ALIAS_POLICY, ALIASES, ALIASES_PATH, ALIAS_PATH, T0, adminWrite, httpTransport, makeWorld, patchCount, prepare, startTestSimulator } from './support/world.js';
 import type { World } from './support/world.js';
 
 const REVISIONS = CONFIG_HISTORY_REVISIONS_PATH;
@@ -141,6 +145,10 @@ describe('capture before the transition', () => {
     const back = await world.executor.rollback(p.contract.contract_id, { adapter });
     expect(back.state).toBe('ROLLED_BACK');
     expect(patchCount(sim)).toBe(2);
+    // Each send keeps its own corroboration: the rollback's does not replace the forward's.
+    const kept = world.store.load(p.contract.contract_id);
+    expect(kept.rollback_config_history).toEqual(configHistoryRecordOf(back.configHistory!));
+    expect(kept.execution_config_history).toMatchObject({ class: 'ONE', change_kind: 'ALIAS_UPDATE' });
   });
 });
 
@@ -158,11 +166,16 @@ describe('corroboration after the send', () => {
       newCount: 1,
       newestTime: T0 / 1000,
       oldestNewTime: T0 / 1000,
+      newTimes: [T0 / 1000],
       descriptionsDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
       changeNote: 'Modified Firewall Alias via API',
     });
     const row = world.store.listAuditEvents({ contractId: p.contract.contract_id, limit: 100 }).find((e) => e.to_state === 'VERIFIED');
     expect(row?.evidence_digest).toBe(configHistoryEvidenceDigest(out.configHistory!));
+    // The contract keeps the same facts (snake case), under the forward send's field.
+    const kept = world.store.load(p.contract.contract_id);
+    expect(kept.execution_config_history).toEqual(configHistoryRecordOf(out.configHistory!));
+    expect(kept.rollback_config_history).toBeUndefined();
   });
 
   it('an unrelated change between capture and send → SEVERAL (more than one new revision)', async () => {
@@ -222,6 +235,21 @@ describe('corroboration after the send', () => {
     const events = world.store.listAuditEvents({ contractId: p.contract.contract_id, limit: 100 });
     const row = events.find((e) => e.to_state === 'RECONCILIATION');
     expect(row?.evidence_digest).toBe(configHistoryEvidenceDigest(out.configHistory!));
+    // A restarted process (a second store opened on the same files, a new executor) observes the target and
+    // gets the corroboration from the contract record — read-only, zero sends.
+    const reopened = await SqliteRecoveryContractStore.open(world.options());
+    closers.push(() => reopened.close());
+    const restarted = new MutationExecutor({
+      store: reopened,
+      writeClient: new WriteApiClient(world.writeProxy),
+      readClient: new RestApiClient(readTransport()),
+      policy: ALIAS_POLICY,
+      clock: () => world.clock.now,
+    });
+    const observation = await restarted.observeReconciliationTarget(p.contract.contract_id, { adapter });
+    expect(observation.configHistory).toEqual(configHistoryRecordOf(out.configHistory!));
+    expect(observation.configHistory).toMatchObject({ class: 'ONE', new_count: 1, new_times: [T0 / 1000], change_kind: 'ALIAS_UPDATE' });
+    expect(patchCount(sim)).toBe(1);
     // Nothing of a revision description but its digest: not in the audit rows, not in the store's files.
     const newest = (await revisions())[0]!.description;
     expect(newest).toContain('Modified Firewall Alias via API');

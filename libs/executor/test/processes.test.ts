@@ -106,7 +106,8 @@ describe.concurrent('crashes around the send: after restart the contract is in R
         await expect(restarted.rollback(c.contract_id, { adapter })).rejects.toMatchObject({ code: 'WRONG_STATE' });
         expect(patches()).toBe(sent);
         const obs = await restarted.observeReconciliationTarget(c.contract_id, { adapter });
-        expect(obs).toMatchObject({ origin: inFlight, observedLifecycleLocator: p.pre.id, locatorMatches: true });
+        // An interrupted send recorded no config-history corroboration.
+        expect(obs).toMatchObject({ origin: inFlight, observedLifecycleLocator: p.pre.id, locatorMatches: true, configHistory: null });
         expect(p.pre.id).toBe(ALIASES.length + i);
         expect(patches()).toBe(sent);
       } finally {

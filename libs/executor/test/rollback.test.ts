@@ -229,7 +229,10 @@ describe('observeReconciliationTarget', () => {
       locatorMatches: true,
       matchesPreForwardFingerprint: false,
       matchesVerifiedFingerprint: null,
+      // The corroboration the lost send recorded, from the contract record.
+      configHistory: before.execution_config_history,
     });
+    expect(obs.configHistory).toMatchObject({ class: 'ONE', new_count: 1 });
     expect(Object.isFrozen(obs)).toBe(true);
     expect(sim.control.count('/api/v2/firewall/aliases', 'GET')).toBeGreaterThan(gets); // it really read
     expect(patchCount(sim)).toBe(patches);
@@ -247,6 +250,10 @@ describe('observeReconciliationTarget', () => {
     sim.control.clearFaults();
     const obs = await world.executor.observeReconciliationTarget(out.contractId, { adapter });
     expect(obs).toMatchObject({ origin: 'ROLLING_BACK', observedLifecycleLocator: 1, locatorMatches: true, matchesVerifiedFingerprint: true, matchesPreForwardFingerprint: false });
+    // The rollback send's own corroboration, not the forward's.
+    const kept = world.store.load(out.contractId);
+    expect(obs.configHistory).not.toBeNull();
+    expect(obs.configHistory).toEqual(kept.rollback_config_history);
     expect(patchCount(sim)).toBe(1);
   });
 

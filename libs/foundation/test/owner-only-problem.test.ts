@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ownerOnlyProblem } from '../src/index.js';
+import type { OwnerOnlyRule } from '../src/index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'owner-only-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -48,7 +49,7 @@ describe('ownerOnlyProblem', () => {
 
   it('refuses bad arguments', () => {
     expect(() => ownerOnlyProblem('', DIR)).toThrow(/"path"/u);
-    expect(() => ownerOnlyProblem(root, { kind: 'pipe', modeBits: 0o777 } as never)).toThrow(/"rule"/u);
-    expect(() => ownerOnlyProblem(root, { kind: 'directory', modeBits: 0o755 } as never)).toThrow(/"rule"/u);
+    expect(() => ownerOnlyProblem(root, { kind: 'pipe', modeBits: 0o777 } as unknown as OwnerOnlyRule)).toThrow(/"rule"/u);
+    expect(() => ownerOnlyProblem(root, { kind: 'directory', modeBits: 0o755 } as unknown as OwnerOnlyRule)).toThrow(/"rule"/u);
   });
 });

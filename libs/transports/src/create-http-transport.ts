@@ -10,13 +10,14 @@ import type { HttpMethod } from '@pfsense-mcp/foundation';
 import { InFlightLimiter } from './in-flight-limiter.js';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_FREE_SOCKET_TIMEOUT_MS,
   DEFAULT_MAX_IN_FLIGHT,
   DEFAULT_MAX_QUEUED,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_QUEUE_TIMEOUT_MS,
   DEFAULT_RESPONSE_TIMEOUT_MS,
 } from './transport-defaults.js';
-import { ResponseTooLargeError, TransportConfigError, TransportError } from './transport-error.js';
+import { ResponseTooLargeError, TransportConfigError, TransportConnectionError, TransportError } from './transport-error.js';
 import type { Transport, TransportRequestOptions, TransportResponse } from './transport.js';
 import { validateRequest, type ValidatedRequest } from './validate-request.js';
 
@@ -50,6 +51,8 @@ export interface HttpTransportOptions {
   readonly queueTimeoutMs?: number;
   /** Reuse connections between requests. Default true. */
   readonly keepAlive?: boolean;
+  /** An idle pooled connection is closed after this long (a shorter server hint wins). Default 4 s. */
+  readonly freeSocketTimeoutMs?: number;
 }
 
 export interface HttpTransport extends Transport {
@@ -184,9 +187,15 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
   const maxQueued = optionalInt(options.maxQueued, 'maxQueued', 0, MAX_QUEUED_CEILING, DEFAULT_MAX_QUEUED);
   const queueTimeoutMs = optionalInt(options.queueTimeoutMs, 'queueTimeoutMs', 0, MAX_TIMEOUT_MS, DEFAULT_QUEUE_TIMEOUT_MS);
   const ca = isHttps && options.caFile !== undefined ? readCaFile(options.caFile) : undefined;
+  const freeSocketTimeoutMs = optionalInt(
+    options.freeSocketTimeoutMs, 'freeSocketTimeoutMs', 1, MAX_TIMEOUT_MS, DEFAULT_FREE_SOCKET_TIMEOUT_MS,
+  );
   const keepAlive = options.keepAlive ?? true;
   // A private agent per transport: its own pool, sized to the in-flight bound, never the global one.
-  const agentOptions = { keepAlive, maxSockets: maxInFlight, maxFreeSockets: maxInFlight };
+  // `timeout` is what Node's agent uses to close idle pooled sockets (it also honours a shorter
+  // Keep-Alive hint from the server); on a socket in use it only emits an event nobody acts on — the
+  // request's own timeouts are got's.
+  const agentOptions = { keepAlive, maxSockets: maxInFlight, maxFreeSockets: maxInFlight, timeout: freeSocketTimeoutMs };
   const agent = isHttps ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
 
   const settings: Settings = Object.freeze({
@@ -208,7 +217,14 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       const signal = requestOptions?.signal;
       const release = await limiter.acquire(signal);
       try {
-        return await send(settings, request, signal);
+        const trace = newTrace();
+        try {
+          return await send(settings, request, signal, trace);
+        } catch (error) {
+          if (!isSafeToResend(request, error, trace, signal)) throw error;
+        }
+        // The one resend, on the same in-flight slot; its failure is reported as it is.
+        return await send(settings, request, signal, newTrace());
       } finally {
         release();
       }
@@ -218,6 +234,31 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     },
   };
   return Object.freeze(transport);
+}
+
+/** What one attempt saw on its socket: whether it came from the pool, and whether the peer answered. */
+interface AttemptTrace {
+  reusedSocket: boolean;
+  /** Response data reached the HTTP parser (a TLS close alert is not data: it ends the stream). */
+  responseBytes: boolean;
+}
+
+function newTrace(): AttemptTrace {
+  return { reusedSocket: false, responseBytes: false };
+}
+
+/**
+ * A GET that died on a pooled connection before one response byte came back is the keep-alive race:
+ * the server closed the idle connection while our request was on its way. GET changes nothing, so it
+ * is sent once more (on a fresh or another pooled connection). Never any other method: a write is
+ * never sent twice (docs/DESIGN.md §4); its reset stays CONNECTION_RESET, maybe written.
+ */
+function isSafeToResend(
+  request: ValidatedRequest, error: unknown, trace: AttemptTrace, signal: AbortSignal | undefined,
+): boolean {
+  if (request.method !== 'GET' || signal?.aborted === true) return false;
+  if (!(error instanceof TransportConnectionError) || error.code !== 'CONNECTION_RESET') return false;
+  return trace.reusedSocket && !trace.responseBytes;
 }
 
 function buildUrl(settings: Settings, request: ValidatedRequest): string {
@@ -245,7 +286,9 @@ function flattenHeaders(raw: IncomingMessage['headers']): Readonly<Record<string
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-function send(settings: Settings, request: ValidatedRequest, signal: AbortSignal | undefined): Promise<TransportResponse> {
+function send(
+  settings: Settings, request: ValidatedRequest, signal: AbortSignal | undefined, trace: AttemptTrace,
+): Promise<TransportResponse> {
   const headers: Record<string, string> = { ...settings.headers };
   // No Content-Type without a body: pfrest ignores the query string of a GET that claims JSON.
   if (request.body !== null) headers['content-type'] = 'application/json';
@@ -304,7 +347,14 @@ function send(settings: Settings, request: ValidatedRequest, signal: AbortSignal
 
     pending.on('request', (clientRequest: ClientRequest) => {
       clientRequest.once('socket', (socket: Socket) => {
+        const onData = (): void => {
+          trace.responseBytes = true;
+        };
+        socket.on('data', onData);
+        // The socket outlives the request in the pool: the listener goes with the request.
+        clientRequest.once('close', () => socket.off('data', onData));
         if (clientRequest.reusedSocket) {
+          trace.reusedSocket = true;
           phase = 'connected';
           return;
         }

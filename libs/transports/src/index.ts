@@ -14,6 +14,7 @@ export {
 export type { TransportConnectionCode, TransportTimeoutCode } from './transport-error.js';
 export {
   DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_FREE_SOCKET_TIMEOUT_MS,
   DEFAULT_MAX_IN_FLIGHT,
   DEFAULT_MAX_QUEUED,
   DEFAULT_MAX_RESPONSE_BYTES,

@@ -11,3 +11,9 @@ export const DEFAULT_MAX_QUEUED = 64;
  * others fail fast with `QUEUE_TIMEOUT` (the appliance is slow) instead of stalling each one for as long.
  */
 export const DEFAULT_QUEUE_TIMEOUT_MS = 10_000;
+/**
+ * How long an idle pooled connection is kept. Below common server keep-alive timeouts (Node's 5 s,
+ * nginx's 75 s; a shorter `Keep-Alive: timeout=N` hint from the server wins, less 1 s), so a request
+ * is not sent on a connection the server is about to drop.
+ */
+export const DEFAULT_FREE_SOCKET_TIMEOUT_MS = 4_000;

@@ -1,5 +1,6 @@
 // One call = one upstream request, proven on the simulator's own per-route counters, for a clean
-// call and for every fault kind the simulator injects (the HTTP transport never retries).
+// call and for every fault kind the simulator injects — with one exception: a GET whose pooled
+// connection is cut before any response byte is sent once more (the keep-alive race), never a write.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The simulator is a test fixture any project's tests may use (HELPERS.md; the boundaries rule allows
 // it, and so does the Nx rule for test files).
@@ -33,9 +34,31 @@ describe('against the simulator', () => {
     expect(sim.control.count(ROUTE, 'GET')).toBe(1);
   });
 
-  it.each(Object.values(FaultKind))('fault %s: exactly one request reaches the simulator', async (kind) => {
-    sim.control.resetCounters();
+  // Cut before any response byte: on a reused connection that looks like the keep-alive race.
+  const CUT: readonly FaultKind[] = ['reset-before-apply', 'reset-after-apply', 'drop-response-after-apply'];
+
+  it.each(Object.values(FaultKind))('fault %s on a reused connection: a PATCH reaches the simulator exactly once', async (kind) => {
     sim.control.clearFaults();
+    expect((await transport.request('GET', ROUTE, { query: { limit: 1 } })).status).toBe(200);
+    sim.control.resetCounters();
+    sim.control.setFault({
+      route: '/api/v2/firewall/alias',
+      method: 'PATCH',
+      kind,
+      ...(kind === 'latency' ? { ms: 10 } : {}),
+      ...(kind === 'oversized-body' ? { bytes: 1024 * 1024 } : {}),
+    });
+    const body = JSON.stringify({ id: 0, descr: 'x' });
+    await transport.request('PATCH', '/api/v2/firewall/alias', { body }).catch(() => undefined);
+    sim.control.clearFaults();
+    expect(sim.control.count('/api/v2/firewall/alias', 'PATCH')).toBe(1);
+  });
+
+  it.each(Object.values(FaultKind))('fault %s on a reused connection: a GET reaches the simulator once (twice if cut)', async (kind) => {
+    sim.control.clearFaults();
+    // A clean call first, so the faulty one goes out on a pooled connection.
+    expect((await transport.request('GET', ROUTE, { query: { limit: 1 } })).status).toBe(200);
+    sim.control.resetCounters();
     sim.control.setFault({
       route: ROUTE,
       method: 'GET',
@@ -51,7 +74,7 @@ describe('against the simulator', () => {
       },
     );
     sim.control.clearFaults();
-    expect(sim.control.count(ROUTE, 'GET')).toBe(1);
+    expect(sim.control.count(ROUTE, 'GET')).toBe(CUT.includes(kind) ? 2 : 1);
     // The simulator answered or cut a request it had received: never "not written".
     if ('written' in outcome) expect(outcome.written).toBe(true);
     const expected: Partial<Record<FaultKind, unknown>> = {

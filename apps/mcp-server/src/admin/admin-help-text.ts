@@ -26,8 +26,9 @@ Operating the write (only --dir; safe beside a running server unless said otherw
                                        status it maps to, age, expiry, the alias as a digest prefix, what to do
                                        next (with its docs/OPERATIONS.md section); pending outbox requests, inbox
                                        artifacts, anchors, the retention window (PFSENSE_WRITE_RETENTION_DAYS) and how
-                                       many contracts purge would take, rate limits.
-                                       --show-targets adds alias names (SENSITIVE: do not paste it anywhere)
+                                       many contracts purge would take, rate limits and the live windows (cooldowns
+                                       left, window counts used/limit).
+                                       --show-targets adds alias names from the store (SENSITIVE: do not paste it)
   audit verify --dir DIR               every row MAC, the audit chain and the anchor of both stores; exit 0 only
                                        when all hold, else the first failure (table, row, kind) and exit 1
   audit export --dir DIR [--since TIME] [--out FILE]

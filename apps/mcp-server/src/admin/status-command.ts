@@ -1,6 +1,6 @@
 import { parseAliasIdentity } from '@pfsense-mcp/adapters';
 import { ProtectedArtifactError } from '@pfsense-mcp/contract-store';
-import type { RecoveryContract } from '@pfsense-mcp/contract-store';
+import type { RateWindowsView, RecoveryContract } from '@pfsense-mcp/contract-store';
 import { statusOfContract } from '@pfsense-mcp/coordinator';
 import { DEFAULT_RATE_LIMITS } from '@pfsense-mcp/policy';
 import { RecoveryState, isTerminal } from '@pfsense-mcp/state-machine';
@@ -55,6 +55,28 @@ function targetNames(w: OpenedWriteDirectory, contracts: readonly RecoveryContra
   return names;
 }
 
+/** The live rate windows, the targets as the 12-hex prefix of their identity digest (never a name). */
+function rateWindowsOf(v: RateWindowsView) {
+  return Object.freeze({
+    target_cooldowns: v.targetCooldowns.map((c) => ({ target: c.targetDigest.slice(0, 12), remaining_ms: c.remainingMs })),
+    target_windows: v.targetWindows.map((w) => ({ target: w.targetDigest.slice(0, 12), used: w.used, limit: w.limit })),
+    capability_windows: v.capabilityWindows.map((w) => ({ capability: w.capability, used: w.used, limit: w.limit })),
+    in_flight: { used: v.inFlight.used, limit: v.inFlight.limit },
+    reconciliation: { used: v.reconciliation.used, lockout_at: v.reconciliation.limit },
+    window_ms: v.windowMs,
+    clock_regression: v.clockRegression,
+  });
+}
+
+function rateWindowLines(w: ReturnType<typeof rateWindowsOf>): string[] {
+  const caps = w.capability_windows.map((c) => `${c.capability} ${c.used}/${c.limit}`).join(', ') || 'none';
+  return [
+    `rate windows now: in flight ${w.in_flight.used}/${w.in_flight.limit}, reconciliation ${w.reconciliation.used}/${w.reconciliation.lockout_at} (lockout), prepares this ${Math.round(w.window_ms / 60_000)} min: ${caps}${w.clock_regression ? '; CLOCK BEHIND the windows: every prepare is refused' : ''}`,
+    ...w.target_cooldowns.map((c) => `  cooldown target ${c.target}… ${Math.ceil(c.remaining_ms / 1000)}s left`),
+    ...w.target_windows.map((t) => `  prepares target ${t.target}… ${t.used}/${t.limit}`),
+  ];
+}
+
 function row(c: RecoveryContract, now: number) {
   const beforeExecution = c.state === RecoveryState.PREPARING || c.state === RecoveryState.PREPARED;
   return Object.freeze({
@@ -84,6 +106,7 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
     const inbox = artifacts.filter((a) => a.box === 'inbox');
     const blocking = inbox.filter((a) => a.condition === 'blocking');
     const integrity = w.store.integrityReport();
+    const windows = rateWindowsOf(w.store.rateWindows());
     const anchor =
       integrity.failure?.table === 'anchor'
         ? `NOT IN STEP (${integrity.failure.kind}): run \`admin audit verify\` — ${seeRunbook(RUNBOOK_ANCHORS.anchorAtStart)}`
@@ -104,12 +127,14 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
       retentionLine(retention),
       `runbook for each situation: ${RUNBOOK}`,
       `rate limits in force: ${Object.entries(DEFAULT_RATE_LIMITS).map(([k, v]) => `${k}=${v}`).join(', ')}`,
+      ...rateWindowLines(windows),
     ];
     return adminResult(text, {
       contracts: rows,
       pending_requests: pending.map((p) => ({ file: p.file, kind: p.kind, contract_id: p.contractId, operation_id: p.operationId, expires_at: p.expiresAt })),
       inbox: { files: inbox.length, blocking: blocking.length },
       rate_limits: DEFAULT_RATE_LIMITS,
+      rate_windows: windows,
       retention: { days: retention.days, source: retention.source, purgeable_contracts: retention.purgeable },
       anchor: { in_step: integrity.failure?.table !== 'anchor', head_sequence: integrity.head.sequence, external_medium: layout.anchorDirIsExternal },
       key_epoch: w.store.keyEpoch,

@@ -72,9 +72,14 @@ export interface Driver {
   close(): void;
 }
 
-export async function openDriver(dir: string, sim: { url: string; apiKey: string }): Promise<Driver> {
+/**
+ * `clockOffsetMs` (≤ 0, within the signatures' clock-skew allowance) runs this composition that far in the past:
+ * what it writes happened "earlier" — e.g. a change verified longer ago than the default cooldown.
+ */
+export async function openDriver(dir: string, sim: { url: string; apiKey: string }, options: { readonly clockOffsetMs?: number } = {}): Promise<Driver> {
   const layout = writeDirectoryLayout(dir);
-  const clock = (): number => Date.now();
+  const offset = options.clockOffsetMs ?? 0;
+  const clock = (): number => Date.now() + offset;
   const authorities = pinnedAuthoritySetOf(loadPinnedAuthorities(layout.authoritiesFile));
   const store = await SqliteRecoveryContractStore.open({
     directory: layout.storeDir,

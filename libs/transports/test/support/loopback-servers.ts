@@ -81,8 +81,11 @@ function wrap(server: Server, protocol: 'http' | 'https', handler: TestHandler):
   });
 }
 
-export function startHttpServer(handler: TestHandler): Promise<LoopbackServer> {
-  return wrap(createHttpServer(), 'http', handler);
+/** `keepAliveTimeoutMs` 0 keeps idle connections open forever and sends no Keep-Alive hint. */
+export function startHttpServer(handler: TestHandler, options: { keepAliveTimeoutMs?: number } = {}): Promise<LoopbackServer> {
+  const server = createHttpServer();
+  if (options.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = options.keepAliveTimeoutMs;
+  return wrap(server, 'http', handler);
 }
 
 export function startHttpsServer(cert: TestCertificate, handler: TestHandler): Promise<LoopbackServer> {
