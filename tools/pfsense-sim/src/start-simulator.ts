@@ -52,6 +52,11 @@ export interface SimulatorOptions {
   readonly now?: () => Date;
   /** Largest request body accepted (bytes); default 1 MiB. */
   readonly maxBodyBytes?: number;
+  /**
+   * How long an idle keep-alive connection is kept before the server closes it; default Node's 5 s.
+   * Short values let tests reach the idle close quickly; 0 never closes one (and sends no Keep-Alive hint).
+   */
+  readonly keepAliveTimeoutMs?: number;
 }
 
 export interface RunningSimulator {
@@ -80,6 +85,12 @@ function validate(options: SimulatorOptions): void {
   }
   if (options.maxBodyBytes !== undefined && (!Number.isSafeInteger(options.maxBodyBytes) || options.maxBodyBytes <= 0)) {
     throw new RangeError('startSimulator: "maxBodyBytes" must be a positive safe integer');
+  }
+  if (
+    options.keepAliveTimeoutMs !== undefined &&
+    (!Number.isSafeInteger(options.keepAliveTimeoutMs) || options.keepAliveTimeoutMs < 0 || options.keepAliveTimeoutMs > 600_000)
+  ) {
+    throw new RangeError('startSimulator: "keepAliveTimeoutMs" must be an integer 0–600000');
   }
   if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError('startSimulator: "now" must be a function returning a Date');
   if (options.tls !== undefined) {
@@ -277,6 +288,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   // Held "timeout" requests must not be cut by Node's own request timeout.
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;
+  if (options.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = options.keepAliveTimeoutMs;
 
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

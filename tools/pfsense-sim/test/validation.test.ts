@@ -20,6 +20,8 @@ describe('startSimulator option checks', () => {
       [{ maxBodyBytes: 0 }, '"maxBodyBytes"'], [{ maxBodyBytes: -1 }, '"maxBodyBytes"'], [{ maxBodyBytes: 1.5 }, '"maxBodyBytes"'],
       [{ maxBodyBytes: Number.NaN }, '"maxBodyBytes"'], [{ maxBodyBytes: 2 ** 53 }, '"maxBodyBytes"'], [{ maxBodyBytes: '1024' }, '"maxBodyBytes"'],
       [{ now: new Date() }, '"now"'], [{ now: 'now' }, '"now"'],
+      [{ keepAliveTimeoutMs: -1 }, '"keepAliveTimeoutMs"'], [{ keepAliveTimeoutMs: 1.5 }, '"keepAliveTimeoutMs"'],
+      [{ keepAliveTimeoutMs: 600_001 }, '"keepAliveTimeoutMs"'], [{ keepAliveTimeoutMs: '5' }, '"keepAliveTimeoutMs"'],
       [{ tls: null }, '"tls"'], [{ tls: 'cert.pem' }, '"tls"'], [{ tls: {} }, '"tls"'], [{ tls: { cert: 'PEM' } }, '"tls"'],
       [{ tls: { cert: '', key: 'PEM' } }, '"tls"'], [{ tls: { cert: 'PEM', key: 42 } }, '"tls"'],
       [null, '"options"'],
