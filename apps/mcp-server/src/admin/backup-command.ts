@@ -62,7 +62,7 @@ export async function backupCommand(args: AdminArgs, ctx: AdminContext): Promise
       `backed up both stores to ${dir} (0700, files 0600)`,
       `  ${contracts}`,
       `  ${consumption}`,
-      'the anchors are NOT copied: keep backups away from the anchor medium; restoring needs `reanchorRestoredStore` (contract-store README)',
+      'the anchors are NOT copied: keep backups away from the anchor medium; after restoring, run `pfsense-mcp admin reanchor --accept-restore` (docs/OPERATIONS.md#restore-from-backup)',
       'the master key (keys/master.key) is not copied either: back it up separately, never next to these files',
     ],
     { dir, files: [contracts, consumption] },
