@@ -9,7 +9,7 @@ import { ExecutorContractStore } from '../src/executor-entry.js';
 import { SqliteRecoveryContractStore } from '../src/index.js';
 import type { AnchorRecord, AntiRollbackAnchor, ContractStoreOptions, NewContractInput } from '../src/index.js';
 import { coreOf } from '../src/sqlite-recovery-contract-store.js';
-import { fsyncDirectory } from '../src/secure-store-path.js';
+import { fsyncDirectory } from '@pfsense-mcp/foundation';
 import { loadStoreKeys } from '../src/store-keys.js';
 
 export interface StoreBenchRow {

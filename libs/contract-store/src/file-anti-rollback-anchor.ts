@@ -7,7 +7,8 @@ import { AnchorError, StoreFileError } from './contract-store-error.js';
 import type { AnchorRecord, AntiRollbackAnchor } from './anti-rollback-anchor.js';
 import { FIRST_KEY_EPOCH, isKeyEpoch } from './key-epoch.js';
 import { MacDomain, macMatches, rowMac } from './row-mac.js';
-import { assertSecureDirectory, assertSecureFile, fsyncDirectory } from './secure-store-path.js';
+import { fsyncDirectory } from '@pfsense-mcp/foundation';
+import { assertSecureDirectory, assertSecureFile } from './secure-store-path.js';
 
 const MAX_ANCHOR_BYTES = 4096;
 

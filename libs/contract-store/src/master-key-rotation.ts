@@ -11,7 +11,7 @@ import { ROTATION_CRASH_HOOKS } from './rotation-crash-hooks.js';
 import type { RotationStep, WithRotationCrashHooks } from './rotation-crash-hooks.js';
 import { masterKeyCheck, readRotationJournal, removeRotationJournal, writeRotationJournal } from './rotation-journal.js';
 import type { RotationJournal } from './rotation-journal.js';
-import { fsyncDirectory } from './secure-store-path.js';
+import { fsyncDirectory } from '@pfsense-mcp/foundation';
 import { SqliteConsumptionStore } from './sqlite-consumption-store.js';
 import { SqliteRecoveryContractStore } from './sqlite-recovery-contract-store.js';
 import { loadStoreKeys } from './store-keys.js';

@@ -6,7 +6,7 @@ import { bytesToHex, canonicalize } from '@pfsense-mcp/canonical';
 import { hkdfSha256 } from '@pfsense-mcp/crypto';
 import { KeyRotationError } from './contract-store-error.js';
 import { MAX_KEY_EPOCH } from './key-epoch.js';
-import { fsyncDirectory } from './secure-store-path.js';
+import { fsyncDirectory } from '@pfsense-mcp/foundation';
 
 const MAX_JOURNAL_BYTES = 4096;
 

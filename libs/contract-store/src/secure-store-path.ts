@@ -1,6 +1,6 @@
 import { closeSync, constants, fsyncSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ownerOnlyProblem } from '@pfsense-mcp/foundation';
+import { fsyncDirectory, ownerOnlyProblem } from '@pfsense-mcp/foundation';
 import type { OwnerOnlyProblem } from '@pfsense-mcp/foundation';
 import { StoreFileError } from './contract-store-error.js';
 
@@ -65,12 +65,3 @@ export function createSecureFile(path: string): void {
   fsyncDirectory(dirname(path));
 }
 
-/** fsync a directory so a create or rename in it is durable. */
-export function fsyncDirectory(path: string): void {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_DIRECTORY);
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}

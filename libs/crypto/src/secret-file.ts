@@ -12,6 +12,7 @@ import {
 } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { basename, dirname } from 'node:path';
+import { fsyncDirectory } from '@pfsense-mcp/foundation';
 import { KeyFileError } from './key-file-error.js';
 
 /** Default size cap of a secret file; key files are under 100 bytes. */
@@ -146,17 +147,13 @@ export function writeSecretFile(path: string, content: string | Uint8Array): voi
       }
     }
   }
-  fsyncDirectory(dirname(path));
+  fsyncDirectoryBestEffort(dirname(path));
 }
 
-function fsyncDirectory(dir: string): void {
-  let dfd: number | undefined;
+function fsyncDirectoryBestEffort(dir: string): void {
   try {
-    dfd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
-    fsyncSync(dfd);
+    fsyncDirectory(dir);
   } catch {
     // Durability of the directory entry is best effort (some filesystems refuse directory fsync).
-  } finally {
-    if (dfd !== undefined) closeSync(dfd);
   }
 }

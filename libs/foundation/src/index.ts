@@ -10,3 +10,4 @@ export { assertObject, assertRecord } from './assert-object.js';
 export { assertFunction } from './assert-function.js';
 export { ownerOnlyProblem } from './owner-only-problem.js';
 export type { OwnerOnlyProblem, OwnerOnlyRule } from './owner-only-problem.js';
+export { fsyncDirectory } from './fsync-directory.js';

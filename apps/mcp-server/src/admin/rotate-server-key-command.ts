@@ -1,6 +1,7 @@
-import { closeSync, constants, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { bytesToHex } from '@pfsense-mcp/canonical';
+import { fsyncDirectory } from '@pfsense-mcp/foundation';
 import { ArtifactDirectory } from '@pfsense-mcp/coordinator';
 import { generateEd25519KeyPair, keyIdOf, readEd25519PrivateKeyFile, readSecretFile, writeEd25519PrivateKeyFile, writeSecretFile } from '@pfsense-mcp/crypto';
 import { outboxReader } from '../runtime/load-server-request-authorities.js';
@@ -15,15 +16,6 @@ import { holdWriteDirectory } from './hold-write-directory.js';
 import { withContractStore } from './open-admin-stores.js';
 import { openWriteDirectory } from './open-write-directory.js';
 import type { AdminArgs } from './parse-admin-args.js';
-
-function fsyncDirectory(dir: string): void {
-  const fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** The public key hex in a left-over temporary .pub, or null. */
 function pendingPublicKey(path: string): string | null {

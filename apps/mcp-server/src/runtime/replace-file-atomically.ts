@@ -1,15 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fchmodSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-
-function fsyncDirectory(dir: string): void {
-  const fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
+import { fsyncDirectory } from '@pfsense-mcp/foundation';
 
 /**
  * Replaces `path` with `content` so a reader sees the old file or the new one, never a torn one: an
