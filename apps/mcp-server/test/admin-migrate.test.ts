@@ -4,89 +4,37 @@
 // migrate copies it first, upgrades it (refusing an old store whose rate row was edited), and the server then
 // opens it and writes. A store from a newer release is
 // refused by both, naming both versions; migrate refuses while a real server runs on DIR.
-import { existsSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { writeDirectoryLayout } from '../src/index.js';
-import { ensureBuilt, runBuilt, writeKeyFile } from './support/built-server.js';
+import { runBuilt, type ConnectedServer } from './support/built-server.js';
+import { useBuiltWriteWorld } from './support/built-write-world.js';
+import type { HostSetup } from './support/host-setup.js';
 import { recordedStoreVersion, rewriteAsNewerRelease, rewriteAsPreviousRelease, tamperRateRow } from './support/previous-release-store.js';
-import { WRITE_TOOL, admin, approve, connectWriteServer, ensureSignerBuilt, setUpHost, type HostSetup, type WriteResult, type WriteServer } from './support/write-e2e.js';
+import { runAdmin as admin } from './support/run-admin.js';
+import { WRITE_TOOL, type WriteResult } from './support/write-result.js';
 
-const ALIASES_PATH = '/api/v2/firewall/aliases';
-const ALIAS_PATH = '/api/v2/firewall/alias';
-const STATUS_PATH = '/api/v2/status/system';
 // Many process starts per test (server, signer, admin): seconds each on a loaded machine.
 const PROCESS_TEST_TIMEOUT_MS = 240_000;
 
-let sim: RunningSimulator;
-let apiKeyFile: string;
-const cleanups: (() => Promise<void> | void)[] = [];
-
-beforeAll(async () => {
-  ensureBuilt();
-  ensureSignerBuilt();
-  sim = await startSimulator({
-    data: {
-      [ALIASES_PATH]: [
-        { name: 'OLD_RELEASE', type: 'host', descr: 'old', address: ['10.0.0.1'], detail: ['a'] },
-        { name: 'NEW_RELEASE', type: 'host', descr: 'new', address: ['10.0.0.2'], detail: ['b'] },
-      ],
-      [STATUS_PATH]: { platform: 'Netgate 4200', netgate_id: 'a1b2c3d4e5f60718' },
-    },
-  });
-  apiKeyFile = writeKeyFile(sim.apiKey);
-}, 180_000);
-
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-  await sim.close();
-  rmSync(dirname(apiKeyFile), { recursive: true, force: true });
-});
-
-const env = (h: HostSetup): Record<string, string> => ({
-  PFSENSE_URL: sim.url,
-  PFSENSE_API_KEY_FILE: apiKeyFile,
-  PFSENSE_ALLOW_HTTP_LOOPBACK: 'true',
-  PFSENSE_PROFILE: 'write_protected',
-  PFSENSE_WRITE_DIR: h.dir,
-});
-
-function host(): HostSetup {
-  const h = setUpHost();
-  cleanups.push(() => h.cleanup());
-  return h;
-}
-
-async function serve(h: HostSetup): Promise<WriteServer> {
-  const s = await connectWriteServer(env(h));
-  cleanups.push(() => s.close());
-  return s;
-}
-
-async function stop(s: WriteServer): Promise<void> {
-  await s.close();
-  expect(await s.gone()).toBe(true);
-}
-
-async function call(s: WriteServer, args: Record<string, unknown>): Promise<WriteResult> {
-  const r = (await s.client.callTool({ name: WRITE_TOOL, arguments: args }, { timeout: 120_000 })) as { content: { text: string }[]; structuredContent?: unknown; isError?: boolean };
-  if (r.isError === true) throw new Error(`tool error: ${r.content[0]?.text ?? ''}`);
-  return r.structuredContent as WriteResult;
-}
+const world = useBuiltWriteWorld([
+  { name: 'OLD_RELEASE', type: 'host', descr: 'old', address: ['10.0.0.1'], detail: ['a'] },
+  { name: 'NEW_RELEASE', type: 'host', descr: 'new', address: ['10.0.0.2'], detail: ['b'] },
+]);
+const host = () => world.host();
+const serve = (h: HostSetup) => world.serve(h);
+const stop = (s: ConnectedServer, h: HostSetup) => world.stop(s, h);
 
 /** requested → signed authorization → awaiting_confirmation → signed confirmation → the executor's answer. */
-async function verifiedChange(h: HostSetup, s: WriteServer, args: Record<string, unknown>): Promise<WriteResult> {
-  approve(h, (await call(s, args)).pending_request ?? '', 'plan-authorization');
-  const awaiting = await call(s, args);
-  expect(awaiting.status).toBe('awaiting_confirmation');
-  approve(h, awaiting.pending_request ?? '', 'confirmation');
-  return call(s, args);
+async function verifiedChange(h: HostSetup, s: ConnectedServer, args: Record<string, unknown>): Promise<WriteResult> {
+  await world.confirm(h, s, args);
+  return world.call(s, args);
 }
 
 /** The write runtime's gate as `--check-config` reports it (exit 1 and the rule when the store is refused). */
 async function checkConfig(h: HostSetup): Promise<{ code: number | null; out: string }> {
-  const r = await runBuilt(env(h), ['--check-config']);
+  const r = await runBuilt(world.env(h), ['--check-config']);
   return { code: r.code, out: r.stdout + r.stderr };
 }
 
@@ -97,7 +45,7 @@ async function previousReleaseHost(): Promise<HostSetup> {
   const h = host();
   const s = await serve(h);
   expect((await verifiedChange(h, s, { alias_name: 'OLD_RELEASE', description: `written before the update ${hosts}` })).status).toBe('verified');
-  await stop(s);
+  await stop(s, h);
   const layout = writeDirectoryLayout(h.dir);
   rewriteAsPreviousRelease(layout.contractsDatabase, layout.masterKeyFile);
   return h;
@@ -116,7 +64,7 @@ describe('admin migrate from the previous release', { timeout: PROCESS_TEST_TIME
     // A server started on it serves reads but has no write tool.
     const old = await serve(h);
     expect((await old.client.listTools()).tools.map((t) => t.name)).not.toContain(WRITE_TOOL);
-    await stop(old);
+    await stop(old, h);
     // The other admin commands say the same.
     const status = admin(['status', '--dir', h.dir, '--json']);
     expect(status.status).toBe(1);
@@ -141,15 +89,15 @@ describe('admin migrate from the previous release', { timeout: PROCESS_TEST_TIME
     expect((await checkConfig(h)).code).toBe(0);
 
     const s = await serve(h);
-    const patches = sim.control.count(ALIAS_PATH, 'PATCH');
+    const patches = world.patches();
     expect((await verifiedChange(h, s, { alias_name: 'NEW_RELEASE', description: 'written after the update' })).status).toBe('verified');
-    expect(sim.control.count(ALIAS_PATH, 'PATCH')).toBe(patches + 1);
+    expect(world.patches()).toBe(patches + 1);
     // While this real server runs, migrate refuses and copies nothing.
     const busy = admin(['migrate', '--dir', h.dir, '--out', join(h.root, 'pre-busy'), '--json']);
     expect(busy.status).toBe(1);
     expect(busy.json['error']).toMatchObject({ code: 'WRITE_DIR_IN_USE' });
     expect(existsSync(join(h.root, 'pre-busy'))).toBe(false);
-    await stop(s);
+    await stop(s, h);
     // Once it is gone, a second migrate finds nothing to do.
     const again = admin(['migrate', '--dir', h.dir, '--out', join(h.root, 'pre-again'), '--json']);
     expect(again.json).toMatchObject({ ok: true, from_version: 2, migrated: false });

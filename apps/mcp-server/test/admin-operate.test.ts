@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDriver, operatorKey, signedFile, SIM_DATA } from './support/admin-driver.js';
 import type { Driver, OperatorKey } from './support/admin-driver.js';
 import { ensureBuilt, serverMain } from './support/built-server.js';
+import { runAdmin } from './support/run-admin.js';
+import type { ProgramRun as Run } from './support/run-program.js';
 
 const SENTINEL = 'SENTINEL-DESCRIPTION-3b9f-do-not-print';
 // Each test runs many real child processes (the built program, the signer): seconds each on a loaded machine.
@@ -26,25 +28,12 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-interface Run {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly json: Record<string, unknown>;
-}
-
 const outputs: string[] = [];
+/** `admin ARGS`; its output joins the sentinel scan at the end. */
 function admin(args: readonly string[]): Run {
-  const r = spawnSync(process.execPath, [serverMain, 'admin', ...args], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' }, timeout: 60_000 });
+  const r = runAdmin(args);
   outputs.push(r.stdout, r.stderr);
-  const lines = r.stdout.trim().split('\n');
-  let json: Record<string, unknown> = {};
-  try {
-    json = JSON.parse(lines[lines.length - 1] ?? '') as Record<string, unknown>;
-  } catch {
-    // not JSON
-  }
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, json };
+  return r;
 }
 
 function ok(args: readonly string[]): Run {
@@ -120,15 +109,15 @@ describe('admin status', () => {
       expect(text).toContain('awaiting_confirmation');
       expect(text).toContain('anchors: in step');
       // --show-targets (documented as sensitive) is the one view with alias names; kept out of the sentinel scan.
-      const shown = spawnSync(process.execPath, [serverMain, 'admin', 'status', '--show-targets', '--dir', s.dir, '--json'], { encoding: 'utf8' });
-      const named = (JSON.parse(shown.stdout.trim().split('\n').at(-1) ?? '{}') as { contracts: Array<Record<string, unknown>> }).contracts;
+      const shown = runAdmin(['status', '--show-targets', '--dir', s.dir, '--json']);
+      const named = shown.json['contracts'] as Array<Record<string, unknown>>;
       expect(named.map((c) => c['target_name'])).toEqual(['LAN_SERVERS', 'WEB_PORTS']);
       expect(shown.stdout).not.toContain(SENTINEL);
       // The names come from the store's own encrypted target identity, not from the outbox: gone files change nothing.
       for (const f of readdirSync(join(s.dir, 'outbox'))) rmSync(join(s.dir, 'outbox', f));
-      const again = spawnSync(process.execPath, [serverMain, 'admin', 'status', '--show-targets', '--dir', s.dir, '--json'], { encoding: 'utf8' });
+      const again = runAdmin(['status', '--show-targets', '--dir', s.dir, '--json']);
       expect(again.status, again.stderr).toBe(0);
-      const renamed = (JSON.parse(again.stdout.trim().split('\n').at(-1) ?? '{}') as { contracts: Array<Record<string, unknown>> }).contracts;
+      const renamed = again.json['contracts'] as Array<Record<string, unknown>>;
       expect(renamed.map((c) => c['target_name'])).toEqual(['LAN_SERVERS', 'WEB_PORTS']);
       expect(again.stdout).not.toContain(SENTINEL);
       for (const out of [r.stdout, text]) {

@@ -1,6 +1,5 @@
 // Black-box: `pfsense-mcp admin purge` through the BUILT program on a real store: a terminal contract past the
 // retention window loses its protected artifacts; an open contract keeps them; the window is configured.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +8,8 @@ import type { NewContractInput } from '@pfsense-mcp/contract-store';
 import { readMasterKeyFile } from '@pfsense-mcp/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeDirectoryLayout } from '../src/runtime/write-directory-layout.js';
-import { ensureBuilt, serverMain } from './support/built-server.js';
+import { ensureBuilt } from './support/built-server.js';
+import { runAdmin } from './support/run-admin.js';
 
 const root = mkdtempSync(join(tmpdir(), 'admin-purge-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -18,16 +18,7 @@ beforeAll(() => ensureBuilt(), 120_000);
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
 
-function admin(args: readonly string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string; json: Record<string, unknown> } {
-  const r = spawnSync(process.execPath, [serverMain, 'admin', ...args], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env }, timeout: 60_000 });
-  let json: Record<string, unknown> = {};
-  try {
-    json = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '') as Record<string, unknown>;
-  } catch {
-    // not a --json run
-  }
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, json };
-}
+const admin = runAdmin;
 
 const hex = (n: number): string => n.toString(16).padStart(64, '0');
 function input(n: number, now: number): NewContractInput {

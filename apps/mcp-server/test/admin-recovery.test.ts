@@ -1,7 +1,6 @@
 // Black-box tests of the appliance-facing admin commands (`rollback`, `reconcile`, `release`) through the BUILT
 // program and the BUILT signer: the write path's first half runs in the test (as a server would), the admin
 // commands run as real processes after it is gone, against the simulator on loopback.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +8,10 @@ import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ALIASES, openDriver, operatorKey, signedFile, SIM_DATA } from './support/admin-driver.js';
 import type { Driver, OperatorKey } from './support/admin-driver.js';
-import { ensureBuilt, serverMain } from './support/built-server.js';
-import { ensureSignerBuilt, signerMain } from './support/write-e2e.js';
+import { ensureBuilt } from './support/built-server.js';
+import { runAdminAsync } from './support/run-admin.js';
+import type { ProgramRun as Run } from './support/run-program.js';
+import { ensureSignerBuilt, runSignerAsync } from './support/signer-program.js';
 
 const ALIAS_PATH = '/api/v2/firewall/alias';
 // Each test runs many real child processes (the built program, the signer): seconds each on a loaded machine.
@@ -32,35 +33,10 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-interface Run {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly json: Record<string, unknown>;
-}
-
-/** Asynchronous on purpose: the simulator lives in this process and must keep answering while the child runs. */
-async function run(main: string, args: readonly string[], env: Record<string, string>): Promise<Run> {
-  const child = spawn(process.execPath, [main, ...args], { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  const status = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const r = { status, stdout, stderr };
-  const lines = r.stdout.trim().split('\n');
-  let json: Record<string, unknown> = {};
-  try {
-    json = JSON.parse(lines[lines.length - 1] ?? '') as Record<string, unknown>;
-  } catch {
-    // not JSON
-  }
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, json };
-}
-
 const applianceEnv = (): Record<string, string> => ({ PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: keyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' });
-const admin = (args: readonly string[], env: Record<string, string> = applianceEnv()): Promise<Run> => run(serverMain, ['admin', ...args], env);
-const signer = (args: readonly string[]): Promise<Run> => run(signerMain, args, {});
+/** Asynchronous on purpose: the simulator lives in this process and must keep answering while the child runs. */
+const admin = (args: readonly string[], env: Record<string, string> = applianceEnv()): Promise<Run> => runAdminAsync(args, env);
+const signer = runSignerAsync;
 
 async function ok(p: Promise<Run>): Promise<Run> {
   const r = await p;

@@ -2,74 +2,44 @@
 // `pfsense-mcp admin` and the simulator. A backup is taken, more writes happen, the backup is restored: the server's
 // write runtime refuses (anchor behind) until `admin reanchor --accept-restore`; then writes work again, and an
 // authorization consumed after the backup (forgotten by the restored store) is refused on replay through the tool.
-import { copyFileSync, existsSync, readdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, writeKeyFile } from './support/built-server.js';
-import { WRITE_TOOL, admin, approve, connectWriteServer, ensureSignerBuilt, setUpHost, simRequest, until, type HostSetup, type WriteResult, type WriteServer } from './support/write-e2e.js';
+import { copyFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ConnectedServer } from './support/built-server.js';
+import { ALIAS_PATH, ALIASES_PATH, useBuiltWriteWorld } from './support/built-write-world.js';
+import { approve } from './support/host-setup.js';
+import { runAdmin as admin } from './support/run-admin.js';
+import { simRequest } from './support/sim-request.js';
+import { WRITE_TOOL } from './support/write-result.js';
 
-const ALIASES_PATH = '/api/v2/firewall/aliases';
-const ALIAS_PATH = '/api/v2/firewall/alias';
-let sim: RunningSimulator;
-let apiKeyFile: string;
-let host: HostSetup;
+const world = useBuiltWriteWorld([
+  { name: 'LAN_SERVERS', type: 'host', descr: 'Servers', address: ['10.0.0.1'], detail: ['nas'] },
+  { name: 'DMZ_HOSTS', type: 'host', descr: 'DMZ', address: ['10.3.0.10'], detail: ['web'] },
+  { name: 'VPN_PEERS', type: 'host', descr: 'Peers', address: ['10.9.0.1'], detail: ['peer'] },
+]);
+const shared = world.sharedHost();
 
-beforeAll(async () => {
-  ensureBuilt();
-  ensureSignerBuilt();
-  sim = await startSimulator({
-    data: {
-      [ALIASES_PATH]: [
-        { name: 'LAN_SERVERS', type: 'host', descr: 'Servers', address: ['10.0.0.1'], detail: ['nas'] },
-        { name: 'DMZ_HOSTS', type: 'host', descr: 'DMZ', address: ['10.3.0.10'], detail: ['web'] },
-        { name: 'VPN_PEERS', type: 'host', descr: 'Peers', address: ['10.9.0.1'], detail: ['peer'] },
-      ],
-      '/api/v2/status/system': { platform: 'Netgate 4200', netgate_id: 'a1b2c3d4e5f60718' },
-    },
-  });
-  apiKeyFile = writeKeyFile(sim.apiKey);
-  host = setUpHost();
-}, 180_000);
-
-afterAll(async () => {
-  host.cleanup();
-  await sim.close();
-  rmSync(dirname(apiKeyFile), { recursive: true, force: true });
-});
-
-const serve = (): Promise<WriteServer> =>
-  connectWriteServer({ PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: apiKeyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true', PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: host.dir });
-
-async function stop(s: WriteServer): Promise<void> {
-  await s.close();
-  await s.gone();
-  await until(() => !existsSync(join(host.dir, `.server-${s.pid}.lock`)));
-}
-
-async function call(s: WriteServer, args: Record<string, unknown>): Promise<WriteResult> {
-  const r = (await s.client.callTool({ name: WRITE_TOOL, arguments: args })) as { structuredContent?: unknown; isError?: boolean };
-  expect(r.isError).not.toBe(true);
-  return r.structuredContent as WriteResult;
-}
+const serve = shared.serve;
+const stop = shared.stop;
+const call = world.call;
 
 /** The whole signed write: requested → plan authorization → awaiting_confirmation → confirmation → verified. Returns the signed plan authorization's file. */
-async function write(s: WriteServer, args: Record<string, unknown>): Promise<string> {
+async function write(s: ConnectedServer, args: Record<string, unknown>): Promise<string> {
   const requested = await call(s, args);
   expect(requested.status).toBe('requested');
-  const before = new Set(readdirSync(host.signedDir));
-  approve(host, requested.pending_request ?? '', 'plan-authorization');
-  const signed = readdirSync(host.signedDir).filter((n) => !before.has(n));
+  const before = new Set(readdirSync(shared.host.signedDir));
+  approve(shared.host, requested.pending_request ?? '', 'plan-authorization');
+  const signed = readdirSync(shared.host.signedDir).filter((n) => !before.has(n));
   expect(signed).toHaveLength(1);
   const awaiting = await call(s, args);
   expect(awaiting.status).toBe('awaiting_confirmation');
-  approve(host, awaiting.pending_request ?? '', 'confirmation');
+  approve(shared.host, awaiting.pending_request ?? '', 'confirmation');
   expect((await call(s, args)).status).toBe('verified');
-  return join(host.signedDir, signed[0] ?? '');
+  return join(shared.host.signedDir, signed[0] ?? '');
 }
 
 async function alias(name: string): Promise<{ id: number; descr: string }> {
-  const r = await simRequest(sim.url, sim.apiKey, 'GET', ALIASES_PATH);
+  const r = await simRequest(world.sim.url, world.sim.apiKey, 'GET', ALIASES_PATH);
   const list = (r.json as { data: { id: number; name: string; descr: string }[] }).data;
   const a = list.find((x) => x.name === name);
   if (a === undefined) throw new Error('alias missing');
@@ -81,8 +51,8 @@ describe('restore from backup through the MCP write tool', () => {
     const s1 = await serve();
     await write(s1, { alias_name: 'LAN_SERVERS', description: 'Servers — before the backup' });
     await stop(s1);
-    const backup = join(host.root, 'backup');
-    const b = admin(['backup', '--dir', host.dir, '--out', backup, '--json']);
+    const backup = join(shared.host.root, 'backup');
+    const b = admin(['backup', '--dir', shared.host.dir, '--out', backup, '--json']);
     expect(b.status, b.stderr).toBe(0);
 
     // After the backup: one more signed write, whose plan authorization the restored store will not remember.
@@ -93,8 +63,8 @@ describe('restore from backup through the MCP write tool', () => {
 
     // The restore (server stopped): the backup's databases back into DIR/store, the anchors untouched.
     for (const f of ['contracts.sqlite', 'consumption.sqlite']) {
-      for (const suffix of ['-wal', '-shm']) rmSync(join(host.dir, 'store', f + suffix), { force: true });
-      copyFileSync(join(backup, f), join(host.dir, 'store', f));
+      for (const suffix of ['-wal', '-shm']) rmSync(join(shared.host.dir, 'store', f + suffix), { force: true });
+      copyFileSync(join(backup, f), join(shared.host.dir, 'store', f));
     }
     const s3 = await serve();
     try {
@@ -106,15 +76,15 @@ describe('restore from backup through the MCP write tool', () => {
       await stop(s3);
     }
 
-    const accepted = admin(['reanchor', '--accept-restore', '--dir', host.dir, '--json']);
+    const accepted = admin(['reanchor', '--accept-restore', '--dir', shared.host.dir, '--json']);
     expect(accepted.status, accepted.stderr).toBe(0);
 
     // The appliance back at the state the replayed authorization was signed for, its signed file in the inbox again.
     const d = await alias('DMZ_HOSTS');
     expect(d.descr).toBe(dmz.description);
-    expect((await simRequest(sim.url, sim.apiKey, 'PATCH', ALIAS_PATH, { id: d.id, descr: 'DMZ', apply: false })).status).toBe(200);
+    expect((await simRequest(world.sim.url, world.sim.apiKey, 'PATCH', ALIAS_PATH, { id: d.id, descr: 'DMZ', apply: false })).status).toBe(200);
     // (`inbox add` again: the installed copy may still be there — ALREADY_INSTALLED — or have been cleaned away.)
-    const added = admin(['inbox', 'add', '--dir', host.dir, afterBackupAuth, '--json']);
+    const added = admin(['inbox', 'add', '--dir', shared.host.dir, afterBackupAuth, '--json']);
     expect([0, 1]).toContain(added.status);
     if (added.status === 1) expect(added.json).toMatchObject({ error: { code: 'ALREADY_INSTALLED' } });
 
@@ -133,9 +103,9 @@ describe('restore from backup through the MCP write tool', () => {
       await stop(s4);
     }
     // The refusal is the consumption gate's (REPLAY), recorded value-free in the audit chain.
-    const exported = admin(['audit', 'export', '--dir', host.dir]).stdout;
+    const exported = admin(['audit', 'export', '--dir', shared.host.dir]).stdout;
     expect(exported).toContain('REPLAY');
     expect(exported).toContain('restore-accepted');
-    expect(admin(['audit', 'verify', '--dir', host.dir]).status).toBe(0);
+    expect(admin(['audit', 'verify', '--dir', shared.host.dir]).status).toBe(0);
   }, 300_000);
 });

@@ -1,7 +1,6 @@
 // Black-box: `pfsense-mcp admin reanchor --accept-restore` through the BUILT program, on real store files.
 // A backup restored → the stores refuse to open (anchor behind) → the explicit acceptance → they open, and an
 // authorization consumed after the backup (forgotten by the restored file) is refused on replay.
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,22 +8,14 @@ import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mc
 import { readMasterKeyFile } from '@pfsense-mcp/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeDirectoryLayout } from '../src/runtime/write-directory-layout.js';
-import { ensureBuilt, serverMain } from './support/built-server.js';
+import { ensureBuilt } from './support/built-server.js';
+import { runAdmin } from './support/run-admin.js';
 
 const root = mkdtempSync(join(tmpdir(), 'admin-restore-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 beforeAll(() => ensureBuilt(), 120_000);
 
-function admin(args: readonly string[]): { status: number | null; stdout: string; stderr: string; json: Record<string, unknown> } {
-  const r = spawnSync(process.execPath, [serverMain, 'admin', ...args], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' }, timeout: 60_000 });
-  let json: Record<string, unknown> = {};
-  try {
-    json = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '') as Record<string, unknown>;
-  } catch {
-    // not a --json run
-  }
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, json };
-}
+const admin = runAdmin;
 
 describe('admin reanchor --accept-restore', () => {
   it('accepts a restored backup; an authorization consumed after the backup stays refused', async () => {

@@ -4,88 +4,34 @@
 // simulator holds the winner's PATCH with a latency fault, so the other arrives while it is in flight); the other
 // is refused cleanly, the store verifies, and the simulator saw exactly one PATCH. Then `admin status` shows the
 // live rate windows the race left (cooldown remaining, window counts used/limit), by digest prefix only.
-import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { openDriver } from './support/admin-driver.js';
-import { ensureBuilt, serverMain, writeKeyFile } from './support/built-server.js';
-import { WRITE_TOOL, admin, approve, connectWriteServer, ensureSignerBuilt, setUpHost, until, type HostSetup, type WriteResult, type WriteServer } from './support/write-e2e.js';
+import type { ConnectedServer } from './support/built-server.js';
+import { ALIAS_PATH, useBuiltWriteWorld } from './support/built-write-world.js';
+import { approve, type HostSetup } from './support/host-setup.js';
+import { runAdmin as admin, runAdminAsync } from './support/run-admin.js';
+import { until } from './support/until.js';
 
-const ALIASES_PATH = '/api/v2/firewall/aliases';
-const ALIAS_PATH = '/api/v2/firewall/alias';
-const STATUS_PATH = '/api/v2/status/system';
 const HOLD_MS = 2_500;
 // Many process starts per test (server, signer, admin): seconds each on a loaded machine.
 const PROCESS_TEST_TIMEOUT_MS = 240_000;
 
-let sim: RunningSimulator;
-let apiKeyFile: string;
-const cleanups: (() => Promise<void> | void)[] = [];
-
-beforeAll(async () => {
-  ensureBuilt();
-  ensureSignerBuilt();
-  sim = await startSimulator({
-    data: {
-      [ALIASES_PATH]: [
-        { name: 'RACE_ADMIN_FIRST', type: 'host', descr: 'one', address: ['10.0.0.1'], detail: ['a'] },
-        { name: 'RACE_CLIENT_FIRST', type: 'host', descr: 'two', address: ['10.0.0.2'], detail: ['b'] },
-      ],
-      [STATUS_PATH]: { platform: 'Netgate 4200', netgate_id: 'a1b2c3d4e5f60718' },
-    },
-  });
-  apiKeyFile = writeKeyFile(sim.apiKey);
-}, 180_000);
-
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-  await sim.close();
-  rmSync(dirname(apiKeyFile), { recursive: true, force: true });
-});
-
-const env = (h: HostSetup): Record<string, string> => ({
-  PFSENSE_URL: sim.url,
-  PFSENSE_API_KEY_FILE: apiKeyFile,
-  PFSENSE_ALLOW_HTTP_LOOPBACK: 'true',
-  PFSENSE_PROFILE: 'write_protected',
-  PFSENSE_WRITE_DIR: h.dir,
-});
-
-async function call(s: WriteServer, args: Record<string, unknown>): Promise<WriteResult> {
-  const r = (await s.client.callTool({ name: WRITE_TOOL, arguments: args }, { timeout: 120_000 })) as { content: { text: string }[]; structuredContent?: unknown; isError?: boolean };
-  if (r.isError === true) throw new Error(`tool error: ${r.content[0]?.text ?? ''}`);
-  return r.structuredContent as WriteResult;
-}
+const world = useBuiltWriteWorld([
+  { name: 'RACE_ADMIN_FIRST', type: 'host', descr: 'one', address: ['10.0.0.1'], detail: ['a'] },
+  { name: 'RACE_CLIENT_FIRST', type: 'host', descr: 'two', address: ['10.0.0.2'], detail: ['b'] },
+]);
+const call = world.call;
 
 /** `admin rollback` as a real child, asynchronously (the simulator lives in this process and must keep answering). */
-function rollback(h: HostSetup, contractId: string): Promise<{ status: number | null; json: Record<string, unknown> }> {
-  const child = spawn(process.execPath, [serverMain, 'admin', 'rollback', '--dir', h.dir, contractId, '--json'], {
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: apiKeyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-  return new Promise((resolve) =>
-    child.on('close', (status) => {
-      let json: Record<string, unknown> = {};
-      try {
-        json = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as Record<string, unknown>;
-      } catch {
-        // not JSON
-      }
-      resolve({ status, json });
-    }),
-  );
-}
+const rollback = (h: HostSetup, contractId: string) => runAdminAsync(['rollback', '--dir', h.dir, contractId, '--json'], world.applianceEnv());
 
-const patches = () => sim.control.count(ALIAS_PATH, 'PATCH');
-const hold = () => sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'latency', ms: HOLD_MS, times: 1 });
+const patches = world.patches;
+const hold = () => world.sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'latency', ms: HOLD_MS, times: 1 });
 
 interface Raced {
   readonly h: HostSetup;
-  readonly server: WriteServer;
+  readonly server: ConnectedServer;
   /** VERIFIED on the alias. */
   readonly a: string;
   /** PREPARED and confirmed on the same alias: the client's next call runs it. */
@@ -99,10 +45,9 @@ interface Raced {
  * default limits, prepares B on the same alias (its fingerprint is the state A left) and B is confirmed.
  */
 async function raced(alias: string): Promise<Raced> {
-  const h = setUpHost();
-  cleanups.push(() => h.cleanup());
+  const h = world.host();
   const outbox = (name: string | null) => join(h.dir, 'outbox', name ?? '');
-  const earlier = await openDriver(h.dir, sim, { clockOffsetMs: -70_000 });
+  const earlier = await openDriver(h.dir, world.sim, { clockOffsetMs: -70_000 });
   const aDescription = `A on ${alias}`;
   let a: string;
   try {
@@ -116,8 +61,7 @@ async function raced(alias: string): Promise<Raced> {
   } finally {
     earlier.close();
   }
-  const server = await connectWriteServer(env(h));
-  cleanups.push(() => server.close());
+  const server = await world.serve(h);
   const bArgs = { alias_name: alias, description: `B on ${alias}` };
   approve(h, (await call(server, bArgs)).pending_request ?? '', 'plan-authorization');
   const bPrepared = await call(server, bArgs);
@@ -143,7 +87,7 @@ describe('admin rollback racing the MCP tool on one alias', { timeout: PROCESS_T
     await until(() => patches() === before + 1, 60_000);
     const b = await call(r.server, r.bArgs);
     const done = await rolling;
-    sim.control.clearFaults();
+    world.sim.control.clearFaults();
     expect(done.json).toMatchObject({ ok: true, state: 'ROLLED_BACK' });
     expect(b.status).toBe('refused');
     expect(patches()).toBe(before + 1);
@@ -179,7 +123,7 @@ describe('admin rollback racing the MCP tool on one alias', { timeout: PROCESS_T
     await until(() => patches() === before + 1);
     const refused = await rollback(r.h, r.a);
     expect((await b).status).toBe('verified');
-    sim.control.clearFaults();
+    world.sim.control.clearFaults();
     expect(refused.status).toBe(1);
     expect(refused.json['error']).toMatchObject({ code: 'REFUSED' });
     expect(patches()).toBe(before + 1);

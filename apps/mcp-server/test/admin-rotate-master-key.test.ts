@@ -3,7 +3,7 @@
 // then the built `admin audit verify` (which settles the interrupted rotation first) must find everything
 // readable under exactly one key — the old one before the commit point, the new one from it on — and the
 // VERIFIED contract made before the rotation must still roll back (one PATCH) through `admin rollback`.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,8 +14,11 @@ import { buildChildScript, runChild } from '@pfsense-mcp/test-support';
 import type { BuiltChild, ChildResult } from '@pfsense-mcp/test-support';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDriver, operatorKey, signedFile, SIM_DATA } from './support/admin-driver.js';
-import { ensureBuilt, runBuilt, serverMain } from './support/built-server.js';
-import { WRITE_TOOL, connectWriteServer, until } from './support/write-e2e.js';
+import { connectBuilt, ensureBuilt, runBuilt } from './support/built-server.js';
+import { runAdminAsync } from './support/run-admin.js';
+import type { ProgramRun as Run } from './support/run-program.js';
+import { until } from './support/until.js';
+import { WRITE_TOOL } from './support/write-result.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 const ALIAS_PATH = '/api/v2/firewall/alias';
@@ -27,30 +30,9 @@ let child: BuiltChild;
 let base: string;
 let contractId: string;
 
-interface Run {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly json: Record<string, unknown>;
-}
-
 /** Asynchronous: the simulator lives in this process and must keep answering while the child runs. */
-async function admin(args: readonly string[]): Promise<Run> {
-  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: keyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' };
-  const p = spawn(process.execPath, [serverMain, 'admin', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  p.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-  p.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  const status = await new Promise<number | null>((resolve) => p.on('close', (code) => resolve(code)));
-  let json: Record<string, unknown> = {};
-  try {
-    json = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as Record<string, unknown>;
-  } catch {
-    // not a --json run
-  }
-  return { status, stdout, stderr, json };
-}
+const admin = (args: readonly string[]): Promise<Run> =>
+  runAdminAsync(args, { PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: keyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' });
 
 async function ok(args: readonly string[]): Promise<Run> {
   const r = await admin(args);
@@ -177,7 +159,7 @@ describe('admin rotate master-key', () => {
     expect(check.code).toBe(1);
     expect(check.stdout + check.stderr).toContain('KEY_ROTATION_PENDING');
     expect(existsSync(join(dir, 'keys', 'rotation.journal'))).toBe(true);
-    const server = await connectWriteServer(env);
+    const server = await connectBuilt(env);
     try {
       await until(() => !existsSync(join(dir, 'keys', 'rotation.journal')));
       const tools = await server.client.listTools();

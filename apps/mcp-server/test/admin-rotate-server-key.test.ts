@@ -1,76 +1,44 @@
 // Black-box: `pfsense-mcp admin rotate server-key` with the BUILT server, the REAL signer and the simulator. A
 // request signed before the rotation is still answered after it (the signer checks it against the old public key);
 // new requests are signed by the new key; once no recorded file needs the old key, the server no longer accepts it.
-import { copyFileSync, existsSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, writeKeyFile } from './support/built-server.js';
-import { WRITE_TOOL, admin, connectWriteServer, ensureSignerBuilt, setUpHost, signer, until, type HostSetup, type WriteResult, type WriteServer } from './support/write-e2e.js';
+import { copyFileSync, existsSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useBuiltWriteWorld } from './support/built-write-world.js';
+import { runAdmin as admin } from './support/run-admin.js';
+import { runSigner as signer } from './support/signer-program.js';
 
-let sim: RunningSimulator;
-let apiKeyFile: string;
-let host: HostSetup;
+const world = useBuiltWriteWorld([
+  { name: 'LAN_SERVERS', type: 'host', descr: 'Servers', address: ['10.0.0.1'], detail: ['nas'] },
+  { name: 'DMZ_HOSTS', type: 'host', descr: 'DMZ', address: ['10.3.0.10'], detail: ['web'] },
+]);
+const shared = world.sharedHost();
 
-beforeAll(async () => {
-  ensureBuilt();
-  ensureSignerBuilt();
-  sim = await startSimulator({
-    data: {
-      '/api/v2/firewall/aliases': [
-        { name: 'LAN_SERVERS', type: 'host', descr: 'Servers', address: ['10.0.0.1'], detail: ['nas'] },
-        { name: 'DMZ_HOSTS', type: 'host', descr: 'DMZ', address: ['10.3.0.10'], detail: ['web'] },
-      ],
-      '/api/v2/status/system': { platform: 'Netgate 4200', netgate_id: 'a1b2c3d4e5f60718' },
-    },
-  });
-  apiKeyFile = writeKeyFile(sim.apiKey);
-  host = setUpHost();
-}, 180_000);
-
-afterAll(async () => {
-  host.cleanup();
-  await sim.close();
-  rmSync(dirname(apiKeyFile), { recursive: true, force: true });
-});
-
-async function serve(): Promise<WriteServer> {
-  return connectWriteServer({ PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: apiKeyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true', PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: host.dir });
-}
-
+const serve = shared.serve;
 /** Closes the server and waits until it has withdrawn its presence file (so the maintenance commands may run). */
-async function stop(s: WriteServer): Promise<void> {
-  await s.close();
-  await s.gone();
-  await until(() => !existsSync(join(host.dir, `.server-${s.pid}.lock`)));
-}
-
-async function call(s: WriteServer, args: Record<string, unknown>): Promise<WriteResult> {
-  const r = (await s.client.callTool({ name: WRITE_TOOL, arguments: args })) as { structuredContent?: unknown; isError?: boolean };
-  expect(r.isError).not.toBe(true);
-  return r.structuredContent as WriteResult;
-}
+const stop = shared.stop;
+const call = world.call;
 
 /** The signer's review + sign --approve against `serverPub`, then `admin inbox add`. */
 function approveWith(serverPub: string, requestFile: string, role: 'plan-authorization' | 'confirmation'): void {
   const review = signer(['review', requestFile, '--server-key', serverPub, '--json']);
   expect(review.status, review.stderr).toBe(0);
   const prefix = String((review.json['review'] as Record<string, unknown>)['approve_prefix']);
-  const signed = signer(['sign', requestFile, '--key', host.keys[role], '--server-key', serverPub, '--out', host.signedDir, '--approve', prefix, '--json']);
+  const signed = signer(['sign', requestFile, '--key', shared.host.keys[role], '--server-key', serverPub, '--out', shared.host.signedDir, '--approve', prefix, '--json']);
   expect(signed.status, signed.stderr).toBe(0);
-  const added = admin(['inbox', 'add', '--dir', host.dir, String(signed.json['file']), '--json']);
+  const added = admin(['inbox', 'add', '--dir', shared.host.dir, String(signed.json['file']), '--json']);
   expect(added.status, added.stderr).toBe(0);
 }
 
 const keyIdOfFile = (file: string): string => String((JSON.parse(readFileSync(file, 'utf8')) as { payload: { key_id: string } }).payload.key_id);
-const serverKeys = (): Record<string, unknown>[] => admin(['trust', '--dir', host.dir, '--list', '--json']).json['server_request_keys'] as Record<string, unknown>[];
+const serverKeys = (): Record<string, unknown>[] => admin(['trust', '--dir', shared.host.dir, '--list', '--json']).json['server_request_keys'] as Record<string, unknown>[];
 
 describe('admin rotate server-key', () => {
   it('an old request is still answered after the rotation, new ones use the new key, and the old key goes once nothing needs it', async () => {
     const lan = { alias_name: 'LAN_SERVERS', description: 'Servers — after rotation' };
     const dmz = { alias_name: 'DMZ_HOSTS', description: 'DMZ — never recorded' };
-    const oldPub = join(host.operatorDir, 'old-server-request.pub');
-    copyFileSync(host.serverPub, oldPub);
+    const oldPub = join(shared.host.operatorDir, 'old-server-request.pub');
+    copyFileSync(shared.host.serverPub, oldPub);
 
     const s1 = await serve();
     const requested = await call(s1, lan);
@@ -84,21 +52,21 @@ describe('admin rotate server-key', () => {
     await stop(s1);
     const oldKeyId = keyIdOfFile(oldRequest);
 
-    const rotated = admin(['rotate', 'server-key', '--dir', host.dir, '--json']);
+    const rotated = admin(['rotate', 'server-key', '--dir', shared.host.dir, '--json']);
     expect(rotated.status, rotated.stderr).toBe(0);
     const newKeyId = String(rotated.json['server_key_id']);
     expect(newKeyId).not.toBe(oldKeyId);
-    expect(readFileSync(host.serverPub, 'utf8').trim()).toBe(rotated.json['server_public_key']);
+    expect(readFileSync(shared.host.serverPub, 'utf8').trim()).toBe(rotated.json['server_public_key']);
     expect(rotated.json['retired']).toMatchObject({ key_id: oldKeyId, needed_by_files: 1, files: [basename(oldRequest)] });
-    expect(readdirSync(join(host.dir, 'keys')).filter((n) => n.endsWith('.new'))).toEqual([]);
+    expect(readdirSync(join(shared.host.dir, 'keys')).filter((n) => n.endsWith('.new'))).toEqual([]);
     expect(serverKeys()).toEqual([
       { key_id: newKeyId, state: 'current', retired_at: null, needed_by_files: null },
       expect.objectContaining({ key_id: oldKeyId, state: 'retired', needed_by_files: 1, still_needed: true }),
     ]);
-    expect(admin(['trust', '--dir', host.dir, '--list']).stdout).toMatch(new RegExp(`retired +${oldKeyId} .*still needed by 1 file`));
+    expect(admin(['trust', '--dir', shared.host.dir, '--list']).stdout).toMatch(new RegExp(`retired +${oldKeyId} .*still needed by 1 file`));
 
     // The old request: the signer refuses it under the new key, signs it under the old one; the server accepts it.
-    expect(signer(['review', oldRequest, '--server-key', host.serverPub, '--json']).status).not.toBe(0);
+    expect(signer(['review', oldRequest, '--server-key', shared.host.serverPub, '--json']).status).not.toBe(0);
     approveWith(oldPub, oldRequest, 'plan-authorization');
     const s2 = await serve();
     const awaiting = await call(s2, lan);
@@ -106,7 +74,7 @@ describe('admin rotate server-key', () => {
     const confirmation = awaiting.pending_request ?? '';
     expect(keyIdOfFile(confirmation)).toBe(newKeyId);
     expect(signer(['review', confirmation, '--server-key', oldPub, '--json']).status).not.toBe(0);
-    approveWith(host.serverPub, confirmation, 'confirmation');
+    approveWith(shared.host.serverPub, confirmation, 'confirmation');
     expect((await call(s2, lan)).status).toBe('verified');
 
     // An old-key file the rotation never recorded: this server (started while the key was needed) still takes it.
@@ -117,11 +85,11 @@ describe('admin rotate server-key', () => {
 
     // The answered old request is cleaned away: no recorded file needs the old key any more (the unrecorded one
     // does not count, though it is still in the outbox).
-    expect(admin(['artifacts', 'clean', '--dir', host.dir]).status).toBe(0);
+    expect(admin(['artifacts', 'clean', '--dir', shared.host.dir]).status).toBe(0);
     expect(existsSync(oldRequest)).toBe(false);
     expect(existsSync(otherFile)).toBe(true);
     expect(serverKeys()[1]).toMatchObject({ key_id: oldKeyId, needed_by_files: 0, still_needed: false });
-    expect(admin(['trust', '--dir', host.dir, '--list']).stdout).toMatch(new RegExp(`retired +${oldKeyId} .*no longer needed`));
+    expect(admin(['trust', '--dir', shared.host.dir, '--list']).stdout).toMatch(new RegExp(`retired +${oldKeyId} .*no longer needed`));
 
     // …the next start no longer accepts the old key at all.
     const s3 = await serve();
@@ -135,7 +103,7 @@ describe('admin rotate server-key', () => {
   }, 240_000);
 
   it('a rotation interrupted after its commit point (the key renamed, the .pub not yet) is finished by the next run', () => {
-    const dir = join(host.root, 'interrupted');
+    const dir = join(shared.host.root, 'interrupted');
     expect(admin(['init', '--dir', dir]).status).toBe(0);
     const first = admin(['rotate', 'server-key', '--dir', dir, '--json']);
     expect(first.status, first.stderr).toBe(0);

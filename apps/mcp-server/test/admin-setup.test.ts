@@ -8,6 +8,8 @@ import { bytesToHex } from '@pfsense-mcp/canonical';
 import { generateEd25519KeyPair, keyIdOf } from '@pfsense-mcp/crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureBuilt, serverMain } from './support/built-server.js';
+import { runAdmin } from './support/run-admin.js';
+import type { ProgramRun as Run } from './support/run-program.js';
 
 // Each test runs many real child processes (the built program, the signer): seconds each on a loaded machine.
 vi.setConfig({ testTimeout: 240_000 });
@@ -15,29 +17,7 @@ const root = mkdtempSync(join(tmpdir(), 'admin-setup-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 beforeAll(() => ensureBuilt(), 120_000);
 
-interface Run {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  /** The last stdout line parsed as JSON (for --json runs). */
-  readonly json: Record<string, unknown>;
-}
-
-function admin(args: readonly string[], env: Record<string, string> = {}): Run {
-  const r = spawnSync(process.execPath, [serverMain, 'admin', ...args], {
-    encoding: 'utf8',
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env },
-    timeout: 60_000,
-  });
-  const lines = r.stdout.trim().split('\n');
-  let json: Record<string, unknown> = {};
-  try {
-    json = JSON.parse(lines[lines.length - 1] ?? '') as Record<string, unknown>;
-  } catch {
-    // not a --json run
-  }
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, json };
-}
+const admin = runAdmin;
 
 let counter = 0;
 function fresh(): string {

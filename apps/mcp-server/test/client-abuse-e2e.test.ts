@@ -1,30 +1,14 @@
 // The BUILT server over stdio under a misbehaving client, against the simulator with latency faults: cancelled
 // calls, hung upstream calls and a queue that must stay bounded (README "Configuration", "Errors callers see").
-import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname } from 'node:path';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_QUEUED } from '@pfsense-mcp/transports';
-import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, connectBuilt, ensureBuilt, INITIALIZE, modernRequest, spawnBuilt, writeKeyFile } from './support/built-server.js';
+import { describe, expect, it } from 'vitest';
+import { useBuiltReadWorld } from './support/built-read-world.js';
+import { collect, connectBuilt, INITIALIZE, modernRequest, spawnBuilt } from './support/built-server.js';
 
-let sim: RunningSimulator;
-let keyFile: string;
-let env: Record<string, string>;
+const world = useBuiltReadWorld();
 const HUNG = '/api/v2/firewall/rules';
-
-beforeAll(async () => {
-  ensureBuilt();
-  sim = await startSimulator();
-  keyFile = writeKeyFile(sim.apiKey);
-  env = { PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: keyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' };
-}, 120_000);
-afterAll(async () => {
-  sim.control.clearFaults();
-  await sim.close();
-  rmSync(dirname(keyFile), { recursive: true, force: true });
-});
 
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -44,9 +28,9 @@ function toolLines(stderr: string): Record<string, unknown>[] {
 describe('cancellation (notifications/cancelled)', () => {
   it('aborts the upstream GETs, frees their in-flight slots and logs outcome cancelled', async () => {
     // Upstream holds these GETs far longer than the test may take: only an aborted request frees its slot.
-    sim.control.setFault({ route: HUNG, method: 'GET', kind: 'latency', ms: 120_000 });
-    sim.control.resetCounters();
-    const server = await connectBuilt(env);
+    world.sim.control.setFault({ route: HUNG, method: 'GET', kind: 'latency', ms: 120_000 });
+    world.sim.control.resetCounters();
+    const server = await connectBuilt(world.env);
     try {
       const controllers = Array.from({ length: DEFAULT_MAX_IN_FLIGHT + 1 }, () => new AbortController());
       const cancelled = controllers.map((c) =>
@@ -55,7 +39,7 @@ describe('cancellation (notifications/cancelled)', () => {
           () => 'rejected',
         ),
       );
-      await until(() => sim.control.count(HUNG, 'GET') >= DEFAULT_MAX_IN_FLIGHT);
+      await until(() => world.sim.control.count(HUNG, 'GET') >= DEFAULT_MAX_IN_FLIGHT);
       for (const c of controllers) c.abort();
       expect(await Promise.all(cancelled)).toEqual(controllers.map(() => 'rejected'));
             // With the slots still held, this call would wait behind the hung GETs and fail UPSTREAM_SLOW.
@@ -65,16 +49,16 @@ describe('cancellation (notifications/cancelled)', () => {
       const lines = toolLines(server.stderr());
       expect(lines.filter((l) => l['outcome'] === 'cancelled' && l['tool'] === 'pfsense_get_firewall_rules')).toHaveLength(controllers.length);
       // The fifth call was cancelled while still queued: it never reached the appliance.
-      expect(sim.control.count(HUNG, 'GET')).toBe(DEFAULT_MAX_IN_FLIGHT);
+      expect(world.sim.control.count(HUNG, 'GET')).toBe(DEFAULT_MAX_IN_FLIGHT);
     } finally {
-      sim.control.clearFaults();
+      world.sim.control.clearFaults();
       await server.close();
     }
   }, 60_000);
 
   it('each of many cancelled calls writes exactly one log line and leaves no pending entry behind', async () => {
-    sim.control.setFault({ route: '/api/v2/status/system', method: 'GET', kind: 'latency', ms: 120_000 });
-    const server = await connectBuilt(env);
+    world.sim.control.setFault({ route: '/api/v2/status/system', method: 'GET', kind: 'latency', ms: 120_000 });
+    const server = await connectBuilt(world.env);
     try {
       const controllers = Array.from({ length: DEFAULT_MAX_QUEUED }, () => new AbortController());
       const runs = controllers.map((c) =>
@@ -85,7 +69,7 @@ describe('cancellation (notifications/cancelled)', () => {
       for (const c of controllers) c.abort();
       await Promise.all(runs);
       await until(() => toolLines(server.stderr()).length >= runs.length);
-      sim.control.clearFaults();
+      world.sim.control.clearFaults();
       const bad = await server.client.callTool({ name: 'pfsense_get_firewall_rules', arguments: { limit: 'x' } });
       expect(errorCode(bad)).toBe('INVALID_INPUT');
       await until(() => toolLines(server.stderr()).length >= runs.length + 1);
@@ -93,7 +77,7 @@ describe('cancellation (notifications/cancelled)', () => {
       expect(lines.filter((l) => l['tool'] === 'pfsense_get_system_status' && l['outcome'] === 'cancelled')).toHaveLength(runs.length);
       expect(lines).toHaveLength(runs.length + 1);
     } finally {
-      sim.control.clearFaults();
+      world.sim.control.clearFaults();
       await server.close();
     }
   }, 60_000);
@@ -101,15 +85,15 @@ describe('cancellation (notifications/cancelled)', () => {
 
 describe('hung upstream calls and the bounded queue', () => {
   it(`refuses call ${DEFAULT_MAX_QUEUED + 1} in the queue with BUSY, and a queued call ends UPSTREAM_SLOW before the response timeout`, async () => {
-    sim.control.setFault({ route: HUNG, method: 'GET', kind: 'latency', ms: 120_000 });
-    sim.control.resetCounters();
-    const server = await connectBuilt(env);
+    world.sim.control.setFault({ route: HUNG, method: 'GET', kind: 'latency', ms: 120_000 });
+    world.sim.control.resetCounters();
+    const server = await connectBuilt(world.env);
     const controllers = Array.from({ length: DEFAULT_MAX_IN_FLIGHT }, () => new AbortController());
     try {
       const hung = controllers.map((c) =>
         server.client.callTool({ name: 'pfsense_get_firewall_rules', arguments: {} }, { signal: c.signal, timeout: 120_000 }).catch(() => null),
       );
-      await until(() => sim.control.count(HUNG, 'GET') >= DEFAULT_MAX_IN_FLIGHT);
+      await until(() => world.sim.control.count(HUNG, 'GET') >= DEFAULT_MAX_IN_FLIGHT);
       const queued = Array.from({ length: DEFAULT_MAX_QUEUED }, () =>
         server.client.callTool({ name: 'pfsense_get_system_status', arguments: {} }, { timeout: 60_000 }),
       );
@@ -123,11 +107,11 @@ describe('hung upstream calls and the bounded queue', () => {
       expect(new Set(waited.map(errorCode))).toEqual(new Set(['UPSTREAM_SLOW']));
       const text = (waited[0]?.content as { text: string }[])[0]?.text ?? '';
       expect(text).toContain('appliance is slow');
-      expect(sim.control.count('/api/v2/status/system', 'GET')).toBe(0);
+      expect(world.sim.control.count('/api/v2/status/system', 'GET')).toBe(0);
       for (const c of controllers) c.abort();
       await Promise.all(hung);
     } finally {
-      sim.control.clearFaults();
+      world.sim.control.clearFaults();
       await server.close();
     }
   }, 90_000);
@@ -144,7 +128,7 @@ describe('upstream response_id', () => {
       res.end(JSON.stringify({ code: 400, status: 'bad request', response_id: id, message: 'x', data: [] }));
     });
     await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
-    const server = await connectBuilt({ ...env, PFSENSE_URL: `http://127.0.0.1:${(hostile.address() as AddressInfo).port}` });
+    const server = await connectBuilt({ ...world.env, PFSENSE_URL: `http://127.0.0.1:${(hostile.address() as AddressInfo).port}` });
     try {
       const ids: unknown[] = [];
       for (let i = 0; i < planted.length; i += 1) {
@@ -163,7 +147,7 @@ describe('upstream response_id', () => {
 
 describe('protocol edges: wrong param types and hostile key names', () => {
   it('answers name: 123 and arguments: [] with INVALID_INPUT (no raw schema text), and escapes bidi, zero-width and C1 characters of key names', async () => {
-    const child = spawnBuilt(env);
+    const child = spawnBuilt(world.env);
     const done = collect(child);
     const lines: Record<string, unknown>[] = [];
     let buffer = '';
@@ -198,7 +182,7 @@ describe('protocol edges: wrong param types and hostile key names', () => {
   }, 60_000);
 
   it('the same refusal in the 2025 era (initialize first)', async () => {
-    const child = spawnBuilt(env);
+    const child = spawnBuilt(world.env);
     const done = collect(child);
     child.stdin.write(`${INITIALIZE}\n`);
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);

@@ -1,30 +1,15 @@
 // The end-to-end suite of the 2025 era: the BUILT server spawned over stdio by clients that open with
 // `initialize` — the v1 SDK's Client (what deployed 2025 hosts run), the v2 Client in its default mode and
 // raw 2025 lines — plus the v2 Client in `auto` mode, which must find the current revision by itself.
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useBuiltReadWorld } from './support/built-read-world.js';
 import { newClient } from './support/clients.js';
-import { collect, connectBuilt, ensureBuilt, INITIALIZE, runBuilt, serverEnv, serverMain, spawnBuilt, writeKeyFile } from './support/built-server.js';
+import { collect, connectBuilt, INITIALIZE, runBuilt, serverEnv, serverMain, spawnBuilt } from './support/built-server.js';
 
-let sim: RunningSimulator;
-let keyFile: string;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  ensureBuilt();
-  sim = await startSimulator();
-  keyFile = writeKeyFile(sim.apiKey);
-  env = { PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: keyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' };
-}, 120_000);
-afterAll(async () => {
-  await sim.close();
-  rmSync(dirname(keyFile), { recursive: true, force: true });
-});
+const world = useBuiltReadWorld();
 
 async function connectV1(extraEnv: Record<string, string>, args: string[] = []): Promise<{ client: V1Client; stderr: () => string }> {
   const transport = new V1StdioClientTransport({ command: process.execPath, args: [serverMain, ...args], env: serverEnv(extraEnv), stderr: 'pipe' });
@@ -41,8 +26,8 @@ const errorCode = (result: object) =>
 describe('a 2025-era client (the v1 SDK Client, initialize handshake)', () => {
   let server: Awaited<ReturnType<typeof connectV1>>;
   beforeAll(async () => {
-    sim.control.resetCounters();
-    server = await connectV1(env);
+    world.sim.control.resetCounters();
+    server = await connectV1(world.env);
   });
   afterAll(async () => {
     await server.client.close();
@@ -56,7 +41,7 @@ describe('a 2025-era client (the v1 SDK Client, initialize handshake)', () => {
       expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
       expect(tool.outputSchema?.type, tool.name).toBe('object');
     }
-    expect(Object.values(sim.control.counters()).reduce((a, b) => a + b, 0)).toBe(0);
+    expect(Object.values(world.sim.control.counters()).reduce((a, b) => a + b, 0)).toBe(0);
   });
 
   it('calls every tool: structuredContent (checked by the v1 client against the output schema) and the same JSON as text', async () => {
@@ -67,7 +52,7 @@ describe('a 2025-era client (the v1 SDK Client, initialize handshake)', () => {
       const text = (result.content as { type: string; text: string }[])[0]?.text ?? '';
       expect(JSON.parse(text), tool.name).toEqual(result.structuredContent);
     }
-    expect(server.stderr()).not.toContain(sim.apiKey);
+    expect(server.stderr()).not.toContain(world.sim.apiKey);
   });
 
   it('gives the stable error codes in the stable shape: INVALID_INPUT, UNKNOWN_TOOL, upstream failures', async () => {
@@ -75,12 +60,12 @@ describe('a 2025-era client (the v1 SDK Client, initialize handshake)', () => {
     expect([invalid.isError, errorCode(invalid)]).toEqual([true, 'INVALID_INPUT']);
     const unknown = await server.client.callTool({ name: 'pfsense_set_everything', arguments: {} });
     expect([unknown.isError, errorCode(unknown)]).toEqual([true, 'UNKNOWN_TOOL']);
-    sim.control.setFault({ route: '/api/v2/firewall/aliases', method: 'GET', kind: '5xx-after-apply', status: 500, times: 1 });
+    world.sim.control.setFault({ route: '/api/v2/firewall/aliases', method: 'GET', kind: '5xx-after-apply', status: 500, times: 1 });
     try {
       const upstream = await server.client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: {} });
       expect([upstream.isError, errorCode(upstream)]).toEqual([true, 'UPSTREAM_ERROR']);
     } finally {
-      sim.control.clearFaults();
+      world.sim.control.clearFaults();
     }
     const info = await server.client.callTool({ name: 'pfsense_mcp_info', arguments: {} });
     expect(info.structuredContent).toMatchObject({ profile: 'auditor', registered_tool_count: 95, write_tool_count: 0 });
@@ -89,14 +74,14 @@ describe('a 2025-era client (the v1 SDK Client, initialize handshake)', () => {
 
 describe('the gates hold for a 2025-era client too', () => {
   it('PFSENSE_ALLOWED_TOOLS narrows the list; an empty value registers zero tools', async () => {
-    const narrow = await connectV1({ ...env, PFSENSE_ALLOWED_TOOLS: 'pfsense_get_system_status,pfsense_mcp_info' });
+    const narrow = await connectV1({ ...world.env, PFSENSE_ALLOWED_TOOLS: 'pfsense_get_system_status,pfsense_mcp_info' });
     try {
       expect((await narrow.client.listTools()).tools.map((t) => t.name).sort()).toEqual(['pfsense_get_system_status', 'pfsense_mcp_info']);
       expect(errorCode(await narrow.client.callTool({ name: 'pfsense_get_firewall_rules', arguments: {} }))).toBe('UNKNOWN_TOOL');
     } finally {
       await narrow.client.close();
     }
-    const empty = await connectV1({ ...env, PFSENSE_ALLOWED_TOOLS: '' });
+    const empty = await connectV1({ ...world.env, PFSENSE_ALLOWED_TOOLS: '' });
     try {
       expect((await empty.client.listTools()).tools).toEqual([]);
     } finally {
@@ -107,7 +92,7 @@ describe('the gates hold for a 2025-era client too', () => {
 
 describe('the v2 Client: default mode stays on 2025, auto mode finds 2026-07-28', () => {
   it('default mode: the initialize handshake, a legacy connection, the same tool list', async () => {
-    const legacy = await connectBuilt(env, [], 'legacy');
+    const legacy = await connectBuilt(world.env, [], 'legacy');
     try {
       expect((await legacy.client.listTools()).tools).toHaveLength(95);
     } finally {
@@ -117,7 +102,7 @@ describe('the v2 Client: default mode stays on 2025, auto mode finds 2026-07-28'
 
   it('auto mode: probes with server/discover and lands on the current revision', async () => {
     const client = newClient('auto', 'mcp-server-e2e-auto');
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [serverMain], env: serverEnv(env), stderr: 'ignore' }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [serverMain], env: serverEnv(world.env), stderr: 'ignore' }));
     try {
       expect(client.getProtocolEra()).toBe('modern');
       expect((await client.listTools()).tools).toHaveLength(95);
@@ -130,7 +115,7 @@ describe('the v2 Client: default mode stays on 2025, auto mode finds 2026-07-28'
 describe('raw 2025 lines: stdout, logs and shutdown', () => {
   it('stdout carries only JSON-RPC frames; logs go to stderr as JSON lines; stdin EOF exits 0 after the calls answer', async () => {
     const call = (id: number, name: string, args: object) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
-    const run = await runBuilt(env, [], [
+    const run = await runBuilt(world.env, [], [
       INITIALIZE,
       JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
       JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
@@ -149,11 +134,11 @@ describe('raw 2025 lines: stdout, logs and shutdown', () => {
     expect(byId.get(3)?.['resultType']).toBeUndefined();
     expect(errorCode(byId.get(4) ?? {})).toBe('INVALID_INPUT');
     for (const line of run.stderr.trim().split('\n')) expect(() => JSON.parse(line) as unknown).not.toThrow();
-    expect(run.stdout + run.stderr).not.toContain(sim.apiKey);
+    expect(run.stdout + run.stderr).not.toContain(world.sim.apiKey);
   });
 
   it('SIGTERM after initialize, and a broken stdout pipe, shut down cleanly with exit 0', async () => {
-    const signalled = spawnBuilt(env);
+    const signalled = spawnBuilt(world.env);
     const signalledRun = collect(signalled);
     signalled.stdin.write(`${INITIALIZE}\n`);
     await new Promise<void>((resolve) => signalled.stdout.once('data', () => resolve()));
@@ -161,7 +146,7 @@ describe('raw 2025 lines: stdout, logs and shutdown', () => {
     const a = await signalledRun;
     expect([a.code, a.stderr.includes('"server_stopped"')]).toEqual([0, true]);
 
-    const piped = spawnBuilt(env);
+    const piped = spawnBuilt(world.env);
     const pipedRun = collect(piped);
     piped.stdin.write(`${INITIALIZE}\n`);
     await new Promise<void>((resolve) => piped.stdout.once('data', () => resolve()));

@@ -10,31 +10,18 @@ import { dirname, join } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/client';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { DEFAULT_MAX_IN_FLIGHT } from '@pfsense-mcp/transports';
-import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, connectBuilt, ensureBuilt, modernRequest, runBuilt, spawnBuilt, spawnBuiltSimulator, workspaceRoot, writeKeyFile, type ConnectedServer } from './support/built-server.js';
+import { useBuiltReadWorld } from './support/built-read-world.js';
+import { collect, connectBuilt, modernRequest, runBuilt, spawnBuilt, spawnBuiltSimulator, workspaceRoot, writeKeyFile, type ConnectedServer } from './support/built-server.js';
 
-let sim: RunningSimulator;
-let keyFile: string;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  ensureBuilt();
-  sim = await startSimulator();
-  keyFile = writeKeyFile(sim.apiKey);
-  env = { PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: keyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' };
-}, 120_000);
-afterAll(async () => {
-  await sim.close();
-  rmSync(dirname(keyFile), { recursive: true, force: true });
-});
+const world = useBuiltReadWorld();
 
 describe('auditor profile over stdio', () => {
   let server: ConnectedServer;
   let tools: Tool[];
   beforeAll(async () => {
-    sim.control.resetCounters();
-    server = await connectBuilt(env);
+    world.sim.control.resetCounters();
+    server = await connectBuilt(world.env);
     tools = (await server.client.listTools()).tools;
   });
   afterAll(async () => {
@@ -42,7 +29,7 @@ describe('auditor profile over stdio', () => {
   });
 
   it('makes no network call at startup and lists all 95 tools, none of them a WRITE tool', () => {
-    expect(Object.values(sim.control.counters()).reduce((a, b) => a + b, 0)).toBe(0);
+    expect(Object.values(world.sim.control.counters()).reduce((a, b) => a + b, 0)).toBe(0);
     expect(tools).toHaveLength(95);
     expect(tools.filter((t) => t.annotations?.readOnlyHint !== true || t.annotations?.destructiveHint !== false)).toEqual([]);
   });
@@ -59,7 +46,7 @@ describe('auditor profile over stdio', () => {
     }
     const lines = server.stderr().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.filter((l) => l['event'] === 'tool_call')).toHaveLength(tools.length);
-    expect(server.stderr()).not.toContain(sim.apiKey);
+    expect(server.stderr()).not.toContain(world.sim.apiKey);
   });
 
   it('refuses hostile input and keeps serving', async () => {
@@ -77,14 +64,14 @@ describe('auditor profile over stdio', () => {
     const route = '/api/v2/firewall/aliases';
     // The first call leaves a pooled connection; the simulator drops it when the next request arrives.
     expect((await server.client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: { limit: 1 } })).isError ?? false).toBe(false);
-    sim.control.resetCounters();
-    sim.control.setFault({ route, method: 'GET', kind: 'drop-response-after-apply', times: 1 });
+    world.sim.control.resetCounters();
+    world.sim.control.setFault({ route, method: 'GET', kind: 'drop-response-after-apply', times: 1 });
     try {
       const result = await server.client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: { limit: 1 } });
       expect(result.isError ?? false, JSON.stringify(result.content).slice(0, 200)).toBe(false);
-      expect(sim.control.count(route, 'GET')).toBe(2);
+      expect(world.sim.control.count(route, 'GET')).toBe(2);
     } finally {
-      sim.control.clearFaults();
+      world.sim.control.clearFaults();
     }
   });
 });
@@ -92,7 +79,7 @@ describe('auditor profile over stdio', () => {
 describe('PFSENSE_ALLOWED_TOOLS', () => {
   it('registers exactly the listed tools', async () => {
     const allowed = ['pfsense_get_firewall_aliases', 'pfsense_get_system_status', 'pfsense_mcp_info'];
-    const server = await connectBuilt({ ...env, PFSENSE_ALLOWED_TOOLS: allowed.join(',') });
+    const server = await connectBuilt({ ...world.env, PFSENSE_ALLOWED_TOOLS: allowed.join(',') });
     try {
       const { tools } = await server.client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(allowed);
@@ -106,13 +93,13 @@ describe('PFSENSE_ALLOWED_TOOLS', () => {
   });
 
   it('an empty value registers zero tools; a wildcard is a startup error', async () => {
-    const empty = await connectBuilt({ ...env, PFSENSE_ALLOWED_TOOLS: '' });
+    const empty = await connectBuilt({ ...world.env, PFSENSE_ALLOWED_TOOLS: '' });
     try {
       expect((await empty.client.listTools()).tools).toEqual([]);
     } finally {
       await empty.close();
     }
-    const run = await runBuilt({ ...env, PFSENSE_ALLOWED_TOOLS: 'pfsense_get_*' });
+    const run = await runBuilt({ ...world.env, PFSENSE_ALLOWED_TOOLS: 'pfsense_get_*' });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('PFSENSE_ALLOWED_TOOLS');
@@ -125,7 +112,7 @@ describe('bounded requests in flight', () => {
   let max = 0;
   beforeAll(async () => {
     // A counting loopback proxy between the server and the simulator: it sees every upstream request.
-    const target = new URL(sim.url);
+    const target = new URL(world.sim.url);
     proxy = createServer((req, res) => {
       current += 1;
       max = Math.max(max, current);
@@ -139,14 +126,14 @@ describe('bounded requests in flight', () => {
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   });
   afterAll(async () => {
-    sim.control.clearFaults();
+    world.sim.control.clearFaults();
     await new Promise((resolve) => proxy.close(resolve));
   });
 
   it(`many concurrent tool calls never put more than ${DEFAULT_MAX_IN_FLIGHT} requests on the wire at once`, async () => {
-    sim.control.setFault({ route: '/api/v2/firewall/rules', method: 'GET', kind: 'latency', ms: 150 });
+    world.sim.control.setFault({ route: '/api/v2/firewall/rules', method: 'GET', kind: 'latency', ms: 150 });
     const port = (proxy.address() as AddressInfo).port;
-    const server = await connectBuilt({ ...env, PFSENSE_URL: `http://127.0.0.1:${port}` });
+    const server = await connectBuilt({ ...world.env, PFSENSE_URL: `http://127.0.0.1:${port}` });
     try {
       const calls = Array.from({ length: 24 }, () => server.client.callTool({ name: 'pfsense_get_firewall_rules', arguments: {} }));
       const results = await Promise.all(calls);
@@ -154,7 +141,7 @@ describe('bounded requests in flight', () => {
       // 24 calls held 150 ms each overlap: the wire fills to exactly the bound, never beyond (the rest queue).
       // Reaching the bound proves the calls overlapped, so this can fail both ways.
       expect(max).toBe(DEFAULT_MAX_IN_FLIGHT);
-      expect(sim.control.count('/api/v2/firewall/rules', 'GET')).toBeGreaterThanOrEqual(24);
+      expect(world.sim.control.count('/api/v2/firewall/rules', 'GET')).toBeGreaterThanOrEqual(24);
     } finally {
       await server.close();
     }
@@ -200,7 +187,7 @@ describe('secrets and stdout', () => {
     // Raw 2026-07-28 lines: discovery, then requests each carrying the per-request envelope; stdin ends right
     // after them, and the calls in flight still answer before the exit.
     const call = (id: number, name: string, args: object) => modernRequest(id, 'tools/call', { name, arguments: args });
-    const run = await runBuilt(env, [], [
+    const run = await runBuilt(world.env, [], [
       modernRequest(1, 'server/discover'),
       modernRequest(2, 'tools/list'),
       call(3, 'pfsense_get_firewall_aliases', {}),
@@ -220,8 +207,8 @@ describe('secrets and stdout', () => {
     expect([byId.get(4)?.['isError'], errorCode(4)]).toEqual([true, 'INVALID_INPUT']);
     expect([byId.get(5)?.['isError'], byId.get(5)?.['resultType'], errorCode(5)]).toEqual([true, 'complete', 'UNKNOWN_TOOL']);
     for (const line of run.stderr.trim().split('\n')) expect(() => JSON.parse(line) as unknown).not.toThrow();
-    expect(run.stderr).not.toContain(sim.apiKey);
-    expect(run.stdout).not.toContain(sim.apiKey);
+    expect(run.stderr).not.toContain(world.sim.apiKey);
+    expect(run.stdout).not.toContain(world.sim.apiKey);
   });
 
   it('--help, --version and --check-config answer on stdout (no MCP session in those modes), errors on stderr', async () => {
@@ -231,14 +218,14 @@ describe('secrets and stdout', () => {
       expect(run.stdout.length).toBeGreaterThan(0);
       expect(run.stdout).not.toContain('jsonrpc');
     }
-    const ok = await runBuilt(env, ['--check-config']);
+    const ok = await runBuilt(world.env, ['--check-config']);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/reachability\s+ok/);
-    expect(ok.stdout + ok.stderr).not.toContain(sim.apiKey);
-    const down = await runBuilt({ ...env, PFSENSE_URL: 'http://127.0.0.1:9' }, ['--check-config']);
+    expect(ok.stdout + ok.stderr).not.toContain(world.sim.apiKey);
+    const down = await runBuilt({ ...world.env, PFSENSE_URL: 'http://127.0.0.1:9' }, ['--check-config']);
     expect(down.code).toBe(1);
     expect(down.stdout).toContain('UPSTREAM_UNREACHABLE');
-    const bad = await runBuilt({ ...env, PFSENSE_PROFILE: 'root' }, ['--check-config']);
+    const bad = await runBuilt({ ...world.env, PFSENSE_PROFILE: 'root' }, ['--check-config']);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain('PFSENSE_PROFILE');
     const usage = await runBuilt({}, ['--no-such-flag']);
@@ -249,16 +236,16 @@ describe('secrets and stdout', () => {
 
 describe('startup and shutdown', () => {
   it('refuses a group/world-readable key file and a symlinked one, without printing the key', async () => {
-    const wide = writeKeyFile(sim.apiKey, 0o644);
-    const link = join(dirname(keyFile), 'link-to-key');
-    symlinkSync(keyFile, link);
+    const wide = writeKeyFile(world.sim.apiKey, 0o644);
+    const link = join(dirname(world.keyFile), 'link-to-key');
+    symlinkSync(world.keyFile, link);
     try {
       for (const [path, reason] of [[wide, 'chmod 600'], [link, 'symbolic link']] as const) {
-        const run = await runBuilt({ ...env, PFSENSE_API_KEY_FILE: path }, [], [modernRequest(1, 'server/discover')]);
+        const run = await runBuilt({ ...world.env, PFSENSE_API_KEY_FILE: path }, [], [modernRequest(1, 'server/discover')]);
         expect(run.code, path).toBe(1);
         expect(run.stdout).toBe('');
         expect(run.stderr).toContain(reason);
-        expect(run.stderr).not.toContain(sim.apiKey);
+        expect(run.stderr).not.toContain(world.sim.apiKey);
       }
     } finally {
       rmSync(dirname(wide), { recursive: true, force: true });
@@ -267,7 +254,7 @@ describe('startup and shutdown', () => {
   });
 
   it('fails closed on a bad configuration with a sanitized message and a non-zero exit', async () => {
-    const run = await runBuilt({ PFSENSE_URL: 'https://user:hunter2@fw.example.net', PFSENSE_API_KEY_FILE: keyFile });
+    const run = await runBuilt({ PFSENSE_URL: 'https://user:hunter2@fw.example.net', PFSENSE_API_KEY_FILE: world.keyFile });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('PFSENSE_URL');
     expect(run.stderr).not.toContain('hunter2');
@@ -275,7 +262,7 @@ describe('startup and shutdown', () => {
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`${signal} shuts down cleanly with exit 0`, async () => {
-      const child = spawnBuilt(env);
+      const child = spawnBuilt(world.env);
       const done = collect(child);
       child.stdin.write(`${modernRequest(1, 'server/discover')}\n`);
       await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
@@ -287,7 +274,7 @@ describe('startup and shutdown', () => {
   }
 
   it('a broken stdout pipe (EPIPE) shuts down cleanly instead of crashing', async () => {
-    const child = spawnBuilt(env);
+    const child = spawnBuilt(world.env);
     const done = collect(child);
     child.stdin.write(`${modernRequest(1, 'server/discover')}\n`);
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));

@@ -1,28 +1,12 @@
 // The BUILT server over stdio, fed raw JSON lines a real SDK client would never send: requests before initialize,
 // garbage and invalid UTF-8, duplicate ids, a flood during startup, an oversized frame, and a client that stops
 // reading (README "Protocol edges").
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, INITIALIZE, modernRequest, writeKeyFile } from './support/built-server.js';
+import { describe, expect, it } from 'vitest';
+import { useBuiltReadWorld } from './support/built-read-world.js';
+import { INITIALIZE, modernRequest } from './support/built-server.js';
 import { logLines, spawnRaw, type RawServer, type Reply } from './support/raw-stdio-client.js';
 
-let sim: RunningSimulator;
-let keyFile: string;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  ensureBuilt();
-  sim = await startSimulator();
-  keyFile = writeKeyFile(sim.apiKey);
-  env = { PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: keyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' };
-}, 120_000);
-afterAll(async () => {
-  sim.control.clearFaults();
-  await sim.close();
-  rmSync(dirname(keyFile), { recursive: true, force: true });
-});
+const world = useBuiltReadWorld();
 
 const INITIALIZED = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
 const request = (id: unknown, method: string, params?: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
@@ -41,7 +25,7 @@ async function initialized(server: RawServer): Promise<void> {
 
 describe('requests before initialize', () => {
   it('2025 era: tools/call and tools/list before initialize get NOT_INITIALIZED (a JSON-RPC error, no tool result); ping is answered; after initialize the same call is served', async () => {
-    const server = spawnRaw(env);
+    const server = spawnRaw(world.env);
     try {
       server.send(infoCall(1));
       server.send(request(2, 'tools/list'));
@@ -66,7 +50,7 @@ describe('requests before initialize', () => {
   }, 60_000);
 
   it('2026-07-28 era: a request carrying the _meta envelope needs no handshake and is served', async () => {
-    const server = spawnRaw(env);
+    const server = spawnRaw(world.env);
     try {
       server.send(modernRequest(1, 'tools/call', { name: 'pfsense_mcp_info', arguments: {} }));
       const [reply] = await server.repliesTo(1);
@@ -81,7 +65,7 @@ describe('requests before initialize', () => {
 
 describe('malformed lines', () => {
   it('answers malformed JSON and invalid UTF-8 with -32700 and id null, a non-message with -32600, and keeps serving', async () => {
-    const server = spawnRaw(env);
+    const server = spawnRaw(world.env);
     try {
       await initialized(server);
       const before = server.replies.length;
@@ -111,8 +95,8 @@ describe('malformed lines', () => {
 
 describe('duplicate request ids', () => {
   it('refuses a second request with an id still in progress with our DUPLICATE_REQUEST_ID error; the first completes', async () => {
-    sim.control.setFault({ route: '/api/v2/status/system', method: 'GET', kind: 'latency', ms: 1_500 });
-    const server = spawnRaw(env);
+    world.sim.control.setFault({ route: '/api/v2/status/system', method: 'GET', kind: 'latency', ms: 1_500 });
+    const server = spawnRaw(world.env);
     try {
       server.send(modernRequest(1, 'server/discover'));
       await server.repliesTo(1);
@@ -132,7 +116,7 @@ describe('duplicate request ids', () => {
       expect(again[2]?.error).toBeUndefined();
       expect(refused(server, 'DUPLICATE_REQUEST_ID')).toHaveLength(1);
     } finally {
-      sim.control.clearFaults();
+      world.sim.control.clearFaults();
       await server.close();
     }
   }, 60_000);
@@ -140,7 +124,7 @@ describe('duplicate request ids', () => {
 
 describe('a flood during startup', () => {
   it('of 10,050 messages sent before the tools are ready, every request gets exactly one answer', async () => {
-    const server = spawnRaw(env);
+    const server = spawnRaw(world.env);
     try {
       const lines = [INITIALIZE, INITIALIZED];
       const requestIds: number[] = [];
@@ -175,7 +159,7 @@ describe('a flood during startup', () => {
 
 describe('a frame over the 10 MiB limit', () => {
   it('is refused (with the id read from its start, else id null), logged, discarded up to its newline, and the server keeps serving', async () => {
-    const server = spawnRaw(env);
+    const server = spawnRaw(world.env);
     try {
       await initialized(server);
       const pad = 'x'.repeat(10 * 1024 * 1024);
@@ -198,7 +182,7 @@ describe('a frame over the 10 MiB limit', () => {
 
 describe('a client that writes without reading', () => {
   it('does not grow the server: reading stops while stdout is full, and every reply comes once the client reads', async () => {
-    const server = spawnRaw(env);
+    const server = spawnRaw(world.env);
     try {
       await initialized(server);
       const toolCalls = () => logLines(server.stderr()).filter((l) => l['event'] === 'tool_call').length;

@@ -1,82 +1,34 @@
 // The one write end to end, as a user does it: `pfsense-mcp admin init/trust` on the host, the SDK Client
 // spawning the BUILT server over stdio with PFSENSE_PROFILE=write_protected, the REAL signer on the "operator's
 // machine" (keygen, review, sign --approve), `pfsense-mcp admin inbox add`, and the simulator over loopback.
-import { readFileSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
-import { connectBuilt, ensureBuilt, runBuilt, writeKeyFile, type ConnectedServer } from './support/built-server.js';
-import { WRITE_TOOL, approve, ensureSignerBuilt, setUpHost, simRequest, type HostSetup, type WriteResult } from './support/write-e2e.js';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runBuilt } from './support/built-server.js';
+import { ALIAS_PATH, ALIASES_PATH, useBuiltWriteWorld } from './support/built-write-world.js';
+import { approve } from './support/host-setup.js';
+import { simRequest } from './support/sim-request.js';
+import { WRITE_TOOL } from './support/write-result.js';
 
-const ALIASES_PATH = '/api/v2/firewall/aliases';
-const ALIAS_PATH = '/api/v2/firewall/alias';
-const STATUS_PATH = '/api/v2/status/system';
-
-let sim: RunningSimulator;
-let apiKeyFile: string;
-const cleanups: (() => Promise<void> | void)[] = [];
 // Each test spawns the server, the signer and the admin program several times (about a second per process
 // start on a loaded machine); the bound is on process starts, not on anything the product waits for.
 const PROCESS_TEST_TIMEOUT_MS = 180_000;
 
-beforeAll(async () => {
-  ensureBuilt();
-  ensureSignerBuilt();
-  sim = await startSimulator({
-    data: {
-      [ALIASES_PATH]: [
-        { name: 'LAN_SERVERS', type: 'host', descr: 'Servers', address: ['10.0.0.1'], detail: ['nas'] },
-        { name: 'WEB_PORTS', type: 'port', descr: 'HTTP and HTTPS', address: ['80', '443'], detail: ['http', 'https'] },
-        { name: 'DMZ_HOSTS', type: 'host', descr: 'DMZ', address: ['10.3.0.10'], detail: ['web'] },
-      ],
-      [STATUS_PATH]: { platform: 'Netgate 4200', netgate_id: 'a1b2c3d4e5f60718' },
-    },
-  });
-  apiKeyFile = writeKeyFile(sim.apiKey);
-}, 180_000);
-
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-  await sim.close();
-  rmSync(dirname(apiKeyFile), { recursive: true, force: true });
-});
-
-function env(host: HostSetup | null, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    PFSENSE_URL: sim.url,
-    PFSENSE_API_KEY_FILE: apiKeyFile,
-    PFSENSE_ALLOW_HTTP_LOOPBACK: 'true',
-    PFSENSE_PROFILE: 'write_protected',
-    ...(host === null ? {} : { PFSENSE_WRITE_DIR: host.dir }),
-    ...extra,
-  };
-}
-
-function host(pinned?: Parameters<typeof setUpHost>[0]): HostSetup {
-  const h = setUpHost(pinned);
-  cleanups.push(() => h.cleanup());
-  return h;
-}
-
-async function serve(e: Record<string, string>): Promise<ConnectedServer> {
-  const s = await connectBuilt(e);
-  cleanups.push(() => s.close());
-  return s;
-}
-
-async function call(s: ConnectedServer, args: Record<string, unknown>): Promise<WriteResult> {
-  const r = (await s.client.callTool({ name: WRITE_TOOL, arguments: args })) as { content: { text: string }[]; structuredContent?: unknown; isError?: boolean };
-  if (r.isError === true) throw new Error(`tool error: ${r.content[0]?.text ?? ''}`);
-  expect(JSON.parse(r.content[0]?.text ?? 'null')).toEqual(r.structuredContent);
-  return r.structuredContent as WriteResult;
-}
+const world = useBuiltWriteWorld([
+  { name: 'LAN_SERVERS', type: 'host', descr: 'Servers', address: ['10.0.0.1'], detail: ['nas'] },
+  { name: 'WEB_PORTS', type: 'port', descr: 'HTTP and HTTPS', address: ['80', '443'], detail: ['http', 'https'] },
+  { name: 'DMZ_HOSTS', type: 'host', descr: 'DMZ', address: ['10.3.0.10'], detail: ['web'] },
+]);
+const host = world.host;
+const env = world.env;
+const serve = world.connect;
+const call = world.call;
 
 async function descr(name: string): Promise<unknown> {
-  const r = await simRequest(sim.url, sim.apiKey, 'GET', ALIASES_PATH);
+  const r = await simRequest(world.sim.url, world.sim.apiKey, 'GET', ALIASES_PATH);
   return (r.json as { data: { name: string; descr: string }[] }).data.find((a) => a.name === name)?.descr;
 }
 
-const patches = () => sim.control.count(ALIAS_PATH, 'PATCH');
+const patches = world.patches;
 
 const absentLine = (stderr: string): Record<string, unknown> | null => {
   const line = stderr.split('\n').find((l) => l.includes('"event":"write_tool_absent"'));
@@ -122,7 +74,7 @@ describe('the signed write through MCP, the real signer and pfsense-mcp admin', 
     const args = { alias_name: 'WEB_PORTS', description: 'Web (lost answer)' };
     approve(h, (await call(s, args)).pending_request ?? '', 'plan-authorization');
     approve(h, (await call(s, args)).pending_request ?? '', 'confirmation');
-    sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'drop-response-after-apply', times: 1 });
+    world.sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'drop-response-after-apply', times: 1 });
     const before = patches();
     const lost = await call(s, args);
     expect(lost.status).toBe('reconciliation_required');
@@ -140,7 +92,7 @@ describe('the signed write through MCP, the real signer and pfsense-mcp admin', 
     const args = { alias_name: 'DMZ_HOSTS', description: 'DMZ (stale)' };
     approve(h, (await call(s, args)).pending_request ?? '', 'plan-authorization');
     approve(h, (await call(s, args)).pending_request ?? '', 'confirmation');
-    const r = await simRequest(sim.url, sim.apiKey, 'PATCH', ALIAS_PATH, { id: 2, descr: 'someone else', apply: false });
+    const r = await simRequest(world.sim.url, world.sim.apiKey, 'PATCH', ALIAS_PATH, { id: 2, descr: 'someone else', apply: false });
     expect(r.status).toBe(200);
     const before = patches();
     expect(await call(s, args)).toEqual({
@@ -208,7 +160,7 @@ describe('the write tool is absent for each failed gate; READ keeps serving; --c
   });
 
   it('the default (auditor, nothing set): READ + 0 WRITE, no write line; --check-config exits 0', async () => {
-    const e = { PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: apiKeyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' };
+    const e = world.applianceEnv();
     const s = await serve(e);
     expect((await s.client.listTools()).tools.some((t) => t.name === WRITE_TOOL)).toBe(false);
     expect(s.stderr()).not.toContain('write_tool_absent');

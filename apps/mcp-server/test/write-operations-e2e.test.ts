@@ -3,9 +3,12 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { connectBuilt, ensureBuilt, writeKeyFile } from './support/built-server.js';
-import { READ_KEY, WRITE_TOOL, callWrite, initTestWriteDirectory, signIntoInbox, startWriteSimulator, type TestWriteDirectory } from './support/write-harness.js';
+import { signIntoInbox } from './support/sign-into-inbox.js';
+import { initTestWriteDirectory, type TestWriteDirectory } from './support/test-write-directory.js';
+import { WRITE_TOOL, callWrite } from './support/write-result.js';
+import { READ_KEY, startWriteSimulator } from './support/write-simulator.js';
+import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 
 let sim: RunningSimulator;
 let w: TestWriteDirectory;

@@ -4,52 +4,17 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import { describe, expect, it } from 'vitest';
 import { errorOf } from './support/in-process-server.js';
-import {
-  READ_KEY,
-  WRITE_KEY,
-  WRITE_TOOL,
-  callWrite,
-  initTestWriteDirectory,
-  keyFile,
-  serverConfig,
-  signIntoInbox,
-  startWriteHarness,
-  startWriteSimulator,
-  type TestWriteDirectory,
-  type WriteHarness,
-} from './support/write-harness.js';
+import { useInProcessWriteWorld } from './support/in-process-write-world.js';
+import { signIntoInbox } from './support/sign-into-inbox.js';
+import type { WriteHarness } from './support/write-harness.js';
+import { callWrite, WRITE_TOOL } from './support/write-result.js';
 
 const OPS_TOOL = 'pfsense_get_write_operations';
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startWriteSimulator();
-});
-afterAll(async () => {
-  await sim.close();
-});
-
-const open: (() => Promise<void> | void)[] = [];
-afterAll(async () => {
-  for (const close of open.reverse()) await close();
-});
-
-async function writeDir(): Promise<TestWriteDirectory> {
-  const w = await initTestWriteDirectory();
-  open.push(() => w.cleanup());
-  return w;
-}
-
-async function harness(w: TestWriteDirectory | null, extra: Parameters<typeof serverConfig>[1] = {}, options: { allowListed?: () => boolean } = {}): Promise<WriteHarness> {
-  const writeKeyFile = w === null ? null : keyFile(w.root, `write-key-${Math.random().toString(16).slice(2)}`, WRITE_KEY);
-  const config = serverConfig(sim, { write: { dir: w?.layout.dir ?? null, anchorDir: null, apiKeyFile: writeKeyFile }, ...extra });
-  const h = await startWriteHarness(config, READ_KEY, options);
-  open.push(() => h.close());
-  return h;
-}
+const world = useInProcessWriteWorld();
+const { writeDir, harness } = world;
 
 interface OpsResult {
   data: { operation_id: string; status: string; contract_state: string; contract_id: string; attempts: number; created_at: string; updated_at: string; pending_request: string | null; next_step: string }[];

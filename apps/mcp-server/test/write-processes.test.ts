@@ -1,87 +1,31 @@
 // Real processes on one write directory: two built servers asking for the same change at once, and a server
 // stopped (SIGTERM, stdin EOF) or killed (SIGKILL) while its one PATCH is in flight at the simulator.
-import { existsSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
-import { INITIALIZE, collect, ensureBuilt, spawnBuilt, writeKeyFile } from './support/built-server.js';
-import { WRITE_TOOL, approve, connectWriteServer, ensureSignerBuilt, setUpHost, until, type HostSetup, type WriteResult, type WriteServer } from './support/write-e2e.js';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ALIAS_PATH, useBuiltWriteWorld } from './support/built-write-world.js';
+import { INITIALIZE, collect, spawnBuilt } from './support/built-server.js';
+import { approve } from './support/host-setup.js';
+import { until } from './support/until.js';
+import { WRITE_TOOL, type WriteResult } from './support/write-result.js';
 
-const ALIASES_PATH = '/api/v2/firewall/aliases';
-const ALIAS_PATH = '/api/v2/firewall/alias';
-const STATUS_PATH = '/api/v2/status/system';
 const LATENCY_MS = 2_500;
-
-let sim: RunningSimulator;
-let apiKeyFile: string;
-const cleanups: (() => Promise<void> | void)[] = [];
 // Each test spawns the server, the signer and the admin program several times (about a second per process
 // start on a loaded machine); the bound is on process starts, not on anything the product waits for.
 const PROCESS_TEST_TIMEOUT_MS = 180_000;
 
-beforeAll(async () => {
-  ensureBuilt();
-  ensureSignerBuilt();
-  sim = await startSimulator({
-    data: {
-      [ALIASES_PATH]: [
-        { name: 'A_RACE', type: 'host', descr: 'race', address: ['10.0.0.1'], detail: ['a'] },
-        { name: 'B_TERM', type: 'host', descr: 'term', address: ['10.0.0.2'], detail: ['b'] },
-        { name: 'C_EOF', type: 'host', descr: 'eof', address: ['10.0.0.3'], detail: ['c'] },
-        { name: 'D_KILL', type: 'host', descr: 'kill', address: ['10.0.0.4'], detail: ['d'] },
-      ],
-      [STATUS_PATH]: { platform: 'Netgate 4200', netgate_id: 'a1b2c3d4e5f60718' },
-    },
-  });
-  apiKeyFile = writeKeyFile(sim.apiKey);
-}, 180_000);
-
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-  await sim.close();
-  rmSync(dirname(apiKeyFile), { recursive: true, force: true });
-});
-
-const env = (h: HostSetup): Record<string, string> => ({
-  PFSENSE_URL: sim.url,
-  PFSENSE_API_KEY_FILE: apiKeyFile,
-  PFSENSE_ALLOW_HTTP_LOOPBACK: 'true',
-  PFSENSE_PROFILE: 'write_protected',
-  PFSENSE_WRITE_DIR: h.dir,
-});
-
-function host(): HostSetup {
-  const h = setUpHost();
-  cleanups.push(() => h.cleanup());
-  return h;
-}
-
-async function serve(h: HostSetup): Promise<WriteServer> {
-  const s = await connectWriteServer(env(h));
-  cleanups.push(() => s.close());
-  return s;
-}
-
-async function call(s: WriteServer, args: Record<string, unknown>): Promise<WriteResult> {
-  const r = (await s.client.callTool({ name: WRITE_TOOL, arguments: args }, { timeout: 120_000 })) as {
-    content: { text: string }[];
-    structuredContent?: unknown;
-    isError?: boolean;
-  };
-  if (r.isError === true) throw new Error(`tool error: ${r.content[0]?.text ?? ''}`);
-  return r.structuredContent as WriteResult;
-}
-
+const world = useBuiltWriteWorld([
+  { name: 'A_RACE', type: 'host', descr: 'race', address: ['10.0.0.1'], detail: ['a'] },
+  { name: 'B_TERM', type: 'host', descr: 'term', address: ['10.0.0.2'], detail: ['b'] },
+  { name: 'C_EOF', type: 'host', descr: 'eof', address: ['10.0.0.3'], detail: ['c'] },
+  { name: 'D_KILL', type: 'host', descr: 'kill', address: ['10.0.0.4'], detail: ['d'] },
+]);
+const host = () => world.host();
+const serve = world.serve;
+const call = world.call;
 /** Authorization and confirmation signed and installed: the next call runs the executor. */
-async function confirmed(h: HostSetup, s: WriteServer, args: Record<string, unknown>): Promise<WriteResult> {
-  approve(h, (await call(s, args)).pending_request ?? '', 'plan-authorization');
-  const awaiting = await call(s, args);
-  expect(awaiting.status).toBe('awaiting_confirmation');
-  approve(h, awaiting.pending_request ?? '', 'confirmation');
-  return awaiting;
-}
-
-const patches = () => sim.control.count(ALIAS_PATH, 'PATCH');
+const confirmed = world.confirm;
+const patches = world.patches;
 
 describe('two server processes on one write directory', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('asking for the same change at once: one operation, one contract, at most one PATCH', async () => {
@@ -124,7 +68,7 @@ describe('shutdown with the write in flight', { timeout: PROCESS_TEST_TIMEOUT_MS
     const s = await serve(h);
     const args = { alias_name: 'B_TERM', description: 'terminated gracefully' };
     await confirmed(h, s, args);
-    sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'latency', ms: LATENCY_MS, times: 1 });
+    world.sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'latency', ms: LATENCY_MS, times: 1 });
     const before = patches();
     const answer = call(s, args);
     await until(() => patches() === before + 1);
@@ -154,9 +98,9 @@ describe('shutdown with the write in flight', { timeout: PROCESS_TEST_TIMEOUT_MS
     await confirmed(h, s, args);
     await s.close();
     expect(await s.gone()).toBe(true);
-    sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'latency', ms: LATENCY_MS, times: 1 });
+    world.sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'latency', ms: LATENCY_MS, times: 1 });
     const before = patches();
-    const child = spawnBuilt(env(h));
+    const child = spawnBuilt(world.env(h));
     const done = collect(child);
     child.stdin.write(`${INITIALIZE}\n`);
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
@@ -179,7 +123,7 @@ describe('shutdown with the write in flight', { timeout: PROCESS_TEST_TIMEOUT_MS
     const s = await serve(h);
     const args = { alias_name: 'D_KILL', description: 'killed mid-flight' };
     const awaiting = await confirmed(h, s, args);
-    sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'latency', ms: LATENCY_MS, times: 1 });
+    world.sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'latency', ms: LATENCY_MS, times: 1 });
     const before = patches();
     const answer = call(s, args).catch(() => null);
     await until(() => patches() === before + 1);

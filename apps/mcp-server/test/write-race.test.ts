@@ -3,43 +3,25 @@
 // re-read and while its one PATCH is on the wire (held by the simulator's latency fault), so the PATCH's id now
 // names the next alias. The request carries the target's unchanged name, so pfrest (and the simulator) refuse it:
 // zero effect on every alias, the contract FAILED, the transition audited.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
-import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
-import {
-  ALIAS_PATH,
-  ALIASES,
-  ALIASES_PATH,
-  READ_KEY,
-  WRITE_KEY,
-  callWrite,
-  initTestWriteDirectory,
-  keyFile,
-  serverConfig,
-  signIntoInbox,
-  startWriteHarness,
-  startWriteSimulator,
-  type TestWriteDirectory,
-  type WriteHarness,
-} from './support/write-harness.js';
+import { useInProcessWriteWorld } from './support/in-process-write-world.js';
+import { signIntoInbox } from './support/sign-into-inbox.js';
+import type { TestWriteDirectory } from './support/test-write-directory.js';
+import type { WriteHarness } from './support/write-harness.js';
+import { callWrite } from './support/write-result.js';
+import { ALIAS_PATH, ALIASES, ALIASES_PATH } from './support/write-simulator.js';
 
-let sim: RunningSimulator;
+const world = useInProcessWriteWorld();
 let w: TestWriteDirectory;
 let h: WriteHarness;
 beforeAll(async () => {
-  sim = await startWriteSimulator();
-  w = await initTestWriteDirectory();
-  const writeKeyFile = keyFile(w.root, 'write-key', WRITE_KEY);
-  h = await startWriteHarness(serverConfig(sim, { write: { dir: w.layout.dir, anchorDir: null, apiKeyFile: writeKeyFile } }), READ_KEY);
-});
-afterAll(async () => {
-  await h.close();
-  await sim.close();
-  w.cleanup();
+  w = await world.writeDir();
+  h = await world.harness(w);
 });
 
 async function aliases(): Promise<{ id: number; name: string; descr: string }[]> {
-  const r = await fetch(`${sim.url}${ALIASES_PATH}`, { headers: { 'X-API-Key': sim.apiKey } });
+  const r = await fetch(`${world.sim.url}${ALIASES_PATH}`, { headers: { 'X-API-Key': world.sim.apiKey } });
   return ((await r.json()) as { data: { id: number; name: string; descr: string }[] }).data;
 }
 
@@ -53,17 +35,17 @@ describe('an earlier alias deleted between the re-read and the send', () => {
     signIntoInbox(w, r2.pending_request as string);
 
     // Hold the one PATCH in the simulator (it is counted on arrival, handled after the delay).
-    sim.control.resetCounters();
-    sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'latency', ms: 1500, times: 1 });
+    world.sim.control.resetCounters();
+    world.sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'latency', ms: 1500, times: 1 });
     const call = callWrite(h.client, args);
-    await vi.waitFor(() => expect(sim.control.count(ALIAS_PATH, 'PATCH')).toBe(1), { timeout: 20_000, interval: 10 });
-    const del = await fetch(`${sim.url}${ALIAS_PATH}?id=0`, { method: 'DELETE', headers: { 'X-API-Key': sim.apiKey } });
+    await vi.waitFor(() => expect(world.sim.control.count(ALIAS_PATH, 'PATCH')).toBe(1), { timeout: 20_000, interval: 10 });
+    const del = await fetch(`${world.sim.url}${ALIAS_PATH}?id=0`, { method: 'DELETE', headers: { 'X-API-Key': world.sim.apiKey } });
     expect(del.status).toBe(200);
     const r3 = await call;
 
     // FAILED is closed without effect: the uniform refusal (asking again would start a new attempt).
     expect(r3.status).toBe('refused');
-    expect(sim.control.count(ALIAS_PATH, 'PATCH')).toBe(1);
+    expect(world.sim.control.count(ALIAS_PATH, 'PATCH')).toBe(1);
     const after = await aliases();
     expect(after.map(({ name, descr }) => ({ name, descr }))).toEqual(ALIASES.slice(1).map(({ name, descr }) => ({ name, descr })));
 

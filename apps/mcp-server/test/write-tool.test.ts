@@ -3,69 +3,29 @@
 // from a write directory exactly as the program builds it, the simulator over loopback. Operator signatures come
 // from the authorization library here; test/write-e2e.test.ts uses the real signer and the built server.
 import { chmodSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { artifactDigestOf, parseArtifact } from '@pfsense-mcp/authorization';
-import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
-import { ERAS, type Era } from './support/clients.js';
+import { ERAS } from './support/clients.js';
 import { errorOf } from './support/in-process-server.js';
-import { simRequest } from './support/write-e2e.js';
+import { useInProcessWriteWorld } from './support/in-process-write-world.js';
+import { simRequest } from './support/sim-request.js';
+import { signIntoInbox } from './support/sign-into-inbox.js';
+import { advanceConsumptionStore, advanceContractStore, type TestWriteDirectory } from './support/test-write-directory.js';
+import type { WriteHarness } from './support/write-harness.js';
+import { callWrite, WRITE_TOOL } from './support/write-result.js';
+import { ALIAS_PATH, ALIASES_PATH, WRITE_KEY } from './support/write-simulator.js';
 import { HELP_TEXT } from '../src/runtime/help-text.js';
-import {
-  ALIAS_PATH,
-  ALIASES_PATH,
-  READ_KEY,
-  advanceConsumptionStore,
-  advanceContractStore,
-  WRITE_KEY,
-  WRITE_TOOL,
-  callWrite,
-  initTestWriteDirectory,
-  keyFile,
-  serverConfig,
-  signIntoInbox,
-  startWriteHarness,
-  startWriteSimulator,
-  type TestWriteDirectory,
-  type WriteHarness,
-} from './support/write-harness.js';
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startWriteSimulator();
-});
-afterAll(async () => {
-  await sim.close();
-});
-
-const open: (() => Promise<void> | void)[] = [];
-afterAll(async () => {
-  for (const close of open.reverse()) await close();
-});
-
-async function writeDir(options: Parameters<typeof initTestWriteDirectory>[0] = {}): Promise<TestWriteDirectory> {
-  const w = await initTestWriteDirectory(options);
-  open.push(() => w.cleanup());
-  return w;
-}
-
-async function harness(w: TestWriteDirectory | null, extra: Parameters<typeof serverConfig>[1] = {}, options: { allowListed?: () => boolean; readKey?: string; era?: Era } = {}): Promise<WriteHarness> {
-  const writeKeyFile = w === null ? null : keyFile(w.root, `write-key-${Math.random().toString(16).slice(2)}`, WRITE_KEY);
-  const config = serverConfig(sim, {
-    write: { dir: w?.layout.dir ?? null, anchorDir: w?.layout.anchorDirIsExternal === true ? w.layout.anchorDir : null, apiKeyFile: writeKeyFile },
-    ...extra,
-  });
-  const h = await startWriteHarness(config, options.readKey ?? READ_KEY, options);
-  open.push(() => h.close());
-  return h;
-}
+const world = useInProcessWriteWorld();
+const { writeDir, harness } = world;
 
 async function descrOf(name: string): Promise<unknown> {
-  const r = await simRequest(sim.url, sim.apiKey, 'GET', ALIASES_PATH);
+  const r = await simRequest(world.sim.url, world.sim.apiKey, 'GET', ALIASES_PATH);
   return (r.json as { data: { name: string; descr: string }[] }).data.find((a) => a.name === name)?.descr;
 }
 
 async function setDescr(id: number, descr: string): Promise<void> {
-  const r = await simRequest(sim.url, sim.apiKey, 'PATCH', ALIAS_PATH, { id, descr, apply: false });
+  const r = await simRequest(world.sim.url, world.sim.apiKey, 'PATCH', ALIAS_PATH, { id, descr, apply: false });
   if (r.status !== 200) throw new Error(`admin PATCH ${r.status}`);
 }
 
@@ -74,7 +34,7 @@ async function info(h: WriteHarness): Promise<Record<string, unknown>> {
   return r.structuredContent as Record<string, unknown>;
 }
 
-const patches = () => sim.control.count(ALIAS_PATH, 'PATCH');
+const patches = () => world.sim.control.count(ALIAS_PATH, 'PATCH');
 
 describe('registration: the three gates', () => {
   it('write_protected with a complete write directory: the tool is listed with its annotations and schemas; info says implemented, granted, runtime-enabled', async () => {
@@ -327,10 +287,8 @@ describe.each(ERAS)('the lifecycle through MCP (%s era)', (era) => {
 describe('keys per call', () => {
   it('without PFSENSE_WRITE_API_KEY_FILE the READ key sends the PATCH too (it then needs that privilege)', async () => {
     const w = await writeDir();
-    const config = serverConfig(sim, { write: { dir: w.layout.dir, anchorDir: null, apiKeyFile: null } });
     // The READ key lacks the PATCH privilege: the executor's one PATCH is refused (403) → FAILED, never resent.
-    const h = await startWriteHarness(config, READ_KEY);
-    open.push(() => h.close());
+    const h = await harness(w, { write: { dir: w.layout.dir, anchorDir: null, apiKeyFile: null } });
     const args = { alias_name: 'WEB_PORTS', description: 'Ports, read key only' };
     const first = await callWrite(h.client, args);
     signIntoInbox(w, first.pending_request ?? '');
@@ -360,7 +318,7 @@ describe.each(ERAS)('reconciliation through MCP (%s era)', (era) => {
     signIntoInbox(w, first.pending_request ?? '');
     const prepared = await callWrite(h.client, args);
     signIntoInbox(w, prepared.pending_request ?? '');
-    sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'drop-response-after-apply', times: 1 });
+    world.sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'drop-response-after-apply', times: 1 });
     const before = patches();
     const lost = await callWrite(h.client, args);
     expect(lost.status).toBe('reconciliation_required');

@@ -71,10 +71,24 @@ export function serverEnv(extra: Record<string, string>): Record<string, string>
 
 export interface ConnectedServer {
   readonly client: Client;
+  /** The server's process id (to signal it). */
+  readonly pid: number;
   readonly stderr: () => string;
   /** Resolves once the server's stderr ended (after its exit): everything it logged is in `stderr()`. */
   readonly stderrEnded: Promise<void>;
+  /** Resolves true once the process is gone, false after `timeoutMs` (polled: the SDK transport does not expose the exit). */
+  gone(timeoutMs?: number): Promise<boolean>;
+  /** Closes the client; a server that is already gone (killed) is not an error. */
   close(): Promise<void>;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The built server spawned by the v2 SDK Client over stdio, pinned to 2026-07-28 unless `era` says otherwise. */
@@ -89,7 +103,26 @@ export async function connectBuilt(env: Record<string, string>, args: string[] =
   const client = newClient(era, 'mcp-server-e2e');
   await client.connect(transport);
   assertEra(client, era);
-  return { client, stderr: () => stderr, stderrEnded, close: () => client.close() };
+  const pid = transport.pid;
+  if (pid === null) throw new Error('the spawned server has no pid');
+  return {
+    client,
+    pid,
+    stderr: () => stderr,
+    stderrEnded,
+    gone: async (timeoutMs = 60_000) => {
+      const end = Date.now() + timeoutMs;
+      while (isAlive(pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      return !isAlive(pid);
+    },
+    close: async () => {
+      try {
+        await client.close();
+      } catch {
+        // already gone
+      }
+    },
+  };
 }
 
 export interface RawRun {
