@@ -10,8 +10,8 @@ export interface RefusalContext {
 
 /**
  * Turns a failed gate into the one uniform CoordinatorRefusedError and records it (value-free) in the audit
- * sink. Shared by the coordinator's gates and the execution core's inbox/outbox checks, so both refuse the
- * same way without calling each other.
+ * sink. The operation driver builds one and hands it to its gatekeeper, so the gates and the driver's
+ * inbox/outbox checks refuse the same way without calling each other.
  */
 export class RefusalRecorder {
   readonly #audit: RefusalAuditSink;
