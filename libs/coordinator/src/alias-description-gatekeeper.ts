@@ -110,22 +110,16 @@ export class AliasDescriptionGatekeeper {
     const fn = 'AliasDescriptionGatekeeper';
     assertObject(options, `${fn}: "options"`);
     if (!(options.store instanceof SqliteRecoveryContractStore)) throw new TypeError(`${fn}: "store" must be a SqliteRecoveryContractStore`);
-    if (
-      options.consumption === null ||
-      typeof options.consumption !== 'object' ||
-      typeof options.consumption.tryConsume !== 'function' ||
-      typeof options.consumption.isConsumed !== 'function'
-    ) {
-      throw new TypeError(`${fn}: "consumption" must provide tryConsume(authorizationId) and isConsumed(authorizationId)`);
-    }
+    assertObject(options.consumption, `${fn}: "consumption"`);
+    assertFunction(options.consumption.tryConsume, `${fn}: "consumption.tryConsume"`, 'a function tryConsume(authorizationId, issuedAt)');
+    assertFunction(options.consumption.isConsumed, `${fn}: "consumption.isConsumed"`, 'a function isConsumed(authorizationId, issuedAt)');
     if (!(options.executor instanceof MutationExecutor)) throw new TypeError(`${fn}: "executor" must be a MutationExecutor`);
     if (!(options.readClient instanceof RestApiClient)) throw new TypeError(`${fn}: "readClient" must be a RestApiClient`);
     if (!(options.policy instanceof MutationPolicy)) throw new TypeError(`${fn}: "policy" must be a MutationPolicy`);
     if (!isProfile(options.profile)) throw new TypeError(`${fn}: "profile" must be a Profile`);
     if (!(options.authorities instanceof PinnedAuthoritySet)) throw new TypeError(`${fn}: "authorities" must be a PinnedAuthoritySet`);
-    if (options.appliance === null || typeof options.appliance !== 'object' || typeof options.appliance.baseUrl !== 'string' || !isSafeToken(options.appliance.tlsMode)) {
-      throw new TypeError(`${fn}: "appliance" must be {baseUrl, tlsMode}`);
-    }
+    assertObject(options.appliance, `${fn}: "appliance"`);
+    if (typeof options.appliance.baseUrl !== 'string' || !isSafeToken(options.appliance.tlsMode)) throw new TypeError(`${fn}: "appliance" must be {baseUrl, tlsMode}`);
     assertFunction(options.clock, `${fn}: "clock"`, 'a function returning UTC milliseconds');
     if (!(options.refusals instanceof RefusalRecorder)) throw new TypeError(`${fn}: "refusals" must be a RefusalRecorder`);
     const lifetime = options.contractLifetimeMs ?? DEFAULT_CONTRACT_LIFETIME_MS;

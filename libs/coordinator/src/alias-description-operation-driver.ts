@@ -113,12 +113,12 @@ export class AliasDescriptionOperationDriver {
     assertObject(options, `${fn}: "options"`);
     if (!(options.store instanceof SqliteRecoveryContractStore)) throw new TypeError(`${fn}: "store" must be a SqliteRecoveryContractStore`);
     assertFunction(options.clock, `${fn}: "clock"`, 'a function returning UTC milliseconds');
-    if (options.audit !== undefined && (options.audit === null || typeof options.audit.record !== 'function')) {
-      throw new TypeError(`${fn}: "audit" must provide record(event)`);
+    if (options.audit !== undefined) {
+      assertObject(options.audit, `${fn}: "audit"`);
+      assertFunction(options.audit.record, `${fn}: "audit.record"`, 'a function record(event)');
     }
-    if (options.serverKey === null || typeof options.serverKey !== 'object' || !(options.serverKey.privateKey instanceof Uint8Array)) {
-      throw new TypeError(`${fn}: "serverKey" must be {privateKey}`);
-    }
+    assertObject(options.serverKey, `${fn}: "serverKey"`);
+    if (!(options.serverKey.privateKey instanceof Uint8Array)) throw new TypeError(`${fn}: "serverKey.privateKey" must be a Uint8Array`);
     if (!(options.serverAuthorities instanceof PinnedAuthoritySet)) throw new TypeError(`${fn}: "serverAuthorities" must be a PinnedAuthoritySet`);
     const lifetime = options.requestLifetimeMs ?? DEFAULT_REQUEST_LIFETIME_MS;
     if (!Number.isSafeInteger(lifetime) || lifetime < 1000 || lifetime > MAX_REQUEST_LIFETIME_MS) {

@@ -1,3 +1,4 @@
+import { assertFunction, assertObject } from '@pfsense-mcp/foundation';
 import { CoordinatorRefusedError } from './coordinator-refused-error.js';
 import type { RefusalAuditSink, RefusalClass, RefusalGate } from './refusal-audit.js';
 
@@ -18,8 +19,9 @@ export class RefusalRecorder {
   readonly #clock: () => number;
 
   constructor(audit: RefusalAuditSink, clock: () => number) {
-    if (audit === null || typeof audit !== 'object' || typeof audit.record !== 'function') throw new TypeError('RefusalRecorder: "audit" must provide record(event)');
-    if (typeof clock !== 'function') throw new TypeError('RefusalRecorder: "clock" must be a function returning UTC milliseconds');
+    assertObject(audit, 'RefusalRecorder: "audit"');
+    assertFunction(audit.record, 'RefusalRecorder: "audit.record"', 'a function record(event)');
+    assertFunction(clock, 'RefusalRecorder: "clock"', 'a function returning UTC milliseconds');
     this.#audit = audit;
     this.#clock = clock;
     Object.freeze(this);
