@@ -34,7 +34,7 @@ export function selectorOf(artifact: Artifact): ArtifactSelector {
  * mode and owner (`ArtifactDirectory.statKey`, which also re-checks the file's safety on every scan). A
  * changed key is re-read and re-parsed. A call then opens only the files its operation selects, and reads
  * those in full again (the gate verifies them). An unsafe or malformed candidate still fails the scan
- * closed, as before; the cache never remembers a failure.
+ * closed; the cache never remembers a failure.
  */
 export class InboxIndex {
   readonly #directory: ArtifactDirectory;
