@@ -19,7 +19,7 @@ import {
 } from '@pfsense-mcp/contract-store';
 import type { ConfigHistoryRecord, ReconciledContract, RecoveryContract } from '@pfsense-mcp/contract-store';
 import { ExecutorContractStore } from '@pfsense-mcp/contract-store/executor';
-import type { VerifiedSeal } from '@pfsense-mcp/contract-store/executor';
+import type { ExecutorStoreOperations, VerifiedSeal } from '@pfsense-mcp/contract-store/executor';
 import { assertFunction, assertObject, readClock } from '@pfsense-mcp/foundation';
 import { PfrestResponseError, RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { MutationPolicy, PolicyRefusalError } from '@pfsense-mcp/policy';
@@ -176,22 +176,7 @@ const recordOf = (e: ConfigHistoryEvidence): ConfigHistoryRecord => configHistor
  * `confirm` or `resolveReconciliation`, and the entry exposes no way to the full store
  * (test/sealed-source.test.ts also scans src/ for those calls).
  */
-type ExecutorStoreView = Pick<
-  ExecutorContractStore,
-  | 'load'
-  | 'checkAnchor'
-  | 'reconcileInterrupted'
-  | 'beginExecution'
-  | 'markExecutionVerified'
-  | 'markExecutionFailed'
-  | 'markExecutionAmbiguous'
-  | 'beginRollback'
-  | 'markRollbackVerified'
-  | 'markRollbackFailed'
-  | 'markRollbackAmbiguous'
-  | 'decryptProtectedArtifact'
-  | 'recordRefusal'
->;
+type ExecutorStoreView = ExecutorStoreOperations;
 
 /**
  * The sealed executor (docs/DESIGN.md §4): the only holder of a WriteApiClient. It accepts a
