@@ -1,21 +1,15 @@
-import { dirname, join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
-import { isSafeToken } from '@pfsense-mcp/canonical';
-import { assertFunction, assertObject } from '@pfsense-mcp/foundation';
 import type { AntiRollbackAnchor } from './anti-rollback-anchor.js';
 import { auditGenesisMac } from './audit-chain.js';
 import { DEFAULT_RETENTION_MS } from './contract-store-options.js';
 import type { ContractStoreOptions } from './contract-store-options.js';
-import { SchemaVersionError, StoreFileError, StoreRollbackError } from './contract-store-error.js';
-import { crashHooksOf } from './crash-hooks.js';
-import { FileAntiRollbackAnchor } from './file-anti-rollback-anchor.js';
+import { SchemaVersionError } from './contract-store-error.js';
 import { readKeyEpoch } from './key-epoch.js';
+import { openStoreDatabase } from './open-store-database.js';
+import type { StoreDatabaseKind } from './open-store-database.js';
 import { RateGate } from './rate-gate.js';
 import { expireAfterRestore, refuseRestoreWithWorkInFlight } from './restored-store.js';
-import { CONTRACT_STORE_MIGRATIONS, executedMigrations, prepareSchema } from './schema-migrations.js';
-import { assertSecureDirectory, assertSecureFile, createSecureFile } from './secure-store-path.js';
+import { CONTRACT_STORE_MIGRATIONS, executedMigrations } from './schema-migrations.js';
 import { acceptAnchor, openAnchorCheck } from './store-anchor.js';
-import { loadStoreKeys } from './store-keys.js';
 import { loadOrCreateMeta } from './store-meta.js';
 import { prepareStoreStatements } from './store-statements.js';
 import type { StoreState } from './store-state.js';
@@ -30,77 +24,37 @@ import { upgradeVersion, verifyEverything } from './verify-store-contents.js';
  */
 export type OpenMode = 'normal' | 'reanchor' | 'accept-restore' | 'verify';
 
-/**
- * docs/DESIGN.md §3, §10: the key never sits next to the database, and a file
- * anchor next to the database would be rolled back together with it.
- */
-function assertSeparated(options: ContractStoreOptions): void {
-  const storeDir = resolve(options.directory);
-  if (typeof options.masterKeyFile === 'string' && dirname(resolve(options.masterKeyFile)) === storeDir) {
-    throw new StoreFileError('KEY_IN_STORE_DIRECTORY', options.masterKeyFile, 'master key file must not be in the store directory');
-  }
-  if ('file' in options.anchor && typeof options.anchor.file === 'string' && dirname(resolve(options.anchor.file)) === storeDir) {
-    throw new StoreFileError('ANCHOR_IN_STORE_DIRECTORY', options.anchor.file, 'anchor file must not be in the store directory');
-  }
-}
+/** How the contract store's file is opened (open-store-database.ts): its tables reference each other. */
+export const CONTRACT_STORE_DATABASE: StoreDatabaseKind = Object.freeze({
+  defaultFileName: 'contracts.sqlite',
+  anchorRequired: true,
+  foreignKeys: 'on',
+  integers: 'numbers',
+  migrations: CONTRACT_STORE_MIGRATIONS,
+});
 
 /** Opens the contract store's database in `mode` and returns its state; fails closed on unsafe files, unknown schema, bad MACs or a rollback. */
 export async function openStore(options: ContractStoreOptions, mode: OpenMode = 'normal'): Promise<StoreState> {
   const fn = 'SqliteRecoveryContractStore.open';
-  assertObject(options, `${fn}: "options"`);
-  if (typeof options.directory !== 'string' || options.directory.length === 0) throw new TypeError(`${fn}: "directory" must be a non-empty string`);
-  if (options.fileName !== undefined && !isSafeToken(options.fileName)) throw new TypeError(`${fn}: "fileName" must be a safe token`);
-  assertFunction(options.clock, `${fn}: "clock"`, 'a function returning UTC milliseconds');
-  if (options.anchor === null || typeof options.anchor !== 'object') throw new TypeError(`${fn}: "anchor" must be an AntiRollbackAnchor or { file }`);
-  if (options.retentionMs !== undefined && (!Number.isSafeInteger(options.retentionMs) || options.retentionMs < 0)) {
-    throw new TypeError(`${fn}: "retentionMs" must be a non-negative safe integer`);
-  }
-  const busy = options.busyTimeoutMs ?? 10_000;
-  if (!Number.isSafeInteger(busy) || busy < 0) throw new TypeError(`${fn}: "busyTimeoutMs" must be a non-negative safe integer`);
-
-  const crashHooks = crashHooksOf(options, fn);
-  assertSeparated(options);
-  const keys = loadStoreKeys(options, fn);
-  const anchor: AntiRollbackAnchor =
-    'file' in options.anchor && typeof options.anchor.file === 'string'
-      ? new FileAntiRollbackAnchor({ path: options.anchor.file, macKey: keys.anchor })
-      : (options.anchor as AntiRollbackAnchor);
-  if (typeof anchor.read !== 'function' || typeof anchor.write !== 'function') {
-    throw new TypeError(`${fn}: "anchor" must implement read() and write()`);
-  }
-
-  assertSecureDirectory(options.directory);
-  const path = join(options.directory, options.fileName ?? 'contracts.sqlite');
-  const exists = assertSecureFile(path, false);
-  assertSecureFile(`${path}-wal`, false);
-  assertSecureFile(`${path}-shm`, false);
-  if (!exists) {
-    // A missing database next to an existing anchor is a deleted (rolled back) store, not a new one.
-    const prior = anchor.read();
-    if (prior !== null) throw new StoreRollbackError('STORE_MISSING', prior.sequence, null);
-    if (mode === 'verify') throw new StoreFileError('NOT_FOUND', path, 'database file does not exist');
-    createSecureFile(path);
-  }
-
-  const db = new Database(path, { fileMustExist: true });
-  try {
-    db.pragma(`busy_timeout = ${busy}`);
-    const journal = db.pragma('journal_mode = WAL', { simple: true });
-    if (String(journal).toLowerCase() !== 'wal') throw new Error('could not enable WAL');
-    db.pragma('synchronous = FULL');
-    db.pragma('foreign_keys = ON');
-    // Deleted content (purged artifacts) is overwritten with zeros inside the database file.
-    db.pragma('secure_delete = ON');
-    db.defaultSafeIntegers(false);
-
+  const opened = await openStoreDatabase(options, {
+    ...CONTRACT_STORE_DATABASE,
+    fn,
     // A verification never initializes an empty file.
-    if (mode === 'verify' && executedMigrations(db) === null) throw new SchemaVersionError('UNKNOWN_SCHEMA', 'database has no recognizable schema version');
-    refuseNewerStore(db);
-    await prepareSchema(db, path, CONTRACT_STORE_MIGRATIONS, { migrate: options.migrate === true && mode !== 'verify' });
-    // SQLite creates -wal/-shm with the database file's mode; check them now that they exist.
-    assertSecureFile(`${path}-wal`, false);
-    assertSecureFile(`${path}-shm`, false);
-
+    ifMissing: mode === 'verify' ? { refuse: 'database file does not exist' } : 'create',
+    migrate: options?.migrate === true && mode !== 'verify',
+    checkOptions: () => {
+      if (options.retentionMs !== undefined && (!Number.isSafeInteger(options.retentionMs) || options.retentionMs < 0)) {
+        throw new TypeError(`${fn}: "retentionMs" must be a non-negative safe integer`);
+      }
+    },
+    beforeSchema: (db) => {
+      if (mode === 'verify' && executedMigrations(db) === null) throw new SchemaVersionError('UNKNOWN_SCHEMA', 'database has no recognizable schema version');
+      refuseNewerStore(db);
+    },
+  });
+  const { db, keys } = opened;
+  const anchor = opened.anchor as AntiRollbackAnchor;
+  try {
     const keyEpoch = readKeyEpoch(db);
     const meta = loadOrCreateMeta(db, keys, options.clock, mode !== 'verify', options.migrate === true && mode === 'normal', keyEpoch);
     const s: StoreState = Object.freeze({
@@ -116,7 +70,7 @@ export async function openStore(options: ContractStoreOptions, mode: OpenMode = 
       reconciliationVerifier: options.reconciliationVerifier,
       releaseVerifier: options.reservationReleaseVerifier,
       retentionMs: options.retentionMs ?? DEFAULT_RETENTION_MS,
-      crashHooks,
+      crashHooks: opened.crashHooks,
       rate: new RateGate(db, keys.recordMac, meta.storeId, options.rateLimits ?? {}),
       life: { closed: false, auditWritten: false, owner: null },
     });

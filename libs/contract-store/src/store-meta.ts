@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { readClock } from '@pfsense-mcp/foundation';
 import { RecordIntegrityError } from './contract-store-error.js';
 import { epochParts } from './key-epoch.js';
 import { MacDomain, macMatches, rowMac } from './row-mac.js';
@@ -33,7 +34,7 @@ export function loadOrCreateMeta(
         const used = db.prepare('SELECT (SELECT count(*) FROM contracts) + (SELECT count(*) FROM audit_events) AS n').get() as { n: number };
         if (used.n !== 0) throw new RecordIntegrityError('META_MISSING', null, 'store metadata row is missing');
         const storeId = `store-${randomBytes(16).toString('hex')}`;
-        const createdAt = clock();
+        const createdAt = readClock(clock, 'contract store');
         const mac = rowMac(keys.recordMac, MacDomain.META, [storeId, String(STORE_SCHEMA_VERSION), String(createdAt)]);
         db.prepare('INSERT INTO store_meta (id, store_id, schema_version, created_at, mac) VALUES (1, ?, ?, ?, ?)').run(
           storeId,
