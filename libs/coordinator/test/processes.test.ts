@@ -6,35 +6,18 @@
 // store files.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeArtifact } from '@pfsense-mcp/authorization';
 import type { PendingAuthorizationRequest, PlanAuthorizationV2 } from '@pfsense-mcp/authorization';
-import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { DEFAULT_RATE_LIMITS } from '@pfsense-mcp/policy';
 import { OperationStatus } from '../src/index.js';
-import { buildChild, childConfigOf, startChild } from './support/child-process.js';
-import { LOOSE_LIMITS, TLS_MODE, makeWorld, patchCount, putInbox, readOutbox, signAuthorization, startTestSimulator } from './support/world.js';
-import type { World } from './support/world.js';
+import { LOOSE_RATE_LIMITS } from '@pfsense-mcp/test-support';
+import { child, sim, useCoordinatorWorld, world } from './support/coordinator-suite.js';
+import { childConfigOf, startChild } from './support/child-process.js';
+import { TLS_MODE, makeWorld, patchCount, putInbox, readOutbox, signAuthorization } from './support/world.js';
 
-let sim: RunningSimulator;
-let world: World;
-let child: { script: string; remove(): void };
-
-beforeAll(async () => {
-  [sim, child] = await Promise.all([startTestSimulator(), buildChild()]);
-}, 60_000);
-afterAll(async () => {
-  child.remove();
-  await sim.close();
-});
-beforeEach(async () => {
-  sim.control.resetData();
-  sim.control.clearFaults();
-  sim.control.resetCounters();
-  world = await makeWorld(sim);
-});
-afterEach(() => world.cleanup());
+useCoordinatorWorld({ child: true });
 
 const input = { aliasName: 'LAN_SERVERS', description: 'Servers (raced)' };
 const RACERS = 6;
@@ -50,7 +33,7 @@ describe('coordinator processes', () => {
   it(`${RACERS} processes racing one authorization: exactly one contract, the others refused as a replay`, async () => {
     const { request, authz } = await signedRequest();
     const config = {
-      ...childConfigOf(world, sim, TLS_MODE, LOOSE_LIMITS),
+      ...childConfigOf(world, sim, TLS_MODE, LOOSE_RATE_LIMITS),
       op: 'authorize',
       authorizationText: encodeArtifact(authz),
       preparedIntent: request.payload.execution_intent,
@@ -84,7 +67,7 @@ describe('coordinator processes', () => {
     const { authz } = await signedRequest();
     putInbox(world, 'authorization.json', authz);
     const c = startChild(child.script, {
-      ...childConfigOf(world, sim, TLS_MODE, LOOSE_LIMITS),
+      ...childConfigOf(world, sim, TLS_MODE, LOOSE_RATE_LIMITS),
       op: 'request',
       input,
       crashAt: 'before-begin',
@@ -166,7 +149,7 @@ describe('coordinator processes', () => {
     // The child finds the authorization in the inbox and passes every gate; inside the creation
     // transaction tryConsume commits (its own file); the crash hook kills it before the contract commits.
     const c = startChild(child.script, {
-      ...childConfigOf(world, sim, TLS_MODE, LOOSE_LIMITS),
+      ...childConfigOf(world, sim, TLS_MODE, LOOSE_RATE_LIMITS),
       op: 'request',
       input,
       crashAt: 'after-write-before-commit',
