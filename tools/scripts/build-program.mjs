@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 // Bundles one runnable project (app or tool) into dist/<root>/main.js with esbuild, so programs start
 // fast and tests that spawn them run built JavaScript. better-sqlite3 stays external (native addon).
+// The bundle is written to a temp file next to it and renamed into place: nx runs several test tasks at once,
+// and one may be spawning the program while another rebuilds it — rename is atomic, so that reader sees the
+// old file or the new one, never half of one.
 import { build } from 'esbuild';
-import { chmodSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { LAYERS } from '../layers/layers.mjs';
 import { PROGRAMS, workspaceRoot } from './programs.mjs';
 
@@ -21,25 +25,32 @@ if (!existsSync(entry)) {
   process.stdout.write(`${name}: no src/main.ts yet, nothing to build\n`);
   process.exit(0);
 }
-await build({
-  entryPoints: [entry],
-  outfile,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  sourcemap: false,
-  // Less to parse at start-up (cold start is a product target); names kept for error classes and stacks.
-  minify: true,
-  keepNames: true,
-  legalComments: 'none',
-  tsconfig: join(workspaceRoot, 'tsconfig.base.json'),
-  external: ['better-sqlite3'],
-  // Bundled CommonJS dependencies may call require(); give the ESM bundle one.
-  banner: {
-    js: "#!/usr/bin/env node\nimport { createRequire as __pfsenseCreateRequire } from 'node:module';\nconst require = __pfsenseCreateRequire(import.meta.url);",
-  },
-  logLevel: 'warning',
-});
-chmodSync(outfile, 0o755);
+mkdirSync(dirname(outfile), { recursive: true });
+const temp = `${outfile}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+try {
+  await build({
+    entryPoints: [entry],
+    outfile: temp,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: false,
+    // Less to parse at start-up (cold start is a product target); names kept for error classes and stacks.
+    minify: true,
+    keepNames: true,
+    legalComments: 'none',
+    tsconfig: join(workspaceRoot, 'tsconfig.base.json'),
+    external: ['better-sqlite3'],
+    // Bundled CommonJS dependencies may call require(); give the ESM bundle one.
+    banner: {
+      js: "#!/usr/bin/env node\nimport { createRequire as __pfsenseCreateRequire } from 'node:module';\nconst require = __pfsenseCreateRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+  chmodSync(temp, 0o755);
+  renameSync(temp, outfile);
+} finally {
+  rmSync(temp, { force: true });
+}
 process.stdout.write(`built ${program.entry}\n`);

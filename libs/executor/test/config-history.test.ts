@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSimulator } from '@pfsense-mcp/pfsense-sim';
+import { ALIAS_WRITE_POLICY } from '@pfsense-mcp/policy';
 import { simulatorTransport } from '@pfsense-mcp/test-support';
 import type { Transport } from '@pfsense-mcp/transports';
 import { WriteApiClient, WriteEndpoints } from '@pfsense-mcp/write-client';
@@ -19,7 +20,7 @@ import type { ConfigRevision } from '../src/index.js';
 import { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { closeAfterEach, sim, useExecutorWorld, world } from './support/executor-suite.js';
-import { ADAPTER, ALIAS_POLICY, ALIASES, ALIASES_PATH, ALIAS_PATH, T0, adminWrite, makeWorld, patchCount, prepare } from './support/world.js';
+import { ADAPTER, ALIASES, ALIASES_PATH, ALIAS_PATH, T0, adminWrite, makeWorld, patchCount, prepare } from './support/world.js';
 
 const REVISIONS = CONFIG_HISTORY_REVISIONS_PATH;
 useExecutorWorld();
@@ -224,7 +225,7 @@ describe('corroboration after the send', () => {
       store: reopened,
       writeClient: new WriteApiClient(world.writeProxy),
       readClient: new RestApiClient(readTransport()),
-      policy: ALIAS_POLICY,
+      policy: ALIAS_WRITE_POLICY,
       clock: () => world.clock.now,
     });
     const observation = await restarted.observeReconciliationTarget(p.contract.contract_id, { adapter });

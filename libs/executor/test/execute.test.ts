@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startSimulator } from '@pfsense-mcp/pfsense-sim';
-import { Capability, MutationPolicy } from '@pfsense-mcp/policy';
+import { ALIAS_WRITE_POLICY, Capability, MutationPolicy } from '@pfsense-mcp/policy';
 import { RecordingMockTransport, RecordingTransport, simulatorTransport } from '@pfsense-mcp/test-support';
 import type { Transport } from '@pfsense-mcp/transports';
 import { WriteApiClient } from '@pfsense-mcp/write-client';
@@ -10,7 +10,6 @@ import { refusal } from './support/expect-refusal.js';
 import { replaceWorld, sim, useExecutorWorld, world } from './support/executor-suite.js';
 import {
   ADAPTER,
-  ALIAS_POLICY,
   ALIAS_PATH,
   ALIASES,
   ALIASES_PATH,
@@ -112,7 +111,7 @@ describe('execute: forward against the simulator', () => {
       store: world.store,
       writeClient: new WriteApiClient(world.writeProxy),
       readClient: world.readClient,
-      policy: ALIAS_POLICY,
+      policy: ALIAS_WRITE_POLICY,
       clock: () => T0,
     });
     const p = await prepare(world, 'LAN_SERVERS', 'taken from the public store');
@@ -408,7 +407,7 @@ describe('execute: the write client refusing is PROVEN_NONE', () => {
         endpoints: { FIREWALL_ALIAS_PATCH: { method: 'PATCH', path: ALIAS_PATH, verified: false } },
       }),
       readClient: world.readClient,
-      policy: MutationPolicy.of([{ capability: Capability.ALIAS_WRITE, endpointSymbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH' }]),
+      policy: ALIAS_WRITE_POLICY,
       clock: () => world.clock.now,
     });
     const out = await executor.execute(p.contract.contract_id, { adapter, intent: p.intent });

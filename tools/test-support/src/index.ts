@@ -11,3 +11,5 @@ export { simulatorTransport } from './simulator-transport.js';
 export type { SimulatorTransportOptions } from './simulator-transport.js';
 export { useSimulatorWorld } from './use-simulator-world.js';
 export type { ResettableSimulator, SimulatorWorld, SimulatorWorldSetup } from './use-simulator-world.js';
+export { buildProgram, ensureProgramBuilt, programBuildOf, programStale } from './built-program.js';
+export type { ProgramBuild } from './built-program.js';

@@ -22,8 +22,8 @@ import { MutationExecutor } from '@pfsense-mcp/executor';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { privilegeFor, startSimulator } from '@pfsense-mcp/pfsense-sim';
 import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
-import { Capability, MutationPolicy, Profile } from '@pfsense-mcp/policy';
-import type { Profile as ProfileType } from '@pfsense-mcp/policy';
+import { ALIAS_WRITE_POLICY, Profile } from '@pfsense-mcp/policy';
+import type { MutationPolicy, Profile as ProfileType } from '@pfsense-mcp/policy';
 import { LOOSE_RATE_LIMITS, RecordingTransport, simulatorTransport } from '@pfsense-mcp/test-support';
 import { FaultProxyTransport } from '@pfsense-mcp/transports';
 import type { HttpTransport } from '@pfsense-mcp/transports';
@@ -48,8 +48,6 @@ export const ALIASES = Object.freeze([
   { name: 'WEB_PORTS', type: 'port', descr: 'HTTP and HTTPS', address: ['80', '443'], detail: ['http', 'https'] },
   { name: 'DMZ_HOSTS', type: 'host', descr: 'DMZ', address: ['10.3.0.10'], detail: ['web'] },
 ]);
-
-export const ALIAS_POLICY = MutationPolicy.of([{ capability: Capability.ALIAS_WRITE, endpointSymbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH' }]);
 
 export const READ_ONLY_KEY = 'read-only-key-for-coordinator-tests-0123456789';
 
@@ -200,7 +198,7 @@ export async function makeWorld(
     store,
     writeClient: new WriteApiClient(writeProxy),
     readClient,
-    policy: extra.policy ?? ALIAS_POLICY,
+    policy: extra.policy ?? ALIAS_WRITE_POLICY,
     clock: () => clock.now,
   });
   const audit = new MemoryRefusalAudit();
@@ -209,7 +207,7 @@ export async function makeWorld(
     consumption: ledger,
     executor,
     readClient,
-    policy: extra.policy ?? ALIAS_POLICY,
+    policy: extra.policy ?? ALIAS_WRITE_POLICY,
     profile: extra.profile ?? Profile.WRITE_PROTECTED,
     authorities,
     appliance: { baseUrl: sim.url, tlsMode: TLS_MODE },

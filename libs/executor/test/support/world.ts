@@ -14,7 +14,8 @@ import { generateMasterKey } from '@pfsense-mcp/crypto';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { privilegeFor, startSimulator } from '@pfsense-mcp/pfsense-sim';
 import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
-import { Capability, MutationPolicy } from '@pfsense-mcp/policy';
+import { ALIAS_WRITE_POLICY } from '@pfsense-mcp/policy';
+import type { MutationPolicy } from '@pfsense-mcp/policy';
 import { LOOSE_RATE_LIMITS, simulatorTransport } from '@pfsense-mcp/test-support';
 import { FaultProxyTransport } from '@pfsense-mcp/transports';
 import type { HttpTransport, Transport } from '@pfsense-mcp/transports';
@@ -39,8 +40,6 @@ export const ALIASES = Object.freeze([
 
 /** A key that may read aliases but not PATCH one: its PATCH gets pfrest's 403 envelope. */
 export const READ_ONLY_KEY = 'read-only-key-for-executor-tests-0123456789';
-
-export const ALIAS_POLICY = MutationPolicy.of([{ capability: Capability.ALIAS_WRITE, endpointSymbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH' }]);
 
 /** The simulator; `extraAliases` are appended after ALIASES (so their ids do not move). */
 export async function startTestSimulator(extraAliases: readonly (typeof ALIASES)[number][] = []): Promise<RunningSimulator> {
@@ -129,7 +128,7 @@ export async function makeWorld(
       store: executorStore,
       writeClient: new WriteApiClient(write),
       readClient: more.read === undefined ? readClient : new RestApiClient(more.read),
-      policy: more.policy ?? ALIAS_POLICY,
+      policy: more.policy ?? ALIAS_WRITE_POLICY,
       clock: () => clock.now,
     });
   const executor = executorWith(writeProxy);
