@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // Bundles one runnable project (app or tool) into dist/<root>/main.js with esbuild, so programs start
 // fast and tests that spawn them run built JavaScript. better-sqlite3 stays external (native addon).
+// A program marked `split` (programs.mjs) is code-split: main.js plus content-hashed chunks beside it, one per
+// dynamic import (and the code they share), so each mode parses only what it runs (docs/DESIGN.md §8).
 import { build } from 'esbuild';
-import { chmodSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { LAYERS } from '../layers/layers.mjs';
+import { directLibImports } from './direct-lib-imports.mjs';
 import { PROGRAMS, workspaceRoot } from './programs.mjs';
 
 const name = process.argv[2];
@@ -21,9 +24,11 @@ if (!existsSync(entry)) {
   process.stdout.write(`${name}: no src/main.ts yet, nothing to build\n`);
   process.exit(0);
 }
-await build({
+const outdir = dirname(outfile);
+const tsconfigPaths = JSON.parse(readFileSync(join(workspaceRoot, 'tsconfig.base.json'), 'utf8')).compilerOptions.paths;
+const result = await build({
   entryPoints: [entry],
-  outfile,
+  ...(program.split === true ? { outdir, splitting: true, entryNames: '[name]', chunkNames: '[name]-[hash]', metafile: true, plugins: [directLibImports(workspaceRoot, tsconfigPaths)] } : { outfile }),
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -41,5 +46,11 @@ await build({
   },
   logLevel: 'warning',
 });
+if (program.split === true) {
+  // Chunks of earlier builds are never loaded again (their hashes changed): remove them, so the directory (and
+  // the packed package) holds exactly this build.
+  const current = new Set(Object.keys(result.metafile.outputs).map((path) => basename(path)));
+  for (const file of readdirSync(outdir)) if (file.endsWith('.js') && !current.has(file)) rmSync(join(outdir, file), { force: true });
+}
 chmodSync(outfile, 0o755);
 process.stdout.write(`built ${program.entry}\n`);
