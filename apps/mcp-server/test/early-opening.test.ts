@@ -85,6 +85,21 @@ describe('the early replies equal the SDK server\'s', () => {
     expect(early.toolsListResult('modern', MODERN)).toBeUndefined();
   }, 60_000);
 
+  for (const [label, writeTools, allowedTools] of [
+    ['both write tools registered', [WRITE_TOOL_NAME, WRITE_OPERATIONS_TOOL_NAME], null],
+    ['a write gate failed (none registered)', [], null],
+    ['an allow-list keeping only the operations view', [WRITE_OPERATIONS_TOOL_NAME], set(['pfsense_mcp_info', 'pfsense_get_firewall_aliases', WRITE_OPERATIONS_TOOL_NAME])],
+  ] as const) {
+    it(`write_protected, ${label}: tools/list, once the write gates are decided, equals the SDK's in both eras`, async () => {
+      const variant: SdkSelection = { profile: 'write_protected' as Profile, allowedTools, toolsets: null, writeTools };
+      const early = earlyOpening('write_protected', allowedTools, null, Promise.resolve(writeTools));
+      const [, legacy] = await sdkReplies(variant, [initialize('2025-06-18'), toolsList('legacy')]);
+      expect(await early.toolsListResult('legacy', '2025-06-18')).toEqual(resultOf(legacy));
+      const [, modern] = await sdkReplies(variant, [discover(MODERN), toolsList('modern')]);
+      expect(await early.toolsListResult('modern', MODERN)).toEqual(resultOf(modern));
+    }, 60_000);
+  }
+
   it('an unknown revision has no early answer (the SDK negotiates it)', () => {
     const early = earlyOpening('auditor', null, null);
     expect(early.initializeResult('1999-01-01')).toBeUndefined();
@@ -157,6 +172,21 @@ describe('answerOpeningEarly', () => {
     below.deliver(toolsList('modern'));
     expect(below.sent).toHaveLength(2);
     expect(passed.slice(1)).toEqual([withCursor, toolsList('modern')]);
+  });
+
+  it('under write_protected answers tools/list once the write gates are decided, not before', async () => {
+    const below = wire();
+    let decide!: (names: readonly string[]) => void;
+    const layer = answerOpeningEarly(below.inner, earlyOpening('write_protected', null, null, new Promise((resolve) => (decide = resolve))));
+    layer.onmessage = () => undefined;
+    below.deliver(initialize('2025-06-18'));
+    below.deliver(toolsList('legacy'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(below.sent).toHaveLength(1);
+    decide([WRITE_TOOL_NAME]);
+    await new Promise((resolve) => setImmediate(resolve));
+    const names = (resultOf(below.sent[1]) as { tools: { name: string }[] }).tools.map((t) => t.name);
+    expect([names.length, names.at(-1)]).toEqual([96, WRITE_TOOL_NAME]);
   });
 
   it('answers nothing under write_protected but the opening, and nothing at all after handOver() or without replies', () => {

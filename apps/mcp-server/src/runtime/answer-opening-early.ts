@@ -66,7 +66,9 @@ export function answerOpeningEarly(inner: Transport, opening: EarlyOpening | nul
     if (!isPlainToolsList(message, era, revision)) return undefined;
     const listed = opening.toolsListResult(era, revision);
     if (listed === undefined) return undefined;
-    reply(id, listed);
+    // Under a profile that grants the write, the answer waits for the write gates (which the load decides first).
+    if (listed instanceof Promise) listed.then((result) => reply(id, result), () => undefined);
+    else reply(id, listed);
     markNeeded();
     return null;
   };

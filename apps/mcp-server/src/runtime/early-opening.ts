@@ -30,19 +30,28 @@ export interface EarlyOpening {
   initializeResult(protocolVersion: string): Readonly<Record<string, unknown>> | undefined;
   /** The `server/discover` result for a 2026-07-28 envelope revision, or undefined. */
   discoverResult(protocolVersion: string): Readonly<Record<string, unknown>> | undefined;
-  /** The tools/list result of this configuration in `era` (the modern one per revision), or undefined. */
-  toolsListResult(era: Era, protocolVersion: string): Readonly<Record<string, unknown>> | undefined;
+  /**
+   * The tools/list result of this configuration in `era` (the modern one per revision), or undefined. Under a
+   * profile that grants the write it is a promise, settled once the write gates are decided (`writeTools`).
+   */
+  toolsListResult(era: Era, protocolVersion: string): Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>> | undefined;
   /** The 2026-07-28 revisions a `server/discover` can be answered for. */
   readonly modernRevisions: ReadonlySet<string>;
 }
 
 /**
- * The early replies for a configuration (docs/DESIGN.md §8). tools/list is answered early only when its content is
- * decided by the configuration alone: the tools the profile grants, narrowed by PFSENSE_ALLOWED_TOOLS and
- * PFSENSE_TOOLSETS as selectTools does it. A profile that grants the write lists the write tools only once its
- * gates passed (the write directory opened and verified), so under it tools/list is always left to the SDK.
+ * The early replies for a configuration (docs/DESIGN.md §8): the tools the profile grants, narrowed by
+ * PFSENSE_ALLOWED_TOOLS and PFSENSE_TOOLSETS as selectTools does it. A profile that grants the write lists the write
+ * tools only once their gates passed (the write runtime built: directory, keys, both stores opened and verified):
+ * `writeTools` settles with the write tools that will be registered (none when a gate failed); without it,
+ * tools/list under such a profile is left to the SDK.
  */
-export function earlyOpening(profile: Profile, allowedTools: ReadonlySet<string> | null, toolsets: ReadonlySet<string> | null): EarlyOpening {
+export function earlyOpening(
+  profile: Profile,
+  allowedTools: ReadonlySet<string> | null,
+  toolsets: ReadonlySet<string> | null,
+  writeTools: Promise<readonly string[]> | null = null,
+): EarlyOpening {
   let parsed: OpeningReplies | null = null;
   const replies = (): OpeningReplies => (parsed ??= JSON.parse(OPENING_REPLIES_JSON) as OpeningReplies);
   const allowed = (name: string) => allowedTools === null || allowedTools.has(name);
@@ -53,15 +62,16 @@ export function earlyOpening(profile: Profile, allowedTools: ReadonlySet<string>
     return tool.kind === 'info' || (tool.kind === 'read' && inToolsets(tool.name));
   };
   const writeGated = replies().tools.some((tool) => tool.kind === 'write' && tool.capability !== null && isGranted(profile, tool.capability as Capability));
-  let listed: readonly Readonly<Record<string, unknown>>[] | null = null;
-  const tools = () => (listed ??= replies().tools.filter(registered).map((tool) => tool.listed));
+  // The write tools come last, in registration order (attach registers them after the READ tools).
+  const tools = (write: readonly string[]) => replies().tools.filter((tool) => (tool.kind === 'write' ? write.includes(tool.name) : registered(tool))).map((tool) => tool.listed);
   return Object.freeze({
     initializeResult: (protocolVersion: string) => own(replies().initialize, protocolVersion),
     discoverResult: (protocolVersion: string) => own(replies().discover, protocolVersion),
     toolsListResult: (era: Era, protocolVersion: string) => {
-      if (writeGated) return undefined;
       const wrapper = era === 'legacy' ? replies().toolsList.legacy : own(replies().toolsList.modern, protocolVersion);
-      return wrapper === undefined ? undefined : { ...wrapper, tools: tools() };
+      if (wrapper === undefined) return undefined;
+      if (!writeGated) return { ...wrapper, tools: tools([]) };
+      return writeTools === null ? undefined : writeTools.then((write) => ({ ...wrapper, tools: tools(write) }));
     },
     modernRevisions: new Set(Object.keys(replies().discover)),
   });

@@ -34,6 +34,8 @@ export interface GatedTransport extends Transport {
   readonly discoveryAnswered: () => boolean;
   /** Resolves once the underlying transport closed (stdin ended or stdout broke). */
   readonly closed: Promise<void>;
+  /** Resolves once open() let every held message through (they have all reached the server above). */
+  readonly released: Promise<void>;
   /**
    * Starts the underlying transport before anything is connected on top (the MCP SDK is loaded later): until
    * start() every message is held, the opening ones too; start() then lets the held opening ones through, in order.
@@ -72,6 +74,10 @@ export function gateUntilReady(inner: Transport, options: GateOptions = {}): Gat
   const openingAnswered = new Promise<void>((resolve) => {
     answered = resolve;
   });
+  let markReleased!: () => void;
+  const released = new Promise<void>((resolve) => {
+    markReleased = resolve;
+  });
   let markClosed!: () => void;
   const closed = new Promise<void>((resolve) => {
     markClosed = resolve;
@@ -81,6 +87,7 @@ export function gateUntilReady(inner: Transport, options: GateOptions = {}): Gat
     openingAnswered,
     discoveryAnswered: () => discovered,
     closed,
+    released,
     start: async () => {
       if (!listening) return inner.start();
       connected = true;
@@ -115,19 +122,20 @@ export function gateUntilReady(inner: Transport, options: GateOptions = {}): Gat
     },
   };
   const release = async () => {
-    let released = 0;
+    let count = 0;
     while (held.length > 0) {
-      if (released >= RELEASED_PER_TURN) {
-        released = 0;
+      if (count >= RELEASED_PER_TURN) {
+        count = 0;
         await nextTurn();
         await pace();
         continue;
       }
       const [message, extra] = held.shift() as [JSONRPCMessage, MessageExtraInfo | undefined];
       outer.onmessage?.(message, extra);
-      released += 1;
+      count += 1;
     }
     isOpen = true;
+    markReleased();
   };
   inner.onclose = () => {
     markClosed();

@@ -1,5 +1,6 @@
 // eslint-disable-next-line no-restricted-imports -- the stdio wire transport is the one writer of stdout while serving (and EPIPE is watched here).
 import { stdin as processStdin, stdout as processStdout } from 'node:process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Transport } from '@modelcontextprotocol/server';
 import { answerOpeningEarly } from './answer-opening-early.js';
 import { ConfigError } from './config-error.js';
@@ -74,10 +75,12 @@ export async function serveStdio(options: ServeOptions): Promise<number> {
   });
 
   let resolveStop!: (reason: string) => void;
-  let stopping = false;
+  // Set when the server must stop at once (a signal, a broken pipe, a failed start): the start in progress stops
+  // too. stdin EOF is no such reason: the calls already sent still answer, so the start completes first.
+  let abandoned = false;
   const stopped = new Promise<string>((resolve) => {
     resolveStop = (reason) => {
-      stopping = true;
+      if (reason !== 'stdin_eof') abandoned = true;
       resolve(reason);
     };
   });
@@ -100,18 +103,22 @@ export async function serveStdio(options: ServeOptions): Promise<number> {
   const idleFallback = new Promise<void>(
     (resolve) => (idle = setTimeout(() => (early.discoveryAnswered() || transport.discoveryAnswered() ? undefined : resolve()), ATTACH_IDLE_MS)),
   );
-  void Promise.race([early.needed, transport.openingAnswered, idleFallback])
+  let loading = false;
+  const startup = Promise.race([early.needed, transport.openingAnswered, idleFallback])
     .then(async () => {
       clearTimeout(idle);
+      if (abandoned) return;
+      loading = true;
       const session = await options.load();
-      if (stopping) return;
+      if (abandoned) return;
       // The opening held by the gate (the early layer's replay included) reaches the SDK now, in order.
       connection = session.connect(transport, logger);
       if (options.attach !== undefined) await options.attach();
-      if (stopping) return;
+      if (abandoned) return;
       early.handOver();
       transport.open();
       logger.log('info', 'server_started', { profile: options.profile, toolCount: session.names.size, version: options.version });
+      await transport.released;
     })
     .catch((error: unknown) => {
       // Fail closed: a server whose tools could not be built stops instead of serving a partial surface.
@@ -128,6 +135,9 @@ export async function serveStdio(options: ServeOptions): Promise<number> {
   // answer (bounded). A signal or a broken pipe stops reads at once; a write in flight still finishes
   // (beforeClose, bounded by the write transport's response timeout plus a margin).
   clearTimeout(idle);
+  // The requests a client sent before its EOF are answered: a start under way completes first (bounded), then the
+  // calls in flight. A client that sent no request (a discovery probe) has nothing started.
+  if (reason === 'stdin_eof' && loading) await Promise.race([startup, delay(DRAIN_TIMEOUT_MS)]);
   const open = connection as { readonly observed: ObservedTransport; close(): Promise<void> } | null;
   if (reason === 'stdin_eof' && open !== null) await open.observed.drain(DRAIN_TIMEOUT_MS);
   // The finished write's answer is a few ticks behind its promise: give it a moment to reach stdout.
@@ -149,4 +159,9 @@ export async function serveStdio(options: ServeOptions): Promise<number> {
   // A late EPIPE after close must not become an uncaught exception.
   stdout.on('error', () => undefined);
   return exitCode;
+}
+
+/** Resolves after `ms`, without keeping the process alive. */
+function delay(ms: number): Promise<void> {
+  return sleep(ms, undefined, { ref: false });
 }
