@@ -13,8 +13,8 @@ import type { LabConfig } from './lab-config.js';
 import type { RunnerRequestKey } from './lab-directory.js';
 import { LabError } from './lab-error.js';
 import type { LabPin } from './lab-keys.js';
-import { pendingCorroborationSchema, revisionsAroundSchema } from './revision-snapshot.js';
 import type { ScenarioSnapshot } from './run-scenario.js';
+import { hex64Schema as hex64, ownerPauseShape, scenarioEventSchema, sendsSchema, signedRecordSchema } from './scenario-evidence-schema.js';
 import { SCENARIO_IDS } from './scenario-definition.js';
 import type { ScenarioId } from './scenario-definition.js';
 import type { ScenarioResult } from './scenario-result.js';
@@ -55,44 +55,20 @@ export interface RunState {
   readonly earlier_keys: readonly { readonly role: LabPin['role']; readonly public_key: string }[];
 }
 
-const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
-const sends = z.strictObject({ forward: z.number().int().min(0), rollback: z.number().int().min(0), orchestration: z.number().int().min(0) });
-const signedRecord = z.strictObject({
-  requestKind: z.string().max(64),
-  requestDigest: hex64,
-  signedKind: z.string().max(64),
-  signedDigest: hex64,
-  outcome: z.enum(['APPLIED', 'NOT_APPLIED']).nullable(),
-  config_history: pendingCorroborationSchema.nullable().optional(),
-});
-const event = z.strictObject({
-  at_ms: z.number().int().min(0),
-  actor: z.enum(['subject', 'orchestration', 'owner', 'runner', 'worker']),
-  action: z.string().max(200),
-  state: z.string().max(32).nullable(),
-  reads: z.number().int().min(0),
-  sends,
-  artifact: z.strictObject({ kind: z.string().max(64), digest: hex64 }).nullable(),
-  revisions: revisionsAroundSchema.optional(),
-});
 const snapshotSchema = z.strictObject({
   scenario: z.enum(SCENARIO_IDS),
   phase: z.enum(['in-process', 'after-restart']),
   next_step: z.number().int().min(0).max(64),
-  pending: z.strictObject({
-    pendingFile: z.string().regex(/^[a-z0-9][a-z0-9._-]*\.json$/).max(200),
-    request: z.enum(['reconciliation', 'release']),
-    observed: z.enum(['APPLIED', 'NOT_APPLIED']).nullable(),
-  }),
+  pending: z.strictObject(ownerPauseShape),
   started_at_ms: z.number().int().positive(),
   subject_contract_id: z.string().max(128).nullable(),
   orchestration_contract_ids: z.array(z.string().max(128)).max(16),
   baseline: z.strictObject({ fingerprint: hex64, bFingerprint: hex64, siblings: z.string().max(4 * 1024 * 1024) }),
   appliance_binding_digest: hex64.nullable(),
   reconciled_on_restart: z.number().int().min(0).nullable(),
-  counts: sends,
-  signed: z.array(signedRecord).max(64),
-  events: z.array(event).max(1000),
+  counts: sendsSchema,
+  signed: z.array(signedRecordSchema).max(64),
+  events: z.array(scenarioEventSchema).max(1000),
 });
 const stateSchema = z.strictObject({
   version: z.literal(1),

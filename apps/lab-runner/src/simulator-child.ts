@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ReadyChildError, spawnReadyChild } from '@pfsense-mcp/foundation';
+import type { ReadyChildFailure } from '@pfsense-mcp/foundation';
 import { z } from 'zod';
 import { LabError } from './lab-error.js';
 import { simulatorData } from './lab-fixture.js';
@@ -34,61 +34,35 @@ export async function startSimulatorChild(dir: string, entry: string = defaultSi
   const dataFile = join(dir, 'simulator-data.json');
   writeFileSync(dataFile, JSON.stringify(simulatorData()), { mode: 0o600, flag: 'wx' });
   const apiKeyFile = join(dir, 'simulator-api-key');
-  const child = spawn(process.execPath, [entry, '--port', '0', '--host', '127.0.0.1', '--api-key-file', apiKeyFile, '--data', dataFile, '--exit-on-stdin-eof'], {
-    stdio: ['pipe', 'pipe', 'ignore'],
+  const options = {
+    script: entry,
+    args: ['--port', '0', '--host', '127.0.0.1', '--api-key-file', apiKeyFile, '--data', dataFile, '--exit-on-stdin-eof'],
     cwd: dir,
     detached: true,
-  });
+    readyTimeoutMs: READY_TIMEOUT_MS,
+    stopTimeoutMs: STOP_TIMEOUT_MS,
+    maxReadyLineLength: MAX_READY_LINE,
+  };
   try {
-    const url = await readReady(child);
-    let stopping: Promise<void> | undefined;
-    return Object.freeze({ url, apiKeyFile, stop: () => (stopping ??= stopChild(child)) });
-  } catch (e) {
-    await stopChild(child);
-    throw e;
+    const child = await spawnReadyChild(options, readyUrl);
+    return Object.freeze({ url: child.ready, apiKeyFile, stop: child.stop });
+  } catch (error) {
+    if (error instanceof ReadyChildError) throw new LabError('SIMULATOR_FAILED', `the simulator ${FAILURE_TEXT[error.failure]}`);
+    throw error;
   }
 }
 
-function readReady(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    const done = (error: LabError | null, url?: string) => {
-      clearTimeout(timer);
-      child.stdout?.off('data', onData);
-      child.off('exit', onExit);
-      if (error !== null) reject(error);
-      else resolve(url as string);
-    };
-    const timer = setTimeout(() => done(new LabError('SIMULATOR_FAILED', 'the simulator did not become ready in time')), READY_TIMEOUT_MS);
-    const onExit = () => done(new LabError('SIMULATOR_FAILED', 'the simulator exited before it was ready'));
-    const onData = (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      if (buffered.length > MAX_READY_LINE) return done(new LabError('SIMULATOR_FAILED', 'the simulator printed no ready line'));
-      const end = buffered.indexOf('\n');
-      if (end < 0) return;
-      try {
-        const ready = readySchema.parse(JSON.parse(buffered.slice(0, end)));
-        const u = new URL(ready.url);
-        if (u.hostname !== '127.0.0.1') return done(new LabError('SIMULATOR_FAILED', 'the simulator is not on 127.0.0.1'));
-        done(null, ready.url.replace(/\/$/, ''));
-      } catch {
-        done(new LabError('SIMULATOR_FAILED', 'the simulator printed an unreadable ready line'));
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.once('exit', onExit);
-  });
-}
+const FAILURE_TEXT: Readonly<Record<ReadyChildFailure, string>> = Object.freeze({
+  TIMEOUT: 'did not become ready in time',
+  EXITED: 'exited before it was ready',
+  OVERSIZED: 'printed no ready line',
+  UNREADABLE: 'printed an unreadable ready line',
+});
 
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.stdin?.end();
-    child.kill('SIGTERM');
-  });
+/** The ready line's loopback URL, without a trailing slash. */
+function readyUrl(line: unknown): string {
+  const ready = readySchema.safeParse(line);
+  if (!ready.success) throw new LabError('SIMULATOR_FAILED', 'the simulator printed an unreadable ready line');
+  if (new URL(ready.data.url).hostname !== '127.0.0.1') throw new LabError('SIMULATOR_FAILED', 'the simulator is not on 127.0.0.1');
+  return ready.data.url.replace(/\/$/, '');
 }

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { labKeysWireSchema, labPinsWireSchema } from './lab-keys.js';
-import { pendingCorroborationSchema, revisionsAroundSchema } from './revision-snapshot.js';
+import { hex64Schema as hex64, ownerPauseShape, scenarioEventSchema, signedRecordSchema } from './scenario-evidence-schema.js';
 import { SCENARIO_IDS } from './scenario-definition.js';
 
 /** The environment switch that makes the runner's bundle a worker (it then takes its job over IPC only). */
 export const WORKER_ENV = 'PFSENSE_MCP_LAB_WORKER';
 
-const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
 /**
  * A worker's job. `before-kill`: run the plan up to its kill point and wait to be SIGKILLed. `after-restart`:
@@ -43,37 +42,15 @@ export const workerJobSchema = z.strictObject({
 });
 export type WorkerJob = z.infer<typeof workerJobSchema>;
 
-const sends = z.strictObject({ forward: z.number().int().min(0), rollback: z.number().int().min(0), orchestration: z.number().int().min(0) });
-const eventSchema = z.strictObject({
-  at_ms: z.number().int().min(0),
-  actor: z.enum(['subject', 'orchestration', 'owner', 'runner', 'worker']),
-  action: z.string().max(200),
-  state: z.string().max(32).nullable(),
-  reads: z.number().int().min(0),
-  sends,
-  artifact: z.strictObject({ kind: z.string().max(64), digest: z.string().regex(/^[0-9a-f]{64}$/) }).nullable(),
-  revisions: revisionsAroundSchema.optional(),
-});
-const signedSchema = z.strictObject({
-  requestKind: z.string().max(64),
-  requestDigest: z.string().regex(/^[0-9a-f]{64}$/),
-  signedKind: z.string().max(64),
-  signedDigest: z.string().regex(/^[0-9a-f]{64}$/),
-  outcome: z.enum(['APPLIED', 'NOT_APPLIED']).nullable(),
-  config_history: pendingCorroborationSchema.nullable().optional(),
-});
-
 export const workerMessageSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('event'), event: eventSchema }),
-  z.strictObject({ type: z.literal('signed'), signed: signedSchema }),
+  z.strictObject({ type: z.literal('event'), event: scenarioEventSchema }),
+  z.strictObject({ type: z.literal('signed'), signed: signedRecordSchema }),
   z.strictObject({ type: z.literal('kill-point'), label: z.string().max(100), subjectContractId: z.string().max(128).nullable() }),
   z.strictObject({ type: z.literal('restarted'), reconciled: z.number().int().min(0) }),
   /** Stopped at a request the owner signs (against an appliance); `nextStep` indexes the plan's afterRestart. */
   z.strictObject({
     type: z.literal('paused'),
-    pendingFile: z.string().regex(/^[a-z0-9][a-z0-9._-]*\.json$/).max(200),
-    request: z.enum(['reconciliation', 'release']),
-    observed: z.enum(['APPLIED', 'NOT_APPLIED']).nullable(),
+    ...ownerPauseShape,
     nextStep: z.number().int().min(0).max(64),
   }),
   z.strictObject({ type: z.literal('done'), orchestrationContractIds: z.array(z.string().max(128)).max(16) }),

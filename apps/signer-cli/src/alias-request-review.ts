@@ -138,6 +138,43 @@ function checkContractFacts(q: RequestApplianceFacts, pre: AliasSnapshot, newDes
   };
 }
 
+/** The fields every review shows, whatever the request. */
+type CommonReview = Pick<
+  RequestReview,
+  'request_digest' | 'approve_prefix' | 'server_key_id' | 'issued_at' | 'expires_at' | 'operation_id' | 'alias' | 'members_digest' | 'old_description' | 'new_description'
+>;
+
+/** The fields only some requests show: null unless the request kind shows them (this is also their order). */
+const NOT_SHOWN = Object.freeze({
+  contract_id: null,
+  state_version: null,
+  step_id: null,
+  risk_class: null,
+  origin: null,
+  appliance: null,
+  observed: null,
+  config_history: null,
+});
+
+type ShownFields = Partial<Pick<RequestReview, keyof typeof NOT_SHOWN>>;
+
+function reviewOf(common: CommonReview, request: RequestType, shown: ShownFields, digests: Record<string, string>): RequestReview {
+  // Spreading NOT_SHOWN first fixes the key order, whichever of its fields `shown` fills in.
+  return Object.freeze({ ...common, request, ...NOT_SHOWN, ...shown, digests: Object.freeze({ ...digests }) });
+}
+
+/** Authorization and confirmation requests carry the execution intent: its facts, recomputed, plus the two digests. */
+function intentRequestDigests(
+  q: { execution_intent: PreparedExecutionIntentV1; appliance_binding_digest: string; execution_intent_digest: string; review: { new_description: string } },
+  pre: AliasSnapshot,
+): Record<string, string> {
+  return {
+    ...checkIntent(q.execution_intent, pre, q.review.new_description),
+    appliance_binding: q.appliance_binding_digest,
+    execution_intent: q.execution_intent_digest,
+  };
+}
+
 /**
  * Recomputes the capability-specific digests of a request whose server signature, currentness and generic
  * digests were already verified (verifyPendingRequest), and returns the review to show. Any mismatch is a
@@ -162,48 +199,17 @@ export function reviewPendingRequest(request: PendingRequest): RequestReview {
   switch (request.kind) {
     case ArtifactKind.AUTHORIZATION_REQUEST: {
       const q = request.payload;
-      const d = checkIntent(q.execution_intent, pre, q.review.new_description);
-      return Object.freeze({
-        ...common,
-        request: 'authorization' as const,
-        contract_id: null,
-        state_version: null,
-        step_id: q.step_id,
-        risk_class: q.risk_class,
-        origin: null,
-        appliance: q.appliance,
-        observed: null,
-        config_history: null,
-        digests: Object.freeze({
-          ...d,
-          appliance_binding: q.appliance_binding_digest,
-          execution_intent: q.execution_intent_digest,
-          plan: q.plan_digest,
-        }),
+      return reviewOf(common, 'authorization', { step_id: q.step_id, risk_class: q.risk_class, appliance: q.appliance }, {
+        ...intentRequestDigests(q, pre),
+        plan: q.plan_digest,
       });
     }
     case ArtifactKind.CONFIRMATION_REQUEST: {
       const q = request.payload;
-      const d = checkIntent(q.execution_intent, pre, q.review.new_description);
-      if (d.intent !== q.intent_digest) inconsistent('intent digest does not match the intent');
-      if (d.precondition_fingerprint !== q.target_fingerprint) inconsistent('target fingerprint does not match the alias shown');
-      return Object.freeze({
-        ...common,
-        request: 'confirmation' as const,
-        contract_id: q.contract_id,
-        state_version: null,
-        step_id: null,
-        risk_class: null,
-        origin: null,
-        appliance: q.appliance,
-        observed: null,
-        config_history: null,
-        digests: Object.freeze({
-          ...d,
-          appliance_binding: q.appliance_binding_digest,
-          execution_intent: q.execution_intent_digest,
-        }),
-      });
+      const digests = intentRequestDigests(q, pre);
+      if (digests.intent !== q.intent_digest) inconsistent('intent digest does not match the intent');
+      if (digests.precondition_fingerprint !== q.target_fingerprint) inconsistent('target fingerprint does not match the alias shown');
+      return reviewOf(common, 'confirmation', { contract_id: q.contract_id, appliance: q.appliance }, digests);
     }
     case ArtifactKind.RECONCILIATION_REQUEST: {
       const q = request.payload;
@@ -217,35 +223,22 @@ export function reviewPendingRequest(request: PendingRequest): RequestReview {
         digests.observed_fingerprint = fp;
         observedDescr = seen.descr;
       }
-      return Object.freeze({
-        ...common,
-        request: 'reconciliation' as const,
-        contract_id: q.contract_id,
-        state_version: q.state_version,
-        step_id: null,
-        risk_class: null,
-        origin: q.origin,
-        appliance: q.appliance,
-        observed: Object.freeze({ fingerprint: q.observed_fingerprint, locator: q.observed_locator, description: observedDescr }),
-        config_history: configHistoryReviewOf(request),
-        digests: Object.freeze(digests),
-      });
+      const observed = Object.freeze({ fingerprint: q.observed_fingerprint, locator: q.observed_locator, description: observedDescr });
+      return reviewOf(
+        common,
+        'reconciliation',
+        { contract_id: q.contract_id, state_version: q.state_version, origin: q.origin, appliance: q.appliance, observed, config_history: configHistoryReviewOf(request) },
+        digests,
+      );
     }
     case ArtifactKind.RELEASE_REQUEST: {
       const q = request.payload;
-      return Object.freeze({
-        ...common,
-        request: 'release' as const,
-        contract_id: q.contract_id,
-        state_version: q.state_version,
-        step_id: null,
-        risk_class: null,
-        origin: null,
-        appliance: q.appliance,
-        observed: null,
-        config_history: null,
-        digests: Object.freeze(checkContractFacts(q, pre, q.review.new_description)),
-      });
+      return reviewOf(
+        common,
+        'release',
+        { contract_id: q.contract_id, state_version: q.state_version, appliance: q.appliance },
+        checkContractFacts(q, pre, q.review.new_description),
+      );
     }
   }
 }

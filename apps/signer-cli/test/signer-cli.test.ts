@@ -19,6 +19,7 @@ import type { SignedArtifact } from '@pfsense-mcp/authorization';
 import { bytesToHex } from '@pfsense-mcp/canonical';
 import { ed25519Sign, PinnedAuthoritySet, readEd25519PrivateKeyFile } from '@pfsense-mcp/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProgram, programStale } from '@pfsense-mcp/test-support';
 import {
   appliance,
   authorizationRequest,
@@ -38,7 +39,6 @@ import {
   tempDir,
   writeArtifact,
 } from './harness.js';
-import { buildSignerAtomically, signerBundleStale } from './build-signer.js';
 
 let keys: string;
 let inbox: string;
@@ -432,7 +432,7 @@ describe('refusal messages', () => {
 
 describe('built bundle', () => {
   it('is the build of the current sources (the global setup rebuilds a stale bundle, atomically)', async () => {
-    expect(signerBundleStale()).toBe(false);
+    expect(await programStale('signer-cli')).toBe(false);
     // Touching a source makes it stale; the atomic rebuild replaces the file (a new inode) and is current again.
     const source = join(ROOT, 'apps', 'signer-cli', 'src', 'help-text.ts');
     const original = statSync(source);
@@ -440,9 +440,9 @@ describe('built bundle', () => {
     const justAfterBuild = new Date(before.mtimeMs + 1);
     utimesSync(source, justAfterBuild, justAfterBuild);
     try {
-      expect(signerBundleStale()).toBe(true);
-      await buildSignerAtomically();
-      expect(signerBundleStale()).toBe(false);
+      expect(await programStale('signer-cli')).toBe(true);
+      buildProgram('signer-cli');
+      expect(await programStale('signer-cli')).toBe(false);
       expect(statSync(MAIN).ino).not.toBe(before.ino);
       expect(filesIn(join(ROOT, 'dist', 'apps', 'signer-cli')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     } finally {

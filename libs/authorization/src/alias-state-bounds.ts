@@ -33,3 +33,8 @@ export function checkAliasStateBounds(state: unknown, path: string): void {
     throw new ArtifactFormatError('TOO_LARGE', path, `must be at most ${MAX_ALIAS_STATE_BYTES} bytes of canonical JSON`);
   }
 }
+
+/** The pre-state a request's review shows, within the bounds (every server-signed request shows one). */
+export function checkReviewBounds(review: unknown): void {
+  checkAliasStateBounds((review as { pre_state?: unknown } | null)?.pre_state, 'payload.review.pre_state');
+}

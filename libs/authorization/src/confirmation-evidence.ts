@@ -1,14 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
 import { z } from 'zod';
 import { ArtifactKind } from './artifact-kind.js';
-import { deepFreeze } from '@pfsense-mcp/foundation';
 import { hex64Schema, safeTokenSchema } from './field-schemas.js';
 import type { Proof } from './field-schemas.js';
-import { parseWith } from './parse-with.js';
 import type { PendingConfirmationRequest } from './pending-confirmation-request.js';
-import { keyIdOfSigningKey, signDocument } from './signing-message.js';
 import type { SigningKey } from './signing-message.js';
+import { signPayload, signatureFieldsOf } from './sign-payload.js';
 import { signatureFieldsShape, signedDocumentSchema } from './signed-document-schema.js';
 import type { SignatureFields } from './signed-document-schema.js';
 
@@ -59,11 +56,7 @@ export function createConfirmationEvidence(
     intent_digest: p.intent_digest,
     execution_intent_digest: p.execution_intent_digest,
     target_fingerprint: p.target_fingerprint,
-    key_id: keyIdOfSigningKey(authorityKey),
-    algorithm: ED25519_ALGORITHM,
-    issued_at: options.issuedAt,
-    expires_at: p.expires_at,
+    ...signatureFieldsOf(authorityKey, options.issuedAt, p.expires_at),
   };
-  const checked = parseWith(confirmationEvidenceSchema.shape.payload, payload, 'payload');
-  return deepFreeze(signDocument(ArtifactKind.CONFIRMATION, checked, authorityKey)) as ConfirmationEvidence;
+  return signPayload(ArtifactKind.CONFIRMATION, confirmationEvidenceSchema.shape.payload, payload, authorityKey) as ConfirmationEvidence;
 }

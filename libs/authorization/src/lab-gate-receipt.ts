@@ -1,14 +1,12 @@
-import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
 import { z } from 'zod';
 import { ArtifactKind } from './artifact-kind.js';
-import { deepFreeze } from '@pfsense-mcp/foundation';
 import { hex64Schema, safeTokenSchema } from './field-schemas.js';
 import type { Proof } from './field-schemas.js';
 import { labCandidateAliasSchema, labScenarioSetSchema } from './lab-gate-request.js';
 import type { LabGateRequest } from './lab-gate-request.js';
-import { parseWith } from './parse-with.js';
-import { artifactDigestOf, keyIdOfSigningKey, signDocument } from './signing-message.js';
+import { artifactDigestOf } from './signing-message.js';
 import type { SigningKey } from './signing-message.js';
+import { signPayload, signatureFieldsOf } from './sign-payload.js';
 import { signatureFieldsShape, signedDocumentSchema } from './signed-document-schema.js';
 import type { SignatureFields } from './signed-document-schema.js';
 
@@ -60,11 +58,7 @@ export function createLabGateReceipt(request: LabGateRequest, gateKey: SigningKe
     candidate_alias: p.candidate_alias,
     scenarios: [...p.scenarios],
     deadline: p.deadline,
-    key_id: keyIdOfSigningKey(gateKey),
-    algorithm: ED25519_ALGORITHM,
-    issued_at: options.issuedAt,
-    expires_at: p.deadline,
+    ...signatureFieldsOf(gateKey, options.issuedAt, p.deadline),
   };
-  const checked = parseWith(labGateReceiptSchema.shape.payload, payload, 'payload');
-  return deepFreeze(signDocument(ArtifactKind.LAB_GATE_RECEIPT, checked, gateKey)) as LabGateReceipt;
+  return signPayload(ArtifactKind.LAB_GATE_RECEIPT, labGateReceiptSchema.shape.payload, payload, gateKey) as LabGateReceipt;
 }

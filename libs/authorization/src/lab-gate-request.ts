@@ -1,15 +1,13 @@
-import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
 import { z } from 'zod';
 import { applianceBindingDigest, applianceBindingSchema, parseApplianceBinding } from './appliance-binding.js';
 import type { ApplianceBinding } from './appliance-binding.js';
 import { ArtifactKind } from './artifact-kind.js';
 import { ArtifactVerificationError } from './artifact-verification-error.js';
-import { assertObject, deepFreeze } from '@pfsense-mcp/foundation';
+import { assertObject } from '@pfsense-mcp/foundation';
 import { hex64Schema, safeTokenSchema } from './field-schemas.js';
 import type { Proof } from './field-schemas.js';
-import { parseWith } from './parse-with.js';
-import { keyIdOfSigningKey, signDocument } from './signing-message.js';
 import type { SigningKey } from './signing-message.js';
+import { signPayload, signatureFieldsOf } from './sign-payload.js';
 import { signatureFieldsShape, signedDocumentSchema } from './signed-document-schema.js';
 import type { SignatureFields } from './signed-document-schema.js';
 
@@ -81,13 +79,9 @@ export function createLabGateRequest(input: LabGateRequestInput, requestKey: Sig
     candidate_alias: input.candidateAlias,
     scenarios: [...new Set(input.scenarios)].sort(),
     deadline: input.deadline,
-    key_id: keyIdOfSigningKey(requestKey),
-    algorithm: ED25519_ALGORITHM,
-    issued_at: input.issuedAt,
-    expires_at: input.deadline,
+    ...signatureFieldsOf(requestKey, input.issuedAt, input.deadline),
   };
-  const checked = parseWith(labGateRequestSchema.shape.payload, payload, 'payload');
-  return deepFreeze(signDocument(ArtifactKind.LAB_GATE_REQUEST, checked, requestKey)) as LabGateRequest;
+  return signPayload(ArtifactKind.LAB_GATE_REQUEST, labGateRequestSchema.shape.payload, payload, requestKey) as LabGateRequest;
 }
 
 /** Recomputes the request's appliance binding digest from the facts it shows. */

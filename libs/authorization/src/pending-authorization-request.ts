@@ -1,20 +1,18 @@
-import { checkApplianceFactsDigest } from './request-appliance-facts.js';
-import { checkAliasStateBounds } from './alias-state-bounds.js';
-import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
+import { checkReviewBounds } from './alias-state-bounds.js';
 import { z } from 'zod';
-import { applianceBindingDigest, applianceBindingSchema, parseApplianceBinding } from './appliance-binding.js';
+import { applianceBindingSchema } from './appliance-binding.js';
 import type { ApplianceBinding } from './appliance-binding.js';
 import { ArtifactKind } from './artifact-kind.js';
 import { ArtifactVerificationError } from './artifact-verification-error.js';
-import { assertObject, deepFreeze } from '@pfsense-mcp/foundation';
+import { assertObject } from '@pfsense-mcp/foundation';
 import { aliasChangeReviewSchema, hex64Schema, riskClassSchema, safeTokenSchema } from './field-schemas.js';
 import type { AliasChangeReview, Proof, RiskClass } from './field-schemas.js';
-import { parseWith } from './parse-with.js';
+import { checkIntentApplianceFacts, intentApplianceFacts } from './intent-appliance-facts.js';
 import { planDigestOf } from './plan-digest.js';
-import { executionIntentDigest, parsePreparedExecutionIntent, preparedExecutionIntentSchema } from './prepared-execution-intent.js';
+import { executionIntentDigest, preparedExecutionIntentSchema } from './prepared-execution-intent.js';
 import type { PreparedExecutionIntentV1 } from './prepared-execution-intent.js';
-import { keyIdOfSigningKey, signDocument } from './signing-message.js';
 import type { SigningKey } from './signing-message.js';
+import { signPayload, signatureFieldsOf } from './sign-payload.js';
 import { signatureFieldsShape, signedDocumentSchema } from './signed-document-schema.js';
 import type { SignatureFields } from './signed-document-schema.js';
 
@@ -78,12 +76,7 @@ export function createPendingAuthorizationRequest(
   serverKey: SigningKey,
 ): PendingAuthorizationRequest {
   assertObject(input, 'createPendingAuthorizationRequest: "input"');
-  const execution_intent = parsePreparedExecutionIntent(input.executionIntent);
-  const appliance = parseApplianceBinding(input.appliance);
-  const appliance_binding_digest = applianceBindingDigest(appliance);
-  if (execution_intent.payload.appliance_binding_digest !== appliance_binding_digest) {
-    throw new TypeError('createPendingAuthorizationRequest: "executionIntent" names another appliance binding');
-  }
+  const { execution_intent, appliance, appliance_binding_digest } = intentApplianceFacts('createPendingAuthorizationRequest', input);
   const execution_intent_digest = executionIntentDigest(execution_intent);
   const payload = {
     operation_id: input.operationId,
@@ -98,14 +91,10 @@ export function createPendingAuthorizationRequest(
     appliance,
     appliance_binding_digest,
     review: input.review,
-    key_id: keyIdOfSigningKey(serverKey),
-    algorithm: ED25519_ALGORITHM,
-    issued_at: input.issuedAt,
-    expires_at: input.expiresAt,
+    ...signatureFieldsOf(serverKey, input.issuedAt, input.expiresAt),
   };
-  checkAliasStateBounds((payload.review as { pre_state?: unknown } | null)?.pre_state, 'payload.review.pre_state');
-  const checked = parseWith(pendingAuthorizationRequestSchema.shape.payload, payload, 'payload');
-  return deepFreeze(signDocument(ArtifactKind.AUTHORIZATION_REQUEST, checked, serverKey)) as PendingAuthorizationRequest;
+  checkReviewBounds(payload.review);
+  return signPayload(ArtifactKind.AUTHORIZATION_REQUEST, pendingAuthorizationRequestSchema.shape.payload, payload, serverKey) as PendingAuthorizationRequest;
 }
 
 /**
@@ -115,10 +104,7 @@ export function createPendingAuthorizationRequest(
 export function checkAuthorizationRequestDigests(request: PendingAuthorizationRequest): void {
   const p = request.payload;
   const kind = ArtifactKind.AUTHORIZATION_REQUEST;
-  checkApplianceFactsDigest(kind, p);
-  if (p.execution_intent.payload.appliance_binding_digest !== p.appliance_binding_digest) {
-    throw new ArtifactVerificationError('DIGEST_MISMATCH', kind, 'the execution intent names another appliance');
-  }
+  checkIntentApplianceFacts(kind, p);
   const intentDigest = executionIntentDigest(p.execution_intent);
   if (intentDigest !== p.execution_intent_digest) {
     throw new ArtifactVerificationError('DIGEST_MISMATCH', kind, 'execution intent digest does not match the intent');

@@ -1,19 +1,17 @@
-import { checkApplianceFactsDigest } from './request-appliance-facts.js';
-import { checkAliasStateBounds } from './alias-state-bounds.js';
-import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
+import { checkReviewBounds } from './alias-state-bounds.js';
 import { z } from 'zod';
-import { applianceBindingDigest, applianceBindingSchema, parseApplianceBinding } from './appliance-binding.js';
+import { applianceBindingSchema } from './appliance-binding.js';
 import type { ApplianceBinding } from './appliance-binding.js';
 import { ArtifactKind } from './artifact-kind.js';
 import { ArtifactVerificationError } from './artifact-verification-error.js';
-import { assertObject, deepFreeze } from '@pfsense-mcp/foundation';
+import { assertObject } from '@pfsense-mcp/foundation';
 import { aliasChangeReviewSchema, hex64Schema, safeTokenSchema } from './field-schemas.js';
 import type { AliasChangeReview, Proof } from './field-schemas.js';
-import { parseWith } from './parse-with.js';
-import { executionIntentDigest, parsePreparedExecutionIntent, preparedExecutionIntentSchema } from './prepared-execution-intent.js';
+import { checkIntentApplianceFacts, intentApplianceFacts } from './intent-appliance-facts.js';
+import { executionIntentDigest, preparedExecutionIntentSchema } from './prepared-execution-intent.js';
 import type { PreparedExecutionIntentV1 } from './prepared-execution-intent.js';
-import { keyIdOfSigningKey, signDocument } from './signing-message.js';
 import type { SigningKey } from './signing-message.js';
+import { signPayload, signatureFieldsOf } from './sign-payload.js';
 import { signatureFieldsShape, signedDocumentSchema } from './signed-document-schema.js';
 import type { SignatureFields } from './signed-document-schema.js';
 
@@ -77,12 +75,7 @@ export function createPendingConfirmationRequest(
   serverKey: SigningKey,
 ): PendingConfirmationRequest {
   assertObject(input, 'createPendingConfirmationRequest: "input"');
-  const execution_intent = parsePreparedExecutionIntent(input.executionIntent);
-  const appliance = parseApplianceBinding(input.appliance);
-  const appliance_binding_digest = applianceBindingDigest(appliance);
-  if (execution_intent.payload.appliance_binding_digest !== appliance_binding_digest) {
-    throw new TypeError('createPendingConfirmationRequest: "executionIntent" names another appliance binding');
-  }
+  const { execution_intent, appliance, appliance_binding_digest } = intentApplianceFacts('createPendingConfirmationRequest', input);
   if (execution_intent.payload.precondition_fingerprint !== input.targetFingerprint) {
     throw new TypeError('createPendingConfirmationRequest: "targetFingerprint" is not the intent\'s precondition');
   }
@@ -96,14 +89,10 @@ export function createPendingConfirmationRequest(
     appliance,
     appliance_binding_digest,
     review: input.review,
-    key_id: keyIdOfSigningKey(serverKey),
-    algorithm: ED25519_ALGORITHM,
-    issued_at: input.issuedAt,
-    expires_at: input.expiresAt,
+    ...signatureFieldsOf(serverKey, input.issuedAt, input.expiresAt),
   };
-  checkAliasStateBounds((payload.review as { pre_state?: unknown } | null)?.pre_state, 'payload.review.pre_state');
-  const checked = parseWith(pendingConfirmationRequestSchema.shape.payload, payload, 'payload');
-  return deepFreeze(signDocument(ArtifactKind.CONFIRMATION_REQUEST, checked, serverKey)) as PendingConfirmationRequest;
+  checkReviewBounds(payload.review);
+  return signPayload(ArtifactKind.CONFIRMATION_REQUEST, pendingConfirmationRequestSchema.shape.payload, payload, serverKey) as PendingConfirmationRequest;
 }
 
 /**
@@ -114,10 +103,7 @@ export function createPendingConfirmationRequest(
 export function checkConfirmationRequestDigests(request: PendingConfirmationRequest): void {
   const p = request.payload;
   const kind = ArtifactKind.CONFIRMATION_REQUEST;
-  checkApplianceFactsDigest(kind, p);
-  if (p.execution_intent.payload.appliance_binding_digest !== p.appliance_binding_digest) {
-    throw new ArtifactVerificationError('DIGEST_MISMATCH', kind, 'the execution intent names another appliance');
-  }
+  checkIntentApplianceFacts(kind, p);
   if (executionIntentDigest(p.execution_intent) !== p.execution_intent_digest) {
     throw new ArtifactVerificationError('DIGEST_MISMATCH', kind, 'execution intent digest does not match the intent');
   }

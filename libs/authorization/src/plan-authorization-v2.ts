@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
 import { z } from 'zod';
 import { ArtifactKind } from './artifact-kind.js';
-import { assertObject, deepFreeze } from '@pfsense-mcp/foundation';
+import { assertObject } from '@pfsense-mcp/foundation';
 import { hex64Schema, riskClassSchema, safeTokenSchema } from './field-schemas.js';
 import type { Proof, RiskClass } from './field-schemas.js';
-import { parseWith } from './parse-with.js';
 import { sortedStepBindings } from './plan-digest.js';
 import type { PlanStepBinding } from './plan-digest.js';
 import type { PendingAuthorizationRequest } from './pending-authorization-request.js';
-import { keyIdOfSigningKey, signDocument } from './signing-message.js';
 import type { SigningKey } from './signing-message.js';
+import { signPayload, signatureFieldsOf } from './sign-payload.js';
 import { signatureFieldsShape, signedDocumentSchema } from './signed-document-schema.js';
 import type { SignatureFields } from './signed-document-schema.js';
 
@@ -71,13 +69,9 @@ export function createPlanAuthorizationV2(input: PlanAuthorizationV2Input, autho
     plan_digest: input.planDigest,
     steps: sortedStepBindings(input.steps),
     risk_class: input.riskClass,
-    key_id: keyIdOfSigningKey(authorityKey),
-    algorithm: ED25519_ALGORITHM,
-    issued_at: input.issuedAt,
-    expires_at: input.expiresAt,
+    ...signatureFieldsOf(authorityKey, input.issuedAt, input.expiresAt),
   };
-  const checked = parseWith(planAuthorizationV2Schema.shape.payload, payload, 'payload');
-  return deepFreeze(signDocument(ArtifactKind.PLAN_AUTHORIZATION, checked, authorityKey)) as PlanAuthorizationV2;
+  return signPayload(ArtifactKind.PLAN_AUTHORIZATION, planAuthorizationV2Schema.shape.payload, payload, authorityKey) as PlanAuthorizationV2;
 }
 
 /**

@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { checkAliasStateBounds } from './alias-state-bounds.js';
-import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
+import { checkAliasStateBounds, checkReviewBounds } from './alias-state-bounds.js';
 import { z } from 'zod';
 import type { ApplianceBinding } from './appliance-binding.js';
 import { ArtifactKind } from './artifact-kind.js';
-import { assertObject, deepFreeze } from '@pfsense-mcp/foundation';
+import { assertObject } from '@pfsense-mcp/foundation';
 import { aliasChangeReviewSchema, aliasStateSchema, hex64Schema, locatorSchema, safeTokenSchema, stateVersionSchema } from './field-schemas.js';
 import type { AliasChangeReview, AliasState, Proof } from './field-schemas.js';
-import { parseWith } from './parse-with.js';
 import { requestApplianceFacts, requestApplianceFactsShape } from './request-appliance-facts.js';
 import type { RequestApplianceFacts } from './request-appliance-facts.js';
-import { keyIdOfSigningKey, signDocument } from './signing-message.js';
 import type { SigningKey } from './signing-message.js';
+import { signPayload, signatureFieldsOf } from './sign-payload.js';
 import { signatureFieldsShape, signedDocumentSchema } from './signed-document-schema.js';
 import type { SignatureFields } from './signed-document-schema.js';
 import { configHistoryCorroborationSchema } from './config-history-corroboration.js';
@@ -142,15 +140,11 @@ export function createPendingReconciliationRequest(
     review: input.review,
     config_history: input.configHistory,
     ...requestApplianceFacts(input),
-    key_id: keyIdOfSigningKey(serverKey),
-    algorithm: ED25519_ALGORITHM,
-    issued_at: input.issuedAt,
-    expires_at: input.expiresAt,
+    ...signatureFieldsOf(serverKey, input.issuedAt, input.expiresAt),
   };
-  checkAliasStateBounds((payload.review as { pre_state?: unknown } | null)?.pre_state, 'payload.review.pre_state');
+  checkReviewBounds(payload.review);
   checkAliasStateBounds(payload.observed_state, 'payload.observed_state');
-  const checked = parseWith(pendingReconciliationRequestSchema.shape.payload, payload, 'payload');
-  return deepFreeze(signDocument(ArtifactKind.RECONCILIATION_REQUEST, checked, serverKey)) as PendingReconciliationRequestV2;
+  return signPayload(ArtifactKind.RECONCILIATION_REQUEST, pendingReconciliationRequestSchema.shape.payload, payload, serverKey) as PendingReconciliationRequestV2;
 }
 
 // ---- signed evidence (operator, role reconciliation) ----------------------------------------------------
@@ -211,11 +205,7 @@ export function createReconciliationEvidence(
     outcome: options.outcome,
     observed_fingerprint: p.observed_fingerprint,
     observed_locator: p.observed_locator,
-    key_id: keyIdOfSigningKey(authorityKey),
-    algorithm: ED25519_ALGORITHM,
-    issued_at: options.issuedAt,
-    expires_at: p.expires_at,
+    ...signatureFieldsOf(authorityKey, options.issuedAt, p.expires_at),
   };
-  const checked = parseWith(reconciliationEvidenceSchema.shape.payload, payload, 'payload');
-  return deepFreeze(signDocument(ArtifactKind.RECONCILIATION, checked, authorityKey)) as ReconciliationEvidence;
+  return signPayload(ArtifactKind.RECONCILIATION, reconciliationEvidenceSchema.shape.payload, payload, authorityKey) as ReconciliationEvidence;
 }

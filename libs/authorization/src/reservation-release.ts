@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { checkAliasStateBounds } from './alias-state-bounds.js';
-import { ED25519_ALGORITHM } from '@pfsense-mcp/crypto';
+import { checkReviewBounds } from './alias-state-bounds.js';
 import { z } from 'zod';
 import type { ApplianceBinding } from './appliance-binding.js';
 import { ArtifactKind } from './artifact-kind.js';
-import { assertObject, deepFreeze } from '@pfsense-mcp/foundation';
+import { assertObject } from '@pfsense-mcp/foundation';
 import { aliasChangeReviewSchema, safeTokenSchema, stateVersionSchema } from './field-schemas.js';
 import type { AliasChangeReview, Proof } from './field-schemas.js';
-import { parseWith } from './parse-with.js';
 import { requestApplianceFacts, requestApplianceFactsShape } from './request-appliance-facts.js';
 import type { RequestApplianceFacts } from './request-appliance-facts.js';
-import { keyIdOfSigningKey, signDocument } from './signing-message.js';
 import type { SigningKey } from './signing-message.js';
+import { signPayload, signatureFieldsOf } from './sign-payload.js';
 import { signatureFieldsShape, signedDocumentSchema } from './signed-document-schema.js';
 import type { SignatureFields } from './signed-document-schema.js';
 
@@ -67,14 +65,10 @@ export function createPendingReleaseRequest(input: PendingReleaseRequestInput, s
     state_version: input.stateVersion,
     review: input.review,
     ...requestApplianceFacts(input),
-    key_id: keyIdOfSigningKey(serverKey),
-    algorithm: ED25519_ALGORITHM,
-    issued_at: input.issuedAt,
-    expires_at: input.expiresAt,
+    ...signatureFieldsOf(serverKey, input.issuedAt, input.expiresAt),
   };
-  checkAliasStateBounds((payload.review as { pre_state?: unknown } | null)?.pre_state, 'payload.review.pre_state');
-  const checked = parseWith(pendingReleaseRequestSchema.shape.payload, payload, 'payload');
-  return deepFreeze(signDocument(ArtifactKind.RELEASE_REQUEST, checked, serverKey)) as PendingReleaseRequest;
+  checkReviewBounds(payload.review);
+  return signPayload(ArtifactKind.RELEASE_REQUEST, pendingReleaseRequestSchema.shape.payload, payload, serverKey) as PendingReleaseRequest;
 }
 
 // ---- signed release (operator, role reconciliation) -----------------------------------------------------
@@ -116,11 +110,7 @@ export function createReservationRelease(
     contract_id: p.contract_id,
     operation_id: p.operation_id,
     state_version: p.state_version,
-    key_id: keyIdOfSigningKey(authorityKey),
-    algorithm: ED25519_ALGORITHM,
-    issued_at: options.issuedAt,
-    expires_at: p.expires_at,
+    ...signatureFieldsOf(authorityKey, options.issuedAt, p.expires_at),
   };
-  const checked = parseWith(reservationReleaseSchema.shape.payload, payload, 'payload');
-  return deepFreeze(signDocument(ArtifactKind.RELEASE, checked, authorityKey)) as ReservationRelease;
+  return signPayload(ArtifactKind.RELEASE, reservationReleaseSchema.shape.payload, payload, authorityKey) as ReservationRelease;
 }

@@ -217,7 +217,7 @@ export async function runStoreBenchmarks(options: StoreBenchOptions): Promise<re
   const reopened = await SqliteRecoveryContractStore.open(baseOptions(bigDir, masterKey, clock, anchor));
   rows.push(row(`contract-store: open with full verification at ${n} contracts`, Number(process.hrtime.bigint() - o0) / 1e6, 'ms'));
 
-  // 3. Audit-chain verification vs raw HMAC-SHA256 (the same @noble/hashes via crypto) over the same bytes.
+  // 3. Audit-chain verification vs raw HMAC-SHA256 (the same node:crypto HMAC the store uses, via @pfsense-mcp/crypto) over the same bytes.
   const v0 = process.hrtime.bigint();
   const verdict = reopened.verifyAuditChain();
   const verifySeconds = Number(process.hrtime.bigint() - v0) / 1e9;

@@ -53,18 +53,31 @@ function prefixOf(storeId: string): Buffer {
   return prefix;
 }
 
-function auditMacInput(storeId: string, sequence: number, contractId: string, previousMac: Uint8Array, body: Uint8Array): Buffer {
-  if (previousMac.length !== 32) throw new TypeError('auditRowMac: "previousMac" must be 32 bytes');
-  const prefix = prefixOf(storeId);
-  const contractLength = Buffer.byteLength(contractId, 'utf8');
-  const out = Buffer.allocUnsafe(prefix.length + 8 + 4 + contractLength + 32 + body.length);
+/** Bytes of the MAC input of one row (the framing above). */
+function auditMacInputLength(prefix: Buffer, contractLength: number, body: Uint8Array): number {
+  return prefix.length + 8 + 4 + contractLength + 32 + body.length;
+}
+
+/** Writes the MAC input of one row into `out` (at least auditMacInputLength bytes); returns its length. */
+function writeAuditMacInput(out: Buffer, prefix: Buffer, sequence: number, contractId: string, contractLength: number, previousMac: Uint8Array, body: Uint8Array): number {
   let o = prefix.copy(out, 0);
-  o = out.writeBigUInt64BE(BigInt(sequence), o);
+  // u64 big-endian without a BigInt per row: a sequence is a safe integer (< 2^53).
+  o = out.writeUInt32BE(Math.floor(sequence / 0x1_0000_0000), o);
+  o = out.writeUInt32BE(sequence >>> 0, o);
   o = out.writeUInt32BE(contractLength, o);
   o += out.write(contractId, o, 'utf8');
   out.set(previousMac, o);
   o += 32;
   out.set(body, o);
+  return o + body.length;
+}
+
+function auditMacInput(storeId: string, sequence: number, contractId: string, previousMac: Uint8Array, body: Uint8Array): Buffer {
+  if (previousMac.length !== 32) throw new TypeError('auditRowMac: "previousMac" must be 32 bytes');
+  const prefix = prefixOf(storeId);
+  const contractLength = Buffer.byteLength(contractId, 'utf8');
+  const out = Buffer.allocUnsafe(auditMacInputLength(prefix, contractLength, body));
+  writeAuditMacInput(out, prefix, sequence, contractId, contractLength, previousMac, body);
   return out;
 }
 
@@ -104,6 +117,9 @@ export type AuditChainResult =
 /**
  * Walks rows in sequence order from (startSequence, startMac): each row must be the next sequence and
  * carry the MAC recomputed from the previous one. The first gap, reordering or MAC mismatch is reported.
+ * `onVerified` (optional) sees each row once it verified, before the next is read — a caller folds the
+ * rows in the same pass. The MAC inputs are framed in one reused scratch buffer: the walk over a whole
+ * store (every open) then allocates per row only what SQLite hands over.
  */
 export function verifyAuditRows(
   key: Uint8Array,
@@ -111,7 +127,11 @@ export function verifyAuditRows(
   rows: Iterable<AuditRow>,
   startSequence: number,
   startMac: Uint8Array,
+  onVerified?: (row: AuditRow) => void,
 ): AuditChainResult {
+  if (startMac.length !== 32) throw new TypeError('verifyAuditRows: "startMac" must be 32 bytes');
+  const prefix = prefixOf(storeId);
+  let scratch = Buffer.allocUnsafe(4096);
   let previous = startMac;
   let expected = startSequence + 1;
   for (const row of rows) {
@@ -119,8 +139,13 @@ export function verifyAuditRows(
     if (!(row.body instanceof Uint8Array) || !(row.mac instanceof Uint8Array) || typeof row.contract_id !== 'string') {
       return { ok: false, firstBrokenSequence: expected };
     }
-    const mac = auditRowMac(key, storeId, row.sequence, row.contract_id, previous, row.body);
+    const contractLength = Buffer.byteLength(row.contract_id, 'utf8');
+    const length = auditMacInputLength(prefix, contractLength, row.body);
+    if (length > scratch.length) scratch = Buffer.allocUnsafe(Math.max(length, scratch.length * 2));
+    writeAuditMacInput(scratch, prefix, row.sequence, row.contract_id, contractLength, previous, row.body);
+    const mac = hmacSha256(key, scratch.subarray(0, length));
     if (!sameMac(mac, row.mac)) return { ok: false, firstBrokenSequence: expected };
+    if (onVerified !== undefined) onVerified(row);
     previous = mac;
     expected += 1;
   }

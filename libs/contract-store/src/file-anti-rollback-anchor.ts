@@ -1,13 +1,10 @@
-import { assertObject } from '@pfsense-mcp/foundation';
-import { closeSync, constants, fstatSync, openSync, readSync, renameSync, unlinkSync, writeSync, fsyncSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { assertObject, readBoundedFile, replaceFileAtomically } from '@pfsense-mcp/foundation';
+import { dirname } from 'node:path';
 import { bytesToHex, canonicalize, isHex64, isSafeToken } from '@pfsense-mcp/canonical';
 import { AnchorError, StoreFileError } from './contract-store-error.js';
 import type { AnchorRecord, AntiRollbackAnchor } from './anti-rollback-anchor.js';
 import { FIRST_KEY_EPOCH, isKeyEpoch } from './key-epoch.js';
 import { MacDomain, macMatches, rowMac } from './row-mac.js';
-import { fsyncDirectory } from '@pfsense-mcp/foundation';
 import { assertSecureDirectory, assertSecureFile } from './secure-store-path.js';
 
 const MAX_ANCHOR_BYTES = 4096;
@@ -21,9 +18,10 @@ export interface FileAntiRollbackAnchorOptions {
 
 /**
  * File implementation of the anchor: one owner-only (0600) JSON file holding the mark and an HMAC over
- * it, replaced by temp file + fsync + rename + directory fsync. It only detects rollback of the database
- * if the attacker cannot also roll this file back (see README: it is a second file in the same trust
- * domain unless kept on other media; an external witness can implement the same interface).
+ * it, replaced atomically (foundation's replaceFileAtomically: temp file + fsync + rename + directory fsync).
+ * It only detects rollback of the database if the attacker cannot also roll this file back (see README: it
+ * is a second file in the same trust domain unless kept on other media; an external witness can implement
+ * the same interface).
  */
 export class FileAntiRollbackAnchor implements AntiRollbackAnchor {
   readonly path: string;
@@ -55,22 +53,8 @@ export class FileAntiRollbackAnchor implements AntiRollbackAnchor {
       if (error instanceof StoreFileError) throw new AnchorError('ANCHOR_UNSAFE_FILE', `anchor file unsafe (${error.code})`);
       throw error;
     }
-    const fd = openSync(this.path, constants.O_RDONLY | constants.O_NOFOLLOW);
-    let text: string;
-    try {
-      const size = fstatSync(fd).size;
-      if (size > MAX_ANCHOR_BYTES) throw new AnchorError('ANCHOR_CORRUPT', 'anchor file too large');
-      const buf = Buffer.alloc(size);
-      let off = 0;
-      while (off < size) {
-        const n = readSync(fd, buf, off, size - off, off);
-        if (n === 0) break;
-        off += n;
-      }
-      text = buf.subarray(0, off).toString('utf8');
-    } finally {
-      closeSync(fd);
-    }
+    const text = readBoundedFile(this.path, MAX_ANCHOR_BYTES);
+    if (text === null) throw new AnchorError('ANCHOR_CORRUPT', 'anchor file too large');
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -127,27 +111,9 @@ export class FileAntiRollbackAnchor implements AntiRollbackAnchor {
           ? { v: 1, ...body }
           : { v: 2, ...body, accepted_restore_at: accepted },
     );
-    const dir = dirname(this.path);
-    const temp = join(dir, `.${basename(this.path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-    let fd: number | null = null;
     try {
-      fd = openSync(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600);
-      const bytes = Buffer.from(content, 'utf8');
-      let off = 0;
-      while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-      fsyncSync(fd);
-      closeSync(fd);
-      fd = null;
-      renameSync(temp, this.path);
-      fsyncDirectory(dir);
+      replaceFileAtomically(this.path, content);
     } catch (error) {
-      if (fd !== null) closeSync(fd);
-      try {
-        unlinkSync(temp);
-      } catch {
-        // already renamed or never created
-      }
-      if (error instanceof AnchorError) throw error;
       throw new AnchorError('ANCHOR_WRITE_FAILED', `anchor write failed (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
     }
   }

@@ -63,6 +63,12 @@ export class RateGate {
   readonly #countInFlight: Database.Statement;
   readonly #countInFlightCapability: Database.Statement;
   #pending: RateWindowState | null = null;
+  /**
+   * The row bytes this gate last parsed or wrote, with their (frozen) parse. A read of exactly these bytes
+   * — MAC still checked — reuses it instead of JSON-parsing and schema-checking the whole window state on
+   * every write. Keyed by the bytes, so a rolled-back write or another process's row is parsed afresh.
+   */
+  #known: { readonly bytes: Buffer; readonly windows: RateWindowState; readonly auditSequence: number } | null = null;
 
   constructor(db: Database.Database, key: Uint8Array, storeId: string, overrides: Partial<RateLimits>) {
     this.#limits = rateLimitsFrom(overrides);
@@ -95,9 +101,11 @@ export class RateGate {
     const row = this.#get.get(SCOPE) as { state: Buffer; mac: Buffer } | undefined;
     if (row === undefined) return null;
     if (!macMatches(this.#mac(row.state), row.mac)) throw new RecordIntegrityError('RATE_STATE_MAC', null, 'rate window state failed authentication');
+    if (this.#known !== null && row.state.equals(this.#known.bytes)) return this.#known;
     try {
       const stored = storedRateRowSchema.parse(JSON.parse(row.state.toString('utf8')));
-      return { windows: parseRateWindowState(stored.windows), auditSequence: stored.audit_sequence };
+      this.#known = Object.freeze({ bytes: row.state, windows: parseRateWindowState(stored.windows), auditSequence: stored.audit_sequence });
+      return this.#known;
     } catch {
       throw new RecordIntegrityError('RATE_STATE_MALFORMED', null, 'rate window state is malformed');
     }
@@ -117,8 +125,9 @@ export class RateGate {
    */
   flush(auditSequence: number): void {
     const windows = this.#load();
-    const bytes = rateRowBytes(auditSequence, windows);
-    this.#put.run(SCOPE, Buffer.from(bytes), Buffer.from(this.#mac(bytes)));
+    const bytes = Buffer.from(rateRowBytes(auditSequence, windows));
+    this.#put.run(SCOPE, bytes, Buffer.from(this.#mac(bytes)));
+    this.#known = Object.freeze({ bytes, windows, auditSequence });
     this.#pending = null;
   }
 

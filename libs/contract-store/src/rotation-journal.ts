@@ -1,12 +1,11 @@
-import { closeSync, constants, fstatSync, openSync, readSync, renameSync, unlinkSync, writeSync, fsyncSync, lstatSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { lstatSync, unlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { z } from 'zod';
 import { bytesToHex, canonicalize } from '@pfsense-mcp/canonical';
 import { hkdfSha256 } from '@pfsense-mcp/crypto';
 import { KeyRotationError } from './contract-store-error.js';
 import { MAX_KEY_EPOCH } from './key-epoch.js';
-import { fsyncDirectory } from '@pfsense-mcp/foundation';
+import { fsyncDirectory, readBoundedFile, replaceFileAtomically } from '@pfsense-mcp/foundation';
 
 const MAX_JOURNAL_BYTES = 4096;
 
@@ -15,7 +14,7 @@ const MAX_JOURNAL_BYTES = 4096;
  * of each key (HKDF of the key under its own label — one-way, not a key) so the next open can tell which key
  * `master.key` holds, i.e. whether the commit point (the rename of the new key file over the old) was
  * passed. `begun`: nothing is staged yet or only partly; `staged`: both re-keyed copies and both new anchors
- * are complete and verified, the commit may happen. Replaced atomically (temp + fsync + rename + dir fsync).
+ * are complete and verified, the commit may happen. Replaced atomically (foundation's replaceFileAtomically).
  */
 export const rotationJournalSchema = z.strictObject({
   v: z.literal(1),
@@ -44,21 +43,8 @@ export function readRotationJournal(path: string): RotationJournal | null {
     throw error;
   }
   if (!st.isFile() || st.size > MAX_JOURNAL_BYTES) throw new KeyRotationError('JOURNAL_CORRUPT', 'the rotation journal is not a small regular file');
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-  let text: string;
-  try {
-    const size = fstatSync(fd).size;
-    const buf = Buffer.alloc(Math.min(size, MAX_JOURNAL_BYTES));
-    let off = 0;
-    while (off < buf.length) {
-      const n = readSync(fd, buf, off, buf.length - off, off);
-      if (n === 0) break;
-      off += n;
-    }
-    text = buf.subarray(0, off).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
+  const text = readBoundedFile(path, MAX_JOURNAL_BYTES);
+  if (text === null) throw new KeyRotationError('JOURNAL_CORRUPT', 'the rotation journal is not a small regular file');
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -73,19 +59,7 @@ export function readRotationJournal(path: string): RotationJournal | null {
 /** Durably replaces the journal (0600): the step it names is recorded before the step is taken. */
 export function writeRotationJournal(path: string, journal: RotationJournal): void {
   const checked = rotationJournalSchema.parse(journal);
-  const dir = dirname(path);
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const fd = openSync(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600);
-  try {
-    const bytes = Buffer.from(`${canonicalize(checked)}\n`, 'utf8');
-    let off = 0;
-    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, path);
-  fsyncDirectory(dir);
+  replaceFileAtomically(path, `${canonicalize(checked)}\n`);
 }
 
 /** Removes the journal (the rotation is settled) and makes the removal durable. */

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely';
 import { SchemaVersionError } from './contract-store-error.js';
+import { EXPECTED_CONSUMPTION_STORE_SCHEMA, EXPECTED_CONTRACT_STORE_SCHEMA } from './expected-store-schemas.js';
 
 /** A named, ordered list of migrations (the in-code provider of kysely's Migrator). */
 export type MigrationSet = readonly (readonly [name: string, migration: Migration])[];
@@ -152,24 +153,32 @@ export function readSchemaObjects(db: Database.Database): readonly SchemaObject[
 
 const expectedCache = new Map<MigrationSet, Promise<string>>();
 
-/** The schema a fresh database has after all migrations of `set` (computed once per process in memory). */
+/**
+ * The schema a fresh database has after all migrations of `set`: committed for the two product sets
+ * (expected-store-schemas.ts, drift-tested), migrated once per process in memory for any other set.
+ */
 export function expectedSchemaOf(set: MigrationSet): Promise<string> {
   let cached = expectedCache.get(set);
   if (cached === undefined) {
-    cached = (async () => {
-      const memory = new Database(':memory:');
-      const kdb = new Kysely<Record<string, Record<string, unknown>>>({ dialect: new SqliteDialect({ database: memory }) });
-      try {
-        const { error } = await new Migrator({ db: kdb, provider: providerOf(set) }).migrateToLatest();
-        if (error !== undefined) throw new SchemaVersionError('SCHEMA_MISMATCH', 'reference schema migration failed');
-        return JSON.stringify(readSchemaObjects(memory));
-      } finally {
-        await kdb.destroy();
-      }
-    })();
+    const committed =
+      set === CONTRACT_STORE_MIGRATIONS ? EXPECTED_CONTRACT_STORE_SCHEMA : set === CONSUMPTION_STORE_MIGRATIONS ? EXPECTED_CONSUMPTION_STORE_SCHEMA : null;
+    cached = committed !== null ? Promise.resolve(JSON.stringify(committed)) : migratedSchemaOf(set);
     expectedCache.set(set, cached);
   }
   return cached;
+}
+
+/** Migrates an in-memory database through `set` and reads its structure (the drift test's reference too). */
+export async function migratedSchemaOf(set: MigrationSet): Promise<string> {
+  const memory = new Database(':memory:');
+  const kdb = new Kysely<Record<string, Record<string, unknown>>>({ dialect: new SqliteDialect({ database: memory }) });
+  try {
+    const { error } = await new Migrator({ db: kdb, provider: providerOf(set) }).migrateToLatest();
+    if (error !== undefined) throw new SchemaVersionError('SCHEMA_MISMATCH', 'reference schema migration failed');
+    return JSON.stringify(readSchemaObjects(memory));
+  } finally {
+    await kdb.destroy();
+  }
 }
 
 /** Names of executed migrations recorded in the database, or null when kysely's table is absent. */

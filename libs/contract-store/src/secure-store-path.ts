@@ -1,6 +1,6 @@
 import { closeSync, constants, fsyncSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { fsyncDirectory, ownerOnlyProblem } from '@pfsense-mcp/foundation';
+import { fsyncDirectory, ownerOnlyProblem, ownerOnlyRefusal } from '@pfsense-mcp/foundation';
 import type { OwnerOnlyProblem } from '@pfsense-mcp/foundation';
 import { StoreFileError } from './contract-store-error.js';
 
@@ -27,8 +27,8 @@ const STORE_FILE_MESSAGES: Readonly<Record<OwnerOnlyProblem, string>> = Object.f
 
 function storeFileError(problem: OwnerOnlyProblem, path: string, messages: Readonly<Record<OwnerOnlyProblem, string>>): StoreFileError {
   // No POSIX ownership model (Windows): fail closed rather than skip the owner check.
-  if (problem === 'NO_OWNER_MODEL') return new StoreFileError('WRONG_OWNER', '(platform)', messages.NO_OWNER_MODEL);
-  return new StoreFileError(problem, path, messages[problem]);
+  const { code, subject } = ownerOnlyRefusal(problem, path);
+  return new StoreFileError(code, subject, messages[problem]);
 }
 
 /** lstat-based check of the store directory: exists, not a symlink, a directory, owned by us, mode exactly 0700. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { canonicalBytes, digest, DigestPurpose } from '@pfsense-mcp/canonical';
 import { PinnedAuthoritySet, ed25519Sign, generateEd25519KeyPair, generateMasterKey, keyIdOf } from '@pfsense-mcp/crypto';
 import type { AuthorityRole } from '@pfsense-mcp/crypto';
+import { LOOSE_RATE_LIMITS } from '@pfsense-mcp/test-support';
 import { SqliteRecoveryContractStore } from '../src/index.js';
 import type {
   ConfirmationVerifier,
@@ -165,17 +166,6 @@ export const testConfirmationVerifier: ConfirmationVerifier = {
   },
 };
 
-export const LOOSE_LIMITS = Object.freeze({
-  maxGlobalInFlight: 100,
-  maxInFlightPerCapability: 100,
-  maxOutstandingPreparedPerTarget: 100,
-  targetCooldownMs: 0,
-  reconciliationLockoutThreshold: 100,
-  windowMs: HOUR,
-  maxPreparesPerTargetPerWindow: 1000,
-  maxPreparesPerCapabilityPerWindow: 1000,
-});
-
 export interface Harness {
   readonly dir: string;
   readonly anchorDir: string;
@@ -204,7 +194,7 @@ export function makeHarness(): Harness {
     confirmationVerifier: testConfirmationVerifier,
     reconciliationVerifier: authorities.reconciliationVerifier(),
     reservationReleaseVerifier: authorities.releaseVerifier(),
-    rateLimits: LOOSE_LIMITS,
+    rateLimits: LOOSE_RATE_LIMITS,
     ...extra,
   });
   return {

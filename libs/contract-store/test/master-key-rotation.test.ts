@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { generateMasterKey, readMasterKeyFile, writeMasterKeyFile } from '@pfsense-mcp/crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LOOSE_RATE_LIMITS } from '@pfsense-mcp/test-support';
 import { ExecutorContractStore } from '../src/executor-entry.js';
 import { ROTATION_CRASH_HOOKS, SqliteConsumptionStore, SqliteRecoveryContractStore, recoverMasterKeyRotation, rotateMasterKey } from '../src/index.js';
 import type { MasterKeyRotationPaths } from '../src/index.js';
-import { LOOSE_LIMITS, SENTINEL_SNAPSHOT, T0, contractInput, executing, testConfirmationVerifier, verified } from './helpers.js';
+import { SENTINEL_SNAPSHOT, T0, contractInput, executing, testConfirmationVerifier, verified } from './helpers.js';
 
 let root: string;
 let paths: MasterKeyRotationPaths;
@@ -33,7 +34,7 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const clock = (): number => T0;
 const openContracts = (masterKey = readMasterKeyFile(paths.masterKeyFile)) =>
-  SqliteRecoveryContractStore.open({ directory: paths.storeDirectory, masterKey, clock, anchor: { file: paths.contractsAnchorFile }, confirmationVerifier: testConfirmationVerifier, rateLimits: LOOSE_LIMITS });
+  SqliteRecoveryContractStore.open({ directory: paths.storeDirectory, masterKey, clock, anchor: { file: paths.contractsAnchorFile }, confirmationVerifier: testConfirmationVerifier, rateLimits: LOOSE_RATE_LIMITS });
 const openConsumption = (masterKey = readMasterKeyFile(paths.masterKeyFile)) =>
   SqliteConsumptionStore.open({ directory: paths.storeDirectory, masterKey, clock, anchor: { file: paths.consumptionAnchorFile } });
 

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { LOOSE_RATE_LIMITS } from '@pfsense-mcp/test-support';
 import { ExecutorContractStore } from '../src/executor-entry.js';
 import { CRASH_POINTS, SqliteConsumptionStore } from '../src/index.js';
 import type { CrashPoint, SqliteRecoveryContractStore } from '../src/index.js';
 import { buildChild, runChild, startChild } from './child-process.js';
-import { LOOSE_LIMITS, T0, contractInput, errorOf, executing, hex, makeHarness, preparedConfirmed, verified } from './helpers.js';
+import { T0, contractInput, errorOf, executing, hex, makeHarness, preparedConfirmed, verified } from './helpers.js';
 import type { Harness } from './helpers.js';
 
 let script: string;
@@ -27,7 +28,7 @@ function configFor(hx: Harness, extra: Record<string, unknown>): Record<string, 
     anchorFile: hx.anchorFile,
     masterKeyHex: Buffer.from(hx.masterKey).toString('hex'),
     nowMs: hx.clock.now,
-    rateLimits: LOOSE_LIMITS,
+    rateLimits: LOOSE_RATE_LIMITS,
     ...extra,
   };
 }
@@ -330,7 +331,7 @@ describe('races between real processes', () => {
     const cas = preparedConfirmed(s, contractInput({ target: 43 }));
     const expiresAt = T0 + 10_000;
     const expiring = preparedConfirmed(s, contractInput({ target: 44, expires_at: expiresAt }));
-    const windowLimits = { ...LOOSE_LIMITS, maxPreparesPerTargetPerWindow: 1 };
+    const windowLimits = { ...LOOSE_RATE_LIMITS, maxPreparesPerTargetPerWindow: 1 };
     const creates = each(() => contractInput({ target: 45 }));
 
     const rounds: Round[][] = each((i) => [

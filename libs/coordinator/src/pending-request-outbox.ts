@@ -125,6 +125,28 @@ export class PendingRequestOutbox {
     }
   }
 
+  /** Builds and writes one request about contract c; a size refusal names the operation and the contract. */
+  #writeContractRequest(fileName: string, c: RecoveryContract, build: () => Artifact): string {
+    return this.#write(fileName, this.#build(build, { operationId: c.operation_id, contractId: c.contract_id }));
+  }
+
+  /**
+   * What a reconciliation or release request names about contract c — its ids, the appliance it is bound to,
+   * its target fingerprint and intent digest — issued now, for the request lifetime.
+   */
+  #contractFacts(c: RecoveryContract, appliance: ApplianceBinding) {
+    const now = this.#clock();
+    return {
+      contractId: c.contract_id,
+      operationId: c.operation_id,
+      appliance,
+      targetFingerprint: c.target_fingerprint,
+      intentDigest: c.intent_digest,
+      issuedAt: now,
+      expiresAt: now + this.#requestLifetimeMs,
+    };
+  }
+
   #write(fileName: string, artifact: Artifact): string {
     let text: string;
     try {
@@ -230,7 +252,7 @@ export class PendingRequestOutbox {
   ): string {
     const name = confirmationRequestName(c.contract_id);
     if (this.#outbox.has(name)) return name;
-    const request = this.#build(() => createPendingConfirmationRequest(
+    return this.#writeContractRequest(name, c, () => createPendingConfirmationRequest(
       {
         contractId: c.contract_id,
         operationId: c.operation_id,
@@ -243,8 +265,7 @@ export class PendingRequestOutbox {
         expiresAt: c.expires_at,
       },
       this.#serverKey,
-    ), { operationId: c.operation_id, contractId: c.contract_id });
-    return this.#write(name, request);
+    ));
   }
 
   /**
@@ -279,11 +300,9 @@ export class PendingRequestOutbox {
     observed: AliasTarget,
   ): string {
     const name = reconciliationRequestName(c.contract_id, c.state_version);
-    const now = this.#clock();
-    const request = this.#build(() => createPendingReconciliationRequest(
+    return this.#writeContractRequest(name, c, () => createPendingReconciliationRequest(
       {
-        contractId: c.contract_id,
-        operationId: c.operation_id,
+        ...this.#contractFacts(c, appliance),
         stateVersion: observation.stateVersion,
         origin: observation.origin,
         observedFingerprint: observation.observedFingerprint,
@@ -292,15 +311,9 @@ export class PendingRequestOutbox {
         review,
         // What pfSense's config history showed after the send, as the contract recorded it (corroboration only).
         configHistory: configHistoryCorroborationOf(observation.configHistory),
-        appliance,
-        targetFingerprint: c.target_fingerprint,
-        intentDigest: c.intent_digest,
-        issuedAt: now,
-        expiresAt: now + this.#requestLifetimeMs,
       },
       this.#serverKey,
-    ), { operationId: c.operation_id, contractId: c.contract_id });
-    return this.#write(name, request);
+    ));
   }
 
   releaseRequest(c: RecoveryContract, appliance: ApplianceBinding): string {
@@ -308,21 +321,8 @@ export class PendingRequestOutbox {
     if (this.#outbox.has(name)) return name;
     const review = this.reviewOf(c);
     if (review === null) throw this.#refusals.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
-    const now = this.#clock();
-    const request = this.#build(() => createPendingReleaseRequest(
-      {
-        contractId: c.contract_id,
-        operationId: c.operation_id,
-        stateVersion: c.state_version,
-        review,
-        appliance,
-        targetFingerprint: c.target_fingerprint,
-        intentDigest: c.intent_digest,
-        issuedAt: now,
-        expiresAt: now + this.#requestLifetimeMs,
-      },
-      this.#serverKey,
-    ), { operationId: c.operation_id, contractId: c.contract_id });
-    return this.#write(name, request);
+    return this.#writeContractRequest(name, c, () =>
+      createPendingReleaseRequest({ ...this.#contractFacts(c, appliance), stateVersion: c.state_version, review }, this.#serverKey),
+    );
   }
 }

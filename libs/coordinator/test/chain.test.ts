@@ -4,9 +4,8 @@
 // to the signer is refused.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applianceBindingDigest, createApplianceBinding, createPlanAuthorizationV2, planDigestOf } from '@pfsense-mcp/authorization';
-import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import {
   CoordinatorInputError,
@@ -16,30 +15,12 @@ import {
   createAliasDescriptionWriteFacade,
   prepareAliasExecutionIntent,
 } from '../src/index.js';
-import { assertSignerBuilt, operatorKeyring, reviewAndSign, runSigner } from './support/signer-cli.js';
-import type { OperatorKeyring } from './support/signer-cli.js';
-import { ALIASES, HOUR, NETGATE_ID, TLS_MODE, aliasNow, makeWorld, patchCount, putInbox, readOutbox, startTestSimulator } from './support/world.js';
+import { ring, sim, useCoordinatorWorld, world } from './support/coordinator-suite.js';
+import { reviewAndSign, runSigner } from './support/signer-cli.js';
+import { ALIASES, HOUR, NETGATE_ID, TLS_MODE, aliasNow, patchCount, putInbox, readOutbox } from './support/world.js';
 import type { World } from './support/world.js';
 
-let sim: RunningSimulator;
-let world: World;
-let ring: OperatorKeyring;
-
-beforeAll(async () => {
-  assertSignerBuilt();
-  [ring, sim] = await Promise.all([operatorKeyring(), startTestSimulator()]);
-}, 60_000);
-afterAll(async () => {
-  ring.remove();
-  await sim.close();
-});
-beforeEach(async () => {
-  sim.control.resetData();
-  sim.control.resetCounters();
-  // The server pins the public halves of the keys the signer's keygen made.
-  world = await makeWorld(sim, { keys: ring.keys });
-});
-afterEach(() => world.cleanup());
+useCoordinatorWorld({ signer: true });
 
 const nonGet = (w: World) => w.reads.calls.filter((c) => c.method !== 'GET').length;
 

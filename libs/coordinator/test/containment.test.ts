@@ -2,32 +2,16 @@
 // consumed: a refusal consumes nothing, is audited STALE / CONTAINMENT in the store's chain, and the same
 // signed authorization passes once the window has passed while it is current. The store runs the
 // product's DEFAULT_RATE_LIMITS (no override): the 60 s target cooldown and one PREPARED contract per target.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PendingAuthorizationRequest, PlanAuthorizationV2 } from '@pfsense-mcp/authorization';
-import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { DEFAULT_RATE_LIMITS } from '@pfsense-mcp/policy';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { CoordinatorRefusedError, OperationStatus } from '../src/index.js';
 import type { AliasDescriptionChangeResult } from '../src/index.js';
-import { aliasNow, makeWorld, patchCount, putInbox, readOutbox, signAuthorization, signConfirmation, startTestSimulator } from './support/world.js';
-import type { World } from './support/world.js';
+import { sim, useCoordinatorWorld, world } from './support/coordinator-suite.js';
+import { aliasNow, patchCount, putInbox, readOutbox, signAuthorization, signConfirmation } from './support/world.js';
 
-let sim: RunningSimulator;
-let world: World;
-
-beforeAll(async () => {
-  sim = await startTestSimulator();
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  sim.control.resetData();
-  sim.control.clearFaults();
-  sim.control.resetCounters();
-  world = await makeWorld(sim, { limits: 'default', audit: 'store' });
-});
-afterEach(() => world.cleanup());
+useCoordinatorWorld({ world: { limits: 'default', audit: 'store' } });
 
 const COOLDOWN_MS = DEFAULT_RATE_LIMITS.targetCooldownMs;
 const REFUSED = { status: OperationStatus.REFUSED, operationId: null, contractId: null, pendingRequest: null };

@@ -1,30 +1,14 @@
 // ExecutionCoordinator gate order and every refusal: a spy on the read transport proves no GET before the
 // pure checks pass, a counting ledger proves no tryConsume on a failed gate, and the store proves no contract.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPlanAuthorizationV2, planDigestOf } from '@pfsense-mcp/authorization';
 import type { Artifact, PendingAuthorizationRequest, PlanAuthorizationV2, SigningKey } from '@pfsense-mcp/authorization';
-import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { CoordinatorRefusedError, OperationStatus } from '../src/index.js';
+import { sim, useCoordinatorWorld, world } from './support/coordinator-suite.js';
 import { HOUR, STATUS_PATH, adminSetDescription, makeWorld, patchCount, putInbox, readOutbox, signAuthorization, signConfirmation, startTestSimulator } from './support/world.js';
-import type { World } from './support/world.js';
 
-let sim: RunningSimulator;
-let world: World;
-
-beforeAll(async () => {
-  sim = await startTestSimulator();
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  sim.control.resetData();
-  sim.control.clearFaults();
-  sim.control.resetCounters();
-  world = await makeWorld(sim);
-});
-afterEach(() => world.cleanup());
+useCoordinatorWorld();
 
 interface Requested {
   readonly request: PendingAuthorizationRequest;

@@ -1,28 +1,14 @@
 // Inbox/outbox file rules (the burned-authorization crash window is in processes.test.ts, with a real SIGKILL).
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import { describe, expect, it } from 'vitest';
 import { MAX_ARTIFACT_BYTES } from '@pfsense-mcp/authorization';
 import { AliasDescriptionExecutionCore, ArtifactDirectory, ArtifactFileError, OperationStatus } from '../src/index.js';
-import { makeWorld, putInbox, serverAuthorities, signAuthorization, startTestSimulator } from './support/world.js';
-import type { World } from './support/world.js';
+import { useCoordinatorWorld, world } from './support/coordinator-suite.js';
+import { putInbox, serverAuthorities, signAuthorization } from './support/world.js';
 
-let sim: RunningSimulator;
-let world: World;
+useCoordinatorWorld();
 const input = { aliasName: 'LAN_SERVERS', description: 'Servers (inbox)' };
-
-beforeAll(async () => {
-  sim = await startTestSimulator();
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  sim.control.resetData();
-  world = await makeWorld(sim);
-});
-afterEach(() => world.cleanup());
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 

@@ -6,35 +6,19 @@
 // store files.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeArtifact } from '@pfsense-mcp/authorization';
 import type { PendingAuthorizationRequest, PlanAuthorizationV2 } from '@pfsense-mcp/authorization';
-import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { DEFAULT_RATE_LIMITS } from '@pfsense-mcp/policy';
 import { OperationStatus } from '../src/index.js';
-import { buildChild, childConfigOf, startChild } from './support/child-process.js';
-import { LOOSE_LIMITS, TLS_MODE, makeWorld, patchCount, putInbox, readOutbox, signAuthorization, startTestSimulator } from './support/world.js';
+import { LOOSE_RATE_LIMITS } from '@pfsense-mcp/test-support';
+import { child, sim, useCoordinatorWorld, world } from './support/coordinator-suite.js';
+import { childConfigOf, startChild } from './support/child-process.js';
+import { TLS_MODE, makeWorld, patchCount, putInbox, readOutbox, signAuthorization } from './support/world.js';
 import type { World } from './support/world.js';
 
-let sim: RunningSimulator;
-let world: World;
-let child: { script: string; remove(): void };
-
-beforeAll(async () => {
-  [sim, child] = await Promise.all([startTestSimulator(), buildChild()]);
-}, 60_000);
-afterAll(async () => {
-  child.remove();
-  await sim.close();
-});
-beforeEach(async () => {
-  sim.control.resetData();
-  sim.control.clearFaults();
-  sim.control.resetCounters();
-  world = await makeWorld(sim);
-});
-afterEach(() => world.cleanup());
+useCoordinatorWorld({ child: true });
 
 const input = { aliasName: 'LAN_SERVERS', description: 'Servers (raced)' };
 const RACERS = 6;
@@ -46,11 +30,29 @@ async function signedRequest(): Promise<{ request: PendingAuthorizationRequest; 
   return { request, authz: signAuthorization(world, r.pendingRequest as string) as PlanAuthorizationV2 };
 }
 
+/**
+ * A signed authorization in the inbox, and a child that takes it and is SIGKILLed at `crashAt` of the creation
+ * transaction; `restart` reopens the server on the same files (the test cleans the restarted world up).
+ */
+async function crashInCreate(crashAt: 'before-begin' | 'after-write-before-commit') {
+  const { authz } = await signedRequest();
+  putInbox(world, 'authorization.json', authz);
+  const c = startChild(child.script, { ...childConfigOf(world, sim, TLS_MODE, LOOSE_RATE_LIMITS), op: 'request', input, crashAt, crashOps: ['create'] });
+  c.process.stdin?.end();
+  const result = await c.done;
+  const restart = (): Promise<World> => {
+    world.store.close();
+    world.consumption.close();
+    return makeWorld(sim, { reopen: { dir: world.dir, keys: world.keys, masterKey: world.masterKey }, audit: 'store' });
+  };
+  return { authz, result, restart };
+}
+
 describe('coordinator processes', () => {
   it(`${RACERS} processes racing one authorization: exactly one contract, the others refused as a replay`, async () => {
     const { request, authz } = await signedRequest();
     const config = {
-      ...childConfigOf(world, sim, TLS_MODE, LOOSE_LIMITS),
+      ...childConfigOf(world, sim, TLS_MODE, LOOSE_RATE_LIMITS),
       op: 'authorize',
       authorizationText: encodeArtifact(authz),
       preparedIntent: request.payload.execution_intent,
@@ -81,22 +83,10 @@ describe('coordinator processes', () => {
   }, 60_000);
 
   it('SIGKILL after the gates, before the creation transaction: nothing consumed, the same authorization works after a restart', async () => {
-    const { authz } = await signedRequest();
-    putInbox(world, 'authorization.json', authz);
-    const c = startChild(child.script, {
-      ...childConfigOf(world, sim, TLS_MODE, LOOSE_LIMITS),
-      op: 'request',
-      input,
-      crashAt: 'before-begin',
-      crashOps: ['create'],
-    });
-    c.process.stdin?.end();
-    const result = await c.done;
+    const { authz, result, restart } = await crashInCreate('before-begin');
     expect(result.signal).toBe('SIGKILL');
 
-    world.store.close();
-    world.consumption.close();
-    const restarted = await makeWorld(sim, { reopen: { dir: world.dir, keys: world.keys, masterKey: world.masterKey }, audit: 'store' });
+    const restarted = await restart();
     try {
       expect(restarted.store.list()).toEqual([]);
       expect(restarted.consumption.isConsumed(authz.payload.authorization_id)).toBe(false);
@@ -161,26 +151,14 @@ describe('coordinator processes', () => {
   }, 60_000);
 
   it('SIGKILL inside the creation transaction after the consumption committed: authorization burned, no contract, a retry is refused', async () => {
-    const { authz } = await signedRequest();
-    putInbox(world, 'authorization.json', authz);
     // The child finds the authorization in the inbox and passes every gate; inside the creation
     // transaction tryConsume commits (its own file); the crash hook kills it before the contract commits.
-    const c = startChild(child.script, {
-      ...childConfigOf(world, sim, TLS_MODE, LOOSE_LIMITS),
-      op: 'request',
-      input,
-      crashAt: 'after-write-before-commit',
-      crashOps: ['create'],
-    });
-    c.process.stdin?.end();
-    const result = await c.done;
+    const { authz, result, restart } = await crashInCreate('after-write-before-commit');
     expect(result.signal).toBe('SIGKILL');
     expect(result.lines).toEqual([]);
 
     // The server restarts: everything reopened from the files (chain and anchor verified at open).
-    world.store.close();
-    world.consumption.close();
-    const restarted = await makeWorld(sim, { reopen: { dir: world.dir, keys: world.keys, masterKey: world.masterKey }, audit: 'store' });
+    const restarted = await restart();
     try {
       expect(restarted.store.list()).toEqual([]);
       expect(restarted.consumption.isConsumed(authz.payload.authorization_id)).toBe(true);

@@ -4,37 +4,17 @@
 // or FAILED, with zero sends while reconciling; and a ROLLBACK_FAILED reservation released by a signed release.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseArtifact, verifyPendingRequest } from '@pfsense-mcp/authorization';
 import type { PendingReconciliationRequest } from '@pfsense-mcp/authorization';
-import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { CoordinatorRefusedError, OperationStatus } from '../src/index.js';
 import type { AliasDescriptionChangeResult } from '../src/index.js';
-import { assertSignerBuilt, operatorKeyring, reviewAndSign } from './support/signer-cli.js';
-import type { OperatorKeyring } from './support/signer-cli.js';
-import { ALIAS_PATH, NETGATE_ID, TLS_MODE, adminSetDescription, aliasNow, makeWorld, patchCount, readOutbox, serverAuthorities, startTestSimulator } from './support/world.js';
-import type { World } from './support/world.js';
+import { ring, sim, useCoordinatorWorld, world } from './support/coordinator-suite.js';
+import { reviewAndSign } from './support/signer-cli.js';
+import { ALIAS_PATH, NETGATE_ID, TLS_MODE, adminSetDescription, aliasNow, patchCount, readOutbox, serverAuthorities } from './support/world.js';
 
-let sim: RunningSimulator;
-let world: World;
-let ring: OperatorKeyring;
-
-beforeAll(async () => {
-  assertSignerBuilt();
-  [ring, sim] = await Promise.all([operatorKeyring(), startTestSimulator()]);
-}, 60_000);
-afterAll(async () => {
-  ring.remove();
-  await sim.close();
-});
-beforeEach(async () => {
-  sim.control.resetData();
-  sim.control.clearFaults();
-  sim.control.resetCounters();
-  world = await makeWorld(sim, { keys: ring.keys });
-});
-afterEach(() => world.cleanup());
+useCoordinatorWorld({ signer: true });
 
 const input = { aliasName: 'LAN_SERVERS', description: 'Servers (reconciled)' };
 /** Every `refused` has one shape: it names no operation or contract (the store and the audit do). */

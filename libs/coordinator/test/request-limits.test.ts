@@ -3,26 +3,12 @@
 // keyed by name + inode + mtime + size, and a relevant malformed, forged or unsafe file still fails closed.
 import { chmodSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import { describe, expect, it } from 'vitest';
 import { OperationStatus, WRITE_REQUEST_LIMITS, authorizationRequestName, parseAuthorizationRequestName } from '../src/index.js';
-import { HOUR, makeWorld, putInbox, signAuthorization, startTestSimulator } from './support/world.js';
-import type { World } from './support/world.js';
+import { useCoordinatorWorld, world } from './support/coordinator-suite.js';
+import { HOUR, putInbox, signAuthorization } from './support/world.js';
 
-let sim: RunningSimulator;
-let world: World;
-
-beforeAll(async () => {
-  sim = await startTestSimulator();
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  sim.control.resetData();
-  world = await makeWorld(sim);
-});
-afterEach(() => world.cleanup());
+useCoordinatorWorld();
 
 const ask = (aliasName: string, description: string) => world.core.requestAliasDescriptionChange({ aliasName, description });
 const refusals = () => world.audit.events().map((e) => `${e.refusalClass}/${e.gate}`);

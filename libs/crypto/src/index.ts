@@ -1,4 +1,4 @@
-// Public API of @pfsense-mcp/crypto: explicit named exports only. @noble/* is imported here and nowhere else.
+// Public API of @pfsense-mcp/crypto: explicit named exports only. @noble/* is imported in this lib and nowhere else.
 export { AeadError } from './aead-error.js';
 export type { AeadErrorCode } from './aead-error.js';
 export { AEAD_ENVELOPE_VERSION, AEAD_KEY_BYTES, AEAD_NONCE_BYTES, AEAD_TAG_BYTES, aeadOpen, aeadSeal } from './aead.js';
@@ -30,7 +30,7 @@ export {
   readLabGatePrivateKeyFile,
   writeLabGatePrivateKeyFile,
 } from './lab-gate-private-key-file.js';
-export { HKDF_SHA256_MAX_LENGTH, hkdfSha256 } from './hkdf-sha256.js';
+export { HKDF_SHA256_MAX_INFO_BYTES, HKDF_SHA256_MAX_LENGTH, hkdfSha256 } from './hkdf-sha256.js';
 export { hmacSha256 } from './hmac-sha256.js';
 export { keyIdOf } from './key-id-of.js';
 export { KeyFileError } from './key-file-error.js';

@@ -1,6 +1,17 @@
+import { hkdf } from '@noble/hashes/hkdf.js';
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes } from '@pfsense-mcp/canonical';
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { STORE_KEY_LABELS, constantTimeEqual, deriveStoreKeys, hkdfSha256, hmacSha256 } from '../src/index.js';
+import {
+  HKDF_SHA256_MAX_INFO_BYTES,
+  STORE_KEY_LABELS,
+  constantTimeEqual,
+  deriveStoreKeys,
+  hkdfSha256,
+  hmacSha256,
+} from '../src/index.js';
 
 const ascii = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'));
 const fill = (byte: number, n: number) => new Uint8Array(n).fill(byte);
@@ -68,6 +79,19 @@ describe('HMAC-SHA256 (RFC 4231)', () => {
     expect(() => hmacSha256('k' as never, ascii('x'))).toThrow(TypeError);
     expect(() => hmacSha256(ascii('k'), 'x' as never)).toThrow(/"data"/);
   });
+  it('returns a plain Uint8Array and takes Buffers and subarrays as input', () => {
+    const out = hmacSha256(fill(0x0b, 20), ascii('Hi There'));
+    expect(Object.getPrototypeOf(out)).toBe(Uint8Array.prototype);
+    const backing = new Uint8Array([9, ...fill(0x0b, 20), 9]);
+    expect(bytesToHex(hmacSha256(backing.subarray(1, 21), Buffer.from('Hi There')))).toBe(bytesToHex(out));
+  });
+  it('matches the @noble/hashes implementation it replaced, byte for byte', () => {
+    for (let i = 0; i < 200; i += 1) {
+      const key = randomBytes(1 + (i % 140));
+      const data = randomBytes((i * 37) % 300);
+      expect(bytesToHex(hmacSha256(key, data))).toBe(bytesToHex(hmac(sha256, key, data)));
+    }
+  });
 });
 
 describe('HKDF-SHA256 (RFC 5869)', () => {
@@ -86,6 +110,25 @@ describe('HKDF-SHA256 (RFC 5869)', () => {
     }
     expect(() => hkdfSha256(ikm, 'salt' as never, '', 32)).toThrow(/"salt"/);
     expect(() => hkdfSha256(ikm, new Uint8Array(), 5 as never, 32)).toThrow(/"info"/);
+  });
+  it('refuses an info longer than node:crypto accepts, with a message naming the argument', () => {
+    const ikm = fill(1, 32);
+    expect(hkdfSha256(ikm, new Uint8Array(), fill(2, HKDF_SHA256_MAX_INFO_BYTES), 32).length).toBe(32);
+    expect(() => hkdfSha256(ikm, new Uint8Array(), fill(2, HKDF_SHA256_MAX_INFO_BYTES + 1), 32)).toThrow(
+      'hkdfSha256: "info" must be at most 1024 bytes',
+    );
+  });
+  it('returns a plain Uint8Array', () => {
+    expect(Object.getPrototypeOf(hkdfSha256(fill(1, 32), new Uint8Array(), 'x', 32))).toBe(Uint8Array.prototype);
+  });
+  it('matches the @noble/hashes implementation it replaced, byte for byte (empty ikm and salt included)', () => {
+    for (let i = 0; i < 100; i += 1) {
+      const ikm = randomBytes(i % 70);
+      const salt = randomBytes((i * 7) % 90);
+      const info = randomBytes((i * 13) % 200);
+      const length = 1 + ((i * 97) % 600);
+      expect(bytesToHex(hkdfSha256(ikm, salt, info, length))).toBe(bytesToHex(hkdf(sha256, ikm, salt, info, length)));
+    }
   });
 });
 

@@ -1,29 +1,11 @@
 // Audit completeness (docs/DESIGN.md §3 "Integrity"): every path after the reservation ends in a transition with its
 // chained audit row; nothing is left EXECUTING / ROLLING_BACK; rows and errors never carry a value.
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import { expect, it } from 'vitest';
 import { RecordingMockTransport } from '@pfsense-mcp/test-support';
-import { ADAPTER, ALIAS_PATH, adminWrite, makeWorld, prepare, startTestSimulator } from './support/world.js';
-import type { World } from './support/world.js';
+import { sim, useExecutorWorld, world } from './support/executor-suite.js';
+import { ADAPTER, ALIAS_PATH, adminWrite, prepare } from './support/world.js';
 
-let sim: RunningSimulator;
-let world: World;
-
-beforeAll(async () => {
-  sim = await startTestSimulator();
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  sim.control.resetData();
-  sim.control.clearFaults();
-  sim.control.resetCounters();
-  world = await makeWorld(sim);
-});
-afterEach(() => {
-  world.cleanup();
-});
+useExecutorWorld();
 
 const SENTINEL = 'SENTINEL-DESCR-4b1d-never-in-audit';
 const adapter = ADAPTER;

@@ -2,9 +2,10 @@
 // refusal), corroborate after the send, record value-free facts. Against the simulator over loopback.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSimulator } from '@pfsense-mcp/pfsense-sim';
-import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import { ALIAS_WRITE_POLICY } from '@pfsense-mcp/policy';
+import { simulatorTransport } from '@pfsense-mcp/test-support';
 import type { Transport } from '@pfsense-mcp/transports';
 import { WriteApiClient, WriteEndpoints } from '@pfsense-mcp/write-client';
 import {
@@ -18,30 +19,11 @@ import {
 import type { ConfigRevision } from '../src/index.js';
 import { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
-import { ADAPTER, ALIAS_POLICY, ALIASES, ALIASES_PATH, ALIAS_PATH, T0, adminWrite, httpTransport, makeWorld, patchCount, prepare, startTestSimulator } from './support/world.js';
-import type { World } from './support/world.js';
+import { closeAfterEach, sim, useExecutorWorld, world } from './support/executor-suite.js';
+import { ADAPTER, ALIASES, ALIASES_PATH, ALIAS_PATH, T0, adminWrite, makeWorld, patchCount, prepare } from './support/world.js';
 
 const REVISIONS = CONFIG_HISTORY_REVISIONS_PATH;
-let sim: RunningSimulator;
-let world: World;
-const closers: (() => void)[] = [];
-
-beforeAll(async () => {
-  sim = await startTestSimulator();
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  sim.control.resetData();
-  sim.control.clearFaults();
-  sim.control.resetCounters();
-  world = await makeWorld(sim);
-});
-afterEach(() => {
-  for (const close of closers.splice(0)) close();
-  world.cleanup();
-});
+useExecutorWorld();
 
 const adapter = ADAPTER;
 
@@ -64,8 +46,8 @@ class HookedRead implements Transport {
 }
 
 function readTransport(opts: { responseTimeoutMs?: number } = {}): Transport {
-  const t = httpTransport(sim, opts);
-  closers.push(() => t.close());
+  const t = simulatorTransport(sim, opts);
+  closeAfterEach(() => t.close());
   return t;
 }
 
@@ -238,12 +220,12 @@ describe('corroboration after the send', () => {
     // A restarted process (a second store opened on the same files, a new executor) observes the target and
     // gets the corroboration from the contract record — read-only, zero sends.
     const reopened = await SqliteRecoveryContractStore.open(world.options());
-    closers.push(() => reopened.close());
+    closeAfterEach(() => reopened.close());
     const restarted = new MutationExecutor({
       store: reopened,
       writeClient: new WriteApiClient(world.writeProxy),
       readClient: new RestApiClient(readTransport()),
-      policy: ALIAS_POLICY,
+      policy: ALIAS_WRITE_POLICY,
       clock: () => world.clock.now,
     });
     const observation = await restarted.observeReconciliationTarget(p.contract.contract_id, { adapter });
@@ -287,8 +269,8 @@ describe('least privilege: the write path\'s rows of the generated privileges ta
     });
     const w = await makeWorld(lp);
     const t = (apiKey: string): Transport => {
-      const tr = httpTransport(lp, { apiKey });
-      closers.push(() => tr.close());
+      const tr = simulatorTransport(lp, { apiKey });
+      closeAfterEach(() => tr.close());
       return tr;
     };
     try {

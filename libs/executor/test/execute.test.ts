@@ -1,63 +1,31 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import { describe, expect, it } from 'vitest';
 import { startSimulator } from '@pfsense-mcp/pfsense-sim';
-import { Capability, MutationPolicy } from '@pfsense-mcp/policy';
-import { RecordingMockTransport } from '@pfsense-mcp/test-support';
+import { ALIAS_WRITE_POLICY, Capability, MutationPolicy } from '@pfsense-mcp/policy';
+import { RecordingMockTransport, RecordingTransport, simulatorTransport } from '@pfsense-mcp/test-support';
 import type { Transport } from '@pfsense-mcp/transports';
 import { WriteApiClient } from '@pfsense-mcp/write-client';
-import { ExecutorRefusalError, MutationExecutor } from '../src/index.js';
+import { MutationExecutor } from '../src/index.js';
 import type { ExecutionOutcome } from '../src/index.js';
+import { refusal } from './support/expect-refusal.js';
+import { replaceWorld, sim, useExecutorWorld, world } from './support/executor-suite.js';
 import {
   ADAPTER,
-  ALIAS_POLICY,
   ALIAS_PATH,
   ALIASES,
   ALIASES_PATH,
   HOUR,
   MemoryAnchor,
-  RecordingTransport,
   T0,
   adminWrite,
   auditTrail,
   currentAlias,
-  httpTransport,
-  makeWorld,
   patchCount,
   prepare,
-  startTestSimulator,
 } from './support/world.js';
-import type { World } from './support/world.js';
 
-let sim: RunningSimulator;
-let world: World;
-
-beforeAll(async () => {
-  sim = await startTestSimulator();
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  sim.control.resetData();
-  sim.control.clearFaults();
-  sim.control.resetCounters();
-  world = await makeWorld(sim);
-});
-afterEach(() => {
-  world.cleanup();
-});
+useExecutorWorld();
 
 const adapter = ADAPTER;
-
-async function refusal(p: Promise<unknown>): Promise<ExecutorRefusalError> {
-  try {
-    await p;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExecutorRefusalError);
-    return error as ExecutorRefusalError;
-  }
-  throw new Error('expected a refusal');
-}
 
 /** Nothing happened: no non-GET reached the simulator, the contract is unchanged, no reservation. */
 function expectUntouched(contractId: string, stateVersion: number): void {
@@ -85,7 +53,7 @@ function expectFailedWithoutSend(out: ExecutionOutcome, outcomeClass: string): v
 
 describe('execute: forward against the simulator', () => {
   it('sends exactly one PATCH /api/v2/firewall/alias with the canonical closed body, then VERIFIED', async () => {
-    const recording = new RecordingTransport(httpTransport(sim));
+    const recording = new RecordingTransport(simulatorTransport(sim));
     const executor = world.executorWith(recording);
     const p = await prepare(world, 'WEB_PORTS', 'Web ports (HTTP/HTTPS) — reviewed');
     const out = await executor.execute(p.contract.contract_id, { adapter, intent: p.intent });
@@ -143,7 +111,7 @@ describe('execute: forward against the simulator', () => {
       store: world.store,
       writeClient: new WriteApiClient(world.writeProxy),
       readClient: world.readClient,
-      policy: ALIAS_POLICY,
+      policy: ALIAS_WRITE_POLICY,
       clock: () => T0,
     });
     const p = await prepare(world, 'LAN_SERVERS', 'taken from the public store');
@@ -242,9 +210,8 @@ describe('execute: refusals before the reservation send nothing and change nothi
   });
 
   it('anchor refusal (a restored older database) before EXECUTING is acquired', async () => {
-    world.cleanup();
     const anchor = new MemoryAnchor();
-    world = await makeWorld(sim, { anchor });
+    await replaceWorld({ anchor });
     const p = await prepare(world, 'LAN_SERVERS', 'x');
     anchor.rolledBack = true;
     const e = await refusal(world.executor.execute(p.contract.contract_id, { adapter, intent: p.intent }));
@@ -302,7 +269,7 @@ describe('execute: target checks after the reservation end in FAILED with zero s
   it('duplicate name', async () => {
     const p = await prepare(world, 'LAN_SERVERS', 'ours');
     const twin = await startSimulator({ data: { [ALIASES_PATH]: [...ALIASES, { ...ALIASES[0] }] } });
-    const read = httpTransport(twin);
+    const read = simulatorTransport(twin);
     try {
       const executor = world.executorWith(world.writeProxy, { read });
       expectFailedWithoutSend(await executor.execute(p.contract.contract_id, { adapter, intent: p.intent }), 'TARGET_DUPLICATE');
@@ -319,7 +286,7 @@ describe('execute: pfrest checks the identity too (the name travels with the id)
     const p = await prepare(world, 'WEB_PORTS', 'ours');
     // The race: after the executor's authoritative re-read (WEB_PORTS at id 1) and before its one PATCH
     // reaches the appliance, someone deletes LAN_SERVERS (id 0), so id 1 now names Office_Nets.
-    const inner = httpTransport(sim);
+    const inner = simulatorTransport(sim);
     const raced: Transport = {
       request: async (method, path, options) => {
         if (method === 'PATCH') await adminWrite(sim, 'DELETE', { id: 0 });
@@ -440,7 +407,7 @@ describe('execute: the write client refusing is PROVEN_NONE', () => {
         endpoints: { FIREWALL_ALIAS_PATCH: { method: 'PATCH', path: ALIAS_PATH, verified: false } },
       }),
       readClient: world.readClient,
-      policy: MutationPolicy.of([{ capability: Capability.ALIAS_WRITE, endpointSymbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH' }]),
+      policy: ALIAS_WRITE_POLICY,
       clock: () => world.clock.now,
     });
     const out = await executor.execute(p.contract.contract_id, { adapter, intent: p.intent });

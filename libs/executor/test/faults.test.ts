@@ -1,52 +1,22 @@
 import { createServer } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
-import { RecordingMockTransport } from '@pfsense-mcp/test-support';
+import { describe, expect, it } from 'vitest';
+import { RecordingMockTransport, simulatorTransport } from '@pfsense-mcp/test-support';
 import { FAULT_DELIVERY, FaultProxyTransport } from '@pfsense-mcp/transports';
 import type { FaultKind } from '@pfsense-mcp/transports';
 import type { ExecutionOutcome, MutationExecutor } from '../src/index.js';
-import {
-  ADAPTER,
-  ALIAS_PATH,
-  READ_ONLY_KEY,
-  auditTrail,
-  currentAlias,
-  httpTransport,
-  makeWorld,
-  patchCount,
-  prepare,
-  startTestSimulator,
-} from './support/world.js';
-import type { Prepared, World } from './support/world.js';
+import { closeAfterEach, sim, useExecutorWorld, world } from './support/executor-suite.js';
+import { ADAPTER, ALIAS_PATH, READ_ONLY_KEY, auditTrail, currentAlias, patchCount, prepare } from './support/world.js';
+import type { Prepared } from './support/world.js';
 
-let sim: RunningSimulator;
-let world: World;
-const closers: (() => void)[] = [];
-
-beforeAll(async () => {
-  sim = await startTestSimulator();
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  sim.control.resetData();
-  sim.control.clearFaults();
-  sim.control.resetCounters();
-  world = await makeWorld(sim);
-});
-afterEach(() => {
-  for (const close of closers.splice(0)) close();
-  world.cleanup();
-});
+useExecutorWorld();
 
 const adapter = ADAPTER;
 const NEW = 'Servers (primary rack)';
 
 /** A fresh executor whose write path is `proxy` over its own HTTP transport (timeouts and caps as given). */
 function executorOver(opts: { responseTimeoutMs?: number; maxResponseBytes?: number; apiKey?: string; baseUrl?: string } = {}) {
-  const http = httpTransport(sim, opts);
-  closers.push(() => http.close());
+  const http = simulatorTransport(sim, opts);
+  closeAfterEach(() => http.close());
   const proxy = new FaultProxyTransport(http);
   return { proxy, executor: world.executorWith(proxy) };
 }

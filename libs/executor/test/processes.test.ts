@@ -6,11 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrashPoint } from '@pfsense-mcp/contract-store';
 import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import { LOOSE_RATE_LIMITS } from '@pfsense-mcp/test-support';
 import { buildChild, startChild } from './support/child-process.js';
 import type { ChildResult } from './support/child-process.js';
 import { startCountingForwarder } from './support/counting-forwarder.js';
 import type { CountingForwarder } from './support/counting-forwarder.js';
-import { ADAPTER, ALIAS_PATH, ALIASES, LOOSE_LIMITS, T0, auditTrail, currentAlias, makeWorld, patchCount, prepare, startTestSimulator } from './support/world.js';
+import { ADAPTER, ALIAS_PATH, ALIASES, T0, auditTrail, currentAlias, makeWorld, patchCount, prepare, startTestSimulator } from './support/world.js';
 import type { Prepared, World } from './support/world.js';
 
 /** One alias per test, appended after ALIASES: concurrent tests never touch each other's target. */
@@ -59,7 +60,7 @@ function configFor(world: World, url: string, op: 'execute' | 'rollback', p: Pre
     op,
     contractId: p.contract.contract_id,
     intent: p.intent,
-    rateLimits: LOOSE_LIMITS,
+    rateLimits: LOOSE_RATE_LIMITS,
     ...extra,
   };
 }

@@ -1,46 +1,24 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
+import { describe, expect, it } from 'vitest';
 import { MutationPolicy } from '@pfsense-mcp/policy';
+import { RecordingTransport, simulatorTransport } from '@pfsense-mcp/test-support';
 import { FaultProxyTransport } from '@pfsense-mcp/transports';
-import { ExecutorRefusalError } from '../src/index.js';
+import { refusal } from './support/expect-refusal.js';
+import { closeAfterEach, replaceWorld, sim, useExecutorWorld, world } from './support/executor-suite.js';
 import {
   ADAPTER,
   ALIAS_PATH,
   ALIASES,
   MemoryAnchor,
   READ_ONLY_KEY,
-  RecordingTransport,
   adminWrite,
   auditTrail,
   currentAlias,
-  httpTransport,
-  makeWorld,
   patchCount,
   prepare,
-  startTestSimulator,
 } from './support/world.js';
 import type { Prepared, World } from './support/world.js';
 
-let sim: RunningSimulator;
-let world: World;
-const closers: (() => void)[] = [];
-
-beforeAll(async () => {
-  sim = await startTestSimulator();
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  sim.control.resetData();
-  sim.control.clearFaults();
-  sim.control.resetCounters();
-  world = await makeWorld(sim);
-});
-afterEach(() => {
-  for (const close of closers.splice(0)) close();
-  world.cleanup();
-});
+useExecutorWorld();
 
 const adapter = ADAPTER;
 const NEW = 'Web ports — reviewed 2027';
@@ -54,20 +32,10 @@ async function verifiedContract(w: World = world): Promise<Prepared> {
   return p;
 }
 
-async function refusal(p: Promise<unknown>): Promise<ExecutorRefusalError> {
-  try {
-    await p;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExecutorRefusalError);
-    return error as ExecutorRefusalError;
-  }
-  throw new Error('expected a refusal');
-}
-
 describe('rollback against the simulator', () => {
   it('writes the old description back with one PATCH of the closed body: ROLLED_BACK', async () => {
     const p = await verifiedContract();
-    const recording = new RecordingTransport(httpTransport(sim));
+    const recording = new RecordingTransport(simulatorTransport(sim));
     const out = await world.executorWith(recording).rollback(p.contract.contract_id, { adapter });
     expect(out).toMatchObject({ operation: 'rollback', state: 'ROLLED_BACK', effect: 'VERIFIED_SUCCESS', outcomeClass: 'VERIFIED_SUCCESS', sends: 1 });
     expect(Object.isFrozen(out)).toBe(true);
@@ -152,8 +120,8 @@ describe('rollback against the simulator', () => {
 
   it('VERIFIED_FAILURE (403 envelope) → ROLLBACK_FAILED', async () => {
     const p = await verifiedContract();
-    const http = httpTransport(sim, { apiKey: READ_ONLY_KEY });
-    closers.push(() => http.close());
+    const http = simulatorTransport(sim, { apiKey: READ_ONLY_KEY });
+    closeAfterEach(() => http.close());
     const out = await world.executorWith(new FaultProxyTransport(http)).rollback(p.contract.contract_id, { adapter });
     expect(out).toMatchObject({ state: 'ROLLBACK_FAILED', effect: 'VERIFIED_FAILURE', outcomeClass: 'REJECTED_4XX', sends: 1 });
     expect(patchCount(sim)).toBe(1);
@@ -181,9 +149,8 @@ describe('rollback refusals before the reservation', () => {
   });
 
   it('anchor refusal before ROLLING_BACK is acquired', async () => {
-    world.cleanup();
     const anchor = new MemoryAnchor();
-    world = await makeWorld(sim, { anchor });
+    await replaceWorld({ anchor });
     const p = await verifiedContract(world);
     anchor.rolledBack = true;
     expect(await refusal(world.executor.rollback(p.contract.contract_id, { adapter }))).toMatchObject({ code: 'ANCHOR_REFUSED' });
@@ -243,8 +210,8 @@ describe('observeReconciliationTarget', () => {
   it('rollback origin: the fresh read against the sealed post-forward fingerprint', async () => {
     const p = await verifiedContract();
     sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'timeout' });
-    const http = httpTransport(sim, { responseTimeoutMs: 300 });
-    closers.push(() => http.close());
+    const http = simulatorTransport(sim, { responseTimeoutMs: 300 });
+    closeAfterEach(() => http.close());
     const out = await world.executorWith(http).rollback(p.contract.contract_id, { adapter });
     expect(out).toMatchObject({ state: 'RECONCILIATION', outcomeClass: 'TIMEOUT_AFTER_WRITE' });
     sim.control.clearFaults();

@@ -39,3 +39,18 @@ export function ownerOnlyProblem(path: string, rule: OwnerOnlyRule): OwnerOnlyPr
   if ((st.mode & rule.modeBits) !== (rule.kind === 'directory' ? 0o700 : 0o600)) return 'UNSAFE_MODE';
   return null;
 }
+
+/** How a caller reports a problem: the code its error carries and the subject it names. */
+export interface OwnerOnlyRefusal {
+  readonly code: Exclude<OwnerOnlyProblem, 'NO_OWNER_MODEL'>;
+  readonly subject: string;
+}
+
+/**
+ * The one fail-closed reading of a problem both callers share: NO_OWNER_MODEL is refused as WRONG_OWNER of
+ * "(platform)" (the platform, not the path, lacks an owner model); every other problem keeps its name and path.
+ */
+export function ownerOnlyRefusal(problem: OwnerOnlyProblem, path: string): OwnerOnlyRefusal {
+  if (problem === 'NO_OWNER_MODEL') return Object.freeze({ code: 'WRONG_OWNER', subject: '(platform)' });
+  return Object.freeze({ code: problem, subject: path });
+}

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ownerOnlyProblem } from '../src/index.js';
+import { ownerOnlyProblem, ownerOnlyRefusal } from '../src/index.js';
 import type { OwnerOnlyRule } from '../src/index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'owner-only-'));
@@ -51,5 +51,18 @@ describe('ownerOnlyProblem', () => {
     expect(() => ownerOnlyProblem('', DIR)).toThrow(/"path"/u);
     expect(() => ownerOnlyProblem(root, { kind: 'pipe', modeBits: 0o777 } as unknown as OwnerOnlyRule)).toThrow(/"rule"/u);
     expect(() => ownerOnlyProblem(root, { kind: 'directory', modeBits: 0o755 } as unknown as OwnerOnlyRule)).toThrow(/"rule"/u);
+  });
+});
+
+describe('ownerOnlyRefusal', () => {
+  it('refuses a platform without an owner model as WRONG_OWNER of "(platform)", never naming the path', () => {
+    expect(ownerOnlyRefusal('NO_OWNER_MODEL', '/some/dir')).toEqual({ code: 'WRONG_OWNER', subject: '(platform)' });
+  });
+  it('keeps every other problem and its path', () => {
+    for (const p of ['NOT_FOUND', 'SYMLINK', 'NOT_DIRECTORY', 'NOT_REGULAR_FILE', 'WRONG_OWNER', 'UNSAFE_MODE'] as const) {
+      const r = ownerOnlyRefusal(p, '/a/b');
+      expect(r).toEqual({ code: p, subject: '/a/b' });
+      expect(Object.isFrozen(r)).toBe(true);
+    }
   });
 });

@@ -6,3 +6,5 @@ export type { OutsideCitation, OutsideCitationRule } from './find-outside-citati
 export { listRepositoryFiles, NOT_IN_A_CLONE } from './list-repository-files.js';
 export { copyToLoneDirectory } from './copy-to-lone-directory.js';
 export type { LoneCopy } from './copy-to-lone-directory.js';
+export { MAX_SOURCE_LINES, findOversizedSource, generatorOf, isCoveredSource, lineCount } from './find-oversized-source.js';
+export type { OversizedSource } from './find-oversized-source.js';

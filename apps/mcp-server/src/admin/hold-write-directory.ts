@@ -1,7 +1,9 @@
 import { basename } from 'node:path';
 import { beginMaintenance } from '../runtime/write-directory-lock.js';
 import type { WriteDirectoryLayout } from '../runtime/write-directory-layout.js';
-import { adminErrorOf } from './open-write-directory.js';
+import type { AdminContext } from './admin-context.js';
+import { adminErrorOf, openWriteDirectory } from './open-write-directory.js';
+import type { AdminArgs } from './parse-admin-args.js';
 
 /** The exclusive hold an admin command has on DIR while it runs; `notes` are lines for its output. */
 export interface WriteDirectoryHold {
@@ -31,11 +33,20 @@ export function holdWriteDirectory(layout: WriteDirectoryLayout, command: string
   return Object.freeze({ notes: Object.freeze(notes), release: held.release });
 }
 
-/** Runs `f` holding DIR (see holdWriteDirectory), releasing it whatever happens. */
-export async function withHeldWriteDirectory<T>(layout: WriteDirectoryLayout, command: string, f: (hold: WriteDirectoryHold) => T | Promise<T>): Promise<T> {
+/**
+ * The preamble of every command that needs DIR to itself: open it (owner-only, laid out by init, an interrupted
+ * rotation settled: openWriteDirectory), hold it (holdWriteDirectory), run `f`, release the hold whatever happens.
+ */
+export async function withHeldWriteDirectory<T>(
+  args: AdminArgs,
+  ctx: AdminContext,
+  command: string,
+  f: (layout: WriteDirectoryLayout, hold: WriteDirectoryHold) => T | Promise<T>,
+): Promise<T> {
+  const layout = openWriteDirectory(args, ctx);
   const hold = holdWriteDirectory(layout, command);
   try {
-    return await f(hold);
+    return await f(layout, hold);
   } finally {
     hold.release();
   }

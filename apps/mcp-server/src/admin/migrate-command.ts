@@ -7,8 +7,7 @@ import { adminResult } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';
 import { prepareBackupDirectory } from './backup-command.js';
 import { adminConsumptionStoreOptions, adminContractStoreOptions, storeRefusal } from './open-admin-stores.js';
-import { holdWriteDirectory } from './hold-write-directory.js';
-import { openWriteDirectory } from './open-write-directory.js';
+import { withHeldWriteDirectory } from './hold-write-directory.js';
 import type { AdminArgs } from './parse-admin-args.js';
 import type { WriteDirectoryLayout } from '../runtime/write-directory-layout.js';
 
@@ -49,9 +48,7 @@ async function contractStoreVersion(layout: WriteDirectoryLayout, ctx: AdminCont
  * files are consistent. A store that fails its checks is left as it was (the upgrade commits only a verified store).
  */
 export async function migrateCommand(args: AdminArgs, ctx: AdminContext): Promise<AdminResult> {
-  const layout = openWriteDirectory(args, ctx);
-  const hold = holdWriteDirectory(layout, 'migrate');
-  try {
+  return withHeldWriteDirectory(args, ctx, 'migrate', async (layout, hold) => {
     const out = prepareBackupDirectory(args.values.get('--out') ?? `${layout.dir}-pre-migrate-${new Date(ctx.now()).toISOString().replace(/[:.]/g, '-')}`);
     const copied: string[] = [];
     for (const db of [layout.contractsDatabase, layout.consumptionDatabase]) {
@@ -79,7 +76,5 @@ export async function migrateCommand(args: AdminArgs, ctx: AdminContext): Promis
       [...hold.notes, `both stores are at this release's schema (contract store: ${step})`, `  the files before migration were copied to ${out} (0700): ${copied.length} files`],
       { from_version: from, schema_version: STORE_SCHEMA_VERSION, migrated: from !== STORE_SCHEMA_VERSION, backup_dir: out, backup_files: copied },
     );
-  } finally {
-    hold.release();
-  }
+  });
 }

@@ -1,11 +1,10 @@
 import { DEFAULT_RETENTION_MS, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
-import { readMasterKeyFile } from '@pfsense-mcp/crypto';
 import type { AdminContext } from './admin-context.js';
 import { AdminError } from './admin-error.js';
 import { adminResult } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';
-import { holdWriteDirectory } from './hold-write-directory.js';
-import { openWriteDirectory } from './open-write-directory.js';
+import { withHeldWriteDirectory } from './hold-write-directory.js';
+import { withMasterKey } from './with-master-key.js';
 import type { AdminArgs } from './parse-admin-args.js';
 
 /** The retention window in whole days; default: the store's own default (30 days). */
@@ -32,41 +31,31 @@ export function retentionMsOf(env: Readonly<Record<string, string | undefined>>)
  */
 export async function purgeCommand(args: AdminArgs, ctx: AdminContext): Promise<AdminResult> {
   const retentionMs = retentionMsOf(ctx.env);
-  const layout = openWriteDirectory(args, ctx);
-  const hold = holdWriteDirectory(layout, 'purge');
-  let masterKey: Uint8Array;
-  try {
-    masterKey = readMasterKeyFile(layout.masterKeyFile);
-  } catch (error) {
-    hold.release();
-    throw error;
-  }
-  try {
-    const store = await SqliteRecoveryContractStore.open({
-      directory: layout.storeDir,
-      masterKey,
-      clock: ctx.now,
-      anchor: { file: layout.contractsAnchorFile },
-      retentionMs,
-    });
-    try {
-      const purged = store.purgeExpiredArtifacts();
-      store.compact();
-      const days = retentionMs / DAY_MS;
-      return adminResult(
-        [
-          ...hold.notes,
-          `retention window: ${days} days (${RETENTION_DAYS_VARIABLE})`,
-          ...purged.map((id) => `purged ${id}`),
-          `${purged.length} contract(s) purged; store compacted`,
-        ],
-        { retention_days: days, purged: [...purged] },
-      );
-    } finally {
-      store.close();
-    }
-  } finally {
-    masterKey.fill(0);
-    hold.release();
-  }
+  return withHeldWriteDirectory(args, ctx, 'purge', (layout, hold) =>
+    withMasterKey(layout, async (masterKey) => {
+      const store = await SqliteRecoveryContractStore.open({
+        directory: layout.storeDir,
+        masterKey,
+        clock: ctx.now,
+        anchor: { file: layout.contractsAnchorFile },
+        retentionMs,
+      });
+      try {
+        const purged = store.purgeExpiredArtifacts();
+        store.compact();
+        const days = retentionMs / DAY_MS;
+        return adminResult(
+          [
+            ...hold.notes,
+            `retention window: ${days} days (${RETENTION_DAYS_VARIABLE})`,
+            ...purged.map((id) => `purged ${id}`),
+            `${purged.length} contract(s) purged; store compacted`,
+          ],
+          { retention_days: days, purged: [...purged] },
+        );
+      } finally {
+        store.close();
+      }
+    }),
+  );
 }

@@ -1,11 +1,10 @@
 import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
-import { readMasterKeyFile } from '@pfsense-mcp/crypto';
 import type { AdminContext } from './admin-context.js';
 import { AdminError } from './admin-error.js';
 import { adminResult } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';
-import { holdWriteDirectory } from './hold-write-directory.js';
-import { openWriteDirectory } from './open-write-directory.js';
+import { withHeldWriteDirectory } from './hold-write-directory.js';
+import { withMasterKey } from './with-master-key.js';
 import type { AdminArgs } from './parse-admin-args.js';
 
 /**
@@ -18,35 +17,25 @@ import type { AdminArgs } from './parse-admin-args.js';
  */
 export async function reanchorCommand(args: AdminArgs, ctx: AdminContext): Promise<AdminResult> {
   if (!args.flags.has('--accept-restore')) throw AdminError.usage('--accept-restore: required (reanchor only accepts a restore, explicitly)');
-  const layout = openWriteDirectory(args, ctx);
-  const hold = holdWriteDirectory(layout, 'reanchor');
-  let masterKey: Uint8Array;
-  try {
-    masterKey = readMasterKeyFile(layout.masterKeyFile);
-  } catch (error) {
-    hold.release();
-    throw error;
-  }
-  // One acceptance time for both anchors.
-  const now = ctx.now();
-  const clock = (): number => now;
-  try {
-    // The contract store first: its refusal (work in flight) must leave the consumption anchor untouched.
-    const store = await SqliteRecoveryContractStore.acceptRestore({ directory: layout.storeDir, masterKey, clock, anchor: { file: layout.contractsAnchorFile } });
-    store.close();
-    const acceptedAt = await SqliteConsumptionStore.acceptRestore({ directory: layout.storeDir, masterKey, clock, anchor: { file: layout.consumptionAnchorFile } });
-    const at = new Date(acceptedAt).toISOString();
-    return adminResult(
-      [
-        ...hold.notes,
-        `restore accepted at ${at}: both anchors re-pointed at the restored stores`,
-        'restored PREPARING/PREPARED contracts are expired; every authorization issued before this time is refused',
-        'ask the operator for fresh signatures for any change still wanted',
-      ],
-      { accepted_restore_at: acceptedAt },
-    );
-  } finally {
-    masterKey.fill(0);
-    hold.release();
-  }
+  return withHeldWriteDirectory(args, ctx, 'reanchor', (layout, hold) =>
+    withMasterKey(layout, async (masterKey) => {
+      // One acceptance time for both anchors.
+      const now = ctx.now();
+      const clock = (): number => now;
+      // The contract store first: its refusal (work in flight) must leave the consumption anchor untouched.
+      const store = await SqliteRecoveryContractStore.acceptRestore({ directory: layout.storeDir, masterKey, clock, anchor: { file: layout.contractsAnchorFile } });
+      store.close();
+      const acceptedAt = await SqliteConsumptionStore.acceptRestore({ directory: layout.storeDir, masterKey, clock, anchor: { file: layout.consumptionAnchorFile } });
+      const at = new Date(acceptedAt).toISOString();
+      return adminResult(
+        [
+          ...hold.notes,
+          `restore accepted at ${at}: both anchors re-pointed at the restored stores`,
+          'restored PREPARING/PREPARED contracts are expired; every authorization issued before this time is refused',
+          'ask the operator for fresh signatures for any change still wanted',
+        ],
+        { accepted_restore_at: acceptedAt },
+      );
+    }),
+  );
 }

@@ -4,8 +4,7 @@ import type { AdminContext } from './admin-context.js';
 import { adminResult } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';
 import { storeRefusal } from './open-admin-stores.js';
-import { holdWriteDirectory } from './hold-write-directory.js';
-import { openWriteDirectory } from './open-write-directory.js';
+import { withHeldWriteDirectory } from './hold-write-directory.js';
 import type { AdminArgs } from './parse-admin-args.js';
 
 /**
@@ -16,9 +15,7 @@ import type { AdminArgs } from './parse-admin-args.js';
  * Prints epochs and counts, never a key.
  */
 export async function rotateMasterKeyCommand(args: AdminArgs, ctx: AdminContext): Promise<AdminResult> {
-  const layout = openWriteDirectory(args, ctx);
-  const hold = holdWriteDirectory(layout, 'rotate master-key');
-  try {
+  return withHeldWriteDirectory(args, ctx, 'rotate master-key', async (layout, hold) => {
     const r = await rotateMasterKey({ ...rotationPathsOf(layout), clock: ctx.now }).catch((error: unknown) => {
       throw storeRefusal(error);
     });
@@ -39,7 +36,5 @@ export async function rotateMasterKeyCommand(args: AdminArgs, ctx: AdminContext)
         anchors_rewritten: r.anchorsRewritten,
       },
     );
-  } finally {
-    hold.release();
-  }
+  });
 }

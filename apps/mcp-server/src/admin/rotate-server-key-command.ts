@@ -12,9 +12,8 @@ import type { AdminContext } from './admin-context.js';
 import { adminResult, safeText } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';
 import { allContracts } from './admin-facts.js';
-import { holdWriteDirectory } from './hold-write-directory.js';
+import { withHeldWriteDirectory } from './hold-write-directory.js';
 import { withContractStore } from './open-admin-stores.js';
-import { openWriteDirectory } from './open-write-directory.js';
 import type { AdminArgs } from './parse-admin-args.js';
 
 /** The public key hex in a left-over temporary .pub, or null. */
@@ -42,9 +41,7 @@ export function retiredPublicKeyFile(layout: WriteDirectoryLayout, keyId: string
  * the temporary name, and the next run only finishes that rename.
  */
 export async function rotateServerKeyCommand(args: AdminArgs, ctx: AdminContext): Promise<AdminResult> {
-  const layout = openWriteDirectory(args, ctx);
-  const hold = holdWriteDirectory(layout, 'rotate server-key');
-  try {
+  return withHeldWriteDirectory(args, ctx, 'rotate server-key', async (layout, hold) => {
     const now = ctx.now();
     const current = readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
     current.privateKey.fill(0);
@@ -112,7 +109,5 @@ export async function rotateServerKeyCommand(args: AdminArgs, ctx: AdminContext)
         retired: { key_id: current.keyId, public_key_file: retiredPub, needed_by_files: needed, files: recorded.map((f) => f.file) },
       },
     );
-  } finally {
-    hold.release();
-  }
+  });
 }

@@ -4,7 +4,7 @@ import { hexToBytes, isHex64 } from '@pfsense-mcp/canonical';
 import { KeyFileError, PinnedAuthoritySet, isValidEd25519PublicKey, keyIdOf, readSecretFile } from '@pfsense-mcp/crypto';
 import type { PinnedAuthority } from '@pfsense-mcp/crypto';
 import { z } from 'zod';
-import { replaceFileAtomically } from './replace-file-atomically.js';
+import { replaceFileAtomically } from '@pfsense-mcp/foundation';
 
 /** The roles an operator key may be pinned for. `server-request` is the server's own key, never pinned here. */
 export const OPERATOR_ROLES = Object.freeze(['plan-authorization', 'confirmation', 'reconciliation'] as const);

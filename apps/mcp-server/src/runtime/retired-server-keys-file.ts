@@ -4,7 +4,7 @@
 import { hexToBytes } from '@pfsense-mcp/canonical';
 import { KeyFileError, isValidEd25519PublicKey, keyIdOf, readSecretFile } from '@pfsense-mcp/crypto';
 import { z } from 'zod';
-import { replaceFileAtomically } from './replace-file-atomically.js';
+import { replaceFileAtomically } from '@pfsense-mcp/foundation';
 import { WriteDirectoryError } from './write-directory-error.js';
 
 export const RETIRED_SERVER_KEYS_FILE_VERSION = 1;

@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeSecretFile } from '@pfsense-mcp/crypto';
+import { ReadyChildError, spawnReadyChild } from '@pfsense-mcp/foundation';
+import type { ReadyChildFailure } from '@pfsense-mcp/foundation';
 import { ConfigError } from './config-error.js';
 import { createLogger } from './create-logger.js';
 import { loadConfig } from './load-config.js';
@@ -39,88 +40,54 @@ export async function startDemoSimulator(simulatorPath: string = defaultSimulato
   const dir = mkdtempSync(join(tmpdir(), 'pfsense-mcp-demo-'));
   chmodSync(dir, 0o700);
   const apiKeyFile = join(dir, 'api-key');
-  let child: ChildProcess | undefined;
   const removeDir = () => rmSync(dir, { recursive: true, force: true });
   try {
     writeSecretFile(apiKeyFile, `${randomBytes(24).toString('hex')}\n`);
-    child = spawn(process.execPath, [simulatorPath, '--port', '0', '--api-key-file', apiKeyFile, '--exit-on-stdin-eof'], {
-      // stdin stays open as a lifeline: if this process dies, the simulator sees EOF.
-      stdio: ['pipe', 'pipe', 'ignore'],
-      cwd: dir,
-    });
-    const url = await readReadyLine(child);
-    const running = child;
+    // stdin stays open as a lifeline: if this process dies, the simulator sees EOF.
+    const child = await spawnReadyChild(
+      {
+        script: simulatorPath,
+        args: ['--port', '0', '--api-key-file', apiKeyFile, '--exit-on-stdin-eof'],
+        cwd: dir,
+        readyTimeoutMs: READY_TIMEOUT_MS,
+        stopTimeoutMs: STOP_TIMEOUT_MS,
+        maxReadyLineLength: MAX_READY_LINE,
+      },
+      readyUrl,
+    );
     let stopping: Promise<void> | undefined;
     return Object.freeze({
-      url,
+      url: child.ready,
       apiKeyFile,
       stop: () => {
-        stopping ??= stopChild(running).finally(removeDir);
+        stopping ??= child.stop().finally(removeDir);
         return stopping;
       },
     });
   } catch (error) {
-    if (child !== undefined) await stopChild(child);
     removeDir();
+    if (error instanceof ReadyChildError) throw demoFailure(FAILURE_TEXT[error.failure]);
     throw error;
   }
 }
 
-function readReadyLine(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    const fail = (why: string) => {
-      cleanup();
-      reject(new ConfigError('DEMO_SIMULATOR_FAILED', '--demo', `--demo: the simulator ${why}`));
-    };
-    const timer = setTimeout(() => fail('did not become ready in time'), READY_TIMEOUT_MS);
-    const onData = (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      const end = buffered.indexOf('\n');
-      if (end < 0) {
-        if (buffered.length > MAX_READY_LINE) fail('printed an oversized ready line');
-        return;
-      }
-      let url: unknown;
-      try {
-        url = (JSON.parse(buffered.slice(0, end)) as { url?: unknown }).url;
-      } catch {
-        fail('printed an unreadable ready line');
-        return;
-      }
-      if (typeof url !== 'string' || !/^http:\/\/127\.0\.0\.1:\d{1,5}\/?$/.test(url)) {
-        fail('reported an unexpected address');
-        return;
-      }
-      cleanup();
-      // Keep draining its stdout so the child never blocks on a full pipe.
-      child.stdout?.resume();
-      resolve(url.replace(/\/$/, ''));
-    };
-    const onExit = () => fail('exited before it was ready');
-    const cleanup = () => {
-      clearTimeout(timer);
-      child.stdout?.off('data', onData);
-      child.off('exit', onExit);
-      child.off('error', onExit);
-    };
-    child.stdout?.on('data', onData);
-    child.once('exit', onExit);
-    child.once('error', onExit);
-  });
+const FAILURE_TEXT: Readonly<Record<ReadyChildFailure, string>> = Object.freeze({
+  TIMEOUT: 'did not become ready in time',
+  EXITED: 'exited before it was ready',
+  OVERSIZED: 'printed an oversized ready line',
+  UNREADABLE: 'printed an unreadable ready line',
+});
+
+function demoFailure(why: string): ConfigError {
+  return new ConfigError('DEMO_SIMULATOR_FAILED', '--demo', `--demo: the simulator ${why}`);
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.stdin?.end();
-    child.kill('SIGTERM');
-  });
+/** The ready line's loopback URL, without a trailing slash. */
+function readyUrl(line: unknown): string {
+  if (line === null) throw demoFailure('printed an unreadable ready line');
+  const url = typeof line === 'object' && line !== null ? (line as { url?: unknown }).url : undefined;
+  if (typeof url !== 'string' || !/^http:\/\/127\.0\.0\.1:\d{1,5}\/?$/.test(url)) throw demoFailure('reported an unexpected address');
+  return url.replace(/\/$/, '');
 }
 
 /** --demo: simulator child + MCP server against it, with no configuration. Stops the child on the way out. */

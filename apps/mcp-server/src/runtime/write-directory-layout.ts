@@ -1,7 +1,7 @@
 // The one owner of every path of the write directory (docs/DESIGN.md §6): `pfsense-mcp admin` creates it,
 // the write runtime opens it, and neither spells a path of its own.
 import { isAbsolute, join, resolve } from 'node:path';
-import { ownerOnlyProblem } from '@pfsense-mcp/foundation';
+import { ownerOnlyProblem, ownerOnlyRefusal } from '@pfsense-mcp/foundation';
 import type { OwnerOnlyProblem } from '@pfsense-mcp/foundation';
 import { WriteDirectoryError } from './write-directory-error.js';
 
@@ -119,8 +119,8 @@ function problemOf(path: string, kind: 'directory' | 'file'): OwnerOnlyProblem |
 }
 
 function writeDirectoryError(problem: OwnerOnlyProblem, path: string, messages: Readonly<Record<OwnerOnlyProblem, string>>): WriteDirectoryError {
-  if (problem === 'NO_OWNER_MODEL') return new WriteDirectoryError('WRONG_OWNER', '(platform)', messages.NO_OWNER_MODEL);
-  return new WriteDirectoryError(problem, path, messages[problem]);
+  const { code, subject } = ownerOnlyRefusal(problem, path);
+  return new WriteDirectoryError(code, subject, messages[problem]);
 }
 
 /** A directory that exists, is no symlink, belongs to the process user and has mode exactly 0700. */

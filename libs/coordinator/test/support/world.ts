@@ -22,10 +22,11 @@ import { MutationExecutor } from '@pfsense-mcp/executor';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { privilegeFor, startSimulator } from '@pfsense-mcp/pfsense-sim';
 import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
-import { Capability, MutationPolicy, Profile } from '@pfsense-mcp/policy';
-import type { Profile as ProfileType } from '@pfsense-mcp/policy';
-import { FaultProxyTransport, createHttpTransport } from '@pfsense-mcp/transports';
-import type { HttpTransport, Transport } from '@pfsense-mcp/transports';
+import { ALIAS_WRITE_POLICY, Profile } from '@pfsense-mcp/policy';
+import type { MutationPolicy, Profile as ProfileType } from '@pfsense-mcp/policy';
+import { LOOSE_RATE_LIMITS, RecordingTransport, simulatorTransport } from '@pfsense-mcp/test-support';
+import { FaultProxyTransport } from '@pfsense-mcp/transports';
+import type { HttpTransport } from '@pfsense-mcp/transports';
 import { WriteApiClient } from '@pfsense-mcp/write-client';
 import {
   AliasDescriptionExecutionCore,
@@ -48,19 +49,6 @@ export const ALIASES = Object.freeze([
   { name: 'DMZ_HOSTS', type: 'host', descr: 'DMZ', address: ['10.3.0.10'], detail: ['web'] },
 ]);
 
-export const LOOSE_LIMITS = Object.freeze({
-  maxGlobalInFlight: 100,
-  maxInFlightPerCapability: 100,
-  maxOutstandingPreparedPerTarget: 100,
-  targetCooldownMs: 0,
-  reconciliationLockoutThreshold: 100,
-  windowMs: HOUR,
-  maxPreparesPerTargetPerWindow: 1000,
-  maxPreparesPerCapabilityPerWindow: 1000,
-});
-
-export const ALIAS_POLICY = MutationPolicy.of([{ capability: Capability.ALIAS_WRITE, endpointSymbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH' }]);
-
 export const READ_ONLY_KEY = 'read-only-key-for-coordinator-tests-0123456789';
 
 export async function startTestSimulator(extraData: Record<string, unknown> = {}): Promise<RunningSimulator> {
@@ -68,29 +56,6 @@ export async function startTestSimulator(extraData: Record<string, unknown> = {}
     data: { [ALIASES_PATH]: ALIASES, [STATUS_PATH]: { platform: 'Netgate 4200', netgate_id: NETGATE_ID }, ...extraData },
     credentials: [{ auth: 'key', secret: READ_ONLY_KEY, privileges: [privilegeFor(ALIASES_PATH, 'GET')] }],
   });
-}
-
-export function httpTransport(sim: { url: string; apiKey: string }, maxResponseBytes = 1024 * 1024): HttpTransport {
-  return createHttpTransport({
-    baseUrl: sim.url,
-    allowHttpLoopback: true,
-    authHeader: { name: 'X-API-Key', value: sim.apiKey },
-    connectTimeoutMs: 2000,
-    responseTimeoutMs: 5000,
-    maxResponseBytes,
-    keepAlive: false,
-  });
-}
-
-/** Forwards every call and records method + path (the spy of the gate-order tests). */
-export class RecordingTransport implements Transport {
-  readonly calls: { method: string; path: string }[] = [];
-  constructor(private readonly inner: Transport) {}
-  request(...args: Parameters<Transport['request']>): ReturnType<Transport['request']> {
-    const [method, path] = args;
-    this.calls.push({ method, path });
-    return this.inner.request(...args);
-  }
 }
 
 /** Counts tryConsume calls (the spy of "no consumption on a failed gate"); isConsumed is a read. */
@@ -189,7 +154,7 @@ export async function makeWorld(
     crashHooks?: CrashHooks;
     /** 'store' = no injected sink: the coordinator's default (the store's chained audit). */
     audit?: 'memory' | 'store';
-    /** The store's rate / blast-radius limits: LOOSE_LIMITS (default), or 'default' for the product's own. */
+    /** The store's rate / blast-radius limits: LOOSE_RATE_LIMITS (default), or 'default' for the product's own. */
     limits?: 'loose' | 'default';
     /** Reopen the files of an earlier world (after a child process crashed on them). */
     reopen?: { dir: string; keys: Keys; masterKey: Uint8Array };
@@ -215,7 +180,7 @@ export async function makeWorld(
     clock: () => clock.now,
     anchor: { file: join(dir, 'anchor.json') },
     // 'default': no override at all, so the store runs DEFAULT_RATE_LIMITS exactly as the product does.
-    ...(extra.limits === 'default' ? {} : { rateLimits: LOOSE_LIMITS }),
+    ...(extra.limits === 'default' ? {} : { rateLimits: LOOSE_RATE_LIMITS }),
     ...createStoreEvidenceVerifiers({ authorities }),
     ...(extra.crashHooks === undefined ? {} : { [CRASH_HOOKS]: extra.crashHooks }),
   });
@@ -223,8 +188,8 @@ export async function makeWorld(
   const consumption = await SqliteConsumptionStore.open({ directory: storeDir, masterKey, clock: () => clock.now });
   const ledger = new CountingLedger(consumption);
   const transports: HttpTransport[] = [];
-  const readHttp = httpTransport(sim, extra.maxResponseBytes);
-  const writeHttp = httpTransport(sim, extra.maxResponseBytes);
+  const readHttp = simulatorTransport(sim, { maxResponseBytes: extra.maxResponseBytes });
+  const writeHttp = simulatorTransport(sim, { maxResponseBytes: extra.maxResponseBytes });
   transports.push(readHttp, writeHttp);
   const reads = new RecordingTransport(readHttp);
   const readClient = new RestApiClient(reads);
@@ -233,7 +198,7 @@ export async function makeWorld(
     store,
     writeClient: new WriteApiClient(writeProxy),
     readClient,
-    policy: extra.policy ?? ALIAS_POLICY,
+    policy: extra.policy ?? ALIAS_WRITE_POLICY,
     clock: () => clock.now,
   });
   const audit = new MemoryRefusalAudit();
@@ -242,7 +207,7 @@ export async function makeWorld(
     consumption: ledger,
     executor,
     readClient,
-    policy: extra.policy ?? ALIAS_POLICY,
+    policy: extra.policy ?? ALIAS_WRITE_POLICY,
     profile: extra.profile ?? Profile.WRITE_PROTECTED,
     authorities,
     appliance: { baseUrl: sim.url, tlsMode: TLS_MODE },
@@ -322,7 +287,7 @@ export function signRelease(world: World, pendingFile: string): Artifact {
 
 /** Admin-side edit of an alias on the simulator ("someone else changed the firewall"). */
 export async function adminSetDescription(sim: { url: string; apiKey: string }, id: number, descr: string): Promise<void> {
-  const t = httpTransport(sim);
+  const t = simulatorTransport(sim);
   try {
     const r = await t.request('PATCH', ALIAS_PATH, { body: JSON.stringify({ id, descr, apply: false }) });
     if (r.status !== 200) throw new Error(`admin PATCH failed: ${r.status}`);
@@ -332,7 +297,7 @@ export async function adminSetDescription(sim: { url: string; apiKey: string }, 
 }
 
 export async function aliasNow(sim: { url: string; apiKey: string }, name: string, maxResponseBytes?: number): Promise<Record<string, unknown> | undefined> {
-  const t = httpTransport(sim, maxResponseBytes);
+  const t = simulatorTransport(sim, { maxResponseBytes });
   try {
     const items = await new RestApiClient(t).readAllPages(ALIASES_PATH);
     return (items as Record<string, unknown>[]).find((i) => i.name === name);

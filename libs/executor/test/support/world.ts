@@ -14,8 +14,10 @@ import { generateMasterKey } from '@pfsense-mcp/crypto';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { privilegeFor, startSimulator } from '@pfsense-mcp/pfsense-sim';
 import type { RunningSimulator } from '@pfsense-mcp/pfsense-sim';
-import { Capability, MutationPolicy } from '@pfsense-mcp/policy';
-import { FaultProxyTransport, createHttpTransport } from '@pfsense-mcp/transports';
+import { ALIAS_WRITE_POLICY } from '@pfsense-mcp/policy';
+import type { MutationPolicy } from '@pfsense-mcp/policy';
+import { LOOSE_RATE_LIMITS, simulatorTransport } from '@pfsense-mcp/test-support';
+import { FaultProxyTransport } from '@pfsense-mcp/transports';
 import type { HttpTransport, Transport } from '@pfsense-mcp/transports';
 import { WriteApiClient } from '@pfsense-mcp/write-client';
 import { MutationExecutor } from '../../src/index.js';
@@ -39,37 +41,12 @@ export const ALIASES = Object.freeze([
 /** A key that may read aliases but not PATCH one: its PATCH gets pfrest's 403 envelope. */
 export const READ_ONLY_KEY = 'read-only-key-for-executor-tests-0123456789';
 
-export const LOOSE_LIMITS = Object.freeze({
-  maxGlobalInFlight: 100,
-  maxInFlightPerCapability: 100,
-  maxOutstandingPreparedPerTarget: 100,
-  targetCooldownMs: 0,
-  reconciliationLockoutThreshold: 100,
-  windowMs: HOUR,
-  maxPreparesPerTargetPerWindow: 1000,
-  maxPreparesPerCapabilityPerWindow: 1000,
-});
-
-export const ALIAS_POLICY = MutationPolicy.of([{ capability: Capability.ALIAS_WRITE, endpointSymbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH' }]);
-
 /** The simulator; `extraAliases` are appended after ALIASES (so their ids do not move). */
 export async function startTestSimulator(extraAliases: readonly (typeof ALIASES)[number][] = []): Promise<RunningSimulator> {
   return startSimulator({
     data: { [ALIASES_PATH]: [...ALIASES, ...extraAliases] },
     now: () => new Date(T0),
     credentials: [{ auth: 'key', secret: READ_ONLY_KEY, privileges: [privilegeFor(ALIASES_PATH, 'GET')] }],
-  });
-}
-
-export function httpTransport(sim: { url: string; apiKey: string }, extra: { responseTimeoutMs?: number; maxResponseBytes?: number; apiKey?: string; baseUrl?: string } = {}): HttpTransport {
-  return createHttpTransport({
-    baseUrl: extra.baseUrl ?? sim.url,
-    allowHttpLoopback: true,
-    authHeader: { name: 'X-API-Key', value: extra.apiKey ?? sim.apiKey },
-    connectTimeoutMs: 2000,
-    responseTimeoutMs: extra.responseTimeoutMs ?? 5000,
-    maxResponseBytes: extra.maxResponseBytes ?? 1024 * 1024,
-    keepAlive: false,
   });
 }
 
@@ -132,7 +109,7 @@ export async function makeWorld(
     clock: () => clock.now,
     anchor: extra.anchor ?? { file: anchorFile },
     confirmationVerifier,
-    rateLimits: LOOSE_LIMITS,
+    rateLimits: LOOSE_RATE_LIMITS,
     ...more,
   });
   const store = await SqliteRecoveryContractStore.open(options());
@@ -142,16 +119,16 @@ export async function makeWorld(
     transports.push(t);
     return t;
   };
-  const readClient = new RestApiClient(track(httpTransport(sim)));
+  const readClient = new RestApiClient(track(simulatorTransport(sim)));
   const writeProxy = new FaultProxyTransport(
-    track(httpTransport(sim, { responseTimeoutMs: extra.writeTimeoutMs ?? 5000, maxResponseBytes: extra.maxResponseBytes ?? 256 * 1024 })),
+    track(simulatorTransport(sim, { responseTimeoutMs: extra.writeTimeoutMs ?? 5000, maxResponseBytes: extra.maxResponseBytes ?? 256 * 1024 })),
   );
   const executorWith = (write: Transport, more: { policy?: MutationPolicy; read?: Transport } = {}): MutationExecutor =>
     new MutationExecutor({
       store: executorStore,
       writeClient: new WriteApiClient(write),
       readClient: more.read === undefined ? readClient : new RestApiClient(more.read),
-      policy: more.policy ?? ALIAS_POLICY,
+      policy: more.policy ?? ALIAS_WRITE_POLICY,
       clock: () => clock.now,
     });
   const executor = executorWith(writeProxy);
@@ -257,20 +234,9 @@ export function auditTrail(store: SqliteRecoveryContractStore, contractId: strin
     .map((e) => `${e.kind}:${e.from_state ?? '-'}>${e.to_state}:${e.outcome_class ?? '-'}`);
 }
 
-/** Forwards every call and records what went out (method, path, exact body text). */
-export class RecordingTransport implements Transport {
-  readonly calls: { method: string; path: string; body: string | undefined }[] = [];
-  constructor(private readonly inner: Transport) {}
-  request(...args: Parameters<Transport['request']>): ReturnType<Transport['request']> {
-    const [method, path, options] = args;
-    this.calls.push({ method, path, body: options?.body });
-    return this.inner.request(method, path, options);
-  }
-}
-
 /** Admin-side edits of the simulator (the "someone else changed the firewall" of the drift tests). */
 export async function adminWrite(sim: { url: string; apiKey: string }, method: 'PATCH' | 'POST' | 'DELETE', body: Record<string, unknown>): Promise<void> {
-  const t = httpTransport(sim);
+  const t = simulatorTransport(sim);
   try {
     const r = await t.request(method, ALIAS_PATH, { body: JSON.stringify(body) });
     if (r.status !== 200) throw new Error(`admin ${method} failed: ${r.status}`);

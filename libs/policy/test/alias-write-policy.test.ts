@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { WriteEndpoints } from '@pfsense-mcp/write-client';
+import { ALIAS_WRITE_POLICY, ALIAS_WRITE_POLICY_ENTRY, Capability, HTTP_METHODS } from '../src/index.js';
+
+describe('ALIAS_WRITE_POLICY', () => {
+  it('allows exactly the alias PATCH under ALIAS_WRITE, the method write-client sends it with', () => {
+    expect(ALIAS_WRITE_POLICY_ENTRY).toEqual({ capability: Capability.ALIAS_WRITE, endpointSymbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH' });
+    expect(Object.isFrozen(ALIAS_WRITE_POLICY_ENTRY)).toBe(true);
+    expect(WriteEndpoints.FIREWALL_ALIAS_PATCH.method).toBe(ALIAS_WRITE_POLICY_ENTRY.method);
+    expect(ALIAS_WRITE_POLICY.size).toBe(1);
+    for (const m of HTTP_METHODS) {
+      expect(ALIAS_WRITE_POLICY.allows(Capability.ALIAS_WRITE, 'FIREWALL_ALIAS_PATCH', m)).toBe(m === 'PATCH');
+    }
+    expect(ALIAS_WRITE_POLICY.allows(Capability.ALIAS_WRITE, 'FIREWALL_ALIAS_PUT', 'PATCH')).toBe(false);
+  });
+});
