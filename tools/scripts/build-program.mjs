@@ -11,7 +11,7 @@
 import { build } from 'esbuild';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { LAYERS } from '../layers/layers.mjs';
 import { directLibImports } from './direct-lib-imports.mjs';
 import { PROGRAMS, workspaceRoot } from './programs.mjs';
