@@ -14,7 +14,7 @@ async function change(ctx: ScenarioContext, to: 'C' | 'A'): Promise<void> {
   ctx.beforeAction(`orchestration to ${to} (executor call)`);
   const revisions = await ctx.revisionsNow();
   const before = ctx.runtime.orchestrationSends();
-  const r = await side.core.requestAliasDescriptionChange(input);
+  const r = await side.driver.requestAliasDescriptionChange(input);
   ctx.record('orchestration', `candidate changed to ${to}`, { orchestration: ctx.runtime.orchestrationSends() - before }, null, {
     before: revisions,
     after: await ctx.revisionsNow(),

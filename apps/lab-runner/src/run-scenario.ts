@@ -225,7 +225,7 @@ async function recover(ctx: ScenarioContext): Promise<LeftState> {
   const stateNow = () => ctx.subjectState();
   const isOriginal = async (): Promise<boolean | null> => {
     try {
-      return aliasTargetFingerprint(await rt.subject.coordinator.readAlias(ctx.candidate)) === ctx.baseline?.fingerprint;
+      return aliasTargetFingerprint(await rt.readAlias(ctx.candidate)) === ctx.baseline?.fingerprint;
     } catch {
       return null;
     }
@@ -236,7 +236,7 @@ async function recover(ctx: ScenarioContext): Promise<LeftState> {
   try {
     if (stateNow() === RecoveryState.VERIFIED && ctx.subjectContractId !== null) {
       const before = rt.subjectSends();
-      await rt.subject.coordinator.requestRollback(ctx.subjectContractId);
+      await rt.subject.gatekeeper.requestRollback(ctx.subjectContractId);
       ctx.record('runner', 'recovery: sealed rollback of the subject', { rollback: rt.subjectSends() - before });
       return { action: 'sealed-rollback', subject_state: stateNow(), candidate_is_original: await isOriginal(), reason: 'the subject was VERIFIED' };
     }
@@ -303,8 +303,8 @@ export async function runScenario(scenario: ScenarioDefinition, options: Scenari
     const plan = planOf(scenario.id);
     if (resume === null) {
       c.beforeAction('baseline read');
-      c.applianceBindingDigest = applianceBindingDigest(await runtime.subject.coordinator.readApplianceBinding());
-      const found = await runtime.subject.coordinator.readAlias(candidate);
+      c.applianceBindingDigest = applianceBindingDigest(await runtime.readApplianceBinding());
+      const found = await runtime.readAlias(candidate);
       c.setBaseline(found, siblingsBytes(await runtime.readAliases(), ownSiblings));
       c.record('runner', 'baseline read (A fingerprint, siblings)');
     } else {
@@ -342,7 +342,7 @@ export async function runScenario(scenario: ScenarioDefinition, options: Scenari
     orchestrationStates = c.orchestrationContractIds.map((id) => statesOf(rt, id));
     if (!rt.store.verifyAuditChain().ok) failures.push('AUDIT_CHAIN: the store audit chain did not verify');
     c.beforeAction('final read');
-    const finalTarget = await rt.subject.coordinator.readAlias(candidate);
+    const finalTarget = await rt.readAlias(candidate);
     const baseline = c.baseline as NonNullable<typeof c.baseline>;
     finalMatches = aliasTargetFingerprint(finalTarget) === baseline.fingerprint;
     siblingsUnchanged = siblingsBytes(await rt.readAliases(), ownSiblings) === baseline.siblings;

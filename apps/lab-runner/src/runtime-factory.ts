@@ -2,10 +2,13 @@
 // import write-client or transports (lint: tools/layers/layers.mjs LAB_RUNTIME_FACTORY). It builds, from
 // fixed configuration and the scenario's exact registry entry only: the read client, the store (reopened
 // from the scenario's private directory), the subject executor over the scenario-selected fault proxy,
-// a separate orchestration executor over a clean proxy, their coordinators and execution cores.
+// a separate orchestration executor over a clean proxy, and an operation driver (with its gatekeeper) for each.
 import { join } from 'node:path';
+import { AliasDescriptionAdapter } from '@pfsense-mcp/adapters';
+import type { AliasTarget } from '@pfsense-mcp/adapters';
 import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
-import { AliasDescriptionExecutionCore, ExecutionCoordinator, createStoreEvidenceVerifiers, readApplianceBinding } from '@pfsense-mcp/coordinator';
+import { AliasDescriptionOperationDriver, createStoreEvidenceVerifiers, readApplianceBinding } from '@pfsense-mcp/coordinator';
+import type { AliasDescriptionGatekeeper } from '@pfsense-mcp/coordinator';
 import type { ApplianceBinding } from '@pfsense-mcp/authorization';
 import { readApiKeyFile, readMasterKeyFile } from '@pfsense-mcp/crypto';
 import { CONFIG_HISTORY_REVISIONS_PATH, MutationExecutor } from '@pfsense-mcp/executor';
@@ -60,8 +63,8 @@ export function scenarioPaths(scenarioDir: string) {
 }
 
 export interface LabSide {
-  readonly core: AliasDescriptionExecutionCore;
-  readonly coordinator: ExecutionCoordinator;
+  readonly driver: AliasDescriptionOperationDriver;
+  readonly gatekeeper: AliasDescriptionGatekeeper;
   readonly inbox: string;
   readonly outbox: string;
 }
@@ -71,7 +74,7 @@ export interface LabRuntime {
   readonly store: SqliteRecoveryContractStore;
   /** The subject: the scenario's contract, executed over the scenario-selected fault proxy. */
   readonly subject: LabSide;
-  /** Orchestration: its own executor and coordinator over a clean proxy (sends counted apart). */
+  /** Orchestration: its own executor and operation driver over a clean proxy (sends counted apart). */
   readonly orchestration: LabSide;
   /** Contract ids the subject executor's construction moved to RECONCILIATION (restart reconciliation). */
   readonly reconciledAtStart: readonly string[];
@@ -87,6 +90,10 @@ export interface LabRuntime {
   onSubjectCall(listener: () => void): void;
   /** Every alias as the appliance returns it (one authoritative GET sequence). */
   readAliases(): Promise<readonly unknown[]>;
+  /** One alias read through the alias adapter with the shared read client (exact name; the adapter's errors). */
+  readAlias(aliasName: string): Promise<AliasTarget>;
+  /** The appliance binding read fresh with the shared read client (ApplianceIdentityError). */
+  readApplianceBinding(): Promise<ApplianceBinding>;
   /** pfSense's config-history revisions as pfrest serves them (one GET with the read client). */
   readConfigHistory(): Promise<unknown>;
   /** The simulator's own per-route request counters (the appliance side of every count). */
@@ -194,8 +201,9 @@ export async function buildLabRuntime(scenario: ScenarioDefinition, fixed: LabFi
     const control = open();
     masterKey.fill(0);
 
+    const appliance = Object.freeze({ baseUrl: fixed.simulator.url, tlsMode: fixed.simulator.tlsMode ?? LAB_TLS_MODE });
     const side = (executor: MutationExecutor, inbox: string, outbox: string): LabSide => {
-      const coordinator = new ExecutionCoordinator({
+      const driver = new AliasDescriptionOperationDriver({
         store,
         consumption: consumption as SqliteConsumptionStore,
         executor,
@@ -203,18 +211,14 @@ export async function buildLabRuntime(scenario: ScenarioDefinition, fixed: LabFi
         policy: ALIAS_POLICY,
         profile: Profile.WRITE_PROTECTED,
         authorities,
-        appliance: { baseUrl: fixed.simulator.url, tlsMode: fixed.simulator.tlsMode ?? LAB_TLS_MODE },
-        clock,
-      });
-      const core = new AliasDescriptionExecutionCore({
-        coordinator,
+        appliance,
         inboxDirectory: inbox,
         outboxDirectory: outbox,
         serverKey: { privateKey: fixed.keys.server.privateKey },
         serverAuthorities: serverAuthorities(fixed.keys, fixed.pins),
         clock,
       });
-      return Object.freeze({ core, coordinator, inbox, outbox });
+      return Object.freeze({ driver, gatekeeper: driver.gatekeeper, inbox, outbox });
     };
     const subjectExecutor = new MutationExecutor({ store, writeClient: new WriteApiClient(observed), readClient, policy: ALIAS_POLICY, clock });
     const orchestrationExecutor = new MutationExecutor({ store, writeClient: new WriteApiClient(orchestrationProxy), readClient, policy: ALIAS_POLICY, clock });
@@ -242,6 +246,8 @@ export async function buildLabRuntime(scenario: ScenarioDefinition, fixed: LabFi
         observed.listeners.push(listener);
       },
       readAliases: () => readClient.readAllPages(ALIASES_PATH),
+      readAlias: (aliasName: string) => AliasDescriptionAdapter.readTarget(readClient, { alias_name: aliasName }),
+      readApplianceBinding: () => readApplianceBinding(readClient, appliance),
       readConfigHistory: async () => (await readClient.read(CONFIG_HISTORY_REVISIONS_PATH)).data,
       async applianceCounters() {
         if (fixed.simulator.simulated === false) throw new LabError('NO_COUNTERS', 'an appliance has no simulator counters');

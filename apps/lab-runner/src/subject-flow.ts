@@ -1,4 +1,4 @@
-// The subject contract's lifecycle, driven only through the execution core and the coordinator (the sealed
+// The subject contract's lifecycle, driven only through the operation driver and its gatekeeper (the sealed
 // path): the runner asks, the owner signs what the server's outbox asks for, the executor sends.
 import { OperationStatus } from '@pfsense-mcp/coordinator';
 import type { AliasDescriptionChangeResult } from '@pfsense-mcp/coordinator';
@@ -9,7 +9,7 @@ import type { ScenarioContext } from './scenario-context.js';
 import type { LabSide } from './runtime-factory.js';
 
 function expectStatus(r: AliasDescriptionChangeResult, status: string, step: string): void {
-  if (r.status !== status) throw new LabError('UNEXPECTED_STATUS', `${step}: the core answered ${r.status}, expected ${status}`);
+  if (r.status !== status) throw new LabError('UNEXPECTED_STATUS', `${step}: the driver answered ${r.status}, expected ${status}`);
 }
 
 function pendingOf(r: AliasDescriptionChangeResult, step: string): string {
@@ -41,17 +41,17 @@ export function ownerSigns(
 }
 
 /**
- * request → the owner signs the authorization → PREPARED (the coordinator's gates) → the owner signs the
+ * request → the owner signs the authorization → PREPARED (the gatekeeper's gates) → the owner signs the
  * confirmation. Returns the contract id; the next request of the same change hands it to the executor.
  */
 export async function prepareConfirmed(ctx: ScenarioContext, side: LabSide, input: { aliasName: string; description: string }, actor: 'subject' | 'orchestration'): Promise<string> {
   ctx.beforeAction(`${actor} gate`);
-  const r1 = await side.core.requestAliasDescriptionChange(input);
+  const r1 = await side.driver.requestAliasDescriptionChange(input);
   expectStatus(r1, OperationStatus.REQUESTED, `${actor} request`);
   ctx.record(actor, 'authorization requested');
   ownerSigns(ctx, side, pendingOf(r1, `${actor} request`), `${actor} authorization`);
   ctx.beforeAction(`${actor} gate`);
-  const r2 = await side.core.requestAliasDescriptionChange(input);
+  const r2 = await side.driver.requestAliasDescriptionChange(input);
   expectStatus(r2, OperationStatus.AWAITING_CONFIRMATION, `${actor} prepare`);
   if (r2.contractId === null) throw new LabError('NO_CONTRACT', `${actor} prepare: no contract`);
   if (actor === 'subject') ctx.subjectContractId = r2.contractId;
@@ -61,14 +61,14 @@ export async function prepareConfirmed(ctx: ScenarioContext, side: LabSide, inpu
   return r2.contractId;
 }
 
-/** The prepared subject's forward: one core request hands the confirmed contract to the subject executor. */
+/** The prepared subject's forward: one driver request hands the confirmed contract to the subject executor. */
 export async function executeSubject(ctx: ScenarioContext): Promise<void> {
   const rt = ctx.runtime;
   ctx.beforeAction('subject forward (executor call)');
   const revisions = await ctx.revisionsNow();
   rt.armSubjectFault('forward');
   const before = rt.subjectSends();
-  await rt.subject.core.requestAliasDescriptionChange(ctx.subjectInput);
+  await rt.subject.driver.requestAliasDescriptionChange(ctx.subjectInput);
   ctx.record('subject', 'forward executed', { forward: rt.subjectSends() - before }, null, { before: revisions, after: await ctx.revisionsNow() });
 }
 
@@ -80,7 +80,7 @@ export async function rollbackSubject(ctx: ScenarioContext): Promise<void> {
   const revisions = await ctx.revisionsNow();
   rt.armSubjectFault('rollback');
   const before = rt.subjectSends();
-  await rt.subject.coordinator.requestRollback(id);
+  await rt.subject.gatekeeper.requestRollback(id);
   ctx.record('subject', 'rollback executed', { rollback: rt.subjectSends() - before }, null, { before: revisions, after: await ctx.revisionsNow() });
 }
 
@@ -99,7 +99,7 @@ export async function requestReconciliation(ctx: ScenarioContext): Promise<void>
   const rt = ctx.runtime;
   const before = rt.subjectSends() + rt.orchestrationSends();
   ctx.beforeAction('observation');
-  const observation = await rt.subject.coordinator.observeReconciliationTarget(id);
+  const observation = await rt.subject.gatekeeper.observeReconciliationTarget(id);
   ctx.record('subject', `observation (origin ${observation.origin})`);
   if (!observation.locatorMatches) throw new LabError('OBSERVATION_LOCATOR', 'the observed locator is not the contract’s');
   let decision: 'APPLIED' | 'NOT_APPLIED' | null = null;
@@ -113,19 +113,19 @@ export async function requestReconciliation(ctx: ScenarioContext): Promise<void>
   if (decision === null) throw new LabError('OWNER_CANNOT_DECIDE', 'the observation is neither the pre-state nor the change');
   if (decision !== ctx.scenario.ownerOutcome) throw new LabError('OWNER_DECISION_DISAGREES', `the observation says ${decision}, the scenario declares ${ctx.scenario.ownerOutcome}`);
   ctx.beforeAction('reconciliation gate');
-  const r1 = await rt.subject.core.requestAliasDescriptionChange(ctx.subjectInput);
+  const r1 = await rt.subject.driver.requestAliasDescriptionChange(ctx.subjectInput);
   expectStatus(r1, OperationStatus.RECONCILIATION_REQUIRED, 'reconciliation request');
   if (rt.subjectSends() + rt.orchestrationSends() !== before) throw new LabError('SENT_WHILE_RECONCILING', 'a send happened while reconciling');
   ownerSigns(ctx, rt.subject, pendingOf(r1, 'reconciliation request'), `reconciliation ${decision}`, decision, 'reconciliation');
 }
 
-/** The signed evidence is in the subject inbox: resumeReconciliation through the core, zero sends (counted). */
+/** The signed evidence is in the subject inbox: resumeReconciliation through the driver, zero sends (counted). */
 export async function resolveReconciliation(ctx: ScenarioContext): Promise<void> {
   requireSubject(ctx);
   const rt = ctx.runtime;
   const before = rt.subjectSends() + rt.orchestrationSends();
   ctx.beforeAction('reconciliation resolution');
-  await rt.subject.core.requestAliasDescriptionChange(ctx.subjectInput);
+  await rt.subject.driver.requestAliasDescriptionChange(ctx.subjectInput);
   const after = rt.subjectSends() + rt.orchestrationSends();
   if (after !== before) throw new LabError('SENT_WHILE_RECONCILING', 'a send happened while reconciling');
   if (ctx.subjectState() === RecoveryState.RECONCILIATION) throw new LabError('NOT_RESOLVED', 'the signed evidence did not resolve the reconciliation');
@@ -139,18 +139,18 @@ export async function requestRelease(ctx: ScenarioContext): Promise<void> {
   const c = rt.store.load(id);
   if (c.state !== RecoveryState.ROLLBACK_FAILED) throw new LabError('UNEXPECTED_STATE', `release: the subject is ${c.state}`);
   ctx.beforeAction('release gate');
-  const r1 = await rt.subject.core.requestAliasDescriptionChange(ctx.subjectInput);
+  const r1 = await rt.subject.driver.requestAliasDescriptionChange(ctx.subjectInput);
   expectStatus(r1, OperationStatus.RECONCILIATION_REQUIRED, 'release request');
   ownerSigns(ctx, rt.subject, pendingOf(r1, 'release request'), 'reservation release', null, 'release');
 }
 
-/** The signed release is in the subject inbox: the core releases the target; zero sends. */
+/** The signed release is in the subject inbox: the driver releases the target; zero sends. */
 export async function resolveRelease(ctx: ScenarioContext): Promise<void> {
   const id = requireSubject(ctx);
   const rt = ctx.runtime;
   const before = rt.subjectSends() + rt.orchestrationSends();
   ctx.beforeAction('release resolution');
-  await rt.subject.core.requestAliasDescriptionChange(ctx.subjectInput);
+  await rt.subject.driver.requestAliasDescriptionChange(ctx.subjectInput);
   if (rt.subjectSends() + rt.orchestrationSends() !== before) throw new LabError('SENT_WHILE_RELEASING', 'a send happened while releasing');
   if (rt.store.holdsReservation(id)) throw new LabError('RESERVATION_HELD', 'the signed release did not release the target');
   ctx.record('subject', 'reservation released');

@@ -1,5 +1,5 @@
-import type { AliasDescriptionChangeInput, AliasDescriptionChangeResult } from './alias-description-execution-core.js';
-import { AliasDescriptionExecutionCore } from './alias-description-execution-core.js';
+import type { AliasDescriptionChangeInput, AliasDescriptionChangeResult } from './alias-description-change.js';
+import { AliasDescriptionOperationDriver } from './alias-description-operation-driver.js';
 import type { WriteOperationsPage, WriteOperationsQuery } from './write-operations-view.js';
 
 /** Artifact files in the inbox and outbox, counted by name, and whether they piled up (WRITE_REQUEST_LIMITS). */
@@ -12,7 +12,7 @@ export interface ArtifactCounts {
 /**
  * What the MCP server's tools/ folder may hold (docs/DESIGN.md §2): the change request, the read-only
  * operations view and the leftover counts — no store, executor, key or directory. The composition root
- * builds the core and hands the tools this facade.
+ * builds the driver and hands the tools this facade.
  */
 export interface AliasDescriptionWriteFacade {
   requestAliasDescriptionChange(input: AliasDescriptionChangeInput): Promise<AliasDescriptionChangeResult>;
@@ -20,14 +20,14 @@ export interface AliasDescriptionWriteFacade {
   artifactCounts(): ArtifactCounts;
 }
 
-/** Wraps a core in a frozen facade exposing only those three methods. */
-export function createAliasDescriptionWriteFacade(core: AliasDescriptionExecutionCore): AliasDescriptionWriteFacade {
-  if (!(core instanceof AliasDescriptionExecutionCore)) {
-    throw new TypeError('createAliasDescriptionWriteFacade: "core" must be an AliasDescriptionExecutionCore');
+/** Wraps a driver in a frozen facade exposing only those three methods. */
+export function createAliasDescriptionWriteFacade(driver: AliasDescriptionOperationDriver): AliasDescriptionWriteFacade {
+  if (!(driver instanceof AliasDescriptionOperationDriver)) {
+    throw new TypeError('createAliasDescriptionWriteFacade: "driver" must be an AliasDescriptionOperationDriver');
   }
   return Object.freeze({
-    requestAliasDescriptionChange: (input: AliasDescriptionChangeInput) => core.requestAliasDescriptionChange(input),
-    listWriteOperations: (query: WriteOperationsQuery) => core.listWriteOperations(query),
-    artifactCounts: () => core.artifactCounts(),
+    requestAliasDescriptionChange: (input: AliasDescriptionChangeInput) => driver.requestAliasDescriptionChange(input),
+    listWriteOperations: (query: WriteOperationsQuery) => driver.listWriteOperations(query),
+    artifactCounts: () => driver.artifactCounts(),
   });
 }

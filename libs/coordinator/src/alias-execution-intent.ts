@@ -1,6 +1,7 @@
 import { ALIAS_DESCRIPTION_OPERATION, AliasDescriptionAdapter as ADAPTER } from '@pfsense-mcp/adapters';
 import { createPreparedExecutionIntentV1 } from '@pfsense-mcp/authorization';
 import type { PreparedExecutionIntentV1 } from '@pfsense-mcp/authorization';
+import { assertObject } from '@pfsense-mcp/foundation';
 
 /** Everything a signed alias-description execution intent binds besides the adapter's own constants. */
 export interface AliasExecutionIntentParts {
@@ -19,7 +20,7 @@ export interface AliasExecutionIntentParts {
  * "the same intent" always means the same bytes and therefore the same digest.
  */
 export function buildAliasExecutionIntent(parts: AliasExecutionIntentParts): PreparedExecutionIntentV1 {
-  if (parts === null || typeof parts !== 'object') throw new TypeError('buildAliasExecutionIntent: "parts" must be an object');
+  assertObject(parts, 'buildAliasExecutionIntent: "parts"');
   return createPreparedExecutionIntentV1({
     capability: ADAPTER.capability,
     endpoint_symbol: ADAPTER.endpointSymbol,

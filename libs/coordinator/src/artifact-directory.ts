@@ -16,6 +16,7 @@ import {
 import type { BigIntStats, Stats } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_ARTIFACT_BYTES } from '@pfsense-mcp/authorization';
+import { assertFunction, assertObject } from '@pfsense-mcp/foundation';
 import { ArtifactFileError } from './artifact-file-error.js';
 
 /** Artifact file names: lowercase, no path separators, no leading dot, ending in .json. */
@@ -66,9 +67,11 @@ export class ArtifactDirectory {
     if (typeof path !== 'string' || path.length === 0 || path.includes('\0')) {
       throw new TypeError('ArtifactDirectory.open: "path" must be a non-empty string');
     }
-    if (options === null || typeof options !== 'object' || (options.ownerUid !== undefined && typeof options.ownerUid !== 'function')) {
-      throw new TypeError('ArtifactDirectory.open: "options.ownerUid" must be a function when given');
-    }
+    // Checked through copies: an assertion on `options` itself would narrow its optional-only type away.
+    const given: unknown = options;
+    assertObject(given, 'ArtifactDirectory.open: "options"');
+    const ownerUid: unknown = options.ownerUid;
+    if (ownerUid !== undefined) assertFunction(ownerUid, 'ArtifactDirectory.open: "options.ownerUid"', 'a function when given');
     try {
       lstatSync(path);
     } catch (e) {

@@ -8,6 +8,7 @@ export type ArtifactFileErrorCode =
   | 'UNSAFE_MODE'
   | 'TOO_LARGE'
   | 'EXISTS'
+  | 'CHANGED'
   | 'IO';
 
 /** A refused artifact directory or file. Carries the code and the file name (never its content). */

@@ -1,6 +1,7 @@
 import { ArtifactKind, parseArtifact } from '@pfsense-mcp/authorization';
 import type { Artifact } from '@pfsense-mcp/authorization';
 import type { ArtifactDirectory } from './artifact-directory.js';
+import { ArtifactFileError } from './artifact-file-error.js';
 
 /** What selects an inbox artifact for an operation: its kind and the ids it names (no value, no proof). */
 export interface ArtifactSelector {
@@ -10,6 +11,13 @@ export interface ArtifactSelector {
   readonly stateVersion: number | null;
 }
 
+/** One selected inbox file, read in full: its name and the parsed (not yet verified) artifact. */
+export interface InboxEntry {
+  readonly fileName: string;
+  readonly artifact: Artifact;
+}
+
+/** The selector of a parsed artifact (what InboxIndex caches per file). */
 export function selectorOf(artifact: Artifact): ArtifactSelector {
   const p = artifact.payload as unknown as Readonly<Record<string, unknown>>;
   return Object.freeze({
@@ -26,7 +34,7 @@ export function selectorOf(artifact: Artifact): ArtifactSelector {
  * mode and owner (`ArtifactDirectory.statKey`, which also re-checks the file's safety on every scan). A
  * changed key is re-read and re-parsed. A call then opens only the files its operation selects, and reads
  * those in full again (the gate verifies them). An unsafe or malformed candidate still fails the scan
- * closed, as before; the cache never remembers a failure.
+ * closed; the cache never remembers a failure.
  */
 export class InboxIndex {
   readonly #directory: ArtifactDirectory;
@@ -53,5 +61,23 @@ export class InboxIndex {
         return Object.freeze({ fileName, selector });
       }),
     );
+  }
+
+  /**
+   * Every candidate is checked on every call (owner, mode, no symlink, size: `statKey`) and parsed once per
+   * change; only the files `relevant` selects are opened again, in full, and returned — discovery grants
+   * nothing: each is fully verified by the gate it is handed to. Throws (fail closed: an unsafe or malformed
+   * candidate is never treated as absent, and is left in place) on any such file, and on a selected file
+   * that changed between the scan and its read.
+   */
+  matches(relevant: (a: ArtifactSelector) => boolean): readonly InboxEntry[] {
+    const out: InboxEntry[] = [];
+    for (const { fileName, selector } of this.scan()) {
+      if (!relevant(selector)) continue;
+      const artifact = parseArtifact(this.#directory.read(fileName));
+      if (!relevant(selectorOf(artifact))) throw new ArtifactFileError('CHANGED', fileName, 'changed between its scan and its read');
+      out.push(Object.freeze({ fileName, artifact }));
+    }
+    return Object.freeze(out);
   }
 }

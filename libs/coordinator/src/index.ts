@@ -1,14 +1,12 @@
-// Public API of @pfsense-mcp/coordinator: the ExecutionCoordinator (authorization → contract → executor),
-// the alias-description execution core and its write facade, the artifact inbox/outbox, the contract
-// state → operation status table, and the store's evidence verifiers. Explicit named exports only.
-export { ExecutionCoordinator } from './execution-coordinator.js';
-export type { AuthorizeAndCreateRequest, ConsumptionLedger, ExecutionCoordinatorOptions } from './execution-coordinator.js';
-export { AliasDescriptionExecutionCore } from './alias-description-execution-core.js';
-export type {
-  AliasDescriptionChangeInput,
-  AliasDescriptionChangeResult,
-  AliasDescriptionExecutionCoreOptions,
-} from './alias-description-execution-core.js';
+// Public API of @pfsense-mcp/coordinator: the alias-description operation driver (one operation across calls)
+// and the gatekeeper it owns (authorization → contract → executor), its write facade, the artifact
+// inbox/outbox, the contract state → operation status table, and the store's evidence verifiers. Explicit
+// named exports only.
+export { AliasDescriptionOperationDriver } from './alias-description-operation-driver.js';
+export type { AliasDescriptionOperationDriverOptions } from './alias-description-operation-driver.js';
+export type { AliasDescriptionChangeInput, AliasDescriptionChangeResult } from './alias-description-change.js';
+export type { AliasDescriptionGatekeeper, AuthorizeAndCreateRequest, ConsumptionLedger } from './alias-description-gatekeeper.js';
+export type { RecoveryKind } from './recovery-kinds.js';
 export { createAliasDescriptionWriteFacade } from './alias-description-write-facade.js';
 export type { AliasDescriptionWriteFacade, ArtifactCounts } from './alias-description-write-facade.js';
 export { writeOperationsView, pendingRequestNameOf } from './write-operations-view.js';

@@ -61,7 +61,7 @@ export class PendingRequestOutbox {
   readonly #refusals: RefusalRecorder;
   readonly #contractsOf: (operationId: string) => readonly RecoveryContract[];
 
-  /** Options are checked by the execution core that owns this outbox (its constructor is the boundary). */
+  /** Options are checked by the operation driver that owns this outbox (its constructor is the boundary). */
   constructor(options: PendingRequestOutboxOptions) {
     this.#outbox = options.directory;
     this.#serverKey = options.serverKey;

@@ -1,3 +1,4 @@
+import { assertFunction, assertObject } from '@pfsense-mcp/foundation';
 import { CoordinatorRefusedError } from './coordinator-refused-error.js';
 import type { RefusalAuditSink, RefusalClass, RefusalGate } from './refusal-audit.js';
 
@@ -10,16 +11,17 @@ export interface RefusalContext {
 
 /**
  * Turns a failed gate into the one uniform CoordinatorRefusedError and records it (value-free) in the audit
- * sink. Shared by the coordinator's gates and the execution core's inbox/outbox checks, so both refuse the
- * same way without calling each other.
+ * sink. The operation driver builds one and hands it to its gatekeeper, so the gates and the driver's
+ * inbox/outbox checks refuse the same way without calling each other.
  */
 export class RefusalRecorder {
   readonly #audit: RefusalAuditSink;
   readonly #clock: () => number;
 
   constructor(audit: RefusalAuditSink, clock: () => number) {
-    if (audit === null || typeof audit !== 'object' || typeof audit.record !== 'function') throw new TypeError('RefusalRecorder: "audit" must provide record(event)');
-    if (typeof clock !== 'function') throw new TypeError('RefusalRecorder: "clock" must be a function returning UTC milliseconds');
+    assertObject(audit, 'RefusalRecorder: "audit"');
+    assertFunction(audit.record, 'RefusalRecorder: "audit.record"', 'a function record(event)');
+    assertFunction(clock, 'RefusalRecorder: "clock"', 'a function returning UTC milliseconds');
     this.#audit = audit;
     this.#clock = clock;
     Object.freeze(this);

@@ -11,6 +11,7 @@ import type {
   ReservationReleaseVerifier,
 } from '@pfsense-mcp/contract-store';
 import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
+import { assertObject } from '@pfsense-mcp/foundation';
 
 export interface StoreEvidenceVerifiers {
   readonly confirmationVerifier: ConfirmationVerifier;
@@ -25,9 +26,8 @@ export interface StoreEvidenceVerifiers {
  * from the evidence. The composition root passes these to SqliteRecoveryContractStore.open.
  */
 export function createStoreEvidenceVerifiers(options: { readonly authorities: PinnedAuthoritySet }): StoreEvidenceVerifiers {
-  if (options === null || typeof options !== 'object' || !(options.authorities instanceof PinnedAuthoritySet)) {
-    throw new TypeError('createStoreEvidenceVerifiers: "authorities" must be a PinnedAuthoritySet');
-  }
+  assertObject(options, 'createStoreEvidenceVerifiers: "options"');
+  if (!(options.authorities instanceof PinnedAuthoritySet)) throw new TypeError('createStoreEvidenceVerifiers: "authorities" must be a PinnedAuthoritySet');
   const authorities = options.authorities;
   return Object.freeze({
     confirmationVerifier: Object.freeze({

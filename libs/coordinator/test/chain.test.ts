@@ -1,4 +1,4 @@
-// The whole offline chain against the simulator, through the execution core only (as the MCP tool will
+// The whole offline chain against the simulator, through the operation driver only (as the MCP tool will
 // call it): request → pending authorization → sign (the REAL signer CLI) → PREPARED → pending confirmation →
 // sign (CLI) → VERIFIED → rollback, with re-invocation at every step; and a tampered pending request given
 // to the signer is refused.
@@ -26,7 +26,7 @@ const nonGet = (w: World) => w.reads.calls.filter((c) => c.method !== 'GET').len
 
 describe('alias description chain', () => {
   it('goes request → sign → PREPARED → confirm → VERIFIED → rollback, resuming at every step', async () => {
-    const facade = createAliasDescriptionWriteFacade(world.core);
+    const facade = createAliasDescriptionWriteFacade(world.driver);
     expect(Object.keys(facade)).toEqual(['requestAliasDescriptionChange', 'listWriteOperations', 'artifactCounts']);
     const input = { aliasName: 'LAN_SERVERS', description: 'Servers (rack 2)' };
 
@@ -77,8 +77,8 @@ describe('alias description chain', () => {
     expect(r3b.status).toBe(OperationStatus.VERIFIED);
     expect(patchCount(sim)).toBe(1);
 
-    // 4. rollback through the coordinator → ROLLED_BACK; the alias is as before
-    const rolled = await world.coordinator.requestRollback(contractId);
+    // 4. rollback through the gatekeeper → ROLLED_BACK; the alias is as before
+    const rolled = await world.gatekeeper.requestRollback(contractId);
     expect(rolled.state).toBe(RecoveryState.ROLLED_BACK);
     expect(patchCount(sim)).toBe(2);
     expect((await aliasNow(sim, 'LAN_SERVERS'))?.descr).toBe('Servers');
@@ -92,7 +92,7 @@ describe('alias description chain', () => {
   });
 
   it('the signer refuses a tampered pending request (exit 4) and signs nothing; the untampered one passes review', async () => {
-    const r = await world.core.requestAliasDescriptionChange({ aliasName: 'DMZ_HOSTS', description: 'DMZ (web only)' });
+    const r = await world.driver.requestAliasDescriptionChange({ aliasName: 'DMZ_HOSTS', description: 'DMZ (web only)' });
     const original = join(world.outbox, r.pendingRequest as string);
     const text = readFileSync(original, 'utf8');
     expect(runSigner(['review', original, '--server-key', ring.files['server-request'].pub, '--json']).status).toBe(0);
@@ -133,7 +133,7 @@ describe('alias description chain', () => {
       world.keys.authorization,
     );
     putInbox(world, 'pre-signed.json', authorization);
-    const r = await world.core.requestAliasDescriptionChange(input);
+    const r = await world.driver.requestAliasDescriptionChange(input);
     expect(r.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
     expect(r.operationId).toBe(operationId);
     // no authorization request was needed: only the confirmation request is in the outbox
@@ -142,7 +142,7 @@ describe('alias description chain', () => {
   });
 
   it('refuses a no-op and names the argument of invalid input; an unknown alias is an input error', async () => {
-    const noop = await world.core.requestAliasDescriptionChange({ aliasName: 'LAN_SERVERS', description: 'Servers' });
+    const noop = await world.driver.requestAliasDescriptionChange({ aliasName: 'LAN_SERVERS', description: 'Servers' });
     expect(noop.status).toBe(OperationStatus.REFUSED);
     const cases: [Record<string, unknown>, string][] = [
       [{ aliasName: 'LAN_SERVERS', description: 'x'.repeat(1025) }, 'description'],
@@ -152,12 +152,12 @@ describe('alias description chain', () => {
       [{ aliasName: 'LAN_SERVERS', description: 'ok', extra: 1 }, 'input'],
     ];
     for (const [input, argument] of cases) {
-      const error = await world.core.requestAliasDescriptionChange(input as never).catch((e: unknown) => e);
+      const error = await world.driver.requestAliasDescriptionChange(input as never).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CoordinatorInputError);
       expect((error as CoordinatorInputError).argument).toBe(argument);
       expect((error as Error).message).not.toContain('bell');
     }
-    const unknown = await world.core.requestAliasDescriptionChange({ aliasName: 'NO_SUCH_ALIAS', description: 'x' }).catch((e: unknown) => e);
+    const unknown = await world.driver.requestAliasDescriptionChange({ aliasName: 'NO_SUCH_ALIAS', description: 'x' }).catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(CoordinatorInputError);
     expect((unknown as CoordinatorInputError).argument).toBe('aliasName');
     expect((unknown as CoordinatorInputError).code).toBe('UNKNOWN_ALIAS');

@@ -17,7 +17,7 @@ const COOLDOWN_MS = DEFAULT_RATE_LIMITS.targetCooldownMs;
 const REFUSED = { status: OperationStatus.REFUSED, operationId: null, contractId: null, pendingRequest: null };
 
 function ask(description: string, aliasName = 'LAN_SERVERS'): Promise<AliasDescriptionChangeResult> {
-  return world.core.requestAliasDescriptionChange({ aliasName, description });
+  return world.driver.requestAliasDescriptionChange({ aliasName, description });
 }
 
 /** requested → the operator signs the pending authorization → it is in the inbox (not yet used). */
@@ -96,9 +96,9 @@ describe('containment is decided before consumption (real default limits)', () =
     expect(world.consumption.isConsumed(id)).toBe(false);
     expect(world.store.list().map((c) => c.contract_id)).toEqual([xContract.contract_id]);
 
-    // The coordinator directly, with the same authorization: the same refusal, tryConsume never called.
+    // The gatekeeper directly, with the same authorization: the same refusal, tryConsume never called.
     const calls = world.ledger.calls;
-    const direct = await world.coordinator
+    const direct = await world.gatekeeper
       .authorizeAndCreate({ authorization: authz, preparedIntent: request.payload.execution_intent, stepId: request.payload.step_id })
       .then(() => null, (e: unknown) => e);
     expect(direct).toBeInstanceOf(CoordinatorRefusedError);
@@ -121,7 +121,7 @@ describe('containment is decided before consumption (real default limits)', () =
     const request = readOutbox(world, r.pendingRequest as string) as PendingAuthorizationRequest;
     const authz = signAuthorization(world, r.pendingRequest as string) as PlanAuthorizationV2;
     const attempt = () =>
-      world.coordinator.authorizeAndCreate({ authorization: authz, preparedIntent: request.payload.execution_intent, stepId: request.payload.step_id });
+      world.gatekeeper.authorizeAndCreate({ authorization: authz, preparedIntent: request.payload.execution_intent, stepId: request.payload.step_id });
     const contract = await attempt();
     // the first contract is PREPARED on the target: the replay meets the outstanding-PREPARED limit too
     await expect(attempt()).rejects.toBeInstanceOf(CoordinatorRefusedError);

@@ -1,4 +1,4 @@
-// ExecutionCoordinator gate order and every refusal: a spy on the read transport proves no GET before the
+// AliasDescriptionGatekeeper gate order and every refusal: a spy on the read transport proves no GET before the
 // pure checks pass, a counting ledger proves no tryConsume on a failed gate, and the store proves no contract.
 import { describe, expect, it } from 'vitest';
 import { createPlanAuthorizationV2, planDigestOf } from '@pfsense-mcp/authorization';
@@ -15,9 +15,9 @@ interface Requested {
   readonly file: string;
 }
 
-/** A real pending authorization request for LAN_SERVERS, from the core (its reads are then forgotten). */
+/** A real pending authorization request for LAN_SERVERS, from the driver (its reads are then forgotten). */
 async function requested(description = 'Servers (new)', aliasName = 'LAN_SERVERS'): Promise<Requested> {
-  const r = await world.core.requestAliasDescriptionChange({ aliasName, description });
+  const r = await world.driver.requestAliasDescriptionChange({ aliasName, description });
   expect(r.status).toBe(OperationStatus.REQUESTED);
   const file = r.pendingRequest as string;
   world.reads.calls.length = 0;
@@ -25,7 +25,7 @@ async function requested(description = 'Servers (new)', aliasName = 'LAN_SERVERS
 }
 
 function attempt(req: Requested, authorization: unknown, stepId = req.request.payload.step_id) {
-  return world.coordinator.authorizeAndCreate({ authorization, preparedIntent: req.request.payload.execution_intent, stepId });
+  return world.gatekeeper.authorizeAndCreate({ authorization, preparedIntent: req.request.payload.execution_intent, stepId });
 }
 
 function signWith(req: Requested, key: SigningKey, overrides: Partial<{ planDigest: string; stepDigest: string; expiresAt: number }> = {}): PlanAuthorizationV2 {
@@ -134,7 +134,7 @@ describe('authorizeAndCreate gate order', () => {
       { planDigest: planDigestOf({ operationId: opId, steps }), steps, riskClass: 'low', issuedAt: world.clock.now, expiresAt: world.clock.now + HOUR },
       world.keys.authorization,
     );
-    const error = await world.coordinator
+    const error = await world.gatekeeper
       .authorizeAndCreate({ authorization: authz, preparedIntent: other, stepId: p.step_id })
       .then(() => null, (e: unknown) => e);
     expect(error).toBeInstanceOf(CoordinatorRefusedError);
@@ -180,7 +180,7 @@ describe('authorizeAndCreate gate order', () => {
     const { Profile } = await import('@pfsense-mcp/policy');
     const auditor = await makeWorld(sim, { profile: Profile.AUDITOR, keys: world.keys });
     try {
-      const error = await auditor.coordinator
+      const error = await auditor.gatekeeper
         .authorizeAndCreate({ authorization: authz, preparedIntent: req.request.payload.execution_intent, stepId: req.request.payload.step_id })
         .then(() => null, (e: unknown) => e);
       expect(error).toBeInstanceOf(CoordinatorRefusedError);
@@ -193,7 +193,7 @@ describe('authorizeAndCreate gate order', () => {
   });
 });
 
-describe('the core: one refusal shape, and the audit class of a failed appliance read', () => {
+describe('the driver: one refusal shape, and the audit class of a failed appliance read', () => {
   const REFUSED = { status: OperationStatus.REFUSED, operationId: null, contractId: null, pendingRequest: null };
   const input = { aliasName: 'LAN_SERVERS', description: 'Servers (new)' };
 
@@ -201,23 +201,23 @@ describe('the core: one refusal shape, and the audit class of a failed appliance
     const { Profile } = await import('@pfsense-mcp/policy');
     const auditor = await makeWorld(sim, { profile: Profile.AUDITOR, keys: world.keys });
     try {
-      expect(await auditor.core.requestAliasDescriptionChange(input)).toEqual(REFUSED);
+      expect(await auditor.driver.requestAliasDescriptionChange(input)).toEqual(REFUSED);
       expect(auditor.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'CAPABILITY' });
     } finally {
       auditor.cleanup();
     }
     // a later gate (the operation id is computable): the requested description is already the current one
-    expect(await world.core.requestAliasDescriptionChange({ aliasName: 'LAN_SERVERS', description: 'Servers' })).toEqual(REFUSED);
+    expect(await world.driver.requestAliasDescriptionChange({ aliasName: 'LAN_SERVERS', description: 'Servers' })).toEqual(REFUSED);
     // the inbox gate: a malformed artifact fails the scan closed
     const { writeFileSync } = await import('node:fs');
     writeFileSync(`${world.inbox}/junk.json`, '{', { mode: 0o600 });
-    expect(await world.core.requestAliasDescriptionChange(input)).toEqual(REFUSED);
+    expect(await world.driver.requestAliasDescriptionChange(input)).toEqual(REFUSED);
     expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'INBOX' });
   });
 
-  it('audits a failed appliance read (I/O) as STALE — in the core and at the freshness gate — never as ANOMALY', async () => {
+  it('audits a failed appliance read (I/O) as STALE — in the driver and at the freshness gate — never as ANOMALY', async () => {
     sim.control.setFault({ route: STATUS_PATH, method: 'GET', kind: 'reset-before-apply' });
-    expect(await world.core.requestAliasDescriptionChange(input)).toEqual(REFUSED);
+    expect(await world.driver.requestAliasDescriptionChange(input)).toEqual(REFUSED);
     expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'STALE', gate: 'FRESHNESS' });
     sim.control.clearFaults();
     const req = await requested();
@@ -232,7 +232,7 @@ describe('the core: one refusal shape, and the audit class of a failed appliance
     const noId = await startTestSimulator({ [STATUS_PATH]: { platform: 'Netgate 4200' }, '/api/v2/system/hasync': { pfhostid: '' } });
     const w = await makeWorld(noId, { keys: world.keys });
     try {
-      expect(await w.core.requestAliasDescriptionChange(input)).toEqual(REFUSED);
+      expect(await w.driver.requestAliasDescriptionChange(input)).toEqual(REFUSED);
       expect(w.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'APPLIANCE_BINDING' });
     } finally {
       w.cleanup();
@@ -247,28 +247,28 @@ describe('confirmAndHandoff', () => {
     const b = await requested('B side', 'WEB_PORTS');
     const ca = await attempt(a, signAuthorization(world, a.file));
     const cb = await attempt(b, signAuthorization(world, b.file));
-    // the core writes the confirmation requests when asked again
-    const ra = await world.core.requestAliasDescriptionChange({ aliasName: 'LAN_SERVERS', description: 'A side' });
+    // the driver writes the confirmation requests when asked again
+    const ra = await world.driver.requestAliasDescriptionChange({ aliasName: 'LAN_SERVERS', description: 'A side' });
     expect(ra.contractId).toBe(ca.contract_id);
     const evidenceForA: Artifact = signConfirmation(world, ra.pendingRequest as string);
     const before = patchCount(sim);
-    const error = await world.coordinator
+    const error = await world.gatekeeper
       .confirmAndHandoff(cb.contract_id, evidenceForA, b.request.payload.execution_intent)
       .then(() => null, (e: unknown) => e);
     expect(error).toBeInstanceOf(CoordinatorRefusedError);
     expect(world.store.load(cb.contract_id)).toMatchObject({ state: 'PREPARED', confirmation: null });
     expect(patchCount(sim)).toBe(before);
     // and A's evidence with B's intent is refused too (the intent is bound by provenance)
-    const error2 = await world.coordinator
+    const error2 = await world.gatekeeper
       .confirmAndHandoff(ca.contract_id, evidenceForA, b.request.payload.execution_intent)
       .then(() => null, (e: unknown) => e);
     expect(error2).toBeInstanceOf(CoordinatorRefusedError);
     expect(world.store.load(ca.contract_id).confirmation).toBeNull();
     // the right pairing executes once; a second handoff is refused
-    const done = await world.coordinator.confirmAndHandoff(ca.contract_id, evidenceForA, a.request.payload.execution_intent);
+    const done = await world.gatekeeper.confirmAndHandoff(ca.contract_id, evidenceForA, a.request.payload.execution_intent);
     expect(done.state).toBe(RecoveryState.VERIFIED);
     expect(patchCount(sim)).toBe(before + 1);
-    const again = await world.coordinator
+    const again = await world.gatekeeper
       .confirmAndHandoff(ca.contract_id, evidenceForA, a.request.payload.execution_intent)
       .then(() => null, (e: unknown) => e);
     expect(again).toBeInstanceOf(CoordinatorRefusedError);
@@ -281,11 +281,11 @@ describe('the default refusal audit is the store chain (docs/DESIGN.md §6: a va
   it('STALE and ANOMALY refusals become chained refusal rows in the store, with no value in them', async () => {
     const chained = await makeWorld(sim, { audit: 'store' });
     try {
-      const r = await chained.core.requestAliasDescriptionChange({ aliasName: 'LAN_SERVERS', description: 'Servers (chained)' });
+      const r = await chained.driver.requestAliasDescriptionChange({ aliasName: 'LAN_SERVERS', description: 'Servers (chained)' });
       const request = readOutbox(chained, r.pendingRequest as string) as PendingAuthorizationRequest;
       const authz = signAuthorization(chained, r.pendingRequest as string) as PlanAuthorizationV2;
       const attemptHere = () =>
-        chained.coordinator.authorizeAndCreate({ authorization: authz, preparedIntent: request.payload.execution_intent, stepId: request.payload.step_id });
+        chained.gatekeeper.authorizeAndCreate({ authorization: authz, preparedIntent: request.payload.execution_intent, stepId: request.payload.step_id });
       expect(chained.store.listAuditEvents({ limit: 1000 })).toEqual([]);
 
       // STALE: the target changed since signing
@@ -294,7 +294,7 @@ describe('the default refusal audit is the store chain (docs/DESIGN.md §6: a va
       // ANOMALY: a wrong-role key (pure gate), then a replay after the target is back and one contract exists
       const wrongRole = signWith({ request, file: r.pendingRequest as string }, chained.keys.confirmation);
       await expect(
-        chained.coordinator.authorizeAndCreate({ authorization: wrongRole, preparedIntent: request.payload.execution_intent, stepId: request.payload.step_id }),
+        chained.gatekeeper.authorizeAndCreate({ authorization: wrongRole, preparedIntent: request.payload.execution_intent, stepId: request.payload.step_id }),
       ).rejects.toBeInstanceOf(CoordinatorRefusedError);
       await adminSetDescription(sim, 0, 'Servers');
       const contract = await attemptHere();

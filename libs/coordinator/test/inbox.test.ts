@@ -3,9 +3,9 @@ import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, re
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_ARTIFACT_BYTES } from '@pfsense-mcp/authorization';
-import { AliasDescriptionExecutionCore, ArtifactDirectory, ArtifactFileError, OperationStatus } from '../src/index.js';
+import { AliasDescriptionOperationDriver, ArtifactDirectory, ArtifactFileError, OperationStatus } from '../src/index.js';
 import { useCoordinatorWorld, world } from './support/coordinator-suite.js';
-import { putInbox, serverAuthorities, signAuthorization } from './support/world.js';
+import { putInbox, signAuthorization } from './support/world.js';
 
 useCoordinatorWorld();
 const input = { aliasName: 'LAN_SERVERS', description: 'Servers (inbox)' };
@@ -73,13 +73,13 @@ describe('ArtifactDirectory', () => {
 
 describe('inbox discovery fails closed', () => {
   async function pendingAndAuthorization() {
-    const r = await world.core.requestAliasDescriptionChange(input);
+    const r = await world.driver.requestAliasDescriptionChange(input);
     expect(r.status).toBe(OperationStatus.REQUESTED);
     return { file: r.pendingRequest as string, authz: signAuthorization(world, r.pendingRequest as string) };
   }
 
   async function expectRefusedAndUntouched(names: readonly string[]) {
-    const r = await world.core.requestAliasDescriptionChange(input);
+    const r = await world.driver.requestAliasDescriptionChange(input);
     expect(r.status).toBe(OperationStatus.REFUSED);
     expect(world.ledger.calls).toBe(0);
     expect(world.store.list()).toEqual([]);
@@ -120,22 +120,18 @@ describe('inbox discovery fails closed', () => {
     const { authz } = await pendingAndAuthorization();
     putInbox(world, 'theirs.json', authz);
     const uid = process.getuid?.() ?? -1;
-    const core = new AliasDescriptionExecutionCore({
-      coordinator: world.coordinator,
+    const driver = new AliasDescriptionOperationDriver({
+      ...world.driverOptions,
       inboxDirectory: ArtifactDirectory.open(world.inbox, { ownerUid: (entry) => (entry === 'file' ? uid + 1 : uid) }),
-      outboxDirectory: world.outbox,
-      serverKey: { privateKey: world.keys.server.privateKey },
-      serverAuthorities: serverAuthorities(world.keys),
-      clock: () => world.clock.now,
     });
-    const r = await core.requestAliasDescriptionChange(input);
+    const r = await driver.requestAliasDescriptionChange(input);
     expect(r.status).toBe(OperationStatus.REFUSED);
     expect(world.ledger.calls).toBe(0);
     expect(world.store.list()).toEqual([]);
     expect(existsSync(join(world.inbox, 'theirs.json'))).toBe(true);
     expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'INBOX' });
     // the same file, owned as expected, is accepted (so it was the owner that refused it)
-    expect((await world.core.requestAliasDescriptionChange(input)).status).toBe(OperationStatus.AWAITING_CONFIRMATION);
+    expect((await world.driver.requestAliasDescriptionChange(input)).status).toBe(OperationStatus.AWAITING_CONFIRMATION);
   });
 
   it('ignores names that are not *.json — never reads or deletes them — and still accepts the signed authorization', async () => {
@@ -145,7 +141,7 @@ describe('inbox discovery fails closed', () => {
     for (const n of others) writeFileSync(join(world.inbox, n), 'not an artifact', { mode: 0o644 });
     mkdirSync(join(world.inbox, 'old'));
     expect(ArtifactDirectory.open(world.inbox).list()).toEqual(['good.json']);
-    const r = await world.core.requestAliasDescriptionChange(input);
+    const r = await world.driver.requestAliasDescriptionChange(input);
     expect(r.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
     for (const n of [...others, 'old', 'good.json']) expect(existsSync(join(world.inbox, n))).toBe(true);
   });
@@ -163,14 +159,14 @@ describe('inbox discovery fails closed', () => {
     await expectRefusedAndUntouched(['good.json', 'junk.json']);
     const { unlinkSync } = await import('node:fs');
     unlinkSync(join(world.inbox, 'junk.json')); // the explicit operator action
-    const r = await world.core.requestAliasDescriptionChange(input);
+    const r = await world.driver.requestAliasDescriptionChange(input);
     expect(r.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
   });
 
   it('refuses an authorization signed by the wrong role found in the inbox (full verification, not discovery)', async () => {
     const { file } = await pendingAndAuthorization();
     putInbox(world, 'wrong.json', signAuthorization(world, file, world.keys.confirmation));
-    const r = await world.core.requestAliasDescriptionChange(input);
+    const r = await world.driver.requestAliasDescriptionChange(input);
     expect(r.status).toBe(OperationStatus.REFUSED);
     expect(world.ledger.calls).toBe(0);
     expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'SIGNATURE' });

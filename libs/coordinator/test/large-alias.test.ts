@@ -76,7 +76,7 @@ describe('an alias of MAX_ALIAS_MEMBERS members at the byte bound', () => {
     world = await makeWorld(sim, { keys: ring.keys, maxResponseBytes: RESPONSE_CAP, audit: 'store' });
     const input = { aliasName: 'BLOCKLIST', description: 'Blocklist (reviewed)' };
 
-    const r1 = await world.core.requestAliasDescriptionChange(input);
+    const r1 = await world.driver.requestAliasDescriptionChange(input);
     expect(r1.status).toBe(OperationStatus.REQUESTED);
     const requestFile = join(world.outbox, r1.pendingRequest as string);
 
@@ -96,12 +96,12 @@ describe('an alias of MAX_ALIAS_MEMBERS members at the byte bound', () => {
 
     const signedAuth = reviewAndSign(ring, 'plan-authorization', requestFile, world.inbox);
     expect(signedAuth.json?.kind).toBe('pfsense-mcp/plan-authorization');
-    const r2 = await world.core.requestAliasDescriptionChange(input);
+    const r2 = await world.driver.requestAliasDescriptionChange(input);
     expect(r2.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
     expect(world.store.load(r2.contractId as string).state).toBe(RecoveryState.PREPARED);
 
     reviewAndSign(ring, 'confirmation', join(world.outbox, r2.pendingRequest as string), world.inbox);
-    const r3 = await world.core.requestAliasDescriptionChange(input);
+    const r3 = await world.driver.requestAliasDescriptionChange(input);
     expect(r3.status).toBe(OperationStatus.VERIFIED);
     expect(patchCount(sim)).toBe(1);
     const after = await aliasNow(sim, 'BLOCKLIST', RESPONSE_CAP);
@@ -117,7 +117,7 @@ describe('an alias of MAX_ALIAS_MEMBERS members at the byte bound', () => {
   ])('refuses an alias with %s before anything is written, audited STALE / SIZE_LIMIT without a value', async (_what, aliasName) => {
     beyond.control.resetData();
     world = await makeWorld(beyond, { keys: ring.keys, maxResponseBytes: 16 * 1024 * 1024, audit: 'store' });
-    const r = await world.core.requestAliasDescriptionChange({ aliasName, description: 'Too big to sign' });
+    const r = await world.driver.requestAliasDescriptionChange({ aliasName, description: 'Too big to sign' });
     expect(r).toEqual({ status: OperationStatus.REFUSED, operationId: null, contractId: null, pendingRequest: null });
     expect(readdirSync(world.outbox)).toEqual([]);
     const refusals = world.store.listAuditEvents({ limit: 1000 }).filter((e) => e.kind === 'refusal');

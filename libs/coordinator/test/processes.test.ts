@@ -24,7 +24,7 @@ const input = { aliasName: 'LAN_SERVERS', description: 'Servers (raced)' };
 const RACERS = 6;
 
 async function signedRequest(): Promise<{ request: PendingAuthorizationRequest; authz: PlanAuthorizationV2 }> {
-  const r = await world.core.requestAliasDescriptionChange(input);
+  const r = await world.driver.requestAliasDescriptionChange(input);
   expect(r.status).toBe(OperationStatus.REQUESTED);
   const request = readOutbox(world, r.pendingRequest as string) as PendingAuthorizationRequest;
   return { request, authz: signAuthorization(world, r.pendingRequest as string) as PlanAuthorizationV2 };
@@ -90,7 +90,7 @@ describe('coordinator processes', () => {
     try {
       expect(restarted.store.list()).toEqual([]);
       expect(restarted.consumption.isConsumed(authz.payload.authorization_id)).toBe(false);
-      const retry = await restarted.core.requestAliasDescriptionChange(input);
+      const retry = await restarted.driver.requestAliasDescriptionChange(input);
       expect(retry.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
       expect(restarted.store.load(retry.contractId as string)).toMatchObject({
         state: RecoveryState.PREPARED,
@@ -108,7 +108,7 @@ describe('coordinator processes', () => {
     try {
       const signed: { description: string; id: string }[] = [];
       for (const description of ['Servers (left)', 'Servers (right)']) {
-        const r = await strict.core.requestAliasDescriptionChange({ aliasName: 'LAN_SERVERS', description });
+        const r = await strict.driver.requestAliasDescriptionChange({ aliasName: 'LAN_SERVERS', description });
         expect(r.status).toBe(OperationStatus.REQUESTED);
         const authz = signAuthorization(strict, r.pendingRequest as string) as PlanAuthorizationV2;
         putInbox(strict, `${description.includes('left') ? 'left' : 'right'}.json`, authz);
@@ -162,13 +162,13 @@ describe('coordinator processes', () => {
     try {
       expect(restarted.store.list()).toEqual([]);
       expect(restarted.consumption.isConsumed(authz.payload.authorization_id)).toBe(true);
-      const retry = await restarted.core.requestAliasDescriptionChange(input);
+      const retry = await restarted.driver.requestAliasDescriptionChange(input);
       expect(retry.status).toBe(OperationStatus.REFUSED);
       expect(restarted.store.list()).toEqual([]);
       expect(restarted.store.listAuditEvents({ limit: 1000 }).map((e) => `${e.kind}:${e.outcome_class}:${e.event}`)).toEqual(['refusal:ANOMALY:REPLAY']);
       expect(restarted.store.verifyAuditChain()).toEqual({ ok: true });
       // asked again: still refused, still no contract; the burned file is left for the operator
-      expect((await restarted.core.requestAliasDescriptionChange(input)).status).toBe(OperationStatus.REFUSED);
+      expect((await restarted.driver.requestAliasDescriptionChange(input)).status).toBe(OperationStatus.REFUSED);
       expect(restarted.store.list()).toEqual([]);
       expect(existsSync(join(restarted.inbox, 'authorization.json'))).toBe(true);
       expect(patchCount(sim)).toBe(0);

@@ -1,4 +1,4 @@
-// End to end through the execution core, signed with the REAL signer CLI: a forward whose response is lost
+// End to end through the operation driver, signed with the REAL signer CLI: a forward whose response is lost
 // → RECONCILIATION → the executor's read-only observation → a server-signed pending reconciliation request
 // in the outbox → the operator's signed evidence (APPLIED or NOT_APPLIED) → resumeReconciliation → VERIFIED
 // or FAILED, with zero sends while reconciling; and a ROLLBACK_FAILED reservation released by a signed release.
@@ -24,9 +24,9 @@ const nonGetReads = () => world.reads.calls.filter((c) => c.method !== 'GET').le
 
 /** request → sign (CLI) → PREPARED → sign the confirmation (CLI): the next call hands over to the executor. */
 async function confirmedInInbox(): Promise<AliasDescriptionChangeResult> {
-  const r1 = await world.core.requestAliasDescriptionChange(input);
+  const r1 = await world.driver.requestAliasDescriptionChange(input);
   reviewAndSign(ring, 'plan-authorization', join(world.outbox, r1.pendingRequest as string), world.inbox);
-  const r2 = await world.core.requestAliasDescriptionChange(input);
+  const r2 = await world.driver.requestAliasDescriptionChange(input);
   expect(r2.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
   reviewAndSign(ring, 'confirmation', join(world.outbox, r2.pendingRequest as string), world.inbox);
   return r2;
@@ -36,7 +36,7 @@ async function confirmedInInbox(): Promise<AliasDescriptionChangeResult> {
 async function lostForward(fault: 'drop-response-after-apply' | 'reset-before-apply'): Promise<{ contractId: string; requestFile: string }> {
   const r2 = await confirmedInInbox();
   sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: fault, times: 1 });
-  const r3 = await world.core.requestAliasDescriptionChange(input);
+  const r3 = await world.driver.requestAliasDescriptionChange(input);
   expect(r3).toMatchObject({ status: OperationStatus.RECONCILIATION_REQUIRED, contractId: r2.contractId });
   const contractId = r2.contractId as string;
   expect(world.store.load(contractId).state).toBe(RecoveryState.RECONCILIATION);
@@ -45,12 +45,12 @@ async function lostForward(fault: 'drop-response-after-apply' | 'reset-before-ap
   const readsBefore = world.reads.calls.length;
 
   // Asked again: the executor's read-only observation, and a server-signed pending request in the outbox.
-  const r4 = await world.core.requestAliasDescriptionChange(input);
+  const r4 = await world.driver.requestAliasDescriptionChange(input);
   expect(r4.status).toBe(OperationStatus.RECONCILIATION_REQUIRED);
   const requestFile = r4.pendingRequest as string;
   expect(requestFile).toMatch(/^reconciliation-request\./);
   const request = verifyPendingRequest(readOutbox(world, requestFile), { serverAuthorities: serverAuthorities(world.keys), nowMs: Date.now() }) as PendingReconciliationRequest;
-  const observation = await world.coordinator.observeReconciliationTarget(contractId);
+  const observation = await world.gatekeeper.observeReconciliationTarget(contractId);
   expect(request.payload).toMatchObject({
     contract_id: contractId,
     state_version: observation.stateVersion,
@@ -68,7 +68,7 @@ async function lostForward(fault: 'drop-response-after-apply' | 'reset-before-ap
       : { class: 'NONE', reason: null, new_count: 0, new_times: [], change_note: null, descriptions_digest: null },
   );
   // asking again writes nothing new; nothing was sent while observing
-  expect((await world.core.requestAliasDescriptionChange(input)).pendingRequest).toBe(requestFile);
+  expect((await world.driver.requestAliasDescriptionChange(input)).pendingRequest).toBe(requestFile);
   expect(sends()).toBe(sendsBefore);
   expect(world.reads.calls.length).toBeGreaterThan(readsBefore);
   return { contractId, requestFile };
@@ -101,7 +101,7 @@ describe('reconciliation end to end', () => {
     expect(signed.json?.kind).toBe('pfsense-mcp/reconciliation');
     expectReviewShowsContract(signed.review, contractId);
 
-    const r = await world.core.requestAliasDescriptionChange(input);
+    const r = await world.driver.requestAliasDescriptionChange(input);
     expect(r).toEqual({ status: OperationStatus.VERIFIED, operationId: r.operationId, contractId, pendingRequest: null });
     const c = world.store.load(contractId);
     expect(c.state).toBe(RecoveryState.VERIFIED);
@@ -110,15 +110,15 @@ describe('reconciliation end to end', () => {
     expect(patchCount(sim)).toBe(patchesBefore);
     expect(nonGetReads()).toBe(0);
     // asked again: verified, nothing sent
-    expect((await world.core.requestAliasDescriptionChange(input)).status).toBe(OperationStatus.VERIFIED);
+    expect((await world.driver.requestAliasDescriptionChange(input)).status).toBe(OperationStatus.VERIFIED);
     expect(sends()).toBe(sendsBefore);
     // the same evidence offered again is refused: it is bound to the RECONCILIATION state version
     const version = c.state_version;
-    expect(() => world.coordinator.resumeReconciliation(parseArtifact(readFileSync(signed.file)))).toThrow(CoordinatorRefusedError);
+    expect(() => world.gatekeeper.resumeReconciliation(parseArtifact(readFileSync(signed.file)))).toThrow(CoordinatorRefusedError);
     expect(world.store.load(contractId).state_version).toBe(version);
     expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'RECONCILIATION', contractId });
     // and the resolved contract can be rolled back as usual
-    expect((await world.coordinator.requestRollback(contractId)).state).toBe(RecoveryState.ROLLED_BACK);
+    expect((await world.gatekeeper.requestRollback(contractId)).state).toBe(RecoveryState.ROLLED_BACK);
     expect((await aliasNow(sim, 'LAN_SERVERS'))?.descr).toBe('Servers');
   });
 
@@ -127,14 +127,14 @@ describe('reconciliation end to end', () => {
     expect((await aliasNow(sim, 'LAN_SERVERS'))?.descr).toBe('Servers');
     const sendsBefore = sends();
     reviewAndSign(ring, 'reconciliation', join(world.outbox, requestFile), world.inbox, 'NOT_APPLIED');
-    const r = await world.core.requestAliasDescriptionChange(input);
+    const r = await world.driver.requestAliasDescriptionChange(input);
     expect(r).toEqual(REFUSED);
     expect(world.store.load(contractId).state).toBe(RecoveryState.FAILED);
     expect(world.store.holdsReservation(contractId)).toBe(false);
     expect(sends()).toBe(sendsBefore);
     expect(nonGetReads()).toBe(0);
     // FAILED is closed without effect: asking again starts a new attempt
-    const again = await world.core.requestAliasDescriptionChange(input);
+    const again = await world.driver.requestAliasDescriptionChange(input);
     expect(again.status).toBe(OperationStatus.REQUESTED);
     expect(sends()).toBe(sendsBefore);
   });
@@ -143,18 +143,18 @@ describe('reconciliation end to end', () => {
 describe('ROLLBACK_FAILED release', () => {
   it('a rollback refused because the target changed → ROLLBACK_FAILED (reservation held) → signed release (CLI) → released', async () => {
     await confirmedInInbox();
-    const r3 = await world.core.requestAliasDescriptionChange(input);
+    const r3 = await world.driver.requestAliasDescriptionChange(input);
     expect(r3.status).toBe(OperationStatus.VERIFIED);
     const contractId = r3.contractId as string;
     // someone edits the alias after the change: the rollback must not overwrite it
     await adminSetDescription(sim, 0, 'edited by someone else');
     const patchesBefore = patchCount(sim);
-    const rolled = await world.coordinator.requestRollback(contractId);
+    const rolled = await world.gatekeeper.requestRollback(contractId);
     expect(rolled.state).toBe(RecoveryState.ROLLBACK_FAILED);
     expect(patchCount(sim)).toBe(patchesBefore);
     expect(world.store.holdsReservation(contractId)).toBe(true);
 
-    const r4 = await world.core.requestAliasDescriptionChange(input);
+    const r4 = await world.driver.requestAliasDescriptionChange(input);
     expect(r4).toMatchObject({ status: OperationStatus.RECONCILIATION_REQUIRED, contractId });
     const releaseRequest = r4.pendingRequest as string;
     expect(releaseRequest).toMatch(/^release-request\./);
@@ -162,7 +162,7 @@ describe('ROLLBACK_FAILED release', () => {
     const sendsBefore = sends();
     const signed = reviewAndSign(ring, 'reconciliation', join(world.outbox, releaseRequest), world.inbox);
     expectReviewShowsContract(signed.review, contractId);
-    const r5 = await world.core.requestAliasDescriptionChange(input);
+    const r5 = await world.driver.requestAliasDescriptionChange(input);
     expect(r5).toEqual(REFUSED);
     const c = world.store.load(contractId);
     expect(c.state).toBe(RecoveryState.ROLLBACK_FAILED);

@@ -10,7 +10,7 @@ import { HOUR, putInbox, signAuthorization } from './support/world.js';
 
 useCoordinatorWorld();
 
-const ask = (aliasName: string, description: string) => world.core.requestAliasDescriptionChange({ aliasName, description });
+const ask = (aliasName: string, description: string) => world.driver.requestAliasDescriptionChange({ aliasName, description });
 const refusals = () => world.audit.events().map((e) => `${e.refusalClass}/${e.gate}`);
 const outbox = () => readdirSync(world.outbox).sort();
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
@@ -88,7 +88,7 @@ describe('request limits', () => {
     expect(r.status).toBe(OperationStatus.REQUESTED);
     expect(refusals()).toEqual([]);
     expect(outbox()).toHaveLength(1 + 99 + 100 + 1000);
-    expect(world.core.artifactCounts()).toEqual({ inboxFiles: 0, outboxFiles: 1200, pileUp: true });
+    expect(world.driver.artifactCounts()).toEqual({ inboxFiles: 0, outboxFiles: 1200, pileUp: true });
   });
 });
 

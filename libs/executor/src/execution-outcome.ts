@@ -1,4 +1,4 @@
-import type { ConfigHistoryRecord } from '@pfsense-mcp/contract-store';
+import type { ConfigHistoryRecord, RecoveryContract } from '@pfsense-mcp/contract-store';
 import type { RecoveryState } from '@pfsense-mcp/state-machine';
 import type { ConfigHistoryEvidence } from './config-history.js';
 import type { EffectKnowledge } from './effect-knowledge.js';
@@ -54,4 +54,25 @@ export interface ReconciliationObservation {
    * as stored; null when none was recorded (e.g. a send interrupted by a crash). It never decides anything.
    */
   readonly configHistory: ConfigHistoryRecord | null;
+}
+
+/** The frozen outcome of one execute / rollback call, from the contract its final transition returned. */
+export function executionOutcome(
+  operation: 'execute' | 'rollback',
+  contract: RecoveryContract,
+  effect: EffectKnowledge,
+  outcomeClass: string,
+  sends: 0 | 1,
+  configHistory: ConfigHistoryEvidence | null = null,
+): ExecutionOutcome {
+  return Object.freeze({
+    operation,
+    contractId: contract.contract_id,
+    state: contract.state,
+    stateVersion: contract.state_version,
+    effect,
+    outcomeClass,
+    sends,
+    configHistory,
+  });
 }

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawnReadyChild } from '@pfsense-mcp/foundation';
 
 export interface BuiltSimulator {
   readonly url: string;
@@ -9,34 +9,18 @@ export interface BuiltSimulator {
 }
 
 /** Spawns dist/tools/pfsense-sim/main.js with `args` and resolves on its JSON ready line. */
-export function startBuiltSimulator(workspaceRoot: string, args: readonly string[]): Promise<BuiltSimulator> {
+export async function startBuiltSimulator(workspaceRoot: string, args: readonly string[]): Promise<BuiltSimulator> {
   const main = join(workspaceRoot, 'dist', 'tools', 'pfsense-sim', 'main.js');
-  if (!existsSync(main)) return Promise.reject(new Error('bench: dist/tools/pfsense-sim/main.js is missing; run `npm run build`'));
-  const child = spawn(process.execPath, [main, ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error('bench: the simulator did not become ready'));
-    }, 30_000);
-    child.once('exit', () => reject(new Error('bench: the simulator exited before it was ready')));
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      const end = buffered.indexOf('\n');
-      if (end < 0) return;
-      clearTimeout(timer);
-      child.stdout.resume();
-      const ready = JSON.parse(buffered.slice(0, end)) as { url: string };
-      resolve({
-        url: ready.url,
-        apiKey: '',
-        close: () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null) return done();
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
-      });
-    });
+  if (!existsSync(main)) throw new Error('bench: dist/tools/pfsense-sim/main.js is missing; run `npm run build`');
+  const child = await spawnReadyChild(
+    { script: main, args, cwd: workspaceRoot, readyTimeoutMs: 30_000, stopTimeoutMs: 5_000, maxReadyLineLength: 64 * 1024 },
+    (line) => {
+      const url = typeof line === 'object' && line !== null ? (line as { url?: unknown }).url : undefined;
+      if (typeof url !== 'string') throw new Error('bench: the simulator printed no url');
+      return url;
+    },
+  ).catch((error: unknown) => {
+    throw new Error(`bench: the simulator did not become ready (${error instanceof Error ? error.message : 'error'})`);
   });
+  return { url: child.ready, apiKey: '', close: child.stop };
 }

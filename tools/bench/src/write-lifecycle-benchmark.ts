@@ -15,7 +15,7 @@ import {
 } from '@pfsense-mcp/authorization';
 import type { PendingAuthorizationRequest, PendingConfirmationRequest } from '@pfsense-mcp/authorization';
 import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
-import { AliasDescriptionExecutionCore, ExecutionCoordinator, createStoreEvidenceVerifiers } from '@pfsense-mcp/coordinator';
+import { AliasDescriptionOperationDriver, createStoreEvidenceVerifiers } from '@pfsense-mcp/coordinator';
 import { PinnedAuthoritySet, generateEd25519KeyPair, generateMasterKey, keyIdOf } from '@pfsense-mcp/crypto';
 import { MutationExecutor } from '@pfsense-mcp/executor';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
@@ -47,7 +47,7 @@ async function cli(file: string, args: readonly string[]): Promise<Record<string
  * One full lifecycle of the one write (requested → authorization → awaiting_confirmation → confirmation →
  * verified) through the product surface — the built server over stdio, the real signer (review + sign
  * --approve, two processes per signature) and `pfsense-mcp admin inbox add` — vs the same lifecycle at library
- * level (execution core, library signing, files into the inbox), both against one built simulator. The ratio is
+ * level (operation driver, library signing, files into the inbox), both against one built simulator. The ratio is
  * the surface's overhead: process starts and stdio, not the write itself.
  */
 export const writeLifecycleBenchmark: Benchmark = {
@@ -137,7 +137,9 @@ export const writeLifecycleBenchmark: Benchmark = {
       const readClient = new RestApiClient(http());
       const policy = MutationPolicy.of([{ capability: Capability.ALIAS_WRITE, endpointSymbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH' }]);
       const executor = new MutationExecutor({ store, writeClient: new WriteApiClient(http()), readClient, policy, clock: Date.now });
-      const coordinator = new ExecutionCoordinator({
+      const inbox = join(lib, 'inbox');
+      const outbox = join(lib, 'outbox');
+      const driver = new AliasDescriptionOperationDriver({
         store,
         consumption,
         executor,
@@ -147,10 +149,11 @@ export const writeLifecycleBenchmark: Benchmark = {
         authorities,
         appliance: { baseUrl: sim.url, tlsMode: 'http-loopback' },
         clock: Date.now,
+        inboxDirectory: inbox,
+        outboxDirectory: outbox,
+        serverKey: { privateKey: srv.privateKey },
+        serverAuthorities: serverSet,
       });
-      const inbox = join(lib, 'inbox');
-      const outbox = join(lib, 'outbox');
-      const core = new AliasDescriptionExecutionCore({ coordinator, inboxDirectory: inbox, outboxDirectory: outbox, serverKey: { privateKey: srv.privateKey }, serverAuthorities: serverSet, clock: Date.now });
       let n = 0;
       const sign = (name: string | null, make: (request: unknown) => unknown) => {
         const request = verifyPendingRequest(parseArtifact(readFileSync(join(outbox, name ?? ''))), { serverAuthorities: serverSet, nowMs: Date.now() });
@@ -161,9 +164,9 @@ export const writeLifecycleBenchmark: Benchmark = {
       for (let i = 0; i < LIFECYCLES; i += 1) {
         const input = { aliasName: `BENCH_${LIFECYCLES + i}`, description: `via library ${i}` };
         const t = performance.now();
-        sign((await core.requestAliasDescriptionChange(input)).pendingRequest, (r) => createPlanAuthorizationFromRequest(r as PendingAuthorizationRequest, auth, { issuedAt: Date.now() }));
-        sign((await core.requestAliasDescriptionChange(input)).pendingRequest, (r) => createConfirmationEvidence(r as PendingConfirmationRequest, conf, { issuedAt: Date.now() }));
-        const done = await core.requestAliasDescriptionChange(input);
+        sign((await driver.requestAliasDescriptionChange(input)).pendingRequest, (r) => createPlanAuthorizationFromRequest(r as PendingAuthorizationRequest, auth, { issuedAt: Date.now() }));
+        sign((await driver.requestAliasDescriptionChange(input)).pendingRequest, (r) => createConfirmationEvidence(r as PendingConfirmationRequest, conf, { issuedAt: Date.now() }));
+        const done = await driver.requestAliasDescriptionChange(input);
         library.push(performance.now() - t);
         if (done.status !== 'verified') throw new Error(`bench: library lifecycle ${i} ended ${done.status}`);
       }

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import {
-  AliasDescriptionExecutionCore,
-  ExecutionCoordinator,
+  AliasDescriptionOperationDriver,
   MemoryRefusalAudit,
   authorizationRequestName,
   createStoreEvidenceVerifiers,
@@ -30,7 +29,7 @@ const SIZES = Object.freeze([1, 100, 1000]);
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 
 /**
- * One write-tool call (the core's requestAliasDescriptionChange, resuming its pending authorization
+ * One write-tool call (the driver's requestAliasDescriptionChange, resuming its pending authorization
  * request) with 1, 100 and 1,000 files in the outbox: the server's own signed requests of other aliases,
  * as leftovers pile up — 99 unexpired (under the outbox limit), the rest expired. Since the scan decides by
  * name, the call should stay flat: ratio to the 1-file call ≤ 2.
@@ -63,7 +62,8 @@ export const writeOutboxBenchmark: Benchmark = Object.freeze({
       const policy = MutationPolicy.of([{ capability: Capability.ALIAS_WRITE, endpointSymbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH' }]);
       const readClient = new RestApiClient(transport);
       const executor = new MutationExecutor({ store, writeClient: new WriteApiClient(transport), readClient, policy, clock: Date.now });
-      const coordinator = new ExecutionCoordinator({
+      const outbox = join(root, 'outbox');
+      const driver = new AliasDescriptionOperationDriver({
         store,
         consumption,
         executor,
@@ -74,18 +74,13 @@ export const writeOutboxBenchmark: Benchmark = Object.freeze({
         appliance: { baseUrl: sim.url, tlsMode: 'http-loopback' },
         clock: Date.now,
         audit: new MemoryRefusalAudit(),
-      });
-      const outbox = join(root, 'outbox');
-      const core = new AliasDescriptionExecutionCore({
-        coordinator,
         inboxDirectory: join(root, 'inbox'),
         outboxDirectory: outbox,
         serverKey: { privateKey: server.privateKey },
         serverAuthorities: PinnedAuthoritySet.of([serverPin]),
-        clock: Date.now,
       });
       const input = { aliasName: 'LAN_SERVERS', description: 'benchmarked description' };
-      const first = await core.requestAliasDescriptionChange(input);
+      const first = await driver.requestAliasDescriptionChange(input);
       const own = first.pendingRequest;
       const parts = own === null ? null : parseAuthorizationRequestName(own);
       if (own === null || parts === null) throw new Error('bench: no pending authorization request was written');
@@ -107,11 +102,11 @@ export const writeOutboxBenchmark: Benchmark = Object.freeze({
       let floor: number | null = null;
       for (const size of SIZES) {
         grow(size);
-        await core.requestAliasDescriptionChange(input); // warm-up
+        await driver.requestAliasDescriptionChange(input); // warm-up
         const times: number[] = [];
         for (let i = 0; i < CALLS; i += 1) {
           const t0 = performance.now();
-          const r = await core.requestAliasDescriptionChange(input);
+          const r = await driver.requestAliasDescriptionChange(input);
           times.push(performance.now() - t0);
           if (r.pendingRequest !== own) throw new Error('bench: the call did not resume its own request');
         }

@@ -1,13 +1,13 @@
 // The write runtime's composition root (docs/DESIGN.md §2, §6): the write directory → keys, pinned authorities,
-// both stores with their anchors, inbox/outbox → executor → coordinator → execution core → the facade the tool
+// both stores with their anchors, inbox/outbox → executor → the operation driver (and its gatekeeper) → the facade the tool
 // holds. All or nothing: the first problem closes what was opened and throws one WriteGateError.
 import { isAbsolute, relative } from 'node:path';
 import { ContractStoreError, RecordIntegrityError, SchemaVersionError, SqliteConsumptionStore, SqliteRecoveryContractStore, StoreConsistencyError, readRotationJournal } from '@pfsense-mcp/contract-store';
+import type { RecoveryContract } from '@pfsense-mcp/contract-store';
 import {
-  AliasDescriptionExecutionCore,
+  AliasDescriptionOperationDriver,
   ArtifactDirectory,
   ArtifactFileError,
-  ExecutionCoordinator,
   createAliasDescriptionWriteFacade,
   createStoreEvidenceVerifiers,
 } from '@pfsense-mcp/coordinator';
@@ -63,7 +63,14 @@ export interface OpenWriteRuntimeOptions {
 }
 
 /** What `pfsense-mcp admin` may do through the runtime: rollback, and the reconciliation / release loop. */
-export type WriteRecoveryOperations = Pick<AliasDescriptionExecutionCore, 'rollback' | 'loadContract' | 'emitRecoveryRequest' | 'resumeRecovery'>;
+export interface WriteRecoveryOperations {
+  /** The gatekeeper's rollback of a VERIFIED contract (at most one send): ROLLED_BACK, ROLLBACK_FAILED or RECONCILIATION after. */
+  rollback(contractId: string): Promise<RecoveryContract>;
+  /** The authenticated contract (for the admin commands' state checks). */
+  loadContract(contractId: string): RecoveryContract;
+  emitRecoveryRequest: AliasDescriptionOperationDriver['emitRecoveryRequest'];
+  resumeRecovery: AliasDescriptionOperationDriver['resumeRecovery'];
+}
 
 /** The runtime was closed (shutdown): a new write call is not started. */
 export class WriteRuntimeClosedError extends Error {
@@ -290,7 +297,8 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
     const writeClient = new WriteApiClient(transport(writeKey));
     const policy = MutationPolicy.of([ALIAS_POLICY_ENTRY]);
     const executor = new MutationExecutor({ store, writeClient, readClient, policy, clock });
-    const coordinator = new ExecutionCoordinator({
+    const expired = store.expire();
+    const driver = new AliasDescriptionOperationDriver({
       store,
       consumption,
       executor,
@@ -300,26 +308,21 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
       authorities,
       appliance: { baseUrl: config.url, tlsMode: tlsModeOf(config) },
       clock,
-    });
-    const expired = coordinator.expireDue();
-    const core = new AliasDescriptionExecutionCore({
-      coordinator,
       inboxDirectory: layout.inboxDir,
       outboxDirectory: layout.outboxDir,
       serverKey: { privateKey: serverKey.privateKey },
       // The current key, and a retired one while a file it signed is still needed (admin rotate server-key).
       serverAuthorities: loadServerRequestAuthorities(layout, serverKey, contractLookup(store), clock()).authorities,
-      clock,
     });
     serverKey.privateKey.fill(0);
     masterKey.fill(0);
     const recovery: WriteRecoveryOperations = Object.freeze({
-      rollback: (id: string) => core.rollback(id),
-      loadContract: (id: string) => core.loadContract(id),
-      emitRecoveryRequest: (id: string, kind: 'reconciliation' | 'release') => core.emitRecoveryRequest(id, kind),
-      resumeRecovery: (id: string, kind: 'reconciliation' | 'release') => core.resumeRecovery(id, kind),
+      rollback: (id: string) => driver.gatekeeper.requestRollback(id),
+      loadContract: (id: string) => store.load(id),
+      emitRecoveryRequest: (id: string, kind: 'reconciliation' | 'release') => driver.emitRecoveryRequest(id, kind),
+      resumeRecovery: (id: string, kind: 'reconciliation' | 'release') => driver.resumeRecovery(id, kind),
     });
-    return trackedRuntime(createAliasDescriptionWriteFacade(core), recovery, layout, executor.reconciledAtStart.length, expired.length, [...closers]);
+    return trackedRuntime(createAliasDescriptionWriteFacade(driver), recovery, layout, executor.reconciledAtStart.length, expired.length, [...closers]);
   } catch (error) {
     closeAll(closers);
     throw classifyBuildError(error, layout);

@@ -1,5 +1,5 @@
 // A write-path composition over a write directory made by `pfsense-mcp admin init`, in the test process: what a
-// running server holds (both stores, executor, coordinator, execution core), so the admin commands — real child
+// running server holds (both stores, executor, the operation driver), so the admin commands — real child
 // processes — can be run beside it on the same files. The operator's signatures come from the library.
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import {
 import type { Artifact, PendingAuthorizationRequest, PendingConfirmationRequest } from '@pfsense-mcp/authorization';
 import { bytesToHex } from '@pfsense-mcp/canonical';
 import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
-import { AliasDescriptionExecutionCore, ExecutionCoordinator, createStoreEvidenceVerifiers } from '@pfsense-mcp/coordinator';
+import { AliasDescriptionOperationDriver, createStoreEvidenceVerifiers } from '@pfsense-mcp/coordinator';
 import type { AliasDescriptionChangeResult } from '@pfsense-mcp/coordinator';
 import { PinnedAuthoritySet, generateEd25519KeyPair, keyIdOf, readEd25519PrivateKeyFile } from '@pfsense-mcp/crypto';
 import { MutationExecutor } from '@pfsense-mcp/executor';
@@ -98,7 +98,9 @@ export async function openDriver(dir: string, sim: { url: string; apiKey: string
   };
   const readClient = new RestApiClient(transport());
   const executor = new MutationExecutor({ store, writeClient: new WriteApiClient(transport()), readClient, policy: ALIAS_POLICY, clock });
-  const coordinator = new ExecutionCoordinator({
+  const server = readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
+  const serverAuthorities = PinnedAuthoritySet.of([{ keyId: server.keyId, publicKey: server.publicKey, role: 'server-request', active: true }]);
+  const driver = new AliasDescriptionOperationDriver({
     store,
     consumption,
     executor,
@@ -108,21 +110,15 @@ export async function openDriver(dir: string, sim: { url: string; apiKey: string
     authorities,
     appliance: { baseUrl: sim.url, tlsMode: 'http-loopback' },
     clock,
-  });
-  const server = readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
-  const serverAuthorities = PinnedAuthoritySet.of([{ keyId: server.keyId, publicKey: server.publicKey, role: 'server-request', active: true }]);
-  const core = new AliasDescriptionExecutionCore({
-    coordinator,
     inboxDirectory: layout.inboxDir,
     outboxDirectory: layout.outboxDir,
     serverKey: { privateKey: server.privateKey },
     serverAuthorities,
-    clock,
   });
   return {
     layout,
     store,
-    request: (aliasName, description) => core.requestAliasDescriptionChange({ aliasName, description }),
+    request: (aliasName, description) => driver.requestAliasDescriptionChange({ aliasName, description }),
     pending: (fileName) => verifyPendingRequest(parseArtifact(readFileSync(join(layout.outboxDir, fileName))), { serverAuthorities, nowMs: Date.now() }),
     close: () => {
       store.close();

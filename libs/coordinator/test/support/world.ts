@@ -1,5 +1,5 @@
 // Test composition root: a loopback simulator, a real store, consumption ledger and executor in temp dirs,
-// pinned Ed25519 authorities, the coordinator and the execution core. Like the product's composition root,
+// pinned Ed25519 authorities, the operation driver and its gatekeeper. Like the product's composition root,
 // it is the one place that builds the write path (write client, executor store entry) and hands it over.
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,12 +29,11 @@ import { FaultProxyTransport } from '@pfsense-mcp/transports';
 import type { HttpTransport } from '@pfsense-mcp/transports';
 import { WriteApiClient } from '@pfsense-mcp/write-client';
 import {
-  AliasDescriptionExecutionCore,
-  ExecutionCoordinator,
+  AliasDescriptionOperationDriver,
   MemoryRefusalAudit,
   createStoreEvidenceVerifiers,
 } from '../../src/index.js';
-import type { ConsumptionLedger } from '../../src/index.js';
+import type { AliasDescriptionGatekeeper, AliasDescriptionOperationDriverOptions, ConsumptionLedger } from '../../src/index.js';
 
 export const HOUR = 3_600_000;
 export const ALIASES_PATH = '/api/v2/firewall/aliases';
@@ -61,7 +60,7 @@ export async function startTestSimulator(extraData: Record<string, unknown> = {}
 /** Counts tryConsume calls (the spy of "no consumption on a failed gate"); isConsumed is a read. */
 export class CountingLedger implements ConsumptionLedger {
   calls = 0;
-  /** The issued_at the coordinator passed with its last tryConsume (the accepted-restore gate needs it). */
+  /** The issued_at the gatekeeper passed with its last tryConsume (the accepted-restore gate needs it). */
   lastIssuedAt: number | undefined;
   constructor(private readonly inner: ConsumptionLedger) {}
   tryConsume(id: string, issuedAt: number): boolean {
@@ -139,8 +138,10 @@ export interface World {
   readonly writeProxy: FaultProxyTransport;
   /** The injected sink (stays empty in a world made with audit: 'store'). */
   readonly audit: MemoryRefusalAudit;
-  readonly coordinator: ExecutionCoordinator;
-  readonly core: AliasDescriptionExecutionCore;
+  readonly gatekeeper: AliasDescriptionGatekeeper;
+  readonly driver: AliasDescriptionOperationDriver;
+  /** What `driver` was built from (a test builds a second driver over other directories). */
+  readonly driverOptions: AliasDescriptionOperationDriverOptions;
   storeOptions(): ContractStoreOptions;
   cleanup(): void;
 }
@@ -152,7 +153,7 @@ export async function makeWorld(
     policy?: MutationPolicy;
     keys?: Keys;
     crashHooks?: CrashHooks;
-    /** 'store' = no injected sink: the coordinator's default (the store's chained audit). */
+    /** 'store' = no injected sink: the driver's default (the store's chained audit). */
     audit?: 'memory' | 'store';
     /** The store's rate / blast-radius limits: LOOSE_RATE_LIMITS (default), or 'default' for the product's own. */
     limits?: 'loose' | 'default';
@@ -202,7 +203,7 @@ export async function makeWorld(
     clock: () => clock.now,
   });
   const audit = new MemoryRefusalAudit();
-  const coordinator = new ExecutionCoordinator({
+  const driverOptions: AliasDescriptionOperationDriverOptions = {
     store,
     consumption: ledger,
     executor,
@@ -213,15 +214,12 @@ export async function makeWorld(
     appliance: { baseUrl: sim.url, tlsMode: TLS_MODE },
     clock: () => clock.now,
     ...(extra.audit === 'store' ? {} : { audit }),
-  });
-  const core = new AliasDescriptionExecutionCore({
-    coordinator,
     inboxDirectory: inbox,
     outboxDirectory: outbox,
     serverKey: { privateKey: keys.server.privateKey },
     serverAuthorities: serverAuthorities(keys),
-    clock: () => clock.now,
-  });
+  };
+  const driver = new AliasDescriptionOperationDriver(driverOptions);
   return {
     dir,
     inbox,
@@ -235,8 +233,9 @@ export async function makeWorld(
     reads,
     writeProxy,
     audit,
-    coordinator,
-    core,
+    gatekeeper: driver.gatekeeper,
+    driver,
+    driverOptions,
     storeOptions,
     cleanup() {
       store.close();

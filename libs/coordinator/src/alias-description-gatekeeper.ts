@@ -1,5 +1,4 @@
-import { AliasDescriptionAdapter as ALIAS_ADAPTER } from '@pfsense-mcp/adapters';
-import type { AliasTarget } from '@pfsense-mcp/adapters';
+import { AliasDescriptionAdapter as ADAPTER } from '@pfsense-mcp/adapters';
 import {
   ArtifactKind,
   applianceBindingDigest,
@@ -12,27 +11,28 @@ import {
   validateArtifactDocument,
   verifyArtifactSignature,
 } from '@pfsense-mcp/authorization';
-import type { ApplianceBinding, Artifact, PlanAuthorizationV2, PreparedExecutionIntentV1 } from '@pfsense-mcp/authorization';
+import type { Artifact, PlanAuthorizationV2, PreparedExecutionIntentV1 } from '@pfsense-mcp/authorization';
 import { isSafeToken } from '@pfsense-mcp/canonical';
-import { PreconditionError, RateLimitError, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
+import { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import type { NewContractInput, RecoveryContract } from '@pfsense-mcp/contract-store';
 import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { ExecutorRefusalError, MutationExecutor } from '@pfsense-mcp/executor';
 import type { ExecutionOutcome, ReconciliationObservation } from '@pfsense-mcp/executor';
+import { assertFunction, assertObject, readClock } from '@pfsense-mcp/foundation';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { Capability, MutationPolicy, isGranted, isProfile } from '@pfsense-mcp/policy';
 import type { HttpMethod, Profile } from '@pfsense-mcp/policy';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { aliasOperationId } from './alias-operation-id.js';
+import { aliasPartsOf } from './alias-parts-of.js';
 import { aliasStateCopy } from './alias-state-copy.js';
 import { CoordinatorRefusedError } from './coordinator-refused-error.js';
+import { GateFailure, creationGate, fail, gate, gateAsync } from './gate-failure.js';
 import { prepareAliasExecutionIntent } from './prepare-alias-execution-intent.js';
 import { ApplianceIdentityError, readApplianceBinding } from './read-appliance-binding.js';
 import type { ApplianceConfig } from './read-appliance-binding.js';
 import { RefusalGate } from './refusal-audit.js';
-import type { RefusalAuditSink, RefusalClass } from './refusal-audit.js';
 import { RefusalRecorder } from './refusal-recorder.js';
-import { StoreRefusalAudit } from './store-refusal-audit.js';
 
 /** The one-time consumption ledger (contract-store's SqliteConsumptionStore satisfies it). */
 export interface ConsumptionLedger {
@@ -45,8 +45,9 @@ export interface ConsumptionLedger {
   isConsumed(authorizationId: string, issuedAt: number): boolean;
 }
 
-export interface ExecutionCoordinatorOptions {
-  /** The public face of the contract store (create, markPrepared, confirm, resolve, release, load, list). */
+/** What the gatekeeper is built from (by the operation driver, which owns it). */
+export interface AliasDescriptionGatekeeperOptions {
+  /** The public face of the contract store (create, markPrepared, confirm, resolve, release, load). */
   readonly store: SqliteRecoveryContractStore;
   readonly consumption: ConsumptionLedger;
   readonly executor: MutationExecutor;
@@ -59,8 +60,8 @@ export interface ExecutionCoordinatorOptions {
   readonly appliance: ApplianceConfig;
   /** Injected wall clock, UTC ms (the store's clock). */
   readonly clock: () => number;
-  /** Where refusals go; default: the store's HMAC-chained audit (StoreRefusalAudit). Tests may inject. */
-  readonly audit?: RefusalAuditSink;
+  /** Where refusals are recorded: the recorder the driver refuses through too (one audit sink). */
+  readonly refusals: RefusalRecorder;
   /** Longest life of a new contract before confirmation (default 1 h; never past the authorization). */
   readonly contractLifetimeMs?: number;
 }
@@ -76,59 +77,6 @@ export interface AuthorizeAndCreateRequest {
 }
 
 const DEFAULT_CONTRACT_LIFETIME_MS = 60 * 60 * 1000;
-const ADAPTER = ALIAS_ADAPTER;
-
-/** Internal: one failed gate, with its audit class (turned into the uniform refusal at the boundary). */
-class GateFailure extends Error {
-  override readonly name = 'GateFailure';
-  constructor(
-    readonly refusalClass: RefusalClass,
-    readonly gate: RefusalGate,
-  ) {
-    super(`${refusalClass}:${gate}`);
-  }
-}
-
-function fail(refusalClass: RefusalClass, gate: RefusalGate): never {
-  throw new GateFailure(refusalClass, gate);
-}
-
-/** Runs a check; any error becomes the given gate failure (the original error is not kept: it may carry data). */
-function gate<T>(refusalClass: RefusalClass, g: RefusalGate, check: () => T): T {
-  try {
-    return check();
-  } catch (e) {
-    if (e instanceof GateFailure) throw e;
-    return fail(refusalClass, g);
-  }
-}
-
-async function gateAsync<T>(refusalClass: RefusalClass, g: RefusalGate, check: () => Promise<T>): Promise<T> {
-  try {
-    return await check();
-  } catch (e) {
-    if (e instanceof GateFailure) throw e;
-    return fail(refusalClass, g);
-  }
-}
-
-/**
- * A store creation step (precheck or create): a rate / blast-radius refusal is containment (STALE: it may
- * pass later, nothing was consumed), an authorization that already made a contract or was consumed is a
- * replay, anything else an ANOMALY at CREATE.
- */
-function creationGate<T>(check: () => T): T {
-  try {
-    return check();
-  } catch (e) {
-    if (e instanceof GateFailure) throw e;
-    if (e instanceof RateLimitError) return fail('STALE', RefusalGate.CONTAINMENT);
-    if (e instanceof PreconditionError && (e.code === 'DUPLICATE_AUTHORIZATION' || e.code === 'AUTHORIZATION_CONSUMED')) {
-      return fail('ANOMALY', RefusalGate.REPLAY);
-    }
-    return fail('ANOMALY', RefusalGate.CREATE);
-  }
-}
 
 /** The adapter's method as a contract binding: a mutating one (a GET adapter never makes a contract). */
 function mutatingMethodOf(method: HttpMethod): NewContractInput['http_method'] {
@@ -136,32 +84,16 @@ function mutatingMethodOf(method: HttpMethod): NewContractInput['http_method'] {
   return method;
 }
 
-/** Checks that a prepared intent is one this build's alias adapter made, and returns its parts. */
-function aliasPartsOf(intent: PreparedExecutionIntentV1): { aliasName: string; description: string } {
-  const p = intent.payload;
-  if (
-    p.capability !== ADAPTER.capability ||
-    p.endpoint_symbol !== ADAPTER.endpointSymbol ||
-    p.method !== ADAPTER.httpMethod ||
-    p.adapter_semantics_version !== ADAPTER.semanticsVersion ||
-    p.rollback_plan_version !== ADAPTER.rollbackPlanVersion
-  ) {
-    throw new TypeError('prepared intent is not for this adapter');
-  }
-  const normalized = ADAPTER.parseIntent(p.normalized_intent);
-  const natural = ADAPTER.naturalIdentity(p.natural_target);
-  if (natural.alias_name !== normalized.raw_target_hint.alias_name) throw new TypeError('prepared intent names two targets');
-  return { aliasName: natural.alias_name, description: normalized.new_description };
-}
-
 /**
- * The ExecutionCoordinator (docs/DESIGN.md §6): the only path from a signed authorization to a
- * Recovery Contract, and from a signed confirmation to the sealed executor. It composes the authorization
- * library's pure checks, one freshness re-read, the one-time consumption ledger and the store in a fixed
- * order, and refuses every failure with the same CoordinatorRefusedError. It never sends: the executor
- * alone does, and only for a contract this coordinator created and the operator confirmed.
+ * The gates of the alias-description write (docs/DESIGN.md §6): the only path from a signed authorization
+ * to a Recovery Contract, from a signed confirmation to the sealed executor, and from signed reconciliation
+ * or release evidence to the store's resolution. It composes the authorization library's pure checks, one
+ * freshness re-read, the one-time consumption ledger and the store in a fixed order, and refuses every
+ * failure with the same CoordinatorRefusedError. It never sends: the executor alone does, and only for a
+ * contract these gates created and the operator confirmed. It calls nothing above it: the operation
+ * driver calls it.
  */
-export class ExecutionCoordinator {
+export class AliasDescriptionGatekeeper {
   readonly #store: SqliteRecoveryContractStore;
   readonly #consumption: ConsumptionLedger;
   readonly #executor: MutationExecutor;
@@ -171,34 +103,25 @@ export class ExecutionCoordinator {
   readonly #authorities: PinnedAuthoritySet;
   readonly #appliance: ApplianceConfig;
   readonly #clock: () => number;
-  /** Where this coordinator's refusals, and the execution core's, are recorded (one uniform error). */
-  readonly refusals: RefusalRecorder;
+  readonly #refusals: RefusalRecorder;
   readonly #contractLifetimeMs: number;
 
-  constructor(options: ExecutionCoordinatorOptions) {
-    const fn = 'ExecutionCoordinator';
-    if (options === null || typeof options !== 'object') throw new TypeError(`${fn}: "options" must be an object`);
+  constructor(options: AliasDescriptionGatekeeperOptions) {
+    const fn = 'AliasDescriptionGatekeeper';
+    assertObject(options, `${fn}: "options"`);
     if (!(options.store instanceof SqliteRecoveryContractStore)) throw new TypeError(`${fn}: "store" must be a SqliteRecoveryContractStore`);
-    if (
-      options.consumption === null ||
-      typeof options.consumption !== 'object' ||
-      typeof options.consumption.tryConsume !== 'function' ||
-      typeof options.consumption.isConsumed !== 'function'
-    ) {
-      throw new TypeError(`${fn}: "consumption" must provide tryConsume(authorizationId) and isConsumed(authorizationId)`);
-    }
+    assertObject(options.consumption, `${fn}: "consumption"`);
+    assertFunction(options.consumption.tryConsume, `${fn}: "consumption.tryConsume"`, 'a function tryConsume(authorizationId, issuedAt)');
+    assertFunction(options.consumption.isConsumed, `${fn}: "consumption.isConsumed"`, 'a function isConsumed(authorizationId, issuedAt)');
     if (!(options.executor instanceof MutationExecutor)) throw new TypeError(`${fn}: "executor" must be a MutationExecutor`);
     if (!(options.readClient instanceof RestApiClient)) throw new TypeError(`${fn}: "readClient" must be a RestApiClient`);
     if (!(options.policy instanceof MutationPolicy)) throw new TypeError(`${fn}: "policy" must be a MutationPolicy`);
     if (!isProfile(options.profile)) throw new TypeError(`${fn}: "profile" must be a Profile`);
     if (!(options.authorities instanceof PinnedAuthoritySet)) throw new TypeError(`${fn}: "authorities" must be a PinnedAuthoritySet`);
-    if (options.appliance === null || typeof options.appliance !== 'object' || typeof options.appliance.baseUrl !== 'string' || !isSafeToken(options.appliance.tlsMode)) {
-      throw new TypeError(`${fn}: "appliance" must be {baseUrl, tlsMode}`);
-    }
-    if (typeof options.clock !== 'function') throw new TypeError(`${fn}: "clock" must be a function returning UTC milliseconds`);
-    if (options.audit !== undefined && (options.audit === null || typeof options.audit.record !== 'function')) {
-      throw new TypeError(`${fn}: "audit" must provide record(event)`);
-    }
+    assertObject(options.appliance, `${fn}: "appliance"`);
+    if (typeof options.appliance.baseUrl !== 'string' || !isSafeToken(options.appliance.tlsMode)) throw new TypeError(`${fn}: "appliance" must be {baseUrl, tlsMode}`);
+    assertFunction(options.clock, `${fn}: "clock"`, 'a function returning UTC milliseconds');
+    if (!(options.refusals instanceof RefusalRecorder)) throw new TypeError(`${fn}: "refusals" must be a RefusalRecorder`);
     const lifetime = options.contractLifetimeMs ?? DEFAULT_CONTRACT_LIFETIME_MS;
     if (!Number.isSafeInteger(lifetime) || lifetime < 1000) throw new TypeError(`${fn}: "contractLifetimeMs" must be an integer ≥ 1000`);
     this.#store = options.store;
@@ -210,15 +133,9 @@ export class ExecutionCoordinator {
     this.#authorities = options.authorities;
     this.#appliance = Object.freeze({ baseUrl: options.appliance.baseUrl, tlsMode: options.appliance.tlsMode });
     this.#clock = options.clock;
-    this.refusals = new RefusalRecorder(options.audit ?? new StoreRefusalAudit(options.store), options.clock);
+    this.#refusals = options.refusals;
     this.#contractLifetimeMs = lifetime;
     Object.freeze(this);
-  }
-
-  #now(): number {
-    const now = this.#clock();
-    if (!Number.isSafeInteger(now) || now < 0) throw new TypeError('ExecutionCoordinator: "clock" must return non-negative integer UTC milliseconds');
-    return now;
   }
 
   /** Capability granted by the profile and the alias PATCH in the mutation allow-list (fact 2 and 3 of §6). */
@@ -229,57 +146,7 @@ export class ExecutionCoordinator {
     );
   }
 
-  // ------------------------------------------------------------------ reads (GET only)
-
-  /** The appliance binding read fresh. Throws ApplianceIdentityError. */
-  readApplianceBinding(): Promise<ApplianceBinding> {
-    return readApplianceBinding(this.#readClient, this.#appliance);
-  }
-
-  /** One authoritative read of an alias through the adapter (exact name). Throws the adapter's errors. */
-  readAlias(aliasName: string): Promise<AliasTarget> {
-    return ADAPTER.readTarget(this.#readClient, { alias_name: aliasName });
-  }
-
-  /** Authenticated contracts of one operation, oldest first. */
-  contractsOf(operationId: string): readonly RecoveryContract[] {
-    if (!isSafeToken(operationId)) throw new TypeError('contractsOf: "operationId" must be a safe token');
-    const all: RecoveryContract[] = [];
-    let after: string | undefined;
-    for (;;) {
-      const page = this.#store.list({ operationId, limit: 100, ...(after === undefined ? {} : { afterContractId: after }) });
-      all.push(...page);
-      if (page.length < 100) break;
-      after = page[page.length - 1]?.contract_id;
-    }
-    all.sort((a, b) => a.created_at - b.created_at || (a.contract_id < b.contract_id ? -1 : 1));
-    return Object.freeze(all);
-  }
-
-  /** Every authenticated contract of the store, in contract-id order (paged reads of 1,000). */
-  allContracts(): readonly RecoveryContract[] {
-    const all: RecoveryContract[] = [];
-    let after: string | undefined;
-    for (;;) {
-      const page = this.#store.list({ limit: 1000, ...(after === undefined ? {} : { afterContractId: after }) });
-      all.push(...page);
-      if (page.length < 1000) break;
-      after = page[page.length - 1]?.contract_id;
-    }
-    return Object.freeze(all);
-  }
-
-  /** Loads one authenticated contract. */
-  loadContract(contractId: string): RecoveryContract {
-    return this.#store.load(contractId);
-  }
-
-  /** Moves PREPARING/PREPARED contracts past their expiry to EXPIRED. */
-  expireDue(): readonly string[] {
-    return this.#store.expire();
-  }
-
-  /** PREPARING → PREPARED for a contract whose creation was interrupted before that step. */
+  /** PREPARING → PREPARED for a contract whose creation was interrupted before that step (gate 9 once more). */
   completePreparation(contractId: string): RecoveryContract {
     const c = this.#store.load(contractId);
     if (c.state !== RecoveryState.PREPARING) return c;
@@ -300,8 +167,8 @@ export class ExecutionCoordinator {
    * (freshness, containment) or ANOMALY (anything else).
    */
   async authorizeAndCreate(request: AuthorizeAndCreateRequest): Promise<RecoveryContract> {
-    if (request === null || typeof request !== 'object') throw new TypeError('authorizeAndCreate: "request" must be an object');
-    const now = this.#now();
+    assertObject(request, 'authorizeAndCreate: "request"');
+    const now = readClock(this.#clock, 'AliasDescriptionGatekeeper');
     let operationId: string | null = null;
     let artifactDigest: string | null = null;
     try {
@@ -337,7 +204,7 @@ export class ExecutionCoordinator {
       // the intent rebuilt from a fresh read must be byte-identical (else STALE; nothing consumed).
       const binding = await gateAsync('STALE', RefusalGate.FRESHNESS, async () => {
         try {
-          return await this.readApplianceBinding();
+          return await readApplianceBinding(this.#readClient, this.#appliance);
         } catch (e) {
           if (e instanceof ApplianceIdentityError && e.code === 'NO_APPLIANCE_ID') fail('ANOMALY', RefusalGate.APPLIANCE_BINDING);
           throw e;
@@ -345,7 +212,7 @@ export class ExecutionCoordinator {
       });
       const bindingDigest = applianceBindingDigest(binding);
       if (bindingDigest !== prepared.payload.appliance_binding_digest) fail('ANOMALY', RefusalGate.APPLIANCE_BINDING);
-      const target = await gateAsync('STALE', RefusalGate.FRESHNESS, () => this.readAlias(parts.aliasName));
+      const target = await gateAsync('STALE', RefusalGate.FRESHNESS, () => ADAPTER.readTarget(this.#readClient, { alias_name: parts.aliasName }));
       const fresh = gate('STALE', RefusalGate.FRESHNESS, () =>
         prepareAliasExecutionIntent(target, prepared.payload.normalized_intent, bindingDigest),
       );
@@ -400,8 +267,8 @@ export class ExecutionCoordinator {
       // call completes (completePreparation), never a second consumption.
       return gate('ANOMALY', RefusalGate.CREATE, () => this.#store.markPrepared(created.contract_id, created.state_version));
     } catch (e) {
-      if (e instanceof GateFailure) throw this.refusals.refuse(e.refusalClass, e.gate, { operationId, artifactDigest });
-      throw this.refusals.refuse('ANOMALY', RefusalGate.ARTIFACT, { operationId, artifactDigest });
+      if (e instanceof GateFailure) throw this.#refusals.refuse(e.refusalClass, e.gate, { operationId, artifactDigest });
+      throw this.#refusals.refuse('ANOMALY', RefusalGate.ARTIFACT, { operationId, artifactDigest });
     }
   }
 
@@ -433,7 +300,7 @@ export class ExecutionCoordinator {
       gate('ANOMALY', RefusalGate.CONFIRMATION, () => this.#store.confirm(contractId, evidence));
       return await this.#handoff(contractId, intent);
     } catch (e) {
-      if (e instanceof GateFailure) throw this.refusals.refuse(e.refusalClass, e.gate, { contractId });
+      if (e instanceof GateFailure) throw this.#refusals.refuse(e.refusalClass, e.gate, { contractId });
       throw e;
     }
   }
@@ -451,7 +318,7 @@ export class ExecutionCoordinator {
       if (contract.state !== RecoveryState.PREPARED || contract.confirmation === null) fail('ANOMALY', RefusalGate.CONFIRMATION);
       return await this.#handoff(contractId, intent);
     } catch (e) {
-      if (e instanceof GateFailure) throw this.refusals.refuse(e.refusalClass, e.gate, { contractId });
+      if (e instanceof GateFailure) throw this.#refusals.refuse(e.refusalClass, e.gate, { contractId });
       throw e;
     }
   }
@@ -474,7 +341,7 @@ export class ExecutionCoordinator {
   /** VERIFIED → rollback through the executor (its own checks; one send at most). Returns the contract after. */
   async requestRollback(contractId: string): Promise<RecoveryContract> {
     if (!isSafeToken(contractId)) throw new TypeError('requestRollback: "contractId" must be a safe token');
-    if (!this.isWriteEnabled()) throw this.refusals.refuse('ANOMALY', RefusalGate.CAPABILITY, { contractId });
+    if (!this.isWriteEnabled()) throw this.#refusals.refuse('ANOMALY', RefusalGate.CAPABILITY, { contractId });
     try {
       await this.#executor.rollback(contractId, { adapter: ADAPTER });
     } catch (e) {
@@ -533,8 +400,8 @@ export class ExecutionCoordinator {
       artifactDigest = artifactDigestOf(doc);
       return gate('ANOMALY', g, () => resolve(doc.payload.contract_id, doc));
     } catch (e) {
-      if (e instanceof GateFailure) throw this.refusals.refuse(e.refusalClass, e.gate, { contractId, artifactDigest });
-      throw this.refusals.refuse('ANOMALY', g, { contractId, artifactDigest });
+      if (e instanceof GateFailure) throw this.#refusals.refuse(e.refusalClass, e.gate, { contractId, artifactDigest });
+      throw this.#refusals.refuse('ANOMALY', g, { contractId, artifactDigest });
     }
   }
 }

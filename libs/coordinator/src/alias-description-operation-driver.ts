@@ -1,68 +1,51 @@
-import {
-  AdapterInputError,
-  AliasDescriptionAdapter as ALIAS_ADAPTER,
-  TargetResolutionError,
-  aliasTargetFingerprint,
-  normalizeAliasDescriptionIntent,
-  parseAliasDescriptionInput,
-} from '@pfsense-mcp/adapters';
+import { AliasDescriptionAdapter as ADAPTER, TargetResolutionError, aliasTargetFingerprint, normalizeAliasDescriptionIntent } from '@pfsense-mcp/adapters';
 import type { AliasTarget } from '@pfsense-mcp/adapters';
-import {
-  ArtifactKind,
-  applianceBindingDigest,
-  executionIntentDigest,
-  parseArtifact,
-  planDigestOf,
-} from '@pfsense-mcp/authorization';
-import type {
-  AliasChangeReview,
-  ApplianceBinding,
-  Artifact,
-  PreparedExecutionIntentV1,
-  SigningKey,
-} from '@pfsense-mcp/authorization';
+import { ArtifactKind, applianceBindingDigest, executionIntentDigest, planDigestOf } from '@pfsense-mcp/authorization';
+import type { AliasChangeReview, ApplianceBinding, Artifact, PreparedExecutionIntentV1, SigningKey } from '@pfsense-mcp/authorization';
+import { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
 import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
+import { assertFunction, assertObject } from '@pfsense-mcp/foundation';
+import type { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
+import { changeResult } from './alias-description-change.js';
+import type { AliasDescriptionChangeInput, AliasDescriptionChangeResult } from './alias-description-change.js';
+import { AliasDescriptionGatekeeper } from './alias-description-gatekeeper.js';
+import type { AliasDescriptionGatekeeperOptions } from './alias-description-gatekeeper.js';
 import { buildAliasExecutionIntent } from './alias-execution-intent.js';
 import { aliasAttemptStepId, aliasOperationId } from './alias-operation-id.js';
 import { aliasStateCopy } from './alias-state-copy.js';
 import { ArtifactDirectory } from './artifact-directory.js';
-import { InboxIndex, selectorOf } from './inbox-index.js';
-import { reconciliationRequestName, releaseRequestName } from './pending-request-names.js';
-import { writeOperationsView } from './write-operations-view.js';
-import type { WriteOperationsPage, WriteOperationsQuery } from './write-operations-view.js';
-import type { ArtifactSelector } from './inbox-index.js';
+import { checkAliasDescriptionInput } from './check-alias-description-input.js';
 import { CoordinatorInputError } from './coordinator-input-error.js';
 import { CoordinatorRefusedError } from './coordinator-refused-error.js';
-import { ExecutionCoordinator } from './execution-coordinator.js';
+import { InboxIndex } from './inbox-index.js';
+import type { ArtifactSelector, InboxEntry } from './inbox-index.js';
+import { allContracts, contractsOfOperation } from './operation-contracts.js';
 import { OperationStatus, isClosedWithoutEffect, statusOfContract } from './operation-outcome.js';
-import { prepareAliasExecutionIntent } from './prepare-alias-execution-intent.js';
-import { ApplianceIdentityError } from './read-appliance-binding.js';
+import { reconciliationRequestName } from './pending-request-names.js';
 import { PendingRequestOutbox } from './pending-request-outbox.js';
+import { prepareAliasExecutionIntent } from './prepare-alias-execution-intent.js';
+import { ApplianceIdentityError, readApplianceBinding } from './read-appliance-binding.js';
+import type { ApplianceConfig } from './read-appliance-binding.js';
+import { RECOVERY_KINDS } from './recovery-kinds.js';
+import type { RecoveryKind } from './recovery-kinds.js';
 import { RefusalGate } from './refusal-audit.js';
-import type { RefusalRecorder } from './refusal-recorder.js';
+import type { RefusalAuditSink } from './refusal-audit.js';
+import { RefusalRecorder } from './refusal-recorder.js';
+import { StoreRefusalAudit } from './store-refusal-audit.js';
+import { writeOperationsView } from './write-operations-view.js';
+import type { WriteOperationsPage, WriteOperationsQuery } from './write-operations-view.js';
 import { WRITE_REQUEST_LIMITS } from './write-request-limits.js';
 
-/** The caller's request: change one alias's description. */
-export interface AliasDescriptionChangeInput {
-  readonly aliasName: string;
-  readonly description: string;
-}
-
-/** What one call returns (frozen). Never says which gate refused. */
-export interface AliasDescriptionChangeResult {
-  readonly status: OperationStatus;
-  /** Derived from appliance binding + alias + description; always null when `refused` (one shape for every refusal). */
-  readonly operationId: string | null;
-  /** The operation's current contract, when one exists (null when `refused`). */
-  readonly contractId: string | null;
-  /** The outbox file (name only) the operator should review and sign now, when one is pending. */
-  readonly pendingRequest: string | null;
-}
-
-export interface AliasDescriptionExecutionCoreOptions {
-  readonly coordinator: ExecutionCoordinator;
+/**
+ * Everything one alias-description write path is built from: the gatekeeper's parts (store, ledger, executor,
+ * read client, policy, profile, operator authorities, appliance, clock, contract lifetime), where refusals go,
+ * and the driver's own inbox, outbox and server request key.
+ */
+export interface AliasDescriptionOperationDriverOptions extends Omit<AliasDescriptionGatekeeperOptions, 'refusals'> {
+  /** Where refusals go; default: the store's HMAC-chained audit (StoreRefusalAudit). Tests may inject. */
+  readonly audit?: RefusalAuditSink;
   /**
    * Fixed directories from configuration (created 0700 on first use; never caller input). Tests may pass
    * an ArtifactDirectory opened with its test-only owner seam instead of a path.
@@ -73,33 +56,12 @@ export interface AliasDescriptionExecutionCoreOptions {
   readonly serverKey: SigningKey;
   /** The pinned public half of serverKey (role server-request): re-verifies the server's own outbox files. */
   readonly serverAuthorities: PinnedAuthoritySet;
-  readonly clock: () => number;
   /** Validity of a pending authorization / reconciliation / release request (default 1 h, max 7 days). */
   readonly requestLifetimeMs?: number;
 }
 
 const DEFAULT_REQUEST_LIFETIME_MS = 60 * 60 * 1000;
 const MAX_REQUEST_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
-const ADAPTER = ALIAS_ADAPTER;
-
-interface InboxEntry {
-  readonly fileName: string;
-  readonly artifact: Artifact;
-}
-
-/**
- * Every `refused` has one shape — no operation id, contract id or pending request — whichever gate refused
- * and whether the binding could be read at all (docs/DESIGN.md §6: `refused` never says which gate refused;
- * an id present for some gates and absent for others would say it). The ids are in the audit.
- */
-function result(status: OperationStatus, operationId: string | null, contractId: string | null = null, pendingRequest: string | null = null): AliasDescriptionChangeResult {
-  if (status === OperationStatus.REFUSED) return REFUSED;
-  return Object.freeze({ status, operationId, contractId, pendingRequest });
-}
-
-const REFUSED: AliasDescriptionChangeResult = Object.freeze({ status: OperationStatus.REFUSED, operationId: null, contractId: null, pendingRequest: null });
-
-const ARGUMENT_NAMES: Readonly<Record<string, string>> = Object.freeze({ alias_name: 'aliasName', description: 'description' });
 
 /** What one call knows about the operation it advances (the checked arguments and the binding read now). */
 interface OperationCall {
@@ -124,50 +86,40 @@ interface AwaitedEvidence {
   readonly resolve: (c: RecoveryContract, artifact: Artifact, call: OperationCall) => Promise<AliasDescriptionChangeResult>;
 }
 
-/** The operator's recovery commands (`admin reconcile …`, `admin release …`). */
-type RecoveryKind = 'reconciliation' | 'release';
-
-/** What tells the two recovery kinds apart: the state awaited, the refusal gate, the evidence and the request name. */
-const RECOVERY_KINDS = Object.freeze({
-  reconciliation: Object.freeze({
-    awaits: (c: RecoveryContract): boolean => c.state === RecoveryState.RECONCILIATION && c.reconciliation !== null,
-    gate: RefusalGate.RECONCILIATION,
-    evidence: ArtifactKind.RECONCILIATION,
-    requestName: reconciliationRequestName,
-  }),
-  release: Object.freeze({
-    awaits: (c: RecoveryContract): boolean => c.state === RecoveryState.ROLLBACK_FAILED && c.reservation_release === null,
-    gate: RefusalGate.RELEASE,
-    evidence: ArtifactKind.RELEASE,
-    requestName: releaseRequestName,
-  }),
-});
-
 /**
- * The alias-description execution core (docs/DESIGN.md §6): one asynchronous operation per
- * (appliance, alias, description). Each call reads the operation's durable state from the contract store
+ * The driver of one alias-description operation across calls (docs/DESIGN.md §6): one asynchronous operation
+ * per (appliance, alias, description). Each call reads the operation's durable state from the contract store
  * and moves it as far as the signed artifacts in the inbox allow: pending authorization request → signed
  * authorization → PREPARED contract → pending confirmation request → signed confirmation → the executor →
- * VERIFIED (or FAILED / RECONCILIATION), writing the next pending request to the outbox when one is
- * needed. It holds no state of its own between calls.
+ * VERIFIED (or FAILED / RECONCILIATION), writing the next pending request to the outbox when one is needed.
+ * It owns its helpers and calls them, never the other way: the gatekeeper (`gatekeeper`, every signed
+ * artifact goes through it), the outbox, the inbox index and the refusal recorder both it and the gatekeeper
+ * refuse through. It holds no state of its own between calls.
  */
-export class AliasDescriptionExecutionCore {
-  readonly #coordinator: ExecutionCoordinator;
+export class AliasDescriptionOperationDriver {
+  /** The gates this driver hands signed artifacts to; the operator's rollback and the tests call them directly. */
+  readonly gatekeeper: AliasDescriptionGatekeeper;
+  readonly #store: SqliteRecoveryContractStore;
+  readonly #readClient: RestApiClient;
+  readonly #appliance: ApplianceConfig;
   readonly #inbox: ArtifactDirectory;
   readonly #inboxIndex: InboxIndex;
   readonly #refusals: RefusalRecorder;
   readonly #requests: PendingRequestOutbox;
   readonly #awaitedEvidence: readonly AwaitedEvidence[];
 
-  constructor(options: AliasDescriptionExecutionCoreOptions) {
-    const fn = 'AliasDescriptionExecutionCore';
-    if (options === null || typeof options !== 'object') throw new TypeError(`${fn}: "options" must be an object`);
-    if (!(options.coordinator instanceof ExecutionCoordinator)) throw new TypeError(`${fn}: "coordinator" must be an ExecutionCoordinator`);
-    if (options.serverKey === null || typeof options.serverKey !== 'object' || !(options.serverKey.privateKey instanceof Uint8Array)) {
-      throw new TypeError(`${fn}: "serverKey" must be {privateKey}`);
+  constructor(options: AliasDescriptionOperationDriverOptions) {
+    const fn = 'AliasDescriptionOperationDriver';
+    assertObject(options, `${fn}: "options"`);
+    if (!(options.store instanceof SqliteRecoveryContractStore)) throw new TypeError(`${fn}: "store" must be a SqliteRecoveryContractStore`);
+    assertFunction(options.clock, `${fn}: "clock"`, 'a function returning UTC milliseconds');
+    if (options.audit !== undefined) {
+      assertObject(options.audit, `${fn}: "audit"`);
+      assertFunction(options.audit.record, `${fn}: "audit.record"`, 'a function record(event)');
     }
+    assertObject(options.serverKey, `${fn}: "serverKey"`);
+    if (!(options.serverKey.privateKey instanceof Uint8Array)) throw new TypeError(`${fn}: "serverKey.privateKey" must be a Uint8Array`);
     if (!(options.serverAuthorities instanceof PinnedAuthoritySet)) throw new TypeError(`${fn}: "serverAuthorities" must be a PinnedAuthoritySet`);
-    if (typeof options.clock !== 'function') throw new TypeError(`${fn}: "clock" must be a function returning UTC milliseconds`);
     const lifetime = options.requestLifetimeMs ?? DEFAULT_REQUEST_LIFETIME_MS;
     if (!Number.isSafeInteger(lifetime) || lifetime < 1000 || lifetime > MAX_REQUEST_LIFETIME_MS) {
       throw new TypeError(`${fn}: "requestLifetimeMs" must be an integer between 1000 and ${MAX_REQUEST_LIFETIME_MS}`);
@@ -178,11 +130,27 @@ export class AliasDescriptionExecutionCore {
     if (inboxPath === null || outboxPath === null || inboxPath === outboxPath) {
       throw new TypeError(`${fn}: "inboxDirectory" and "outboxDirectory" must be two different paths`);
     }
-    this.#coordinator = options.coordinator;
+    const store = options.store;
+    this.#refusals = new RefusalRecorder(options.audit ?? new StoreRefusalAudit(store), options.clock);
+    // The gatekeeper checks the options it is built from (executor, ledger, read client, policy, …).
+    this.gatekeeper = new AliasDescriptionGatekeeper({
+      store,
+      consumption: options.consumption,
+      executor: options.executor,
+      readClient: options.readClient,
+      policy: options.policy,
+      profile: options.profile,
+      authorities: options.authorities,
+      appliance: options.appliance,
+      clock: options.clock,
+      refusals: this.#refusals,
+      ...(options.contractLifetimeMs === undefined ? {} : { contractLifetimeMs: options.contractLifetimeMs }),
+    });
+    this.#store = store;
+    this.#readClient = options.readClient;
+    this.#appliance = Object.freeze({ baseUrl: options.appliance.baseUrl, tlsMode: options.appliance.tlsMode });
     this.#inbox = options.inboxDirectory instanceof ArtifactDirectory ? options.inboxDirectory : ArtifactDirectory.open(inboxPath);
     this.#inboxIndex = new InboxIndex(this.#inbox);
-    this.#refusals = options.coordinator.refusals;
-    const coordinator = options.coordinator;
     this.#requests = new PendingRequestOutbox({
       directory: options.outboxDirectory instanceof ArtifactDirectory ? options.outboxDirectory : ArtifactDirectory.open(outboxPath),
       serverKey: Object.freeze({ privateKey: new Uint8Array(options.serverKey.privateKey) }),
@@ -190,7 +158,7 @@ export class AliasDescriptionExecutionCore {
       clock: options.clock,
       requestLifetimeMs: lifetime,
       refusals: this.#refusals,
-      contractsOf: (operationId: string) => coordinator.contractsOf(operationId),
+      contractsOf: (operationId: string) => contractsOfOperation(store, operationId),
     });
     this.#awaitedEvidence = this.#awaitedEvidenceTable();
     Object.freeze(this);
@@ -203,19 +171,19 @@ export class AliasDescriptionExecutionCore {
    * through the executor, for a contract the operator confirmed.
    */
   async requestAliasDescriptionChange(input: AliasDescriptionChangeInput): Promise<AliasDescriptionChangeResult> {
-    const checked = this.#checkInput(input);
-    if (!this.#coordinator.isWriteEnabled()) {
+    const checked = checkAliasDescriptionInput(input);
+    if (!this.gatekeeper.isWriteEnabled()) {
       this.#refusals.refuse('ANOMALY', RefusalGate.CAPABILITY);
-      return result(OperationStatus.REFUSED, null);
+      return changeResult(OperationStatus.REFUSED, null);
     }
     let binding: ApplianceBinding;
     try {
-      binding = await this.#coordinator.readApplianceBinding();
+      binding = await readApplianceBinding(this.#readClient, this.#appliance);
     } catch (e) {
       // No usable appliance id is an anomaly; a failed read is I/O, audited like the freshness gate's (STALE).
       if (e instanceof ApplianceIdentityError && e.code === 'NO_APPLIANCE_ID') this.#refusals.refuse('ANOMALY', RefusalGate.APPLIANCE_BINDING);
       else this.#refusals.refuse('STALE', RefusalGate.FRESHNESS);
-      return result(OperationStatus.REFUSED, null);
+      return changeResult(OperationStatus.REFUSED, null);
     }
     const bindingDigest = applianceBindingDigest(binding);
     const operationId = aliasOperationId(bindingDigest, checked.alias_name, checked.description);
@@ -236,35 +204,18 @@ export class AliasDescriptionExecutionCore {
         }
       }
       // The uniform refusal: the gate (if any) was audited where it failed.
-      return result(OperationStatus.REFUSED, operationId);
+      return changeResult(OperationStatus.REFUSED, operationId);
     }
   }
 
   /** The operation's latest contract and state version, or null (compared to see whether a race moved it). */
   #latestVersion(operationId: string): string | null {
     try {
-      const contracts = this.#coordinator.contractsOf(operationId);
+      const contracts = contractsOfOperation(this.#store, operationId);
       const latest = contracts[contracts.length - 1];
       return latest === undefined ? null : `${latest.contract_id}:${latest.state_version}`;
     } catch {
       return null;
-    }
-  }
-
-  #checkInput(input: AliasDescriptionChangeInput): { alias_name: string; description: string } {
-    if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-      throw new CoordinatorInputError('INVALID_ARGUMENT', 'input', null, 'must be an object {aliasName, description}');
-    }
-    const extra = Object.keys(input).find((k) => k !== 'aliasName' && k !== 'description');
-    if (extra !== undefined) throw new CoordinatorInputError('INVALID_ARGUMENT', 'input', 'UNKNOWN_FIELD', 'must have only aliasName and description');
-    try {
-      return parseAliasDescriptionInput({ alias_name: input.aliasName, description: input.description });
-    } catch (e) {
-      if (e instanceof AdapterInputError) {
-        const argument = ARGUMENT_NAMES[e.argument] ?? 'input';
-        throw new CoordinatorInputError('INVALID_ARGUMENT', argument, e.code, 'is invalid');
-      }
-      throw new CoordinatorInputError('INVALID_ARGUMENT', 'input', null, 'is invalid');
     }
   }
 
@@ -274,15 +225,15 @@ export class AliasDescriptionExecutionCore {
     bindingDigest: string,
     operationId: string,
   ): Promise<AliasDescriptionChangeResult> {
-    this.#coordinator.expireDue();
-    const contracts = this.#coordinator.contractsOf(operationId);
+    this.#store.expire();
+    const contracts = contractsOfOperation(this.#store, operationId);
     const latest = contracts[contracts.length - 1];
     if (latest !== undefined && !isClosedWithoutEffect(latest)) return this.#resume(latest, { input, binding, bindingDigest, operationId });
 
     // No open contract: a new attempt (the n-th attempt has its own step id, so its plan is new).
     let target: AliasTarget;
     try {
-      target = await this.#coordinator.readAlias(input.alias_name);
+      target = await this.#readAlias(input.alias_name);
     } catch (e) {
       if (e instanceof TargetResolutionError && e.code === 'NOT_FOUND') {
         throw new CoordinatorInputError('UNKNOWN_ALIAS', 'aliasName', 'NOT_FOUND', 'names no alias on the appliance');
@@ -303,17 +254,17 @@ export class AliasDescriptionExecutionCore {
     const authorizations = this.#inboxMatches(operationId, (a) => a.kind === ArtifactKind.PLAN_AUTHORIZATION && a.planDigest === planDigest);
     if (authorizations.length === 0) {
       const pending = this.#requests.authorizationRequest(operationId, stepId, planDigest, prepared, binding, input.alias_name);
-      return result(OperationStatus.REQUESTED, operationId, null, pending);
+      return changeResult(OperationStatus.REQUESTED, operationId, null, pending);
     }
     const [only] = authorizations;
     if (only === undefined || authorizations.length > 1) throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId });
-    const contract = await this.#coordinator.authorizeAndCreate({
+    const contract = await this.gatekeeper.authorizeAndCreate({
       authorization: only.artifact,
       preparedIntent: prepared.executionIntent,
       stepId,
     });
     const pending = this.#requests.confirmationRequest(contract, prepared.executionIntent, prepared.review, binding);
-    return result(OperationStatus.AWAITING_CONFIRMATION, operationId, contract.contract_id, pending);
+    return changeResult(OperationStatus.AWAITING_CONFIRMATION, operationId, contract.contract_id, pending);
   }
 
   /**
@@ -324,11 +275,11 @@ export class AliasDescriptionExecutionCore {
   async #resume(contract: RecoveryContract, call: OperationCall): Promise<AliasDescriptionChangeResult> {
     let c = contract;
     const id = c.contract_id;
-    if (c.state === RecoveryState.PREPARING) c = this.#coordinator.completePreparation(id);
+    if (c.state === RecoveryState.PREPARING) c = this.gatekeeper.completePreparation(id);
     if (c.state === RecoveryState.PREPARED) {
       // Another appliance or other arguments never resume this contract (refused before any inbox scan).
       const intent = this.#intentOf(c, call);
-      if (c.confirmation !== null) return this.#afterHandoff(await this.#coordinator.resumeConfirmed(id, intent), call);
+      if (c.confirmation !== null) return this.#afterHandoff(await this.gatekeeper.resumeConfirmed(id, intent), call);
     }
     for (const step of this.#awaitedEvidence) {
       if (!step.awaits(c)) continue;
@@ -337,14 +288,14 @@ export class AliasDescriptionExecutionCore {
         call.operationId,
         (a) => a.kind === step.kind && a.contractId === id && (!step.byStateVersion || a.stateVersion === version),
       );
-      if (evidence.length === 0) return result(step.status, call.operationId, id, await step.request(c, call));
+      if (evidence.length === 0) return changeResult(step.status, call.operationId, id, await step.request(c, call));
       const [only] = evidence;
       if (only === undefined || evidence.length > 1) throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId: call.operationId, contractId: id });
       return step.resolve(c, only.artifact, call);
     }
     // VERIFIED (authenticated by the store) → verified, also after the change, instead of the no-op
     // refusal; EXECUTING / ROLLING_BACK → reconciliation_required (nothing uncertain is ever success).
-    return result(statusOfContract(c), call.operationId, id);
+    return changeResult(statusOfContract(c), call.operationId, id);
   }
 
   /** The states that wait for one operator-signed artifact, in the order #resume tries them. */
@@ -363,7 +314,7 @@ export class AliasDescriptionExecutionCore {
           return this.#requests.confirmationRequest(c, intent, review, call.binding);
         },
         resolve: async (c: RecoveryContract, artifact: Artifact, call: OperationCall) =>
-          this.#afterHandoff(await this.#coordinator.confirmAndHandoff(c.contract_id, artifact, this.#intentOf(c, call)), call),
+          this.#afterHandoff(await this.gatekeeper.confirmAndHandoff(c.contract_id, artifact, this.#intentOf(c, call)), call),
       }),
       Object.freeze({
         awaits: reconciliation.awaits,
@@ -371,7 +322,7 @@ export class AliasDescriptionExecutionCore {
         byStateVersion: true,
         status: OperationStatus.RECONCILIATION_REQUIRED,
         request: (c: RecoveryContract, call: OperationCall) => this.#ensureReconciliationRequest(c, this.#boundAppliance(c, call)),
-        resolve: async (c: RecoveryContract, artifact: Artifact, call: OperationCall) => this.#after(this.#coordinator.resumeReconciliation(artifact), call.operationId),
+        resolve: async (c: RecoveryContract, artifact: Artifact, call: OperationCall) => this.#after(this.gatekeeper.resumeReconciliation(artifact), call.operationId),
       }),
       Object.freeze({
         awaits: release.awaits,
@@ -380,7 +331,7 @@ export class AliasDescriptionExecutionCore {
         status: OperationStatus.RECONCILIATION_REQUIRED,
         request: async (c: RecoveryContract, call: OperationCall) => this.#requests.releaseRequest(c, this.#boundAppliance(c, call)),
         resolve: async (c: RecoveryContract, artifact: Artifact, call: OperationCall) =>
-          this.#after(this.#coordinator.releaseRollbackFailedReservation(artifact), call.operationId),
+          this.#after(this.gatekeeper.releaseRollbackFailedReservation(artifact), call.operationId),
       }),
     ]);
   }
@@ -396,7 +347,7 @@ export class AliasDescriptionExecutionCore {
   }
 
   #after(contract: RecoveryContract, operationId: string): AliasDescriptionChangeResult {
-    return result(statusOfContract(contract), operationId, contract.contract_id);
+    return changeResult(statusOfContract(contract), operationId, contract.contract_id);
   }
 
   /**
@@ -433,41 +384,19 @@ export class AliasDescriptionExecutionCore {
   // ------------------------------------------------------------------ inbox
 
   /**
-   * Every inbox candidate is checked on every call (owner, mode, no symlink, size: `statKey`) and parsed
-   * once per change (the InboxIndex); a file that fails any of that poisons the scan (fail closed: it is
-   * never treated as absent), and is left in place. Only the files `relevant` selects are opened again, in
-   * full, and returned — discovery grants nothing: each is fully verified by the gate it is handed to.
-   */
-  #inboxMatches(operationId: string, relevant: (a: ArtifactSelector) => boolean): readonly InboxEntry[] {
-    const out: InboxEntry[] = [];
-    try {
-      for (const { fileName, selector } of this.#inboxIndex.scan()) {
-        if (!relevant(selector)) continue;
-        const artifact = parseArtifact(this.#inbox.read(fileName));
-        // Changed between the scan and this read: refused rather than used unselected.
-        if (!relevant(selectorOf(artifact))) throw new CoordinatorRefusedError();
-        out.push(Object.freeze({ fileName, artifact }));
-      }
-    } catch {
-      throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId });
-    }
-    return out;
-  }
-
-  /**
    * The operations the store knows, newest first (docs/DESIGN.md §6): ids, status, contract state, times
    * and the pending request's file name when it is in the outbox — never a value. Read-only: nothing is
    * expired, moved or written. `limit` 1..1000, `offset` ≥ 0, `operationId` a safe token when given.
    */
   listWriteOperations(query: WriteOperationsQuery): WriteOperationsPage {
     const fn = 'listWriteOperations';
-    if (query === null || typeof query !== 'object') throw new TypeError(`${fn}: "query" must be an object`);
+    assertObject(query, `${fn}: "query"`);
     if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > 1000) throw new TypeError(`${fn}: "limit" must be an integer in 1..1000`);
     if (!Number.isSafeInteger(query.offset) || query.offset < 0) throw new TypeError(`${fn}: "offset" must be a non-negative integer`);
     if (query.operationId !== undefined && (typeof query.operationId !== 'string' || !/^op-[0-9a-f]{64}$/.test(query.operationId))) {
       throw new TypeError(`${fn}: "operationId" must be op- followed by 64 lowercase hex`);
     }
-    const contracts = query.operationId === undefined ? this.#coordinator.allContracts() : this.#coordinator.contractsOf(query.operationId);
+    const contracts = query.operationId === undefined ? allContracts(this.#store) : contractsOfOperation(this.#store, query.operationId);
     return writeOperationsView(contracts, query, (name) => this.#requests.has(name));
   }
 
@@ -487,7 +416,7 @@ export class AliasDescriptionExecutionCore {
     if (existing !== null) return existing;
     let target: AliasTarget;
     try {
-      target = await this.#coordinator.readAlias(input.alias_name);
+      target = await this.#readAlias(input.alias_name);
     } catch {
       throw this.#refusals.refuse('STALE', RefusalGate.FRESHNESS, { contractId: c.contract_id });
     }
@@ -504,10 +433,10 @@ export class AliasDescriptionExecutionCore {
     if (this.#requests.has(name)) return name;
     const review = this.#requests.reviewOf(c);
     if (review === null) throw this.#refusals.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
-    const observation = await this.#coordinator.observeReconciliationTarget(c.contract_id);
+    const observation = await this.gatekeeper.observeReconciliationTarget(c.contract_id);
     let observed: AliasTarget;
     try {
-      observed = await this.#coordinator.readAlias(review.pre_state.name);
+      observed = await this.#readAlias(review.pre_state.name);
     } catch {
       throw this.#refusals.refuse('STALE', RefusalGate.RECONCILIATION, { contractId: c.contract_id });
     }
@@ -520,19 +449,6 @@ export class AliasDescriptionExecutionCore {
   // ------------------------------------------------------------------ the operator's recovery commands
 
   /**
-   * `pfsense-mcp admin rollback`: the executor's rollback of a VERIFIED contract (its own checks; at most one
-   * send). Returns the contract after: ROLLED_BACK, ROLLBACK_FAILED or RECONCILIATION.
-   */
-  async rollback(contractId: string): Promise<RecoveryContract> {
-    return this.#coordinator.requestRollback(contractId);
-  }
-
-  /** The authenticated contract (for the admin commands' state checks). */
-  loadContract(contractId: string): RecoveryContract {
-    return this.#coordinator.loadContract(contractId);
-  }
-
-  /**
    * `admin reconcile emit` / `admin release emit`: a fresh executor observation (reconciliation) and a
    * server-signed request in the outbox for a RECONCILIATION (forward or rollback origin) or unreleased
    * ROLLBACK_FAILED contract, bound to the appliance the change was made on (the binding read now must be the
@@ -540,7 +456,7 @@ export class AliasDescriptionExecutionCore {
    * returned as already pending. Refuses (CoordinatorRefusedError) any other state.
    */
   async emitRecoveryRequest(contractId: string, kind: RecoveryKind): Promise<{ readonly contract: RecoveryContract; readonly pendingRequest: string; readonly alreadyPending: boolean }> {
-    const c = this.#coordinator.loadContract(contractId);
+    const c = this.#store.load(contractId);
     const k = RECOVERY_KINDS[kind];
     if (!k.awaits(c)) throw this.#refusals.refuse('ANOMALY', k.gate, { contractId });
     const name = k.requestName(c.contract_id, c.state_version);
@@ -555,14 +471,14 @@ export class AliasDescriptionExecutionCore {
    * state version in the inbox resolves it (zero sends). None or more than one → refused.
    */
   resumeRecovery(contractId: string, kind: RecoveryKind): RecoveryContract {
-    const c = this.#coordinator.loadContract(contractId);
+    const c = this.#store.load(contractId);
     const k = RECOVERY_KINDS[kind];
     if (!k.awaits(c)) throw this.#refusals.refuse('ANOMALY', k.gate, { contractId });
     const version = c.state_version;
     const evidence = this.#inboxMatches(c.operation_id, (a) => a.kind === k.evidence && a.contractId === c.contract_id && a.stateVersion === version);
     const [only] = evidence;
     if (only === undefined || evidence.length > 1) throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId: c.operation_id, contractId });
-    return kind === 'release' ? this.#coordinator.releaseRollbackFailedReservation(only.artifact) : this.#coordinator.resumeReconciliation(only.artifact);
+    return kind === 'release' ? this.gatekeeper.releaseRollbackFailedReservation(only.artifact) : this.gatekeeper.resumeReconciliation(only.artifact);
   }
 
   /** The binding read now, accepted only if it is the one the server's own confirmation request for c named. */
@@ -571,11 +487,25 @@ export class AliasDescriptionExecutionCore {
     if (expected === null) throw this.#refusals.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
     let binding: ApplianceBinding;
     try {
-      binding = await this.#coordinator.readApplianceBinding();
+      binding = await readApplianceBinding(this.#readClient, this.#appliance);
     } catch {
       throw this.#refusals.refuse('STALE', RefusalGate.FRESHNESS, { contractId: c.contract_id });
     }
     if (applianceBindingDigest(binding) !== expected) throw this.#refusals.refuse('ANOMALY', RefusalGate.APPLIANCE_BINDING, { contractId: c.contract_id });
     return binding;
+  }
+
+  /** One authoritative read of an alias through the adapter (exact name). Throws the adapter's errors. */
+  #readAlias(aliasName: string): Promise<AliasTarget> {
+    return ADAPTER.readTarget(this.#readClient, { alias_name: aliasName });
+  }
+
+  /** The inbox files `relevant` selects (InboxIndex.matches); any unsafe or malformed candidate refuses the call. */
+  #inboxMatches(operationId: string, relevant: (a: ArtifactSelector) => boolean): readonly InboxEntry[] {
+    try {
+      return this.#inboxIndex.matches(relevant);
+    } catch {
+      throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId });
+    }
   }
 }
