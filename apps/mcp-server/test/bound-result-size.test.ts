@@ -34,9 +34,52 @@ describe('boundResultSize', () => {
     expect(frameBytes(oneMore, JSON.stringify(oneMore))).toBeGreaterThan(max - 200);
   });
 
+  // Both copies as the bound counts them: structuredContent raw, the text block as an escaped JSON string.
+  const payloadBytes = (structured: object) => {
+    const text = JSON.stringify(structured);
+    return Buffer.byteLength(text) + Buffer.byteLength(JSON.stringify(text));
+  };
+  const FRAME = 512;
+
+  it('keeps exactly the longest prefix that fits, its text being JSON.stringify of the cut result', () => {
+    // Every kind of character the two copies count differently: quotes, backslashes, control characters
+    // (escaped once, then their backslash again), 2-, 3- and 4-byte UTF-8, U+2028, a lone surrogate.
+    const odd = ['"q"', 'back\\slash', 'line\nfeed\t', 'é', '€', '😀', '\u2028', '\ud800', '<>&'];
+    const rows = Array.from({ length: 600 }, (_, i) => ({ id: i, descr: `${odd[i % odd.length] as string}${i}`.repeat(1 + (i % 7)), list: [i, null, true] }));
+    const p = { data: rows, count: rows.length, limit: 1000, offset: 7, next_offset: null, truncated: false };
+    const cut = (keep: number) => ({ ...p, data: p.data.slice(0, keep), count: keep, next_offset: p.offset + keep, truncated: true });
+    for (const max of [8_000, 20_011, 64 * 1024]) {
+      const out = boundResultSize(p, p.data, cut, max);
+      const kept = (out.structured['data'] as unknown[]).length;
+      expect(kept).toBeGreaterThan(0);
+      expect(kept).toBeLessThan(rows.length);
+      expect(out.text).toBe(JSON.stringify(out.structured));
+      expect(out.structured).toEqual(cut(kept));
+      expect(payloadBytes(out.structured) + FRAME).toBeLessThanOrEqual(max);
+      expect(payloadBytes(cut(kept + 1)) + FRAME).toBeGreaterThan(max);
+    }
+    const whole = boundResultSize(p, p.data, cut);
+    expect(whole.structured).toBe(p);
+    expect(whole.text).toBe(JSON.stringify(p));
+  });
+
+  it('writes a list element JSON cannot express as null, as JSON.stringify does', () => {
+    const p = { data: [1, undefined, 'x'], count: 3 };
+    expect(boundResultSize(p, p.data, null).text).toBe(JSON.stringify(p));
+  });
+
+  it('refuses a list that is not the result\'s first key "data"', () => {
+    const p = page(3, 10);
+    expect(() => boundResultSize(p, [...p.data], cutOf(p))).toThrow(TypeError);
+    const q = { count: 3, data: p.data };
+    expect(() => boundResultSize(q, q.data, null)).toThrow(TypeError);
+  });
+
   it('refuses what cannot be cut: a singular result or a first item over the limit', () => {
     expect(() => boundResultSize({ data: { x: 'a'.repeat(600_000) } }, null, null)).toThrow(ToolCallError);
     const p = page(3, MAX_RESULT_BYTES);
     expect(() => boundResultSize(p, p.data, cutOf(p))).toThrow(ToolCallError);
+    const big = page(4, 400_000);
+    expect(() => boundResultSize(big, big.data, null)).toThrow(ToolCallError);
   });
 });

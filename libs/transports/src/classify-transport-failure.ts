@@ -48,7 +48,7 @@ function stringProp(value: unknown, key: string): string | null {
   return typeof v === 'string' ? v : null;
 }
 
-/** The innermost low-level code: got copies it, but a cause chain may hold a more precise one. */
+/** The innermost low-level code: a wrapping client library copies it, but a cause chain may hold a more precise one. */
 function lowLevelCode(error: unknown): string | null {
   const own = stringProp(error, 'code');
   const cause = error !== null && typeof error === 'object' ? (error as { cause?: unknown }).cause : undefined;

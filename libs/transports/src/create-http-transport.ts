@@ -1,11 +1,7 @@
 import { lstatSync, readFileSync } from 'node:fs';
-import { Agent as HttpAgent, type ClientRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { isIPv4 } from 'node:net';
-import type { Socket } from 'node:net';
-import { TLSSocket } from 'node:tls';
-import got, { type Progress } from 'got';
-import { classifyTransportFailure, type WritePhase } from './classify-transport-failure.js';
 import type { HttpMethod } from '@pfsense-mcp/foundation';
 import { InFlightLimiter } from './in-flight-limiter.js';
 import {
@@ -17,10 +13,10 @@ import {
   DEFAULT_QUEUE_TIMEOUT_MS,
   DEFAULT_RESPONSE_TIMEOUT_MS,
 } from './transport-defaults.js';
-import { ResponseTooLargeError, TransportConfigError, TransportConnectionError, TransportError } from './transport-error.js';
-import type { Transport, TransportRequestOptions, TransportResponse } from './transport.js';
+import { sendHttpRequest, type AttemptTrace, type SendSettings } from './send-http-request.js';
+import { TransportConfigError, TransportConnectionError } from './transport-error.js';
+import type { Transport, TransportRequestOptions } from './transport.js';
 import { validateRequest, type ValidatedRequest } from './validate-request.js';
-
 
 const MAX_TIMEOUT_MS = 10 * 60_000;
 const MAX_RESPONSE_BYTES_CEILING = 256 * 1024 * 1024;
@@ -100,18 +96,6 @@ function readCaFile(path: unknown): Buffer {
     throw new TransportConfigError('createHttpTransport: "caFile" holds no PEM certificate', 'CA_FILE_INVALID');
   }
   return pem;
-}
-
-interface Settings {
-  readonly origin: string;
-  readonly basePath: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly ca: Buffer | undefined;
-  readonly connectTimeoutMs: number;
-  readonly responseTimeoutMs: number;
-  readonly maxResponseBytes: number;
-  readonly agent: HttpAgent | HttpsAgent;
-  readonly https: boolean;
 }
 
 export function createHttpTransport(options: HttpTransportOptions): HttpTransport {
@@ -194,12 +178,15 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
   // A private agent per transport: its own pool, sized to the in-flight bound, never the global one.
   // `timeout` is what Node's agent uses to close idle pooled sockets (it also honours a shorter
   // Keep-Alive hint from the server); on a socket in use it only emits an event nobody acts on — the
-  // request's own timeouts are got's.
+  // request's own timeouts are sendHttpRequest's.
   const agentOptions = { keepAlive, maxSockets: maxInFlight, maxFreeSockets: maxInFlight, timeout: freeSocketTimeoutMs };
   const agent = isHttps ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
 
-  const settings: Settings = Object.freeze({
-    origin: url.origin,
+  const settings: SendSettings = Object.freeze({
+    https: isHttps,
+    // node:http takes an IPv6 literal without its URL brackets.
+    hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+    port: url.port === '' ? undefined : Number(url.port),
     basePath: url.pathname.replace(/\/+$/, ''),
     headers: Object.freeze(headers),
     ca,
@@ -207,7 +194,6 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     responseTimeoutMs,
     maxResponseBytes,
     agent,
-    https: isHttps,
   });
   const limiter = new InFlightLimiter(maxInFlight, { maxQueued, queueTimeoutMs });
 
@@ -219,12 +205,12 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       try {
         const trace = newTrace();
         try {
-          return await send(settings, request, signal, trace);
+          return await sendHttpRequest(settings, request, signal, trace);
         } catch (error) {
           if (!isSafeToResend(request, error, trace, signal)) throw error;
         }
         // The one resend, on the same in-flight slot; its failure is reported as it is.
-        return await send(settings, request, signal, newTrace());
+        return await sendHttpRequest(settings, request, signal, newTrace());
       } finally {
         release();
       }
@@ -234,13 +220,6 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     },
   };
   return Object.freeze(transport);
-}
-
-/** What one attempt saw on its socket: whether it came from the pool, and whether the peer answered. */
-interface AttemptTrace {
-  reusedSocket: boolean;
-  /** Response data reached the HTTP parser (a TLS close alert is not data: it ends the stream). */
-  responseBytes: boolean;
 }
 
 function newTrace(): AttemptTrace {
@@ -259,151 +238,4 @@ function isSafeToResend(
   if (request.method !== 'GET' || signal?.aborted === true) return false;
   if (!(error instanceof TransportConnectionError) || error.code !== 'CONNECTION_RESET') return false;
   return trace.reusedSocket && !trace.responseBytes;
-}
-
-function buildUrl(settings: Settings, request: ValidatedRequest): string {
-  let url = settings.origin + settings.basePath + request.path;
-  if (request.query !== null) {
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(request.query)) params.append(key, String(value));
-    const encoded = params.toString();
-    if (encoded !== '') url += `?${encoded}`;
-  }
-  return url;
-}
-
-function flattenHeaders(raw: IncomingMessage['headers']): Readonly<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (value === undefined) continue;
-    Object.defineProperty(out, name, {
-      value: Array.isArray(value) ? value.join(', ') : value,
-      enumerable: true,
-    });
-  }
-  return Object.freeze(out);
-}
-
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-function send(
-  settings: Settings, request: ValidatedRequest, signal: AbortSignal | undefined, trace: AttemptTrace,
-): Promise<TransportResponse> {
-  const headers: Record<string, string> = { ...settings.headers };
-  // No Content-Type without a body: pfrest ignores the query string of a GET that claims JSON.
-  if (request.body !== null) headers['content-type'] = 'application/json';
-  const timeout = settings.https
-    ? {
-        lookup: settings.connectTimeoutMs,
-        connect: settings.connectTimeoutMs,
-        secureConnect: settings.connectTimeoutMs,
-        send: settings.responseTimeoutMs,
-        response: settings.responseTimeoutMs,
-        read: settings.responseTimeoutMs,
-      }
-    : {
-        lookup: settings.connectTimeoutMs,
-        connect: settings.connectTimeoutMs,
-        send: settings.responseTimeoutMs,
-        response: settings.responseTimeoutMs,
-        read: settings.responseTimeoutMs,
-      };
-
-  return new Promise<TransportResponse>((resolve, reject) => {
-    let phase: WritePhase = 'not-started';
-    let tooLarge = false;
-    const pending = got(buildUrl(settings, request), {
-      method: request.method,
-      headers,
-      ...(request.body !== null ? { body: request.body } : {}),
-      agent: settings.https ? { https: settings.agent as HttpsAgent } : { http: settings.agent as HttpAgent },
-      https: {
-        rejectUnauthorized: true,
-        minVersion: 'TLSv1.2',
-        ...(settings.ca !== undefined ? { certificateAuthority: settings.ca } : {}),
-      },
-      http2: false,
-      // One call = one upstream request: no retry of any kind, no redirect following (a 3xx is
-      // returned as it is), no throwing on status (the caller classifies it).
-      retry: { limit: 0 },
-      followRedirect: false,
-      throwHttpErrors: false,
-      // No Accept-Encoding, so the byte cap counts what we keep (no decompression bombs).
-      decompress: false,
-      responseType: 'buffer',
-      allowGetBody: false,
-      enableUnixSockets: false,
-      timeout,
-      ...(signal !== undefined ? { signal } : {}),
-    });
-
-    const overCap = (): void => {
-      if (tooLarge) return;
-      tooLarge = true;
-      // Destroys the request and its socket: the rest of the body is never read, the connection
-      // never returns to the pool.
-      pending.cancel();
-    };
-
-    pending.on('request', (clientRequest: ClientRequest) => {
-      clientRequest.once('socket', (socket: Socket) => {
-        const onData = (): void => {
-          trace.responseBytes = true;
-        };
-        socket.on('data', onData);
-        // The socket outlives the request in the pool: the listener goes with the request.
-        clientRequest.once('close', () => socket.off('data', onData));
-        if (clientRequest.reusedSocket) {
-          trace.reusedSocket = true;
-          phase = 'connected';
-          return;
-        }
-        const secure = socket instanceof TLSSocket;
-        // `authorized` is set only once the handshake verified the peer (rejectUnauthorized is on).
-        if (!socket.connecting && (!secure || socket.authorized)) {
-          phase = 'connected';
-          return;
-        }
-        phase = 'connecting';
-        // Node holds the request bytes until TCP connect (http) or the end of the TLS handshake
-        // (https); before that event nothing of the request can be on the wire.
-        socket.once(secure ? 'secureConnect' : 'connect', () => {
-          phase = 'connected';
-        });
-      });
-    });
-    pending.on('response', (response: IncomingMessage) => {
-      const declared = Number(response.headers['content-length']);
-      if (Number.isFinite(declared) && declared > settings.maxResponseBytes) overCap();
-    });
-    pending.on('downloadProgress', (progress: Progress) => {
-      if (progress.transferred > settings.maxResponseBytes) overCap();
-    });
-
-    pending.then(
-      (response) => {
-        const raw = response.rawBody ?? Buffer.alloc(0);
-        if (tooLarge || raw.length > settings.maxResponseBytes) {
-          reject(new ResponseTooLargeError(settings.maxResponseBytes));
-          return;
-        }
-        let body: string;
-        try {
-          body = UTF8.decode(raw);
-        } catch {
-          reject(new TransportError('transport: response body is not UTF-8', 'BODY_NOT_UTF8', true));
-          return;
-        }
-        resolve(
-          Object.freeze({ status: response.statusCode, headers: flattenHeaders(response.headers), body }),
-        );
-      },
-      (error: unknown) => {
-        if (tooLarge) reject(new ResponseTooLargeError(settings.maxResponseBytes));
-        // The caller gave up: the connection is destroyed; whether a byte left is what the socket saw.
-        else if (signal?.aborted === true) reject(new TransportError('transport: the request was cancelled', 'CANCELLED', phase === 'connected'));
-        else reject(classifyTransportFailure(error, phase));
-      },
-    );
-  });
 }

@@ -1,4 +1,4 @@
-// Public API of transports: the Transport port, the HTTP transport (the only user of got), the
+// Public API of transports: the Transport port, the HTTP transport (node:http / node:https), the
 // fault proxy, and the typed errors that say whether a request was written.
 export type { HttpMethod } from '@pfsense-mcp/foundation';
 export { HTTP_METHODS, isHttpMethod } from '@pfsense-mcp/foundation';
