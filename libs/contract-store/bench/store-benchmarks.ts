@@ -8,9 +8,9 @@ import { auditMacInputForBenchmark } from '../src/audit-chain.js';
 import { ExecutorContractStore } from '../src/executor-entry.js';
 import { SqliteRecoveryContractStore } from '../src/index.js';
 import type { AnchorRecord, AntiRollbackAnchor, ContractStoreOptions, NewContractInput } from '../src/index.js';
-import { coreOf } from '../src/sqlite-recovery-contract-store.js';
 import { fsyncDirectory } from '@pfsense-mcp/foundation';
 import { loadStoreKeys } from '../src/store-keys.js';
+import { inOneTransaction } from './in-one-transaction.js';
 
 export interface StoreBenchRow {
   readonly name: string;
@@ -201,10 +201,9 @@ export async function runStoreBenchmarks(options: StoreBenchOptions): Promise<re
   const anchor = memoryAnchor();
   const big = await SqliteRecoveryContractStore.open(baseOptions(bigDir, masterKey, clock, anchor));
   const bigEx = ExecutorContractStore.of(big);
-  const core = coreOf(big);
   const BATCH = 500;
   for (let i = 0; i < n; i += BATCH) {
-    core.batchForBenchmark(() => {
+    inOneTransaction(big, () => {
       for (let j = i; j < Math.min(n, i + BATCH); j += 1) lifecycle(big, bigEx, lifecycles + 1 + j, now);
     });
   }
@@ -265,10 +264,9 @@ export async function fillClosedContracts(options: FillClosedContractsOptions): 
   const store = await SqliteRecoveryContractStore.open(baseOptions(options.directory, options.masterKey, () => now, { file: options.anchorFile }));
   try {
     const ex = ExecutorContractStore.of(store);
-    const core = coreOf(store);
     const BATCH = 500;
     for (let i = 0; i < options.n; i += BATCH) {
-      core.batchForBenchmark(() => {
+      inOneTransaction(store, () => {
         for (let j = i; j < Math.min(options.n, i + BATCH); j += 1) lifecycle(store, ex, j, now);
       });
     }

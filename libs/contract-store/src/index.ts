@@ -1,11 +1,15 @@
 // Public API of @pfsense-mcp/contract-store: explicit named exports only.
 // Execution transitions and artifact decryption are NOT here: see '@pfsense-mcp/contract-store/executor'.
 export { SqliteRecoveryContractStore } from './sqlite-recovery-contract-store.js';
-export type { AuditVerification } from './sqlite-recovery-contract-store.js';
+export type { AuditVerification } from './verify-audit-chain.js';
 export type { StoreIntegrityFailure, StoreIntegrityReport } from './store-integrity-report.js';
-export { DEFAULT_RETENTION_MS } from './store-core.js';
+export { DEFAULT_RETENTION_MS } from './contract-store-options.js';
 export { isPurgeable } from './is-purgeable.js';
-export type { AuditEventView, ContractStoreOptions, CreateOptions, ListFilter, ReconciledContract } from './store-core.js';
+export type { ContractStoreOptions } from './contract-store-options.js';
+export type { CreateOptions } from './create-contract.js';
+export type { AuditEventView } from './list-audit-events.js';
+export type { ListFilter } from './read-contracts.js';
+export type { ReconciledContract } from './reconcile-interrupted.js';
 export { SqliteConsumptionStore } from './sqlite-consumption-store.js';
 export { currentProcessOwner, isOwnerAlive } from './process-owner.js';
 export type { ConsumptionStoreOptions } from './sqlite-consumption-store.js';

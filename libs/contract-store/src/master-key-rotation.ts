@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { generateMasterKey, readMasterKeyFile, writeMasterKeyFile } from '@pfsense-mcp/crypto';
-import { assertFunction, assertObject } from '@pfsense-mcp/foundation';
+import { assertFunction, assertObject, readClock } from '@pfsense-mcp/foundation';
 import { KeyRotationError, StoreFileError } from './contract-store-error.js';
 import { FileAntiRollbackAnchor } from './file-anti-rollback-anchor.js';
 import { rekeyConsumptionStoreFile } from './rekey-consumption-store-file.js';
@@ -224,7 +224,7 @@ export async function rotateMasterKey(options: MasterKeyRotationOptions): Promis
         new_epoch: newEpoch,
         old_key_check: masterKeyCheck(oldKey),
         new_key_check: masterKeyCheck(newKey),
-        started_at: clock(),
+        started_at: readClock(clock, 'rotateMasterKey'),
       };
       writeRotationJournal(options.journalFile, journal);
       step('journal-begun');

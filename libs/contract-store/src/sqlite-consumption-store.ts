@@ -1,38 +1,40 @@
-import { assertFunction, assertObject, readClock } from '@pfsense-mcp/foundation';
+import { assertObject, readClock } from '@pfsense-mcp/foundation';
 import { randomBytes } from 'node:crypto';
-import { dirname, join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { bytesToHex, isSafeToken } from '@pfsense-mcp/canonical';
 import type { AntiRollbackAnchor } from './anti-rollback-anchor.js';
-import { ConsumptionIntegrityError, KeyEpochMismatchError, StoreClosedError, StoreFileError, StoreRollbackError } from './contract-store-error.js';
-import { crashHooksOf } from './crash-hooks.js';
-import type { CrashHooks, CrashPoint, WithCrashHooks } from './crash-hooks.js';
-import { FileAntiRollbackAnchor } from './file-anti-rollback-anchor.js';
+import { ConsumptionIntegrityError, KeyEpochMismatchError, StoreClosedError, StoreRollbackError } from './contract-store-error.js';
+import type { CrashHooks, CrashPoint } from './crash-hooks.js';
 import { FIRST_KEY_EPOCH, epochParts, readKeyEpoch } from './key-epoch.js';
+import { openStoreDatabase } from './open-store-database.js';
+import type { StoreDatabaseKind, StoreDatabaseOptions } from './open-store-database.js';
 import { MacDomain, macMatches, rowMac } from './row-mac.js';
-import { CONSUMPTION_STORE_MIGRATIONS, prepareSchema } from './schema-migrations.js';
-import { assertSecureDirectory, assertSecureFile, createSecureFile } from './secure-store-path.js';
-import { loadStoreKeys } from './store-keys.js';
-import type { MasterKeySource } from './store-keys.js';
+import { CONSUMPTION_STORE_MIGRATIONS } from './schema-migrations.js';
+import { createSecureFile } from './secure-store-path.js';
 
 const SCHEMA_VERSION = 2;
 
-export interface ConsumptionStoreOptions extends MasterKeySource, WithCrashHooks {
-  /** Directory (0700, owned by the process user); may be the contract store's directory. */
-  readonly directory: string;
-  /** File name (default `consumption.sqlite`). */
-  readonly fileName?: string;
-  readonly clock: () => number;
-  readonly busyTimeoutMs?: number;
-  readonly migrate?: boolean;
-  /**
-   * Optional anti-rollback anchor for this file (high-water mark of its chain): an implementation, or
-   * `{ file }` for a file anchor keyed by this store (not in the store directory). Without one, a deleted
-   * row or a rewritten head is still detected inside the file, but a restored older copy of the whole file
-   * is not (README).
-   */
-  readonly anchor?: AntiRollbackAnchor | { readonly file: string };
-}
+/**
+ * How the consumption store's file is opened (open-store-database.ts): one table, no reference, and the
+ * file was always opened with the driver's foreign-key and integer defaults — kept so, on purpose.
+ */
+export const CONSUMPTION_STORE_DATABASE: StoreDatabaseKind = Object.freeze({
+  defaultFileName: 'consumption.sqlite',
+  anchorRequired: false,
+  foreignKeys: 'driver-default',
+  integers: 'driver-default',
+  migrations: CONSUMPTION_STORE_MIGRATIONS,
+});
+
+/**
+ * Options of `SqliteConsumptionStore.open` (StoreDatabaseOptions: `directory` — 0700, owned by the process
+ * user; may be the contract store's directory —, `fileName` — default `consumption.sqlite` —, `clock`,
+ * `busyTimeoutMs`, `migrate`, the master key). `anchor` is optional here: an anti-rollback anchor for this
+ * file (high-water mark of its chain), an implementation or `{ file }` for a file anchor keyed by this store
+ * (not in the store directory). Without one, a deleted row or a rewritten head is still detected inside the
+ * file, but a restored older copy of the whole file is not (README).
+ */
+export type ConsumptionStoreOptions = StoreDatabaseOptions;
 
 interface Head {
   readonly sequence: number;
@@ -104,7 +106,8 @@ export class SqliteConsumptionStore {
    */
   static async acceptRestore(options: ConsumptionStoreOptions): Promise<number> {
     const fn = 'SqliteConsumptionStore.acceptRestore';
-    if (options === null || typeof options !== 'object' || options.anchor === undefined) throw new TypeError(`${fn}: "anchor" is required`);
+    assertObject(options, `${fn}: "options"`);
+    if (options.anchor === undefined) throw new TypeError(`${fn}: "anchor" is required`);
     const store = await SqliteConsumptionStore.#open(options, fn, true);
     try {
       return store.#acceptedRestoreAt as number;
@@ -114,50 +117,13 @@ export class SqliteConsumptionStore {
   }
 
   static async #open(options: ConsumptionStoreOptions, fn: string, acceptRestore: boolean): Promise<SqliteConsumptionStore> {
-    assertObject(options, `${fn}: "options"`);
-    if (typeof options.directory !== 'string' || options.directory.length === 0) throw new TypeError(`${fn}: "directory" must be a non-empty string`);
-    if (options.fileName !== undefined && !isSafeToken(options.fileName)) throw new TypeError(`${fn}: "fileName" must be a safe token`);
-    assertFunction(options.clock, `${fn}: "clock"`);
-    const busy = options.busyTimeoutMs ?? 10_000;
-    if (!Number.isSafeInteger(busy) || busy < 0) throw new TypeError(`${fn}: "busyTimeoutMs" must be a non-negative safe integer`);
-    if (options.anchor !== undefined && (options.anchor === null || typeof options.anchor !== 'object')) {
-      throw new TypeError(`${fn}: "anchor" must be an AntiRollbackAnchor or { file }`);
-    }
-    const hooks = crashHooksOf(options, fn);
-    const keys = loadStoreKeys(options, fn);
-    assertSecureDirectory(options.directory);
-    let anchor: AntiRollbackAnchor | null = null;
-    if (options.anchor !== undefined) {
-      if ('file' in options.anchor && typeof options.anchor.file === 'string') {
-        // An anchor next to the file it guards would be restored together with it.
-        if (dirname(resolve(options.anchor.file)) === resolve(options.directory)) {
-          throw new StoreFileError('ANCHOR_IN_STORE_DIRECTORY', options.anchor.file, 'anchor file must not be in the store directory');
-        }
-        anchor = new FileAntiRollbackAnchor({ path: options.anchor.file, macKey: keys.anchor });
-      } else {
-        anchor = options.anchor as AntiRollbackAnchor;
-        if (typeof anchor.read !== 'function' || typeof anchor.write !== 'function') throw new TypeError(`${fn}: "anchor" must implement read() and write()`);
-      }
-    }
-    const path = join(options.directory, options.fileName ?? 'consumption.sqlite');
-    const existed = assertSecureFile(path, false);
-    if (!existed) {
-      if (acceptRestore) throw new StoreFileError('NOT_FOUND', path, 'no consumption store to accept');
-      if (anchor !== null && anchor.read() !== null) throw new StoreRollbackError('STORE_MISSING', null, null);
-      createSecureFile(path);
-    }
-    assertSecureFile(`${path}-wal`, false);
-    assertSecureFile(`${path}-shm`, false);
-    const db = new Database(path, { fileMustExist: true });
+    const { db, keys, anchor, crashHooks } = await openStoreDatabase(options, {
+      ...CONSUMPTION_STORE_DATABASE,
+      fn,
+      ifMissing: acceptRestore ? { refuse: 'no consumption store to accept' } : 'create',
+      migrate: options?.migrate === true,
+    });
     try {
-      db.pragma(`busy_timeout = ${busy}`);
-      const mode = db.pragma('journal_mode = WAL', { simple: true });
-      if (String(mode).toLowerCase() !== 'wal') throw new Error('could not enable WAL');
-      db.pragma('synchronous = FULL');
-      db.pragma('secure_delete = ON');
-      await prepareSchema(db, path, CONSUMPTION_STORE_MIGRATIONS, { migrate: options.migrate === true });
-      assertSecureFile(`${path}-wal`, false);
-      assertSecureFile(`${path}-shm`, false);
       const storeId = db
         .transaction((): string => {
           const row = db.prepare('SELECT store_id FROM consumption_meta WHERE id = 1').get() as { store_id: string } | undefined;
@@ -177,7 +143,7 @@ export class SqliteConsumptionStore {
           return row.store_id;
         })
         .immediate();
-      const store = new SqliteConsumptionStore(db, keys.consumption, storeId, options.clock, anchor, hooks);
+      const store = new SqliteConsumptionStore(db, keys.consumption, storeId, options.clock, anchor, crashHooks);
       store.#verifyAll();
       if (acceptRestore) store.#acceptRestore();
       else store.#syncAnchor(true);

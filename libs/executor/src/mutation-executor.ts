@@ -4,7 +4,7 @@ import type { CanonicalValue } from '@pfsense-mcp/canonical';
 import { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import type { ReconciledContract, RecoveryContract } from '@pfsense-mcp/contract-store';
 import { ExecutorContractStore } from '@pfsense-mcp/contract-store/executor';
-import type { VerifiedSeal } from '@pfsense-mcp/contract-store/executor';
+import type { ExecutorStoreOperations, VerifiedSeal } from '@pfsense-mcp/contract-store/executor';
 import { assertFunction, assertObject, readClock } from '@pfsense-mcp/foundation';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { MutationPolicy, PolicyRefusalError } from '@pfsense-mcp/policy';
@@ -62,22 +62,7 @@ export interface RollbackArgs {
  * `confirm` or `resolveReconciliation`, and the entry exposes no way to the full store
  * (test/sealed-source.test.ts also scans src/ for those calls).
  */
-type ExecutorStoreView = Pick<
-  ExecutorContractStore,
-  | 'load'
-  | 'checkAnchor'
-  | 'reconcileInterrupted'
-  | 'beginExecution'
-  | 'markExecutionVerified'
-  | 'markExecutionFailed'
-  | 'markExecutionAmbiguous'
-  | 'beginRollback'
-  | 'markRollbackVerified'
-  | 'markRollbackFailed'
-  | 'markRollbackAmbiguous'
-  | 'decryptProtectedArtifact'
-  | 'recordRefusal'
->;
+type ExecutorStoreView = ExecutorStoreOperations;
 
 /**
  * The sealed executor (docs/DESIGN.md §4): the only holder of a WriteApiClient. It accepts a

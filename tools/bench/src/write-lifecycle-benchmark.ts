@@ -14,15 +14,9 @@ import {
   verifyPendingRequest,
 } from '@pfsense-mcp/authorization';
 import type { PendingAuthorizationRequest, PendingConfirmationRequest } from '@pfsense-mcp/authorization';
-import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
-import { AliasDescriptionOperationDriver, createStoreEvidenceVerifiers } from '@pfsense-mcp/coordinator';
 import { PinnedAuthoritySet, generateEd25519KeyPair, generateMasterKey, keyIdOf } from '@pfsense-mcp/crypto';
-import { MutationExecutor } from '@pfsense-mcp/executor';
-import { RestApiClient } from '@pfsense-mcp/pfsense-read';
-import { Capability, MutationPolicy, Profile } from '@pfsense-mcp/policy';
-import { createHttpTransport } from '@pfsense-mcp/transports';
-import { WriteApiClient } from '@pfsense-mcp/write-client';
 import { startBuiltSimulator } from './built-simulator.js';
+import { openLibraryWritePath } from './library-write-path.js';
 import { result, type BenchResult } from './bench-result.js';
 import type { Benchmark } from './benchmark.js';
 import { median } from './stats.js';
@@ -114,7 +108,7 @@ export const writeLifecycleBenchmark: Benchmark = {
 
       // ---- library level: the same chain in process, signed with the authorization library
       const lib = join(root, 'library');
-      for (const d of [lib, join(lib, 'store'), join(lib, 'anchors')]) mkdirSync(d, { mode: 0o700 });
+      for (const d of [lib, join(lib, 'anchors')]) mkdirSync(d, { mode: 0o700 });
       const masterKey = generateMasterKey();
       const pair = () => {
         const k = generateEd25519KeyPair();
@@ -126,34 +120,17 @@ export const writeLifecycleBenchmark: Benchmark = {
         { keyId: conf.keyId, publicKey: conf.publicKey, role: 'confirmation', active: true },
       ]);
       const serverSet = PinnedAuthoritySet.of([{ keyId: srv.keyId, publicKey: srv.publicKey, role: 'server-request', active: true }]);
-      const store = await SqliteRecoveryContractStore.open({ directory: join(lib, 'store'), masterKey, clock: Date.now, anchor: { file: join(lib, 'anchors', 'contracts.anchor') }, ...createStoreEvidenceVerifiers({ authorities }) });
-      const consumption = await SqliteConsumptionStore.open({ directory: join(lib, 'store'), masterKey, clock: Date.now, anchor: { file: join(lib, 'anchors', 'consumption.anchor') } });
-      closers.push(() => store.close(), () => consumption.close());
-      const http = () => {
-        const t = createHttpTransport({ baseUrl: sim.url, allowHttpLoopback: true, authHeader: { name: 'X-API-Key', value: apiKey } });
-        closers.push(() => t.close());
-        return t;
-      };
-      const readClient = new RestApiClient(http());
-      const policy = MutationPolicy.of([{ capability: Capability.ALIAS_WRITE, endpointSymbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH' }]);
-      const executor = new MutationExecutor({ store, writeClient: new WriteApiClient(http()), readClient, policy, clock: Date.now });
-      const inbox = join(lib, 'inbox');
-      const outbox = join(lib, 'outbox');
-      const driver = new AliasDescriptionOperationDriver({
-        store,
-        consumption,
-        executor,
-        readClient,
-        policy,
-        profile: Profile.WRITE_PROTECTED,
+      const path = await openLibraryWritePath({
+        directory: lib,
+        masterKey,
+        sim: { url: sim.url, apiKey },
         authorities,
-        appliance: { baseUrl: sim.url, tlsMode: 'http-loopback' },
-        clock: Date.now,
-        inboxDirectory: inbox,
-        outboxDirectory: outbox,
         serverKey: { privateKey: srv.privateKey },
         serverAuthorities: serverSet,
+        anchors: { contracts: join(lib, 'anchors', 'contracts.anchor'), consumption: join(lib, 'anchors', 'consumption.anchor') },
       });
+      closers.push(() => path.close());
+      const { driver, inbox, outbox } = path;
       let n = 0;
       const sign = (name: string | null, make: (request: unknown) => unknown) => {
         const request = verifyPendingRequest(parseArtifact(readFileSync(join(outbox, name ?? ''))), { serverAuthorities: serverSet, nowMs: Date.now() });

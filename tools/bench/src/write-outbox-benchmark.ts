@@ -1,23 +1,12 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
-import {
-  AliasDescriptionOperationDriver,
-  MemoryRefusalAudit,
-  authorizationRequestName,
-  createStoreEvidenceVerifiers,
-  parseAuthorizationRequestName,
-} from '@pfsense-mcp/coordinator';
+import { MemoryRefusalAudit, authorizationRequestName, parseAuthorizationRequestName } from '@pfsense-mcp/coordinator';
 import { PinnedAuthoritySet, generateEd25519KeyPair, generateMasterKey, keyIdOf } from '@pfsense-mcp/crypto';
-import { MutationExecutor } from '@pfsense-mcp/executor';
-import { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { startSimulator } from '@pfsense-mcp/pfsense-sim';
-import { Capability, MutationPolicy, Profile } from '@pfsense-mcp/policy';
-import { createHttpTransport } from '@pfsense-mcp/transports';
-import { WriteApiClient } from '@pfsense-mcp/write-client';
 import { result } from './bench-result.js';
+import { openLibraryWritePath } from './library-write-path.js';
 import type { BenchResult } from './bench-result.js';
 import type { BenchContext, Benchmark } from './benchmark.js';
 import { median } from './stats.js';
@@ -45,40 +34,24 @@ export const writeOutboxBenchmark: Benchmark = Object.freeze({
         '/api/v2/status/system': { platform: 'Netgate 4200', netgate_id: 'a1b2c3d4e5f60718' },
       },
     });
-    const transport = createHttpTransport({ baseUrl: sim.url, allowHttpLoopback: true, authHeader: { name: 'X-API-Key', value: sim.apiKey } });
-    const closers: (() => void)[] = [() => transport.close()];
+    const closers: (() => void)[] = [];
     try {
       const server = generateEd25519KeyPair();
       const serverPin = { keyId: keyIdOf(server.publicKey), publicKey: server.publicKey, role: 'server-request' as const, active: true };
       const operator = generateEd25519KeyPair();
       const authorities = PinnedAuthoritySet.of([serverPin, { keyId: keyIdOf(operator.publicKey), publicKey: operator.publicKey, role: 'plan-authorization', active: true }]);
-      const masterKey = generateMasterKey();
-      const storeDir = join(root, 'store');
-      mkdirSync(storeDir, { mode: 0o700 });
-      const store = await SqliteRecoveryContractStore.open({ directory: storeDir, masterKey, clock: Date.now, anchor: { file: join(root, 'anchor.json') }, ...createStoreEvidenceVerifiers({ authorities }) });
-      closers.push(() => store.close());
-      const consumption = await SqliteConsumptionStore.open({ directory: storeDir, masterKey, clock: Date.now });
-      closers.push(() => consumption.close());
-      const policy = MutationPolicy.of([{ capability: Capability.ALIAS_WRITE, endpointSymbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH' }]);
-      const readClient = new RestApiClient(transport);
-      const executor = new MutationExecutor({ store, writeClient: new WriteApiClient(transport), readClient, policy, clock: Date.now });
-      const outbox = join(root, 'outbox');
-      const driver = new AliasDescriptionOperationDriver({
-        store,
-        consumption,
-        executor,
-        readClient,
-        policy,
-        profile: Profile.WRITE_PROTECTED,
+      const path = await openLibraryWritePath({
+        directory: root,
+        masterKey: generateMasterKey(),
+        sim,
         authorities,
-        appliance: { baseUrl: sim.url, tlsMode: 'http-loopback' },
-        clock: Date.now,
-        audit: new MemoryRefusalAudit(),
-        inboxDirectory: join(root, 'inbox'),
-        outboxDirectory: outbox,
         serverKey: { privateKey: server.privateKey },
         serverAuthorities: PinnedAuthoritySet.of([serverPin]),
+        anchors: { contracts: join(root, 'anchor.json') },
+        audit: new MemoryRefusalAudit(),
       });
+      closers.push(() => path.close());
+      const { driver, outbox } = path;
       const input = { aliasName: 'LAN_SERVERS', description: 'benchmarked description' };
       const first = await driver.requestAliasDescriptionChange(input);
       const own = first.pendingRequest;

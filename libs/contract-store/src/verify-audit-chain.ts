@@ -1,0 +1,14 @@
+import { verifyAuditRows } from './audit-chain.js';
+import { auditRowsAfter } from './store-audit-rows.js';
+import { assertOpen } from './store-state.js';
+import type { StoreState } from './store-state.js';
+
+/** Verification result of the audit chain: ok, or the first sequence whose row does not verify. */
+export type AuditVerification = { readonly ok: true } | { readonly ok: false; readonly firstBrokenSequence: number };
+
+/** The whole audit chain from genesis, in one read transaction. */
+export function verifyAuditChain(s: StoreState): AuditVerification {
+  assertOpen(s);
+  const r = s.db.transaction(() => verifyAuditRows(s.keys.auditChain, s.storeId, auditRowsAfter(s, 0), 0, s.genesisMac))();
+  return r.ok ? Object.freeze({ ok: true as const }) : Object.freeze({ ok: false as const, firstBrokenSequence: r.firstBrokenSequence });
+}
