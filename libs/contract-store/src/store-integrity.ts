@@ -86,7 +86,7 @@ export function integrityReport(s: StoreState): IntegrityReport {
       }
     }
     try {
-      s.rate.verifyAll(head.sequence);
+      s.rate.verifyAll(head.sequence, 'validated');
     } catch (error) {
       fail('rate_windows', '', error);
     }
