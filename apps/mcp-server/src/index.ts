@@ -26,7 +26,12 @@ export { KNOWN_TOOL_NAMES } from './runtime/known-tool-names.js';
 export { createServerFactory, type ServerFactory, type ToolRegistrar } from './runtime/create-server-factory.js';
 export { attachReadTools } from './runtime/attach-read-tools.js';
 export { gateUntilReady, type GatedTransport } from './runtime/gate-until-ready.js';
-export { serveStdio, type ServeOptions } from './runtime/serve-stdio.js';
+export { answerOpeningEarly, type EarlyTransport } from './runtime/answer-opening-early.js';
+export { earlyOpening, type EarlyOpening, type Era } from './runtime/early-opening.js';
+export { parseJsonRpcMessage } from './runtime/json-rpc-message-schema.js';
+export { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, RELATED_TASK_META_KEY } from './runtime/mcp-meta-keys.js';
+export { registerWriteOperationsTool } from './tools/register-write-operations-tool.js';
+export { serveStdio, type SdkSession, type ServeOptions } from './runtime/serve-stdio.js';
 export { precheckCaFile } from './runtime/precheck-ca-file.js';
 export { WriteDirectoryError, type WriteDirectoryErrorCode } from './runtime/write-directory-error.js';
 export {

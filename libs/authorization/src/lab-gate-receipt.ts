@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ArtifactKind } from './artifact-kind.js';
 import { hex64Schema, safeTokenSchema } from './field-schemas.js';
 import type { Proof } from './field-schemas.js';
-import { labCandidateAliasSchema, labScenarioSetSchema } from './lab-gate-request.js';
+import { labGateScopeShape, withDeadlineIsExpiry } from './lab-gate-scope.js';
 import type { LabGateRequest } from './lab-gate-request.js';
 import { artifactDigestOf } from './signing-message.js';
 import type { SigningKey } from './signing-message.js';
@@ -33,18 +33,16 @@ export interface LabGateReceipt {
 
 export const labGateReceiptSchema = signedDocumentSchema(
   ArtifactKind.LAB_GATE_RECEIPT,
-  z
-    .strictObject({
+  withDeadlineIsExpiry(
+    z.strictObject({
       gate_id: safeTokenSchema,
       request_digest: hex64Schema,
       request_key_id: hex64Schema,
       appliance_binding_digest: hex64Schema,
-      candidate_alias: labCandidateAliasSchema,
-      scenarios: labScenarioSetSchema,
-      deadline: signatureFieldsShape.expires_at,
+      ...labGateScopeShape,
       ...signatureFieldsShape,
-    })
-    .refine((p) => p.deadline === p.expires_at, { message: 'deadline must equal expires_at', path: ['deadline'] }),
+    }),
+  ),
 );
 
 /** Signs the receipt of a (verified) gate request, copying its bindings and its deadline. */

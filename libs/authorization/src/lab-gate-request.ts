@@ -5,20 +5,12 @@ import { ArtifactKind } from './artifact-kind.js';
 import { ArtifactVerificationError } from './artifact-verification-error.js';
 import { assertObject } from '@pfsense-mcp/foundation';
 import { hex64Schema, safeTokenSchema } from './field-schemas.js';
+import { labGateScopeShape, withDeadlineIsExpiry } from './lab-gate-scope.js';
 import type { Proof } from './field-schemas.js';
 import type { SigningKey } from './signing-message.js';
 import { signPayload, signatureFieldsOf } from './sign-payload.js';
 import { signatureFieldsShape, signedDocumentSchema } from './signed-document-schema.js';
 import type { SignatureFields } from './signed-document-schema.js';
-
-/** A pfSense alias name: letters, digits and underscore, at most 31 (what pfSense itself accepts). */
-export const labCandidateAliasSchema = z.string().regex(/^[A-Za-z0-9_]{1,31}$/, { message: 'must be a pfSense alias name' });
-/** Lab scenario ids: lowercase safe tokens; a set, sorted, no repeats. */
-export const labScenarioSetSchema = z
-  .array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, { message: 'must be a scenario id' }))
-  .min(1)
-  .max(32)
-  .refine((ids) => ids.every((id, i) => i === 0 || (ids[i - 1] as string) < id), { message: 'must be sorted, without repeats' });
 
 export interface LabGateRequestPayload extends SignatureFields {
   readonly gate_id: string;
@@ -43,17 +35,15 @@ export interface LabGateRequest {
 
 export const labGateRequestSchema = signedDocumentSchema(
   ArtifactKind.LAB_GATE_REQUEST,
-  z
-    .strictObject({
+  withDeadlineIsExpiry(
+    z.strictObject({
       gate_id: safeTokenSchema,
       appliance: applianceBindingSchema,
       appliance_binding_digest: hex64Schema,
-      candidate_alias: labCandidateAliasSchema,
-      scenarios: labScenarioSetSchema,
-      deadline: signatureFieldsShape.expires_at,
+      ...labGateScopeShape,
       ...signatureFieldsShape,
-    })
-    .refine((p) => p.deadline === p.expires_at, { message: 'deadline must equal expires_at', path: ['deadline'] }),
+    }),
+  ),
 );
 
 export interface LabGateRequestInput {

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExecutorContractStore } from '../src/executor-entry.js';
 import { SqliteRecoveryContractStore } from '../src/index.js';
@@ -20,17 +20,8 @@ beforeEach(() => {
 });
 afterEach(() => h.cleanup());
 
-const dbPath = () => join(h.dir, 'contracts.sqlite');
+const dbPath = () => h.dbPath;
 const DEFAULTS = { rateLimits: {} };
-
-function raw<T>(fn: (db: Database.Database) => T): T {
-  const db = new Database(dbPath());
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
 
 interface ContractRowCopy {
   contract_id: string;
@@ -65,8 +56,8 @@ async function seeded(): Promise<Seeded> {
   const ex = ExecutorContractStore.of(s);
   const c1 = preparedConfirmed(s, contractInput({ target: 1 }));
   // Copies of authentic rows as they are now (a reader beside the open store sees every commit).
-  const olderVerifiedRow = raw((db) => contractRow(db, c1.contract_id));
-  const olderRateRow = raw((db) => rateRow(db));
+  const olderVerifiedRow = h.raw((db) => contractRow(db, c1.contract_id));
+  const olderRateRow = h.raw((db) => rateRow(db));
   const e1 = ex.beginExecution(c1.contract_id, c1.state_version);
   ex.markExecutionVerified(e1.contract_id, e1.state_version, { verifiedTargetFingerprint: hex(0xf2), verifiedLifecycleLocator: e1.lifecycle_locator });
   const e2 = executing(s, contractInput({ target: 2 }));
@@ -149,19 +140,19 @@ describe('a closed store edited without the keys fails closed at the next open',
 
   it('deleting the rate windows (every cooldown reset): rate_windows ROW_MISSING', async () => {
     await seeded();
-    raw((db) => db.prepare('DELETE FROM rate_windows').run());
+    h.raw((db) => db.prepare('DELETE FROM rate_windows').run());
     await expectFailClosed({ table: 'rate_windows', contractId: null, kind: 'ROW_MISSING' });
   });
 
   it('writing back the older authentic rate row (before the cooldown started): rate_windows ROW_STALE', async () => {
     const seed = await seeded();
-    raw((db) => db.prepare('UPDATE rate_windows SET state = ?, mac = ? WHERE scope = ?').run(seed.olderRateRow.state, seed.olderRateRow.mac, seed.olderRateRow.scope));
+    h.raw((db) => db.prepare('UPDATE rate_windows SET state = ?, mac = ? WHERE scope = ?').run(seed.olderRateRow.state, seed.olderRateRow.mac, seed.olderRateRow.scope));
     await expectFailClosed({ table: 'rate_windows', contractId: null, kind: 'ROW_STALE' });
   });
 
   it('deleting a RECONCILIATION contract with its reservation and artifacts: contracts ROW_MISSING naming it', async () => {
     const seed = await seeded();
-    raw((db) => {
+    h.raw((db) => {
       db.prepare('DELETE FROM protected_artifacts WHERE contract_id = ?').run(seed.reconciliationId);
       db.prepare('DELETE FROM target_reservations WHERE contract_id = ?').run(seed.reconciliationId);
       db.prepare('DELETE FROM contracts WHERE contract_id = ?').run(seed.reconciliationId);
@@ -171,7 +162,7 @@ describe('a closed store edited without the keys fails closed at the next open',
 
   it('deleting a PREPARED contract (and its artifacts): contracts ROW_MISSING naming it', async () => {
     const seed = await seeded();
-    raw((db) => {
+    h.raw((db) => {
       db.prepare('DELETE FROM protected_artifacts WHERE contract_id = ?').run(seed.preparedId);
       db.prepare('DELETE FROM contracts WHERE contract_id = ?').run(seed.preparedId);
     });
@@ -181,7 +172,7 @@ describe('a closed store edited without the keys fails closed at the next open',
   it('writing back an older authentic row of a contract (VERIFIED back to PREPARED and confirmed): contracts ROW_STALE', async () => {
     const seed = await seeded();
     const old = seed.olderVerifiedRow;
-    raw((db) =>
+    h.raw((db) =>
       db
         .prepare('UPDATE contracts SET state = ?, state_version = ?, expires_at = ?, terminal_at = ?, record = ?, mac = ? WHERE contract_id = ?')
         .run(old.state, old.state_version, old.expires_at, old.terminal_at, old.record, old.mac, old.contract_id),
@@ -191,19 +182,19 @@ describe('a closed store edited without the keys fails closed at the next open',
 
   it('deleting only the reservation of a RECONCILIATION contract: target_reservations ROW_MISSING naming it', async () => {
     const seed = await seeded();
-    raw((db) => db.prepare('DELETE FROM target_reservations WHERE contract_id = ?').run(seed.reconciliationId));
+    h.raw((db) => db.prepare('DELETE FROM target_reservations WHERE contract_id = ?').run(seed.reconciliationId));
     await expectFailClosed({ table: 'target_reservations', contractId: seed.reconciliationId, kind: 'ROW_MISSING' });
   });
 
   it('deleting one protected artifact of an unpurged contract: protected_artifacts ROW_MISSING naming it', async () => {
     const seed = await seeded();
-    raw((db) => db.prepare("DELETE FROM protected_artifacts WHERE contract_id = ? AND purpose = 'snapshot'").run(seed.reconciliationId));
+    h.raw((db) => db.prepare("DELETE FROM protected_artifacts WHERE contract_id = ? AND purpose = 'snapshot'").run(seed.reconciliationId));
     await expectFailClosed({ table: 'protected_artifacts', contractId: seed.reconciliationId, kind: 'ROW_MISSING' });
   });
 
   it('deleting the newest audit rows: the anchor says the database is behind', async () => {
     await seeded();
-    raw((db) => db.prepare('DELETE FROM audit_events WHERE sequence = (SELECT max(sequence) FROM audit_events)').run());
+    h.raw((db) => db.prepare('DELETE FROM audit_events WHERE sequence = (SELECT max(sequence) FROM audit_events)').run());
     await expect(h.open(DEFAULTS)).rejects.toMatchObject({ name: 'StoreRollbackError', code: 'BEHIND' });
     const report = await SqliteRecoveryContractStore.verifyIntegrity(h.options(DEFAULTS));
     expect(report).toMatchObject({ ok: false, failure: { table: 'anchor', kind: 'BEHIND' } });

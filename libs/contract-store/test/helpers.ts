@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { canonicalBytes, digest, DigestPurpose } from '@pfsense-mcp/canonical';
 import { PinnedAuthoritySet, ed25519Sign, generateEd25519KeyPair, generateMasterKey, keyIdOf } from '@pfsense-mcp/crypto';
 import type { AuthorityRole } from '@pfsense-mcp/crypto';
@@ -173,8 +174,12 @@ export interface Harness {
   readonly masterKey: Uint8Array;
   readonly clock: { now: number };
   readonly authorities: TestAuthorities;
+  /** The contract store's database file. */
+  readonly dbPath: string;
   options(extra?: Partial<ContractStoreOptions>): ContractStoreOptions;
   open(extra?: Partial<ContractStoreOptions>): Promise<SqliteRecoveryContractStore>;
+  /** Raw access to the closed database, as an attacker with file access would have. */
+  raw<T>(fn: (db: Database.Database) => T): T;
   cleanup(): void;
 }
 
@@ -204,7 +209,16 @@ export function makeHarness(): Harness {
     masterKey,
     clock,
     authorities,
+    dbPath: join(dir, 'contracts.sqlite'),
     options,
+    raw(fn) {
+      const db = new Database(join(dir, 'contracts.sqlite'));
+      try {
+        return fn(db);
+      } finally {
+        db.close();
+      }
+    },
     async open(extra = {}) {
       const s = await SqliteRecoveryContractStore.open(options(extra));
       opened.push(s);

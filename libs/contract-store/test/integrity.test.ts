@@ -1,7 +1,6 @@
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExecutorContractStore } from '../src/executor-entry.js';
 import { SqliteRecoveryContractStore } from '../src/index.js';
@@ -15,17 +14,7 @@ beforeEach(() => {
 });
 afterEach(() => h.cleanup());
 
-const dbPath = () => join(h.dir, 'contracts.sqlite');
-
-/** Raw access to the closed database, as an attacker with file access would have. */
-function raw<T>(fn: (db: Database.Database) => T): T {
-  const db = new Database(dbPath());
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
+const dbPath = () => h.dbPath;
 
 function flipByte(buf: Buffer, at = Math.floor(buf.length / 2)): Buffer {
   const copy = Buffer.from(buf);
@@ -53,7 +42,7 @@ async function seeded(): Promise<{ a: string; b: string }> {
 describe('tampering fails closed with a typed error and no state change', () => {
   it('a flipped byte in a contract row: refused at open, and at load when not verified at open', async () => {
     const { a } = await seeded();
-    raw((db) => {
+    h.raw((db) => {
       const row = db.prepare('SELECT record FROM contracts WHERE contract_id = ?').get(a) as { record: Buffer };
       db.prepare('UPDATE contracts SET record = ? WHERE contract_id = ?').run(flipByte(row.record), a);
     });
@@ -69,14 +58,14 @@ describe('tampering fails closed with a typed error and no state change', () => 
 
   it('a changed index column (state) is refused even with an intact record MAC', async () => {
     const { a } = await seeded();
-    raw((db) => db.prepare("UPDATE contracts SET state = 'VERIFIED' WHERE contract_id = ?").run(a));
+    h.raw((db) => db.prepare("UPDATE contracts SET state = 'VERIFIED' WHERE contract_id = ?").run(a));
     const lazy = await h.open({ verifyOnOpen: false });
     expect(errorOf(() => lazy.load(a)).code).toBe('INDEX_MISMATCH');
   });
 
   it("two contracts' rows swapped: refused at open, at load and at EXECUTING, and nothing changes", async () => {
     const { a, b } = await seeded();
-    raw((db) => {
+    h.raw((db) => {
       const ra = db.prepare('SELECT record, mac FROM contracts WHERE contract_id = ?').get(a) as { record: Buffer; mac: Buffer };
       const rb = db.prepare('SELECT record, mac FROM contracts WHERE contract_id = ?').get(b) as { record: Buffer; mac: Buffer };
       db.prepare('UPDATE contracts SET record = ?, mac = ? WHERE contract_id = ?').run(rb.record, rb.mac, a);
@@ -95,7 +84,7 @@ describe('tampering fails closed with a typed error and no state change', () => 
   it('a flipped byte in an audit row: verifyAuditChain and listAuditEvents name the sequence; open refuses; nothing changes', async () => {
     const s = await h.open();
     preparedConfirmed(s, contractInput({ target: 1 }));
-    raw((db) => {
+    h.raw((db) => {
       const row = db.prepare('SELECT body FROM audit_events WHERE sequence = 2').get() as { body: Buffer };
       db.prepare('UPDATE audit_events SET body = ? WHERE sequence = 2').run(flipByte(row.body));
     });
@@ -112,7 +101,7 @@ describe('tampering fails closed with a typed error and no state change', () => 
   it('an audit body replaced by non-JSON bytes lists as a typed AuditChainError, not a SyntaxError', async () => {
     const s = await h.open();
     preparedConfirmed(s, contractInput({ target: 1 }));
-    raw((db) => db.prepare('UPDATE audit_events SET body = ? WHERE sequence = 1').run(Buffer.from('{not json')));
+    h.raw((db) => db.prepare('UPDATE audit_events SET body = ? WHERE sequence = 1').run(Buffer.from('{not json')));
     const e = errorOf(() => s.listAuditEvents());
     expect(e).toMatchObject({ name: 'AuditChainError', code: 'AUDIT_CHAIN_BROKEN' });
     expect(e.message).not.toContain('not json');
@@ -121,14 +110,14 @@ describe('tampering fails closed with a typed error and no state change', () => 
   it('a deleted audit row breaks the chain at its sequence (and the row after it no longer lists)', async () => {
     const s = await h.open();
     preparedConfirmed(s, contractInput({ target: 1 }));
-    raw((db) => db.prepare('DELETE FROM audit_events WHERE sequence = 2').run());
+    h.raw((db) => db.prepare('DELETE FROM audit_events WHERE sequence = 2').run());
     expect(s.verifyAuditChain()).toEqual({ ok: false, firstBrokenSequence: 2 });
     expect(errorOf(() => s.listAuditEvents({ afterSequence: 2 }))).toMatchObject({ name: 'AuditChainError' });
   });
 
   it('a flipped byte in a protected artifact, or an artifact moved between contracts: refused at open and at decrypt; nothing changes', async () => {
     const { a, b } = await seeded();
-    raw((db) => {
+    h.raw((db) => {
       const row = db.prepare("SELECT envelope FROM protected_artifacts WHERE contract_id = ? AND purpose = 'intent'").get(a) as { envelope: Buffer };
       db.prepare("UPDATE protected_artifacts SET envelope = ? WHERE contract_id = ? AND purpose = 'intent'").run(flipByte(row.envelope), a);
       const snap = db.prepare("SELECT envelope FROM protected_artifacts WHERE contract_id = ? AND purpose = 'snapshot'").get(a) as { envelope: Buffer };
@@ -154,7 +143,7 @@ describe('tampering fails closed with a typed error and no state change', () => 
     const holder = executing(s, contractInput({ target: 1 }));
     const waiting = preparedConfirmed(s, contractInput({ target: 1 }));
     s.close();
-    raw((db) => db.prepare('UPDATE target_reservations SET acquired_at = acquired_at - 1 WHERE contract_id = ?').run(holder.contract_id));
+    h.raw((db) => db.prepare('UPDATE target_reservations SET acquired_at = acquired_at - 1 WHERE contract_id = ?').run(holder.contract_id));
     const before = stateHashes();
     await expect(h.open()).rejects.toMatchObject({ name: 'RecordIntegrityError', code: 'RESERVATION_MAC' });
     const lazy = await h.open({ verifyOnOpen: false });

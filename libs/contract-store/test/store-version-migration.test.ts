@@ -3,7 +3,6 @@
 // is refused even with `migrate`. Real SQLite files in temp dirs, the product's default rate limits.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExecutorContractStore } from '../src/executor-entry.js';
@@ -18,7 +17,7 @@ beforeEach(() => {
 });
 afterEach(() => h.cleanup());
 
-const dbPath = () => join(h.dir, 'contracts.sqlite');
+const dbPath = () => h.dbPath;
 const DEFAULTS = { rateLimits: {} };
 const hash = () => createHash('sha256').update(readFileSync(dbPath())).digest('hex');
 const metaVersion = () => {

@@ -123,6 +123,11 @@ export function compileModel(
   }
   const keys: readonly string[] = [...idFields, ...fields.map((f) => f.name)];
   const keySet: ReadonlySet<string> = new Set(keys);
+  // Every output item starts as a copy of this: all keys, in output order, null. A copy of one fast-mode object
+  // is allocated once at its final size and shares its shape, where adding 30-odd keys one by one would regrow
+  // each item's property store several times — garbage on every row of a large read (docs/DESIGN.md §8).
+  // JSON.parse builds it in fast mode (a literal built key by key would end in dictionary mode).
+  const template: JsonObject = Object.freeze(JSON.parse(JSON.stringify(Object.fromEntries(keys.map((k) => [k, null])))) as JsonObject);
 
   function conforms(value: unknown): boolean {
     // Plain objects only (as the projection builds them): nothing inherited for a key check to miss.
@@ -196,28 +201,24 @@ export function compileModel(
 
   function project(raw: unknown, withheld: ReadonlySet<string>, at: () => string, drift: DriftSink): JsonObject {
     if (!isPlainObject(raw)) throw shapeError(at());
-    const out: Record<string, Json> = {};
+    const out: Record<string, Json> = { ...template };
     for (const idField of idFields) {
       const v = hasOwn.call(raw, idField) ? raw[idField] : null;
-      let value: Json = null;
       if (v !== null && v !== undefined) {
         const fit = fitScalar('scalar', v);
         if (fit === MISFIT) drift.add(`${prefix}${idField}`);
-        else value = fit;
+        else out[idField] = fit;
       }
-      out[idField] = value;
     }
     const anyWithheld = withheld.size > 0;
     for (const f of fields) {
       const v = hasOwn.call(raw, f.name) ? raw[f.name] : null;
-      let value: Json = null;
       if (v !== null && v !== undefined) {
         // Withheld fields are still fitted, so the drift list does not depend on the flag.
         const fit = projectField(f, v, withheld, at, drift);
         if (fit === MISFIT) drift.add(f.driftName);
-        else value = fit;
+        else if (!(anyWithheld && withheld.has(f.name))) out[f.name] = fit;
       }
-      out[f.name] = anyWithheld && withheld.has(f.name) ? null : value;
     }
     return Object.freeze(out);
   }

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generatorOf, isCoveredSource, listRepositoryFiles } from '../src/index.js';
+import { MAX_SOURCE_LINES, findOversizedSource, generatorOf, isCoveredSource, listRepositoryFiles } from '../src/index.js';
 import { WORKSPACE_ROOT } from './workspace-root.js';
 
 const all = listRepositoryFiles(WORKSPACE_ROOT);
@@ -20,5 +20,10 @@ describe('the sources of the repository and the size rule', () => {
     const generated = covered.map((f) => ({ file: f, generator: generatorOf(textOf(f)) })).filter((g) => g.generator !== null);
     expect(generated.map((g) => g.file)).toEqual(expect.arrayContaining(['libs/pfsense-read/src/read-models.ts', 'libs/pfsense-read/src/read-catalogue-data.ts', 'tools/pfsense-sim/src/model-catalog.ts']));
     for (const g of generated) expect(all, `${g.file} names its generator ${g.generator}`).toContain(g.generator);
+  });
+
+  it(`no hand-written source file is longer than ${MAX_SOURCE_LINES} lines (split it into one-concept files)`, () => {
+    const oversized = covered.map((f) => findOversizedSource(f, textOf(f))).filter((o) => o !== null);
+    expect(oversized).toEqual([]);
   });
 });

@@ -18,30 +18,34 @@ export interface WriteAttachment {
   readonly absent: WriteGateError | null;
 }
 
+/** The write runtime opened (or not) before any MCP server exists: what attachOpenedWriteTool registers. */
+export interface OpenedWriteTool extends WriteAttachment {
+  /** The write tools that will be registered, in registration order (empty when the runtime is absent). */
+  readonly names: readonly string[];
+  readonly allowListed: boolean;
+}
+
+export type WriteToolOptions = Partial<Pick<OpenWriteRuntimeOptions, 'clock' | 'transportLimits'>> & {
+  /** Test seam: a build whose WriteEndpoints lacks the alias PATCH (this build always has it). */
+  readonly allowListed?: () => boolean;
+};
+
 /**
- * Registers pfsense_set_firewall_alias_description when, independently, the profile grants ALIAS_WRITE, the
- * alias PATCH is in WriteEndpoints and the write runtime was fully constructed. Otherwise the tool is absent,
- * READ keeps serving, and (when the write was asked for) one stderr JSON line names the failed gate and rule.
+ * Decides the write tool's gates: independently, the profile grants ALIAS_WRITE, the alias PATCH is in
+ * WriteEndpoints and the write runtime was fully constructed. Needs no MCP server, so the server can decide (and
+ * list) the write tools before it loads the SDK. When the write was asked for but a gate fails, one stderr JSON line
+ * names the failed gate and rule.
  */
-export async function attachWriteTool(
-  factory: ServerFactory,
-  config: ServerConfig,
-  readApiKey: string,
-  logger: Logger,
-  options: Partial<Pick<OpenWriteRuntimeOptions, 'clock' | 'transportLimits'>> & {
-    /** Test seam: a build whose WriteEndpoints lacks the alias PATCH (this build always has it). */
-    readonly allowListed?: () => boolean;
-  } = {},
-): Promise<WriteAttachment> {
+export async function openWriteTool(config: ServerConfig, readApiKey: string, logger: Logger, options: WriteToolOptions = {}): Promise<OpenedWriteTool> {
   const { allowListed, ...runtimeOptions } = options;
   const gates = evaluateStaticWriteGates(config.profile, config.allowedTools, config.write, allowListed, config.toolsets);
-  const absent = (failure: WriteGateError): WriteAttachment => {
-    if (gates.requested) logger.log('warn', 'write_tool_absent', { gate: failure.gate, code: failure.code, rule: failure.rule });
-    return Object.freeze({ runtime: null, absent: gates.requested ? failure : null });
+  const absent = (failure: WriteGateError | null): OpenedWriteTool => {
+    if (failure !== null && gates.requested) logger.log('warn', 'write_tool_absent', { gate: failure.gate, code: failure.code, rule: failure.rule });
+    return Object.freeze({ runtime: null, absent: failure !== null && gates.requested ? failure : null, names: [], allowListed: gates.allowListed });
   };
   if (gates.failure !== null) return absent(gates.failure);
   // The allow-list removed both tools on purpose: nothing to open, nothing failed.
-  if (!gates.selected && !gates.operationsSelected) return Object.freeze({ runtime: null, absent: null });
+  if (!gates.selected && !gates.operationsSelected) return absent(null);
   const { openWriteRuntime } = await import('./open-write-runtime.js');
   let runtime: WriteRuntime;
   try {
@@ -50,6 +54,16 @@ export async function attachWriteTool(
     if (error instanceof WriteGateError) return absent(error);
     throw error;
   }
+  const names = [...(gates.selected ? [WRITE_TOOL_NAME] : []), ...(gates.operationsSelected ? [WRITE_OPERATIONS_TOOL_NAME] : [])];
+  logger.log('info', 'write_runtime_ready', { reconciled: runtime.reconciledAtStart, expired: runtime.expiredAtStart });
+  warnOnLeftovers(runtime, logger);
+  return Object.freeze({ runtime, absent: null, names: Object.freeze(names), allowListed: gates.allowListed });
+}
+
+/** Registers the write tools an openWriteTool result names on every instance of the factory (either protocol era). */
+export async function attachOpenedWriteTool(factory: ServerFactory, opened: OpenedWriteTool, config: ServerConfig): Promise<WriteAttachment> {
+  const runtime = opened.runtime;
+  if (runtime === null) return Object.freeze({ runtime: null, absent: opened.absent });
   const paths = {
     writeDirectory: runtime.layout.dir,
     outboxDirectory: runtime.layout.outboxDir,
@@ -60,21 +74,29 @@ export async function attachWriteTool(
     import('../tools/register-write-operations-tool.js'),
   ]);
   // Every instance of the factory (either protocol era) gets the tools, all of them backed by the one runtime.
-  if (gates.selected) {
+  if (opened.names.includes(WRITE_TOOL_NAME)) {
     factory.names.add(WRITE_TOOL_NAME);
     factory.writeNames.add(WRITE_TOOL_NAME);
     factory.attach((server) => registerWriteTool(server, runtime.facade, paths));
-    factory.write.runtimeEnabled = isRuntimeEnabled(Capability.ALIAS_WRITE, { profile: config.profile, writeRuntimeReady: true, endpointAllowListed: gates.allowListed });
+    factory.write.runtimeEnabled = isRuntimeEnabled(Capability.ALIAS_WRITE, { profile: config.profile, writeRuntimeReady: true, endpointAllowListed: opened.allowListed });
   }
   // The operations view: same three gates (it exists only with a constructed write runtime), read-only.
-  if (gates.operationsSelected) {
+  if (opened.names.includes(WRITE_OPERATIONS_TOOL_NAME)) {
     factory.names.add(WRITE_OPERATIONS_TOOL_NAME);
     factory.attach((server) => registerWriteOperationsTool(server, runtime.facade, paths));
   }
   factory.writeArtifacts = () => runtime.facade.artifactCounts();
-  logger.log('info', 'write_runtime_ready', { reconciled: runtime.reconciledAtStart, expired: runtime.expiredAtStart });
-  warnOnLeftovers(runtime, logger);
   return Object.freeze({ runtime, absent: null });
+}
+
+/**
+ * Registers pfsense_set_firewall_alias_description when, independently, the profile grants ALIAS_WRITE, the
+ * alias PATCH is in WriteEndpoints and the write runtime was fully constructed (openWriteTool, then
+ * attachOpenedWriteTool). Otherwise the tool is absent, READ keeps serving, and (when the write was asked for) one
+ * stderr JSON line names the failed gate and rule.
+ */
+export async function attachWriteTool(factory: ServerFactory, config: ServerConfig, readApiKey: string, logger: Logger, options: WriteToolOptions = {}): Promise<WriteAttachment> {
+  return attachOpenedWriteTool(factory, await openWriteTool(config, readApiKey, logger, options), config);
 }
 
 /** One start-up warning (counts only) when the inbox and outbox hold many files; they never stop the write. */

@@ -1,4 +1,5 @@
-import { parseJSONRPCMessage, type JSONRPCMessage } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { parseJsonRpcMessage } from './json-rpc-message-schema.js';
 import { ProtocolRefusal } from './protocol-refusal.js';
 import type { RequestId } from './read-leading-id.js';
 
@@ -32,7 +33,7 @@ export function decodeLine(bytes: Buffer): DecodedLine {
     return { kind: 'refused', refusal: ProtocolRefusal.PARSE_ERROR, id: null };
   }
   try {
-    return { kind: 'message', message: parseJSONRPCMessage(value) };
+    return { kind: 'message', message: parseJsonRpcMessage(value) };
   } catch {
     return { kind: 'refused', refusal: ProtocolRefusal.INVALID_REQUEST, id: idOf(value) };
   }

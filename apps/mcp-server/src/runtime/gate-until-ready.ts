@@ -34,6 +34,13 @@ export interface GatedTransport extends Transport {
   readonly discoveryAnswered: () => boolean;
   /** Resolves once the underlying transport closed (stdin ended or stdout broke). */
   readonly closed: Promise<void>;
+  /** Resolves once open() let every held message through (they have all reached the server above). */
+  readonly released: Promise<void>;
+  /**
+   * Starts the underlying transport before anything is connected on top (the MCP SDK is loaded later): until
+   * start() every message is held, the opening ones too; start() then lets the held opening ones through, in order.
+   */
+  listen(): Promise<void>;
   /**
    * Lets held messages through, in arrival order and paced by `pace`, and everything after them (messages arriving
    * meanwhile queue behind the held ones).
@@ -55,6 +62,9 @@ export function gateUntilReady(inner: Transport, options: GateOptions = {}): Gat
   const pace = options.pace ?? (() => Promise.resolve());
   let isOpen = false;
   let releasing = false;
+  /** False between listen() and start(): nothing above listens yet, so even the opening messages are held. */
+  let connected = true;
+  let listening = false;
   let overflowed = false;
   let discovered = false;
   const initializeIds = new Set<string | number>();
@@ -63,6 +73,10 @@ export function gateUntilReady(inner: Transport, options: GateOptions = {}): Gat
   let answered!: () => void;
   const openingAnswered = new Promise<void>((resolve) => {
     answered = resolve;
+  });
+  let markReleased!: () => void;
+  const released = new Promise<void>((resolve) => {
+    markReleased = resolve;
   });
   let markClosed!: () => void;
   const closed = new Promise<void>((resolve) => {
@@ -73,7 +87,23 @@ export function gateUntilReady(inner: Transport, options: GateOptions = {}): Gat
     openingAnswered,
     discoveryAnswered: () => discovered,
     closed,
-    start: () => inner.start(),
+    released,
+    start: async () => {
+      if (!listening) return inner.start();
+      connected = true;
+      // The opening messages held while nothing listened pass now, in order; the others stay held until open().
+      const waiting = held.splice(0, held.length);
+      for (const [message, extra] of waiting) {
+        if (isOpeningMethod(message)) deliverOpening(message, extra);
+        else held.push([message, extra]);
+      }
+    },
+    listen: async () => {
+      if (listening) return;
+      listening = true;
+      connected = false;
+      await inner.start();
+    },
     close: () => inner.close(),
     send: async (message: JSONRPCMessage, options?: TransportSendOptions) => {
       if (!isOpen && 'method' in message && message.method === 'notifications/tools/list_changed') return;
@@ -92,31 +122,36 @@ export function gateUntilReady(inner: Transport, options: GateOptions = {}): Gat
     },
   };
   const release = async () => {
-    let released = 0;
+    let count = 0;
     while (held.length > 0) {
-      if (released >= RELEASED_PER_TURN) {
-        released = 0;
+      if (count >= RELEASED_PER_TURN) {
+        count = 0;
         await nextTurn();
         await pace();
         continue;
       }
       const [message, extra] = held.shift() as [JSONRPCMessage, MessageExtraInfo | undefined];
       outer.onmessage?.(message, extra);
-      released += 1;
+      count += 1;
     }
     isOpen = true;
+    markReleased();
   };
   inner.onclose = () => {
     markClosed();
     outer.onclose?.();
   };
   inner.onerror = (error: Error) => outer.onerror?.(error);
+  const deliverOpening = (message: JSONRPCMessage, extra: MessageExtraInfo | undefined) => {
+    const method = 'method' in message ? message.method : undefined;
+    if (!isOpen && 'id' in message && method === 'initialize') initializeIds.add(message.id as string | number);
+    if (!isOpen && 'id' in message && method === 'server/discover') discoverIds.add(message.id as string | number);
+    outer.onmessage?.(message, extra);
+  };
   inner.onmessage = <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => {
     const method = 'method' in message ? message.method : undefined;
-    if (isOpen || (method !== undefined && OPENING_METHODS.has(method))) {
-      if (!isOpen && 'id' in message && method === 'initialize') initializeIds.add(message.id as string | number);
-      if (!isOpen && 'id' in message && method === 'server/discover') discoverIds.add(message.id as string | number);
-      outer.onmessage?.(message, extra);
+    if (connected && (isOpen || isOpeningMethod(message))) {
+      deliverOpening(message, extra);
       return;
     }
     if (held.length < maxHeld) held.push([message, extra]);
@@ -127,8 +162,12 @@ export function gateUntilReady(inner: Transport, options: GateOptions = {}): Gat
       return;
     }
     // A request that needs the tools is waiting: attach now rather than after an idle delay. A notification
-    // (the 2025 era's `notifications/initialized`) is no such reason.
-    if ('id' in message) answered();
+    // (the 2025 era's `notifications/initialized`) is no such reason, nor an opening held until start().
+    if ('id' in message && !isOpeningMethod(message)) answered();
   };
   return outer;
+}
+
+function isOpeningMethod(message: JSONRPCMessage): boolean {
+  return 'method' in message && OPENING_METHODS.has(message.method);
 }

@@ -1,6 +1,7 @@
 import { isIPv4 } from 'node:net';
 import { isAbsolute } from 'node:path';
-import { z } from 'zod';
+// zod's mini build: the configuration is read before the first reply, which must not wait for all of zod (docs/DESIGN.md §8).
+import * as z from 'zod/mini';
 import { parseProfile, type Profile } from '@pfsense-mcp/policy';
 import { ConfigError } from './config-error.js';
 import { parseAllowedTools } from './parse-allowed-tools.js';
@@ -36,22 +37,23 @@ export interface WriteEnvironment {
 }
 
 const MAX_VALUE_LENGTH = 4096;
-const text = z.string().max(MAX_VALUE_LENGTH);
+const text = z.string().check(z.maxLength(MAX_VALUE_LENGTH));
+const required = z.string().check(z.maxLength(MAX_VALUE_LENGTH), z.minLength(1));
 const flag = z.enum(['true', 'false', '1', '0', 'yes', 'no']);
 
 // Only these variables are read; anything else in the environment is ignored.
 const EnvSchema = z.object({
-  PFSENSE_URL: text.min(1),
-  PFSENSE_API_KEY_FILE: text.min(1),
-  PFSENSE_CA_FILE: text.min(1).optional(),
-  PFSENSE_PROFILE: text.optional(),
-  PFSENSE_ALLOWED_TOOLS: text.optional(),
-  PFSENSE_TOOLSETS: text.optional(),
-  PFSENSE_LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
-  PFSENSE_ALLOW_HTTP_LOOPBACK: flag.optional(),
-  PFSENSE_WRITE_DIR: text.optional(),
-  PFSENSE_WRITE_ANCHOR_DIR: text.optional(),
-  PFSENSE_WRITE_API_KEY_FILE: text.optional(),
+  PFSENSE_URL: required,
+  PFSENSE_API_KEY_FILE: required,
+  PFSENSE_CA_FILE: z.optional(required),
+  PFSENSE_PROFILE: z.optional(text),
+  PFSENSE_ALLOWED_TOOLS: z.optional(text),
+  PFSENSE_TOOLSETS: z.optional(text),
+  PFSENSE_LOG_LEVEL: z.optional(z.enum(LOG_LEVELS)),
+  PFSENSE_ALLOW_HTTP_LOOPBACK: z.optional(flag),
+  PFSENSE_WRITE_DIR: z.optional(text),
+  PFSENSE_WRITE_ANCHOR_DIR: z.optional(text),
+  PFSENSE_WRITE_API_KEY_FILE: z.optional(text),
 });
 
 /**

@@ -1,5 +1,6 @@
-import { PROTOCOL_VERSION_META_KEY, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { layerTransport } from './layer-transport.js';
+import { PROTOCOL_VERSION_META_KEY } from './mcp-meta-keys.js';
 import { ProtocolRefusal, protocolRefusalResponse, type RefusalListener } from './protocol-refusal.js';
 import type { RequestId } from './read-leading-id.js';
 

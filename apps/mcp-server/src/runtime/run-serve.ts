@@ -1,5 +1,7 @@
+import type { OpenedWriteTool } from './attach-write-tool.js';
 import { createLogger } from './create-logger.js';
-import { createServerFactory } from './create-server-factory.js';
+import type { ServerFactory } from './create-server-factory.js';
+import { earlyOpening } from './early-opening.js';
 import type { ServerConfig } from './load-config.js';
 import type { WriteRuntime } from './open-write-runtime.js';
 import { precheckCaFile } from './precheck-ca-file.js';
@@ -9,26 +11,45 @@ import { SERVER_VERSION } from './server-identity.js';
 
 /**
  * Serves MCP over stdio with a validated configuration, in both protocol eras. Everything that can fail on
- * configuration (key file, CA file, profile, allow-list) is checked before serving; the READ catalogue and HTTP
- * stack are loaded right after the opening reply (`initialize` or `server/discover`). `onShutdown` runs after
- * the connection closes.
+ * configuration (key file, CA file, profile, allow-list) is checked before serving. The opening reply and the first
+ * tools/list come from what the SDK server answers for this configuration, precomputed (early-opening.ts); the write
+ * runtime (when the profile grants the write), then the MCP SDK, the READ catalogue and the HTTP stack are loaded
+ * right after (docs/DESIGN.md §8).
+ * `onShutdown` runs after the connection closes.
  */
 export async function runServe(config: ServerConfig, onShutdown?: () => Promise<void>): Promise<number> {
   const logger = createLogger(config.logLevel);
   const apiKey = readApiKey(config.apiKeyFile);
   if (config.caFile !== null) precheckCaFile(config.caFile);
-  const factory = createServerFactory(config.profile, config.allowedTools, config.toolsets);
+  let factory: ServerFactory | null = null;
   let closeClient = (): void => undefined;
   let writeRuntime: WriteRuntime | null = null;
-  return serveStdio(factory, {
+  let writeTool: OpenedWriteTool | null = null;
+  let settleWriteTools!: (names: readonly string[]) => void;
+  const writeTools = new Promise<readonly string[]>((resolve) => (settleWriteTools = resolve));
+  return serveStdio({
     logger,
     profile: config.profile,
     version: SERVER_VERSION,
+    early: earlyOpening(config.profile, config.allowedTools, config.toolsets, writeTools),
+    load: async () => {
+      // The write gates first (write directory, keys, both stores opened and verified): they decide whether the
+      // early tools/list names the write tools, so it need not wait for the SDK, the catalogue or the HTTP stack.
+      const { openWriteTool } = await import('./attach-write-tool.js');
+      writeTool = await openWriteTool(config, apiKey, logger);
+      writeRuntime = writeTool.runtime;
+      settleWriteTools(writeTool.names);
+      const { createSdkSession } = await import('./sdk-session.js');
+      const created = createSdkSession(config.profile, config.allowedTools, config.toolsets);
+      factory = created.factory;
+      return created.session;
+    },
     attach: async () => {
+      if (factory === null || writeTool === null) throw new Error('runServe: attach before load');
       const { attachHttpReadTools } = await import('./attach-http-read-tools.js');
       closeClient = attachHttpReadTools(factory, config, apiKey);
-      const { attachWriteTool } = await import('./attach-write-tool.js');
-      writeRuntime = (await attachWriteTool(factory, config, apiKey, logger)).runtime;
+      const { attachOpenedWriteTool } = await import('./attach-write-tool.js');
+      await attachOpenedWriteTool(factory, writeTool, config);
     },
     // A write in flight finishes before the connection closes (its answer can still reach the client), bounded.
     beforeClose: async () => (writeRuntime === null ? false : writeRuntime.drain()),

@@ -1,11 +1,13 @@
 // eslint-disable-next-line no-restricted-imports -- the stdio wire transport is the one writer of stdout while serving (and EPIPE is watched here).
 import { stdin as processStdin, stdout as processStdout } from 'node:process';
-import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Transport } from '@modelcontextprotocol/server';
+import { answerOpeningEarly } from './answer-opening-early.js';
 import { ConfigError } from './config-error.js';
 import type { Logger } from './create-logger.js';
-import type { ServerFactory } from './create-server-factory.js';
+import type { EarlyOpening } from './early-opening.js';
 import { gateUntilReady } from './gate-until-ready.js';
-import { observeToolCalls } from './observe-tool-calls.js';
+import type { ObservedTransport } from './observe-tool-calls.js';
 import type { ProtocolRefusal } from './protocol-refusal.js';
 import { refuseBeforeInitialize } from './refuse-before-initialize.js';
 import { refuseDuplicateIds } from './refuse-duplicate-ids.js';
@@ -18,10 +20,22 @@ const ANSWER_GRACE_MS = 1_000;
 /** Start attaching tools this long after connecting even if no opening request arrived yet. */
 const ATTACH_IDLE_MS = 100;
 
+/** The MCP SDK side of a connection, loaded when the session needs it (sdk-session.ts). */
+export interface SdkSession {
+  /** Tool names registered so far (what attach adds included): tool calls are logged against it. */
+  readonly names: ReadonlySet<string>;
+  /** Puts the observer on `transport` and serves it with the SDK's stdio entry, which picks the era per connection. */
+  connect(transport: Transport, logger: Logger): { readonly observed: ObservedTransport; close(): Promise<void> };
+}
+
 export interface ServeOptions {
   readonly logger: Logger;
   readonly profile: string;
   readonly version: string;
+  /** Loads the MCP SDK and the server factory; runs once, when the first reply that needs the SDK is due. */
+  readonly load: () => Promise<SdkSession>;
+  /** The replies that can be given before the SDK is loaded (early-opening.ts); null leaves every reply to the SDK. */
+  readonly early?: EarlyOpening | null;
   /** Registers the remaining tools; client messages other than the opening ones wait until it resolves. */
   readonly attach?: () => Promise<void>;
   /**
@@ -36,30 +50,39 @@ export interface ServeOptions {
 }
 
 /**
- * Serves the factory over stdio through the SDK's stdio entry, which answers both protocol eras on one
- * connection: a 2026-07-28 client (`server/discover`, per-request `_meta`) and a 2025-era client
- * (`initialize`). Runs until the client goes away or the process is told to stop: stdin EOF, SIGINT, SIGTERM,
- * or a broken stdout pipe (EPIPE). Resolves with the exit code once everything is closed.
+ * Serves MCP over stdio through the SDK's stdio entry, which answers both protocol eras on one connection: a
+ * 2026-07-28 client (`server/discover`, per-request `_meta`) and a 2025-era client (`initialize`). The opening
+ * reply and the first tools/list are given before the SDK is loaded when `early` can (answer-opening-early.ts);
+ * the SDK, then the tools, are loaded right after. Runs until the client goes away or the process is told to
+ * stop: stdin EOF, SIGINT, SIGTERM, or a broken stdout pipe (EPIPE). Resolves with the exit code once everything
+ * is closed.
  */
-export async function serveStdio(factory: ServerFactory, options: ServeOptions): Promise<number> {
+export async function serveStdio(options: ServeOptions): Promise<number> {
   const { logger } = options;
   const stdin = options.stdin ?? processStdin;
   const stdout = options.stdout ?? processStdout;
   // From the wire up: framing (frame limit, parse errors, backpressure), the lifecycle (nothing but ping before
-  // initialize in the 2025 era), duplicate ids, the startup gate, then the observer — under the gate, a call held
-  // during startup is seen (named, timed, cancelled) once the tools it names are registered. The wire never closes
-  // at stdin EOF: EOF is handled here, after the calls in flight answered (bounded).
+  // initialize in the 2025 era), duplicate ids, the early replies, the startup gate, then (once the SDK is loaded)
+  // the observer — under the gate, a call held during startup is seen (named, timed, cancelled) once the tools it
+  // names are registered. The wire never closes at stdin EOF: EOF is handled here, after the calls in flight
+  // answered (bounded).
   const refused = (refusal: ProtocolRefusal) => logger.log('warn', 'message_refused', { code: refusal });
   const wire = createStdioWireTransport(stdin, stdout, { onRefused: refused });
-  const transport = gateUntilReady(refuseDuplicateIds(refuseBeforeInitialize(wire, refused), refused), {
+  const early = answerOpeningEarly(refuseDuplicateIds(refuseBeforeInitialize(wire, refused), refused), options.early ?? null);
+  const transport = gateUntilReady(early, {
     pace: () => wire.whenWritable(),
     onOverflow: () => logger.log('warn', 'startup_queue_full', { code: 'SERVER_STARTING' }),
   });
-  const observed = observeToolCalls(transport, logger, factory.names);
 
   let resolveStop!: (reason: string) => void;
+  // Set when the server must stop at once (a signal, a broken pipe, a failed start): the start in progress stops
+  // too. stdin EOF is no such reason: the calls already sent still answer, so the start completes first.
+  let abandoned = false;
   const stopped = new Promise<string>((resolve) => {
-    resolveStop = resolve;
+    resolveStop = (reason) => {
+      if (reason !== 'stdin_eof') abandoned = true;
+      resolve(reason);
+    };
   });
   const onSignal = (signal: NodeJS.Signals) => resolveStop(signal);
   const onEnd = () => resolveStop('stdin_eof');
@@ -70,56 +93,63 @@ export async function serveStdio(factory: ServerFactory, options: ServeOptions):
   stdin.once('close', onEnd);
   stdout.on('error', onStdoutError);
   void transport.closed.then(() => resolveStop('transport_closed'));
+  await transport.listen();
 
-  // The opening exchange picks the era; the entry then pins one instance from the factory for the connection.
-  const handle = sdkServeStdio(() => factory.create(), { transport: observed });
   let exitCode = 0;
-  const started = () => logger.log('info', 'server_started', { profile: options.profile, toolCount: factory.names.size, version: options.version });
-  if (options.attach === undefined) {
-    transport.open();
-    started();
-  } else {
-    const attach = options.attach;
-    let idle: NodeJS.Timeout | undefined;
-    // The idle fallback covers a client that says nothing yet; after a discovery it waits for a request (a
-    // discovery-only process is a probe about to be reaped).
-    const idleFallback = new Promise<void>((resolve) => (idle = setTimeout(() => (transport.discoveryAnswered() ? undefined : resolve()), ATTACH_IDLE_MS)));
-    void Promise.race([transport.openingAnswered, idleFallback])
-      .then(() => {
-        clearTimeout(idle);
-        return attach();
-      })
-      .then(
-        () => {
-          transport.open();
-          started();
-        },
-        (error: unknown) => {
-          // Fail closed: a server whose tools could not be built stops instead of serving a partial surface.
-          const code = error instanceof ConfigError ? error.code : 'ATTACH_FAILED';
-          writeCliOutput(`pfsense-mcp: configuration error: ${error instanceof ConfigError ? error.message : 'the tools could not be set up'}`);
-          logger.log('error', 'startup_failed', { code });
-          exitCode = 1;
-          resolveStop('attach_failed');
-        },
-      );
-  }
+  let connection: { readonly observed: ObservedTransport; close(): Promise<void> } | null = null;
+  let idle: NodeJS.Timeout | undefined;
+  // Load when a reply needs the SDK; the idle fallback covers a client that says nothing yet. After a discovery it
+  // waits for a request instead (a discovery-only process is a probe about to be reaped).
+  const idleFallback = new Promise<void>(
+    (resolve) => (idle = setTimeout(() => (early.discoveryAnswered() || transport.discoveryAnswered() ? undefined : resolve()), ATTACH_IDLE_MS)),
+  );
+  let loading = false;
+  const startup = Promise.race([early.needed, transport.openingAnswered, idleFallback])
+    .then(async () => {
+      clearTimeout(idle);
+      if (abandoned) return;
+      loading = true;
+      const session = await options.load();
+      if (abandoned) return;
+      // The opening held by the gate (the early layer's replay included) reaches the SDK now, in order.
+      connection = session.connect(transport, logger);
+      if (options.attach !== undefined) await options.attach();
+      if (abandoned) return;
+      early.handOver();
+      transport.open();
+      logger.log('info', 'server_started', { profile: options.profile, toolCount: session.names.size, version: options.version });
+      await transport.released;
+    })
+    .catch((error: unknown) => {
+      // Fail closed: a server whose tools could not be built stops instead of serving a partial surface.
+      const code = error instanceof ConfigError ? error.code : 'ATTACH_FAILED';
+      writeCliOutput(`pfsense-mcp: configuration error: ${error instanceof ConfigError ? error.message : 'the tools could not be set up'}`);
+      logger.log('error', 'startup_failed', { code });
+      exitCode = 1;
+      resolveStop('attach_failed');
+    });
 
   const reason = await stopped;
   logger.log('info', 'server_stopping', reason.startsWith('SIG') ? { signal: reason } : {});
   // EOF on stdin means the client sent its last request, not that it stopped reading: let calls in flight
   // answer (bounded). A signal or a broken pipe stops reads at once; a write in flight still finishes
   // (beforeClose, bounded by the write transport's response timeout plus a margin).
-  if (reason === 'stdin_eof') await observed.drain(DRAIN_TIMEOUT_MS);
+  clearTimeout(idle);
+  // The requests a client sent before its EOF are answered: a start under way completes first (bounded), then the
+  // calls in flight. A client that sent no request (a discovery probe) has nothing started.
+  if (reason === 'stdin_eof' && loading) await Promise.race([startup, delay(DRAIN_TIMEOUT_MS)]);
+  const open = connection as { readonly observed: ObservedTransport; close(): Promise<void> } | null;
+  if (reason === 'stdin_eof' && open !== null) await open.observed.drain(DRAIN_TIMEOUT_MS);
   // The finished write's answer is a few ticks behind its promise: give it a moment to reach stdout.
-  if (options.beforeClose !== undefined && (await options.beforeClose())) await observed.drain(ANSWER_GRACE_MS);
+  if (options.beforeClose !== undefined && (await options.beforeClose()) && open !== null) await open.observed.drain(ANSWER_GRACE_MS);
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   stdin.off('end', onEnd);
   stdin.off('close', onEnd);
   stdin.pause();
   try {
-    await handle.close();
+    // Without the SDK (a discovery probe, or a client gone before it loaded) the wire is closed directly.
+    await (open === null ? transport.close() : open.close());
   } catch {
     // Closing a broken pipe can fail; the process is leaving anyway.
   }
@@ -129,4 +159,9 @@ export async function serveStdio(factory: ServerFactory, options: ServeOptions):
   // A late EPIPE after close must not become an uncaught exception.
   stdout.on('error', () => undefined);
   return exitCode;
+}
+
+/** Resolves after `ms`, without keeping the process alive. */
+function delay(ms: number): Promise<void> {
+  return sleep(ms, undefined, { ref: false });
 }

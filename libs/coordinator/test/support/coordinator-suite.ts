@@ -38,6 +38,7 @@ export function useCoordinatorWorld(options: CoordinatorSuiteOptions = {}): void
   if (suite !== undefined) throw new Error('useCoordinatorWorld is called once per test file');
   const signer = options.signer === true;
   const withChild = options.child === true;
+  const made: { ring?: OperatorKeyring; child?: BuiltChild } = {};
   suite = useSimulatorWorld({
     async start() {
       if (signer) assertSignerBuilt();
@@ -46,15 +47,16 @@ export function useCoordinatorWorld(options: CoordinatorSuiteOptions = {}): void
         signer ? operatorKeyring() : undefined,
         withChild ? buildChild() : undefined,
       ]);
-      if (keyring !== undefined) ring = keyring;
-      if (built !== undefined) child = built;
+      if (keyring !== undefined) made.ring = ring = keyring;
+      if (built !== undefined) made.child = child = built;
       return (sim = s);
     },
     // The server pins the public halves of the keys the signer's keygen made.
     make: async (s) => (world = await makeWorld(s, signer ? { ...options.world, keys: ring.keys } : options.world)),
     stop() {
-      if (signer) ring.remove();
-      if (withChild) child.remove();
+      // Only what start made: a failed start leaves nothing to remove, and must not hide its own error.
+      made.ring?.remove();
+      made.child?.remove();
     },
     ...(signer || withChild ? { startTimeoutMs: SLOW_START_MS } : {}),
   });
