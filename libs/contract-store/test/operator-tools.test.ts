@@ -1,6 +1,5 @@
 // The store calls behind `pfsense-mcp admin`: cancel, integrityReport and backupTo.
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -52,10 +51,10 @@ describe('integrityReport', () => {
     const store = await h.open();
     const v = verified(store, contractInput());
     store.close();
-    const db = new Database(join(h.dir, 'contracts.sqlite'));
-    const row = db.prepare('SELECT record FROM contracts WHERE contract_id = ?').get(v.contract_id) as { record: Buffer };
-    db.prepare('UPDATE contracts SET record = ? WHERE contract_id = ?').run(Buffer.from(row.record.toString('utf8').replace('"VERIFIED"', '"VERIFIED" ')), v.contract_id);
-    db.close();
+    h.raw((db) => {
+      const row = db.prepare('SELECT record FROM contracts WHERE contract_id = ?').get(v.contract_id) as { record: Buffer };
+      db.prepare('UPDATE contracts SET record = ? WHERE contract_id = ?').run(Buffer.from(row.record.toString('utf8').replace('"VERIFIED"', '"VERIFIED" ')), v.contract_id);
+    });
     const opened = await h.open({ verifyOnOpen: false });
     const r = opened.integrityReport();
     expect(r.failure).toEqual({ table: 'contracts', row: v.contract_id, kind: 'RECORD_MAC' });
