@@ -12,6 +12,11 @@ function verifyRowMac(s: StoreState, row: ContractRow): void {
   if (!macMatches(expected, row.mac)) throw new RecordIntegrityError('RECORD_MAC', row.contract_id, 'contract row failed authentication');
 }
 
+/** The record bytes as text, without copying the Buffer SQLite handed over. */
+function recordText(row: ContractRow): string {
+  return (Buffer.isBuffer(row.record) ? row.record : Buffer.from(row.record)).toString('utf8');
+}
+
 function checkIndexColumns(row: ContractRow, r: RecoveryContract): void {
   if (
     r.contract_id !== row.contract_id ||
@@ -35,7 +40,7 @@ export function authenticRecord(s: StoreState, row: ContractRow): RecoveryContra
   verifyRowMac(s, row);
   let r: RecoveryContract;
   try {
-    r = JSON.parse(Buffer.from(row.record).toString('utf8')) as RecoveryContract;
+    r = JSON.parse(recordText(row)) as RecoveryContract;
   } catch {
     throw new RecordIntegrityError('RECORD_MALFORMED', row.contract_id, 'contract record is not valid JSON');
   }
@@ -51,7 +56,7 @@ export function verifyRow(s: StoreState, row: ContractRow): RecoveryContract {
   verifyRowMac(s, row);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(row.record).toString('utf8'));
+    parsed = JSON.parse(recordText(row));
   } catch {
     throw new RecordIntegrityError('RECORD_MALFORMED', row.contract_id, 'contract record is not valid JSON');
   }

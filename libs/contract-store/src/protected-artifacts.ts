@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalBytes } from '@pfsense-mcp/canonical';
 import type { CanonicalValue } from '@pfsense-mcp/canonical';
 import { aeadOpen, aeadSeal } from '@pfsense-mcp/crypto';
@@ -22,8 +22,9 @@ function aadOf(contractId: string, purpose: ProtectedArtifactPurpose): Uint8Arra
   return canonicalBytes({ contract_id: contractId, purpose, schema_version: CONTRACT_SCHEMA_VERSION });
 }
 
+/** SHA-256 of an envelope as hex, one-shot (open checks every envelope of every unpurged contract). */
 export function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  return hash('sha256', bytes, 'hex');
 }
 
 /** The three artifacts of a new contract, each canonical-encoded and sealed (AEAD, AAD = contract id + purpose + schema version). */

@@ -41,6 +41,14 @@ const storedRateRowSchema = z.strictObject({
   windows: z.unknown(),
 });
 
+/** The stored rate row as last read or written (see `RateGate.#known`); `windows` is filled on first use. */
+interface KnownRateRow {
+  readonly bytes: Buffer;
+  readonly auditSequence: number;
+  readonly rawWindows: unknown;
+  windows: RateWindowState | null;
+}
+
 /**
  * Persists the policy lib's rate window state in the store (one MAC'd row) and applies its pure
  * decisions inside the transaction of the transition they gate: the PREPARE checkpoint in `create`,
@@ -64,11 +72,12 @@ export class RateGate {
   readonly #countInFlightCapability: Database.Statement;
   #pending: RateWindowState | null = null;
   /**
-   * The row bytes this gate last parsed or wrote, with their (frozen) parse. A read of exactly these bytes
-   * — MAC still checked — reuses it instead of JSON-parsing and schema-checking the whole window state on
-   * every write. Keyed by the bytes, so a rolled-back write or another process's row is parsed afresh.
+   * The row bytes this gate last read or wrote: their audit binding, the raw `windows` value and — once a
+   * decision or view needed it — its validated, frozen parse. A read of exactly these bytes (MAC still
+   * checked) reuses them instead of JSON-parsing and schema-checking the whole window state on every write;
+   * keyed by the bytes, so a rolled-back write or another process's row is read afresh.
    */
-  #known: { readonly bytes: Buffer; readonly windows: RateWindowState; readonly auditSequence: number } | null = null;
+  #known: KnownRateRow | null = null;
 
   constructor(db: Database.Database, key: Uint8Array, storeId: string, overrides: Partial<RateLimits>) {
     this.#limits = rateLimitsFrom(overrides);
@@ -96,23 +105,41 @@ export class RateGate {
     return rateRowMac(this.#key, this.#storeId, bytes);
   }
 
-  /** The authenticated stored row, or null when there is none. */
-  #read(): { readonly windows: RateWindowState; readonly auditSequence: number } | null {
+  /**
+   * The authenticated stored row's audit binding and raw windows, or null when there is none. The windows
+   * are validated on first use (`#windowsOf`), not here: open checks only the binding (`verifyAll`).
+   */
+  #read(): KnownRateRow | null {
     const row = this.#get.get(SCOPE) as { state: Buffer; mac: Buffer } | undefined;
     if (row === undefined) return null;
     if (!macMatches(this.#mac(row.state), row.mac)) throw new RecordIntegrityError('RATE_STATE_MAC', null, 'rate window state failed authentication');
     if (this.#known !== null && row.state.equals(this.#known.bytes)) return this.#known;
+    let stored: z.infer<typeof storedRateRowSchema>;
     try {
-      const stored = storedRateRowSchema.parse(JSON.parse(row.state.toString('utf8')));
-      this.#known = Object.freeze({ bytes: row.state, windows: parseRateWindowState(stored.windows), auditSequence: stored.audit_sequence });
-      return this.#known;
+      stored = storedRateRowSchema.parse(JSON.parse(row.state.toString('utf8')));
     } catch {
       throw new RecordIntegrityError('RATE_STATE_MALFORMED', null, 'rate window state is malformed');
     }
+    this.#known = { bytes: row.state, auditSequence: stored.audit_sequence, rawWindows: stored.windows, windows: null };
+    return this.#known;
+  }
+
+  /** The row's windows, validated and frozen once per row bytes. */
+  #windowsOf(known: KnownRateRow): RateWindowState {
+    if (known.windows === null) {
+      try {
+        known.windows = parseRateWindowState(known.rawWindows);
+      } catch {
+        throw new RecordIntegrityError('RATE_STATE_MALFORMED', null, 'rate window state is malformed');
+      }
+    }
+    return known.windows;
   }
 
   #load(): RateWindowState {
-    return this.#pending ?? this.#read()?.windows ?? EMPTY_RATE_WINDOW_STATE;
+    if (this.#pending !== null) return this.#pending;
+    const known = this.#read();
+    return known === null ? EMPTY_RATE_WINDOW_STATE : this.#windowsOf(known);
   }
 
   #save(state: RateWindowState): void {
@@ -127,7 +154,7 @@ export class RateGate {
     const windows = this.#load();
     const bytes = Buffer.from(rateRowBytes(auditSequence, windows));
     this.#put.run(SCOPE, bytes, Buffer.from(this.#mac(bytes)));
-    this.#known = Object.freeze({ bytes, windows, auditSequence });
+    this.#known = { bytes, auditSequence, rawWindows: null, windows };
     this.#pending = null;
   }
 
@@ -141,10 +168,12 @@ export class RateGate {
   }
 
   /**
-   * Open-time check against the authenticated audit head: a store with audit rows has the row, and the
-   * row was written at exactly that head (a row written back from earlier is ROW_STALE).
+   * Check against the authenticated audit head: a store with audit rows has the row, and the row was
+   * written at exactly that head (a row written back from earlier is ROW_STALE). `windows: 'validated'`
+   * also schema-checks the window state now (the operator's integrity check); at open it is checked on
+   * first use instead — the row is authenticated, and a large window state then costs no start-up time.
    */
-  verifyAll(auditHeadSequence: number): void {
+  verifyAll(auditHeadSequence: number, windows: 'bound' | 'validated'): void {
     const stored = this.#read();
     if (stored === null) {
       if (auditHeadSequence > 0) throw new StoreConsistencyError('rate_windows', 'ROW_MISSING', null);
@@ -152,6 +181,7 @@ export class RateGate {
     }
     if (stored.auditSequence < auditHeadSequence) throw new StoreConsistencyError('rate_windows', 'ROW_STALE', null);
     if (stored.auditSequence > auditHeadSequence) throw new StoreConsistencyError('rate_windows', 'ROW_MISMATCH', null);
+    if (windows === 'validated') this.#windowsOf(stored);
   }
 
   /** The windows in force at `nowMs` (read-only; inside the caller's transaction). */

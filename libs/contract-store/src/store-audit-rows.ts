@@ -19,8 +19,10 @@ export function auditMacAt(s: StoreState, sequence: number): Uint8Array | null {
   return row === undefined ? null : row.mac;
 }
 
-export function* auditRowsAfter(s: StoreState, sequence: number): Generator<AuditRow> {
-  for (const row of s.stmt.auditFrom.iterate(sequence) as Iterable<{ sequence: number; contract_id: string; body: Buffer; mac: Buffer }>) {
-    yield row;
-  }
+/**
+ * The audit rows after `sequence`, in order, straight from the statement's iterator (no generator layer:
+ * the whole chain is walked on every open).
+ */
+export function auditRowsAfter(s: StoreState, sequence: number): IterableIterator<AuditRow> {
+  return s.stmt.auditFrom.iterate(sequence) as IterableIterator<AuditRow>;
 }

@@ -1,6 +1,5 @@
 import { RESERVATION_HOLDING_STATES, RecoveryState } from '@pfsense-mcp/state-machine';
 import { verifyAuditRows } from './audit-chain.js';
-import type { AuditRow } from './audit-chain.js';
 import { AuditedContracts } from './audited-contracts.js';
 import { authenticRecord } from './contract-rows.js';
 import { AuditChainError, RecordIntegrityError, StoreConsistencyError } from './contract-store-error.js';
@@ -19,19 +18,14 @@ import { verifyReservationRow } from './target-reservations.js';
  * record, and its state_version and state exactly the latest the audit records for it — and every
  * contract the audit names present; the reservations exactly those the contract states hold; the
  * protected artifacts exactly those of the unpurged contracts, with the recorded digests; the rate
- * row bound to the audit head. Throws the first failure (AuditChainError, RecordIntegrityError,
- * StoreConsistencyError). docs/DESIGN.md §3.
+ * row bound to the audit head (`rateWindows: 'bound'`, at open) and its window state schema-checked
+ * (`'validated'`, the default: integrity checks and migrations; otherwise on first use). Throws the first
+ * failure (AuditChainError, RecordIntegrityError, StoreConsistencyError). docs/DESIGN.md §3.
  */
-export function verifyStoreContents(s: StoreState): { contracts: number; auditEvents: number } {
+export function verifyStoreContents(s: StoreState, rateWindows: 'bound' | 'validated' = 'validated'): { contracts: number; auditEvents: number } {
   const audited = new AuditedContracts();
-  const tapped = function* (rows: Iterable<AuditRow>): Generator<AuditRow> {
-    for (const row of rows) {
-      yield row;
-      // Reached only once the consumer asked for the next row, i.e. after this one verified.
-      audited.add(row.sequence, row.contract_id, row.body);
-    }
-  };
-  const chain = verifyAuditRows(s.keys.auditChain, s.storeId, tapped(auditRowsAfter(s, 0)), 0, s.genesisMac);
+  // Each row is folded once it verified, in the same pass over the chain.
+  const chain = verifyAuditRows(s.keys.auditChain, s.storeId, auditRowsAfter(s, 0), 0, s.genesisMac, (row) => audited.add(row.sequence, row.contract_id, row.body));
   if (!chain.ok) throw new AuditChainError(chain.firstBrokenSequence);
 
   const holders = new Map<string, string>();
@@ -77,13 +71,13 @@ export function verifyStoreContents(s: StoreState): { contracts: number; auditEv
     if (expected.seen !== PROTECTED_ARTIFACT_PURPOSES.length) throw new StoreConsistencyError('protected_artifacts', 'ROW_MISSING', contractId);
   }
 
-  s.rate.verifyAll(chain.headSequence);
+  s.rate.verifyAll(chain.headSequence, rateWindows);
   return { contracts, auditEvents: chain.headSequence };
 }
 
 /** `verifyStoreContents` in its own read transaction (open, re-anchor, accept-restore). */
 export function verifyEverything(s: StoreState): void {
-  s.db.transaction(() => verifyStoreContents(s))();
+  s.db.transaction(() => verifyStoreContents(s, 'bound'))();
 }
 
 /** `migrate`: the version steps and then every row check, in one transaction — a store that fails is left as it was. */

@@ -4,6 +4,8 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExecutorContractStore } from '../src/executor-entry.js';
 import { isPurgeable } from '../src/index.js';
+import { rateRowBytes, rateRowMac } from '../src/rate-gate.js';
+import { loadStoreKeys } from '../src/store-keys.js';
 import type { RecoveryContract, SqliteRecoveryContractStore } from '../src/index.js';
 import {
   SENTINEL_IDENTITY,
@@ -110,6 +112,28 @@ describe('rate and blast-radius limits (policy decisions, persisted windows)', (
     s.create(contractInput({ target: 1 }));
     h.clock.now -= 1;
     expect(errorOf(() => s.create(contractInput({ target: 2 }))).message).toContain('CLOCK_REGRESSION');
+  });
+
+  it('an authentic rate row whose window state is malformed: open checks only its binding, the first decision and the integrity check refuse it', async () => {
+    const s = await adr015();
+    s.create(contractInput({ target: 1 }));
+    s.close();
+    // Only a holder of the key can write such a row (a writer bug, never an attacker): rebind the stored row
+    // to a window state of an unknown version, under a valid MAC.
+    const db = new Database(join(h.dir, 'contracts.sqlite'));
+    const storeId = (db.prepare('SELECT store_id FROM store_meta').get() as { store_id: string }).store_id;
+    const stored = JSON.parse((db.prepare('SELECT state FROM rate_windows').get() as { state: Buffer }).state.toString('utf8')) as {
+      audit_sequence: number;
+      windows: Record<string, unknown>;
+    };
+    const bytes = rateRowBytes(stored.audit_sequence, { ...stored.windows, version: 2 } as never);
+    db.prepare('UPDATE rate_windows SET state = ?, mac = ?').run(Buffer.from(bytes), Buffer.from(rateRowMac(loadStoreKeys({ masterKey: h.masterKey }, 'test').recordMac, storeId, bytes)));
+    db.close();
+    const reopened = await adr015();
+    const before = auditCount(reopened);
+    expect(errorOf(() => reopened.create(contractInput({ target: 2 })))).toMatchObject({ name: 'RecordIntegrityError', code: 'RATE_STATE_MALFORMED' });
+    expect(auditCount(reopened)).toBe(before);
+    expect(reopened.verifyIntegrity()).toMatchObject({ ok: false, failure: { kind: 'RATE_STATE_MALFORMED' } });
   });
 
   it('a tampered rate window row fails closed at open', async () => {

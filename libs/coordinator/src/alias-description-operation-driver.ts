@@ -381,7 +381,7 @@ export class AliasDescriptionOperationDriver {
     return call.binding;
   }
 
-  // ------------------------------------------------------------------ inbox
+  // ------------------------------------------------------------------ read-only views
 
   /**
    * The operations the store knows, newest first (docs/DESIGN.md §6): ids, status, contract state, times
@@ -409,6 +409,8 @@ export class AliasDescriptionOperationDriver {
     const outboxFiles = this.#requests.list().length;
     return Object.freeze({ inboxFiles, outboxFiles, pileUp: inboxFiles + outboxFiles >= WRITE_REQUEST_LIMITS.leftoverWarningFiles });
   }
+
+  // ------------------------------------------------------------------ what a pending request shows
 
   /** The review of a PREPARED contract whose confirmation request is missing: only from a read equal to its pre-state. */
   async #reviewForConfirmation(c: RecoveryContract, input: { alias_name: string; description: string }): Promise<AliasChangeReview> {
@@ -494,6 +496,8 @@ export class AliasDescriptionOperationDriver {
     if (applianceBindingDigest(binding) !== expected) throw this.#refusals.refuse('ANOMALY', RefusalGate.APPLIANCE_BINDING, { contractId: c.contract_id });
     return binding;
   }
+
+  // ------------------------------------------------------------------ reads
 
   /** One authoritative read of an alias through the adapter (exact name). Throws the adapter's errors. */
   #readAlias(aliasName: string): Promise<AliasTarget> {
