@@ -1,8 +1,9 @@
 // pfsense-mcp: the program entry. Everything here is wiring; the pieces live in runtime/ and tools/.
 // stdout is the MCP channel when serving: only the SDK transport writes to it then; --help, --version and
 // --check-config answer there instead (runtime/write-cli-output.ts).
-// Every mode loads on demand, serving too: the MCP SDK is evaluated only by a process that serves (the admin
-// commands, --help, --version and --check-config start without it); serving needs it before its first reply.
+// Every mode loads on demand (the build is code-split: tools/scripts/build-program.mjs), serving too: the MCP SDK is
+// evaluated only by a process that serves (the admin commands, --help, --version and --check-config start without
+// it), and even then only after the opening reply and the first tools/list (runtime/answer-opening-early.ts).
 import { KNOWN_TOOL_NAMES } from './runtime/known-tool-names.js';
 import { loadConfig } from './runtime/load-config.js';
 import { parseCliArgs, UsageError } from './runtime/parse-cli-args.js';

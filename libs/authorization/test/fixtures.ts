@@ -83,7 +83,10 @@ export function intentFields(overrides: Record<string, unknown> = {}) {
 export const intent = createPreparedExecutionIntentV1(intentFields());
 export const review = Object.freeze({ pre_state: PRE_STATE, new_description: 'Public web servers' });
 
-export function authorizationRequest(server: SigningKey, over: { issuedAt?: number; expiresAt?: number } = {}) {
+export function authorizationRequest(
+  server: SigningKey,
+  over: { issuedAt?: number; expiresAt?: number; review?: { pre_state: AliasState; new_description: string } } = {},
+) {
   return createPendingAuthorizationRequest(
     {
       operationId: 'op-1',
@@ -91,7 +94,7 @@ export function authorizationRequest(server: SigningKey, over: { issuedAt?: numb
       riskClass: 'low',
       executionIntent: intent,
       appliance,
-      review,
+      review: over.review ?? review,
       issuedAt: over.issuedAt ?? NOW,
       expiresAt: over.expiresAt ?? NOW + HOUR,
     },

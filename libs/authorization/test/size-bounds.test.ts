@@ -6,14 +6,13 @@ import {
   MAX_ALIAS_MEMBERS,
   MAX_ALIAS_STATE_BYTES,
   MAX_ARTIFACT_BYTES,
-  createPendingAuthorizationRequest,
   createPendingReconciliationRequest,
   encodeArtifact,
   parseArtifact,
   verifyPendingRequest,
 } from '../src/index.js';
 import type { AliasState } from '../src/index.js';
-import { HOUR, NOW, PRE_STATE, appliance, intent, keyring, mutable } from './fixtures.js';
+import { HOUR, NOW, PRE_STATE, appliance, authorizationRequest, intent, keyring, mutable } from './fixtures.js';
 
 /** An alias of `members` members taking about `memberBytes` of canonical JSON each. */
 function alias(members: number, memberBytes: number): AliasState {
@@ -25,19 +24,7 @@ function alias(members: number, memberBytes: number): AliasState {
 const keys = keyring();
 
 function authorization(pre: AliasState) {
-  return createPendingAuthorizationRequest(
-    {
-      operationId: 'op-1',
-      stepId: 'alias-description',
-      riskClass: 'low',
-      executionIntent: intent,
-      appliance,
-      review: { pre_state: pre, new_description: 'Blocklist (reviewed)' },
-      issuedAt: NOW,
-      expiresAt: NOW + HOUR,
-    },
-    keys.server,
-  );
+  return authorizationRequest(keys.server, { review: { pre_state: pre, new_description: 'Blocklist (reviewed)' } });
 }
 
 function reconciliation(pre: AliasState, observed: AliasState) {

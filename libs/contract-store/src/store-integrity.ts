@@ -1,16 +1,12 @@
 import { bytesToHex } from '@pfsense-mcp/canonical';
 import type { AnchorRecord } from './anti-rollback-anchor.js';
-import { verifyAuditRows } from './audit-chain.js';
-import { verifyRow } from './contract-rows.js';
-import { FIRST_KEY_EPOCH } from './key-epoch.js';
+import { KeyEpochMismatchError } from './contract-store-error.js';
 import { checkAgainstAnchor } from './store-anchor.js';
-import { auditHead, auditMacAt, auditRowsAfter } from './store-audit-rows.js';
+import { auditHead } from './store-audit-rows.js';
 import { integrityFailureOf } from './store-integrity-report.js';
-import type { StoreIntegrityReport } from './store-integrity-report.js';
-import type { ContractRow, ReservationRow } from './store-statements.js';
+import type { StoreIntegrityFailure, StoreIntegrityReport } from './store-integrity-report.js';
 import { assertOpen } from './store-state.js';
 import type { StoreState } from './store-state.js';
-import { verifyReservationRow } from './target-reservations.js';
 import { verifyStoreContents } from './verify-store-contents.js';
 
 /** The first failed check of `integrityReport()`: which table, which row (contract id or sequence), which kind. */
@@ -30,98 +26,74 @@ export interface IntegrityReport {
 }
 
 /**
- * A whole-store integrity check for operators and health views: the anchor compared read-only (behind,
- * diverged, missing), then `verifyStoreContents`. Never writes. The first failure comes back as a value-free
- * report (table, contract id, sequence, kind); any other error is thrown.
+ * The one whole-store check, inside the caller's read transaction: the anchor compared read-only (behind,
+ * diverged, missing, another store; a valid extension past it verified) — skipped only for a store with
+ * neither history nor anchor —, then `verifyStoreContents` (the chain and every row against it, the check
+ * open runs). Never writes. The first failure as a value-free description; any other error is thrown.
  */
-export function verifyIntegrity(s: StoreState): StoreIntegrityReport {
-  assertOpen(s);
+function checkStore(s: StoreState): { readonly counts: { contracts: number; auditEvents: number } } | { readonly failure: StoreIntegrityFailure } {
   try {
-    return s.db.transaction((): StoreIntegrityReport => {
-      if (s.anchor.read() !== null || auditHead(s).sequence > 0) checkAgainstAnchor(s);
-      const counts = verifyStoreContents(s);
-      return Object.freeze({ ok: true as const, contracts: counts.contracts, auditEvents: counts.auditEvents });
-    })();
+    if (s.anchor.read() !== null || auditHead(s).sequence > 0) checkAgainstAnchor(s);
+    return { counts: verifyStoreContents(s) };
   } catch (error) {
     const failure = integrityFailureOf(error);
     if (failure === null) throw error;
-    return Object.freeze({ ok: false as const, failure });
+    return { failure };
   }
 }
 
 /**
+ * A whole-store integrity check for operators and health views (`checkStore`): `{ ok: true, contracts,
+ * auditEvents }` or the first failure `{ table, contractId, sequence, kind }`.
+ */
+export function verifyIntegrity(s: StoreState): StoreIntegrityReport {
+  assertOpen(s);
+  const r = s.db.transaction(() => checkStore(s))();
+  return 'failure' in r
+    ? Object.freeze({ ok: false as const, failure: r.failure })
+    : Object.freeze({ ok: true as const, contracts: r.counts.contracts, auditEvents: r.counts.auditEvents });
+}
+
+/**
  * The operator's integrity view (`pfsense-mcp admin audit verify`): counts, the audit head and the anchor, and
- * the first failure of the checks open runs (audit chain, every contract row, every reservation, the rate
- * windows, the anchor) — reported, not thrown, so a broken store can still be described. Value-free.
+ * the first failure of the same check as `verifyIntegrity` (the anchor, the audit chain, every contract,
+ * reservation, artifact and rate row against it) — reported, not thrown, so a broken store can still be
+ * described: the row is the contract id, else the audit sequence, and for the anchor the anchor's own sequence. Value-free.
  */
 export function integrityReport(s: StoreState): IntegrityReport {
   assertOpen(s);
   return s.db.transaction((): IntegrityReport => {
     const head = auditHead(s);
-    let failure: IntegrityFailure | null = null;
-    const fail = (table: string, row: string, error: unknown): void => {
-      if (failure !== null) return;
-      const code = (error as { code?: unknown } | null)?.code;
-      failure = Object.freeze({ table, row, kind: typeof code === 'string' ? code : 'ERROR' });
-    };
-    const auditRows = (s.db.prepare('SELECT count(*) AS n FROM audit_events').get() as { n: number }).n;
-    const chain = verifyAuditRows(s.keys.auditChain, s.storeId, auditRowsAfter(s, 0), 0, s.genesisMac);
-    if (!chain.ok) fail('audit_events', String(chain.firstBrokenSequence), { code: 'AUDIT_CHAIN_BROKEN' });
-    let contracts = 0;
-    for (const row of s.stmt.allContracts.iterate() as Iterable<ContractRow>) {
-      contracts += 1;
-      try {
-        verifyRow(s, row);
-      } catch (error) {
-        fail('contracts', row.contract_id, error);
-      }
-    }
-    let reservations = 0;
-    for (const row of s.stmt.allReservations.iterate() as Iterable<ReservationRow>) {
-      reservations += 1;
-      try {
-        verifyReservationRow(s, row);
-      } catch (error) {
-        fail('target_reservations', row.contract_id, error);
-      }
-    }
-    try {
-      s.rate.verifyAll(head.sequence, 'validated');
-    } catch (error) {
-      fail('rate_windows', '', error);
-    }
-    if (failure === null) {
-      // Every row authentic on its own: now the rows against the audit chain, the check open runs, so a row
-      // deleted or written back while the store was closed is reported here too (table and contract id).
-      try {
-        verifyStoreContents(s);
-      } catch (error) {
-        const f = integrityFailureOf(error);
-        if (f === null) throw error;
-        fail(f.table, f.contractId ?? (f.sequence === null ? '' : String(f.sequence)), { code: f.kind });
-      }
-    }
+    const count = (table: string) => (s.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
     let anchor: AnchorRecord | null = null;
     try {
       anchor = s.anchor.read();
-      if (anchor === null) fail('anchor', '', { code: 'ANCHOR_MISSING' });
-      else if (anchor.storeId !== s.storeId) fail('anchor', String(anchor.sequence), { code: 'STORE_MISMATCH' });
-      else if ((anchor.keyEpoch ?? FIRST_KEY_EPOCH) !== s.keyEpoch) fail('anchor', String(anchor.sequence), { code: 'KEY_EPOCH_MISMATCH' });
-      else if (head.sequence < anchor.sequence) fail('anchor', String(anchor.sequence), { code: 'BEHIND' });
-      else {
-        const at = auditMacAt(s, anchor.sequence);
-        if (at === null || bytesToHex(at) !== anchor.headMac) fail('anchor', String(anchor.sequence), { code: 'DIVERGED' });
+    } catch {
+      // checkStore reads it again and reports why (an AnchorError is a verification result).
+    }
+    let failure: IntegrityFailure | null = null;
+    try {
+      const r = checkStore(s);
+      if ('failure' in r) {
+        const f = r.failure;
+        const row = f.table === 'anchor' ? (anchor === null ? '' : String(anchor.sequence)) : (f.contractId ?? (f.sequence === null ? '' : String(f.sequence)));
+        failure = { table: f.table, row, kind: f.kind };
+      } else if (anchor === null) {
+        // An empty store whose anchor is gone: nothing to compare, still not what open left.
+        failure = { table: 'anchor', row: '', kind: 'ANCHOR_MISSING' };
       }
     } catch (error) {
-      fail('anchor', '', error);
+      // Not a verification result of verifyIntegrity, but one to describe here: an anchor of another key epoch.
+      if (!(error instanceof KeyEpochMismatchError)) throw error;
+      failure = { table: 'anchor', row: anchor === null ? '' : String(anchor.sequence), kind: error.code };
     }
     return Object.freeze({
-      contracts,
-      auditRows,
-      reservations,
+      contracts: count('contracts'),
+      auditRows: count('audit_events'),
+      reservations: count('target_reservations'),
       head: Object.freeze({ sequence: head.sequence, mac: bytesToHex(head.mac) }),
       anchor: anchor === null ? null : Object.freeze({ sequence: anchor.sequence, headMac: anchor.headMac }),
-      failure,
+      failure: failure === null ? null : Object.freeze(failure),
     });
   })();
 }

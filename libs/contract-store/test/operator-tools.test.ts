@@ -1,5 +1,5 @@
 // The store calls behind `pfsense-mcp admin`: cancel, integrityReport and backupTo.
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -45,6 +45,32 @@ describe('integrityReport', () => {
     expect(r.head.sequence).toBe(r.auditRows);
     expect(r.anchor).toEqual({ sequence: r.head.sequence, headMac: r.head.mac });
     expect(r.reservations).toBe(0);
+  });
+
+  it('reports, not throws, the first failure of the same check as verifyIntegrity: a tampered row, then an anchor of another store', async () => {
+    const store = await h.open();
+    const v = verified(store, contractInput());
+    store.close();
+    h.raw((db) => {
+      const row = db.prepare('SELECT record FROM contracts WHERE contract_id = ?').get(v.contract_id) as { record: Buffer };
+      db.prepare('UPDATE contracts SET record = ? WHERE contract_id = ?').run(Buffer.from(row.record.toString('utf8').replace('"VERIFIED"', '"VERIFIED" ')), v.contract_id);
+    });
+    const opened = await h.open({ verifyOnOpen: false });
+    const r = opened.integrityReport();
+    expect(r.failure).toEqual({ table: 'contracts', row: v.contract_id, kind: 'RECORD_MAC' });
+    expect(opened.verifyIntegrity()).toEqual({ ok: false, failure: { table: 'contracts', contractId: v.contract_id, sequence: null, kind: 'RECORD_MAC' } });
+    expect(r).toMatchObject({ contracts: 1, reservations: 0, anchor: { sequence: r.head.sequence } });
+    // The anchor now names another store (written while this one is open): the anchor is compared first.
+    const mark = JSON.parse(readFileSync(h.anchorFile, 'utf8')) as Record<string, unknown>;
+    expect(mark).toHaveProperty('store_id');
+    const otherDir = mkdtempSync(join(tmpdir(), 'cs-other-'));
+    const other = await SqliteRecoveryContractStore.open(h.options({ directory: otherDir, anchor: { file: join(h.anchorDir, 'other.json') } }));
+    other.create(contractInput());
+    other.close();
+    rmSync(otherDir, { recursive: true, force: true });
+    copyFileSync(join(h.anchorDir, 'other.json'), h.anchorFile);
+    expect(opened.integrityReport().failure).toEqual({ table: 'anchor', row: '1', kind: 'STORE_MISMATCH' });
+    opened.close();
   });
 });
 

@@ -1,3 +1,4 @@
+import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { assertBytes } from './assert-bytes.js';
 
@@ -12,9 +13,25 @@ export function generateEd25519KeyPair(): { privateKey: Uint8Array; publicKey: U
   return { privateKey: secretKey, publicKey };
 }
 
+// PKCS#8 DER of an Ed25519 private key (RFC 8410 §7) up to its 32-byte seed, and the SPKI length (12-byte header + key).
+const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+const SPKI_ED25519_BYTES = 44;
+
+/**
+ * The public key of a 32-byte seed (RFC 8032 §5.1.5), derived by node:crypto (OpenSSL): deterministic, so
+ * identical to @noble/curves' result (tested), but without noble's first-use precomputation — a write-enabled
+ * server derives its request key's public key at start. Signing and strict verification stay on noble.
+ */
 export function ed25519PublicKeyOf(privateKey: Uint8Array): Uint8Array {
   assertBytes('ed25519PublicKeyOf', 'privateKey', privateKey, ED25519_KEY_BYTES);
-  return ed25519.getPublicKey(privateKey);
+  const der = Buffer.concat([PKCS8_ED25519_PREFIX, privateKey]);
+  try {
+    const spki = createPublicKey(createPrivateKey({ key: der, format: 'der', type: 'pkcs8' })).export({ format: 'der', type: 'spki' });
+    if (spki.length !== SPKI_ED25519_BYTES) throw new RangeError('ed25519PublicKeyOf: unexpected public key encoding');
+    return new Uint8Array(spki.subarray(SPKI_ED25519_BYTES - ED25519_KEY_BYTES));
+  } finally {
+    der.fill(0);
+  }
 }
 
 export function ed25519Sign(privateKey: Uint8Array, message: Uint8Array): Uint8Array {

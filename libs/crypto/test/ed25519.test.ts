@@ -82,6 +82,22 @@ const SMALL_ORDER_KEYS = [
   '26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85',
 ];
 
+describe('ed25519PublicKeyOf (node:crypto derivation)', () => {
+  it('equals @noble/curves getPublicKey byte for byte, as a plain Uint8Array', () => {
+    for (let i = 0; i < 50; i += 1) {
+      const seed = Uint8Array.from(createHash('sha256').update(`seed-${i}`).digest());
+      const pk = ed25519PublicKeyOf(seed);
+      expect(Object.getPrototypeOf(pk)).toBe(Uint8Array.prototype);
+      expect(bytesToHex(pk)).toBe(bytesToHex(ed25519.getPublicKey(seed)));
+    }
+  });
+  it('leaves the caller\'s seed unchanged', () => {
+    const seed = new Uint8Array(32).fill(7);
+    ed25519PublicKeyOf(seed);
+    expect(seed).toEqual(new Uint8Array(32).fill(7));
+  });
+});
+
 describe('RFC 8032 §7.1 test vectors', () => {
   it.each(VECTORS)('$name', ({ sk, pk, msg, sig }) => {
     const priv = hexToBytes(sk);

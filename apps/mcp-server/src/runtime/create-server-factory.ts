@@ -45,8 +45,8 @@ function writeArtifactsNow(factory: ServerFactory): ArtifactCounts | null {
 
 /**
  * Creates the factory with the tools capability and, when selected, pfsense_mcp_info. Needs neither the READ
- * catalogue nor the HTTP stack, so the first instance can answer `initialize` (2025 era) or `server/discover`
- * (2026-07-28) before those are loaded.
+ * catalogue nor the HTTP stack, so the first instance can take over the opening (`initialize` in the 2025 era,
+ * `server/discover` in 2026-07-28, replayed to it after the early reply) before those are loaded.
  */
 export function createServerFactory(
   profile: Profile,
