@@ -1,15 +1,15 @@
 // Black-box tests of the operating commands (`status`, `audit`, `artifacts`, `backup`, `expire`, `cancel`,
 // `migrate`) through the BUILT program, beside a live write-path composition on the same write directory.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPlanAuthorizationV2, encodeArtifact } from '@pfsense-mcp/authorization';
 import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openDriver, operatorKey, signedFile, SIM_DATA } from './support/admin-driver.js';
-import type { Driver, OperatorKey } from './support/admin-driver.js';
+import { SIM_DATA } from './support/admin-driver.js';
 import { ensureBuilt, serverMain } from './support/built-server.js';
+import { installSigned, setUpDriverHost, type DriverHost } from './support/driver-host.js';
 import { runAdmin } from './support/run-admin.js';
 import type { ProgramRun as Run } from './support/run-program.js';
 
@@ -43,31 +43,18 @@ function ok(args: readonly string[]): Run {
 }
 
 let n = 0;
-interface Setup {
-  readonly dir: string;
-  readonly plan: OperatorKey;
-  readonly confirm: OperatorKey;
-  readonly driver: Driver;
-}
+type Setup = DriverHost;
 
 async function setup(): Promise<Setup> {
   n += 1;
-  const dir = join(root, `w${n}`);
-  const keys = join(root, `keys${n}`);
-  mkdirSync(keys, { mode: 0o700 });
-  ok(['init', '--dir', dir, '--json']);
-  const plan = operatorKey(keys, 'plan-authorization');
-  const confirm = operatorKey(keys, 'confirmation');
-  ok(['trust', '--dir', dir, '--role', 'plan-authorization', '--public-key', plan.pubFile]);
-  ok(['trust', '--dir', dir, '--role', 'confirmation', '--public-key', confirm.pubFile]);
-  return { dir, plan, confirm, driver: await openDriver(dir, sim) };
+  return setUpDriverHost(admin, sim, join(root, `w${n}`), join(root, `keys${n}`));
 }
 
 /** requested → signed authorization via `admin inbox add` → PREPARED (awaiting_confirmation). */
 async function prepared(s: Setup, alias: string, description = `${SENTINEL} ${n}`): Promise<{ contractId: string; confirmationRequest: string }> {
   const r1 = await s.driver.request(alias, description);
   expect(r1.status).toBe('requested');
-  ok(['inbox', 'add', '--dir', s.dir, signedFile(s.driver, r1.pendingRequest ?? '', s.plan)]);
+  await installSigned(admin, s, r1.pendingRequest, s.plan);
   const r2 = await s.driver.request(alias, description);
   expect(r2.status).toBe('awaiting_confirmation');
   return { contractId: r2.contractId ?? '', confirmationRequest: r2.pendingRequest ?? '' };
@@ -75,7 +62,7 @@ async function prepared(s: Setup, alias: string, description = `${SENTINEL} ${n}
 
 async function verified(s: Setup, alias: string, description = `${SENTINEL} ${n}`): Promise<string> {
   const p = await prepared(s, alias, description);
-  ok(['inbox', 'add', '--dir', s.dir, signedFile(s.driver, p.confirmationRequest, s.confirm)]);
+  await installSigned(admin, s, p.confirmationRequest, s.confirm);
   const r = await s.driver.request(alias, description);
   expect(r.status).toBe('verified');
   return p.contractId;

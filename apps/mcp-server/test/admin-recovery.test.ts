@@ -1,14 +1,15 @@
 // Black-box tests of the appliance-facing admin commands (`rollback`, `reconcile`, `release`) through the BUILT
 // program and the BUILT signer: the write path's first half runs in the test (as a server would), the admin
 // commands run as real processes after it is gone, against the simulator on loopback.
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ALIASES, openDriver, operatorKey, signedFile, SIM_DATA } from './support/admin-driver.js';
-import type { Driver, OperatorKey } from './support/admin-driver.js';
+import { ALIASES, openDriver, SIM_DATA } from './support/admin-driver.js';
+import type { Driver } from './support/admin-driver.js';
 import { ensureBuilt } from './support/built-server.js';
+import { confirmAndRun as signAndRun, setUpDriverHost, type DriverHost } from './support/driver-host.js';
 import { runAdminAsync } from './support/run-admin.js';
 import type { ProgramRun as Run } from './support/run-program.js';
 import { ensureSignerBuilt, runSignerAsync } from './support/signer-program.js';
@@ -23,7 +24,7 @@ let keyFile: string;
 beforeAll(async () => {
   ensureBuilt();
   // Rebuilt when stale too: the review this suite reads is the signer's current one.
-  ensureSignerBuilt();
+  await ensureSignerBuilt();
   sim = await startSimulator({ data: SIM_DATA });
   keyFile = join(root, 'api-key');
   writeFileSync(keyFile, `${sim.apiKey}\n`, { mode: 0o600 });
@@ -45,37 +46,23 @@ async function ok(p: Promise<Run>): Promise<Run> {
 }
 
 let n = 0;
-interface Setup {
-  readonly dir: string;
-  readonly keys: string;
-  readonly plan: OperatorKey;
-  readonly confirm: OperatorKey;
-  readonly reconciliationKey: string;
-  driver: Driver;
-}
+type Setup = Omit<DriverHost, 'driver'> & { readonly reconciliationKey: string; driver: Driver };
 
 async function setup(): Promise<Setup> {
   n += 1;
   const dir = join(root, `w${n}`);
   const keys = join(root, `keys${n}`);
-  mkdirSync(keys, { mode: 0o700 });
-  (await ok(admin(['init', '--dir', dir])));
-  const plan = operatorKey(keys, 'plan-authorization');
-  const confirm = operatorKey(keys, 'confirmation');
-  const recon = (await ok(signer(['keygen', '--role', 'reconciliation', '--out', keys, '--json']))).json;
-  (await ok(admin(['trust', '--dir', dir, '--role', 'plan-authorization', '--public-key', plan.pubFile])));
-  (await ok(admin(['trust', '--dir', dir, '--role', 'confirmation', '--public-key', confirm.pubFile])));
-  (await ok(admin(['trust', '--dir', dir, '--role', 'reconciliation', '--public-key', String(recon['public_key_file'])])));
-  return { dir, keys, plan, confirm, reconciliationKey: String(recon['private_key_file']), driver: await openDriver(dir, sim) };
+  let recon: Record<string, unknown> = {};
+  const host = await setUpDriverHost(admin, sim, dir, keys, async () => {
+    recon = (await ok(signer(['keygen', '--role', 'reconciliation', '--out', keys, '--json']))).json;
+    (await ok(admin(['trust', '--dir', dir, '--role', 'reconciliation', '--public-key', String(recon['public_key_file'])])));
+  });
+  return { ...host, reconciliationKey: String(recon['private_key_file']) };
 }
 
 /** requested → authorization → PREPARED → confirmation (→ the executor). Returns the contract id and the last status. */
 async function confirmAndRun(s: Setup, alias: string, description: string): Promise<{ contractId: string; status: string; pending: string | null }> {
-  const r1 = await s.driver.request(alias, description);
-  (await ok(admin(['inbox', 'add', '--dir', s.dir, signedFile(s.driver, r1.pendingRequest ?? '', s.plan)])));
-  const r2 = await s.driver.request(alias, description);
-  (await ok(admin(['inbox', 'add', '--dir', s.dir, signedFile(s.driver, r2.pendingRequest ?? '', s.confirm)])));
-  const r3 = await s.driver.request(alias, description);
+  const r3 = await signAndRun(admin, s, alias, description);
   return { contractId: r3.contractId ?? '', status: r3.status, pending: r3.pendingRequest };
 }
 

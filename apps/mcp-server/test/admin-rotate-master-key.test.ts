@@ -4,7 +4,7 @@
 // readable under exactly one key — the old one before the commit point, the new one from it on — and the
 // VERIFIED contract made before the rotation must still roll back (one PATCH) through `admin rollback`.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROTATION_STEPS, currentProcessOwner } from '@pfsense-mcp/contract-store';
@@ -13,8 +13,9 @@ import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim'
 import { buildChildScript, runChild } from '@pfsense-mcp/test-support';
 import type { BuiltChild, ChildResult } from '@pfsense-mcp/test-support';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openDriver, operatorKey, signedFile, SIM_DATA } from './support/admin-driver.js';
+import { SIM_DATA } from './support/admin-driver.js';
 import { connectBuilt, ensureBuilt, runBuilt } from './support/built-server.js';
+import { confirmAndRun, setUpDriverHost } from './support/driver-host.js';
 import { runAdminAsync } from './support/run-admin.js';
 import type { ProgramRun as Run } from './support/run-program.js';
 import { until } from './support/until.js';
@@ -60,24 +61,13 @@ beforeAll(async () => {
   child = await buildChildScript(join(import.meta.dirname, 'fixtures', 'rotate-crash-child.ts'), 'mcp-server-rotate-child');
   // One write directory with a VERIFIED contract (authorization consumed, artifacts encrypted), copied per case.
   base = join(root, 'base');
-  const keys = join(root, 'operator-keys');
-  mkdirSync(keys, { mode: 0o700 });
-  await ok(['init', '--dir', base]);
-  const plan = operatorKey(keys, 'plan-authorization');
-  const confirm = operatorKey(keys, 'confirmation');
-  await ok(['trust', '--dir', base, '--role', 'plan-authorization', '--public-key', plan.pubFile]);
-  await ok(['trust', '--dir', base, '--role', 'confirmation', '--public-key', confirm.pubFile]);
-  const driver = await openDriver(base, sim);
+  const host = await setUpDriverHost(admin, sim, base, join(root, 'operator-keys'));
   try {
-    const r1 = await driver.request('LAN_SERVERS', CHANGED);
-    await ok(['inbox', 'add', '--dir', base, signedFile(driver, r1.pendingRequest ?? '', plan)]);
-    const r2 = await driver.request('LAN_SERVERS', CHANGED);
-    await ok(['inbox', 'add', '--dir', base, signedFile(driver, r2.pendingRequest ?? '', confirm)]);
-    const r3 = await driver.request('LAN_SERVERS', CHANGED);
+    const r3 = await confirmAndRun(admin, host, 'LAN_SERVERS', CHANGED);
     expect(r3.status).toBe('verified');
     contractId = r3.contractId ?? '';
   } finally {
-    driver.close();
+    host.driver.close();
   }
 }, 180_000);
 afterAll(async () => {

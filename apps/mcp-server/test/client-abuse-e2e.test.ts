@@ -5,25 +5,18 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_QUEUED } from '@pfsense-mcp/transports';
 import { describe, expect, it } from 'vitest';
 import { useBuiltReadWorld } from './support/built-read-world.js';
-import { collect, connectBuilt, INITIALIZE, modernRequest, spawnBuilt } from './support/built-server.js';
+import { connectBuilt, INITIALIZE, modernRequest } from './support/built-server.js';
+import { logLines, spawnRaw } from './support/raw-stdio-client.js';
+import { toolErrorCode } from './support/tool-error-code.js';
+import { until } from './support/until.js';
 
 const world = useBuiltReadWorld();
 const HUNG = '/api/v2/firewall/rules';
 
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
-}
-
-function errorCode(result: { content?: unknown }): string | undefined {
-  const text = (result.content as { text?: string }[] | undefined)?.[0]?.text ?? '{}';
-  return (JSON.parse(text) as { error?: { code?: string } }).error?.code;
-}
-
-function toolLines(stderr: string): Record<string, unknown>[] {
-  // Only complete lines: the last one may still be arriving.
-  const complete = stderr.slice(0, stderr.lastIndexOf('\n') + 1);
-  return complete.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['event'] === 'tool_call');
-}
+/** The server's complete `tool_call` log lines so far. */
+const toolLines = (stderr: string): Record<string, unknown>[] => logLines(stderr).filter((l) => l['event'] === 'tool_call');
+// Each test's own timeout bounds its waits (every one here is shorter than this).
+const WAIT_MS = 120_000;
 
 describe('cancellation (notifications/cancelled)', () => {
   it('aborts the upstream GETs, frees their in-flight slots and logs outcome cancelled', async () => {
@@ -39,13 +32,13 @@ describe('cancellation (notifications/cancelled)', () => {
           () => 'rejected',
         ),
       );
-      await until(() => world.sim.control.count(HUNG, 'GET') >= DEFAULT_MAX_IN_FLIGHT);
+      await until(() => world.sim.control.count(HUNG, 'GET') >= DEFAULT_MAX_IN_FLIGHT, WAIT_MS);
       for (const c of controllers) c.abort();
       expect(await Promise.all(cancelled)).toEqual(controllers.map(() => 'rejected'));
             // With the slots still held, this call would wait behind the hung GETs and fail UPSTREAM_SLOW.
       const next = await server.client.callTool({ name: 'pfsense_get_system_status', arguments: {} });
-      expect(errorCode(next)).toBeUndefined();
-      await until(() => toolLines(server.stderr()).length >= controllers.length + 1);
+      expect(toolErrorCode(next)).toBeUndefined();
+      await until(() => toolLines(server.stderr()).length >= controllers.length + 1, WAIT_MS);
       const lines = toolLines(server.stderr());
       expect(lines.filter((l) => l['outcome'] === 'cancelled' && l['tool'] === 'pfsense_get_firewall_rules')).toHaveLength(controllers.length);
       // The fifth call was cancelled while still queued: it never reached the appliance.
@@ -68,11 +61,11 @@ describe('cancellation (notifications/cancelled)', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       for (const c of controllers) c.abort();
       await Promise.all(runs);
-      await until(() => toolLines(server.stderr()).length >= runs.length);
+      await until(() => toolLines(server.stderr()).length >= runs.length, WAIT_MS);
       world.sim.control.clearFaults();
       const bad = await server.client.callTool({ name: 'pfsense_get_firewall_rules', arguments: { limit: 'x' } });
-      expect(errorCode(bad)).toBe('INVALID_INPUT');
-      await until(() => toolLines(server.stderr()).length >= runs.length + 1);
+      expect(toolErrorCode(bad)).toBe('INVALID_INPUT');
+      await until(() => toolLines(server.stderr()).length >= runs.length + 1, WAIT_MS);
       const lines = toolLines(server.stderr());
       expect(lines.filter((l) => l['tool'] === 'pfsense_get_system_status' && l['outcome'] === 'cancelled')).toHaveLength(runs.length);
       expect(lines).toHaveLength(runs.length + 1);
@@ -93,7 +86,7 @@ describe('hung upstream calls and the bounded queue', () => {
       const hung = controllers.map((c) =>
         server.client.callTool({ name: 'pfsense_get_firewall_rules', arguments: {} }, { signal: c.signal, timeout: 120_000 }).catch(() => null),
       );
-      await until(() => world.sim.control.count(HUNG, 'GET') >= DEFAULT_MAX_IN_FLIGHT);
+      await until(() => world.sim.control.count(HUNG, 'GET') >= DEFAULT_MAX_IN_FLIGHT, WAIT_MS);
       const queued = Array.from({ length: DEFAULT_MAX_QUEUED }, () =>
         server.client.callTool({ name: 'pfsense_get_system_status', arguments: {} }, { timeout: 60_000 }),
       );
@@ -101,10 +94,10 @@ describe('hung upstream calls and the bounded queue', () => {
       // dispatches them in order; no event tells the client, so a short pause).
       await new Promise((resolve) => setTimeout(resolve, 500));
       const over = await server.client.callTool({ name: 'pfsense_get_system_status', arguments: {} });
-      expect(errorCode(over)).toBe('BUSY');
+      expect(toolErrorCode(over)).toBe('BUSY');
       const waited = await Promise.all(queued);
       // The default transport timeout is 30 s; the SDK client's own request timeout is 60 s here.
-      expect(new Set(waited.map(errorCode))).toEqual(new Set(['UPSTREAM_SLOW']));
+      expect(new Set(waited.map(toolErrorCode))).toEqual(new Set(['UPSTREAM_SLOW']));
       const text = (waited[0]?.content as { text: string }[])[0]?.text ?? '';
       expect(text).toContain('appliance is slow');
       expect(world.sim.control.count('/api/v2/status/system', 'GET')).toBe(0);
@@ -147,26 +140,15 @@ describe('upstream response_id', () => {
 
 describe('protocol edges: wrong param types and hostile key names', () => {
   it('answers name: 123 and arguments: [] with INVALID_INPUT (no raw schema text), and escapes bidi, zero-width and C1 characters of key names', async () => {
-    const child = spawnBuilt(world.env);
-    const done = collect(child);
-    const lines: Record<string, unknown>[] = [];
-    let buffer = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString('utf8');
-      let at: number;
-      while ((at = buffer.indexOf('\n')) >= 0) {
-        lines.push(JSON.parse(buffer.slice(0, at)) as Record<string, unknown>);
-        buffer = buffer.slice(at + 1);
-      }
-    });
+    const server = spawnRaw(world.env);
     const hostileKey = 'a\u202Eb\u200Bc\u0085d\u2066';
-    child.stdin.write(`${modernRequest(1, 'server/discover')}\n`);
-    child.stdin.write(`${modernRequest(2, 'tools/call', { name: 123, arguments: {} })}\n`);
-    child.stdin.write(`${modernRequest(3, 'tools/call', { name: 'pfsense_get_firewall_rules', arguments: [] })}\n`);
-    child.stdin.write(`${modernRequest(4, 'tools/call', { name: 'pfsense_get_firewall_rules', arguments: { [hostileKey]: 1 } })}\n`);
-    await until(() => lines.filter((l) => l['id'] !== 1).length >= 3);
-    child.stdin.end();
-    await done;
+    server.send(modernRequest(1, 'server/discover'));
+    server.send(modernRequest(2, 'tools/call', { name: 123, arguments: {} }));
+    server.send(modernRequest(3, 'tools/call', { name: 'pfsense_get_firewall_rules', arguments: [] }));
+    server.send(modernRequest(4, 'tools/call', { name: 'pfsense_get_firewall_rules', arguments: { [hostileKey]: 1 } }));
+    await server.until((replies) => replies.filter((l) => l['id'] !== 1).length >= 3, WAIT_MS);
+    await server.close();
+    const lines = server.replies;
     const byId = new Map(lines.map((l) => [l['id'], l]));
     for (const id of [2, 3, 4]) {
       const reply = byId.get(id) as { result?: { isError?: boolean; content?: { text: string }[] } };
@@ -182,15 +164,13 @@ describe('protocol edges: wrong param types and hostile key names', () => {
   }, 60_000);
 
   it('the same refusal in the 2025 era (initialize first)', async () => {
-    const child = spawnBuilt(world.env);
-    const done = collect(child);
-    child.stdin.write(`${INITIALIZE}\n`);
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 123, arguments: [] } })}\n`);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    child.stdin.end();
-    const run = await done;
-    const reply = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id?: unknown; result?: { content?: { text: string }[] } }).find((l) => l.id === 2);
-    expect(JSON.parse(reply?.result?.content?.[0]?.text ?? '{}')).toMatchObject({ error: { code: 'INVALID_INPUT' } });
+    const server = spawnRaw(world.env);
+    server.send(INITIALIZE);
+    server.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    server.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 123, arguments: [] } }));
+    const [reply] = await server.repliesTo(2);
+    await server.close();
+    const content = reply?.result?.['content'] as { text: string }[] | undefined;
+    expect(JSON.parse(content?.[0]?.text ?? '{}')).toMatchObject({ error: { code: 'INVALID_INPUT' } });
   }, 60_000);
 });

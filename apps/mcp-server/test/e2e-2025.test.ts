@@ -7,6 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBuiltReadWorld } from './support/built-read-world.js';
 import { newClient } from './support/clients.js';
+import { toolErrorCode } from './support/tool-error-code.js';
 import { collect, connectBuilt, INITIALIZE, runBuilt, serverEnv, serverMain, spawnBuilt } from './support/built-server.js';
 
 const world = useBuiltReadWorld();
@@ -20,8 +21,6 @@ async function connectV1(extraEnv: Record<string, string>, args: string[] = []):
   return { client, stderr: () => stderr };
 }
 
-const errorCode = (result: object) =>
-  (JSON.parse((((result as { content?: { text: string }[] }).content)?.[0]?.text ?? '{}')) as { error?: { code?: string } }).error?.code;
 
 describe('a 2025-era client (the v1 SDK Client, initialize handshake)', () => {
   let server: Awaited<ReturnType<typeof connectV1>>;
@@ -57,13 +56,13 @@ describe('a 2025-era client (the v1 SDK Client, initialize handshake)', () => {
 
   it('gives the stable error codes in the stable shape: INVALID_INPUT, UNKNOWN_TOOL, upstream failures', async () => {
     const invalid = await server.client.callTool({ name: 'pfsense_get_firewall_rules', arguments: { limit: 10_000 } });
-    expect([invalid.isError, errorCode(invalid)]).toEqual([true, 'INVALID_INPUT']);
+    expect([invalid.isError, toolErrorCode(invalid)]).toEqual([true, 'INVALID_INPUT']);
     const unknown = await server.client.callTool({ name: 'pfsense_set_everything', arguments: {} });
-    expect([unknown.isError, errorCode(unknown)]).toEqual([true, 'UNKNOWN_TOOL']);
+    expect([unknown.isError, toolErrorCode(unknown)]).toEqual([true, 'UNKNOWN_TOOL']);
     world.sim.control.setFault({ route: '/api/v2/firewall/aliases', method: 'GET', kind: '5xx-after-apply', status: 500, times: 1 });
     try {
       const upstream = await server.client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: {} });
-      expect([upstream.isError, errorCode(upstream)]).toEqual([true, 'UPSTREAM_ERROR']);
+      expect([upstream.isError, toolErrorCode(upstream)]).toEqual([true, 'UPSTREAM_ERROR']);
     } finally {
       world.sim.control.clearFaults();
     }
@@ -77,7 +76,7 @@ describe('the gates hold for a 2025-era client too', () => {
     const narrow = await connectV1({ ...world.env, PFSENSE_ALLOWED_TOOLS: 'pfsense_get_system_status,pfsense_mcp_info' });
     try {
       expect((await narrow.client.listTools()).tools.map((t) => t.name).sort()).toEqual(['pfsense_get_system_status', 'pfsense_mcp_info']);
-      expect(errorCode(await narrow.client.callTool({ name: 'pfsense_get_firewall_rules', arguments: {} }))).toBe('UNKNOWN_TOOL');
+      expect(toolErrorCode(await narrow.client.callTool({ name: 'pfsense_get_firewall_rules', arguments: {} }))).toBe('UNKNOWN_TOOL');
     } finally {
       await narrow.client.close();
     }
@@ -132,7 +131,7 @@ describe('raw 2025 lines: stdout, logs and shutdown', () => {
     // 2025 results carry none of the 2026-07-28 wire fields.
     expect(byId.get(3)).toMatchObject({ structuredContent: { offset: 0 } });
     expect(byId.get(3)?.['resultType']).toBeUndefined();
-    expect(errorCode(byId.get(4) ?? {})).toBe('INVALID_INPUT');
+    expect(toolErrorCode(byId.get(4) ?? {})).toBe('INVALID_INPUT');
     for (const line of run.stderr.trim().split('\n')) expect(() => JSON.parse(line) as unknown).not.toThrow();
     expect(run.stdout + run.stderr).not.toContain(world.sim.apiKey);
   });

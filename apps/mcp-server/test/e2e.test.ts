@@ -12,6 +12,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/
 import { DEFAULT_MAX_IN_FLIGHT } from '@pfsense-mcp/transports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBuiltReadWorld } from './support/built-read-world.js';
+import { toolErrorCode } from './support/tool-error-code.js';
 import { collect, connectBuilt, modernRequest, runBuilt, spawnBuilt, spawnBuiltSimulator, workspaceRoot, writeKeyFile, type ConnectedServer } from './support/built-server.js';
 
 const world = useBuiltReadWorld();
@@ -203,7 +204,7 @@ describe('secrets and stdout', () => {
     expect(byId.get(1)).toMatchObject({ supportedVersions: expect.arrayContaining(['2026-07-28']), capabilities: { tools: {} }, resultType: 'complete' });
     expect((byId.get(2)?.['tools'] as unknown[]).length).toBe(95);
     expect(byId.get(3)).toMatchObject({ resultType: 'complete', structuredContent: { offset: 0 } });
-    const errorCode = (id: number) => (JSON.parse(((byId.get(id)?.['content'] as { text: string }[])[0]?.text ?? '{}')) as { error: { code: string } }).error.code;
+    const errorCode = (id: number) => toolErrorCode(byId.get(id) ?? {});
     expect([byId.get(4)?.['isError'], errorCode(4)]).toEqual([true, 'INVALID_INPUT']);
     expect([byId.get(5)?.['isError'], byId.get(5)?.['resultType'], errorCode(5)]).toEqual([true, 'complete', 'UNKNOWN_TOOL']);
     for (const line of run.stderr.trim().split('\n')) expect(() => JSON.parse(line) as unknown).not.toThrow();

@@ -19,7 +19,8 @@ import type { AliasDescriptionChangeResult } from '@pfsense-mcp/coordinator';
 import { PinnedAuthoritySet, generateEd25519KeyPair, keyIdOf, readEd25519PrivateKeyFile } from '@pfsense-mcp/crypto';
 import { MutationExecutor } from '@pfsense-mcp/executor';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
-import { Capability, MutationPolicy, Profile } from '@pfsense-mcp/policy';
+import { ALIAS_WRITE_POLICY, Profile } from '@pfsense-mcp/policy';
+import { LOOSE_RATE_LIMITS } from '@pfsense-mcp/test-support';
 import { createHttpTransport } from '@pfsense-mcp/transports';
 import type { HttpTransport } from '@pfsense-mcp/transports';
 import { WriteApiClient } from '@pfsense-mcp/write-client';
@@ -51,18 +52,6 @@ export function operatorKey(dir: string, role: string): OperatorKey {
   return { privateKey, publicHex, keyId: keyIdOf(publicKey), pubFile };
 }
 
-const ALIAS_POLICY = MutationPolicy.of([{ capability: Capability.ALIAS_WRITE, endpointSymbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH' }]);
-const LOOSE = Object.freeze({
-  maxGlobalInFlight: 100,
-  maxInFlightPerCapability: 100,
-  maxOutstandingPreparedPerTarget: 100,
-  targetCooldownMs: 0,
-  reconciliationLockoutThreshold: 100,
-  windowMs: 3_600_000,
-  maxPreparesPerTargetPerWindow: 1000,
-  maxPreparesPerCapabilityPerWindow: 1000,
-});
-
 export interface Driver {
   readonly layout: WriteDirectoryLayout;
   readonly store: SqliteRecoveryContractStore;
@@ -86,7 +75,7 @@ export async function openDriver(dir: string, sim: { url: string; apiKey: string
     masterKeyFile: layout.masterKeyFile,
     clock,
     anchor: { file: layout.contractsAnchorFile },
-    rateLimits: LOOSE,
+    rateLimits: LOOSE_RATE_LIMITS,
     ...createStoreEvidenceVerifiers({ authorities }),
   });
   const consumption = await SqliteConsumptionStore.open({ directory: layout.storeDir, masterKeyFile: layout.masterKeyFile, clock, anchor: { file: layout.consumptionAnchorFile } });
@@ -97,7 +86,7 @@ export async function openDriver(dir: string, sim: { url: string; apiKey: string
     return t;
   };
   const readClient = new RestApiClient(transport());
-  const executor = new MutationExecutor({ store, writeClient: new WriteApiClient(transport()), readClient, policy: ALIAS_POLICY, clock });
+  const executor = new MutationExecutor({ store, writeClient: new WriteApiClient(transport()), readClient, policy: ALIAS_WRITE_POLICY, clock });
   const server = readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
   const serverAuthorities = PinnedAuthoritySet.of([{ keyId: server.keyId, publicKey: server.publicKey, role: 'server-request', active: true }]);
   const driver = new AliasDescriptionOperationDriver({
@@ -105,7 +94,7 @@ export async function openDriver(dir: string, sim: { url: string; apiKey: string
     consumption,
     executor,
     readClient,
-    policy: ALIAS_POLICY,
+    policy: ALIAS_WRITE_POLICY,
     profile: Profile.WRITE_PROTECTED,
     authorities,
     appliance: { baseUrl: sim.url, tlsMode: 'http-loopback' },

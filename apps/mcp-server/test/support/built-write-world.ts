@@ -71,7 +71,7 @@ export function useBuiltWriteWorld(aliases: readonly SimAlias[]): BuiltWriteWorl
 
   beforeAll(async () => {
     ensureBuilt();
-    ensureSignerBuilt();
+    await ensureSignerBuilt();
     sim = await startSimulator({ data: { [ALIASES_PATH]: aliases, [STATUS_PATH]: { platform: 'Netgate 4200', netgate_id: 'a1b2c3d4e5f60718' } } });
     apiKeyFile = writeKeyFile(sim.apiKey);
   }, 180_000);

@@ -1,15 +1,14 @@
 // The real signer (dist/apps/signer-cli/main.js), the operator's program, built when stale and run as a child.
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { isStale, workspaceRoot } from './built-server.js';
+import { ensureProgramBuilt } from '@pfsense-mcp/test-support';
+import { workspaceRoot } from './built-server.js';
 import { runProgram, runProgramAsync, type ProgramRun } from './run-program.js';
 
 export const signerMain = join(workspaceRoot, 'dist', 'apps', 'signer-cli', 'main.js');
 
-/** Builds the signer when missing or older than its sources (apps/signer-cli/src and the libs it bundles). */
-export function ensureSignerBuilt(): void {
-  const sources = ['apps/signer-cli/src', ...['authorization', 'crypto', 'canonical', 'adapters', 'policy', 'foundation'].map((l) => `libs/${l}/src`)].map((d) => join(workspaceRoot, d));
-  if (isStale(signerMain, sources)) execFileSync(process.execPath, ['tools/scripts/build-program.mjs', 'signer-cli'], { cwd: workspaceRoot, stdio: 'ignore' });
+/** Builds the signer when missing or older than anything it is built from (test-support's one staleness rule). */
+export function ensureSignerBuilt(): Promise<void> {
+  return ensureProgramBuilt('signer-cli');
 }
 
 // Plain output whatever the terminal: the suites read the signer's text.
