@@ -1,3 +1,4 @@
+import { assertObject } from '@pfsense-mcp/foundation';
 import { ToolCallError, ToolErrorCode } from './tool-error-code.js';
 
 /** No single tool result (the whole CallToolResult, both copies of the payload) exceeds this many bytes. */
@@ -80,7 +81,7 @@ export function boundResultSize(
   cut: CutResult | null,
   maxBytes: number = MAX_RESULT_BYTES,
 ): BoundedResult {
-  if (structured === null || typeof structured !== 'object') throw new TypeError('boundResultSize: "structured" must be an object');
+  assertObject(structured, 'boundResultSize: "structured"');
   if (items !== null && (!Array.isArray(items) || structured['data'] !== items)) {
     throw new TypeError('boundResultSize: "items" must be null or the "data" array of "structured"');
   }

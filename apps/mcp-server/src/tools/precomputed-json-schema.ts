@@ -1,5 +1,5 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { deepFreeze } from '@pfsense-mcp/foundation';
+import { assertFunction, deepFreeze } from '@pfsense-mcp/foundation';
 
 type JsonSchema = Readonly<Record<string, unknown>>;
 type JsonSchemaOptions = Parameters<StandardSchemaWithJSON['~standard']['jsonSchema']['input']>[0];
@@ -18,8 +18,8 @@ export function precomputedJsonSchema<Input, Output>(
   precomputed: { readonly target: string; readonly input: JsonSchema; readonly output: JsonSchema },
   accepts?: (value: unknown) => boolean,
 ): StandardSchemaWithJSON<Input, Output> {
-  if (typeof zodSchema !== 'function') throw new TypeError('precomputedJsonSchema: "zodSchema" must be a function');
-  if (accepts !== undefined && typeof accepts !== 'function') throw new TypeError('precomputedJsonSchema: "accepts" must be a function');
+  assertFunction(zodSchema, 'precomputedJsonSchema: "zodSchema"');
+  if (accepts !== undefined) assertFunction(accepts, 'precomputedJsonSchema: "accepts"');
   return Object.freeze({
     '~standard': Object.freeze({
       version: 1 as const,
