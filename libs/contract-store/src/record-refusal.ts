@@ -1,12 +1,12 @@
 import { deepFreeze } from '@pfsense-mcp/foundation';
 import { appendAudit } from './append-audit.js';
-import type { AuditEventBody } from './audit-chain.js';
 import type { AuditEventView } from './list-audit-events.js';
 import { refusalAuditInputSchema } from './refusal-audit-input.js';
 import type { RefusalAuditInput } from './refusal-audit-input.js';
 import { auditHead } from './store-audit-rows.js';
 import { nowOf } from './store-state.js';
 import type { StoreState } from './store-state.js';
+import { stateFreeAuditBody } from './state-free-audit-body.js';
 import { storeWrite } from './store-write.js';
 import { zodPaths } from './zod-paths.js';
 
@@ -22,24 +22,15 @@ export function recordRefusal(s: StoreState, input: RefusalAuditInput): AuditEve
   const r = parsed.data;
   const now = nowOf(s);
   return storeWrite(s, 'recordRefusal', () => {
-    const body: AuditEventBody = {
+    const body = stateFreeAuditBody({
       at: now,
       kind: 'refusal',
       contract_id: r.contractId ?? '',
       operation_id: r.operationId ?? null,
       event: r.gate,
-      from_state: null,
-      to_state: null,
-      state_version: null,
-      capability: null,
-      endpoint_symbol: null,
-      http_method: null,
-      target_identity_digest: null,
-      intent_digest: null,
       outcome_class: r.refusalClass,
       evidence_digest: r.artifactDigest ?? null,
-      authority_key_id: null,
-    };
+    });
     appendAudit(s, body);
     return deepFreeze({ sequence: auditHead(s).sequence, ...body });
   });

@@ -1,4 +1,5 @@
 import type { AuditEventBody } from './audit-chain.js';
+import { stateFreeAuditBody } from './state-free-audit-body.js';
 
 /**
  * The value-free audit row of an accepted restore (docs/DESIGN.md §3): `admin reanchor --accept-restore` re-pointed
@@ -8,22 +9,15 @@ import type { AuditEventBody } from './audit-chain.js';
 export const RESTORE_ACCEPTED_KIND = 'restore-accepted';
 
 export function restoreAcceptedAuditBody(at: number): AuditEventBody {
-  return Object.freeze({
-    at,
-    kind: RESTORE_ACCEPTED_KIND,
-    contract_id: '',
-    operation_id: null,
-    event: 'ACCEPT_RESTORE',
-    from_state: null,
-    to_state: null,
-    state_version: null,
-    capability: null,
-    endpoint_symbol: null,
-    http_method: null,
-    target_identity_digest: null,
-    intent_digest: null,
-    outcome_class: 'RESTORE_ACCEPTED',
-    evidence_digest: null,
-    authority_key_id: null,
-  });
+  return Object.freeze(
+    stateFreeAuditBody({
+      at,
+      kind: RESTORE_ACCEPTED_KIND,
+      contract_id: '',
+      operation_id: null,
+      event: 'ACCEPT_RESTORE',
+      outcome_class: 'RESTORE_ACCEPTED',
+      evidence_digest: null,
+    }),
+  );
 }
