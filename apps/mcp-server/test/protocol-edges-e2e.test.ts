@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { useBuiltReadWorld } from './support/built-read-world.js';
 import { INITIALIZE, modernRequest } from './support/built-server.js';
 import { logLines, spawnRaw, type RawServer, type Reply } from './support/raw-stdio-client.js';
+import { until } from './support/until.js';
 
 const world = useBuiltReadWorld();
 
@@ -13,6 +14,12 @@ const request = (id: unknown, method: string, params?: Record<string, unknown>) 
 const infoCall = (id: unknown) => request(id, 'tools/call', { name: 'pfsense_mcp_info', arguments: {} });
 const refusalOf = (reply: Reply | undefined) => ({ code: reply?.error?.code, name: reply?.error?.data?.code });
 const refused = (server: RawServer, name: string) => logLines(server.stderr()).filter((l) => l['event'] === 'message_refused' && l['code'] === name);
+// stderr is a pipe of its own: a reply on stdout can be read before the log line written ahead of it. Wait for the
+// lines (bounded), then assert their exact count.
+async function refusedLines(server: RawServer, name: string, atLeast: number): Promise<ReturnType<typeof refused>> {
+  await until(() => refused(server, name).length >= atLeast, 10_000).catch(() => undefined);
+  return refused(server, name);
+}
 
 /** Opens a 2025-era session and waits until the tools are attached (a tool call is answered). */
 async function initialized(server: RawServer): Promise<void> {
@@ -43,7 +50,7 @@ describe('requests before initialize', () => {
       expect(served?.error).toBeUndefined();
       expect(served?.result?.['isError']).toBeUndefined();
       // One line per refused message (the two requests and the early notification), names only.
-      expect(refused(server, 'NOT_INITIALIZED')).toHaveLength(3);
+      expect(await refusedLines(server, 'NOT_INITIALIZED', 3)).toHaveLength(3);
     } finally {
       await server.close();
     }
@@ -86,7 +93,7 @@ describe('malformed lines', () => {
         [7, -32600, 'INVALID_REQUEST'],
       ]);
       expect(answers.every((r) => r['jsonrpc'] === '2.0' && 'id' in r)).toBe(true);
-      expect(refused(server, 'PARSE_ERROR')).toHaveLength(3);
+      expect(await refusedLines(server, 'PARSE_ERROR', 3)).toHaveLength(3);
     } finally {
       await server.close();
     }
@@ -114,7 +121,7 @@ describe('duplicate request ids', () => {
       server.send(modernRequest(7, 'tools/call', { name: 'pfsense_mcp_info', arguments: {} }));
       const again = await server.repliesTo(7, 3);
       expect(again[2]?.error).toBeUndefined();
-      expect(refused(server, 'DUPLICATE_REQUEST_ID')).toHaveLength(1);
+      expect(await refusedLines(server, 'DUPLICATE_REQUEST_ID', 1)).toHaveLength(1);
     } finally {
       world.sim.control.clearFaults();
       await server.close();
@@ -170,7 +177,7 @@ describe('a frame over the 10 MiB limit', () => {
       expect(refusalOf(big)).toEqual({ code: -32600, name: 'FRAME_TOO_LARGE' });
       expect((await server.repliesTo(43))[0]?.result).toEqual({});
       expect(server.replies.filter((r) => r.id === null).map(refusalOf)).toEqual([{ code: -32600, name: 'FRAME_TOO_LARGE' }]);
-      expect(refused(server, 'FRAME_TOO_LARGE')).toHaveLength(2);
+      expect(await refusedLines(server, 'FRAME_TOO_LARGE', 2)).toHaveLength(2);
       server.send(infoCall(44));
       expect((await server.repliesTo(44))[0]?.result?.['isError']).toBeUndefined();
       expect(server.child.exitCode).toBeNull();
