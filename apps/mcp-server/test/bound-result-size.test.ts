@@ -63,6 +63,31 @@ describe('boundResultSize', () => {
     expect(whole.text).toBe(JSON.stringify(p));
   });
 
+  it('finds the item boundaries of any JSON items: nested values, brackets and commas inside strings, scalars', () => {
+    const shapes = [
+      (i: number) => ({ s: `],{"x":[${i}],}`, nested: { a: [[i], { b: '\\"]' }], c: null } }),
+      (i: number) => `"[${i}]",{}\\`,
+      (i: number) => i * 1000.5,
+      (i: number) => [i, 'x,y', [], {}, [{ z: '}' }]],
+      () => null,
+      (i: number) => i % 2 === 0,
+    ];
+    const rows = Array.from({ length: 300 }, (_, i) => (shapes[i % shapes.length] as (i: number) => unknown)(i));
+    const p = { data: rows, count: rows.length, limit: 1000, offset: 0, next_offset: null, truncated: false };
+    const cut = (keep: number) => ({ ...p, data: p.data.slice(0, keep), count: keep, next_offset: keep, truncated: true });
+    for (const max of [2_000, 9_999, 60_000]) {
+      const out = boundResultSize(p, p.data, cut, max);
+      const kept = (out.structured['data'] as unknown[]).length;
+      expect(out.text).toBe(JSON.stringify(out.structured));
+      // The longest prefix, found by brute force over every candidate.
+      let longest = payloadBytes(p) + FRAME <= max ? rows.length : 0;
+      for (let k = 1; longest === 0 && k < rows.length; k += 1) if (payloadBytes(cut(rows.length - k)) + FRAME <= max) longest = rows.length - k;
+      expect(kept).toBe(longest);
+      expect(kept).toBeGreaterThan(0);
+    }
+    expect((boundResultSize(p, p.data, cut, 9_999).structured['data'] as unknown[]).length).toBeLessThan(rows.length);
+  });
+
   it('writes a list element JSON cannot express as null, as JSON.stringify does', () => {
     const p = { data: [1, undefined, 'x'], count: 3 };
     expect(boundResultSize(p, p.data, null).text).toBe(JSON.stringify(p));

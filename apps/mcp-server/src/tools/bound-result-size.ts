@@ -55,25 +55,87 @@ interface Shell {
 }
 
 const HEAD = '{"data":[';
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
 
 function shellOf(structured: Record<string, unknown>): Shell {
   const json = JSON.stringify({ ...structured, data: [] });
-  // The item path joins items into the text: it needs `data` as the first key, as every list result has it.
+  // The item path cuts the text between items: it needs `data` as the first key, as every list result has it.
   if (!json.startsWith(`${HEAD}]`)) throw new TypeError('boundResultSize: a list result must have "data" as its first key');
   return { head: HEAD, tail: json.slice(HEAD.length), bytes: resultBytes(json) };
 }
 
-function join(shell: Shell, jsons: readonly string[], keep: number): string {
-  return shell.head + (keep === jsons.length ? jsons : jsons.slice(0, keep)).join(',') + shell.tail;
+/** Where each item of the `data` array ends in `text`, and what it adds to the result in both copies. */
+interface ItemSpans {
+  /** ends[i]: the index in `text` just after item i. */
+  readonly ends: number[];
+  /** bytes[i]: item i in both copies (bothCopiesBytes of its JSON). */
+  readonly bytes: number[];
+}
+
+/**
+ * Walks the items of `{"data":[…],…}` in the JSON text `text` once, from the `[`, and measures each: its UTF-8
+ * bytes (twice: structuredContent and the text block) plus what escaping it again adds (one byte per `"` and `\`).
+ * JSON.stringify output is well formed — no raw control character, no lone surrogate, `"` inside a string
+ * only as `\"` — so depth counting outside strings finds the items, and a UTF-16 unit is 1, 2 or 3 UTF-8 bytes
+ * (a surrogate pair 4 together). One pass over the text instead of one JSON.stringify per item
+ * (docs/DESIGN.md §8).
+ */
+function itemSpans(text: string, n: number): ItemSpans {
+  const ends = new Array<number>(n);
+  const bytes = new Array<number>(n);
+  let i = HEAD.length;
+  for (let item = 0; item < n; item += 1) {
+    let depth = 0;
+    let inString = false;
+    let utf8 = 0;
+    let extra = 0;
+    for (; ; i += 1) {
+      const c = text.charCodeAt(i);
+      if (inString) {
+        if (c === BACKSLASH) {
+          // An escape is `\` and one ASCII character (or `u` and four hex digits, walked as plain characters).
+          const next = text.charCodeAt(i + 1);
+          utf8 += 2;
+          extra += next === QUOTE || next === BACKSLASH ? 2 : 1;
+          i += 1;
+          continue;
+        }
+        if (c === QUOTE) {
+          inString = false;
+          utf8 += 1;
+          extra += 1;
+        } else utf8 += c < 0x80 ? 1 : c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 2 : 3;
+        continue;
+      }
+      if (c === QUOTE) {
+        inString = true;
+        extra += 1;
+      } else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth += 1;
+      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+        if (depth === 0) break;
+        depth -= 1;
+      } else if (c === COMMA && depth === 0) break;
+      else if (Number.isNaN(c)) throw new TypeError('boundResultSize: the result\'s JSON ended inside an item');
+      utf8 += 1;
+    }
+    ends[item] = i;
+    bytes[item] = utf8 + utf8 + extra;
+    i += 1;
+  }
+  return { ends, bytes };
 }
 
 /**
  * Keeps a result under `maxBytes`. A list result (`items` is its `data`) is cut to its longest prefix that fits
  * and says so (`truncated: true`, `next_offset` = where to continue). A result that cannot be cut — one object,
  * or a first item alone over the limit — is a RESULT_TOO_LARGE error, never a silently partial answer.
- * Linear in the result size: each item is serialized once, the text is joined from those pieces (it is exactly
- * `JSON.stringify(structured)`), and the cut point comes from the pieces' byte counts, not from serializing
- * candidate results (docs/DESIGN.md §8).
+ * Linear in the result size: the result is serialized once, a list over the cheap bound is measured item by item
+ * in one pass over that text, and the cut result's text is a slice of it (exactly `JSON.stringify(structured)`),
+ * never a re-serialization of candidates (docs/DESIGN.md §8).
  */
 export function boundResultSize(
   structured: Record<string, unknown>,
@@ -88,30 +150,23 @@ export function boundResultSize(
   if (cut !== null && typeof cut !== 'function') throw new TypeError('boundResultSize: "cut" must be a function or null');
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new RangeError('boundResultSize: "maxBytes" must be a positive integer');
 
+  const text = JSON.stringify(structured);
   if (items === null) {
-    const text = JSON.stringify(structured);
     // A UTF-16 unit is ≤ 3 UTF-8 bytes and escaping at most doubles them: a cheap upper bound first.
     if (text.length * 9 + FRAME_OVERHEAD_BYTES <= maxBytes || resultBytes(text) <= maxBytes) return { structured, text };
     throw new ToolCallError(ToolErrorCode.RESULT_TOO_LARGE);
   }
+  if (!text.startsWith(HEAD)) throw new TypeError('boundResultSize: a list result must have "data" as its first key');
+  if (text.length * 9 + FRAME_OVERHEAD_BYTES <= maxBytes) return { structured, text };
 
-  const shell = shellOf(structured);
   const n = items.length;
-  const jsons = new Array<string>(n);
-  let units = shell.head.length + shell.tail.length + n;
-  for (let i = 0; i < n; i += 1) {
-    // An element JSON cannot express (undefined) is written as null, as JSON.stringify writes it in an array.
-    const json = JSON.stringify(items[i]) ?? 'null';
-    jsons[i] = json;
-    units += json.length;
-  }
-  if (units * 9 + FRAME_OVERHEAD_BYTES <= maxBytes) return { structured, text: join(shell, jsons, n) };
-
+  const spans = itemSpans(text, n);
+  const shell = shellOf(structured);
   // prefix[k]: the first k items in both copies, with the comma (one byte in each copy) before all but the first.
   const prefix = new Array<number>(n + 1);
   prefix[0] = 0;
-  for (let i = 0; i < n; i += 1) prefix[i + 1] = (prefix[i] as number) + bothCopiesBytes(jsons[i] as string) + (i === 0 ? 0 : 2);
-  if (shell.bytes + (prefix[n] as number) <= maxBytes) return { structured, text: join(shell, jsons, n) };
+  for (let i = 0; i < n; i += 1) prefix[i + 1] = (prefix[i] as number) + (spans.bytes[i] as number) + (i === 0 ? 0 : 2);
+  if (shell.bytes + (prefix[n] as number) <= maxBytes) return { structured, text };
   if (cut === null || n < 2) throw new ToolCallError(ToolErrorCode.RESULT_TOO_LARGE);
 
   // The longest prefix (at most n - 1 items) under the budget. The cut result's own shell decides (its count,
@@ -126,7 +181,9 @@ export function boundResultSize(
       throw new TypeError('boundResultSize: "cut(keep)" must keep the first keep items');
     }
     const candidateShell = shellOf(candidate);
-    if (candidateShell.bytes + (prefix[keep] as number) <= maxBytes) return { structured: candidate, text: join(candidateShell, jsons, keep) };
+    if (candidateShell.bytes + (prefix[keep] as number) <= maxBytes) {
+      return { structured: candidate, text: candidateShell.head + text.slice(HEAD.length, spans.ends[keep - 1]) + candidateShell.tail };
+    }
   }
   throw new ToolCallError(ToolErrorCode.RESULT_TOO_LARGE);
 }
