@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { decodeLine } from './decode-line.js';
+import { messageLinePieces } from './message-line-pieces.js';
 import { MAX_FRAME_BYTES, ProtocolRefusal, protocolRefusalResponse } from './protocol-refusal.js';
 import { readLeadingId, type RequestId } from './read-leading-id.js';
 import { LineSplitter } from './split-lines.js';
@@ -128,8 +129,16 @@ export function createStdioWireTransport(input: NodeJS.ReadableStream, output: N
     },
     send: (message: JSONRPCMessage) => {
       if (closed) return Promise.reject(new Error('stdio transport is closed'));
-      // Whole line in one write: a reply is never interleaved with another.
-      output.write(`${JSON.stringify(message)}\n`);
+      // A whole line per send, its pieces written back to back (corked into one write where the stream can):
+      // a reply is never interleaved with another.
+      const pieces = messageLinePieces(message);
+      if (pieces.length === 1) output.write(pieces[0] as string);
+      else {
+        const corkable = output as NodeJS.WritableStream & { cork?: () => void; uncork?: () => void };
+        corkable.cork?.();
+        for (const piece of pieces) output.write(piece);
+        corkable.uncork?.();
+      }
       return Promise.resolve();
     },
   };

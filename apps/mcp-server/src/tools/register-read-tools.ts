@@ -9,6 +9,7 @@ import {
 import { boundResultSize } from './bound-result-size.js';
 import { precomputedJsonSchema } from './precomputed-json-schema.js';
 import { READ_TOOL_JSON_SCHEMA_TARGET, READ_TOOL_JSON_SCHEMAS } from './read-tool-json-schemas.js';
+import { rememberSerializedJson } from './serialized-json.js';
 import { readToolAnnotations } from './tool-annotations.js';
 import { ToolCallError, toolErrorText } from './tool-error-code.js';
 
@@ -61,6 +62,8 @@ export function registerReadTools(server: McpServer, tools: readonly ReadToolDef
             plural === null ? null : plural.data,
             plural === null ? null : (keep) => truncateReadResult(plural, keep) as unknown as Record<string, unknown>,
           );
+          // The reply line reuses the text for structuredContent instead of serializing the result again.
+          rememberSerializedJson(bounded.structured, bounded.text);
           return { content: [{ type: 'text', text: bounded.text }], structuredContent: bounded.structured };
         } catch (error) {
           const safe = error instanceof ToolCallError ? error : deps.classifyError(error);
