@@ -2,6 +2,7 @@ import type { OpenedWriteTool } from './attach-write-tool.js';
 import { createLogger } from './create-logger.js';
 import type { ServerFactory } from './create-server-factory.js';
 import { earlyOpening } from './early-opening.js';
+import { favourMemoryOverSpeed } from './favour-memory.js';
 import type { ServerConfig } from './load-config.js';
 import type { WriteRuntime } from './open-write-runtime.js';
 import { precheckCaFile } from './precheck-ca-file.js';
@@ -18,6 +19,7 @@ import { SERVER_VERSION } from './server-identity.js';
  * `onShutdown` runs after the connection closes.
  */
 export async function runServe(config: ServerConfig, onShutdown?: () => Promise<void>): Promise<number> {
+  favourMemoryOverSpeed();
   const logger = createLogger(config.logLevel);
   const apiKey = readApiKey(config.apiKeyFile);
   if (config.caFile !== null) precheckCaFile(config.caFile);
