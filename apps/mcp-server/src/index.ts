@@ -17,6 +17,7 @@ export { startDemoSimulator, type DemoSimulator } from './runtime/run-demo.js';
 export { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from './runtime/server-identity.js';
 export { ToolErrorCode, ToolCallError, TOOL_ERROR_MESSAGES, toolErrorText } from './tools/tool-error-code.js';
 export { boundResultSize, MAX_RESULT_BYTES } from './tools/bound-result-size.js';
+export { rememberSerializedJson, serializedJsonOf } from './tools/serialized-json.js';
 export { registerReadTools } from './tools/register-read-tools.js';
 export { precomputedJsonSchema } from './tools/precomputed-json-schema.js';
 export { READ_TOOL_JSON_SCHEMA_TARGET, READ_TOOL_JSON_SCHEMAS, type ReadToolJsonSchemas } from './tools/read-tool-json-schemas.js';

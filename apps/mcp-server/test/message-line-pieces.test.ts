@@ -3,7 +3,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { messageLinePieces } from '../src/runtime/message-line-pieces.js';
-import { rememberSerializedJson, serializedJsonOf } from '../src/tools/serialized-json.js';
+import { rememberSerializedJson, serializedJsonOf } from '../src/index.js';
 
 const deepFreeze = <T>(value: T): T => {
   if (value !== null && typeof value === 'object') {
