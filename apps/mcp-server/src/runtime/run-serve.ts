@@ -19,7 +19,6 @@ import { SERVER_VERSION } from './server-identity.js';
  * `onShutdown` runs after the connection closes.
  */
 export async function runServe(config: ServerConfig, onShutdown?: () => Promise<void>): Promise<number> {
-  favourMemoryOverSpeed();
   const logger = createLogger(config.logLevel);
   const apiKey = readApiKey(config.apiKeyFile);
   if (config.caFile !== null) precheckCaFile(config.caFile);
@@ -52,6 +51,8 @@ export async function runServe(config: ServerConfig, onShutdown?: () => Promise<
       closeClient = attachHttpReadTools(factory, config, apiKey);
       const { attachOpenedWriteTool } = await import('./attach-write-tool.js');
       await attachOpenedWriteTool(factory, writeTool, config);
+      // Once the server is up: the start keeps V8's defaults, the reads that follow get the smaller heap.
+      favourMemoryOverSpeed();
     },
     // A write in flight finishes before the connection closes (its answer can still reach the client), bounded.
     beforeClose: async () => (writeRuntime === null ? false : writeRuntime.drain()),
