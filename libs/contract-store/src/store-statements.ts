@@ -30,6 +30,18 @@ export function prepareStoreStatements(db: Database.Database) {
     head: db.prepare('SELECT sequence, mac FROM audit_events ORDER BY sequence DESC LIMIT 1'),
     macAt: db.prepare('SELECT mac FROM audit_events WHERE sequence = ?'),
     auditFrom: db.prepare('SELECT sequence, contract_id, body, mac FROM audit_events WHERE sequence > ? ORDER BY sequence'),
+    // One value per page instead of four per row (walk-audit-chain.ts): the row count, how many rows are
+    // not (text, blob, 32-byte blob), "sequence,contract bytes,body bytes" per row, and every row's
+    // mac ‖ contract_id ‖ body concatenated in the same order.
+    auditPage: db
+      .prepare(
+        `SELECT count(*),
+           sum(typeof(contract_id) <> 'text' OR typeof(body) <> 'blob' OR typeof(mac) <> 'blob' OR length(mac) <> 32),
+           group_concat(sequence || ',' || length(CAST(contract_id AS BLOB)) || ',' || length(body), ','),
+           CAST(group_concat(mac || contract_id || body, '') AS BLOB)
+         FROM audit_events WHERE sequence > ? AND sequence <= ?`,
+      )
+      .raw(true),
     insertAudit: db.prepare('INSERT INTO audit_events (sequence, contract_id, body, mac) VALUES (?, ?, ?, ?)'),
     auditList: db.prepare(
       `SELECT a.sequence, a.contract_id, a.body, a.mac, p.mac AS previous_mac FROM audit_events a
