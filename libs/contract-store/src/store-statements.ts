@@ -59,6 +59,10 @@ export function prepareStoreStatements(db: Database.Database) {
       `UPDATE contracts SET state = ?, state_version = ?, expires_at = ?, terminal_at = ?, record = ?, mac = ?
          WHERE contract_id = ? AND state_version = ?`,
     ),
+    // The same CAS update naming only what changed (contract-rows.ts writeContract): SQLite rewrites the
+    // entries of every index over a column in the SET list, changed or not.
+    updateContractState: db.prepare('UPDATE contracts SET state = ?, state_version = ?, record = ?, mac = ? WHERE contract_id = ? AND state_version = ?'),
+    updateContractRecord: db.prepare('UPDATE contracts SET state_version = ?, record = ?, mac = ? WHERE contract_id = ? AND state_version = ?'),
     byAuthorization: db.prepare('SELECT contract_id FROM contracts WHERE authorization_id = ?'),
     openByOperation: db.prepare(
       `SELECT contract_id FROM contracts WHERE operation_id = ? AND state NOT IN ('FAILED','ROLLED_BACK','ROLLBACK_FAILED','EXPIRED')`,
