@@ -27,7 +27,7 @@ export interface StoreBenchOptions {
   readonly dir: string;
   /** Contracts in the large store for bytes/contract, open and verify times (docs/DESIGN.md §8: 100,000). */
   readonly n: number;
-  /** Full durable lifecycles to time against the durable floor (default 30). */
+  /** Full durable lifecycles to time against the durable floor (default 60). */
   readonly lifecycles?: number;
   readonly note?: (text: string) => void;
 }
@@ -81,6 +81,9 @@ function lifecycle(store: SqliteRecoveryContractStore, ex: ExecutorContractStore
 }
 
 const COMMITS_PER_LIFECYCLE = 7;
+
+/** Lifecycles (and the floor's commits for as many) run before timing starts. */
+const WARM_UP_LIFECYCLES = 20;
 
 function scratch(base: string, prefix: string): string {
   return mkdtempSync(join(base, prefix));
@@ -164,7 +167,7 @@ function memoryAnchor(): AntiRollbackAnchor & { value: AnchorRecord | null } {
 
 export async function runStoreBenchmarks(options: StoreBenchOptions): Promise<readonly StoreBenchRow[]> {
   const { dir, n } = options;
-  const lifecycles = options.lifecycles ?? 30;
+  const lifecycles = options.lifecycles ?? 60;
   const note = options.note ?? (() => undefined);
   if (!Number.isSafeInteger(n) || n < 1) throw new TypeError('runStoreBenchmarks: "n" must be a positive integer');
   const masterKey = generateMasterKey();
@@ -180,11 +183,14 @@ export async function runStoreBenchmarks(options: StoreBenchOptions): Promise<re
   const store = await SqliteRecoveryContractStore.open(baseOptions(lifeDir, masterKey, clock, { file: join(anchorDir, 'anchor.json') }));
   const ex = ExecutorContractStore.of(store);
   const floor = openDurableFloor(scratch(dir, 'floor-'));
-  lifecycle(store, ex, 0, now); // warm-up
-  floor.run(COMMITS_PER_LIFECYCLE);
+  // Warm-up, untimed: the store's write path runs its first lifecycles before the JIT has compiled it (the
+  // first ten took half as long again as the next), the floor's loop is trivially warm — steady state
+  // against steady state.
+  let next = 0;
+  for (; next < WARM_UP_LIFECYCLES; next += 1) lifecycle(store, ex, next, now);
+  floor.run(WARM_UP_LIFECYCLES * COMMITS_PER_LIFECYCLE);
   let lifeSeconds = 0;
   let floorSeconds = 0;
-  let next = 1;
   for (let round = 0; round < ROUNDS; round += 1) {
     const count = Math.floor(lifecycles / ROUNDS) + (round < lifecycles % ROUNDS ? 1 : 0);
     const runLifecycles = () => {
