@@ -2,6 +2,7 @@ import { bytesToHex } from '@pfsense-mcp/canonical';
 import type { AnchorRecord } from './anti-rollback-anchor.js';
 import { appendAudit } from './append-audit.js';
 import { AuditChainError, KeyEpochMismatchError, StoreRollbackError } from './contract-store-error.js';
+import { inTransaction } from './in-transaction.js';
 import { FIRST_KEY_EPOCH } from './key-epoch.js';
 import { restoreAcceptedAuditBody } from './restore-accepted-audit.js';
 import { auditHead, auditMacAt } from './store-audit-rows.js';
@@ -39,12 +40,10 @@ function writeAnchor(s: StoreState, head: AuditHead, acceptedRestoreAt: number |
 
 /** After a commit: advance the anchor to the head, holding the write lock so the mark only moves forward. */
 export function syncAnchor(s: StoreState): void {
-  s.db
-    .transaction(() => {
-      const { head, advance, acceptedRestoreAt } = checkAgainstAnchor(s);
-      if (advance) writeAnchor(s, head, acceptedRestoreAt);
-    })
-    .immediate();
+  inTransaction(s.db, 'immediate', () => {
+    const { head, advance, acceptedRestoreAt } = checkAgainstAnchor(s);
+    if (advance) writeAnchor(s, head, acceptedRestoreAt);
+  });
 }
 
 /** At open: a new anchor only for a store with no history (or a re-anchored restore), else the normal check. */
