@@ -1,15 +1,15 @@
 import { bytesToHex } from '@pfsense-mcp/canonical';
 import type { AnchorRecord } from './anti-rollback-anchor.js';
 import { appendAudit } from './append-audit.js';
+import { verifyAuditRows } from './audit-chain.js';
 import { AuditChainError, KeyEpochMismatchError, StoreRollbackError } from './contract-store-error.js';
 import { inTransaction } from './in-transaction.js';
 import { FIRST_KEY_EPOCH } from './key-epoch.js';
 import { restoreAcceptedAuditBody } from './restore-accepted-audit.js';
-import { auditHead, auditMacAt } from './store-audit-rows.js';
+import { auditHead, auditMacAt, auditRowsAfter } from './store-audit-rows.js';
 import type { AuditHead } from './store-audit-rows.js';
 import { assertOpen, nowOf } from './store-state.js';
 import type { StoreState } from './store-state.js';
-import { walkAuditChain } from './walk-audit-chain.js';
 
 /**
  * Compares the database with the anchor: behind or diverging → StoreRollbackError; ahead → the
@@ -27,7 +27,8 @@ export function checkAgainstAnchor(s: StoreState): { head: AuditHead; advance: b
   const at = auditMacAt(s, mark.sequence);
   if (at === null || bytesToHex(at) !== mark.headMac) throw new StoreRollbackError('DIVERGED', mark.sequence, head.sequence);
   if (head.sequence === mark.sequence) return { head, advance: false, acceptedRestoreAt };
-  const result = walkAuditChain(s, mark.sequence, at);
+  // The few rows written since the mark (normally the one this write appended): the row walk, not a page read.
+  const result = verifyAuditRows(s.keys.auditChain, s.storeId, auditRowsAfter(s, mark.sequence), mark.sequence, at);
   if (!result.ok) throw new AuditChainError(result.firstBrokenSequence);
   return { head, advance: true, acceptedRestoreAt };
 }
