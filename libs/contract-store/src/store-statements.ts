@@ -32,12 +32,13 @@ export function prepareStoreStatements(db: Database.Database) {
     auditFrom: db.prepare('SELECT sequence, contract_id, body, mac FROM audit_events WHERE sequence > ? ORDER BY sequence'),
     // One value per page instead of four per row (walk-audit-chain.ts): the row count, how many rows are
     // not (text, blob, 32-byte blob), "sequence,contract bytes,body bytes" per row, and every row's
-    // mac ‖ contract_id ‖ body concatenated in the same order.
+    // mac ‖ contract_id ‖ body concatenated in the same order. octet_length (SQLite 3.43; better-sqlite3 is
+    // pinned) counts the id's bytes without the copy a CAST to BLOB makes — a sixth of the walk's time.
     auditPage: db
       .prepare(
         `SELECT count(*),
            sum(typeof(contract_id) <> 'text' OR typeof(body) <> 'blob' OR typeof(mac) <> 'blob' OR length(mac) <> 32),
-           group_concat(sequence || ',' || length(CAST(contract_id AS BLOB)) || ',' || length(body), ','),
+           group_concat(sequence || ',' || octet_length(contract_id) || ',' || octet_length(body), ','),
            CAST(group_concat(mac || contract_id || body, '') AS BLOB)
          FROM audit_events WHERE sequence > ? AND sequence <= ?`,
       )
