@@ -1,4 +1,5 @@
 import { CanonicalError } from './canonical-error.js';
+import type { CanonicalErrorCode } from './canonical-error.js';
 import type { CanonicalLimits } from './canonical-limits.js';
 import { resolveLimits } from './canonical-limits.js';
 import { isWellFormed } from './is-well-formed.js';
@@ -22,15 +23,21 @@ function keySegment(key: string): string {
   return `[${JSON.stringify(shown)}]`;
 }
 
-/** RFC 8785 §3.2.3: sort by UTF-16 code units — exactly what JS relational comparison of strings does. */
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+/** Printable ASCII other than the quote and the backslash: the characters JSON.stringify writes as they are. */
+const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
+/** A path segment: an object key or an array index. */
+type Segment = string | number;
+
+/**
+ * The encoder keeps the path of the value it is at as a stack of segments and renders it only for an
+ * error: building every key's path string up front cost more than encoding the document.
+ */
 class Encoder {
   private readonly parts: string[] = [];
   private bytes = 0;
   private readonly ancestors = new Set<object>();
+  private readonly segments: Segment[] = [];
 
   constructor(private readonly limits: Readonly<CanonicalLimits>) {}
 
@@ -38,138 +45,143 @@ class Encoder {
     return this.parts.join('');
   }
 
-  private emit(chunk: string, path: string): void {
-    this.bytes += Buffer.byteLength(chunk, 'utf8');
-    if (this.bytes > this.limits.maxBytes) {
-      throw new CanonicalError('MAX_BYTES', path, `output exceeds ${this.limits.maxBytes} bytes`);
-    }
+  private path(): string {
+    let path = '$';
+    for (const segment of this.segments) path += typeof segment === 'number' ? `[${segment}]` : keySegment(segment);
+    return path;
+  }
+
+  private fail(code: CanonicalErrorCode, message: string): never {
+    throw new CanonicalError(code, this.path(), message);
+  }
+
+  /** `bytes`: the chunk's UTF-8 length (its length for the ASCII punctuation, digits and literals). */
+  private emit(chunk: string, bytes: number): void {
+    this.bytes += bytes;
+    if (this.bytes > this.limits.maxBytes) this.fail('MAX_BYTES', `output exceeds ${this.limits.maxBytes} bytes`);
     this.parts.push(chunk);
   }
 
-  private string(s: string, path: string): string {
-    if (!isWellFormed(s)) throw new CanonicalError('LONE_SURROGATE', path, 'string has a lone surrogate');
+  private string(s: string): void {
+    // Ids, digests, states, names: JSON.stringify would only add the quotes, and the length is the byte count.
+    if (PLAIN_ASCII.test(s)) {
+      this.emit(`"${s}"`, s.length + 2);
+      return;
+    }
+    if (!isWellFormed(s)) this.fail('LONE_SURROGATE', 'string has a lone surrogate');
     // For well-formed strings ES JSON.stringify escaping is exactly RFC 8785 §3.2.2.2.
-    return JSON.stringify(s);
+    const text = JSON.stringify(s);
+    this.emit(text, Buffer.byteLength(text, 'utf8'));
   }
 
-  value(v: unknown, path: string, depth: number): void {
+  value(v: unknown, depth: number): void {
     switch (typeof v) {
       case 'boolean':
-        this.emit(v ? 'true' : 'false', path);
+        this.emit(v ? 'true' : 'false', v ? 4 : 5);
         return;
-      case 'number':
-        if (!Number.isFinite(v)) throw new CanonicalError('NON_FINITE', path, 'NaN or Infinity is not allowed');
-        if (!Number.isInteger(v)) throw new CanonicalError('FLOAT', path, 'non-integer number is not allowed');
-        if (Object.is(v, -0)) throw new CanonicalError('NEGATIVE_ZERO', path, '-0 is not allowed');
-        if (!Number.isSafeInteger(v)) throw new CanonicalError('UNSAFE_INTEGER', path, 'integer beyond 2^53-1');
+      case 'number': {
+        if (!Number.isFinite(v)) this.fail('NON_FINITE', 'NaN or Infinity is not allowed');
+        if (!Number.isInteger(v)) this.fail('FLOAT', 'non-integer number is not allowed');
+        if (Object.is(v, -0)) this.fail('NEGATIVE_ZERO', '-0 is not allowed');
+        if (!Number.isSafeInteger(v)) this.fail('UNSAFE_INTEGER', 'integer beyond 2^53-1');
         // Safe integers print as plain decimal digits (no exponent below 1e21), as RFC 8785 §3.2.2.3 requires.
-        this.emit(String(v), path);
+        const digits = String(v);
+        this.emit(digits, digits.length);
         return;
+      }
       case 'string':
-        this.emit(this.string(v, path), path);
+        this.string(v);
         return;
       case 'undefined':
-        throw new CanonicalError('UNDEFINED', path, 'undefined is not allowed');
+        return this.fail('UNDEFINED', 'undefined is not allowed');
       case 'function':
-        throw new CanonicalError('FUNCTION', path, 'function is not allowed');
+        return this.fail('FUNCTION', 'function is not allowed');
       case 'symbol':
-        throw new CanonicalError('SYMBOL', path, 'symbol is not allowed');
+        return this.fail('SYMBOL', 'symbol is not allowed');
       case 'bigint':
-        throw new CanonicalError('BIGINT', path, 'bigint is not allowed');
+        return this.fail('BIGINT', 'bigint is not allowed');
       case 'object':
         if (v === null) {
-          this.emit('null', path);
+          this.emit('null', 4);
           return;
         }
         if (Array.isArray(v)) {
-          this.array(v, path, depth + 1);
+          this.array(v, depth + 1);
           return;
         }
-        this.object(v, path, depth + 1);
+        this.object(v, depth + 1);
         return;
       default:
-        throw new CanonicalError('NON_PLAIN_OBJECT', path, 'unsupported type');
+        return this.fail('NON_PLAIN_OBJECT', 'unsupported type');
     }
   }
 
-  private enter(v: object, path: string, depth: number): void {
-    if (this.ancestors.has(v)) throw new CanonicalError('CYCLE', path, 'cyclic reference');
-    if (depth > this.limits.maxDepth) {
-      throw new CanonicalError('MAX_DEPTH', path, `nesting deeper than ${this.limits.maxDepth}`);
-    }
+  private enter(v: object, depth: number): void {
+    if (this.ancestors.has(v)) this.fail('CYCLE', 'cyclic reference');
+    if (depth > this.limits.maxDepth) this.fail('MAX_DEPTH', `nesting deeper than ${this.limits.maxDepth}`);
     this.ancestors.add(v);
   }
 
-  private array(v: readonly unknown[], path: string, depth: number): void {
-    if (Object.getPrototypeOf(v) !== Array.prototype) {
-      throw new CanonicalError('NON_PLAIN_OBJECT', path, 'array subclass is not allowed');
-    }
-    this.enter(v, path, depth);
+  private array(v: readonly unknown[], depth: number): void {
+    if (Object.getPrototypeOf(v) !== Array.prototype) this.fail('NON_PLAIN_OBJECT', 'array subclass is not allowed');
+    this.enter(v, depth);
     const n = v.length;
-    if (n > this.limits.maxArrayLength) {
-      throw new CanonicalError('MAX_ARRAY_LENGTH', path, `array longer than ${this.limits.maxArrayLength}`);
-    }
+    if (n > this.limits.maxArrayLength) this.fail('MAX_ARRAY_LENGTH', `array longer than ${this.limits.maxArrayLength}`);
     // Own keys are the indices plus "length"; anything else would be silently dropped by JSON.
     if (Reflect.ownKeys(v).length !== n + 1) {
       for (let i = 0; i < n; i++) {
         if (!Object.prototype.hasOwnProperty.call(v, i)) {
-          throw new CanonicalError('SPARSE_ARRAY', `${path}[${i}]`, 'array hole is not allowed');
+          this.segments.push(i);
+          this.fail('SPARSE_ARRAY', 'array hole is not allowed');
         }
       }
-      throw new CanonicalError('ARRAY_EXTRA_PROPERTY', path, 'array has non-index properties');
+      this.fail('ARRAY_EXTRA_PROPERTY', 'array has non-index properties');
     }
-    this.emit('[', path);
+    this.emit('[', 1);
     for (let i = 0; i < n; i++) {
-      const itemPath = `${path}[${i}]`;
+      this.segments.push(i);
       const d = Object.getOwnPropertyDescriptor(v, i);
-      if (d === undefined) throw new CanonicalError('SPARSE_ARRAY', itemPath, 'array hole is not allowed');
-      if (d.get !== undefined || d.set !== undefined) {
-        throw new CanonicalError('ACCESSOR_PROPERTY', itemPath, 'accessor property is not allowed');
-      }
-      if (i > 0) this.emit(',', itemPath);
-      this.value(d.value, itemPath, depth);
+      if (d === undefined) this.fail('SPARSE_ARRAY', 'array hole is not allowed');
+      if (d.get !== undefined || d.set !== undefined) this.fail('ACCESSOR_PROPERTY', 'accessor property is not allowed');
+      if (i > 0) this.emit(',', 1);
+      this.value(d.value, depth);
+      this.segments.pop();
     }
-    this.emit(']', path);
+    this.emit(']', 1);
     this.ancestors.delete(v);
   }
 
-  private object(v: object, path: string, depth: number): void {
+  private object(v: object, depth: number): void {
     const proto: unknown = Object.getPrototypeOf(v);
     // Plain objects only: Object.prototype or null prototype (the latter is what safe parsers produce).
     // Date, Map, Set, RegExp, typed arrays, boxed primitives and class instances are refused.
-    if (proto !== Object.prototype && proto !== null) {
-      throw new CanonicalError('NON_PLAIN_OBJECT', path, 'only plain objects are allowed');
-    }
-    this.enter(v, path, depth);
+    if (proto !== Object.prototype && proto !== null) this.fail('NON_PLAIN_OBJECT', 'only plain objects are allowed');
+    this.enter(v, depth);
     const ownKeys = Reflect.ownKeys(v);
-    if (ownKeys.length > this.limits.maxKeys) {
-      throw new CanonicalError('MAX_KEYS', path, `object has more than ${this.limits.maxKeys} keys`);
-    }
+    if (ownKeys.length > this.limits.maxKeys) this.fail('MAX_KEYS', `object has more than ${this.limits.maxKeys} keys`);
     const keys: string[] = [];
     for (const k of ownKeys) {
-      if (typeof k === 'symbol') throw new CanonicalError('SYMBOL_KEY', path, 'symbol key is not allowed');
+      if (typeof k === 'symbol') this.fail('SYMBOL_KEY', 'symbol key is not allowed');
       keys.push(k);
     }
-    keys.sort(compareCodeUnits);
-    this.emit('{', path);
+    // RFC 8785 §3.2.3: by UTF-16 code units — what the default sort of strings compares.
+    keys.sort();
+    this.emit('{', 1);
     let first = true;
     for (const k of keys) {
-      const keyPath = `${path}${keySegment(k)}`;
+      this.segments.push(k);
       const d = Object.getOwnPropertyDescriptor(v, k);
-      if (d === undefined) throw new CanonicalError('NON_PLAIN_OBJECT', keyPath, 'property vanished');
-      if (d.get !== undefined || d.set !== undefined) {
-        throw new CanonicalError('ACCESSOR_PROPERTY', keyPath, 'accessor property is not allowed');
-      }
-      if (d.enumerable !== true) {
-        throw new CanonicalError('NON_ENUMERABLE_PROPERTY', keyPath, 'non-enumerable property is not allowed');
-      }
-      if (!first) this.emit(',', keyPath);
+      if (d === undefined) this.fail('NON_PLAIN_OBJECT', 'property vanished');
+      if (d.get !== undefined || d.set !== undefined) this.fail('ACCESSOR_PROPERTY', 'accessor property is not allowed');
+      if (d.enumerable !== true) this.fail('NON_ENUMERABLE_PROPERTY', 'non-enumerable property is not allowed');
+      if (!first) this.emit(',', 1);
       first = false;
-      this.emit(this.string(k, keyPath), keyPath);
-      this.emit(':', keyPath);
-      this.value(d.value, keyPath, depth);
+      this.string(k);
+      this.emit(':', 1);
+      this.value(d.value, depth);
+      this.segments.pop();
     }
-    this.emit('}', path);
+    this.emit('}', 1);
     this.ancestors.delete(v);
   }
 }
@@ -181,7 +193,7 @@ class Encoder {
 export function canonicalize(value: unknown, limits?: Partial<CanonicalLimits>): string {
   const resolved = resolveLimits('canonicalize', limits);
   const enc = new Encoder(resolved);
-  enc.value(value, '$', 0);
+  enc.value(value, 0);
   return enc.result();
 }
 
@@ -189,6 +201,6 @@ export function canonicalize(value: unknown, limits?: Partial<CanonicalLimits>):
 export function canonicalBytes(value: unknown, limits?: Partial<CanonicalLimits>): Uint8Array {
   const resolved = resolveLimits('canonicalBytes', limits);
   const enc = new Encoder(resolved);
-  enc.value(value, '$', 0);
+  enc.value(value, 0);
   return new Uint8Array(Buffer.from(enc.result(), 'utf8'));
 }

@@ -27,7 +27,7 @@ export interface StoreBenchOptions {
   readonly dir: string;
   /** Contracts in the large store for bytes/contract, open and verify times (docs/DESIGN.md §8: 100,000). */
   readonly n: number;
-  /** Full durable lifecycles to time against the durable floor (default 30). */
+  /** Full durable lifecycles to time against the durable floor (default 60). */
   readonly lifecycles?: number;
   readonly note?: (text: string) => void;
 }
@@ -81,6 +81,9 @@ function lifecycle(store: SqliteRecoveryContractStore, ex: ExecutorContractStore
 }
 
 const COMMITS_PER_LIFECYCLE = 7;
+
+/** Lifecycles (and the floor's commits for as many) run before timing starts. */
+const WARM_UP_LIFECYCLES = 20;
 
 function scratch(base: string, prefix: string): string {
   return mkdtempSync(join(base, prefix));
@@ -139,7 +142,16 @@ function openDurableFloor(dir: string): { run(commits: number): number; close():
 }
 
 /** Rounds the lifecycles and the floor alternate in, so both see the same disk and machine load. */
-const ROUNDS = 6;
+const ROUNDS = 12;
+
+/** Rounds of audit verification and raw HMAC, alternating, each reported as its median. */
+const VERIFY_ROUNDS = 5;
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
 
 function memoryAnchor(): AntiRollbackAnchor & { value: AnchorRecord | null } {
   return {
@@ -155,7 +167,7 @@ function memoryAnchor(): AntiRollbackAnchor & { value: AnchorRecord | null } {
 
 export async function runStoreBenchmarks(options: StoreBenchOptions): Promise<readonly StoreBenchRow[]> {
   const { dir, n } = options;
-  const lifecycles = options.lifecycles ?? 30;
+  const lifecycles = options.lifecycles ?? 60;
   const note = options.note ?? (() => undefined);
   if (!Number.isSafeInteger(n) || n < 1) throw new TypeError('runStoreBenchmarks: "n" must be a positive integer');
   const masterKey = generateMasterKey();
@@ -171,29 +183,35 @@ export async function runStoreBenchmarks(options: StoreBenchOptions): Promise<re
   const store = await SqliteRecoveryContractStore.open(baseOptions(lifeDir, masterKey, clock, { file: join(anchorDir, 'anchor.json') }));
   const ex = ExecutorContractStore.of(store);
   const floor = openDurableFloor(scratch(dir, 'floor-'));
-  lifecycle(store, ex, 0, now); // warm-up
-  floor.run(COMMITS_PER_LIFECYCLE);
-  let lifeSeconds = 0;
-  let floorSeconds = 0;
-  let next = 1;
+  // Warm-up, untimed: the store's write path runs its first lifecycles before the JIT has compiled it (the
+  // first ten took half as long again as the next), the floor's loop is trivially warm — steady state
+  // against steady state.
+  let next = 0;
+  for (; next < WARM_UP_LIFECYCLES; next += 1) lifecycle(store, ex, next, now);
+  floor.run(WARM_UP_LIFECYCLES * COMMITS_PER_LIFECYCLE);
+  const lifeRates: number[] = [];
+  const floorRates: number[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
     const count = Math.floor(lifecycles / ROUNDS) + (round < lifecycles % ROUNDS ? 1 : 0);
     const runLifecycles = () => {
       const t0 = process.hrtime.bigint();
       for (let k = 0; k < count; k += 1) lifecycle(store, ex, next++, now);
-      lifeSeconds += Number(process.hrtime.bigint() - t0) / 1e9;
+      lifeRates.push(count / (Number(process.hrtime.bigint() - t0) / 1e9));
     };
+    const runFloor = () => floorRates.push(count / floor.run(count * COMMITS_PER_LIFECYCLE));
     if (round % 2 === 0) {
       runLifecycles();
-      floorSeconds += floor.run(count * COMMITS_PER_LIFECYCLE);
+      runFloor();
     } else {
-      floorSeconds += floor.run(count * COMMITS_PER_LIFECYCLE);
+      runFloor();
       runLifecycles();
     }
   }
   store.close();
   floor.close();
-  rows.push(row('contract-store: full lifecycles/s vs durable floor', lifecycles / lifeSeconds, 'lifecycles/s', lifecycles / floorSeconds, 0.5));
+  // The median round of each: a burst of I/O from elsewhere that lands on one side of one round is dropped
+  // instead of being summed into the total.
+  rows.push(row('contract-store: full lifecycles/s vs durable floor', median(lifeRates), 'lifecycles/s', median(floorRates), 0.5));
 
   // 2. A large store (n contracts through the real operations, batched into few commits, in-memory anchor).
   note(`contract-store: building a store of ${n} contracts`);
@@ -217,13 +235,6 @@ export async function runStoreBenchmarks(options: StoreBenchOptions): Promise<re
   rows.push(row(`contract-store: open with full verification at ${n} contracts`, Number(process.hrtime.bigint() - o0) / 1e6, 'ms'));
 
   // 3. Audit-chain verification vs raw HMAC-SHA256 (the same node:crypto HMAC the store uses, via @pfsense-mcp/crypto) over the same bytes.
-  const v0 = process.hrtime.bigint();
-  const verdict = reopened.verifyAuditChain();
-  const verifySeconds = Number(process.hrtime.bigint() - v0) / 1e9;
-  if (!verdict.ok) throw new Error('benchmark store failed verification');
-  reopened.close();
-  rows.push(row(`contract-store: verifyAuditChain at ${n} contracts`, verifySeconds * 1000, 'ms'));
-
   const keys = loadStoreKeys({ masterKey }, 'bench');
   const db = new Database(join(bigDir, 'contracts.sqlite'), { readonly: true });
   const storeId = (db.prepare('SELECT store_id FROM store_meta').get() as { store_id: string }).store_id;
@@ -237,10 +248,33 @@ export async function runStoreBenchmarks(options: StoreBenchOptions): Promise<re
     inputs.push(auditMacInputForBenchmark(storeId, r.sequence, r.contract_id, new Uint8Array(32), r.body));
   }
   db.close();
-  const h0 = process.hrtime.bigint();
-  for (const bytesIn of inputs) hmacSha256(keys.auditChain, bytesIn);
-  const rawSeconds = Number(process.hrtime.bigint() - h0) / 1e9;
-  rows.push(row('contract-store: audit verification rows/s vs raw HMAC', inputs.length / verifySeconds, 'rows/s', inputs.length / rawSeconds, 0.5));
+  const verifySeconds: number[] = [];
+  const rawSeconds: number[] = [];
+  const timeVerify = () => {
+    const v0 = process.hrtime.bigint();
+    const verdict = reopened.verifyAuditChain();
+    verifySeconds.push(Number(process.hrtime.bigint() - v0) / 1e9);
+    if (!verdict.ok) throw new Error('benchmark store failed verification');
+  };
+  const timeRaw = () => {
+    const h0 = process.hrtime.bigint();
+    for (const bytesIn of inputs) hmacSha256(keys.auditChain, bytesIn);
+    rawSeconds.push(Number(process.hrtime.bigint() - h0) / 1e9);
+  };
+  // Interleaved rounds, the order alternating, and the median of each: one sample of either is at the
+  // mercy of whatever else the machine runs at that moment.
+  for (let round = 0; round < VERIFY_ROUNDS; round += 1) {
+    if (round % 2 === 0) {
+      timeVerify();
+      timeRaw();
+    } else {
+      timeRaw();
+      timeVerify();
+    }
+  }
+  reopened.close();
+  rows.push(row(`contract-store: verifyAuditChain at ${n} contracts`, median(verifySeconds) * 1000, 'ms'));
+  rows.push(row('contract-store: audit verification rows/s vs raw HMAC', inputs.length / median(verifySeconds), 'rows/s', inputs.length / median(rawSeconds), 0.5));
   return Object.freeze(rows);
 }
 

@@ -103,6 +103,68 @@ export function auditRowMac(
 /** Exposed for the benchmark: the exact bytes the chain MAC covers for one row. */
 export const auditMacInputForBenchmark = auditMacInput;
 
+/**
+ * Frames and MACs the rows of one store in one reused scratch buffer, the domain ‖ store id prefix written
+ * once: a walk over a whole store (every open) then allocates per row only the MAC itself.
+ */
+export class AuditMacScratch {
+  readonly #key: Uint8Array;
+  readonly #prefix: Buffer;
+  #buffer: Buffer;
+
+  constructor(key: Uint8Array, storeId: string) {
+    this.#key = key;
+    this.#prefix = prefixOf(storeId);
+    this.#buffer = this.#grown(4096);
+  }
+
+  #grown(length: number): Buffer {
+    const buffer = Buffer.allocUnsafe(length);
+    this.#prefix.copy(buffer, 0);
+    return buffer;
+  }
+
+  #fit(length: number): Buffer {
+    if (length > this.#buffer.length) this.#buffer = this.#grown(Math.max(length, this.#buffer.length * 2));
+    return this.#buffer;
+  }
+
+  /** MAC of row `sequence` (contract id as a string). `previous` must be 32 bytes. */
+  rowMac(sequence: number, contractId: string, previous: Uint8Array, body: Uint8Array): Uint8Array {
+    const contractLength = Buffer.byteLength(contractId, 'utf8');
+    const length = auditMacInputLength(this.#prefix, contractLength, body);
+    const out = this.#fit(length);
+    writeAuditMacInput(out, this.#prefix, sequence, contractId, contractLength, previous, body);
+    return hmacSha256(this.#key, out.subarray(0, length));
+  }
+
+  /**
+   * The same MAC over a contract id and a body held in `bytes` as its UTF-8 bytes [contractStart, bodyStart)
+   * and the body [bodyStart, bodyEnd), framed exactly as `rowMac` frames them.
+   */
+  rangeMac(sequence: number, bytes: Buffer, contractStart: number, bodyStart: number, bodyEnd: number, previous: Uint8Array): Uint8Array {
+    const prefixLength = this.#prefix.length;
+    const contractLength = bodyStart - contractStart;
+    const length = prefixLength + 8 + 4 + contractLength + 32 + (bodyEnd - bodyStart);
+    const out = this.#fit(length);
+    let o = out.writeUInt32BE(Math.floor(sequence / 0x1_0000_0000), prefixLength);
+    o = out.writeUInt32BE(sequence >>> 0, o);
+    o = out.writeUInt32BE(contractLength, o);
+    o += bytes.copy(out, o, contractStart, bodyStart);
+    out.set(previous, o);
+    bytes.copy(out, o + 32, bodyStart, bodyEnd);
+    return hmacSha256(this.#key, out.subarray(0, length));
+  }
+}
+
+/** Constant-time comparison of a 32-byte MAC with the 32 bytes of `bytes` at `offset`. */
+export function macEqualsAt(mac: Uint8Array, bytes: Uint8Array, offset: number): boolean {
+  if (mac.length !== 32 || offset < 0 || offset + 32 > bytes.length) return false;
+  let diff = 0;
+  for (let i = 0; i < 32; i += 1) diff |= (mac[i] as number) ^ (bytes[offset + i] as number);
+  return diff === 0;
+}
+
 export interface AuditRow {
   readonly sequence: number;
   readonly contract_id: string;
@@ -114,12 +176,12 @@ export type AuditChainResult =
   | { readonly ok: true; readonly headSequence: number; readonly headMac: Uint8Array }
   | { readonly ok: false; readonly firstBrokenSequence: number };
 
+/** Sees each row once it verified, before the next is read (a caller folds the rows in the same pass). */
+export type OnAuditRowVerified = (sequence: number, contractId: string, body: Uint8Array) => void;
+
 /**
  * Walks rows in sequence order from (startSequence, startMac): each row must be the next sequence and
  * carry the MAC recomputed from the previous one. The first gap, reordering or MAC mismatch is reported.
- * `onVerified` (optional) sees each row once it verified, before the next is read — a caller folds the
- * rows in the same pass. The MAC inputs are framed in one reused scratch buffer: the walk over a whole
- * store (every open) then allocates per row only what SQLite hands over.
  */
 export function verifyAuditRows(
   key: Uint8Array,
@@ -127,11 +189,10 @@ export function verifyAuditRows(
   rows: Iterable<AuditRow>,
   startSequence: number,
   startMac: Uint8Array,
-  onVerified?: (row: AuditRow) => void,
+  onVerified?: OnAuditRowVerified,
 ): AuditChainResult {
   if (startMac.length !== 32) throw new TypeError('verifyAuditRows: "startMac" must be 32 bytes');
-  const prefix = prefixOf(storeId);
-  let scratch = Buffer.allocUnsafe(4096);
+  const scratch = new AuditMacScratch(key, storeId);
   let previous = startMac;
   let expected = startSequence + 1;
   for (const row of rows) {
@@ -139,13 +200,9 @@ export function verifyAuditRows(
     if (!(row.body instanceof Uint8Array) || !(row.mac instanceof Uint8Array) || typeof row.contract_id !== 'string') {
       return { ok: false, firstBrokenSequence: expected };
     }
-    const contractLength = Buffer.byteLength(row.contract_id, 'utf8');
-    const length = auditMacInputLength(prefix, contractLength, row.body);
-    if (length > scratch.length) scratch = Buffer.allocUnsafe(Math.max(length, scratch.length * 2));
-    writeAuditMacInput(scratch, prefix, row.sequence, row.contract_id, contractLength, previous, row.body);
-    const mac = hmacSha256(key, scratch.subarray(0, length));
+    const mac = scratch.rowMac(row.sequence, row.contract_id, previous, row.body);
     if (!sameMac(mac, row.mac)) return { ok: false, firstBrokenSequence: expected };
-    if (onVerified !== undefined) onVerified(row);
+    if (onVerified !== undefined) onVerified(row.sequence, row.contract_id, row.body);
     previous = mac;
     expected += 1;
   }

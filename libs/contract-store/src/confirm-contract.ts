@@ -48,7 +48,7 @@ export function confirm(s: StoreState, contractId: string, evidence: unknown): R
       state_version: c.state_version + 1,
       updated_at: now,
     }) as RecoveryContract;
-    writeContract(s, next, c.state_version);
+    writeContract(s, next, c);
     auditContract(s, next, 'confirmation', null, c.state, now, {
       outcomeClass: 'CONFIRMED',
       evidenceDigest: v.confirmationDigest,

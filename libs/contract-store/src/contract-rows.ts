@@ -75,12 +75,15 @@ export function loadIn(s: StoreState, contractId: string): RecoveryContract {
   return verifyRow(s, row);
 }
 
-/** Inserts (`expectedVersion` null) or CAS-updates the row of `record`, with its new MAC. */
-export function writeContract(s: StoreState, record: RecoveryContract, expectedVersion: number | null): void {
+/**
+ * Inserts (`previous` null) or CAS-updates (on `previous.state_version`) the row of `record`, with its new
+ * MAC. The update sets the index columns only when they changed, so an unchanged index is not rewritten.
+ */
+export function writeContract(s: StoreState, record: RecoveryContract, previous: RecoveryContract | null): void {
   const bytes = canonicalBytes(record);
   const mac = Buffer.from(rowMac(s.keys.recordMac, MacDomain.CONTRACT, [s.storeId, record.contract_id, bytes]));
   const recordBuf = Buffer.from(bytes);
-  if (expectedVersion === null) {
+  if (previous === null) {
     s.stmt.insertContract.run(
       record.contract_id,
       record.operation_id,
@@ -95,15 +98,12 @@ export function writeContract(s: StoreState, record: RecoveryContract, expectedV
     );
     return;
   }
-  const info = s.stmt.updateContract.run(
-    record.state,
-    record.state_version,
-    record.expires_at,
-    record.terminal_at,
-    recordBuf,
-    mac,
-    record.contract_id,
-    expectedVersion,
-  );
+  const expectedVersion = previous.state_version;
+  const sameTimes = record.expires_at === previous.expires_at && record.terminal_at === previous.terminal_at;
+  const info = !sameTimes
+    ? s.stmt.updateContract.run(record.state, record.state_version, record.expires_at, record.terminal_at, recordBuf, mac, record.contract_id, expectedVersion)
+    : record.state !== previous.state
+      ? s.stmt.updateContractState.run(record.state, record.state_version, recordBuf, mac, record.contract_id, expectedVersion)
+      : s.stmt.updateContractRecord.run(record.state_version, recordBuf, mac, record.contract_id, expectedVersion);
   if (info.changes !== 1) throw new StaleStateVersionError(record.contract_id, expectedVersion, -1);
 }

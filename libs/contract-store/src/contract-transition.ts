@@ -64,7 +64,7 @@ export function transition(
   const holds = RESERVATION_HOLDING_STATES.has(to);
   if (!held && holds) acquireReservation(s, next, now);
   if (held && !holds) releaseReservationRow(s, next);
-  writeContract(s, next, expectedVersion);
+  writeContract(s, next, current);
   auditContract(s, next, 'transition', event, current.state, now, extras);
   s.rate.afterTransition(current, next, now);
   return next;

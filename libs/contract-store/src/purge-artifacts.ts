@@ -24,7 +24,7 @@ export function purgeExpiredArtifacts(s: StoreState): readonly string[] {
       s.stmt.zeroArtifacts.run(c.contract_id);
       s.stmt.deleteArtifacts.run(c.contract_id);
       const next = deepFreeze({ ...c, artifacts_purged_at: now, state_version: c.state_version + 1, updated_at: now }) as RecoveryContract;
-      writeContract(s, next, c.state_version);
+      writeContract(s, next, c);
       auditContract(s, next, 'artifact-purge', null, c.state, now, { outcomeClass: 'ARTIFACTS_PURGED' });
       purged.push(c.contract_id);
     }

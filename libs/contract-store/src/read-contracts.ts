@@ -1,6 +1,7 @@
 import { isSafeToken } from '@pfsense-mcp/canonical';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { loadIn, verifyRow } from './contract-rows.js';
+import { inTransaction } from './in-transaction.js';
 import type { RecoveryContract } from './recovery-contract.js';
 import type { ContractRow } from './store-statements.js';
 import { assertOpen } from './store-state.js';
@@ -16,7 +17,7 @@ export interface ListFilter {
 /** Authenticates the row before returning anything. */
 export function load(s: StoreState, contractId: string): RecoveryContract {
   assertOpen(s);
-  return s.db.transaction(() => loadIn(s, contractId))();
+  return inTransaction(s.db, 'deferred', () => loadIn(s, contractId));
 }
 
 /** Authenticated contracts for status views, ordered by contract id (keyset pagination). */

@@ -35,7 +35,7 @@ export function releaseRollbackFailedReservation(s: StoreState, contractId: stri
       state_version: c.state_version + 1,
       updated_at: now,
     }) as RecoveryContract;
-    writeContract(s, next, c.state_version);
+    writeContract(s, next, c);
     auditContract(s, next, 'reservation-release', null, c.state, now, {
       outcomeClass: 'RESERVATION_RELEASED',
       evidenceDigest: v.releaseDigest,

@@ -3,6 +3,7 @@ import type { AnchorRecord } from './anti-rollback-anchor.js';
 import { appendAudit } from './append-audit.js';
 import { verifyAuditRows } from './audit-chain.js';
 import { AuditChainError, KeyEpochMismatchError, StoreRollbackError } from './contract-store-error.js';
+import { inTransaction } from './in-transaction.js';
 import { FIRST_KEY_EPOCH } from './key-epoch.js';
 import { restoreAcceptedAuditBody } from './restore-accepted-audit.js';
 import { auditHead, auditMacAt, auditRowsAfter } from './store-audit-rows.js';
@@ -26,6 +27,7 @@ export function checkAgainstAnchor(s: StoreState): { head: AuditHead; advance: b
   const at = auditMacAt(s, mark.sequence);
   if (at === null || bytesToHex(at) !== mark.headMac) throw new StoreRollbackError('DIVERGED', mark.sequence, head.sequence);
   if (head.sequence === mark.sequence) return { head, advance: false, acceptedRestoreAt };
+  // The few rows written since the mark (normally the one this write appended): the row walk, not a page read.
   const result = verifyAuditRows(s.keys.auditChain, s.storeId, auditRowsAfter(s, mark.sequence), mark.sequence, at);
   if (!result.ok) throw new AuditChainError(result.firstBrokenSequence);
   return { head, advance: true, acceptedRestoreAt };
@@ -39,12 +41,10 @@ function writeAnchor(s: StoreState, head: AuditHead, acceptedRestoreAt: number |
 
 /** After a commit: advance the anchor to the head, holding the write lock so the mark only moves forward. */
 export function syncAnchor(s: StoreState): void {
-  s.db
-    .transaction(() => {
-      const { head, advance, acceptedRestoreAt } = checkAgainstAnchor(s);
-      if (advance) writeAnchor(s, head, acceptedRestoreAt);
-    })
-    .immediate();
+  inTransaction(s.db, 'immediate', () => {
+    const { head, advance, acceptedRestoreAt } = checkAgainstAnchor(s);
+    if (advance) writeAnchor(s, head, acceptedRestoreAt);
+  });
 }
 
 /** At open: a new anchor only for a store with no history (or a re-anchored restore), else the normal check. */

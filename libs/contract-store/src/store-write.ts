@@ -1,3 +1,4 @@
+import { inTransaction } from './in-transaction.js';
 import { syncAnchor } from './store-anchor.js';
 import { auditHead } from './store-audit-rows.js';
 import { assertOpen, crashAt } from './store-state.js';
@@ -11,19 +12,17 @@ export function storeWrite<T>(s: StoreState, operation: string, body: () => T): 
   assertOpen(s);
   crashAt(s, 'before-begin', operation);
   s.life.auditWritten = false;
-  const result = s.db
-    .transaction(() => {
-      try {
-        const r = body();
-        // The rate row follows the audit head in the same transaction (RateGate: bound to the head).
-        if (s.life.auditWritten) s.rate.flush(auditHead(s).sequence);
-        crashAt(s, 'after-write-before-commit', operation);
-        return r;
-      } finally {
-        s.rate.discardPending();
-      }
-    })
-    .immediate();
+  const result = inTransaction(s.db, 'immediate', () => {
+    try {
+      const r = body();
+      // The rate row follows the audit head in the same transaction (RateGate: bound to the head).
+      if (s.life.auditWritten) s.rate.flush(auditHead(s).sequence);
+      crashAt(s, 'after-write-before-commit', operation);
+      return r;
+    } finally {
+      s.rate.discardPending();
+    }
+  });
   if (s.life.auditWritten) {
     crashAt(s, 'after-commit-before-anchor', operation);
     syncAnchor(s);

@@ -1,16 +1,15 @@
 import { RESERVATION_HOLDING_STATES, RecoveryState } from '@pfsense-mcp/state-machine';
-import { verifyAuditRows } from './audit-chain.js';
 import { AuditedContracts } from './audited-contracts.js';
 import { authenticRecord } from './contract-rows.js';
 import { AuditChainError, RecordIntegrityError, StoreConsistencyError } from './contract-store-error.js';
 import { sha256Hex } from './protected-artifacts.js';
 import { PROTECTED_ARTIFACT_PURPOSES } from './recovery-contract.js';
 import type { ProtectedArtifactPurpose, RecoveryContract } from './recovery-contract.js';
-import { auditRowsAfter } from './store-audit-rows.js';
 import type { ContractRow, ReservationRow } from './store-statements.js';
 import type { StoreState } from './store-state.js';
 import { upgradeStoreVersion } from './store-version-upgrade.js';
 import { verifyReservationRow } from './target-reservations.js';
+import { walkAuditChain } from './walk-audit-chain.js';
 
 /**
  * Every row against the authenticated audit chain, in one pass over each table (inside the caller's
@@ -25,7 +24,7 @@ import { verifyReservationRow } from './target-reservations.js';
 export function verifyStoreContents(s: StoreState, rateWindows: 'bound' | 'validated' = 'validated'): { contracts: number; auditEvents: number } {
   const audited = new AuditedContracts();
   // Each row is folded once it verified, in the same pass over the chain.
-  const chain = verifyAuditRows(s.keys.auditChain, s.storeId, auditRowsAfter(s, 0), 0, s.genesisMac, (row) => audited.add(row.sequence, row.contract_id, row.body));
+  const chain = walkAuditChain(s, 0, s.genesisMac, (sequence, contractId, body) => audited.add(sequence, contractId, body));
   if (!chain.ok) throw new AuditChainError(chain.firstBrokenSequence);
 
   const holders = new Map<string, string>();
