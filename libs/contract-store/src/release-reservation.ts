@@ -2,7 +2,8 @@ import { deepFreeze } from '@pfsense-mcp/foundation';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { auditContract } from './append-audit.js';
 import { loadIn, writeContract } from './contract-rows.js';
-import { EvidenceMismatchError, PreconditionError, StaleStateVersionError } from './contract-store-error.js';
+import { assertReconciliationVerdict } from './assert-reconciliation-verdict.js';
+import { EvidenceMismatchError, PreconditionError } from './contract-store-error.js';
 import { verifiedReleaseSchema } from './evidence-verifiers.js';
 import type { RecoveryContract } from './recovery-contract.js';
 import { nowOf } from './store-state.js';
@@ -24,10 +25,7 @@ export function releaseRollbackFailedReservation(s: StoreState, contractId: stri
     const parsed = verifiedReleaseSchema.safeParse(s.releaseVerifier.verify(c, signedRelease, now));
     if (!parsed.success) throw new EvidenceMismatchError('verifier_result');
     const v = parsed.data;
-    if (v.authorityRole !== 'reconciliation') throw new EvidenceMismatchError('authority_role');
-    if (v.contractId !== c.contract_id) throw new EvidenceMismatchError('contract_id');
-    if (v.operationId !== c.operation_id) throw new EvidenceMismatchError('operation_id');
-    if (v.stateVersion !== c.state_version) throw new StaleStateVersionError(contractId, v.stateVersion, c.state_version);
+    assertReconciliationVerdict(c, v);
     s.stmt.deleteReservation.run(c.target_identity_digest, contractId);
     const next = deepFreeze({
       ...c,
