@@ -7,10 +7,10 @@
 // Bundles test/support/sdk-opening-replies.ts (the program's own server factory and tool registrations, served by the
 // SDK's stdio entry in memory) with esbuild, asks it, and writes apps/mcp-server/src/runtime/opening-replies.ts (or
 // OUT_FILE). test/early-opening.test.ts re-runs it into a temp file and fails on any difference.
-import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { importWorkspaceBundle } from './import-workspace-bundle.mjs';
 
 const appDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const workspaceRoot = resolve(appDir, '..', '..');
@@ -28,14 +28,7 @@ import { WRITE_OPERATIONS_TOOL_NAME, WRITE_TOOL_NAME } from './apps/mcp-server/s
 export { SUPPORTED_PROTOCOL_VERSIONS, READ_CATALOGUE, sdkReplies, INFO_TOOL_CAPABILITY, INFO_TOOL_NAME, WRITE_OPERATIONS_TOOL_NAME, WRITE_TOOL_NAME };
 export const WRITE_CAPABILITY = Capability.ALIAS_WRITE;
 `;
-const bundle = await build({
-  stdin: { contents: entry, resolveDir: workspaceRoot, loader: 'ts' },
-  bundle: true,
-  write: false,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  tsconfig: join(workspaceRoot, 'tsconfig.base.json'),
+const sdk = await importWorkspaceBundle(workspaceRoot, entry, {
   // The write tools' modules reach the SQLite stores; listing opens none, and a data: module cannot load an addon.
   plugins: [
     {
@@ -48,10 +41,7 @@ const bundle = await build({
   ],
   // Bundled CommonJS may call require() (node: built-ins only); a data: module has no URL to anchor one on.
   banner: { js: `import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(${JSON.stringify(join(workspaceRoot, 'package.json'))});` },
-  logLevel: 'warning',
 });
-// The bundle resolves nothing at run time except node: built-ins, so it can be loaded from memory.
-const sdk = await import(`data:text/javascript;base64,${Buffer.from(bundle.outputFiles[0].text).toString('base64')}`);
 
 const clientInfo = { name: 'generator', version: '0' };
 const envelope = (revision) => ({
