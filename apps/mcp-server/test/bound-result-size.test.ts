@@ -88,6 +88,32 @@ describe('boundResultSize', () => {
     expect((boundResultSize(p, p.data, cut, 9_999).structured['data'] as unknown[]).length).toBeLessThan(rows.length);
   });
 
+  it('finds the same boundaries in plain ASCII text with no escapes, the usual READ page', () => {
+    // No quote or backslash inside a value and nothing beyond ASCII: the text takes the native string-skipping walk.
+    const shapes = [
+      (i: number) => ({ s: `],{x:[${i}],}`, nested: { a: [[i], { b: ']' }], c: null }, empty: '' }),
+      (i: number) => `[${i}],{}:`,
+      (i: number) => i * 1000.5,
+      (i: number) => [i, 'x,y', [], {}, [{ z: '}' }]],
+      () => null,
+      (i: number) => ({ descr: `rule ${i}`.repeat(1 + (i % 5)), log: i % 2 === 0 }),
+    ];
+    const rows = Array.from({ length: 300 }, (_, i) => (shapes[i % shapes.length] as (i: number) => unknown)(i));
+    const p = { data: rows, count: rows.length, limit: 1000, offset: 0, next_offset: null, truncated: false };
+    expect(JSON.stringify(p)).not.toMatch(/[\\\u0080-\uffff]/);
+    const cut = (keep: number) => ({ ...p, data: p.data.slice(0, keep), count: keep, next_offset: keep, truncated: true });
+    for (const max of [2_000, 7_777, 15_000]) {
+      const out = boundResultSize(p, p.data, cut, max);
+      const kept = (out.structured['data'] as unknown[]).length;
+      expect(out.text).toBe(JSON.stringify(out.structured));
+      let longest = 0;
+      for (let k = rows.length - 1; longest === 0 && k >= 1; k -= 1) if (payloadBytes(cut(k)) + FRAME <= max) longest = k;
+      expect(kept).toBe(longest);
+      expect(kept).toBeGreaterThan(0);
+    }
+    expect(payloadBytes(p) + FRAME).toBeGreaterThan(15_000);
+  });
+
   it('writes a list element JSON cannot express as null, as JSON.stringify does', () => {
     const p = { data: [1, undefined, 'x'], count: 3 };
     expect(boundResultSize(p, p.data, null).text).toBe(JSON.stringify(p));

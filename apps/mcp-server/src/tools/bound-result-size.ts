@@ -85,6 +85,45 @@ interface ItemSpans {
  * (docs/DESIGN.md §8).
  */
 function itemSpans(text: string, n: number): ItemSpans {
+  return Buffer.byteLength(text) === text.length && !text.includes('\\') ? plainItemSpans(text, n) : walkedItemSpans(text, n);
+}
+
+/**
+ * itemSpans for text that is all ASCII and holds no backslash — the usual READ page. Then a string is the run up
+ * to the next `"`, found natively rather than walked, every character is one UTF-8 byte, and escaping again adds
+ * exactly one byte per `"`.
+ */
+function plainItemSpans(text: string, n: number): ItemSpans {
+  const ends = new Array<number>(n);
+  const bytes = new Array<number>(n);
+  let i = HEAD.length;
+  for (let item = 0; item < n; item += 1) {
+    const start = i;
+    let depth = 0;
+    let quotes = 0;
+    for (; ; i += 1) {
+      const c = text.charCodeAt(i);
+      if (c === QUOTE) {
+        const close = text.indexOf('"', i + 1);
+        if (close < 0) throw new TypeError('boundResultSize: the result\'s JSON ended inside an item');
+        quotes += 2;
+        i = close;
+      } else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth += 1;
+      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+        if (depth === 0) break;
+        depth -= 1;
+      } else if ((c === COMMA && depth === 0) || Number.isNaN(c)) break;
+    }
+    if (i >= text.length) throw new TypeError('boundResultSize: the result\'s JSON ended inside an item');
+    ends[item] = i;
+    bytes[item] = 2 * (i - start) + quotes;
+    i += 1;
+  }
+  return { ends, bytes };
+}
+
+/** itemSpans for any JSON.stringify output, character by character. */
+function walkedItemSpans(text: string, n: number): ItemSpans {
   const ends = new Array<number>(n);
   const bytes = new Array<number>(n);
   let i = HEAD.length;
