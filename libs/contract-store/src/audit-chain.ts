@@ -1,5 +1,5 @@
-import { hmacSha256 } from '@pfsense-mcp/crypto';
-import { MacDomain, rowMac } from './row-mac.js';
+import { constantTimeEqual, hmacSha256 } from '@pfsense-mcp/crypto';
+import { MacDomain, macMatches, rowMac } from './row-mac.js';
 
 /**
  * The value-free content of one audit row (ids, digests, states, timings, outcome classes only).
@@ -54,38 +54,38 @@ function prefixOf(storeId: string): Buffer {
 }
 
 /** Bytes of the MAC input of one row (the framing above). */
-function auditMacInputLength(prefix: Buffer, contractLength: number, body: Uint8Array): number {
-  return prefix.length + 8 + 4 + contractLength + 32 + body.length;
+function auditMacInputLength(prefix: Buffer, contractLength: number, bodyLength: number): number {
+  return prefix.length + 8 + 4 + contractLength + 32 + bodyLength;
 }
 
-/** Writes the MAC input of one row into `out` (at least auditMacInputLength bytes); returns its length. */
-function writeAuditMacInput(out: Buffer, prefix: Buffer, sequence: number, contractId: string, contractLength: number, previousMac: Uint8Array, body: Uint8Array): number {
-  let o = prefix.copy(out, 0);
+/**
+ * Writes the framing of one row's MAC input into `out` up to its contract id: domain ‖ store id (the prefix
+ * already in `out` unless `withPrefix`), sequence, contract id length. Returns the offset of the contract id;
+ * the caller writes the id, then the previous MAC and the body after it.
+ */
+function writeAuditMacHeader(out: Buffer, prefix: Buffer, withPrefix: boolean, sequence: number, contractLength: number): number {
+  let o = withPrefix ? prefix.copy(out, 0) : prefix.length;
   // u64 big-endian without a BigInt per row: a sequence is a safe integer (< 2^53).
   o = out.writeUInt32BE(Math.floor(sequence / 0x1_0000_0000), o);
   o = out.writeUInt32BE(sequence >>> 0, o);
-  o = out.writeUInt32BE(contractLength, o);
-  o += out.write(contractId, o, 'utf8');
+  return out.writeUInt32BE(contractLength, o);
+}
+
+/** Writes the MAC input of one row into `out` (at least auditMacInputLength bytes). */
+function writeAuditMacInput(out: Buffer, prefix: Buffer, withPrefix: boolean, sequence: number, contractId: string, contractLength: number, previousMac: Uint8Array, body: Uint8Array): void {
+  const at = writeAuditMacHeader(out, prefix, withPrefix, sequence, contractLength);
+  const o = at + out.write(contractId, at, 'utf8');
   out.set(previousMac, o);
-  o += 32;
-  out.set(body, o);
-  return o + body.length;
+  out.set(body, o + 32);
 }
 
 function auditMacInput(storeId: string, sequence: number, contractId: string, previousMac: Uint8Array, body: Uint8Array): Buffer {
   if (previousMac.length !== 32) throw new TypeError('auditRowMac: "previousMac" must be 32 bytes');
   const prefix = prefixOf(storeId);
   const contractLength = Buffer.byteLength(contractId, 'utf8');
-  const out = Buffer.allocUnsafe(auditMacInputLength(prefix, contractLength, body));
-  writeAuditMacInput(out, prefix, sequence, contractId, contractLength, previousMac, body);
+  const out = Buffer.allocUnsafe(auditMacInputLength(prefix, contractLength, body.length));
+  writeAuditMacInput(out, prefix, true, sequence, contractId, contractLength, previousMac, body);
   return out;
-}
-
-function sameMac(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i += 1) diff |= (a[i] as number) ^ (b[i] as number);
-  return diff === 0;
 }
 
 /** MAC of audit row `sequence`: covers the previous row's MAC, the sequence, the contract id and the body. */
@@ -132,9 +132,9 @@ export class AuditMacScratch {
   /** MAC of row `sequence` (contract id as a string). `previous` must be 32 bytes. */
   rowMac(sequence: number, contractId: string, previous: Uint8Array, body: Uint8Array): Uint8Array {
     const contractLength = Buffer.byteLength(contractId, 'utf8');
-    const length = auditMacInputLength(this.#prefix, contractLength, body);
+    const length = auditMacInputLength(this.#prefix, contractLength, body.length);
     const out = this.#fit(length);
-    writeAuditMacInput(out, this.#prefix, sequence, contractId, contractLength, previous, body);
+    writeAuditMacInput(out, this.#prefix, false, sequence, contractId, contractLength, previous, body);
     return hmacSha256(this.#key, out.subarray(0, length));
   }
 
@@ -143,14 +143,11 @@ export class AuditMacScratch {
    * and the body [bodyStart, bodyEnd), framed exactly as `rowMac` frames them.
    */
   rangeMac(sequence: number, bytes: Buffer, contractStart: number, bodyStart: number, bodyEnd: number, previous: Uint8Array): Uint8Array {
-    const prefixLength = this.#prefix.length;
     const contractLength = bodyStart - contractStart;
-    const length = prefixLength + 8 + 4 + contractLength + 32 + (bodyEnd - bodyStart);
+    const length = auditMacInputLength(this.#prefix, contractLength, bodyEnd - bodyStart);
     const out = this.#fit(length);
-    let o = out.writeUInt32BE(Math.floor(sequence / 0x1_0000_0000), prefixLength);
-    o = out.writeUInt32BE(sequence >>> 0, o);
-    o = out.writeUInt32BE(contractLength, o);
-    o += bytes.copy(out, o, contractStart, bodyStart);
+    const at = writeAuditMacHeader(out, this.#prefix, false, sequence, contractLength);
+    const o = at + bytes.copy(out, at, contractStart, bodyStart);
     out.set(previous, o);
     bytes.copy(out, o + 32, bodyStart, bodyEnd);
     return hmacSha256(this.#key, out.subarray(0, length));
@@ -159,10 +156,7 @@ export class AuditMacScratch {
 
 /** Constant-time comparison of a 32-byte MAC with the 32 bytes of `bytes` at `offset`. */
 export function macEqualsAt(mac: Uint8Array, bytes: Uint8Array, offset: number): boolean {
-  if (mac.length !== 32 || offset < 0 || offset + 32 > bytes.length) return false;
-  let diff = 0;
-  for (let i = 0; i < 32; i += 1) diff |= (mac[i] as number) ^ (bytes[offset + i] as number);
-  return diff === 0;
+  return mac.length === 32 && offset >= 0 && offset + 32 <= bytes.length && constantTimeEqual(mac, bytes.subarray(offset, offset + 32));
 }
 
 export interface AuditRow {
@@ -201,7 +195,7 @@ export function verifyAuditRows(
       return { ok: false, firstBrokenSequence: expected };
     }
     const mac = scratch.rowMac(row.sequence, row.contract_id, previous, row.body);
-    if (!sameMac(mac, row.mac)) return { ok: false, firstBrokenSequence: expected };
+    if (!macMatches(mac, row.mac)) return { ok: false, firstBrokenSequence: expected };
     if (onVerified !== undefined) onVerified(row.sequence, row.contract_id, row.body);
     previous = mac;
     expected += 1;
