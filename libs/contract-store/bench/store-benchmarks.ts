@@ -147,6 +147,20 @@ const ROUNDS = 12;
 /** Rounds of audit verification and raw HMAC, alternating, each reported as its median. */
 const VERIFY_ROUNDS = 5;
 
+/**
+ * Runs one round of an interleaved comparison, the order alternating by round, so load from elsewhere and
+ * warm-up fall on both sides alike.
+ */
+function inAlternatingOrder(round: number, a: () => void, b: () => void): void {
+  if (round % 2 === 0) {
+    a();
+    b();
+  } else {
+    b();
+    a();
+  }
+}
+
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -199,13 +213,7 @@ export async function runStoreBenchmarks(options: StoreBenchOptions): Promise<re
       lifeRates.push(count / (Number(process.hrtime.bigint() - t0) / 1e9));
     };
     const runFloor = () => floorRates.push(count / floor.run(count * COMMITS_PER_LIFECYCLE));
-    if (round % 2 === 0) {
-      runLifecycles();
-      runFloor();
-    } else {
-      runFloor();
-      runLifecycles();
-    }
+    inAlternatingOrder(round, runLifecycles, runFloor);
   }
   store.close();
   floor.close();
@@ -264,13 +272,7 @@ export async function runStoreBenchmarks(options: StoreBenchOptions): Promise<re
   // Interleaved rounds, the order alternating, and the median of each: one sample of either is at the
   // mercy of whatever else the machine runs at that moment.
   for (let round = 0; round < VERIFY_ROUNDS; round += 1) {
-    if (round % 2 === 0) {
-      timeVerify();
-      timeRaw();
-    } else {
-      timeRaw();
-      timeVerify();
-    }
+    inAlternatingOrder(round, timeVerify, timeRaw);
   }
   reopened.close();
   rows.push(row(`contract-store: verifyAuditChain at ${n} contracts`, median(verifySeconds) * 1000, 'ms'));
