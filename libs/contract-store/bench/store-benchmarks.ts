@@ -4,12 +4,12 @@ import { closeSync, constants, fsyncSync, mkdtempSync, openSync, renameSync, sta
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { generateMasterKey, hmacSha256 } from '@pfsense-mcp/crypto';
-import { auditMacInputForBenchmark } from '../src/audit-chain.js';
+import { auditMacInputForBenchmark } from '../src/audit/audit-chain.js';
 import { ExecutorContractStore } from '../src/executor-entry.js';
 import { SqliteRecoveryContractStore } from '../src/index.js';
 import type { AnchorRecord, AntiRollbackAnchor, ContractStoreOptions, NewContractInput } from '../src/index.js';
 import { fsyncDirectory } from '@pfsense-mcp/foundation';
-import { loadStoreKeys } from '../src/store-keys.js';
+import { loadStoreKeys } from '../src/store/store-keys.js';
 import { inOneTransaction } from './in-one-transaction.js';
 
 export interface StoreBenchRow {

@@ -1,6 +1,6 @@
 // The executor-only entry of contract-store: '@pfsense-mcp/contract-store/executor'.
 // Lint lets only libs/executor import it (docs/DESIGN.md §2).
-export { ExecutorContractStore } from './executor-contract-store.js';
-export type { ExecutorStoreOperations } from './executor-contract-store.js';
-export type { VerifiedSeal } from './verified-seal.js';
-export type { ReconciledContract } from './reconcile-interrupted.js';
+export { ExecutorContractStore } from './transitions/executor-contract-store.js';
+export type { ExecutorStoreOperations } from './transitions/executor-contract-store.js';
+export type { VerifiedSeal } from './integrity/verified-seal.js';
+export type { ReconciledContract } from './transitions/reconcile-interrupted.js';

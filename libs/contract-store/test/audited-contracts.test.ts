@@ -1,8 +1,8 @@
 // AuditedContracts folds authenticated, canonical audit bodies into each contract's latest audited state.
 import { canonicalBytes } from '@pfsense-mcp/canonical';
 import { describe, expect, it } from 'vitest';
-import { AuditedContracts } from '../src/audited-contracts.js';
-import { AuditChainError } from '../src/contract-store-error.js';
+import { AuditedContracts } from '../src/audit/audited-contracts.js';
+import { AuditChainError } from '../src/store/contract-store-error.js';
 
 const body = (fields: Record<string, string | number | null>) =>
   canonicalBytes({

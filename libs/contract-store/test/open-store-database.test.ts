@@ -4,10 +4,10 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteConsumptionStore } from '../src/index.js';
-import { openStoreDatabase } from '../src/open-store-database.js';
-import type { StoreDatabaseKind } from '../src/open-store-database.js';
-import { CONTRACT_STORE_DATABASE } from '../src/open-store.js';
-import { CONSUMPTION_STORE_DATABASE } from '../src/sqlite-consumption-store.js';
+import { openStoreDatabase } from '../src/store/open-store-database.js';
+import type { StoreDatabaseKind } from '../src/store/open-store-database.js';
+import { CONTRACT_STORE_DATABASE } from '../src/store/open-store.js';
+import { CONSUMPTION_STORE_DATABASE } from '../src/consumption/sqlite-consumption-store.js';
 import { T0, makeHarness } from './helpers.js';
 import type { Harness } from './helpers.js';
 

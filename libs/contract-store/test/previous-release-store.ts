@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { canonicalBytes } from '@pfsense-mcp/canonical';
 import type { CanonicalValue } from '@pfsense-mcp/canonical';
 import { deriveStoreKeys } from '@pfsense-mcp/crypto';
-import { MacDomain, rowMac } from '../src/row-mac.js';
+import { MacDomain, rowMac } from '../src/integrity/row-mac.js';
 
 export function rewriteAsPreviousRelease(dbPath: string, masterKey: Uint8Array): void {
   const key = deriveStoreKeys(masterKey).recordMac;

@@ -4,8 +4,8 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExecutorContractStore } from '../src/executor-entry.js';
 import { isPurgeable } from '../src/index.js';
-import { rateRowBytes, rateRowMac } from '../src/rate-gate.js';
-import { loadStoreKeys } from '../src/store-keys.js';
+import { rateRowBytes, rateRowMac } from '../src/rate/rate-gate.js';
+import { loadStoreKeys } from '../src/store/store-keys.js';
 import type { RecoveryContract, SqliteRecoveryContractStore } from '../src/index.js';
 import {
   SENTINEL_IDENTITY,

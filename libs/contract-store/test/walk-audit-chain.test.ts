@@ -1,12 +1,12 @@
 // walkAuditChain reads the chain a page at a time; every result must be the row-by-row walk's, whatever the page size.
 import type Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuditMacScratch, auditRowMac, macEqualsAt, verifyAuditRows } from '../src/audit-chain.js';
-import type { AuditChainResult } from '../src/audit-chain.js';
-import { auditMacAt, auditRowsAfter } from '../src/store-audit-rows.js';
-import { stateOf } from '../src/store-face.js';
-import type { StoreState } from '../src/store-state.js';
-import { walkAuditChain } from '../src/walk-audit-chain.js';
+import { AuditMacScratch, auditRowMac, macEqualsAt, verifyAuditRows } from '../src/audit/audit-chain.js';
+import type { AuditChainResult } from '../src/audit/audit-chain.js';
+import { auditMacAt, auditRowsAfter } from '../src/audit/store-audit-rows.js';
+import { stateOf } from '../src/store/store-face.js';
+import type { StoreState } from '../src/store/store-state.js';
+import { walkAuditChain } from '../src/audit/walk-audit-chain.js';
 import { contractInput, makeHarness, preparedConfirmed } from './helpers.js';
 import type { Harness } from './helpers.js';
 
