@@ -1,4 +1,4 @@
-import type { SchemaObject } from './schema-migrations.js';
+import type { SchemaObject } from './schema-object.js';
 
 // The structure (sqlite_master rows, ordered by type and name) a database has after all migrations of each
 // set — what every open compares a store with. Committed instead of migrating an in-memory database at each

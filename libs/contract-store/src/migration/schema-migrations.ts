@@ -3,6 +3,7 @@ import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely';
 import { SchemaVersionError } from '../store/contract-store-error.js';
 import { EXPECTED_CONSUMPTION_STORE_SCHEMA, EXPECTED_CONTRACT_STORE_SCHEMA } from './expected-store-schemas.js';
+import type { SchemaObject } from './schema-object.js';
 
 /** A named, ordered list of migrations (the in-code provider of kysely's Migrator). */
 export type MigrationSet = readonly (readonly [name: string, migration: Migration])[];
@@ -135,13 +136,6 @@ export async function runMigrations(path: string, set: MigrationSet): Promise<vo
   } finally {
     await kdb.destroy();
   }
-}
-
-export interface SchemaObject {
-  readonly type: string;
-  readonly name: string;
-  readonly tbl_name: string;
-  readonly sql: string | null;
 }
 
 /** Every schema object (tables, indexes, their exact SQL) — what an open compares with the expected one. */
