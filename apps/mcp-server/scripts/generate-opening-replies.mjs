@@ -5,7 +5,7 @@
 // output by hand:
 //   node apps/mcp-server/scripts/generate-opening-replies.mjs [OUT_FILE]
 // Bundles test/support/sdk-opening-replies.ts (the program's own server factory and tool registrations, served by the
-// SDK's stdio entry in memory) with esbuild, asks it, and writes apps/mcp-server/src/runtime/opening-replies.ts (or
+// SDK's stdio entry in memory) with esbuild, asks it, and writes apps/mcp-server/src/runtime/opening/opening-replies.ts (or
 // OUT_FILE). test/early-opening.test.ts re-runs it into a temp file and fails on any difference.
 import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -14,7 +14,7 @@ import { importWorkspaceBundle } from './import-workspace-bundle.mjs';
 
 const appDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const workspaceRoot = resolve(appDir, '..', '..');
-const outFile = resolve(process.argv[2] ?? join(appDir, 'src', 'runtime', 'opening-replies.ts'));
+const outFile = resolve(process.argv[2] ?? join(appDir, 'src', 'runtime', 'opening', 'opening-replies.ts'));
 /** The stateless revision this server serves besides the 2025 era ones (apps/mcp-server/README.md, Protocol revisions). */
 const MODERN_REVISIONS = ['2026-07-28'];
 

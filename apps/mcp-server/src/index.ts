@@ -1,20 +1,20 @@
 // Public API of mcp-server (for its tests, the manifest generator and tools/bench): explicit named exports only.
 // The program entry is main.ts.
-export { ConfigError } from './runtime/config-error.js';
-export { loadConfig, LOG_LEVELS, type LogLevel, type ServerConfig, type WriteEnvironment } from './runtime/load-config.js';
-export { parseAllowedTools } from './runtime/parse-allowed-tools.js';
-export { parseToolsets } from './runtime/parse-toolsets.js';
-export { TOOLSETS, TOOLSET_NAMES, toolsetOf, type Toolset } from './runtime/toolsets.js';
-export { parseCliArgs, UsageError, type CliMode } from './runtime/parse-cli-args.js';
-export { createLogger, stderrSink, LOG_EVENTS, OUTCOME_CLASSES, type Logger, type LogSink, type LogFields, type LogEvent, type OutcomeClass } from './runtime/create-logger.js';
-export { observeToolCalls, type ObservedTransport } from './runtime/observe-tool-calls.js';
-export { createMcpServer, type CreateMcpServerOptions, type CreatedMcpServer } from './runtime/create-mcp-server.js';
-export { selectTools, knownToolNames, type ToolSelection } from './runtime/select-tools.js';
-export { classifyToolError } from './runtime/classify-tool-error.js';
-export { buildReadClient, type ReadClientHandle, type TransportLimits } from './runtime/build-read-client.js';
-export { readApiKey } from './runtime/read-api-key.js';
-export { startDemoSimulator, type DemoSimulator } from './runtime/run-demo.js';
-export { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from './runtime/server-identity.js';
+export { ConfigError } from './runtime/config/config-error.js';
+export { loadConfig, LOG_LEVELS, type LogLevel, type ServerConfig, type WriteEnvironment } from './runtime/config/load-config.js';
+export { parseAllowedTools } from './runtime/config/parse-allowed-tools.js';
+export { parseToolsets } from './runtime/config/parse-toolsets.js';
+export { TOOLSETS, TOOLSET_NAMES, toolsetOf, type Toolset } from './runtime/config/toolsets.js';
+export { parseCliArgs, UsageError, type CliMode } from './runtime/startup/parse-cli-args.js';
+export { createLogger, stderrSink, LOG_EVENTS, OUTCOME_CLASSES, type Logger, type LogSink, type LogFields, type LogEvent, type OutcomeClass } from './runtime/startup/create-logger.js';
+export { observeToolCalls, type ObservedTransport } from './runtime/server/observe-tool-calls.js';
+export { createMcpServer, type CreateMcpServerOptions, type CreatedMcpServer } from './runtime/server/create-mcp-server.js';
+export { selectTools, knownToolNames, type ToolSelection } from './runtime/config/select-tools.js';
+export { classifyToolError } from './runtime/server/classify-tool-error.js';
+export { buildReadClient, type ReadClientHandle, type TransportLimits } from './runtime/server/build-read-client.js';
+export { readApiKey } from './runtime/config/read-api-key.js';
+export { startDemoSimulator, type DemoSimulator } from './runtime/startup/run-demo.js';
+export { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from './runtime/startup/server-identity.js';
 export { ToolErrorCode, ToolCallError, TOOL_ERROR_MESSAGES, toolErrorText } from './tools/tool-error-code.js';
 export { boundResultSize, MAX_RESULT_BYTES } from './tools/bound-result-size.js';
 export { rememberSerializedJson, serializedJsonOf } from './tools/serialized-json.js';
@@ -22,19 +22,19 @@ export { registerReadTools } from './tools/register-read-tools.js';
 export { precomputedJsonSchema } from './tools/precomputed-json-schema.js';
 export { READ_TOOL_JSON_SCHEMA_TARGET, READ_TOOL_JSON_SCHEMAS, type ReadToolJsonSchemas } from './tools/read-tool-json-schemas.js';
 export { INFO_TOOL_NAME } from './tools/register-info-tool.js';
-export { buildToolManifest, type ToolManifest, type ToolManifestEntry } from './runtime/build-tool-manifest.js';
-export { KNOWN_TOOL_NAMES } from './runtime/known-tool-names.js';
-export { createServerFactory, type ServerFactory, type ToolRegistrar } from './runtime/create-server-factory.js';
-export { attachReadTools } from './runtime/attach-read-tools.js';
-export { gateUntilReady, type GatedTransport } from './runtime/gate-until-ready.js';
-export { answerOpeningEarly, type EarlyTransport } from './runtime/answer-opening-early.js';
-export { earlyOpening, type EarlyOpening, type Era } from './runtime/early-opening.js';
-export { parseJsonRpcMessage } from './runtime/json-rpc-message-schema.js';
-export { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, RELATED_TASK_META_KEY } from './runtime/mcp-meta-keys.js';
+export { buildToolManifest, type ToolManifest, type ToolManifestEntry } from './runtime/server/build-tool-manifest.js';
+export { KNOWN_TOOL_NAMES } from './runtime/config/known-tool-names.js';
+export { createServerFactory, type ServerFactory, type ToolRegistrar } from './runtime/server/create-server-factory.js';
+export { attachReadTools } from './runtime/server/attach-read-tools.js';
+export { gateUntilReady, type GatedTransport } from './runtime/opening/gate-until-ready.js';
+export { answerOpeningEarly, type EarlyTransport } from './runtime/opening/answer-opening-early.js';
+export { earlyOpening, type EarlyOpening, type Era } from './runtime/opening/early-opening.js';
+export { parseJsonRpcMessage } from './runtime/stdio/json-rpc-message-schema.js';
+export { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, RELATED_TASK_META_KEY } from './runtime/server/mcp-meta-keys.js';
 export { registerWriteOperationsTool } from './tools/register-write-operations-tool.js';
-export { serveStdio, type SdkSession, type ServeOptions } from './runtime/serve-stdio.js';
-export { precheckCaFile } from './runtime/precheck-ca-file.js';
-export { WriteDirectoryError, type WriteDirectoryErrorCode } from './runtime/write-directory-error.js';
+export { serveStdio, type SdkSession, type ServeOptions } from './runtime/stdio/serve-stdio.js';
+export { precheckCaFile } from './runtime/config/precheck-ca-file.js';
+export { WriteDirectoryError, type WriteDirectoryErrorCode } from './runtime/write-directory/write-directory-error.js';
 export {
   WRITE_ANCHOR_DIR_VARIABLE,
   assertOwnerOnlyDirectory,
@@ -42,7 +42,7 @@ export {
   assertWriteDirectory,
   writeDirectoryLayout,
   type WriteDirectoryLayout,
-} from './runtime/write-directory-layout.js';
+} from './runtime/write-directory/write-directory-layout.js';
 export {
   OPERATOR_ROLES,
   PINNED_AUTHORITIES_FILE_VERSION,
@@ -53,9 +53,9 @@ export {
   type OperatorRole,
   type PinnedAuthoritiesFileErrorCode,
   type PinnedOperatorKey,
-} from './runtime/pinned-authorities-file.js';
-export { WriteGate, WriteGateError } from './runtime/write-gate-error.js';
-export { evaluateStaticWriteGates, isAliasPatchAllowListed, type StaticWriteGates } from './runtime/evaluate-write-gates.js';
+} from './runtime/write-directory/pinned-authorities-file.js';
+export { WriteGate, WriteGateError } from './runtime/write-runtime/write-gate-error.js';
+export { evaluateStaticWriteGates, isAliasPatchAllowListed, type StaticWriteGates } from './runtime/write-runtime/evaluate-write-gates.js';
 export {
   WRITE_DRAIN_TIMEOUT_MS,
   WRITE_RESPONSE_TIMEOUT_MS,
@@ -64,7 +64,7 @@ export {
   openWriteRuntime,
   type OpenWriteRuntimeOptions,
   type WriteRuntime,
-} from './runtime/open-write-runtime.js';
-export { attachWriteTool, type WriteAttachment } from './runtime/attach-write-tool.js';
+} from './runtime/write-runtime/open-write-runtime.js';
+export { attachWriteTool, type WriteAttachment } from './runtime/server/attach-write-tool.js';
 export { WRITE_OPERATIONS_TOOL_NAME, WRITE_TOOL_NAME } from './tools/write-tool-name.js';
 export { registerWriteTool, nextStepOf, writeToolOutputOf, WriteToolInputSchema, WriteToolOutputSchema, type WriteToolOutput, type WriteToolPaths } from './tools/register-write-tool.js';

@@ -1,14 +1,14 @@
 // pfsense-mcp: the program entry. Everything here is wiring; the pieces live in runtime/ and tools/.
 // stdout is the MCP channel when serving: only the SDK transport writes to it then; --help, --version and
-// --check-config answer there instead (runtime/write-cli-output.ts).
+// --check-config answer there instead (runtime/startup/write-cli-output.ts).
 // Every mode loads on demand (the build is code-split: tools/scripts/build-program.mjs), serving too: the MCP SDK is
 // evaluated only by a process that serves (the admin commands, --help, --version and --check-config start without
-// it), and even then only after the opening reply and the first tools/list (runtime/answer-opening-early.ts).
-import { KNOWN_TOOL_NAMES } from './runtime/known-tool-names.js';
-import { loadConfig } from './runtime/load-config.js';
-import { parseCliArgs, UsageError } from './runtime/parse-cli-args.js';
-import { reportStartupFailure } from './runtime/report-startup-failure.js';
-import { writeCliAnswer, writeCliOutput } from './runtime/write-cli-output.js';
+// it), and even then only after the opening reply and the first tools/list (runtime/opening/answer-opening-early.ts).
+import { KNOWN_TOOL_NAMES } from './runtime/config/known-tool-names.js';
+import { loadConfig } from './runtime/config/load-config.js';
+import { parseCliArgs, UsageError } from './runtime/startup/parse-cli-args.js';
+import { reportStartupFailure } from './runtime/startup/report-startup-failure.js';
+import { writeCliAnswer, writeCliOutput } from './runtime/startup/write-cli-output.js';
 
 async function main(argv: readonly string[]): Promise<number> {
   // `pfsense-mcp admin …` is a separate program sharing this file; loaded only when asked for.
@@ -22,23 +22,23 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   switch (mode) {
     case 'help':
-      writeCliAnswer((await import('./runtime/help-text.js')).HELP_TEXT);
+      writeCliAnswer((await import('./runtime/startup/help-text.js')).HELP_TEXT);
       return 0;
     case 'version':
-      writeCliAnswer((await import('./runtime/help-text.js')).VERSION_TEXT);
+      writeCliAnswer((await import('./runtime/startup/help-text.js')).VERSION_TEXT);
       return 0;
     case 'check-config':
-      return (await import('./runtime/run-check-config.js')).runCheckConfig(process.env);
+      return (await import('./runtime/startup/run-check-config.js')).runCheckConfig(process.env);
     case 'demo':
       try {
-        return await (await import('./runtime/run-demo.js')).runDemo();
+        return await (await import('./runtime/startup/run-demo.js')).runDemo();
       } catch (error) {
         return reportStartupFailure(error);
       }
     case 'serve': {
       try {
         const config = loadConfig(process.env, KNOWN_TOOL_NAMES);
-        return await (await import('./runtime/run-serve.js')).runServe(config);
+        return await (await import('./runtime/startup/run-serve.js')).runServe(config);
       } catch (error) {
         return reportStartupFailure(error);
       }

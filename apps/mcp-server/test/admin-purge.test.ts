@@ -7,7 +7,7 @@ import { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import type { NewContractInput } from '@pfsense-mcp/contract-store';
 import { readMasterKeyFile } from '@pfsense-mcp/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeDirectoryLayout } from '../src/runtime/write-directory-layout.js';
+import { writeDirectoryLayout } from '../src/runtime/write-directory/write-directory-layout.js';
 import { ensureBuilt } from './support/built-server.js';
 import { runAdmin } from './support/run-admin.js';
 

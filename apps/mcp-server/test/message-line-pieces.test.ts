@@ -2,7 +2,7 @@
 // structuredContent was serialized before (and reused) or not.
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { messageLinePieces } from '../src/runtime/message-line-pieces.js';
+import { messageLinePieces } from '../src/runtime/stdio/message-line-pieces.js';
 import { rememberSerializedJson, serializedJsonOf } from '../src/index.js';
 
 const deepFreeze = <T>(value: T): T => {

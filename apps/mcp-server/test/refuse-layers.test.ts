@@ -1,8 +1,8 @@
 // The two refusing layers under the SDK, over a stub wire: what passes, what is answered here.
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { refuseBeforeInitialize } from '../src/runtime/refuse-before-initialize.js';
-import { refuseDuplicateIds } from '../src/runtime/refuse-duplicate-ids.js';
+import { refuseBeforeInitialize } from '../src/runtime/stdio/refuse-before-initialize.js';
+import { refuseDuplicateIds } from '../src/runtime/stdio/refuse-duplicate-ids.js';
 
 const ENVELOPE = { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } };
 

@@ -1,9 +1,9 @@
 // The stdio framing pieces in process: line splitting with the frame limit, reading an id from a refused frame's
 // start, strict line decoding.
 import { describe, expect, it } from 'vitest';
-import { decodeLine } from '../src/runtime/decode-line.js';
-import { readLeadingId } from '../src/runtime/read-leading-id.js';
-import { LineSplitter, OVERSIZED_HEAD_BYTES } from '../src/runtime/split-lines.js';
+import { decodeLine } from '../src/runtime/stdio/decode-line.js';
+import { readLeadingId } from '../src/runtime/stdio/read-leading-id.js';
+import { LineSplitter, OVERSIZED_HEAD_BYTES } from '../src/runtime/stdio/split-lines.js';
 
 const lines = (items: ReturnType<LineSplitter['push']>) => items.map((i) => (i.kind === 'line' ? i.bytes.toString('utf8') : `!${i.head.length}`));
 

@@ -3,7 +3,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { createStdioWireTransport } from '../src/runtime/stdio-wire-transport.js';
+import { createStdioWireTransport } from '../src/runtime/stdio/stdio-wire-transport.js';
 
 /** An output whose writes complete only when released: what a client that stops reading looks like. */
 function heldOutput() {

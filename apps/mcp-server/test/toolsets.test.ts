@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { READ_CATALOGUE } from '@pfsense-mcp/pfsense-read';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, INFO_TOOL_NAME, KNOWN_TOOL_NAMES, TOOLSETS, TOOLSET_NAMES, loadConfig, parseToolsets, selectTools, toolsetOf } from '../src/index.js';
-import { HELP_TEXT } from '../src/runtime/help-text.js';
+import { HELP_TEXT } from '../src/runtime/startup/help-text.js';
 import { ensureBuilt, INITIALIZE, runBuilt } from './support/built-server.js';
 import { errorOf, startHarness } from './support/in-process-server.js';
 

@@ -14,7 +14,7 @@ import { advanceConsumptionStore, advanceContractStore, type TestWriteDirectory 
 import type { WriteHarness } from './support/write-harness.js';
 import { callWrite, WRITE_TOOL } from './support/write-result.js';
 import { ALIAS_PATH, ALIASES_PATH, WRITE_KEY } from './support/write-simulator.js';
-import { HELP_TEXT } from '../src/runtime/help-text.js';
+import { HELP_TEXT } from '../src/runtime/startup/help-text.js';
 
 const world = useInProcessWriteWorld();
 const { writeDir, harness } = world;

@@ -1,4 +1,4 @@
-// The one opener of both store files (src/open-store-database.ts): the pragmas every store file gets, the two
+// The one opener of both store files (src/store/open-store-database.ts): the pragmas every store file gets, the two
 // named differences between the stores, and the refusals both now share.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,9 +2,9 @@ import type { RecoveryContract, SqliteConsumptionStore, SqliteRecoveryContractSt
 import { ArtifactDirectory } from '@pfsense-mcp/coordinator';
 import { readEd25519PrivateKeyFile } from '@pfsense-mcp/crypto';
 import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
-import { loadServerRequestAuthorities } from '../runtime/load-server-request-authorities.js';
-import { loadPinnedAuthorities, pinnedAuthoritySetOf } from '../runtime/pinned-authorities-file.js';
-import type { WriteDirectoryLayout } from '../runtime/write-directory-layout.js';
+import { loadServerRequestAuthorities } from '../runtime/write-runtime/load-server-request-authorities.js';
+import { loadPinnedAuthorities, pinnedAuthoritySetOf } from '../runtime/write-directory/pinned-authorities-file.js';
+import type { WriteDirectoryLayout } from '../runtime/write-directory/write-directory-layout.js';
 import type { AdminContext } from './admin-context.js';
 import { AdminError } from './admin-error.js';
 import type { ArtifactFacts } from './classify-artifacts.js';

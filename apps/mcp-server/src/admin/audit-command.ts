@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { canonicalize } from '@pfsense-mcp/canonical';
 import type { AuditEventView } from '@pfsense-mcp/contract-store';
-import { writeCliAnswer } from '../runtime/write-cli-output.js';
+import { writeCliAnswer } from '../runtime/startup/write-cli-output.js';
 import type { AdminContext } from './admin-context.js';
 import { AdminError } from './admin-error.js';
 import { adminResult } from './admin-result.js';

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
-import { beginMaintenance } from '../runtime/write-directory-lock.js';
-import type { WriteDirectoryLayout } from '../runtime/write-directory-layout.js';
+import { beginMaintenance } from '../runtime/write-directory/write-directory-lock.js';
+import type { WriteDirectoryLayout } from '../runtime/write-directory/write-directory-layout.js';
 import type { AdminContext } from './admin-context.js';
 import { adminErrorOf, openWriteDirectory } from './open-write-directory.js';
 import type { AdminArgs } from './parse-admin-args.js';

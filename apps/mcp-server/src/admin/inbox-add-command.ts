@@ -2,7 +2,7 @@ import { ArtifactKind, ArtifactVerificationError, artifactDigestOf, checkCurrent
 import type { SignedArtifact } from '@pfsense-mcp/authorization';
 import { ArtifactDirectory, ArtifactFileError } from '@pfsense-mcp/coordinator';
 import { join } from 'node:path';
-import { loadPinnedAuthorities, pinnedAuthoritySetOf } from '../runtime/pinned-authorities-file.js';
+import { loadPinnedAuthorities, pinnedAuthoritySetOf } from '../runtime/write-directory/pinned-authorities-file.js';
 import type { AdminContext } from './admin-context.js';
 import { AdminError } from './admin-error.js';
 import { adminResult } from './admin-result.js';

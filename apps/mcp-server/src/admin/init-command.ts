@@ -10,9 +10,9 @@ import {
   writeMasterKeyFile,
   writeSecretFile,
 } from '@pfsense-mcp/crypto';
-import { savePinnedAuthorities } from '../runtime/pinned-authorities-file.js';
-import { WRITE_ANCHOR_DIR_VARIABLE, assertOwnerOnlyDirectory } from '../runtime/write-directory-layout.js';
-import type { WriteDirectoryLayout } from '../runtime/write-directory-layout.js';
+import { savePinnedAuthorities } from '../runtime/write-directory/pinned-authorities-file.js';
+import { WRITE_ANCHOR_DIR_VARIABLE, assertOwnerOnlyDirectory } from '../runtime/write-directory/write-directory-layout.js';
+import type { WriteDirectoryLayout } from '../runtime/write-directory/write-directory-layout.js';
 import type { AdminContext } from './admin-context.js';
 import { AdminError } from './admin-error.js';
 import { adminResult, safeText } from './admin-result.js';

@@ -9,7 +9,7 @@ import { prepareBackupDirectory } from './backup-command.js';
 import { adminConsumptionStoreOptions, adminContractStoreOptions, storeRefusal } from './open-admin-stores.js';
 import { withHeldWriteDirectory } from './hold-write-directory.js';
 import type { AdminArgs } from './parse-admin-args.js';
-import type { WriteDirectoryLayout } from '../runtime/write-directory-layout.js';
+import type { WriteDirectoryLayout } from '../runtime/write-directory/write-directory-layout.js';
 
 /** A store written by a newer release: refused, never reinterpreted; the message names both versions when known. */
 function newerRefusal(error: SchemaVersionError): AdminError {

@@ -1,7 +1,7 @@
 import { isSafeToken } from '@pfsense-mcp/canonical';
 import { ContractNotFoundError, ContractStoreError, SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import type { ConsumptionStoreOptions, ContractStoreOptions } from '@pfsense-mcp/contract-store';
-import type { WriteDirectoryLayout } from '../runtime/write-directory-layout.js';
+import type { WriteDirectoryLayout } from '../runtime/write-directory/write-directory-layout.js';
 import type { AdminContext } from './admin-context.js';
 import { AdminError } from './admin-error.js';
 

@@ -1,9 +1,9 @@
 import { isAbsolute, resolve } from 'node:path';
-import { settleInterruptedRotation } from '../runtime/settle-key-rotation.js';
-import { writeCliOutput } from '../runtime/write-cli-output.js';
-import { WriteDirectoryError } from '../runtime/write-directory-error.js';
-import { WRITE_ANCHOR_DIR_VARIABLE, assertWriteDirectory, writeDirectoryLayout } from '../runtime/write-directory-layout.js';
-import type { WriteDirectoryLayout } from '../runtime/write-directory-layout.js';
+import { settleInterruptedRotation } from '../runtime/write-directory/settle-key-rotation.js';
+import { writeCliOutput } from '../runtime/startup/write-cli-output.js';
+import { WriteDirectoryError } from '../runtime/write-directory/write-directory-error.js';
+import { WRITE_ANCHOR_DIR_VARIABLE, assertWriteDirectory, writeDirectoryLayout } from '../runtime/write-directory/write-directory-layout.js';
+import type { WriteDirectoryLayout } from '../runtime/write-directory/write-directory-layout.js';
 import { AdminError } from './admin-error.js';
 import type { AdminArgs } from './parse-admin-args.js';
 import type { AdminContext } from './admin-context.js';

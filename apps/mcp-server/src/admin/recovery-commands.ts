@@ -1,17 +1,17 @@
 // The appliance-facing admin commands (`rollback`, `reconcile`, `release`): they build the server's own write
-// runtime (runtime/open-write-runtime.ts) from the same PFSENSE_* environment, with the write_protected grants
+// runtime (runtime/write-runtime/open-write-runtime.ts) from the same PFSENSE_* environment, with the write_protected grants
 // and --dir as the write directory, and act through it — never a second composition of the write path.
 import { join } from 'node:path';
 import { ContractNotFoundError } from '@pfsense-mcp/contract-store';
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
 import { CoordinatorRefusedError } from '@pfsense-mcp/coordinator';
-import { ConfigError } from '../runtime/config-error.js';
-import { KNOWN_TOOL_NAMES } from '../runtime/known-tool-names.js';
-import { loadConfig } from '../runtime/load-config.js';
-import { openWriteRuntime } from '../runtime/open-write-runtime.js';
-import type { WriteRuntime } from '../runtime/open-write-runtime.js';
-import { readApiKey } from '../runtime/read-api-key.js';
-import { WriteGateError } from '../runtime/write-gate-error.js';
+import { ConfigError } from '../runtime/config/config-error.js';
+import { KNOWN_TOOL_NAMES } from '../runtime/config/known-tool-names.js';
+import { loadConfig } from '../runtime/config/load-config.js';
+import { openWriteRuntime } from '../runtime/write-runtime/open-write-runtime.js';
+import type { WriteRuntime } from '../runtime/write-runtime/open-write-runtime.js';
+import { readApiKey } from '../runtime/config/read-api-key.js';
+import { WriteGateError } from '../runtime/write-runtime/write-gate-error.js';
 import type { AdminContext } from './admin-context.js';
 import { AdminError } from './admin-error.js';
 import { adminResult } from './admin-result.js';

@@ -1,5 +1,5 @@
 import { rotateMasterKey } from '@pfsense-mcp/contract-store';
-import { rotationPathsOf } from '../runtime/settle-key-rotation.js';
+import { rotationPathsOf } from '../runtime/write-directory/settle-key-rotation.js';
 import type { AdminContext } from './admin-context.js';
 import { adminResult } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';

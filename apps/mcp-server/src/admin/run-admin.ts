@@ -4,9 +4,9 @@
 import { ArtifactFileError } from '@pfsense-mcp/coordinator';
 import { AnchorError, ContractStoreError } from '@pfsense-mcp/contract-store';
 import { KeyFileError } from '@pfsense-mcp/crypto';
-import { PinnedAuthoritiesFileError } from '../runtime/pinned-authorities-file.js';
-import { WriteDirectoryError } from '../runtime/write-directory-error.js';
-import { writeCliAnswer, writeCliOutput } from '../runtime/write-cli-output.js';
+import { PinnedAuthoritiesFileError } from '../runtime/write-directory/pinned-authorities-file.js';
+import { WriteDirectoryError } from '../runtime/write-directory/write-directory-error.js';
+import { writeCliAnswer, writeCliOutput } from '../runtime/startup/write-cli-output.js';
 import { ADMIN_HELP_TEXT } from './admin-help-text.js';
 import type { AdminContext } from './admin-context.js';
 import { AdminError, AdminExit } from './admin-error.js';

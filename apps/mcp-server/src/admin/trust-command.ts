@@ -1,12 +1,12 @@
 import { readEd25519PrivateKeyFile, readSecretFile } from '@pfsense-mcp/crypto';
-import { outboxReader } from '../runtime/load-server-request-authorities.js';
-import { loadRetiredServerKeys } from '../runtime/retired-server-keys-file.js';
-import { retiredKeyNeeds } from '../runtime/server-request-authorities.js';
+import { outboxReader } from '../runtime/write-runtime/load-server-request-authorities.js';
+import { loadRetiredServerKeys } from '../runtime/write-directory/retired-server-keys-file.js';
+import { retiredKeyNeeds } from '../runtime/write-runtime/server-request-authorities.js';
 import { allContracts } from './admin-facts.js';
 import { withContractStore } from './open-admin-stores.js';
-import { OPERATOR_ROLES, loadPinnedAuthorities, savePinnedAuthorities } from '../runtime/pinned-authorities-file.js';
-import type { OperatorRole, PinnedOperatorKey } from '../runtime/pinned-authorities-file.js';
-import type { WriteDirectoryLayout } from '../runtime/write-directory-layout.js';
+import { OPERATOR_ROLES, loadPinnedAuthorities, savePinnedAuthorities } from '../runtime/write-directory/pinned-authorities-file.js';
+import type { OperatorRole, PinnedOperatorKey } from '../runtime/write-directory/pinned-authorities-file.js';
+import type { WriteDirectoryLayout } from '../runtime/write-directory/write-directory-layout.js';
 import type { AdminContext } from './admin-context.js';
 import { AdminError } from './admin-error.js';
 import { adminResult } from './admin-result.js';

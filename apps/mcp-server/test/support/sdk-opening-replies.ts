@@ -1,7 +1,7 @@
 // What the real MCP SDK server of this program answers to an opening request and a tools/list, for a given tool
 // selection: the program's own server factory with the program's own registrations, served by the SDK's stdio
 // entry over an in-memory transport. scripts/generate-opening-replies.mjs bundles this file to write
-// src/runtime/opening-replies.ts; test/early-opening.test.ts compares the early answers with it, variant by variant.
+// src/runtime/opening/opening-replies.ts; test/early-opening.test.ts compares the early answers with it, variant by variant.
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { AliasDescriptionWriteFacade } from '@pfsense-mcp/coordinator';

@@ -2,7 +2,7 @@ import type { Profile } from '@pfsense-mcp/policy';
 import type { ReadToolDefinition, RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { attachReadTools } from './attach-read-tools.js';
 import { createServerFactory, type ServerFactory } from './create-server-factory.js';
-import type { ToolSelection } from './select-tools.js';
+import type { ToolSelection } from '../config/select-tools.js';
 
 export interface CreateMcpServerOptions {
   readonly profile: Profile;

@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY } from './mcp-meta-keys.js';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY } from '../server/mcp-meta-keys.js';
 
 // The requests answered before the MCP SDK is loaded, recognised narrowly: only the plain shapes real clients send
 // (and for which the SDK's answer depends on nothing but the revision asked for). Anything else — an extra field, a

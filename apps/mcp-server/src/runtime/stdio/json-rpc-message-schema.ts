@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import * as z from 'zod/mini';
-import { RELATED_TASK_META_KEY } from './mcp-meta-keys.js';
+import { RELATED_TASK_META_KEY } from '../server/mcp-meta-keys.js';
 
 // The JSON-RPC 2.0 message shape exactly as the MCP SDK checks it (@modelcontextprotocol/core 2.4.0,
 // `JSONRPCMessageSchema`), written with zod's mini build: the stdio framing decodes every line before the SDK is

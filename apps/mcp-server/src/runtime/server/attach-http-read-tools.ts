@@ -4,7 +4,7 @@
 import { attachReadTools } from './attach-read-tools.js';
 import { buildReadClient } from './build-read-client.js';
 import type { ServerFactory } from './create-server-factory.js';
-import type { ServerConfig } from './load-config.js';
+import type { ServerConfig } from '../config/load-config.js';
 
 /** Builds the GET-only client and registers the READ tools; returns the function that closes the client. */
 export function attachHttpReadTools(factory: ServerFactory, config: ServerConfig, apiKey: string): () => void {

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { layerTransport } from './layer-transport.js';
-import { PROTOCOL_VERSION_META_KEY } from './mcp-meta-keys.js';
+import { PROTOCOL_VERSION_META_KEY } from '../server/mcp-meta-keys.js';
 import { ProtocolRefusal, protocolRefusalResponse, type RefusalListener } from './protocol-refusal.js';
 import type { RequestId } from './read-leading-id.js';
 

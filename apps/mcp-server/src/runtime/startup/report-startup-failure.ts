@@ -1,4 +1,4 @@
-import { ConfigError } from './config-error.js';
+import { ConfigError } from '../config/config-error.js';
 import { createLogger } from './create-logger.js';
 import { writeCliOutput } from './write-cli-output.js';
 

@@ -21,16 +21,16 @@ import type { Profile } from '@pfsense-mcp/policy';
 import { createHttpTransport } from '@pfsense-mcp/transports';
 import type { HttpTransport } from '@pfsense-mcp/transports';
 import { WriteApiClient } from '@pfsense-mcp/write-client';
-import { ConfigError } from './config-error.js';
-import type { ServerConfig, WriteEnvironment } from './load-config.js';
-import { PinnedAuthoritiesFileError, loadPinnedAuthorities, pinnedAuthoritySetOf } from './pinned-authorities-file.js';
-import { readApiKey } from './read-api-key.js';
-import { WriteDirectoryError } from './write-directory-error.js';
-import { settleInterruptedRotation } from './settle-key-rotation.js';
-import { announceServer } from './write-directory-lock.js';
+import { ConfigError } from '../config/config-error.js';
+import type { ServerConfig, WriteEnvironment } from '../config/load-config.js';
+import { PinnedAuthoritiesFileError, loadPinnedAuthorities, pinnedAuthoritySetOf } from '../write-directory/pinned-authorities-file.js';
+import { readApiKey } from '../config/read-api-key.js';
+import { WriteDirectoryError } from '../write-directory/write-directory-error.js';
+import { settleInterruptedRotation } from '../write-directory/settle-key-rotation.js';
+import { announceServer } from '../write-directory/write-directory-lock.js';
 import { contractLookup, loadServerRequestAuthorities } from './load-server-request-authorities.js';
-import { assertWriteDirectory, writeDirectoryLayout } from './write-directory-layout.js';
-import type { WriteDirectoryLayout } from './write-directory-layout.js';
+import { assertWriteDirectory, writeDirectoryLayout } from '../write-directory/write-directory-layout.js';
+import type { WriteDirectoryLayout } from '../write-directory/write-directory-layout.js';
 import { WriteGate, WriteGateError } from './write-gate-error.js';
 
 /** The transport's response timeout for the write path (the same default as every other call). */

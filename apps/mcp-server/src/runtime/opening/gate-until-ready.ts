@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
-import { ProtocolRefusal, protocolRefusalResponse } from './protocol-refusal.js';
-import type { RequestId } from './read-leading-id.js';
+import { ProtocolRefusal, protocolRefusalResponse } from '../stdio/protocol-refusal.js';
+import type { RequestId } from '../stdio/read-leading-id.js';
 
 /** Messages held while the tools are being attached; a client opening normally sends two or three. */
 export const MAX_HELD_MESSAGES = 1_000;

@@ -1,5 +1,5 @@
 import { assertFunction } from '@pfsense-mcp/foundation';
-import type { LogLevel } from './load-config.js';
+import type { LogLevel } from '../config/load-config.js';
 
 /** Lifecycle events; a closed set so a log line can never carry free text. */
 export const LOG_EVENTS = Object.freeze([

@@ -3,13 +3,13 @@
 // imported only once the static gates pass, so a server that serves no write (auditor) never evaluates them
 // (docs/DESIGN.md §8).
 import { Capability, isRuntimeEnabled } from '@pfsense-mcp/policy';
-import { WRITE_OPERATIONS_TOOL_NAME, WRITE_TOOL_NAME } from '../tools/write-tool-name.js';
+import { WRITE_OPERATIONS_TOOL_NAME, WRITE_TOOL_NAME } from '../../tools/write-tool-name.js';
 import type { ServerFactory } from './create-server-factory.js';
-import type { Logger } from './create-logger.js';
-import { evaluateStaticWriteGates } from './evaluate-write-gates.js';
-import type { ServerConfig } from './load-config.js';
-import type { OpenWriteRuntimeOptions, WriteRuntime } from './open-write-runtime.js';
-import { WriteGateError } from './write-gate-error.js';
+import type { Logger } from '../startup/create-logger.js';
+import { evaluateStaticWriteGates } from '../write-runtime/evaluate-write-gates.js';
+import type { ServerConfig } from '../config/load-config.js';
+import type { OpenWriteRuntimeOptions, WriteRuntime } from '../write-runtime/open-write-runtime.js';
+import { WriteGateError } from '../write-runtime/write-gate-error.js';
 
 export interface WriteAttachment {
   /** The constructed runtime (the tool is registered), or null. */
@@ -46,7 +46,7 @@ export async function openWriteTool(config: ServerConfig, readApiKey: string, lo
   if (gates.failure !== null) return absent(gates.failure);
   // The allow-list removed both tools on purpose: nothing to open, nothing failed.
   if (!gates.selected && !gates.operationsSelected) return absent(null);
-  const { openWriteRuntime } = await import('./open-write-runtime.js');
+  const { openWriteRuntime } = await import('../write-runtime/open-write-runtime.js');
   let runtime: WriteRuntime;
   try {
     runtime = await openWriteRuntime({ config, readApiKey, ...runtimeOptions });
@@ -70,8 +70,8 @@ export async function attachOpenedWriteTool(factory: ServerFactory, opened: Open
     serverPublicKeyFile: runtime.layout.serverRequestPublicKeyFile,
   };
   const [{ registerWriteTool }, { registerWriteOperationsTool }] = await Promise.all([
-    import('../tools/register-write-tool.js'),
-    import('../tools/register-write-operations-tool.js'),
+    import('../../tools/register-write-tool.js'),
+    import('../../tools/register-write-operations-tool.js'),
   ]);
   // Every instance of the factory (either protocol era) gets the tools, all of them backed by the one runtime.
   if (opened.names.includes(WRITE_TOOL_NAME)) {

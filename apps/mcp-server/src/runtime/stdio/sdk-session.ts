@@ -3,9 +3,9 @@
 import type { Transport } from '@modelcontextprotocol/server';
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import type { Profile } from '@pfsense-mcp/policy';
-import type { Logger } from './create-logger.js';
-import { createServerFactory, type ServerFactory } from './create-server-factory.js';
-import { observeToolCalls } from './observe-tool-calls.js';
+import type { Logger } from '../startup/create-logger.js';
+import { createServerFactory, type ServerFactory } from '../server/create-server-factory.js';
+import { observeToolCalls } from '../server/observe-tool-calls.js';
 import type { SdkSession } from './serve-stdio.js';
 
 /** The server factory of a configuration and the session that serves it with the SDK's stdio entry. */

@@ -1,13 +1,13 @@
-import type { OpenedWriteTool } from './attach-write-tool.js';
+import type { OpenedWriteTool } from '../server/attach-write-tool.js';
 import { createLogger } from './create-logger.js';
-import type { ServerFactory } from './create-server-factory.js';
-import { earlyOpening } from './early-opening.js';
+import type { ServerFactory } from '../server/create-server-factory.js';
+import { earlyOpening } from '../opening/early-opening.js';
 import { favourMemoryOverSpeed } from './favour-memory.js';
-import type { ServerConfig } from './load-config.js';
-import type { WriteRuntime } from './open-write-runtime.js';
-import { precheckCaFile } from './precheck-ca-file.js';
-import { readApiKey } from './read-api-key.js';
-import { serveStdio } from './serve-stdio.js';
+import type { ServerConfig } from '../config/load-config.js';
+import type { WriteRuntime } from '../write-runtime/open-write-runtime.js';
+import { precheckCaFile } from '../config/precheck-ca-file.js';
+import { readApiKey } from '../config/read-api-key.js';
+import { serveStdio } from '../stdio/serve-stdio.js';
 import { SERVER_VERSION } from './server-identity.js';
 
 /**
@@ -36,20 +36,20 @@ export async function runServe(config: ServerConfig, onShutdown?: () => Promise<
     load: async () => {
       // The write gates first (write directory, keys, both stores opened and verified): they decide whether the
       // early tools/list names the write tools, so it need not wait for the SDK, the catalogue or the HTTP stack.
-      const { openWriteTool } = await import('./attach-write-tool.js');
+      const { openWriteTool } = await import('../server/attach-write-tool.js');
       writeTool = await openWriteTool(config, apiKey, logger);
       writeRuntime = writeTool.runtime;
       settleWriteTools(writeTool.names);
-      const { createSdkSession } = await import('./sdk-session.js');
+      const { createSdkSession } = await import('../stdio/sdk-session.js');
       const created = createSdkSession(config.profile, config.allowedTools, config.toolsets);
       factory = created.factory;
       return created.session;
     },
     attach: async () => {
       if (factory === null || writeTool === null) throw new Error('runServe: attach before load');
-      const { attachHttpReadTools } = await import('./attach-http-read-tools.js');
+      const { attachHttpReadTools } = await import('../server/attach-http-read-tools.js');
       closeClient = attachHttpReadTools(factory, config, apiKey);
-      const { attachOpenedWriteTool } = await import('./attach-write-tool.js');
+      const { attachOpenedWriteTool } = await import('../server/attach-write-tool.js');
       await attachOpenedWriteTool(factory, writeTool, config);
       // Once the server is up: the start keeps V8's defaults, the reads that follow get the smaller heap.
       favourMemoryOverSpeed();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import type { EarlyOpening, Era } from './early-opening.js';
-import type { RequestId } from './read-leading-id.js';
+import type { RequestId } from '../stdio/read-leading-id.js';
 import { isPlainToolsList, plainDiscoverRevision, plainInitializeRevision } from './recognize-opening.js';
 
 export interface EarlyTransport extends Transport {

@@ -1,9 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import type { ArtifactCounts } from '@pfsense-mcp/coordinator';
 import { Capability, isGranted, isImplemented, type Profile } from '@pfsense-mcp/policy';
-import { INFO_TOOL_CAPABILITY, INFO_TOOL_NAME, registerInfoTool } from '../tools/register-info-tool.js';
-import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from './server-identity.js';
-import { TOOLSETS } from './toolsets.js';
+import { INFO_TOOL_CAPABILITY, INFO_TOOL_NAME, registerInfoTool } from '../../tools/register-info-tool.js';
+import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from '../startup/server-identity.js';
+import { TOOLSETS } from '../config/toolsets.js';
 
 /** Registers a group of tools on one McpServer instance. */
 export type ToolRegistrar = (server: McpServer) => void;

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { InMemoryTransport, type JSONRPCMessage, type Tool } from '@modelcontextprotocol/server';
 import { canonicalize } from '@pfsense-mcp/canonical';
 import { Capability, isGranted, type Profile } from '@pfsense-mcp/policy';
-import { registerWriteOperationsTool } from '../tools/register-write-operations-tool.js';
-import { registerWriteTool } from '../tools/register-write-tool.js';
+import { registerWriteOperationsTool } from '../../tools/register-write-operations-tool.js';
+import { registerWriteTool } from '../../tools/register-write-tool.js';
 import { buildReadClient } from './build-read-client.js';
 import { createMcpServer } from './create-mcp-server.js';
-import { isAliasPatchAllowListed } from './evaluate-write-gates.js';
+import { isAliasPatchAllowListed } from '../write-runtime/evaluate-write-gates.js';
 
 export interface ToolManifestEntry {
   readonly name: string;

@@ -1,6 +1,6 @@
 import { isGranted, type Capability, type Profile } from '@pfsense-mcp/policy';
 import { OPENING_REPLIES_JSON } from './opening-replies.js';
-import { toolsetOf } from './toolsets.js';
+import { toolsetOf } from '../config/toolsets.js';
 
 /** Which protocol era a connection opened in: `initialize` (2025) or `server/discover` (2026-07-28). */
 export type Era = 'legacy' | 'modern';
@@ -13,7 +13,7 @@ interface ListedTool {
   readonly listed: Readonly<Record<string, unknown>>;
 }
 
-/** What scripts/generate-opening-replies.mjs recorded from the SDK server (src/runtime/opening-replies.ts). */
+/** What scripts/generate-opening-replies.mjs recorded from the SDK server (src/runtime/opening/opening-replies.ts). */
 interface OpeningReplies {
   readonly initialize: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   readonly discover: Readonly<Record<string, Readonly<Record<string, unknown>>>>;

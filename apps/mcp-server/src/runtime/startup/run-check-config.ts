@@ -9,17 +9,17 @@ import {
   runReadTool,
   type RestApiClient,
 } from '@pfsense-mcp/pfsense-read';
-import { buildReadClient } from './build-read-client.js';
-import { classifyToolError } from './classify-tool-error.js';
-import { ConfigError } from './config-error.js';
-import { evaluateStaticWriteGates } from './evaluate-write-gates.js';
-import type { StaticWriteGates } from './evaluate-write-gates.js';
-import { loadConfig } from './load-config.js';
-import type { ServerConfig } from './load-config.js';
-import { checkWriteRuntime } from './open-write-runtime.js';
-import { readApiKey } from './read-api-key.js';
-import { knownToolNames, selectTools } from './select-tools.js';
-import { WriteGateError } from './write-gate-error.js';
+import { buildReadClient } from '../server/build-read-client.js';
+import { classifyToolError } from '../server/classify-tool-error.js';
+import { ConfigError } from '../config/config-error.js';
+import { evaluateStaticWriteGates } from '../write-runtime/evaluate-write-gates.js';
+import type { StaticWriteGates } from '../write-runtime/evaluate-write-gates.js';
+import { loadConfig } from '../config/load-config.js';
+import type { ServerConfig } from '../config/load-config.js';
+import { checkWriteRuntime } from '../write-runtime/open-write-runtime.js';
+import { readApiKey } from '../config/read-api-key.js';
+import { knownToolNames, selectTools } from '../config/select-tools.js';
+import { WriteGateError } from '../write-runtime/write-gate-error.js';
 import { writeCliAnswer } from './write-cli-output.js';
 
 /** The first GET --check-config makes for READ: the pfREST package version (small, no secret). */

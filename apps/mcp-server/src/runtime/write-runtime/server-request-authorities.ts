@@ -7,7 +7,7 @@ import { hexToBytes } from '@pfsense-mcp/canonical';
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
 import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { RecoveryState, isTerminal } from '@pfsense-mcp/state-machine';
-import type { RetiredServerKey } from './retired-server-keys-file.js';
+import type { RetiredServerKey } from '../write-directory/retired-server-keys-file.js';
 
 /** What the check reads: the outbox (by name, bytes or null when absent/unsafe), contracts by id, and the time. */
 export interface RequestFileFacts {

@@ -1,9 +1,9 @@
 import { Capability, isGranted, isImplemented } from '@pfsense-mcp/policy';
 import type { Profile } from '@pfsense-mcp/policy';
 import { WriteEndpoints, isWriteEndpointSymbol } from '@pfsense-mcp/write-client';
-import { WRITE_OPERATIONS_TOOL_NAME, WRITE_TOOL_NAME } from '../tools/write-tool-name.js';
-import { toolsetOf } from './toolsets.js';
-import type { WriteEnvironment } from './load-config.js';
+import { WRITE_OPERATIONS_TOOL_NAME, WRITE_TOOL_NAME } from '../../tools/write-tool-name.js';
+import { toolsetOf } from '../config/toolsets.js';
+import type { WriteEnvironment } from '../config/load-config.js';
 import { WriteGate, WriteGateError } from './write-gate-error.js';
 
 /** The gates decided without touching the write directory: implemented, granted, allow-listed, selected. */

@@ -6,11 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { writeSecretFile } from '@pfsense-mcp/crypto';
 import { ReadyChildError, spawnReadyChild } from '@pfsense-mcp/foundation';
 import type { ReadyChildFailure } from '@pfsense-mcp/foundation';
-import { ConfigError } from './config-error.js';
+import { ConfigError } from '../config/config-error.js';
 import { createLogger } from './create-logger.js';
-import { loadConfig } from './load-config.js';
+import { loadConfig } from '../config/load-config.js';
 import { runServe } from './run-serve.js';
-import { KNOWN_TOOL_NAMES } from './known-tool-names.js';
+import { KNOWN_TOOL_NAMES } from '../config/known-tool-names.js';
 import { writeCliOutput } from './write-cli-output.js';
 
 const READY_TIMEOUT_MS = 15_000;

@@ -1,7 +1,7 @@
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { createHttpTransport, TransportConfigError } from '@pfsense-mcp/transports';
-import { ConfigError } from './config-error.js';
-import type { ServerConfig } from './load-config.js';
+import { ConfigError } from '../config/config-error.js';
+import type { ServerConfig } from '../config/load-config.js';
 
 export interface ReadClientHandle {
   readonly client: RestApiClient;

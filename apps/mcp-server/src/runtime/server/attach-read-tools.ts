@@ -1,8 +1,8 @@
 import { PFREST_VERSION, type ReadToolDefinition, type RestApiClient } from '@pfsense-mcp/pfsense-read';
-import { registerReadTools } from '../tools/register-read-tools.js';
+import { registerReadTools } from '../../tools/register-read-tools.js';
 import { classifyToolError } from './classify-tool-error.js';
 import type { ServerFactory } from './create-server-factory.js';
-import { selectTools, type ToolSelection } from './select-tools.js';
+import { selectTools, type ToolSelection } from '../config/select-tools.js';
 
 /** Registers the selected READ tools on every instance of a factory (the catalogue and HTTP stack live behind this module). */
 export function attachReadTools(factory: ServerFactory, client: RestApiClient, catalogue?: readonly ReadToolDefinition[]): ToolSelection {

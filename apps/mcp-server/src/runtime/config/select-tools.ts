@@ -1,8 +1,8 @@
 import { isGranted, type Capability, type Profile } from '@pfsense-mcp/policy';
 import { READ_CATALOGUE, type ReadToolDefinition } from '@pfsense-mcp/pfsense-read';
-import { INFO_TOOL_CAPABILITY, INFO_TOOL_NAME } from '../tools/register-info-tool.js';
+import { INFO_TOOL_CAPABILITY, INFO_TOOL_NAME } from '../../tools/register-info-tool.js';
 import { toolsetOf } from './toolsets.js';
-import { WRITE_OPERATIONS_TOOL_NAME, WRITE_TOOL_NAME } from '../tools/write-tool-name.js';
+import { WRITE_OPERATIONS_TOOL_NAME, WRITE_TOOL_NAME } from '../../tools/write-tool-name.js';
 
 export interface ToolSelection {
   readonly readTools: readonly ReadToolDefinition[];

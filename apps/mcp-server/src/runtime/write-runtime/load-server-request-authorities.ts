@@ -1,10 +1,10 @@
 import { ArtifactDirectory } from '@pfsense-mcp/coordinator';
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
 import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
-import { loadRetiredServerKeys } from './retired-server-keys-file.js';
+import { loadRetiredServerKeys } from '../write-directory/retired-server-keys-file.js';
 import { retiredKeyNeeds, serverRequestAuthorities } from './server-request-authorities.js';
 import type { RequestFileFacts, RetiredKeyNeed } from './server-request-authorities.js';
-import type { WriteDirectoryLayout } from './write-directory-layout.js';
+import type { WriteDirectoryLayout } from '../write-directory/write-directory-layout.js';
 
 /** The outbox of DIR as the needs check reads it: a file's bytes, or null when it is absent or unsafe. */
 export function outboxReader(layout: WriteDirectoryLayout): (file: string) => Uint8Array | null {

@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { serializedJsonOf } from '../tools/serialized-json.js';
+import { serializedJsonOf } from '../../tools/serialized-json.js';
 
 /** An object JSON.stringify writes key by key: not an array, no toJSON of its own to consult. */
 function isPlainRecord(v: unknown): v is Record<string, unknown> {

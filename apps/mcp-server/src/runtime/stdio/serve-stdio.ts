@@ -2,17 +2,17 @@
 import { stdin as processStdin, stdout as processStdout } from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Transport } from '@modelcontextprotocol/server';
-import { answerOpeningEarly } from './answer-opening-early.js';
-import { ConfigError } from './config-error.js';
-import type { Logger } from './create-logger.js';
-import type { EarlyOpening } from './early-opening.js';
-import { gateUntilReady } from './gate-until-ready.js';
-import type { ObservedTransport } from './observe-tool-calls.js';
+import { answerOpeningEarly } from '../opening/answer-opening-early.js';
+import { ConfigError } from '../config/config-error.js';
+import type { Logger } from '../startup/create-logger.js';
+import type { EarlyOpening } from '../opening/early-opening.js';
+import { gateUntilReady } from '../opening/gate-until-ready.js';
+import type { ObservedTransport } from '../server/observe-tool-calls.js';
 import type { ProtocolRefusal } from './protocol-refusal.js';
 import { refuseBeforeInitialize } from './refuse-before-initialize.js';
 import { refuseDuplicateIds } from './refuse-duplicate-ids.js';
 import { createStdioWireTransport } from './stdio-wire-transport.js';
-import { writeCliOutput } from './write-cli-output.js';
+import { writeCliOutput } from '../startup/write-cli-output.js';
 
 const DRAIN_TIMEOUT_MS = 10_000;
 /** After a write in flight finished during shutdown, how long its answer may take to be sent. */

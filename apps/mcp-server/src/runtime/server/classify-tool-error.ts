@@ -1,6 +1,6 @@
 import { PfrestResponseError, ReadToolInputError } from '@pfsense-mcp/pfsense-read';
 import { TransportError } from '@pfsense-mcp/transports';
-import { ToolCallError, ToolErrorCode } from '../tools/tool-error-code.js';
+import { ToolCallError, ToolErrorCode } from '../../tools/tool-error-code.js';
 
 const TRANSPORT_CODES: Readonly<Record<string, ToolErrorCode>> = Object.freeze({
   CONNECT_TIMEOUT: ToolErrorCode.UPSTREAM_TIMEOUT,

@@ -1,7 +1,7 @@
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
-import { TOOL_ERROR_CODES, TOOL_ERROR_MESSAGES, ToolErrorCode } from '../tools/tool-error-code.js';
-import type { Logger, OutcomeClass } from './create-logger.js';
-import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from './server-identity.js';
+import { TOOL_ERROR_CODES, TOOL_ERROR_MESSAGES, ToolErrorCode } from '../../tools/tool-error-code.js';
+import type { Logger, OutcomeClass } from '../startup/create-logger.js';
+import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from '../startup/server-identity.js';
 
 const MAX_PENDING = 10_000;
 const MAX_DETAIL = 512;
