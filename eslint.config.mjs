@@ -67,7 +67,8 @@ const restrictedImports = LAYERS.flatMap((l) => {
   }
   patterns.push({
     regex: `^(\\.\\./)+(${projectNames})/(src|test)/`,
-    message: "layering: import another project only through its public entry '@pfsense-mcp/<name>', never by a relative path into its files.",
+    message:
+      "layering: import another project only through its public entry '@pfsense-mcp/<name>', never by a relative path into its files.",
   });
   patterns.push({
     regex: '^@pfsense-mcp/[a-z-]+/(src|test)(/|$)',
@@ -83,7 +84,11 @@ const restrictedImports = LAYERS.flatMap((l) => {
   if (l.name === 'mcp-server') {
     // stdout belongs to the MCP protocol; the two files that must touch it say why in a disable comment.
     for (const name of ['node:process', 'process']) {
-      paths.push({ name, importNames: ['stdout'], message: 'mcp-server: stdout belongs to the MCP protocol; log JSON lines to stderr through the logger.' });
+      paths.push({
+        name,
+        importNames: ['stdout'],
+        message: 'mcp-server: stdout belongs to the MCP protocol; log JSON lines to stderr through the logger.',
+      });
     }
   }
   if (!EXECUTOR_ENTRY_MAY_IMPORT.includes(l.name)) {
@@ -103,7 +108,13 @@ const restrictedImports = LAYERS.flatMap((l) => {
       regex: '^(?!node:|\\./)',
       message: `layering (docs/DESIGN.md §2): ${FOUNDATION} imports nothing but node: built-ins and its own files; keep anything else in the library that owns it.`,
     };
-    return [block, { files: [`${l.root}/src/**/*.ts`, `${l.root}/src/**/*.mts`], rules: { 'no-restricted-imports': ['error', { paths, patterns: [...patterns, onlyBuiltins] }] } }];
+    return [
+      block,
+      {
+        files: [`${l.root}/src/**/*.ts`, `${l.root}/src/**/*.mts`],
+        rules: { 'no-restricted-imports': ['error', { paths, patterns: [...patterns, onlyBuiltins] }] },
+      },
+    ];
   }
   if (l.name !== 'lab-runner') return [block];
   // The lab's runtime factory alone builds the write path; the rest of its sources get the same patterns
@@ -154,7 +165,16 @@ export default tseslint.config(
   },
   {
     files: ['**/*.mjs', '**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+      },
+    },
   },
   ...restrictedImports,
   {
@@ -165,7 +185,10 @@ export default tseslint.config(
         'error',
         {
           allow: [],
-          depConstraints: depConstraints.map((d) => ({ ...d, onlyDependOnLibsWithTags: [...d.onlyDependOnLibsWithTags, ...TEST_FIXTURES.map(layerTag)] })),
+          depConstraints: depConstraints.map((d) => ({
+            ...d,
+            onlyDependOnLibsWithTags: [...d.onlyDependOnLibsWithTags, ...TEST_FIXTURES.map(layerTag)],
+          })),
           enforceBuildableLibDependency: false,
         },
       ],
@@ -188,7 +211,11 @@ export default tseslint.config(
       'no-console': 'error',
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'stdout', message: 'mcp-server: stdout belongs to the MCP protocol; log JSON lines to stderr through the logger.' },
+        {
+          object: 'process',
+          property: 'stdout',
+          message: 'mcp-server: stdout belongs to the MCP protocol; log JSON lines to stderr through the logger.',
+        },
       ],
     },
   },

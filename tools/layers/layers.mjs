@@ -42,7 +42,14 @@ const TABLE = Object.freeze([
     kind: 'lib',
     root: 'libs/coordinator',
     mayImport: [
-      'executor', 'contract-store', 'authorization', 'adapters', 'pfsense-read', 'policy', 'crypto', 'canonical',
+      'executor',
+      'contract-store',
+      'authorization',
+      'adapters',
+      'pfsense-read',
+      'policy',
+      'crypto',
+      'canonical',
       'state-machine',
     ],
   },
@@ -52,8 +59,18 @@ const TABLE = Object.freeze([
     root: 'apps/mcp-server',
     // runtime/ is the composition root; tools/ is narrowed further (see MCP_SERVER_TOOLS_MAY_IMPORT).
     mayImport: [
-      'canonical', 'crypto', 'state-machine', 'policy', 'transports', 'pfsense-read', 'write-client', 'contract-store',
-      'authorization', 'adapters', 'executor', 'coordinator',
+      'canonical',
+      'crypto',
+      'state-machine',
+      'policy',
+      'transports',
+      'pfsense-read',
+      'write-client',
+      'contract-store',
+      'authorization',
+      'adapters',
+      'executor',
+      'coordinator',
     ],
   },
   { name: 'signer-cli', kind: 'app', root: 'apps/signer-cli', mayImport: ['authorization', 'crypto', 'canonical', 'adapters', 'policy'] },
@@ -63,8 +80,18 @@ const TABLE = Object.freeze([
     kind: 'app',
     root: 'apps/lab-runner',
     mayImport: [
-      'canonical', 'crypto', 'state-machine', 'policy', 'transports', 'pfsense-read', 'write-client', 'contract-store',
-      'authorization', 'adapters', 'executor', 'coordinator',
+      'canonical',
+      'crypto',
+      'state-machine',
+      'policy',
+      'transports',
+      'pfsense-read',
+      'write-client',
+      'contract-store',
+      'authorization',
+      'adapters',
+      'executor',
+      'coordinator',
     ],
   },
   { name: 'pfsense-sim', kind: 'tool', root: 'tools/pfsense-sim', mayImport: [] },
@@ -78,8 +105,19 @@ const TABLE = Object.freeze([
     kind: 'tool',
     root: 'tools/bench',
     mayImport: [
-      'canonical', 'crypto', 'state-machine', 'policy', 'transports', 'pfsense-read', 'write-client', 'contract-store',
-      'authorization', 'adapters', 'executor', 'coordinator', 'pfsense-sim',
+      'canonical',
+      'crypto',
+      'state-machine',
+      'policy',
+      'transports',
+      'pfsense-read',
+      'write-client',
+      'contract-store',
+      'authorization',
+      'adapters',
+      'executor',
+      'coordinator',
+      'pfsense-sim',
     ],
   },
 ]);
@@ -88,7 +126,9 @@ const importsFoundation = (l) => l.name !== FOUNDATION && (l.kind !== 'tool' || 
 
 /** @type {readonly Layer[]} */
 export const LAYERS = Object.freeze(
-  TABLE.map((l) => Object.freeze({ ...l, mayImport: Object.freeze(importsFoundation(l) ? [...l.mayImport, FOUNDATION] : [...l.mayImport]) })),
+  TABLE.map((l) =>
+    Object.freeze({ ...l, mayImport: Object.freeze(importsFoundation(l) ? [...l.mayImport, FOUNDATION] : [...l.mayImport]) }),
+  ),
 );
 
 /** mcp-server's tools/ folder may import only these (docs/DESIGN.md §2). */

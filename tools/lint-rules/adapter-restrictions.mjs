@@ -171,8 +171,7 @@ const noTransportVerb = {
     docs: { description: 'adapters must not call or define anything named send/request/post/put/patch/delete/get' },
     schema: [],
     messages: {
-      call:
-        'adapters: a call named "{{name}}" looks like a transport verb; adapters never send or fetch — build a closed request model (buildRequest) and read only through reader.readAllPages in readTarget; only MutationExecutor sends.',
+      call: 'adapters: a call named "{{name}}" looks like a transport verb; adapters never send or fetch — build a closed request model (buildRequest) and read only through reader.readAllPages in readTarget; only MutationExecutor sends.',
       define:
         'adapters: a method named "{{name}}" looks like a transport verb; name adapter functions after what they compute (buildRequest, parseResponse, …) — only MutationExecutor sends.',
     },
@@ -196,8 +195,7 @@ const noTransportVerb = {
       TSMethodSignature: (node) => reportDefinition(node, node.key),
       PropertyDefinition: (node) => isFunctionNode(node.value) && reportDefinition(node, node.key),
       Property: (node) => (node.method || isFunctionNode(node.value)) && reportDefinition(node, node.key),
-      TSPropertySignature: (node) =>
-        node.typeAnnotation?.typeAnnotation?.type === 'TSFunctionType' && reportDefinition(node, node.key),
+      TSPropertySignature: (node) => node.typeAnnotation?.typeAnnotation?.type === 'TSFunctionType' && reportDefinition(node, node.key),
       FunctionDeclaration: (node) => node.id && reportDefinition(node, node.id),
       VariableDeclarator: (node) => node.id.type === 'Identifier' && isFunctionNode(node.init) && reportDefinition(node, node.id),
     };
@@ -264,8 +262,7 @@ const closedRequestBody = {
     docs: { description: 'an adapter request body (an object literal with `apply`) must be exactly {id, name, descr, apply: false}' },
     schema: [],
     messages: {
-      open:
-        'adapters: a request body must be exactly {id, name, descr, apply: false} with plain keys (no spread, no computed key): `name` is the alias\'s unchanged name, so pfrest refuses a shifted `id` (FIELD_VALUE_CHANGED_WHEN_NOT_EDITABLE), and `apply` stays false (docs/DESIGN.md §5).',
+      open: "adapters: a request body must be exactly {id, name, descr, apply: false} with plain keys (no spread, no computed key): `name` is the alias's unchanged name, so pfrest refuses a shifted `id` (FIELD_VALUE_CHANGED_WHEN_NOT_EDITABLE), and `apply` stays false (docs/DESIGN.md §5).",
     },
   },
   create(context) {
@@ -275,7 +272,10 @@ const closedRequestBody = {
         if (!names.includes('apply')) return;
         const apply = node.properties.find((p) => propertyKeyName(p) === 'apply');
         const applyIsFalse = apply !== undefined && apply.value.type === 'Literal' && apply.value.value === false;
-        const exact = names.every((n) => n !== null) && names.length === REQUEST_BODY_KEYS.length && [...names].sort().every((n, i) => n === REQUEST_BODY_KEYS[i]);
+        const exact =
+          names.every((n) => n !== null) &&
+          names.length === REQUEST_BODY_KEYS.length &&
+          [...names].sort().every((n, i) => n === REQUEST_BODY_KEYS[i]);
         if (!exact || !applyIsFalse) context.report({ node, messageId: 'open' });
       },
     };

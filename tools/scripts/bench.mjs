@@ -11,7 +11,9 @@ if (!existsSync(join(workspaceRoot, 'tools', 'bench', 'src', 'main.ts'))) {
   process.exit(2);
 }
 for (const name of ['pfsense-sim', 'mcp-server', 'signer-cli', 'bench']) {
-  const r = spawnSync(process.execPath, [join(workspaceRoot, 'tools', 'scripts', 'build-program.mjs'), name], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const r = spawnSync(process.execPath, [join(workspaceRoot, 'tools', 'scripts', 'build-program.mjs'), name], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 const r = spawnSync(process.execPath, [join(workspaceRoot, PROGRAMS.bench.entry), ...process.argv.slice(2)], { stdio: 'inherit' });

@@ -41,7 +41,13 @@ try {
   await build({
     entryPoints: [entry],
     ...(program.split === true
-      ? { outdir: temp, splitting: true, entryNames: '[name]', chunkNames: '[name]-[hash]', plugins: [directLibImports(workspaceRoot, tsconfigPaths)] }
+      ? {
+          outdir: temp,
+          splitting: true,
+          entryNames: '[name]',
+          chunkNames: '[name]-[hash]',
+          plugins: [directLibImports(workspaceRoot, tsconfigPaths)],
+        }
       : { outfile: temp }),
     bundle: true,
     platform: 'node',
@@ -70,7 +76,8 @@ try {
     const current = new Set(built);
     for (const file of readdirSync(outdir)) {
       const path = join(outdir, file);
-      if (file.endsWith('.js') && !current.has(file) && Date.now() - statSync(path).mtimeMs > STALE_CHUNK_AGE_MS) rmSync(path, { force: true });
+      if (file.endsWith('.js') && !current.has(file) && Date.now() - statSync(path).mtimeMs > STALE_CHUNK_AGE_MS)
+        rmSync(path, { force: true });
     }
   } else {
     chmodSync(temp, 0o755);

@@ -16,7 +16,9 @@ const USAGE = 'usage: npm run demo [-- --faults] [-- --json]';
 const args = process.argv.slice(2);
 for (const a of args) {
   if (a === '--help' || a === '-h') {
-    process.stdout.write(`${USAGE}\n  --faults  also lose the PATCH response and reconcile it with a signed APPLIED\n  --json    a machine-readable transcript: one JSON line per step\n`);
+    process.stdout.write(
+      `${USAGE}\n  --faults  also lose the PATCH response and reconcile it with a signed APPLIED\n  --json    a machine-readable transcript: one JSON line per step\n`,
+    );
     process.exit(0);
   }
   if (a !== '--faults' && a !== '--json') {
@@ -94,7 +96,11 @@ const progress = (what) => {
 // ---- programs ----
 function run(main, argv, what, env = {}) {
   progress(what);
-  const r = spawnSync(process.execPath, [main, ...argv], { encoding: 'utf8', input: '', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, NO_COLOR: '1', ...env } });
+  const r = spawnSync(process.execPath, [main, ...argv], {
+    encoding: 'utf8',
+    input: '',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, NO_COLOR: '1', ...env },
+  });
   if (TTY) process.stdout.write('\x1b[2K');
   if (r.status !== 0) throw new Error(`${what} failed (exit ${r.status}): ${r.stderr.trim().split('\n').slice(-2).join(' ')}`);
   const last = r.stdout.trim().split('\n').at(-1) ?? '';
@@ -111,7 +117,11 @@ const signer = (argv, what) => run(signerMain, argv, what);
 
 function startSim(dataFile) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [simMain, '--port', '0', '--api-key-file', join(work, 'sim-api-key'), '--data', dataFile, '--exit-on-stdin-eof'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(
+      process.execPath,
+      [simMain, '--port', '0', '--api-key-file', join(work, 'sim-api-key'), '--data', dataFile, '--exit-on-stdin-eof'],
+      { stdio: ['pipe', 'pipe', 'ignore'] },
+    );
     let out = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (c) => {
@@ -125,12 +135,16 @@ function startSim(dataFile) {
 function simControl(method, path, body) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = request(`${sim.url}${path}`, { method, agent: false, headers: { 'X-API-Key': sim.apiKey, ...(payload ? { 'Content-Type': 'application/json' } : {}) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve(text === '' ? null : JSON.parse(text)));
-    });
+    const req = request(
+      `${sim.url}${path}`,
+      { method, agent: false, headers: { 'X-API-Key': sim.apiKey, ...(payload ? { 'Content-Type': 'application/json' } : {}) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve(text === '' ? null : JSON.parse(text)));
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -138,7 +152,12 @@ function simControl(method, path, body) {
 const patchCount = async () => (await simControl('GET', '/__sim/counters')).counters?.[`PATCH ${ALIAS_PATH}`] ?? 0;
 
 async function connect(env) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [server], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, ...env }, stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [server],
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, ...env },
+    stderr: 'ignore',
+  });
   // The v2 SDK Client in auto mode: it probes with server/discover and lands on revision 2026-07-28.
   const client = new Client({ name: 'pfsense-mcp-demo', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
   clients.push(client);
@@ -166,21 +185,40 @@ function review(h, requestFile, role, outcome) {
   const human = signer(['review', requestFile, '--server-key', h.serverPub], 'signer review');
   // The operator types the prefix the review shows; read it from the same text.
   const prefix = /approve with\s+([0-9a-f]{12})/u.exec(human.stdout)?.[1];
-  if (prefix === undefined) throw new Error('the signer\'s review showed no approval prefix');
-  say(dim('   ┌ the signer\'s review, on the operator\'s machine'));
+  if (prefix === undefined) throw new Error("the signer's review showed no approval prefix");
+  say(dim("   ┌ the signer's review, on the operator's machine"));
   // The lines that carry the decision; `pfsense-mcp-signer review` shows every digest and member on its own.
   const lines = human.stdout.trimEnd().split('\n');
-  const keep = (l, i) => i === 0 || /^\s+(appliance|alias|description|→|observed now|origin|contract|approve with|digests)\b/u.test(l) || /^\s+→/u.test(l);
+  const keep = (l, i) =>
+    i === 0 || /^\s+(appliance|alias|description|→|observed now|origin|contract|approve with|digests)\b/u.test(l) || /^\s+→/u.test(l);
   for (const line of lines.filter(keep)) say(`   │ ${line}`);
-  const signArgs = ['sign', requestFile, '--key', h.keys[role], '--server-key', h.serverPub, '--out', h.signedDir, '--approve', prefix, '--json'];
+  const signArgs = [
+    'sign',
+    requestFile,
+    '--key',
+    h.keys[role],
+    '--server-key',
+    h.serverPub,
+    '--out',
+    h.signedDir,
+    '--approve',
+    prefix,
+    '--json',
+  ];
   if (outcome) signArgs.push('--outcome', outcome);
   const signed = signer(signArgs, `signer sign (${role})`).json.file;
-  say(`   └ approved: sign --approve ${prefix}${outcome ? ` --outcome ${outcome}` : ''}; the signed file goes into the server's inbox (admin inbox add)`);
+  say(
+    `   └ approved: sign --approve ${prefix}${outcome ? ` --outcome ${outcome}` : ''}; the signed file goes into the server's inbox (admin inbox add)`,
+  );
   admin(['inbox', 'add', '--dir', h.dir, signed], 'admin inbox add');
   return { prefix, role };
 }
 
-const SOURCES = { 'pfsense-sim': ['tools/pfsense-sim/src'], 'mcp-server': ['apps/mcp-server/src', 'libs'], 'signer-cli': ['apps/signer-cli/src', 'libs'] };
+const SOURCES = {
+  'pfsense-sim': ['tools/pfsense-sim/src'],
+  'mcp-server': ['apps/mcp-server/src', 'libs'],
+  'signer-cli': ['apps/signer-cli/src', 'libs'],
+};
 function newestMtime(path) {
   if (!existsSync(path)) return 0;
   const st = statSync(path);
@@ -200,11 +238,13 @@ async function main() {
   for (const name of ['pfsense-sim', 'mcp-server', 'signer-cli']) {
     // Only a missing or stale bundle is rebuilt: other programs (and test suites) may be running the current one.
     if (!isStale(name)) continue;
-    const r = spawnSync(process.execPath, [join(workspaceRoot, 'tools', 'scripts', 'build-program.mjs'), name], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const r = spawnSync(process.execPath, [join(workspaceRoot, 'tools', 'scripts', 'build-program.mjs'), name], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     if (r.status !== 0) throw new Error(`building ${name} failed`);
   }
   say(bold('pfsense-mcp — the whole product against a simulated pfSense, on this machine'));
-  say(dim('This demo runs the signer on the same machine only because it is a demo: in real use the operator\'s keys'));
+  say(dim("This demo runs the signer on the same machine only because it is a demo: in real use the operator's keys"));
   say(dim('live on another machine the server cannot reach. Its keys are generated fresh and deleted afterwards.'));
   emit({ event: 'start', workdir: work, faults: FAULTS });
   say(dim(`Working in ${work} (removed at the end, also on Ctrl-C).`));
@@ -224,24 +264,34 @@ async function main() {
   emit({ event: 'simulator', pid: sim.child.pid, url: sim.url });
 
   // 1. READ
-  step('READ: what an AI client sees', 'the SDK client spawns the built server over stdio; every READ tool is a GET, projected to an allow-list');
+  step(
+    'READ: what an AI client sees',
+    'the SDK client spawns the built server over stdio; every READ tool is a GET, projected to an allow-list',
+  );
   const baseEnv = { PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: sim.apiKeyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' };
   const auditor = await connect(baseEnv);
   const aTools = (await auditor.listTools()).tools;
-  const counts = (tools) => ({ read_only: tools.filter((t) => t.annotations?.readOnlyHint === true).length, write: tools.filter((t) => t.annotations?.readOnlyHint !== true).length });
+  const counts = (tools) => ({
+    read_only: tools.filter((t) => t.annotations?.readOnlyHint === true).length,
+    write: tools.filter((t) => t.annotations?.readOnlyHint !== true).length,
+  });
   const auditorCounts = counts(aTools);
   say(`   profile auditor (the default): ${auditorCounts.read_only} read-only tools, ${auditorCounts.write} that write`);
   const info = await call(auditor, 'pfsense_mcp_info');
   say(`   pfsense_mcp_info → ${dim(JSON.stringify(info).slice(0, 110))}…`);
   const aliases = await call(auditor, 'pfsense_get_firewall_aliases', { limit: 5 });
-  for (const a of aliases.data ?? []) say(`   pfsense_get_firewall_aliases → ${String(a.name).padEnd(12)} ${String(a.type).padEnd(5)} ${JSON.stringify(a.descr)}`);
+  for (const a of aliases.data ?? [])
+    say(`   pfsense_get_firewall_aliases → ${String(a.name).padEnd(12)} ${String(a.type).padEnd(5)} ${JSON.stringify(a.descr)}`);
   const rules = await call(auditor, 'pfsense_get_firewall_rules', { limit: 3 });
   say(`   pfsense_get_firewall_rules {limit: 3} → ${(rules.data ?? []).length} rules`);
   await auditor.close();
   done('read', { profile: 'auditor', ...auditorCounts, aliases: (aliases.data ?? []).map((a) => a.name) });
 
   // 2. Host setup
-  step('Host setup: pfsense-mcp admin init, operator keys with the signer, admin trust', 'the write directory holds the stores, the server\'s own request key, the pinned operator keys, inbox and outbox');
+  step(
+    'Host setup: pfsense-mcp admin init, operator keys with the signer, admin trust',
+    "the write directory holds the stores, the server's own request key, the pinned operator keys, inbox and outbox",
+  );
   const dir = join(work, 'write');
   const init = admin(['init', '--dir', dir], 'admin init').json;
   const operatorDir = join(work, 'operator');
@@ -259,10 +309,15 @@ async function main() {
   done('host_setup', { write_dir: dir, roles: Object.keys(keys) });
 
   // 3. The write
-  step('The write: change an alias\'s description, under the operator\'s signatures', 'the AI can only ask; the operator reviews old → new on the signer and signs twice (authorization, then confirmation)');
+  step(
+    "The write: change an alias's description, under the operator's signatures",
+    'the AI can only ask; the operator reviews old → new on the signer and signs twice (authorization, then confirmation)',
+  );
   const writer = await connect({ ...baseEnv, PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: dir });
   const wCounts = counts((await writer.listTools()).tools);
-  say(`   profile write_protected with PFSENSE_WRITE_DIR: ${wCounts.read_only} read-only tools, ${wCounts.write} that writes (${WRITE_TOOL})`);
+  say(
+    `   profile write_protected with PFSENSE_WRITE_DIR: ${wCounts.read_only} read-only tools, ${wCounts.write} that writes (${WRITE_TOOL})`,
+  );
   const wargs = { alias_name: 'LAN_SERVERS', description: 'Servers (reviewed by the operator)' };
   const patchesBefore = await patchCount();
   const requested = await write(writer, wargs, 'requested');
@@ -276,22 +331,36 @@ async function main() {
   const after = await aliasDescr(writer, 'LAN_SERVERS');
   say(`   read back through pfsense_get_firewall_aliases: LAN_SERVERS ${JSON.stringify(after)}`);
   const writePatches = (await patchCount()) - patchesBefore;
-  done('write', { states: [requested.status, awaiting.status, verified.status], contract_id: verified.contract_id, read_back: after, patches: writePatches });
+  done('write', {
+    states: [requested.status, awaiting.status, verified.status],
+    contract_id: verified.contract_id,
+    read_back: after,
+    patches: writePatches,
+  });
 
   // 4. Operations
-  step('Operations: admin status, admin rollback, admin audit verify', 'the operator\'s commands on the server host, over the same write directory, safe beside the running server');
+  step(
+    'Operations: admin status, admin rollback, admin audit verify',
+    "the operator's commands on the server host, over the same write directory, safe beside the running server",
+  );
   const status = admin(['status', '--dir', dir], 'admin status').json;
   const row = (status.contracts ?? []).find((c) => c.contract_id === verified.contract_id);
-  say(`   admin status: contract ${verified.contract_id} is ${bold(row?.state ?? '?')} (MCP: ${row?.mcp_status ?? '?'}); the alias only as a digest prefix ${row?.target ?? ''}`);
+  say(
+    `   admin status: contract ${verified.contract_id} is ${bold(row?.state ?? '?')} (MCP: ${row?.mcp_status ?? '?'}); the alias only as a digest prefix ${row?.target ?? ''}`,
+  );
   const rollbackPatchesBefore = await patchCount();
   // rollback talks to the appliance: the same PFSENSE_* environment as the server, with the write_protected grants.
   const writeEnv = { ...baseEnv, PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: dir };
   const rolled = admin(['rollback', verified.contract_id, '--dir', dir], 'admin rollback', writeEnv).json;
-  say(`   admin rollback → ${bold(rolled.state)} (${rolled.reason_class}): the old description is written back only because the alias was still exactly as verified`);
+  say(
+    `   admin rollback → ${bold(rolled.state)} (${rolled.reason_class}): the old description is written back only because the alias was still exactly as verified`,
+  );
   const restored = await aliasDescr(writer, 'LAN_SERVERS');
   say(`   read back through pfsense_get_firewall_aliases: LAN_SERVERS ${JSON.stringify(restored)}`);
   const audit = admin(['audit', 'verify', '--dir', dir], 'admin audit verify').json;
-  say(`   admin audit verify → every check holds: ${audit.contracts_checked} contract(s), ${audit.audit_rows_checked} audit rows, HMAC chain and anchor`);
+  say(
+    `   admin audit verify → every check holds: ${audit.contracts_checked} contract(s), ${audit.audit_rows_checked} audit rows, HMAC chain and anchor`,
+  );
   done('operations', {
     status_state: row?.state ?? null,
     rollback: rolled.state,
@@ -302,7 +371,10 @@ async function main() {
 
   // 5. Faults
   if (FAULTS) {
-    step('--faults: the PATCH\'s response is lost', 'a lost answer is never retried: the contract waits for a signed, observed resolution (WEB_PORTS, so no cooldown is in the way)');
+    step(
+      "--faults: the PATCH's response is lost",
+      'a lost answer is never retried: the contract waits for a signed, observed resolution (WEB_PORTS, so no cooldown is in the way)',
+    );
     const fargs = { alias_name: 'WEB_PORTS', description: 'Web (answer lost on the way back)' };
     review(h, (await write(writer, fargs, 'requested')).pending_request, 'plan-authorization');
     review(h, (await write(writer, fargs, 'awaiting_confirmation')).pending_request, 'confirmation');
@@ -314,7 +386,9 @@ async function main() {
     say(`   the operator looks first: WEB_PORTS is observed as ${JSON.stringify(observed)}, so the signed outcome is APPLIED`);
     // The operator's side on the server host: a fresh observation and the server-signed reconciliation request.
     const emitted = admin(['reconcile', 'emit', lost.contract_id, '--dir', dir], 'admin reconcile emit', writeEnv).json;
-    say(`   admin reconcile emit → ${emitted.already_pending ? 'already pending' : 'wrote'} the reconciliation request (state ${emitted.state})`);
+    say(
+      `   admin reconcile emit → ${emitted.already_pending ? 'already pending' : 'wrote'} the reconciliation request (state ${emitted.state})`,
+    );
     review(h, emitted.pending_request, 'reconciliation', 'APPLIED');
     const resumed = admin(['reconcile', 'resume', lost.contract_id, '--dir', dir], 'admin reconcile resume', writeEnv).json;
     say(`   admin reconcile resume → ${bold(resumed.state)}: resolved from the signed, observed evidence; nothing was sent`);

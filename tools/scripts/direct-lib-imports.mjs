@@ -69,10 +69,12 @@ export function directLibImports(workspaceRoot, paths) {
           const values = specifiers(list).filter((s) => !s.type);
           if (values.some((s) => !table.has(s.imported))) return statement;
           changed = true;
-          return values.map((s) => {
-            const { file, name } = table.get(s.imported);
-            return `import { ${name} as ${s.local} } from ${JSON.stringify(file)};`;
-          }).join('\n');
+          return values
+            .map((s) => {
+              const { file, name } = table.get(s.imported);
+              return `import { ${name} as ${s.local} } from ${JSON.stringify(file)};`;
+            })
+            .join('\n');
         });
         return changed ? { contents, loader: 'ts', resolveDir: dirname(args.path) } : undefined;
       });

@@ -33,7 +33,9 @@ let failed = 0;
 let skipped = 0;
 const perProject = [];
 if (existsSync(reportDir)) {
-  for (const file of readdirSync(reportDir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(reportDir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     let report;
     try {
       report = JSON.parse(readFileSync(join(reportDir, file), 'utf8'));
@@ -54,7 +56,12 @@ if (existsSync(reportDir)) {
 }
 // Tasks nx lists under "Failed tasks:" (lint, typecheck, build, or a test run).
 const failedSection = /Failed tasks:\n\n((?:- [^\n]+\n)+)/u.exec(run.stdout ?? '');
-const failedTasks = failedSection ? failedSection[1].trim().split('\n').map((l) => l.replace(/^- /u, '').trim()) : [];
+const failedTasks = failedSection
+  ? failedSection[1]
+      .trim()
+      .split('\n')
+      .map((l) => l.replace(/^- /u, '').trim())
+  : [];
 const nonTestFailures = failedTasks.filter((t) => !t.endsWith(':test')).length;
 if (run.status !== 0 && failed === 0 && nonTestFailures === 0) failed += 1;
 failed += nonTestFailures;

@@ -31,7 +31,13 @@ export class LabGateError extends LabError {}
 export const GATE_LEASE_MS = 60 * 60 * 1000;
 
 export function targetOf(config: LabConfig): LabTarget {
-  return Object.freeze({ url: config.url, apiKeyFile: config.apiKeyFile, caFile: config.caFile, tlsMode: config.tlsMode, simulated: false });
+  return Object.freeze({
+    url: config.url,
+    apiKeyFile: config.apiKeyFile,
+    caFile: config.caFile,
+    tlsMode: config.tlsMode,
+    simulated: false,
+  });
 }
 
 /** The binding digest of the appliance found, checked against the lab config's expected_appliance when set. */
@@ -72,7 +78,10 @@ export async function requestGate(
     const digest = checkExpectedAppliance(config, binding);
     const gateId = randomBytes(16).toString('hex');
     const deadline = nowMs + leaseMs;
-    const request = createLabGateRequest({ gateId, appliance: binding, candidateAlias: config.candidateAlias, scenarios, issuedAt: nowMs, deadline }, runner);
+    const request = createLabGateRequest(
+      { gateId, appliance: binding, candidateAlias: config.candidateAlias, scenarios, issuedAt: nowMs, deadline },
+      runner,
+    );
     const path = pendingRequestPath(config, gateId);
     writeSecretFile(path, encodeArtifact(request));
     return { pendingRequest: path, requestPublicKey: runner.publicHex, deadline, applianceBindingDigest: digest };
@@ -118,13 +127,21 @@ export function checkGateReceipt(config: LabConfig, receiptFile: string, scenari
   }
   let request;
   try {
-    request = parseArtifactOfKind(readSecretFile(pendingRequestPath(config, receipt.payload.gate_id), { maxBytes: 65_536 }), ArtifactKind.LAB_GATE_REQUEST);
-    verifyArtifactSignature(request, PinnedAuthoritySet.of([{ keyId: runner.keyId, publicKey: runner.publicKey, role: 'server-request', active: true }]));
+    request = parseArtifactOfKind(
+      readSecretFile(pendingRequestPath(config, receipt.payload.gate_id), { maxBytes: 65_536 }),
+      ArtifactKind.LAB_GATE_REQUEST,
+    );
+    verifyArtifactSignature(
+      request,
+      PinnedAuthoritySet.of([{ keyId: runner.keyId, publicKey: runner.publicKey, role: 'server-request', active: true }]),
+    );
   } catch (e) {
-    if (e instanceof KeyFileError && e.code === 'NOT_FOUND') throw new LabGateError('GATE_UNKNOWN_REQUEST', '--gate-receipt answers no gate request of this lab config');
+    if (e instanceof KeyFileError && e.code === 'NOT_FOUND')
+      throw new LabGateError('GATE_UNKNOWN_REQUEST', '--gate-receipt answers no gate request of this lab config');
     return refusal(e, 'the gate request of --gate-receipt');
   }
-  if (artifactDigestOf(request) !== receipt.payload.request_digest) throw new LabGateError('GATE_BINDING_MISMATCH', '--gate-receipt does not answer its gate request');
+  if (artifactDigestOf(request) !== receipt.payload.request_digest)
+    throw new LabGateError('GATE_BINDING_MISMATCH', '--gate-receipt does not answer its gate request');
   if (request.payload.appliance.base_url !== config.url || request.payload.appliance.tls_mode !== config.tlsMode) {
     throw new LabGateError('GATE_BINDING_MISMATCH', '--gate-receipt was requested for another appliance URL or TLS mode');
   }
@@ -171,7 +188,11 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  * Read-only preflight before any change: pfrest reachable and its version recorded, the appliance the one the
  * receipt names, the candidate exactly once, the siblings recorded, nothing pending in /api/v2/firewall/apply.
  */
-export async function preflight(config: LabConfig, receipt: LabGateReceipt, deadlineCheck: (what: string) => void): Promise<PreflightResult> {
+export async function preflight(
+  config: LabConfig,
+  receipt: LabGateReceipt,
+  deadlineCheck: (what: string) => void,
+): Promise<PreflightResult> {
   const reader = openApplianceReader(targetOf(config));
   try {
     deadlineCheck('preflight');
@@ -182,20 +203,25 @@ export async function preflight(config: LabConfig, receipt: LabGateReceipt, dead
       throw new LabGateError('APPLIANCE_UNREACHABLE', 'preflight: the appliance binding could not be read (pfrest reachable? key valid?)');
     }
     const digest = applianceBindingDigest(binding);
-    if (digest !== receipt.payload.appliance_binding_digest) throw new LabGateError('GATE_WRONG_APPLIANCE', 'preflight: the appliance found is not the one the gate receipt names');
+    if (digest !== receipt.payload.appliance_binding_digest)
+      throw new LabGateError('GATE_WRONG_APPLIANCE', 'preflight: the appliance found is not the one the gate receipt names');
     const version = await reader.restApiVersion().catch(() => null);
     const v = (version as { current_version?: unknown } | null)?.current_version;
     const aliases = await reader.aliases();
     const named = aliases.map((a) => aliasNameSchema.safeParse(a)).map((r) => (r.success ? r.data : null));
     const matches = named.filter((a) => a?.name === config.candidateAlias);
     if (matches.length === 0) throw new LabGateError('PREFLIGHT_CANDIDATE_MISSING', 'preflight: the candidate alias does not exist');
-    if (matches.length > 1) throw new LabGateError('PREFLIGHT_CANDIDATE_DUPLICATED', 'preflight: the candidate alias exists more than once');
+    if (matches.length > 1)
+      throw new LabGateError('PREFLIGHT_CANDIDATE_DUPLICATED', 'preflight: the candidate alias exists more than once');
     const descr = matches[0]?.descr;
-    if (typeof descr !== 'string') throw new LabGateError('PREFLIGHT_CANDIDATE_UNREADABLE', 'preflight: the candidate alias has no description field');
+    if (typeof descr !== 'string')
+      throw new LabGateError('PREFLIGHT_CANDIDATE_UNREADABLE', 'preflight: the candidate alias has no description field');
     const apply = applyStatusSchema.safeParse(await reader.applyStatus());
-    if (!apply.success) throw new LabGateError('PREFLIGHT_APPLY_UNREADABLE', 'preflight: /api/v2/firewall/apply answered an unreadable status');
+    if (!apply.success)
+      throw new LabGateError('PREFLIGHT_APPLY_UNREADABLE', 'preflight: /api/v2/firewall/apply answered an unreadable status');
     const pending = apply.data.pending_subsystems ?? [];
-    if (pending.length > 0 || apply.data.applied === false) throw new LabGateError('PREFLIGHT_PENDING', 'preflight: something is pending in /api/v2/firewall/apply; apply or discard it first');
+    if (pending.length > 0 || apply.data.applied === false)
+      throw new LabGateError('PREFLIGHT_PENDING', 'preflight: something is pending in /api/v2/firewall/apply; apply or discard it first');
     const siblings = JSON.stringify(aliases.filter((a) => (a as { name?: unknown }).name !== config.candidateAlias));
     return Object.freeze({
       preflight: Object.freeze({

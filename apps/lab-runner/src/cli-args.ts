@@ -19,7 +19,13 @@ export type CliCommand =
     }
   | { readonly kind: 'request-gate'; readonly configFile: string; readonly ids: readonly ScenarioId[]; readonly json: boolean }
   /** Continue an appliance run that stopped for the owner's signature (its id was printed then). */
-  | { readonly kind: 'resume'; readonly configFile: string; readonly runId: string; readonly json: boolean; readonly reportDir: string | null };
+  | {
+      readonly kind: 'resume';
+      readonly configFile: string;
+      readonly runId: string;
+      readonly json: boolean;
+      readonly reportDir: string | null;
+    };
 
 const shown = (token: string): string => JSON.stringify(token.replace(/[^\x20-\x7e]/g, '?').slice(0, 40));
 
@@ -131,7 +137,16 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   }
   if (help) return { kind: 'help' };
   if (list) {
-    if (all || ids.length > 0 || reportDir !== null || configFile !== null || receiptFile !== null || requestGate || scenarioList !== null || runId !== null) {
+    if (
+      all ||
+      ids.length > 0 ||
+      reportDir !== null ||
+      configFile !== null ||
+      receiptFile !== null ||
+      requestGate ||
+      scenarioList !== null ||
+      runId !== null
+    ) {
       throw new UsageError('--list takes no scenario, report directory or lab config');
     }
     return { kind: 'list', json };
@@ -146,11 +161,13 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (requestGate) {
     if (configFile === null) throw new UsageError('--request-gate needs --lab-config FILE');
     if (scenarioList === null) throw new UsageError('--request-gate needs --scenarios ID,ID|all');
-    if (all || ids.length > 0 || reportDir !== null || receiptFile !== null) throw new UsageError('--request-gate takes only --lab-config, --scenarios and --json');
+    if (all || ids.length > 0 || reportDir !== null || receiptFile !== null)
+      throw new UsageError('--request-gate takes only --lab-config, --scenarios and --json');
     return { kind: 'request-gate', configFile, ids: Object.freeze(parseScenarioList(scenarioList)), json };
   }
   if (scenarioList !== null) throw new UsageError('--scenarios belongs to --request-gate; a run selects with --scenario ID or --all');
-  if ((configFile === null) !== (receiptFile === null)) throw new UsageError('a run against a disposable appliance needs both --lab-config FILE and --gate-receipt FILE');
+  if ((configFile === null) !== (receiptFile === null))
+    throw new UsageError('a run against a disposable appliance needs both --lab-config FILE and --gate-receipt FILE');
   if (all && ids.length > 0) throw new UsageError('--all and --scenario exclude each other');
   if (!all && ids.length === 0) throw new UsageError('choose --scenario ID (repeatable) or --all; --list shows the scenarios');
   const selected = all ? [...SCENARIO_IDS] : SCENARIO_IDS.filter((id) => ids.includes(id));
@@ -162,7 +179,8 @@ function parseScenarioList(list: string): ScenarioId[] {
   if (list === 'all') return [...SCENARIO_IDS];
   const out: ScenarioId[] = [];
   for (const id of list.split(',')) {
-    if (!isScenarioId(id)) throw new UsageError(`--scenarios: unknown scenario ${shown(id)}; --list shows the ${SCENARIO_IDS.length} scenarios`);
+    if (!isScenarioId(id))
+      throw new UsageError(`--scenarios: unknown scenario ${shown(id)}; --list shows the ${SCENARIO_IDS.length} scenarios`);
     if (!out.includes(id)) out.push(id);
   }
   return SCENARIO_IDS.filter((id) => out.includes(id));

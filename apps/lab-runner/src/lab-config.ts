@@ -17,7 +17,10 @@ const labConfigSchema = z.strictObject({
   candidate_alias: z.string().regex(/^[A-Za-z0-9_]{1,31}$/),
   ca_file: z.string().min(1).max(4096).optional(),
   /** The appliance binding digest (64 hex) the run must find. */
-  expected_appliance: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  expected_appliance: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
   /** Only for a simulator on 127.0.0.1: plain http. */
   allow_http_loopback: z.boolean().optional(),
   /**
@@ -53,7 +56,8 @@ export function loadLabConfig(file: string, cwd: string): LabConfig {
   try {
     text = readSecretFile(configFile, { maxBytes: MAX_CONFIG_BYTES }).toString('utf8');
   } catch (e) {
-    if (e instanceof KeyFileError) throw new LabConfigError('LAB_CONFIG', `--lab-config: ${e.code} (an owner-only regular file, mode 0600 or 0400)`);
+    if (e instanceof KeyFileError)
+      throw new LabConfigError('LAB_CONFIG', `--lab-config: ${e.code} (an owner-only regular file, mode 0600 or 0400)`);
     throw e;
   }
   let raw: unknown;
@@ -65,8 +69,14 @@ export function loadLabConfig(file: string, cwd: string): LabConfig {
   const parsed = labConfigSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue?.code === 'unrecognized_keys' ? `unknown field ${JSON.stringify(issue.keys[0]?.slice(0, 40) ?? '')}` : `field "${String(issue?.path[0] ?? '')}"`;
-    throw new LabConfigError('LAB_CONFIG', `--lab-config: ${where} refused (fields: url, api_key_file, candidate_alias, ca_file?, expected_appliance?, allow_http_loopback?, reconciliation_public_key_file?)`);
+    const where =
+      issue?.code === 'unrecognized_keys'
+        ? `unknown field ${JSON.stringify(issue.keys[0]?.slice(0, 40) ?? '')}`
+        : `field "${String(issue?.path[0] ?? '')}"`;
+    throw new LabConfigError(
+      'LAB_CONFIG',
+      `--lab-config: ${where} refused (fields: url, api_key_file, candidate_alias, ca_file?, expected_appliance?, allow_http_loopback?, reconciliation_public_key_file?)`,
+    );
   }
   const c = parsed.data;
   let url: string;
@@ -78,8 +88,13 @@ export function loadLabConfig(file: string, cwd: string): LabConfig {
   const u = new URL(url);
   const allowHttpLoopback = c.allow_http_loopback === true;
   if (u.protocol === 'http:') {
-    if (!allowHttpLoopback) throw new LabConfigError('LAB_CONFIG', '--lab-config: "url" must be https (plain http only with allow_http_loopback for a simulator on 127.0.0.1)');
-    if (u.hostname !== '127.0.0.1') throw new LabConfigError('LAB_CONFIG', '--lab-config: allow_http_loopback is only for a simulator on 127.0.0.1');
+    if (!allowHttpLoopback)
+      throw new LabConfigError(
+        'LAB_CONFIG',
+        '--lab-config: "url" must be https (plain http only with allow_http_loopback for a simulator on 127.0.0.1)',
+      );
+    if (u.hostname !== '127.0.0.1')
+      throw new LabConfigError('LAB_CONFIG', '--lab-config: allow_http_loopback is only for a simulator on 127.0.0.1');
     if (c.ca_file !== undefined) throw new LabConfigError('LAB_CONFIG', '--lab-config: "ca_file" needs an https url');
   }
   const labDir = dirname(configFile);

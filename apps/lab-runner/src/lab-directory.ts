@@ -32,7 +32,8 @@ export const GATE_PUB_FILE = 'lab-gate.pub';
 export const RECONCILIATION_PUB_FILE = 'reconciliation.pub';
 
 function fileError(name: string, e: unknown): never {
-  if (e instanceof KeyFileError) throw new LabConfigError('LAB_DIRECTORY', `${name} next to the lab config: ${e.code} (owner-only regular file, mode 0600 or 0400)`);
+  if (e instanceof KeyFileError)
+    throw new LabConfigError('LAB_DIRECTORY', `${name} next to the lab config: ${e.code} (owner-only regular file, mode 0600 or 0400)`);
   throw e;
 }
 
@@ -68,7 +69,8 @@ function readPublicKey(name: string, path: string): Uint8Array {
   }
   const m = /^([0-9a-f]{64})\n?$/.exec(text);
   const key = m?.[1] === undefined ? null : hexToBytes(m[1]);
-  if (key === null || !isValidEd25519PublicKey(key)) throw new LabConfigError('LAB_DIRECTORY', `${name} must hold one Ed25519 public key (64 hex)`);
+  if (key === null || !isValidEd25519PublicKey(key))
+    throw new LabConfigError('LAB_DIRECTORY', `${name} must hold one Ed25519 public key (64 hex)`);
   return key;
 }
 
@@ -79,7 +81,8 @@ function readPublicKey(name: string, path: string): Uint8Array {
  */
 export function gateAuthorities(config: LabConfig, runner: RunnerRequestKey): PinnedAuthoritySet {
   const gatePath = join(config.labDir, GATE_PUB_FILE);
-  if (!existsSync(gatePath)) throw new LabConfigError('LAB_DIRECTORY', `${GATE_PUB_FILE} is missing next to the lab config (the owner's lab-gate public key)`);
+  if (!existsSync(gatePath))
+    throw new LabConfigError('LAB_DIRECTORY', `${GATE_PUB_FILE} is missing next to the lab config (the owner's lab-gate public key)`);
   const pins: PinnedAuthority[] = [];
   const pin = (publicKey: Uint8Array, role: AuthorityRole) => {
     const keyId = keyIdOf(publicKey);
@@ -108,7 +111,11 @@ export function ownerReconciliationKey(config: LabConfig): Uint8Array | null {
  * key the run knows in its own role (the lab-gate key, the runner's request key, the run keys' public halves),
  * so that an answer signed by one of them is refused as WRONG_ROLE rather than as an unknown key.
  */
-export function evidencePins(config: LabConfig, ownerReconciliation: Uint8Array, earlier: readonly { role: AuthorityRole; publicKey: Uint8Array }[]): PinnedAuthoritySet {
+export function evidencePins(
+  config: LabConfig,
+  ownerReconciliation: Uint8Array,
+  earlier: readonly { role: AuthorityRole; publicKey: Uint8Array }[],
+): PinnedAuthoritySet {
   const pins: PinnedAuthority[] = [];
   const pin = (publicKey: Uint8Array, role: AuthorityRole) => {
     const keyId = keyIdOf(publicKey);

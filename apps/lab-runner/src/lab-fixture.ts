@@ -15,11 +15,26 @@ export const REPLACEMENTS: Readonly<Record<ScenarioId, { readonly b: string; rea
   ordinary: Object.freeze({ b: 'lab ordinary: replacement B (sentinel 41aa)', c: 'lab ordinary: conflict C (sentinel 41ab)' }),
   'd1-stale-before-forward': Object.freeze({ b: 'lab d1: replacement B (sentinel 52ba)', c: 'lab d1: conflict C (sentinel 52bb)' }),
   'd3-conflict-after-verified': Object.freeze({ b: 'lab d3: replacement B (sentinel 63ca)', c: 'lab d3: conflict C (sentinel 63cb)' }),
-  'e-forward-response-lost': Object.freeze({ b: 'lab e-forward: replacement B (sentinel 74da)', c: 'lab e-forward: conflict C (sentinel 74db)' }),
-  'e-rollback-response-lost': Object.freeze({ b: 'lab e-rollback: replacement B (sentinel 85ea)', c: 'lab e-rollback: conflict C (sentinel 85eb)' }),
-  'g-restart-executing': Object.freeze({ b: 'lab g-executing: replacement B (sentinel 96fa)', c: 'lab g-executing: conflict C (sentinel 96fb)' }),
-  'g-restart-after-verified': Object.freeze({ b: 'lab g-verified: replacement B (sentinel a70a)', c: 'lab g-verified: conflict C (sentinel a70b)' }),
-  'g-restart-rolling-back': Object.freeze({ b: 'lab g-rolling-back: replacement B (sentinel b81a)', c: 'lab g-rolling-back: conflict C (sentinel b81b)' }),
+  'e-forward-response-lost': Object.freeze({
+    b: 'lab e-forward: replacement B (sentinel 74da)',
+    c: 'lab e-forward: conflict C (sentinel 74db)',
+  }),
+  'e-rollback-response-lost': Object.freeze({
+    b: 'lab e-rollback: replacement B (sentinel 85ea)',
+    c: 'lab e-rollback: conflict C (sentinel 85eb)',
+  }),
+  'g-restart-executing': Object.freeze({
+    b: 'lab g-executing: replacement B (sentinel 96fa)',
+    c: 'lab g-executing: conflict C (sentinel 96fb)',
+  }),
+  'g-restart-after-verified': Object.freeze({
+    b: 'lab g-verified: replacement B (sentinel a70a)',
+    c: 'lab g-verified: conflict C (sentinel a70b)',
+  }),
+  'g-restart-rolling-back': Object.freeze({
+    b: 'lab g-rolling-back: replacement B (sentinel b81a)',
+    c: 'lab g-rolling-back: conflict C (sentinel b81b)',
+  }),
 });
 
 export const ALIASES_PATH = '/api/v2/firewall/aliases';
@@ -35,9 +50,21 @@ export const LAB_NETGATE_ID = 'a1b2c3d4e5f6a7b8';
 export function simulatorData(): Record<string, unknown> {
   return {
     [ALIASES_PATH]: [
-      { name: SIBLING_ALIASES[0], type: 'host', descr: 'lab sibling hosts (sentinel c92a)', address: ['10.90.0.1', '10.90.0.2'], detail: ['one', 'two'] },
+      {
+        name: SIBLING_ALIASES[0],
+        type: 'host',
+        descr: 'lab sibling hosts (sentinel c92a)',
+        address: ['10.90.0.1', '10.90.0.2'],
+        detail: ['one', 'two'],
+      },
       { name: CANDIDATE_ALIAS, type: 'host', descr: DESCRIPTION_A, address: ['10.91.0.1'], detail: ['candidate'] },
-      { name: SIBLING_ALIASES[1], type: 'port', descr: 'lab sibling ports (sentinel c92b)', address: ['8080', '8443'], detail: ['alt-http', 'alt-https'] },
+      {
+        name: SIBLING_ALIASES[1],
+        type: 'port',
+        descr: 'lab sibling ports (sentinel c92b)',
+        address: ['8080', '8443'],
+        detail: ['alt-http', 'alt-https'],
+      },
     ],
     [STATUS_PATH]: { platform: 'pfSense lab simulator', netgate_id: LAB_NETGATE_ID },
   };

@@ -68,7 +68,9 @@ export function operatorAuthorities(keys: LabKeys, pins: LabPins = NO_PINS): Pin
   return pinSet([
     { publicKey: keys.authorization.publicKey, role: 'plan-authorization' },
     { publicKey: keys.confirmation.publicKey, role: 'confirmation' },
-    pins.ownerReconciliation === null ? { publicKey: keys.reconciliation.publicKey, role: 'reconciliation' } : { publicKey: pins.ownerReconciliation, role: 'reconciliation' },
+    pins.ownerReconciliation === null
+      ? { publicKey: keys.reconciliation.publicKey, role: 'reconciliation' }
+      : { publicKey: pins.ownerReconciliation, role: 'reconciliation' },
     { publicKey: keys.server.publicKey, role: 'server-request' },
     ...pins.earlier,
   ]);
@@ -89,8 +91,18 @@ export function publicPinsOf(keys: LabKeys): readonly LabPin[] {
 }
 
 export const labPinsWireSchema = z.strictObject({
-  earlier: z.array(z.strictObject({ role: z.enum(['plan-authorization', 'confirmation', 'server-request']), publicKey: z.string().regex(/^[0-9a-f]{64}$/) })).max(96),
-  ownerReconciliation: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  earlier: z
+    .array(
+      z.strictObject({
+        role: z.enum(['plan-authorization', 'confirmation', 'server-request']),
+        publicKey: z.string().regex(/^[0-9a-f]{64}$/),
+      }),
+    )
+    .max(96),
+  ownerReconciliation: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
 });
 export type LabPinsWire = z.infer<typeof labPinsWireSchema>;
 
@@ -122,7 +134,12 @@ export type LabKeysWire = z.infer<typeof labKeysWireSchema>;
 /** For the IPC channel to a worker process only (never a file, an argument or an environment variable). */
 export function labKeysToWire(keys: LabKeys): LabKeysWire {
   const w = (k: LabKeyPair) => ({ privateKey: bytesToHex(k.privateKey), publicKey: bytesToHex(k.publicKey) });
-  return { authorization: w(keys.authorization), confirmation: w(keys.confirmation), reconciliation: w(keys.reconciliation), server: w(keys.server) };
+  return {
+    authorization: w(keys.authorization),
+    confirmation: w(keys.confirmation),
+    reconciliation: w(keys.reconciliation),
+    server: w(keys.server),
+  };
 }
 
 export function labKeysFromWire(value: unknown): LabKeys {

@@ -71,8 +71,13 @@ export class LabOwner {
     Object.freeze(this);
   }
 
-  sign(side: { readonly inbox: string; readonly outbox: string }, pendingFile: string, outcome: 'APPLIED' | 'NOT_APPLIED' | null = null): SignedRecord {
-    if (typeof pendingFile !== 'string' || !SAFE_NAME.test(pendingFile)) throw new TypeError('LabOwner.sign: "pendingFile" must be an outbox file name');
+  sign(
+    side: { readonly inbox: string; readonly outbox: string },
+    pendingFile: string,
+    outcome: 'APPLIED' | 'NOT_APPLIED' | null = null,
+  ): SignedRecord {
+    if (typeof pendingFile !== 'string' || !SAFE_NAME.test(pendingFile))
+      throw new TypeError('LabOwner.sign: "pendingFile" must be an outbox file name');
     const raw = parseArtifact(readFileSync(join(side.outbox, pendingFile)));
     const now = Date.now();
     const request = verifyPendingRequest(raw, { serverAuthorities: serverAuthorities(this.#keys), nowMs: now });

@@ -61,7 +61,12 @@ async function runCli(argv: readonly string[]): Promise<number> {
       const config = loadLabConfig(command.configFile, process.cwd());
       checkOwnerKeyConfigured(config, command.ids);
       const lease = Number(process.env[GATE_LEASE_ENV] ?? GATE_LEASE_MS);
-      const r = await requestGate(config, command.ids, Date.now(), Number.isSafeInteger(lease) && lease > 0 && lease <= GATE_LEASE_MS ? lease : GATE_LEASE_MS);
+      const r = await requestGate(
+        config,
+        command.ids,
+        Date.now(),
+        Number.isSafeInteger(lease) && lease > 0 && lease <= GATE_LEASE_MS ? lease : GATE_LEASE_MS,
+      );
       if (command.json) out.write(`${JSON.stringify({ pending_request: r.pendingRequest, request_public_key: r.requestPublicKey })}\n`);
       else {
         out.write(

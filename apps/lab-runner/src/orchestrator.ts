@@ -19,7 +19,8 @@ async function change(ctx: ScenarioContext, to: 'C' | 'A'): Promise<void> {
     before: revisions,
     after: await ctx.revisionsNow(),
   });
-  if (r.status !== OperationStatus.VERIFIED) throw new LabError('ORCHESTRATION_FAILED', `the orchestration change to ${to} ended ${r.status}`);
+  if (r.status !== OperationStatus.VERIFIED)
+    throw new LabError('ORCHESTRATION_FAILED', `the orchestration change to ${to} ended ${r.status}`);
 }
 
 /** Someone else's change: the candidate becomes the scenario's C. */

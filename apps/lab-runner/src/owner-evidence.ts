@@ -4,7 +4,14 @@
 // state version — then handed to the subject's inbox, where the coordinator verifies it once more.
 import { chmodSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ArtifactFormatError, ArtifactKind, ArtifactVerificationError, artifactDigestOf, parseArtifact, verifyArtifactSignature } from '@pfsense-mcp/authorization';
+import {
+  ArtifactFormatError,
+  ArtifactKind,
+  ArtifactVerificationError,
+  artifactDigestOf,
+  parseArtifact,
+  verifyArtifactSignature,
+} from '@pfsense-mcp/authorization';
 import type { Artifact } from '@pfsense-mcp/authorization';
 import { KeyFileError, readSecretFile, writeSecretFile } from '@pfsense-mcp/crypto';
 import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
@@ -23,7 +30,8 @@ function readArtifact(path: string, what: string): Artifact {
   try {
     return parseArtifact(readSecretFile(path, { maxBytes: MAX_ARTIFACT_BYTES }));
   } catch (e) {
-    if (e instanceof KeyFileError) throw new ResumeError(`EVIDENCE_${e.code}`, `${what}: ${e.code} (owner-only regular file, mode 0600 or 0400)`);
+    if (e instanceof KeyFileError)
+      throw new ResumeError(`EVIDENCE_${e.code}`, `${what}: ${e.code} (owner-only regular file, mode 0600 or 0400)`);
     if (e instanceof ArtifactFormatError) throw new ResumeError(`EVIDENCE_${e.code}`, `${what}: not a valid artifact (${e.code})`);
     throw e;
   }
@@ -42,28 +50,44 @@ export function checkOwnerEvidence(
   pins: PinnedAuthoritySet,
 ): { readonly fileName: string; readonly bytes: Buffer; readonly record: SignedRecord } {
   const names = existsSync(evidenceDir) ? readdirSync(evidenceDir).filter((n) => !n.startsWith('.')) : [];
-  if (names.length === 0) throw new ResumeError('EVIDENCE_MISSING', `--resume: no signed answer in the evidence directory the pause printed`);
+  if (names.length === 0)
+    throw new ResumeError('EVIDENCE_MISSING', `--resume: no signed answer in the evidence directory the pause printed`);
   if (names.length > 1) throw new ResumeError('EVIDENCE_AMBIGUOUS', '--resume: more than one file in the evidence directory');
   const fileName = names[0] as string;
   const path = join(evidenceDir, fileName);
   const request = readArtifact(pendingPath, 'the pending request');
   const evidence = readArtifact(path, 'the evidence');
   const expectedKind = pending.request === 'reconciliation' ? ArtifactKind.RECONCILIATION : ArtifactKind.RELEASE;
-  if (evidence.kind !== expectedKind) throw new ResumeError('EVIDENCE_UNSIGNED', `--resume: the evidence is not the owner's signed ${pending.request} (it is ${evidence.kind.replace(/^pfsense-mcp\//, '')})`);
+  if (evidence.kind !== expectedKind)
+    throw new ResumeError(
+      'EVIDENCE_UNSIGNED',
+      `--resume: the evidence is not the owner's signed ${pending.request} (it is ${evidence.kind.replace(/^pfsense-mcp\//, '')})`,
+    );
   try {
     verifyArtifactSignature(evidence, pins);
   } catch (e) {
-    if (e instanceof ArtifactVerificationError) throw new ResumeError(`EVIDENCE_${e.code}`, `--resume: the evidence is refused (${e.code}): it must be signed with the owner's reconciliation key`);
+    if (e instanceof ArtifactVerificationError)
+      throw new ResumeError(
+        `EVIDENCE_${e.code}`,
+        `--resume: the evidence is refused (${e.code}): it must be signed with the owner's reconciliation key`,
+      );
     throw e;
   }
   const rp = (request as { payload: { contract_id?: unknown; state_version?: unknown } }).payload;
   const ep = (evidence as { payload: { contract_id?: unknown; state_version?: unknown; outcome?: unknown } }).payload;
-  if (ep.contract_id !== rp.contract_id || ep.state_version !== rp.state_version) throw new ResumeError('EVIDENCE_OTHER_REQUEST', '--resume: the evidence answers another request');
+  if (ep.contract_id !== rp.contract_id || ep.state_version !== rp.state_version)
+    throw new ResumeError('EVIDENCE_OTHER_REQUEST', '--resume: the evidence answers another request');
   const outcome = ep.outcome === 'APPLIED' || ep.outcome === 'NOT_APPLIED' ? ep.outcome : null;
   return Object.freeze({
     fileName,
     bytes: readFileSync(path),
-    record: Object.freeze({ requestKind: request.kind, requestDigest: artifactDigestOf(request), signedKind: evidence.kind, signedDigest: artifactDigestOf(evidence), outcome }),
+    record: Object.freeze({
+      requestKind: request.kind,
+      requestDigest: artifactDigestOf(request),
+      signedKind: evidence.kind,
+      signedDigest: artifactDigestOf(evidence),
+      outcome,
+    }),
   });
 }
 
@@ -71,7 +95,8 @@ export function checkOwnerEvidence(
 export function deliverToInbox(inbox: string, fileName: string, bytes: Buffer): void {
   const target = join(inbox, fileName);
   if (existsSync(target)) {
-    if (!readFileSync(target).equals(bytes)) throw new ResumeError('EVIDENCE_CONFLICT', '--resume: another file of that name is already in the inbox');
+    if (!readFileSync(target).equals(bytes))
+      throw new ResumeError('EVIDENCE_CONFLICT', '--resume: another file of that name is already in the inbox');
     return;
   }
   writeSecretFile(target, bytes);

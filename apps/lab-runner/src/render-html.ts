@@ -44,7 +44,8 @@ function stateChips(states: readonly string[]): string {
     .join('→')}</span>`;
 }
 
-const sendsText = (s: { forward: number; rollback: number; orchestration: number }): string => `${s.forward} / ${s.rollback} / ${s.orchestration}`;
+const sendsText = (s: { forward: number; rollback: number; orchestration: number }): string =>
+  `${s.forward} / ${s.rollback} / ${s.orchestration}`;
 
 function row(label: string, expected: string, observed: string, ok: boolean): string {
   return `<tr><td>${escapeHtml(label)}</td><td>${expected}</td><td class="${ok ? 'match' : 'mismatch'}">${observed}</td></tr>`;
@@ -52,8 +53,14 @@ function row(label: string, expected: string, observed: string, ok: boolean): st
 
 function timelineRow(e: TimelineEvent): string {
   const sends = e.sends.forward + e.sends.rollback + e.sends.orchestration > 0 ? sendsText(e.sends) : '';
-  const revisions = e.revisions === undefined ? '' : `${escapeHtml(revisionSnapshotText(e.revisions.before))} → ${escapeHtml(revisionSnapshotText(e.revisions.after))}`;
-  const artifact = e.artifact === null ? '' : `${escapeHtml(e.artifact.kind.replace('pfsense-mcp/', ''))} <code title="${escapeHtml(e.artifact.digest)}">${escapeHtml(e.artifact.digest.slice(0, 16))}…</code>`;
+  const revisions =
+    e.revisions === undefined
+      ? ''
+      : `${escapeHtml(revisionSnapshotText(e.revisions.before))} → ${escapeHtml(revisionSnapshotText(e.revisions.after))}`;
+  const artifact =
+    e.artifact === null
+      ? ''
+      : `${escapeHtml(e.artifact.kind.replace('pfsense-mcp/', ''))} <code title="${escapeHtml(e.artifact.digest)}">${escapeHtml(e.artifact.digest.slice(0, 16))}…</code>`;
   return `<tr><td class="n">${e.at_ms}</td><td><span class="actor ${escapeHtml(e.actor)}">${escapeHtml(e.actor)}</span></td><td>${escapeHtml(e.action)}</td><td>${e.state === null ? '' : `<span class="st">${escapeHtml(e.state)}</span>`}</td><td class="n">${e.reads || ''}</td><td>${sends}</td><td>${artifact}</td><td>${revisions}</td></tr>`;
 }
 
@@ -62,7 +69,8 @@ function pendingEvidence(r: ScenarioResult): string {
   const pending = r.signed.filter((x) => x.config_history !== undefined);
   if (pending.length === 0) return '';
   const items = pending.map(
-    (x) => `<li>${escapeHtml(x.requestKind.replace('pfsense-mcp/', ''))} <code>${escapeHtml(x.requestDigest.slice(0, 16))}…</code>: ${escapeHtml(corroborationText(x.config_history ?? null))}; signed ${escapeHtml(x.outcome ?? '—')}</li>`,
+    (x) =>
+      `<li>${escapeHtml(x.requestKind.replace('pfsense-mcp/', ''))} <code>${escapeHtml(x.requestDigest.slice(0, 16))}…</code>: ${escapeHtml(corroborationText(x.config_history ?? null))}; signed ${escapeHtml(x.outcome ?? '—')}</li>`,
   );
   return `<div>Pending evidence (reconciliation requests as the owner reviewed them):<ul>${items.join('')}</ul></div>`;
 }
@@ -98,7 +106,10 @@ ${pendingEvidence(r)}
 export function renderHtml(report: LabReport): string {
   const allOk = report.summary.failed === 0 && !report.interrupted;
   const tiles = report.scenarios
-    .map((r) => `<a class="tile" href="#${escapeHtml(r.id)}" style="text-decoration:none;color:inherit"><span class="badge ${r.ok ? 'pass' : 'fail'}">${r.ok ? 'PASS' : 'FAIL'}</span> <b>${escapeHtml(r.id)}</b><span class="meta">sends ${sendsText(r.sends)} · ends ${escapeHtml(r.states[r.states.length - 1] ?? '—')}</span></a>`)
+    .map(
+      (r) =>
+        `<a class="tile" href="#${escapeHtml(r.id)}" style="text-decoration:none;color:inherit"><span class="badge ${r.ok ? 'pass' : 'fail'}">${r.ok ? 'PASS' : 'FAIL'}</span> <b>${escapeHtml(r.id)}</b><span class="meta">sends ${sendsText(r.sends)} · ends ${escapeHtml(r.states[r.states.length - 1] ?? '—')}</span></a>`,
+    )
     .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

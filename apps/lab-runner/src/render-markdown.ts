@@ -3,7 +3,8 @@ import { corroborationText, revisionSnapshotText } from './revision-snapshot.js'
 import type { ScenarioResult } from './scenario-result.js';
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const sendsText = (s: { forward: number; rollback: number; orchestration: number }): string => `${s.forward} / ${s.rollback} / ${s.orchestration}`;
+const sendsText = (s: { forward: number; rollback: number; orchestration: number }): string =>
+  `${s.forward} / ${s.rollback} / ${s.orchestration}`;
 const short = (digest: string): string => digest.slice(0, 16);
 
 function scenarioSection(r: ScenarioResult): string {
@@ -24,19 +25,33 @@ function scenarioSection(r: ScenarioResult): string {
     `| sibling aliases byte-identical | yes | ${r.siblings_unchanged ? 'yes' : 'NO'} |`,
     '',
   ];
-  if (r.orchestration_states.length > 0) lines.push(`Orchestration contracts: ${r.orchestration_states.map((s) => s.join(' → ')).join('; ')}.`, '');
+  if (r.orchestration_states.length > 0)
+    lines.push(`Orchestration contracts: ${r.orchestration_states.map((s) => s.join(' → ')).join('; ')}.`, '');
   if (r.failures.length > 0) lines.push('Failures:', '', ...r.failures.map((f) => `- ${cell(f)}`), '');
-  if (r.left !== null) lines.push(`Left: ${r.left.action}; subject ${r.left.subject_state ?? '—'}; candidate is A: ${r.left.candidate_is_original ?? 'unknown'} (${cell(r.left.reason)}).`, '');
-  lines.push('| t (ms) | actor | step | state | reads | sends f/r/o | artifact | config history before → after |', '|---:|---|---|---|---:|---|---|---|');
+  if (r.left !== null)
+    lines.push(
+      `Left: ${r.left.action}; subject ${r.left.subject_state ?? '—'}; candidate is A: ${r.left.candidate_is_original ?? 'unknown'} (${cell(r.left.reason)}).`,
+      '',
+    );
+  lines.push(
+    '| t (ms) | actor | step | state | reads | sends f/r/o | artifact | config history before → after |',
+    '|---:|---|---|---|---:|---|---|---|',
+  );
   for (const e of r.timeline) {
-    const revisions = e.revisions === undefined ? '' : `${revisionSnapshotText(e.revisions.before)} → ${revisionSnapshotText(e.revisions.after)}`;
-    lines.push(`| ${e.at_ms} | ${e.actor} | ${cell(e.action)} | ${e.state ?? ''} | ${e.reads} | ${sendsText(e.sends)} | ${e.artifact ? `${e.artifact.kind.replace('pfsense-mcp/', '')} ${short(e.artifact.digest)}` : ''} | ${revisions} |`);
+    const revisions =
+      e.revisions === undefined ? '' : `${revisionSnapshotText(e.revisions.before)} → ${revisionSnapshotText(e.revisions.after)}`;
+    lines.push(
+      `| ${e.at_ms} | ${e.actor} | ${cell(e.action)} | ${e.state ?? ''} | ${e.reads} | ${sendsText(e.sends)} | ${e.artifact ? `${e.artifact.kind.replace('pfsense-mcp/', '')} ${short(e.artifact.digest)}` : ''} | ${revisions} |`,
+    );
   }
   lines.push('');
   const pending = r.signed.filter((x) => x.config_history !== undefined);
   if (pending.length > 0) {
     lines.push('Pending evidence (reconciliation requests as the owner reviewed them):', '');
-    for (const x of pending) lines.push(`- ${x.requestKind.replace('pfsense-mcp/', '')} ${short(x.requestDigest)}: ${cell(corroborationText(x.config_history ?? null))}; signed ${x.outcome ?? '—'}`);
+    for (const x of pending)
+      lines.push(
+        `- ${x.requestKind.replace('pfsense-mcp/', '')} ${short(x.requestDigest)}: ${cell(corroborationText(x.config_history ?? null))}; signed ${x.outcome ?? '—'}`,
+      );
     lines.push('');
   }
   return lines.join('\n');
@@ -47,7 +62,12 @@ function scenarioSection(r: ScenarioResult): string {
 export function applianceSummary(report: LabReport): string | null {
   const a = report.appliance;
   if (a === null) return null;
-  const closing = a.closing.exactly_as_found === true ? 'exactly as found' : a.closing.exactly_as_found === false ? 'NOT as found' : `not read (${a.closing.reason ?? 'unknown'})`;
+  const closing =
+    a.closing.exactly_as_found === true
+      ? 'exactly as found'
+      : a.closing.exactly_as_found === false
+        ? 'NOT as found'
+        : `not read (${a.closing.reason ?? 'unknown'})`;
   const pending = a.closing.pending_subsystems === null ? 'unknown' : a.closing.pending_subsystems.join(', ') || 'none';
   return `appliance ${a.binding_digest} · gate deadline ${a.gate_deadline} · preflight: pfrest ${a.preflight.pfrest_version ?? 'unknown'}, candidate once, ${a.preflight.sibling_count} other aliases recorded, nothing pending · closing read-back: ${closing} (pending now: ${pending})${a.owner_pauses ? ` · stopped ${a.owner_pauses}× for the owner's signature (run ${a.run_id ?? '?'}, resumed)` : ''}`;
 }
@@ -69,7 +89,8 @@ export function renderMarkdown(report: LabReport): string {
     '| scenario | result | states | sends f/r/o (expected) | candidate is A | appliance binding |',
     '|---|---|---|---|---|---|',
     ...report.scenarios.map(
-      (r) => `| \`${r.id}\` | ${r.ok ? 'PASS' : 'FAIL'} | ${r.states.join(' → ')} | ${sendsText(r.sends)} (${sendsText(r.expected_sends)}) | ${r.final_target_matches ? 'yes' : 'NO'} | ${r.appliance_binding_digest ? short(r.appliance_binding_digest) : '—'} |`,
+      (r) =>
+        `| \`${r.id}\` | ${r.ok ? 'PASS' : 'FAIL'} | ${r.states.join(' → ')} | ${sendsText(r.sends)} (${sendsText(r.expected_sends)}) | ${r.final_target_matches ? 'yes' : 'NO'} | ${r.appliance_binding_digest ? short(r.appliance_binding_digest) : '—'} |`,
     ),
     '',
     ...report.scenarios.map(scenarioSection),

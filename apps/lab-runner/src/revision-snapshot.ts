@@ -20,9 +20,7 @@ export interface RevisionsAround {
   readonly after: RevisionSnapshot | null;
 }
 
-const revisionsSchema = z
-  .array(z.object({ time: z.number().int().nonnegative(), description: z.string().max(4096) }))
-  .max(1000);
+const revisionsSchema = z.array(z.object({ time: z.number().int().nonnegative(), description: z.string().max(4096) })).max(1000);
 
 /** Reads the revisions once (GET only); an unreadable or malformed history is null, never an error. */
 export async function takeRevisionSnapshot(read: () => Promise<unknown>): Promise<RevisionSnapshot | null> {
@@ -38,7 +36,10 @@ export async function takeRevisionSnapshot(read: () => Promise<unknown>): Promis
   return Object.freeze({
     count: r.length,
     newest_time: r[0]?.time ?? null,
-    digest: digest(DigestPurpose.CONFIG_HISTORY_DESCRIPTIONS, r.map((x) => x.description)),
+    digest: digest(
+      DigestPurpose.CONFIG_HISTORY_DESCRIPTIONS,
+      r.map((x) => x.description),
+    ),
   });
 }
 
@@ -48,14 +49,16 @@ export function revisionSnapshotText(s: RevisionSnapshot | null): string {
 }
 
 /** A reconciliation request's corroboration in words, for the report's pending-evidence lines. */
-export function corroborationText(c: {
-  readonly class: string;
-  readonly reason: string | null;
-  readonly new_count: number | null;
-  readonly newest_time: number | null;
-  readonly change_note: string | null;
-  readonly descriptions_digest: string | null;
-} | null): string {
+export function corroborationText(
+  c: {
+    readonly class: string;
+    readonly reason: string | null;
+    readonly new_count: number | null;
+    readonly newest_time: number | null;
+    readonly change_note: string | null;
+    readonly descriptions_digest: string | null;
+  } | null,
+): string {
   if (c === null) return 'config history: nothing recorded with the send';
   const count = c.new_count === null ? 'unknown count of' : String(c.new_count);
   const newest = c.newest_time === null ? '' : `, newest at ${c.newest_time}`;
@@ -72,14 +75,23 @@ const revisionSnapshotSchema = z.strictObject({
 });
 
 /** A timeline event's `revisions` on the wire (worker IPC) and in a paused run's state file. */
-export const revisionsAroundSchema = z.strictObject({ before: revisionSnapshotSchema.nullable(), after: revisionSnapshotSchema.nullable() });
+export const revisionsAroundSchema = z.strictObject({
+  before: revisionSnapshotSchema.nullable(),
+  after: revisionSnapshotSchema.nullable(),
+});
 
 /** A signed record's `config_history` (the reconciliation request's corroboration) on the wire and on file. */
 export const pendingCorroborationSchema = z.strictObject({
   class: z.enum(['NONE', 'ONE', 'SEVERAL', 'UNKNOWN']),
-  reason: z.string().regex(/^[A-Z_]{1,32}$/).nullable(),
+  reason: z
+    .string()
+    .regex(/^[A-Z_]{1,32}$/)
+    .nullable(),
   new_count: z.number().int().min(0).max(1000).nullable(),
   newest_time: z.number().int().min(0).nullable(),
   change_note: z.literal(PFREST_ALIAS_UPDATE_NOTE).nullable(),
-  descriptions_digest: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  descriptions_digest: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
 });

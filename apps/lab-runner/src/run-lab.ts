@@ -176,7 +176,14 @@ interface Session {
   say(out: LabOutput, text: string): void;
 }
 
-function newSession(options: LabRunOptions, ids: readonly ScenarioId[], started: Date, runDir: string, appliance: ApplianceRun | null, results: ScenarioResult[]): Session {
+function newSession(
+  options: LabRunOptions,
+  ids: readonly ScenarioId[],
+  started: Date,
+  runDir: string,
+  appliance: ApplianceRun | null,
+  results: ScenarioResult[],
+): Session {
   const guard = new SentinelGuard();
   return {
     ids,
@@ -261,11 +268,22 @@ async function resumeLab(options: LabRunOptions, resume: NonNullable<LabRunOptio
   } finally {
     runner.privateKey.fill(0);
   }
-  if (state.appliance.url !== config.url || state.appliance.tls_mode !== config.tlsMode || state.appliance.candidate !== config.candidateAlias) {
-    throw new LabGateError('GATE_WRONG_APPLIANCE', '--resume: the lab config names another appliance URL, TLS mode or candidate than the run');
+  if (
+    state.appliance.url !== config.url ||
+    state.appliance.tls_mode !== config.tlsMode ||
+    state.appliance.candidate !== config.candidateAlias
+  ) {
+    throw new LabGateError(
+      'GATE_WRONG_APPLIANCE',
+      '--resume: the lab config names another appliance URL, TLS mode or candidate than the run',
+    );
   }
   const ownerReconciliation = ownerReconciliationKey(config);
-  if (ownerReconciliation === null) throw new LabConfigError('LAB_CONFIG', '--resume: the lab config needs "reconciliation_public_key_file" (the owner\'s reconciliation key)');
+  if (ownerReconciliation === null)
+    throw new LabConfigError(
+      'LAB_CONFIG',
+      '--resume: the lab config needs "reconciliation_public_key_file" (the owner\'s reconciliation key)',
+    );
   checkReportDir(options.reportDir, options.cwd);
   const receipt = checkGateReceipt(config, join(runDir, 'gate-receipt.json'), state.ids, Date.now());
   if (artifactDigestOf(receipt) !== state.appliance.receipt_digest || receipt.payload.deadline !== state.appliance.deadline) {
@@ -274,11 +292,17 @@ async function resumeLab(options: LabRunOptions, resume: NonNullable<LabRunOptio
   const paused = state.paused;
   const earlier = state.earlier_keys.map((k) => Object.freeze({ role: k.role, publicKey: hexToBytes(k.public_key) }));
   const pendingPath = join(scenarioPaths(join(runDir, paused.scenario)).subjectOutbox, paused.pending.pendingFile);
-  const evidence = checkOwnerEvidence(evidenceDirOf(runDir, state.pauses), pendingPath, paused.pending, evidencePins(config, ownerReconciliation, earlier));
+  const evidence = checkOwnerEvidence(
+    evidenceDirOf(runDir, state.pauses),
+    pendingPath,
+    paused.pending,
+    evidencePins(config, ownerReconciliation, earlier),
+  );
   const deadline = state.appliance.deadline;
   deadlineCheck(deadline)('resume: appliance binding read');
   const digest = await readApplianceBindingDigest(config);
-  if (digest !== state.appliance.binding_digest) throw new LabGateError('GATE_WRONG_APPLIANCE', '--resume: the appliance found is not the one of the run');
+  if (digest !== state.appliance.binding_digest)
+    throw new LabGateError('GATE_WRONG_APPLIANCE', '--resume: the appliance found is not the one of the run');
   deliverToInbox(scenarioPaths(join(runDir, paused.scenario)).subjectInbox, evidence.fileName, evidence.bytes);
   const appliance: ApplianceRun = {
     config,
@@ -297,7 +321,11 @@ async function resumeLab(options: LabRunOptions, resume: NonNullable<LabRunOptio
   };
   const session = newSession(options, state.ids, new Date(state.started_at), runDir, appliance, [...state.results]);
   session.secret(state.description_a);
-  if (options.stderr.isTTY) session.say(options.stderr, `pfsense-mcp-lab: resuming run ${state.run_id} at ${paused.scenario} (the owner's ${paused.pending.request} verified)\n`);
+  if (options.stderr.isTTY)
+    session.say(
+      options.stderr,
+      `pfsense-mcp-lab: resuming run ${state.run_id} at ${paused.scenario} (the owner's ${paused.pending.request} verified)\n`,
+    );
   return continueRun(session, options, state.ids.indexOf(paused.scenario), { snapshot: paused, ownerSigned: evidence.record }, null);
 }
 
@@ -309,13 +337,23 @@ function progressOf(session: Session, options: LabRunOptions) {
 }
 
 /** Runs the session's scenarios from index `from` (the first one resumed when `resume` is given). */
-async function continueRun(session: Session, options: LabRunOptions, from: number, resume: ScenarioResume | null, reportDirOpened: string | null): Promise<LabRunOutcome> {
+async function continueRun(
+  session: Session,
+  options: LabRunOptions,
+  from: number,
+  resume: ScenarioResume | null,
+  reportDirOpened: string | null,
+): Promise<LabRunOutcome> {
   const keys = generateLabKeys();
   for (const s of labKeySecrets(keys)) session.secret(s);
   const a = session.appliance;
   const pins: LabPins = { earlier: a?.earlier ?? [], ownerReconciliation: a?.ownerReconciliation ?? null };
   const showProgress = options.stderr.isTTY;
-  if (showProgress && resume === null) session.say(options.stderr, `pfsense-mcp-lab: ${session.ids.length} scenario(s) against the ${a === null ? 'simulator' : 'appliance of the lab config'}\n`);
+  if (showProgress && resume === null)
+    session.say(
+      options.stderr,
+      `pfsense-mcp-lab: ${session.ids.length} scenario(s) against the ${a === null ? 'simulator' : 'appliance of the lab config'}\n`,
+    );
   const target =
     a === null
       ? null
@@ -387,7 +425,14 @@ function pause(session: Session, options: LabRunOptions, a: ApplianceRun, keys: 
     run_id: a.runId,
     started_at: session.started.toISOString(),
     ids: [...session.ids],
-    appliance: { url: a.config.url, tls_mode: a.config.tlsMode, candidate: a.config.candidateAlias, binding_digest: a.bindingDigest, deadline: a.deadline, receipt_digest: a.receiptDigest },
+    appliance: {
+      url: a.config.url,
+      tls_mode: a.config.tlsMode,
+      candidate: a.config.candidateAlias,
+      binding_digest: a.bindingDigest,
+      deadline: a.deadline,
+      receipt_digest: a.receiptDigest,
+    },
     preflight: a.preflight,
     found: a.found,
     description_a: a.descriptionA,
@@ -455,14 +500,19 @@ function pause(session: Session, options: LabRunOptions, a: ApplianceRun, keys: 
         `STOPPED ${snapshot.scenario}: a pending ${snapshot.pending.request} request needs the owner's signature`,
         `  run id            ${a.runId}`,
         `  pending request   ${pending}`,
-        ...(snapshot.pending.observed === null ? [] : [`  runner observed   ${snapshot.pending.observed} (check the appliance yourself; if you do not know, do not sign)`]),
+        ...(snapshot.pending.observed === null
+          ? []
+          : [`  runner observed   ${snapshot.pending.observed} (check the appliance yourself; if you do not know, do not sign)`]),
         `sign it:   ${signer}`,
         `then:      ${resumeCommand}`,
         '',
       ].join('\n'),
     );
   }
-  session.say(options.stderr, `pfsense-mcp-lab: run ${a.runId} stopped for the owner (${snapshot.scenario}: ${snapshot.pending.request}); resume with --resume ${a.runId}\n`);
+  session.say(
+    options.stderr,
+    `pfsense-mcp-lab: run ${a.runId} stopped for the owner (${snapshot.scenario}: ${snapshot.pending.request}); resume with --resume ${a.runId}\n`,
+  );
   return { exitCode: EXIT_PENDING, reportDir: null, results: [...session.results] };
 }
 
@@ -523,8 +573,16 @@ function finish(session: Session, options: LabRunOptions, closing: ClosingReadBa
     say(options.stdout, `${JSON.stringify(closing === null ? { summary } : { summary, closing })}\n`);
     say(options.stderr, `pfsense-mcp-lab: report written to ${reportDir}\n`);
   } else {
-    for (const r of ordered) say(options.stdout, `${r.ok ? 'PASS' : 'FAIL'}  ${r.id.padEnd(28)} ${r.states.join(' → ')}  sends f${r.sends.forward} r${r.sends.rollback} o${r.sends.orchestration}${r.ok ? '' : `  (${r.failures[0] ?? 'failed'})`}\n`);
-    if (closing !== null) say(options.stdout, `closing read-back: ${closing.exactly_as_found === true ? 'the appliance is exactly as found' : closing.exactly_as_found === false ? 'the appliance is NOT as found' : `not read (${closing.reason ?? 'unknown'})`}\n`);
+    for (const r of ordered)
+      say(
+        options.stdout,
+        `${r.ok ? 'PASS' : 'FAIL'}  ${r.id.padEnd(28)} ${r.states.join(' → ')}  sends f${r.sends.forward} r${r.sends.rollback} o${r.sends.orchestration}${r.ok ? '' : `  (${r.failures[0] ?? 'failed'})`}\n`,
+      );
+    if (closing !== null)
+      say(
+        options.stdout,
+        `closing read-back: ${closing.exactly_as_found === true ? 'the appliance is exactly as found' : closing.exactly_as_found === false ? 'the appliance is NOT as found' : `not read (${closing.reason ?? 'unknown'})`}\n`,
+      );
     say(options.stdout, `passed ${summary.passed}, failed ${summary.failed}${interrupted ? ' (interrupted)' : ''}\nreport: ${reportDir}\n`);
   }
   return { exitCode: interrupted ? 130 : anyFailed ? 1 : 0, reportDir, results: ordered };

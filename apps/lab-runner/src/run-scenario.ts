@@ -74,7 +74,8 @@ export interface ScenarioResume {
   readonly ownerSigned: SignedRecord;
 }
 
-export type ScenarioOutcome = { readonly kind: 'done'; readonly result: ScenarioResult } | { readonly kind: 'paused'; readonly snapshot: ScenarioSnapshot };
+export type ScenarioOutcome =
+  { readonly kind: 'done'; readonly result: ScenarioResult } | { readonly kind: 'paused'; readonly snapshot: ScenarioSnapshot };
 
 /** One scenario against the appliance of a lab config: shared target, found A, the gate's deadline. */
 export interface ApplianceScenarioTarget extends ScenarioTargetOptions {
@@ -111,7 +112,14 @@ function prepareScenarioDir(runDir: string, id: string): string {
   mkdirSync(dir, { mode: 0o700 });
   const p = scenarioPaths(dir);
   mkdirSync(p.storeDir, { mode: 0o700 });
-  for (const d of [join(dir, 'subject'), join(dir, 'orchestration'), p.subjectInbox, p.subjectOutbox, p.orchestrationInbox, p.orchestrationOutbox]) {
+  for (const d of [
+    join(dir, 'subject'),
+    join(dir, 'orchestration'),
+    p.subjectInbox,
+    p.subjectOutbox,
+    p.orchestrationInbox,
+    p.orchestrationOutbox,
+  ]) {
     mkdirSync(d, { mode: 0o700 });
   }
   return dir;
@@ -141,13 +149,18 @@ async function runWorkerPhase(
     detached: true,
   });
   options.workers.add(child);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const baseline = ctx.baseline as NonNullable<typeof ctx.baseline>;
   try {
     let reconciled: number | null = null;
     let paused: { info: OwnerPauseInfo; nextStep: number } | null = null;
     const end = await new Promise<WorkerEnd>((resolve) => {
-      const timer = setTimeout(() => resolve({ kind: 'failed', message: 'WORKER_TIMEOUT: the worker did not finish its phase' }), WORKER_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => resolve({ kind: 'failed', message: 'WORKER_TIMEOUT: the worker did not finish its phase' }),
+        WORKER_TIMEOUT_MS,
+      );
       const finish = (e: WorkerEnd) => {
         clearTimeout(timer);
         resolve(e);
@@ -163,7 +176,8 @@ async function runWorkerPhase(
         if (msg.type === 'event') ctx.append(msg.event);
         else if (msg.type === 'signed') ctx.signed.push(Object.freeze(msg.signed));
         else if (msg.type === 'restarted') reconciled = msg.reconciled;
-        else if (msg.type === 'paused') paused = { info: { pendingFile: msg.pendingFile, request: msg.request, observed: msg.observed }, nextStep: msg.nextStep };
+        else if (msg.type === 'paused')
+          paused = { info: { pendingFile: msg.pendingFile, request: msg.request, observed: msg.observed }, nextStep: msg.nextStep };
         else if (msg.type === 'kill-point') finish({ kind: 'kill-point', label: msg.label, subjectContractId: msg.subjectContractId });
         else if (msg.type === 'done') finish({ kind: 'done', orchestrationContractIds: msg.orchestrationContractIds, reconciled });
         else finish({ kind: 'failed', message: msg.message });
@@ -231,25 +245,56 @@ async function recover(ctx: ScenarioContext): Promise<LeftState> {
     }
   };
   if (ctx.deadline !== null && !(Date.now() < ctx.deadline)) {
-    return { action: 'left-as-is', subject_state: stateNow(), candidate_is_original: null, reason: 'the gate deadline passed: no recovery action may start' };
+    return {
+      action: 'left-as-is',
+      subject_state: stateNow(),
+      candidate_is_original: null,
+      reason: 'the gate deadline passed: no recovery action may start',
+    };
   }
   try {
     if (stateNow() === RecoveryState.VERIFIED && ctx.subjectContractId !== null) {
       const before = rt.subjectSends();
       await rt.subject.gatekeeper.requestRollback(ctx.subjectContractId);
       ctx.record('runner', 'recovery: sealed rollback of the subject', { rollback: rt.subjectSends() - before });
-      return { action: 'sealed-rollback', subject_state: stateNow(), candidate_is_original: await isOriginal(), reason: 'the subject was VERIFIED' };
+      return {
+        action: 'sealed-rollback',
+        subject_state: stateNow(),
+        candidate_is_original: await isOriginal(),
+        reason: 'the subject was VERIFIED',
+      };
     }
     const original = await isOriginal();
-    if (original !== false) return { action: 'none', subject_state: stateNow(), candidate_is_original: original, reason: original ? 'the candidate is A' : 'the candidate could not be read' };
+    if (original !== false)
+      return {
+        action: 'none',
+        subject_state: stateNow(),
+        candidate_is_original: original,
+        reason: original ? 'the candidate is A' : 'the candidate could not be read',
+      };
     const holding = rt.store.list({ limit: 100 }).filter((c) => rt.store.holdsReservation(c.contract_id));
     if (holding.length > 0) {
-      return { action: 'left-as-is', subject_state: stateNow(), candidate_is_original: false, reason: 'a contract holds the target (reconciliation or release needs the owner)' };
+      return {
+        action: 'left-as-is',
+        subject_state: stateNow(),
+        candidate_is_original: false,
+        reason: 'a contract holds the target (reconciliation or release needs the owner)',
+      };
     }
     await restoreA(ctx);
-    return { action: 'orchestration-restore', subject_state: stateNow(), candidate_is_original: await isOriginal(), reason: 'restored by its own confirmed contract' };
+    return {
+      action: 'orchestration-restore',
+      subject_state: stateNow(),
+      candidate_is_original: await isOriginal(),
+      reason: 'restored by its own confirmed contract',
+    };
   } catch (e) {
-    return { action: 'left-as-is', subject_state: stateNow(), candidate_is_original: await isOriginal(), reason: `recovery stopped: ${failureOf(e)}` };
+    return {
+      action: 'left-as-is',
+      subject_state: stateNow(),
+      candidate_is_original: await isOriginal(),
+      reason: `recovery stopped: ${failureOf(e)}`,
+    };
   }
 }
 
@@ -295,10 +340,18 @@ export async function runScenario(scenario: ScenarioDefinition, options: Scenari
     const ownSiblings = onAppliance === null ? null : candidate;
     const fixed = { simulator: target, scenarioDir, keys: options.keys, pins: options.pins ?? NO_PINS };
     const runtime = await buildLabRuntime(scenario, fixed);
-    const c = new ScenarioContext(scenario, runtime, new LabOwner(options.keys), options.interruption, options.progress, options.pauseAfter, {
-      ...(onAppliance ?? { candidate: CANDIDATE_ALIAS, descriptionA: DESCRIPTION_A, deadline: null }),
-      startedAt: started,
-    });
+    const c = new ScenarioContext(
+      scenario,
+      runtime,
+      new LabOwner(options.keys),
+      options.interruption,
+      options.progress,
+      options.pauseAfter,
+      {
+        ...(onAppliance ?? { candidate: CANDIDATE_ALIAS, descriptionA: DESCRIPTION_A, deadline: null }),
+        startedAt: started,
+      },
+    );
     ctx = c;
     const plan = planOf(scenario.id);
     if (resume === null) {
@@ -367,37 +420,54 @@ export async function runScenario(scenario: ScenarioDefinition, options: Scenari
     check(sends.orchestration === scenario.sends.orchestration, 'SENDS_ORCHESTRATION: orchestration sends differ from the declaration');
     if (options.appliance === null) {
       check(applianceWrites === scenario.applianceWrites, 'APPLIANCE_WRITES: the simulator counted other alias writes than declared');
-      check(applianceWrites === sends.forward + sends.rollback + sends.orchestration, 'APPLIANCE_VS_PROXIES: the simulator and the proxies disagree');
+      check(
+        applianceWrites === sends.forward + sends.rollback + sends.orchestration,
+        'APPLIANCE_VS_PROXIES: the simulator and the proxies disagree',
+      );
     }
-    check(c?.reconciledOnRestart === scenario.reconciledOnRestart, 'RESTART_RECONCILIATION: the restart reconciled other contracts than declared');
-    check(orchestrationStates.every((s) => s[s.length - 1] === RecoveryState.VERIFIED), 'ORCHESTRATION_STATES: an orchestration contract did not end VERIFIED');
+    check(
+      c?.reconciledOnRestart === scenario.reconciledOnRestart,
+      'RESTART_RECONCILIATION: the restart reconciled other contracts than declared',
+    );
+    check(
+      orchestrationStates.every((s) => s[s.length - 1] === RecoveryState.VERIFIED),
+      'ORCHESTRATION_STATES: an orchestration contract did not end VERIFIED',
+    );
   }
   check(finalMatches, 'FINAL_TARGET: a fresh read of the candidate is not A (fingerprint)');
   check(siblingsUnchanged, 'SIBLINGS: a sibling alias changed');
-  return { kind: 'done', result: Object.freeze({
-    id: scenario.id,
-    ok: failures.length === 0,
-    proves: scenario.proves,
-    fault: { kind: scenario.fault.kind, phase: scenario.fault.phase, upstream_delivery: scenario.fault.upstreamDelivery, proxy_kind: scenario.fault.proxyKind ?? scenario.fault.holdKind },
-    states,
-    expected_states: [...scenario.states],
-    sends,
-    expected_sends: { ...scenario.sends },
-    appliance_writes: applianceWrites,
-    expected_appliance_writes: scenario.applianceWrites,
-    final_target_matches: finalMatches,
-    siblings_unchanged: siblingsUnchanged,
-    reconciled_on_restart: c?.reconciledOnRestart ?? null,
-    expected_reconciled_on_restart: scenario.reconciledOnRestart,
-    orchestration_states: orchestrationStates,
-    appliance_binding_digest: c?.applianceBindingDigest ?? null,
-    signed: c === undefined ? [] : [...c.signed],
-    timeline: c === undefined ? [] : [...c.events],
-    failures,
-    interrupted,
-    left,
-    duration_ms: Date.now() - started,
-  }) };
+  return {
+    kind: 'done',
+    result: Object.freeze({
+      id: scenario.id,
+      ok: failures.length === 0,
+      proves: scenario.proves,
+      fault: {
+        kind: scenario.fault.kind,
+        phase: scenario.fault.phase,
+        upstream_delivery: scenario.fault.upstreamDelivery,
+        proxy_kind: scenario.fault.proxyKind ?? scenario.fault.holdKind,
+      },
+      states,
+      expected_states: [...scenario.states],
+      sends,
+      expected_sends: { ...scenario.sends },
+      appliance_writes: applianceWrites,
+      expected_appliance_writes: scenario.applianceWrites,
+      final_target_matches: finalMatches,
+      siblings_unchanged: siblingsUnchanged,
+      reconciled_on_restart: c?.reconciledOnRestart ?? null,
+      expected_reconciled_on_restart: scenario.reconciledOnRestart,
+      orchestration_states: orchestrationStates,
+      appliance_binding_digest: c?.applianceBindingDigest ?? null,
+      signed: c === undefined ? [] : [...c.signed],
+      timeline: c === undefined ? [] : [...c.events],
+      failures,
+      interrupted,
+      left,
+      duration_ms: Date.now() - started,
+    }),
+  };
 }
 
 /** The saved context of a scenario that stopped for the owner (digests, ids, counts; no secret, no value). */
@@ -434,11 +504,20 @@ function restoreContext(c: ScenarioContext, resume: ScenarioResume): void {
   c.signed.push(...s.signed, resume.ownerSigned);
   c.events.push(...s.events);
   c.record('runner', 'resumed in a new process: runtime rebuilt from the store');
-  c.record('owner', `${s.pending.request}: signed with pfsense-mcp-signer`, {}, { kind: resume.ownerSigned.signedKind, digest: resume.ownerSigned.signedDigest });
+  c.record(
+    'owner',
+    `${s.pending.request}: signed with pfsense-mcp-signer`,
+    {},
+    { kind: resume.ownerSigned.signedKind, digest: resume.ownerSigned.signedDigest },
+  );
 }
 
 /** Recovery needs a live runtime: after a worker died the parent's was closed, so rebuild from the store. */
-async function recoverWithRuntime(ctx: ScenarioContext, scenario: ScenarioDefinition, fixed: Parameters<typeof buildLabRuntime>[1]): Promise<LeftState> {
+async function recoverWithRuntime(
+  ctx: ScenarioContext,
+  scenario: ScenarioDefinition,
+  fixed: Parameters<typeof buildLabRuntime>[1],
+): Promise<LeftState> {
   if (isClosed(ctx.runtime)) {
     const rebuilt = await buildLabRuntime(scenario, fixed);
     ctx.restart(rebuilt);
@@ -454,4 +533,3 @@ function isClosed(runtime: LabRuntime): boolean {
     return true;
   }
 }
-

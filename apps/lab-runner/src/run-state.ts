@@ -96,7 +96,9 @@ const stateSchema = z.strictObject({
   results: z.array(z.record(z.string(), z.unknown())).max(SCENARIO_IDS.length),
   paused: snapshotSchema,
   pauses: z.number().int().min(1).max(64),
-  earlier_keys: z.array(z.strictObject({ role: z.enum(['plan-authorization', 'confirmation', 'server-request']), public_key: hex64 })).max(96),
+  earlier_keys: z
+    .array(z.strictObject({ role: z.enum(['plan-authorization', 'confirmation', 'server-request']), public_key: hex64 }))
+    .max(96),
 });
 const fileSchema = z.strictObject({ signature: z.string().regex(/^[0-9a-f]{128}$/), state: z.unknown() });
 
@@ -134,22 +136,28 @@ export function readRunState(config: LabConfig, runId: string, runner: RunnerReq
   } catch {
     isDir = false;
   }
-  if (!isDir || !existsSync(join(runDir, RUN_STATE_FILE))) throw new ResumeError('RESUME_UNKNOWN_RUN', '--resume: no stopped run with this id next to the lab config');
+  if (!isDir || !existsSync(join(runDir, RUN_STATE_FILE)))
+    throw new ResumeError('RESUME_UNKNOWN_RUN', '--resume: no stopped run with this id next to the lab config');
   let raw: unknown;
   try {
     raw = JSON.parse(readSecretFile(join(runDir, RUN_STATE_FILE), { maxBytes: MAX_STATE_BYTES }).toString('utf8'));
   } catch (e) {
-    if (e instanceof KeyFileError) throw new ResumeError('RESUME_STATE_UNSAFE', `--resume: the run's state file: ${e.code} (owner-only regular file)`);
+    if (e instanceof KeyFileError)
+      throw new ResumeError('RESUME_STATE_UNSAFE', `--resume: the run's state file: ${e.code} (owner-only regular file)`);
     throw new ResumeError('RESUME_STATE_TAMPERED', "--resume: the run's state file is not readable JSON");
   }
   const file = fileSchema.safeParse(raw);
   if (!file.success) throw new ResumeError('RESUME_STATE_TAMPERED', "--resume: the run's state file has another shape");
   const text = JSON.stringify(file.data.state);
   if (!ed25519Verify(runner.publicKey, message(text), hexToBytes(file.data.signature))) {
-    throw new ResumeError('RESUME_STATE_TAMPERED', "--resume: the run's state file was changed (its signature by this lab directory's request key does not verify)");
+    throw new ResumeError(
+      'RESUME_STATE_TAMPERED',
+      "--resume: the run's state file was changed (its signature by this lab directory's request key does not verify)",
+    );
   }
   const state = stateSchema.safeParse(file.data.state);
-  if (!state.success || state.data.run_id !== runId) throw new ResumeError('RESUME_STATE_TAMPERED', "--resume: the run's state file does not describe this run");
+  if (!state.success || state.data.run_id !== runId)
+    throw new ResumeError('RESUME_STATE_TAMPERED', "--resume: the run's state file does not describe this run");
   return { runDir, state: state.data as unknown as RunState };
 }
 

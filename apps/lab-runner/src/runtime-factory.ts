@@ -220,11 +220,30 @@ export async function buildLabRuntime(scenario: ScenarioDefinition, fixed: LabFi
       });
       return Object.freeze({ driver, gatekeeper: driver.gatekeeper, inbox, outbox });
     };
-    const subjectExecutor = new MutationExecutor({ store, writeClient: new WriteApiClient(observed), readClient, policy: ALIAS_POLICY, clock });
-    const orchestrationExecutor = new MutationExecutor({ store, writeClient: new WriteApiClient(orchestrationProxy), readClient, policy: ALIAS_POLICY, clock });
+    const subjectExecutor = new MutationExecutor({
+      store,
+      writeClient: new WriteApiClient(observed),
+      readClient,
+      policy: ALIAS_POLICY,
+      clock,
+    });
+    const orchestrationExecutor = new MutationExecutor({
+      store,
+      writeClient: new WriteApiClient(orchestrationProxy),
+      readClient,
+      policy: ALIAS_POLICY,
+      clock,
+    });
     const reconciled = [...subjectExecutor.reconciledAtStart, ...orchestrationExecutor.reconciledAtStart].map((r) => r.contract_id);
     const f = scenario.fault;
-    const faultPhase = f.kind === 'proxy-fault' ? f.phase : f.kind === 'sigkill' && f.holdKind !== null ? (f.phase === 'forward-send' ? 'forward' : 'rollback') : null;
+    const faultPhase =
+      f.kind === 'proxy-fault'
+        ? f.phase
+        : f.kind === 'sigkill' && f.holdKind !== null
+          ? f.phase === 'forward-send'
+            ? 'forward'
+            : 'rollback'
+          : null;
     let closed = false;
     const held = consumption;
     return Object.freeze({
@@ -240,7 +259,8 @@ export async function buildLabRuntime(scenario: ScenarioDefinition, fixed: LabFi
       armSubjectFault(phase: 'forward' | 'rollback') {
         if (faultPhase !== phase) return;
         if (f.kind === 'proxy-fault') subjectProxy.setFault({ method: PATCH.method, path: PATCH.path, kind: f.proxyKind, times: 1 });
-        else if (f.kind === 'sigkill' && f.holdKind !== null) subjectProxy.setFault({ method: PATCH.method, path: PATCH.path, kind: f.holdKind, ms: HOLD_MS, times: 1 });
+        else if (f.kind === 'sigkill' && f.holdKind !== null)
+          subjectProxy.setFault({ method: PATCH.method, path: PATCH.path, kind: f.holdKind, ms: HOLD_MS, times: 1 });
       },
       onSubjectCall(listener: () => void) {
         observed.listeners.push(listener);

@@ -183,7 +183,7 @@ export class ScenarioContext {
     if (this.interruption.interrupted) throw new LabInterruptedError();
     if (this.#waitDeadlineAfter === step && this.deadline !== null) {
       this.record('runner', `waiting past the gate deadline after ${step} (test hook)`);
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, this.deadline as number - Date.now()) + 50));
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, (this.deadline as number) - Date.now()) + 50));
     }
     this.beforeAction(`the step after ${step}`);
     if (this.pauseAfter === step) {

@@ -6,7 +6,11 @@ import { pendingCorroborationSchema, revisionsAroundSchema } from './revision-sn
 export const hex64Schema = z.string().regex(/^[0-9a-f]{64}$/);
 
 /** Sends per role of one scenario. */
-export const sendsSchema = z.strictObject({ forward: z.number().int().min(0), rollback: z.number().int().min(0), orchestration: z.number().int().min(0) });
+export const sendsSchema = z.strictObject({
+  forward: z.number().int().min(0),
+  rollback: z.number().int().min(0),
+  orchestration: z.number().int().min(0),
+});
 
 /** One timeline event: who, what, the state reached, the reads and sends so far, the artifact it produced. */
 export const scenarioEventSchema = z.strictObject({
@@ -32,7 +36,10 @@ export const signedRecordSchema = z.strictObject({
 
 /** The request a run stopped at for the owner to sign (its pending file, its kind, what was observed). */
 export const ownerPauseShape = Object.freeze({
-  pendingFile: z.string().regex(/^[a-z0-9][a-z0-9._-]*\.json$/).max(200),
+  pendingFile: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]*\.json$/)
+    .max(200),
   request: z.enum(['reconciliation', 'release']),
   observed: z.enum(['APPLIED', 'NOT_APPLIED']).nullable(),
 });

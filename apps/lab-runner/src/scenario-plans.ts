@@ -8,7 +8,15 @@ import { divertToC, restoreA } from './orchestrator.js';
 import { OwnerPause } from './owner-pause.js';
 import type { ScenarioContext } from './scenario-context.js';
 import type { ScenarioId } from './scenario-definition.js';
-import { executeSubject, prepareConfirmed, requestReconciliation, requestRelease, resolveReconciliation, resolveRelease, rollbackSubject } from './subject-flow.js';
+import {
+  executeSubject,
+  prepareConfirmed,
+  requestReconciliation,
+  requestRelease,
+  resolveReconciliation,
+  resolveRelease,
+  rollbackSubject,
+} from './subject-flow.js';
 
 /** What a worker calls at its kill point: it tells the parent and never returns. */
 export interface KillPoint {
@@ -22,7 +30,11 @@ export interface PlanStep {
 
 export type ScenarioPlan =
   | { readonly kind: 'in-process'; readonly steps: readonly PlanStep[] }
-  | { readonly kind: 'restart'; beforeKill(ctx: ScenarioContext, killPoint: KillPoint): Promise<void>; readonly afterRestart: readonly PlanStep[] };
+  | {
+      readonly kind: 'restart';
+      beforeKill(ctx: ScenarioContext, killPoint: KillPoint): Promise<void>;
+      readonly afterRestart: readonly PlanStep[];
+    };
 
 const step = (name: string, run: (ctx: ScenarioContext) => Promise<void>): PlanStep => Object.freeze({ name, run });
 

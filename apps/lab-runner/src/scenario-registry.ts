@@ -48,7 +48,8 @@ export const SCENARIOS: readonly ScenarioDefinition[] = deepFreeze([
   },
   {
     id: 'e-forward-response-lost',
-    proves: 'forward applied, response lost: RECONCILIATION after exactly 1 send, fresh observation, signed APPLIED → VERIFIED with 0 sends',
+    proves:
+      'forward applied, response lost: RECONCILIATION after exactly 1 send, fresh observation, signed APPLIED → VERIFIED with 0 sends',
     fault: { kind: 'proxy-fault', phase: 'forward', proxyKind: 'drop-response-after-apply', upstreamDelivery: 'reached', holdKind: null },
     sends: { forward: 1, rollback: 1, orchestration: 0 },
     applianceWrites: 2,
@@ -96,7 +97,8 @@ export const SCENARIOS: readonly ScenarioDefinition[] = deepFreeze([
   },
   {
     id: 'g-restart-rolling-back',
-    proves: 'process SIGKILLed while its rollback is held in ROLLING_BACK: the restart reconciles, no resend, signed NOT_APPLIED → ROLLBACK_FAILED, release, restored by orchestration',
+    proves:
+      'process SIGKILLed while its rollback is held in ROLLING_BACK: the restart reconciles, no resend, signed NOT_APPLIED → ROLLBACK_FAILED, release, restored by orchestration',
     fault: { kind: 'sigkill', phase: 'rollback-send', holdKind: 'timeout', upstreamDelivery: 'not-reached', proxyKind: null },
     sends: { forward: 1, rollback: 0, orchestration: 1 },
     applianceWrites: 2,

@@ -30,7 +30,8 @@ const readySchema = z.object({ ready: z.literal(true), url: z.string().url() }).
  * directory. Its own process group: a terminal's Ctrl-C reaches the runner, which then still needs it.
  */
 export async function startSimulatorChild(dir: string, entry: string = defaultSimulatorEntry()): Promise<SimulatorChild> {
-  if (!existsSync(entry)) throw new LabError('SIMULATOR_MISSING', 'the built simulator is missing (dist/tools/pfsense-sim/main.js); run `npm run build`');
+  if (!existsSync(entry))
+    throw new LabError('SIMULATOR_MISSING', 'the built simulator is missing (dist/tools/pfsense-sim/main.js); run `npm run build`');
   const dataFile = join(dir, 'simulator-data.json');
   writeFileSync(dataFile, JSON.stringify(simulatorData()), { mode: 0o600, flag: 'wx' });
   const apiKeyFile = join(dir, 'simulator-api-key');

@@ -44,7 +44,12 @@ export function ownerSigns(
  * request → the owner signs the authorization → PREPARED (the gatekeeper's gates) → the owner signs the
  * confirmation. Returns the contract id; the next request of the same change hands it to the executor.
  */
-export async function prepareConfirmed(ctx: ScenarioContext, side: LabSide, input: { aliasName: string; description: string }, actor: 'subject' | 'orchestration'): Promise<string> {
+export async function prepareConfirmed(
+  ctx: ScenarioContext,
+  side: LabSide,
+  input: { aliasName: string; description: string },
+  actor: 'subject' | 'orchestration',
+): Promise<string> {
   ctx.beforeAction(`${actor} gate`);
   const r1 = await side.driver.requestAliasDescriptionChange(input);
   expectStatus(r1, OperationStatus.REQUESTED, `${actor} request`);
@@ -69,7 +74,10 @@ export async function executeSubject(ctx: ScenarioContext): Promise<void> {
   rt.armSubjectFault('forward');
   const before = rt.subjectSends();
   await rt.subject.driver.requestAliasDescriptionChange(ctx.subjectInput);
-  ctx.record('subject', 'forward executed', { forward: rt.subjectSends() - before }, null, { before: revisions, after: await ctx.revisionsNow() });
+  ctx.record('subject', 'forward executed', { forward: rt.subjectSends() - before }, null, {
+    before: revisions,
+    after: await ctx.revisionsNow(),
+  });
 }
 
 /** The subject's rollback through the executor (its own checks; one send at most). */
@@ -81,7 +89,10 @@ export async function rollbackSubject(ctx: ScenarioContext): Promise<void> {
   rt.armSubjectFault('rollback');
   const before = rt.subjectSends();
   await rt.subject.gatekeeper.requestRollback(id);
-  ctx.record('subject', 'rollback executed', { rollback: rt.subjectSends() - before }, null, { before: revisions, after: await ctx.revisionsNow() });
+  ctx.record('subject', 'rollback executed', { rollback: rt.subjectSends() - before }, null, {
+    before: revisions,
+    after: await ctx.revisionsNow(),
+  });
 }
 
 function requireSubject(ctx: ScenarioContext): string {
@@ -111,11 +122,13 @@ export async function requestReconciliation(ctx: ScenarioContext): Promise<void>
     else if (observation.matchesVerifiedFingerprint === true) decision = 'NOT_APPLIED';
   }
   if (decision === null) throw new LabError('OWNER_CANNOT_DECIDE', 'the observation is neither the pre-state nor the change');
-  if (decision !== ctx.scenario.ownerOutcome) throw new LabError('OWNER_DECISION_DISAGREES', `the observation says ${decision}, the scenario declares ${ctx.scenario.ownerOutcome}`);
+  if (decision !== ctx.scenario.ownerOutcome)
+    throw new LabError('OWNER_DECISION_DISAGREES', `the observation says ${decision}, the scenario declares ${ctx.scenario.ownerOutcome}`);
   ctx.beforeAction('reconciliation gate');
   const r1 = await rt.subject.driver.requestAliasDescriptionChange(ctx.subjectInput);
   expectStatus(r1, OperationStatus.RECONCILIATION_REQUIRED, 'reconciliation request');
-  if (rt.subjectSends() + rt.orchestrationSends() !== before) throw new LabError('SENT_WHILE_RECONCILING', 'a send happened while reconciling');
+  if (rt.subjectSends() + rt.orchestrationSends() !== before)
+    throw new LabError('SENT_WHILE_RECONCILING', 'a send happened while reconciling');
   ownerSigns(ctx, rt.subject, pendingOf(r1, 'reconciliation request'), `reconciliation ${decision}`, decision, 'reconciliation');
 }
 
@@ -128,7 +141,8 @@ export async function resolveReconciliation(ctx: ScenarioContext): Promise<void>
   await rt.subject.driver.requestAliasDescriptionChange(ctx.subjectInput);
   const after = rt.subjectSends() + rt.orchestrationSends();
   if (after !== before) throw new LabError('SENT_WHILE_RECONCILING', 'a send happened while reconciling');
-  if (ctx.subjectState() === RecoveryState.RECONCILIATION) throw new LabError('NOT_RESOLVED', 'the signed evidence did not resolve the reconciliation');
+  if (ctx.subjectState() === RecoveryState.RECONCILIATION)
+    throw new LabError('NOT_RESOLVED', 'the signed evidence did not resolve the reconciliation');
   ctx.record('subject', 'reconciliation resolved');
 }
 

@@ -56,7 +56,15 @@ export async function runWorker(): Promise<void> {
     const pins = labPinsFromWire(parsed.pins);
     const runtime = await buildLabRuntime(scenario, { simulator: parsed.target, scenarioDir: parsed.scenarioDir, keys, pins });
     // Against an appliance the worker re-checks the same gate deadline before every action, on the same candidate.
-    const c = new ScenarioContext(scenario, runtime, new LabOwner(keys), interruption, (_id, event) => void send({ type: 'event', event }), null, parsed.appliance ?? undefined);
+    const c = new ScenarioContext(
+      scenario,
+      runtime,
+      new LabOwner(keys),
+      interruption,
+      (_id, event) => void send({ type: 'event', event }),
+      null,
+      parsed.appliance ?? undefined,
+    );
     ctx = c;
     c.baseline = Object.freeze({ ...parsed.baseline, siblings: '' });
     c.subjectContractId = parsed.subjectContractId;
@@ -67,7 +75,10 @@ export async function runWorker(): Promise<void> {
       // The simulator's own count at the restart: with the scenario's total it shows that nothing was resent
       // (an appliance has no such counters; there the proxies' counts are the evidence).
       if (parsed.target.simulated) {
-        c.record('worker', `simulator counted ${(await runtime.applianceCounters())[`PATCH ${ALIAS_PATH}`] ?? 0} alias write(s) before the restart`);
+        c.record(
+          'worker',
+          `simulator counted ${(await runtime.applianceCounters())[`PATCH ${ALIAS_PATH}`] ?? 0} alias write(s) before the restart`,
+        );
       }
       await c.checkpoint('restart');
       try {
@@ -76,7 +87,13 @@ export async function runWorker(): Promise<void> {
         if (!(e instanceof OwnerPause)) throw e;
         // Against an appliance: the owner signs the pending request; the run continues in `--resume`.
         await flushSigned();
-        await send({ type: 'paused', pendingFile: e.info.pendingFile, request: e.info.request, observed: e.info.observed, nextStep: e.nextStep });
+        await send({
+          type: 'paused',
+          pendingFile: e.info.pendingFile,
+          request: e.info.request,
+          observed: e.info.observed,
+          nextStep: e.nextStep,
+        });
         await send({ type: 'done', orchestrationContractIds: [...c.orchestrationContractIds] });
         runtime.close();
         clearInterval(keepAlive);
@@ -107,7 +124,10 @@ export async function runWorker(): Promise<void> {
     const code = e instanceof LabError ? e.code : e instanceof Error ? e.name : 'ERROR';
     // Another error is named by its class and stable code only (never its message: it may carry a value).
     const errCode = e instanceof Error ? (e as { code?: unknown }).code : undefined;
-    const named = e instanceof Error ? `the worker failed (${e.name}${typeof errCode === 'string' && /^[A-Z0-9_]{1,64}$/.test(errCode) ? `: ${errCode}` : ''})` : 'the worker failed';
+    const named =
+      e instanceof Error
+        ? `the worker failed (${e.name}${typeof errCode === 'string' && /^[A-Z0-9_]{1,64}$/.test(errCode) ? `: ${errCode}` : ''})`
+        : 'the worker failed';
     const message = e instanceof LabInterruptedError ? 'INTERRUPTED' : e instanceof LabError ? e.message : named;
     await send({ type: 'failed', code, message: message.slice(0, 300) });
     ctx?.runtime.close();

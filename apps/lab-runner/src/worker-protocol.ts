@@ -6,7 +6,6 @@ import { SCENARIO_IDS } from './scenario-definition.js';
 /** The environment switch that makes the runner's bundle a worker (it then takes its job over IPC only). */
 export const WORKER_ENV = 'PFSENSE_MCP_LAB_WORKER';
 
-
 /**
  * A worker's job. `before-kill`: run the plan up to its kill point and wait to be SIGKILLed. `after-restart`:
  * a new process rebuilds the runtime from the store alone (its executor's construction reconciles) and runs
@@ -34,7 +33,12 @@ export const workerJobSchema = z.strictObject({
   }),
   /** Against an appliance: its candidate, A as found, and the gate receipt's deadline; null on the simulator. */
   appliance: z
-    .strictObject({ candidate: z.string().min(1).max(64), descriptionA: z.string().max(4096), deadline: z.number().int().positive(), ownerDecides: z.boolean() })
+    .strictObject({
+      candidate: z.string().min(1).max(64),
+      descriptionA: z.string().max(4096),
+      deadline: z.number().int().positive(),
+      ownerDecides: z.boolean(),
+    })
     .nullable(),
   keys: labKeysWireSchema,
   /** Public keys only: the earlier processes' run keys of a resumed run, and the owner's reconciliation key. */

@@ -11,7 +11,21 @@ import { ArtifactKind, createReconciliationEvidence, encodeArtifact, parseArtifa
 import { readLabGatePrivateKeyFile, writeSecretFile } from '@pfsense-mcp/crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from './support/run-cli.js';
-import { APPLIANCE_ID, DESCRIPTION_A, aliasWrites, aliases, counters, labDir, ownerReconciliationKey, ownerSigns, requestGate, signer, simData, startSim, total } from './support/appliance-lab.js';
+import {
+  APPLIANCE_ID,
+  DESCRIPTION_A,
+  aliasWrites,
+  aliases,
+  counters,
+  labDir,
+  ownerReconciliationKey,
+  ownerSigns,
+  requestGate,
+  signer,
+  simData,
+  startSim,
+  total,
+} from './support/appliance-lab.js';
 import type { Lab, Sim } from './support/appliance-lab.js';
 
 const root = mkdtempSync(join(tmpdir(), 'lab-resume-test-'));
@@ -36,7 +50,11 @@ interface Pending {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only access to the JSON lines
-const jsonLines = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+const jsonLines = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, any>);
 
 /** A lab with the owner's reconciliation key pinned through the lab config (made with the real signer). */
 async function ownerLab(name: string, sim: Sim): Promise<{ lab: Lab; ownerKey: string }> {
@@ -54,13 +72,31 @@ function ownerAnswers(p: Pending, ownerKey: string, outcome: 'APPLIED' | 'NOT_AP
   expect(review.status, review.stderr).toBe(0);
   const prefix = (JSON.parse(review.stdout) as { review: { approve_prefix: string } }).review.approve_prefix;
   expect(prefix).toBe(p.request_digest.slice(0, 12));
-  const args = ['sign', p.pending_request, '--key', ownerKey, '--server-key', p.server_key_file, '--out', p.evidence_dir, '--approve', prefix, '--json'];
+  const args = [
+    'sign',
+    p.pending_request,
+    '--key',
+    ownerKey,
+    '--server-key',
+    p.server_key_file,
+    '--out',
+    p.evidence_dir,
+    '--approve',
+    prefix,
+    '--json',
+  ];
   const sign = signer(outcome === null ? args : [...args, '--outcome', outcome]);
   expect(sign.status, sign.stderr).toBe(0);
   return (JSON.parse(sign.stdout) as { file: string }).file;
 }
 
-function expectPause(r: { code: number | null; stdout: string; stderr: string }, scenario: string, request: Pending['request'], observed: Pending['observed'], ownerKey: string): Pending {
+function expectPause(
+  r: { code: number | null; stdout: string; stderr: string },
+  scenario: string,
+  request: Pending['request'],
+  observed: Pending['observed'],
+  ownerKey: string,
+): Pending {
   expect(r.code, r.stderr).toBe(4);
   const lines = jsonLines(r.stdout);
   const p = lines[lines.length - 1]?.pending as Pending;
@@ -69,7 +105,18 @@ function expectPause(r: { code: number | null; stdout: string; stderr: string },
   // The exact commands for the owner: the owner's reconciliation key by its file name, the server key that
   // signed the request, the outcome the runner observed, and where the signer writes its answer.
   expect(p.signer_command).toBe(
-    ['pfsense-mcp-signer', 'sign', p.pending_request, '--key', basename(ownerKey), '--server-key', p.server_key_file, ...(observed === null ? [] : ['--outcome', observed]), '--out', p.evidence_dir].join(' '),
+    [
+      'pfsense-mcp-signer',
+      'sign',
+      p.pending_request,
+      '--key',
+      basename(ownerKey),
+      '--server-key',
+      p.server_key_file,
+      ...(observed === null ? [] : ['--outcome', observed]),
+      '--out',
+      p.evidence_dir,
+    ].join(' '),
   );
   expect(p.resume_command).toContain(`--resume ${p.run_id} --lab-config `);
   expect(statSync(p.evidence_dir).mode & 0o777).toBe(0o700);
@@ -84,7 +131,10 @@ describe('an E scenario against an appliance stops for the owner, and --resume c
     const { lab, ownerKey } = await ownerLab('e', sim);
     const receipt = ownerSigns(lab, (await requestGate(lab, 'e-forward-response-lost')).pending_request);
     const report = join(lab.dir, 'report');
-    const r = await runCli(['--scenario', 'e-forward-response-lost', '--lab-config', lab.config, '--gate-receipt', receipt, '--json', '--report-dir', report], { cwd: lab.dir });
+    const r = await runCli(
+      ['--scenario', 'e-forward-response-lost', '--lab-config', lab.config, '--gate-receipt', receipt, '--json', '--report-dir', report],
+      { cwd: lab.dir },
+    );
     const p = expectPause(r, 'e-forward-response-lost', 'reconciliation', 'APPLIED', ownerKey);
     // The forward reached the appliance (its response was lost); nothing else was sent; no report yet.
     expect(aliasWrites(await counters(sim))).toBe(1);
@@ -101,7 +151,8 @@ describe('an E scenario against an appliance stops for the owner, and --resume c
     expect(saved.map((k) => k.role).sort()).toEqual(['confirmation', 'plan-authorization', 'server-request']);
     expect(readFileSync(p.server_key_file, 'utf8')).toMatch(/^[0-9a-f]{64}\n$/);
 
-    const resume = (config = lab.config) => runCli(['--resume', p.run_id, '--lab-config', config, '--json', '--report-dir', report], { cwd: lab.dir });
+    const resume = (config = lab.config) =>
+      runCli(['--resume', p.run_id, '--lab-config', config, '--json', '--report-dir', report], { cwd: lab.dir });
     const refused = async (code: string, config?: string) => {
       const before = total(await counters(sim));
       const x = await resume(config);
@@ -125,7 +176,12 @@ describe('an E scenario against an appliance stops for the owner, and --resume c
     const request = parseArtifactOfKind(readFileSync(p.pending_request), ArtifactKind.RECONCILIATION_REQUEST);
     const gateKey = readLabGatePrivateKeyFile(lab.gateKey);
     const wrongRole = join(p.evidence_dir, 'wrong-role.json');
-    writeSecretFile(wrongRole, encodeArtifact(createReconciliationEvidence(request, { privateKey: gateKey.privateKey }, { issuedAt: Date.now(), outcome: 'APPLIED' })));
+    writeSecretFile(
+      wrongRole,
+      encodeArtifact(
+        createReconciliationEvidence(request, { privateKey: gateKey.privateKey }, { issuedAt: Date.now(), outcome: 'APPLIED' }),
+      ),
+    );
     await refused('EVIDENCE_WRONG_ROLE');
     rmSync(wrongRole);
     // A changed state file.
@@ -139,7 +195,11 @@ describe('an E scenario against an appliance stops for the owner, and --resume c
     // Another appliance: a lab config (same lab directory) naming another simulator.
     const other = await startSim(root, sims, 'e-other', simData(aliases(), {}, 'badbadbad0'));
     const otherConfig = join(lab.dir, 'other.json');
-    writeFileSync(otherConfig, JSON.stringify({ ...(JSON.parse(readFileSync(lab.config, 'utf8')) as object), url: other.url, api_key_file: other.apiKeyFile }), { mode: 0o600 });
+    writeFileSync(
+      otherConfig,
+      JSON.stringify({ ...(JSON.parse(readFileSync(lab.config, 'utf8')) as object), url: other.url, api_key_file: other.apiKeyFile }),
+      { mode: 0o600 },
+    );
     await refused('GATE_WRONG_APPLIANCE', otherConfig);
     expect(total(await counters(other))).toBe(0);
 
@@ -148,7 +208,13 @@ describe('an E scenario against an appliance stops for the owner, and --resume c
     const done = await resume();
     expect(done.code, done.stderr).toBe(0);
     const [line, summary] = jsonLines(done.stdout);
-    expect(line).toMatchObject({ id: 'e-forward-response-lost', ok: true, final_target_matches: true, siblings_unchanged: true, appliance_writes: null });
+    expect(line).toMatchObject({
+      id: 'e-forward-response-lost',
+      ok: true,
+      final_target_matches: true,
+      siblings_unchanged: true,
+      appliance_writes: null,
+    });
     expect(line?.states).toEqual(['PREPARED', 'EXECUTING', 'RECONCILIATION', 'VERIFIED', 'ROLLING_BACK', 'ROLLED_BACK']);
     expect(line?.sends).toEqual({ forward: 1, rollback: 1, orchestration: 0 });
     expect(summary).toMatchObject({ summary: { passed: 1, failed: 0 }, closing: { exactly_as_found: true } });
@@ -162,7 +228,9 @@ describe('an E scenario against an appliance stops for the owner, and --resume c
     expect(scenario.signed.filter((s: { signedKind: string }) => s.signedKind === 'pfsense-mcp/reconciliation')).toEqual([
       expect.objectContaining({ requestDigest: p.request_digest, outcome: 'APPLIED' }),
     ]);
-    const actions = (scenario.timeline as { actor: string; action: string; sends: Record<string, number> }[]).map((e) => `${e.actor}: ${e.action}`);
+    const actions = (scenario.timeline as { actor: string; action: string; sends: Record<string, number> }[]).map(
+      (e) => `${e.actor}: ${e.action}`,
+    );
     expect(actions).toContain('runner: resumed in a new process: runtime rebuilt from the store');
     expect(actions).toContain('owner: reconciliation: signed with pfsense-mcp-signer');
     for (const name of readdirSync(report)) {
@@ -179,9 +247,14 @@ describe('an E scenario against an appliance stops for the owner, and --resume c
   it('a resume after the gate deadline is refused before any request', async () => {
     const sim = await startSim(root, sims, 'late', simData(aliases()));
     const { lab, ownerKey } = await ownerLab('late', sim);
-    const receipt = ownerSigns(lab, (await requestGate(lab, 'e-rollback-response-lost', { PFSENSE_MCP_LAB_TEST_GATE_LEASE_MS: '15000' })).pending_request);
+    const receipt = ownerSigns(
+      lab,
+      (await requestGate(lab, 'e-rollback-response-lost', { PFSENSE_MCP_LAB_TEST_GATE_LEASE_MS: '15000' })).pending_request,
+    );
     const deadline = parseArtifactOfKind(readFileSync(receipt), ArtifactKind.LAB_GATE_RECEIPT).payload.deadline;
-    const r = await runCli(['--scenario', 'e-rollback-response-lost', '--lab-config', lab.config, '--gate-receipt', receipt, '--json'], { cwd: lab.dir });
+    const r = await runCli(['--scenario', 'e-rollback-response-lost', '--lab-config', lab.config, '--gate-receipt', receipt, '--json'], {
+      cwd: lab.dir,
+    });
     const p = expectPause(r, 'e-rollback-response-lost', 'reconciliation', 'APPLIED', ownerKey);
     ownerAnswers(p, ownerKey, 'APPLIED');
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now()) + 100));
@@ -201,7 +274,20 @@ describe('G restarts with a held send against an appliance', () => {
     const report = join(lab.dir, 'report');
     const args = ['--json', '--report-dir', report];
     // 1: the held forward never reached the appliance; the restarted worker reconciles, the owner decides.
-    const first = await runCli(['--scenario', 'g-restart-executing', '--scenario', 'g-restart-rolling-back', '--lab-config', lab.config, '--gate-receipt', receipt, ...args], { cwd: lab.dir });
+    const first = await runCli(
+      [
+        '--scenario',
+        'g-restart-executing',
+        '--scenario',
+        'g-restart-rolling-back',
+        '--lab-config',
+        lab.config,
+        '--gate-receipt',
+        receipt,
+        ...args,
+      ],
+      { cwd: lab.dir },
+    );
     const p1 = expectPause(first, 'g-restart-executing', 'reconciliation', 'NOT_APPLIED', ownerKey);
     expect(aliasWrites(await counters(sim))).toBe(0);
     ownerAnswers(p1, ownerKey, 'NOT_APPLIED');
@@ -211,7 +297,12 @@ describe('G restarts with a held send against an appliance', () => {
     const p2 = expectPause(second, 'g-restart-rolling-back', 'reconciliation', 'NOT_APPLIED', ownerKey);
     expect(p2.run_id).toBe(p1.run_id);
     const [gExec] = jsonLines(second.stdout);
-    expect(gExec).toMatchObject({ id: 'g-restart-executing', ok: true, reconciled_on_restart: 1, sends: { forward: 0, rollback: 0, orchestration: 0 } });
+    expect(gExec).toMatchObject({
+      id: 'g-restart-executing',
+      ok: true,
+      reconciled_on_restart: 1,
+      sends: { forward: 0, rollback: 0, orchestration: 0 },
+    });
     expect(gExec?.states).toEqual(['PREPARED', 'EXECUTING', 'RECONCILIATION', 'FAILED']);
     expect(aliasWrites(await counters(sim))).toBe(1);
     ownerAnswers(p2, ownerKey, 'NOT_APPLIED');
@@ -224,7 +315,13 @@ describe('G restarts with a held send against an appliance', () => {
     const last = await resume();
     expect(last.code, last.stderr).toBe(0);
     const [gRb, summary] = jsonLines(last.stdout);
-    expect(gRb).toMatchObject({ id: 'g-restart-rolling-back', ok: true, reconciled_on_restart: 1, sends: { forward: 1, rollback: 0, orchestration: 1 }, final_target_matches: true });
+    expect(gRb).toMatchObject({
+      id: 'g-restart-rolling-back',
+      ok: true,
+      reconciled_on_restart: 1,
+      sends: { forward: 1, rollback: 0, orchestration: 1 },
+      final_target_matches: true,
+    });
     expect(summary).toMatchObject({ summary: { passed: 2, failed: 0 }, closing: { exactly_as_found: true } });
     expect(aliasWrites(await counters(sim))).toBe(2);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only access to the report JSON

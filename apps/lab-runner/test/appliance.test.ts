@@ -13,13 +13,26 @@ import { generateEd25519KeyPair, writeSecretFile } from '@pfsense-mcp/crypto';
 import { bytesToHex } from '@pfsense-mcp/canonical';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './support/run-cli.js';
-import { APPLIANCE_ID, CANDIDATE, DESCRIPTION_A, aliases, counters, labDir as labDirIn, ownerSigns, requestGate, simData, startSim as startSimIn, total } from './support/appliance-lab.js';
+import {
+  APPLIANCE_ID,
+  CANDIDATE,
+  DESCRIPTION_A,
+  aliases,
+  counters,
+  labDir as labDirIn,
+  ownerSigns,
+  requestGate,
+  simData,
+  startSim as startSimIn,
+  total,
+} from './support/appliance-lab.js';
 import type { Sim } from './support/appliance-lab.js';
 
 const root = mkdtempSync(join(tmpdir(), 'lab-appliance-test-'));
 chmodSync(root, 0o700);
 const sims: ChildProcess[] = [];
-const startSim = (name: string, data: Record<string, unknown>, extraArgs: readonly string[] = []) => startSimIn(root, sims, name, data, extraArgs);
+const startSim = (name: string, data: Record<string, unknown>, extraArgs: readonly string[] = []) =>
+  startSimIn(root, sims, name, data, extraArgs);
 const labDir = (name: string, s: Sim, fields: Record<string, unknown> = {}) => labDirIn(root, name, s, fields);
 
 let sim: Sim;
@@ -42,15 +55,36 @@ describe('against a disposable appliance (a separately started simulator)', () =
     const receipt = ownerSigns(lab, gate.pending_request);
     const report = join(lab.dir, 'report');
     const before = await counters(sim);
-    const r = await runCli(['--scenario', 'ordinary', '--scenario', 'd1-stale-before-forward', '--lab-config', lab.config, '--gate-receipt', receipt, '--json', '--report-dir', report], { cwd: lab.dir });
+    const r = await runCli(
+      [
+        '--scenario',
+        'ordinary',
+        '--scenario',
+        'd1-stale-before-forward',
+        '--lab-config',
+        lab.config,
+        '--gate-receipt',
+        receipt,
+        '--json',
+        '--report-dir',
+        report,
+      ],
+      { cwd: lab.dir },
+    );
     expect(r.code).toBe(0);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.slice(0, 2).map((l) => [l.id, l.ok, l.final_target_matches, l.siblings_unchanged])).toEqual([
       ['ordinary', true, true, true],
       ['d1-stale-before-forward', true, true, true],
     ]);
     // The alias write never applies (apply: false): pfSense shows it pending, and the closing read-back says so.
-    expect(lines[2]).toMatchObject({ summary: { passed: 2, failed: 0 }, closing: { exactly_as_found: true, pending_subsystems: ['aliases'] } });
+    expect(lines[2]).toMatchObject({
+      summary: { passed: 2, failed: 0 },
+      closing: { exactly_as_found: true, pending_subsystems: ['aliases'] },
+    });
     // So the next run's preflight refuses until the operator applied (or discarded) it.
     const again = await runCli(['--scenario', 'ordinary', '--lab-config', lab.config, '--gate-receipt', receipt], { cwd: lab.dir });
     expect(again.code).toBe(3);
@@ -67,7 +101,8 @@ describe('against a disposable appliance (a separately started simulator)', () =
     const port = new URL(sim.url).port;
     for (const name of readdirSync(report)) {
       const text = readFileSync(join(report, name), 'utf8');
-      for (const leak of [sim.url, `127.0.0.1:${port}`, APPLIANCE_ID, DESCRIPTION_A, readFileSync(sim.apiKeyFile, 'utf8').trim()]) expect(text).not.toContain(leak);
+      for (const leak of [sim.url, `127.0.0.1:${port}`, APPLIANCE_ID, DESCRIPTION_A, readFileSync(sim.apiKeyFile, 'utf8').trim()])
+        expect(text).not.toContain(leak);
     }
     for (const leak of [sim.url, APPLIANCE_ID, DESCRIPTION_A]) expect(r.stdout + r.stderr).not.toContain(leak);
   });
@@ -76,7 +111,8 @@ describe('against a disposable appliance (a separately started simulator)', () =
     const sim = await startSim('refuse', simData(aliases()));
     const lab = labDir('refuse', sim);
     const base = await counters(sim);
-    const run = (receipt: string, config = lab.config) => runCli(['--scenario', 'ordinary', '--lab-config', config, '--gate-receipt', receipt], { cwd: lab.dir });
+    const run = (receipt: string, config = lab.config) =>
+      runCli(['--scenario', 'ordinary', '--lab-config', config, '--gate-receipt', receipt], { cwd: lab.dir });
     const expectRefused = async (receipt: string, code: string, config?: string) => {
       const now = await counters(sim);
       const r = await run(receipt, config);
@@ -107,10 +143,22 @@ describe('against a disposable appliance (a separately started simulator)', () =
     await expectRefused(wrongRole, 'GATE_WRONG_ROLE');
     // Wrong appliance: a lab config that expects another appliance binding.
     const other = join(lab.dir, 'other.json');
-    writeFileSync(other, JSON.stringify({ url: sim.url, api_key_file: sim.apiKeyFile, candidate_alias: CANDIDATE, allow_http_loopback: true, expected_appliance: 'e'.repeat(64) }), { mode: 0o600 });
+    writeFileSync(
+      other,
+      JSON.stringify({
+        url: sim.url,
+        api_key_file: sim.apiKeyFile,
+        candidate_alias: CANDIDATE,
+        allow_http_loopback: true,
+        expected_appliance: 'e'.repeat(64),
+      }),
+      { mode: 0o600 },
+    );
     await expectRefused(receipt, 'GATE_BINDING_MISMATCH', other);
     // A receipt that does not cover the selected scenario is refused too.
-    const r = await runCli(['--scenario', 'd1-stale-before-forward', '--lab-config', lab.config, '--gate-receipt', receipt], { cwd: lab.dir });
+    const r = await runCli(['--scenario', 'd1-stale-before-forward', '--lab-config', lab.config, '--gate-receipt', receipt], {
+      cwd: lab.dir,
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('GATE_BINDING_MISMATCH');
     // And the valid one still runs.
@@ -119,10 +167,31 @@ describe('against a disposable appliance (a separately started simulator)', () =
     expect(total(await counters(sim))).toBeGreaterThan(total(base));
   });
 
-  it('a G restart against an https appliance with a CA file: both workers connect with the lab config\'s TLS mode and CA, zero resends', async () => {
+  it("a G restart against an https appliance with a CA file: both workers connect with the lab config's TLS mode and CA, zero resends", async () => {
     const tls = mkdtempSync(join(root, 'tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', '/CN=127.0.0.1',
-      '-addext', 'subjectAltName=IP:127.0.0.1', '-days', '2', '-keyout', join(tls, 'key.pem'), '-out', join(tls, 'cert.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-days',
+        '2',
+        '-keyout',
+        join(tls, 'key.pem'),
+        '-out',
+        join(tls, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     const ca = readFileSync(join(tls, 'cert.pem'), 'utf8');
     const s = await startSim('tls', simData(aliases()), ['--tls-cert', join(tls, 'cert.pem'), '--tls-key', join(tls, 'key.pem')]);
     expect(s.url.startsWith('https://127.0.0.1:')).toBe(true);
@@ -131,11 +200,24 @@ describe('against a disposable appliance (a separately started simulator)', () =
     const receipt = ownerSigns(lab, (await requestGate(lab, 'g-restart-after-verified')).pending_request);
     const before = await counters(s, ca);
     const report = join(lab.dir, 'report');
-    const r = await runCli(['--scenario', 'g-restart-after-verified', '--lab-config', lab.config, '--gate-receipt', receipt, '--json', '--report-dir', report], { cwd: lab.dir });
+    const r = await runCli(
+      ['--scenario', 'g-restart-after-verified', '--lab-config', lab.config, '--gate-receipt', receipt, '--json', '--report-dir', report],
+      { cwd: lab.dir },
+    );
     expect(r.code, r.stderr).toBe(0);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only access to the JSON lines
-    const [line, summary] = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
-    expect(line).toMatchObject({ id: 'g-restart-after-verified', ok: true, final_target_matches: true, siblings_unchanged: true, reconciled_on_restart: 0, appliance_writes: null });
+    const [line, summary] = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, any>);
+    expect(line).toMatchObject({
+      id: 'g-restart-after-verified',
+      ok: true,
+      final_target_matches: true,
+      siblings_unchanged: true,
+      reconciled_on_restart: 0,
+      appliance_writes: null,
+    });
     expect(line?.states).toEqual(['PREPARED', 'EXECUTING', 'VERIFIED', 'ROLLING_BACK', 'ROLLED_BACK']);
     expect(line?.sends).toEqual({ forward: 1, rollback: 1, orchestration: 0 });
     expect(summary).toMatchObject({ summary: { passed: 1, failed: 0 }, closing: { exactly_as_found: true } });
@@ -153,15 +235,34 @@ describe('against a disposable appliance (a separately started simulator)', () =
   it('a G restart whose gate deadline passes between the kill and the restart starts no new worker and sends nothing more', async () => {
     const s = await startSim('g-deadline', simData(aliases()));
     const lab = labDir('g-deadline', s);
-    const receipt = ownerSigns(lab, (await requestGate(lab, 'g-restart-after-verified', { PFSENSE_MCP_LAB_TEST_GATE_LEASE_MS: '40000' })).pending_request);
+    const receipt = ownerSigns(
+      lab,
+      (await requestGate(lab, 'g-restart-after-verified', { PFSENSE_MCP_LAB_TEST_GATE_LEASE_MS: '40000' })).pending_request,
+    );
     const before = await counters(s);
-    const r = await runCli(['--scenario', 'g-restart-after-verified', '--lab-config', lab.config, '--gate-receipt', receipt, '--json', '--report-dir', join(lab.dir, 'report')], {
-      cwd: lab.dir,
-      env: { PFSENSE_MCP_LAB_TEST_WAIT_DEADLINE_AFTER: 'restart' },
-    });
+    const r = await runCli(
+      [
+        '--scenario',
+        'g-restart-after-verified',
+        '--lab-config',
+        lab.config,
+        '--gate-receipt',
+        receipt,
+        '--json',
+        '--report-dir',
+        join(lab.dir, 'report'),
+      ],
+      {
+        cwd: lab.dir,
+        env: { PFSENSE_MCP_LAB_TEST_WAIT_DEADLINE_AFTER: 'restart' },
+      },
+    );
     expect(r.code).toBe(1);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only access to the JSON lines
-    const [line, summary] = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    const [line, summary] = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, any>);
     expect(line?.ok).toBe(false);
     expect(line?.failures[0]).toMatch(/^GATE_DEADLINE/);
     expect(line?.states).toEqual(['PREPARED', 'EXECUTING', 'VERIFIED']);
@@ -179,13 +280,19 @@ describe('against a disposable appliance (a separately started simulator)', () =
     const gate = await requestGate(lab, 'ordinary', { PFSENSE_MCP_LAB_TEST_GATE_LEASE_MS: '20000' });
     const receipt = ownerSigns(lab, gate.pending_request);
     const before = await counters(sim);
-    const r = await runCli(['--scenario', 'ordinary', '--lab-config', lab.config, '--gate-receipt', receipt, '--json', '--report-dir', join(lab.dir, 'report')], {
-      cwd: lab.dir,
-      env: { PFSENSE_MCP_LAB_TEST_WAIT_DEADLINE_AFTER: 'prepare' },
-    });
+    const r = await runCli(
+      ['--scenario', 'ordinary', '--lab-config', lab.config, '--gate-receipt', receipt, '--json', '--report-dir', join(lab.dir, 'report')],
+      {
+        cwd: lab.dir,
+        env: { PFSENSE_MCP_LAB_TEST_WAIT_DEADLINE_AFTER: 'prepare' },
+      },
+    );
     expect(r.code).toBe(1);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only access to the JSON lines
-    const [line, summary] = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    const [line, summary] = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, any>);
     expect(line?.ok).toBe(false);
     expect(line?.states).toEqual(['PREPARED']);
     expect(line?.failures[0]).toMatch(/^GATE_DEADLINE/);
@@ -199,8 +306,19 @@ describe('against a disposable appliance (a separately started simulator)', () =
   it('preflight refuses a missing or duplicated candidate and anything pending in /api/v2/firewall/apply, before any change', async () => {
     const cases: [string, Sim, string][] = [
       ['missing', await startSim('missing', simData(aliases().filter((a) => a.name !== CANDIDATE))), 'PREFLIGHT_CANDIDATE_MISSING'],
-      ['duplicated', await startSim('dup', simData(aliases([{ name: CANDIDATE, type: 'host', descr: 'second', address: ['10.72.0.1'], detail: ['x'] }]))), 'PREFLIGHT_CANDIDATE_DUPLICATED'],
-      ['pending', await startSim('pending', simData(aliases(), { '/api/v2/firewall/apply': { applied: false, pending_subsystems: ['aliases'] } })), 'PREFLIGHT_PENDING'],
+      [
+        'duplicated',
+        await startSim(
+          'dup',
+          simData(aliases([{ name: CANDIDATE, type: 'host', descr: 'second', address: ['10.72.0.1'], detail: ['x'] }])),
+        ),
+        'PREFLIGHT_CANDIDATE_DUPLICATED',
+      ],
+      [
+        'pending',
+        await startSim('pending', simData(aliases(), { '/api/v2/firewall/apply': { applied: false, pending_subsystems: ['aliases'] } })),
+        'PREFLIGHT_PENDING',
+      ],
     ];
     for (const [name, s, code] of cases) {
       const lab = labDir(name, s);
@@ -233,7 +351,10 @@ describe('against a disposable appliance (a separately started simulator)', () =
       expect(r.stderr).toContain(text);
     }
     // A scenario that ends in a reconciliation decision or a release needs the owner's reconciliation key pinned.
-    for (const args of [['--request-gate', '--scenarios', 'ordinary,e-forward-response-lost'], ['--scenario', 'd3-conflict-after-verified', '--gate-receipt', 'none.json']]) {
+    for (const args of [
+      ['--request-gate', '--scenarios', 'ordinary,e-forward-response-lost'],
+      ['--scenario', 'd3-conflict-after-verified', '--gate-receipt', 'none.json'],
+    ]) {
       const r = await runCli([...args, '--lab-config', write('no-owner-key.json', good)], { cwd: lab.dir });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toContain('"reconciliation_public_key_file"');
@@ -247,12 +368,18 @@ describe('without a lab config', () => {
     const log = join(root, 'connections.log');
     writeFileSync(log, '');
     const guard = pathToFileURL(join(import.meta.dirname, 'support', 'connect-guard.mjs')).href;
-    const r = await runCli(['--scenario', 'ordinary', '--scenario', 'g-restart-after-verified', '--json', '--report-dir', join(root, 'default-report')], {
-      cwd: root,
-      env: { NODE_OPTIONS: `--import=${guard}`, LAB_TEST_CONNECT_LOG: log },
-    });
+    const r = await runCli(
+      ['--scenario', 'ordinary', '--scenario', 'g-restart-after-verified', '--json', '--report-dir', join(root, 'default-report')],
+      {
+        cwd: root,
+        env: { NODE_OPTIONS: `--import=${guard}`, LAB_TEST_CONNECT_LOG: log },
+      },
+    );
     expect(r.code).toBe(0);
-    const hosts = readFileSync(log, 'utf8').trim().split('\n').filter((h) => !h.startsWith('ipc:'));
+    const hosts = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .filter((h) => !h.startsWith('ipc:'));
     expect(hosts.length).toBeGreaterThan(0);
     expect([...new Set(hosts)]).toEqual(['127.0.0.1']);
   }, 180_000);

@@ -36,7 +36,9 @@ describe('parseCliArgs', () => {
       json: true,
       reportDir: null,
     });
-    expect(parseCliArgs(['--request-gate', '--lab-config', 'lab.json', '--scenarios', 'd3-conflict-after-verified,ordinary', '--json'])).toEqual({
+    expect(
+      parseCliArgs(['--request-gate', '--lab-config', 'lab.json', '--scenarios', 'd3-conflict-after-verified,ordinary', '--json']),
+    ).toEqual({
       kind: 'request-gate',
       configFile: 'lab.json',
       ids: ['ordinary', 'd3-conflict-after-verified'],
@@ -92,7 +94,24 @@ describe('the built program', () => {
   it('--help explains every flag, the exit codes and the test-only keys', async () => {
     const r = await runCli(['--help'], { cwd });
     expect(r.code).toBe(0);
-    for (const flag of ['--scenario', '--all', '--json', '--report-dir', '--list', '--lab-config', '--gate-receipt', '--request-gate', '--scenarios', '--resume', 'reconciliation_public_key_file', '4 stopped for the owner', '--help', 'nx run lab-runner:run', 'throw-away', '130']) {
+    for (const flag of [
+      '--scenario',
+      '--all',
+      '--json',
+      '--report-dir',
+      '--list',
+      '--lab-config',
+      '--gate-receipt',
+      '--request-gate',
+      '--scenarios',
+      '--resume',
+      'reconciliation_public_key_file',
+      '4 stopped for the owner',
+      '--help',
+      'nx run lab-runner:run',
+      'throw-away',
+      '130',
+    ]) {
       expect(r.stdout).toContain(flag);
     }
   });
@@ -103,9 +122,15 @@ describe('the built program', () => {
     for (const id of SCENARIO_IDS) expect(text.stdout).toContain(id);
     expect(text.stdout).toContain('sends f1 r1 o0');
     const json = await runCli(['--list', '--json'], { cwd });
-    const lines = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string; sends: object; states: string[] });
+    const lines = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; sends: object; states: string[] });
     expect(lines.map((l) => l.id)).toEqual([...SCENARIO_IDS]);
-    expect(lines[0]).toMatchObject({ sends: { forward: 1, rollback: 1, orchestration: 0 }, states: ['PREPARED', 'EXECUTING', 'VERIFIED', 'ROLLING_BACK', 'ROLLED_BACK'] });
+    expect(lines[0]).toMatchObject({
+      sends: { forward: 1, rollback: 1, orchestration: 0 },
+      states: ['PREPARED', 'EXECUTING', 'VERIFIED', 'ROLLING_BACK', 'ROLLED_BACK'],
+    });
   });
 
   it.each([

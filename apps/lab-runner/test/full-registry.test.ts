@@ -59,9 +59,15 @@ describe('the full registry on the simulator', () => {
     // The G scenarios really killed a process: the parent saw SIGKILL at the named point.
     for (const id of ['g-restart-executing', 'g-restart-after-verified', 'g-restart-rolling-back']) {
       const actions = outcome.results.find((x) => x.id === id)?.timeline.map((e) => e.action) ?? [];
-      expect(actions.some((a) => a.startsWith('worker SIGKILLed (SIGKILL)')), id).toBe(true);
+      expect(
+        actions.some((a) => a.startsWith('worker SIGKILLed (SIGKILL)')),
+        id,
+      ).toBe(true);
       // …and a new worker process rebuilt the runtime from the store alone
-      expect(actions.some((a) => a.startsWith('new process: runtime rebuilt from the store')), id).toBe(true);
+      expect(
+        actions.some((a) => a.startsWith('new process: runtime rebuilt from the store')),
+        id,
+      ).toBe(true);
     }
     // Nothing was resent after the restart: the simulator's count at the restart plus the declared later sends.
     const actionsOf = (id: string) => outcome.results.find((x) => x.id === id)?.timeline.map((e) => e.action) ?? [];
@@ -71,7 +77,10 @@ describe('the full registry on the simulator', () => {
     // E and G reconciliations were signed by the owner with the declared outcome.
     for (const s of SCENARIOS.filter((x) => x.ownerOutcome !== null)) {
       const signed = outcome.results.find((x) => x.id === s.id)?.signed.filter((x) => x.signedKind === 'pfsense-mcp/reconciliation') ?? [];
-      expect(signed.map((x) => x.outcome), s.id).toEqual([s.ownerOutcome]);
+      expect(
+        signed.map((x) => x.outcome),
+        s.id,
+      ).toEqual([s.ownerOutcome]);
     }
   });
 
@@ -86,7 +95,11 @@ describe('the full registry on the simulator', () => {
         }
         mutations += 1;
         const { before, after } = e.revisions ?? { before: null, after: null };
-        expect(before, `${r.id}: ${e.action}`).toMatchObject({ count: expect.any(Number), newest_time: expect.any(Number), digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
+        expect(before, `${r.id}: ${e.action}`).toMatchObject({
+          count: expect.any(Number),
+          newest_time: expect.any(Number),
+          digest: expect.stringMatching(/^[0-9a-f]{64}$/),
+        });
         expect(after, `${r.id}: ${e.action}`).toMatchObject({ count: expect.any(Number), digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
         const sent = e.sends.forward + e.sends.rollback + e.sends.orchestration;
         // Every send in this registry reaches the appliance: it writes one revision; no send, no revision.
@@ -105,9 +118,10 @@ describe('the full registry on the simulator', () => {
     expect(readFileSync(join(outcome.reportDir as string, 'report.html'), 'utf8')).toContain('<th>config history before → after</th>');
   });
 
-  it('the E scenarios show the corroboration in the pending evidence: exactly one new revision, pfrest\'s note', () => {
+  it("the E scenarios show the corroboration in the pending evidence: exactly one new revision, pfrest's note", () => {
     for (const id of ['e-forward-response-lost', 'e-rollback-response-lost']) {
-      const pending = outcome.results.find((x) => x.id === id)?.signed.filter((x) => x.requestKind === 'pfsense-mcp/reconciliation-request') ?? [];
+      const pending =
+        outcome.results.find((x) => x.id === id)?.signed.filter((x) => x.requestKind === 'pfsense-mcp/reconciliation-request') ?? [];
       expect(pending, id).toHaveLength(1);
       const history = pending[0]?.config_history;
       // pfrest's revision times have one-second resolution: when the send lands in the same second as the
@@ -136,38 +150,60 @@ describe('the full registry on the simulator', () => {
     }
     // A send interrupted by a SIGKILL recorded nothing; the request says so.
     for (const id of ['g-restart-executing', 'g-restart-rolling-back']) {
-      const pending = outcome.results.find((x) => x.id === id)?.signed.filter((x) => x.requestKind === 'pfsense-mcp/reconciliation-request') ?? [];
-      expect(pending.map((x) => x.config_history), id).toEqual([null]);
+      const pending =
+        outcome.results.find((x) => x.id === id)?.signed.filter((x) => x.requestKind === 'pfsense-mcp/reconciliation-request') ?? [];
+      expect(
+        pending.map((x) => x.config_history),
+        id,
+      ).toEqual([null]);
     }
     const md = readFileSync(join(outcome.reportDir as string, 'report.md'), 'utf8');
-    expect(md).toMatch(/- reconciliation-request [0-9a-f]{16}: config history: (ONE — 1 new revision since the send, newest at \d+, 'Modified Firewall Alias via API'; descriptions [0-9a-f]{16}|UNKNOWN[^;\n]*EQUAL_TIMESTAMPS[^;\n]*); signed APPLIED/);
-    expect(readFileSync(join(outcome.reportDir as string, 'report.html'), 'utf8')).toContain('Pending evidence (reconciliation requests as the owner reviewed them):');
+    expect(md).toMatch(
+      /- reconciliation-request [0-9a-f]{16}: config history: (ONE — 1 new revision since the send, newest at \d+, 'Modified Firewall Alias via API'; descriptions [0-9a-f]{16}|UNKNOWN[^;\n]*EQUAL_TIMESTAMPS[^;\n]*); signed APPLIED/,
+    );
+    expect(readFileSync(join(outcome.reportDir as string, 'report.html'), 'utf8')).toContain(
+      'Pending evidence (reconciliation requests as the owner reviewed them):',
+    );
   });
 
   it('prints one JSON line per scenario with the fixed fields, then the summary line', () => {
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(SCENARIO_IDS.length + 1);
     expect(lines.at(-1)).toEqual({ summary: { passed: 8, failed: 0 } });
     for (const line of lines.slice(0, -1)) {
       expect(Object.keys(line)).toEqual(expect.arrayContaining(['id', 'ok', 'states', 'sends', 'final_target_matches']));
       expect(Object.keys(line.sends).sort()).toEqual(['forward', 'orchestration', 'rollback']);
     }
-    expect(lines.slice(0, -1).map((l) => l.id).sort()).toEqual([...SCENARIO_IDS].sort());
+    expect(
+      lines
+        .slice(0, -1)
+        .map((l) => l.id)
+        .sort(),
+    ).toEqual([...SCENARIO_IDS].sort());
   });
 
   it('writes report.json, report.md and report.html directly in a 0700 report directory, files 0600', () => {
     expect(outcome.reportDir).toBe(join(cwd, 'report'));
-    expect(statSync((outcome.reportDir as string)).mode & 0o777).toBe(0o700);
-    for (const f of ['report.json', 'report.md', 'report.html']) expect(statSync(join((outcome.reportDir as string), f)).mode & 0o777, f).toBe(0o600);
-    const report = JSON.parse(readFileSync(join((outcome.reportDir as string), 'report.json'), 'utf8'));
-    expect(report).toMatchObject({ program: 'pfsense-mcp-lab', target: 'simulator', summary: { passed: 8, failed: 0 }, sentinel_scan: { found: 0 } });
+    expect(statSync(outcome.reportDir as string).mode & 0o777).toBe(0o700);
+    for (const f of ['report.json', 'report.md', 'report.html'])
+      expect(statSync(join(outcome.reportDir as string, f)).mode & 0o777, f).toBe(0o600);
+    const report = JSON.parse(readFileSync(join(outcome.reportDir as string, 'report.json'), 'utf8'));
+    expect(report).toMatchObject({
+      program: 'pfsense-mcp-lab',
+      target: 'simulator',
+      summary: { passed: 8, failed: 0 },
+      sentinel_scan: { found: 0 },
+    });
     expect(report.product.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(report.pfrest_version).toMatch(/^\d+\.\d+/);
     for (const id of SCENARIO_IDS) expect(report.appliance_bindings[id]).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('report.html is self-contained: no script, no external asset or link', () => {
-    const html = readFileSync(join((outcome.reportDir as string), 'report.html'), 'utf8');
+    const html = readFileSync(join(outcome.reportDir as string, 'report.html'), 'utf8');
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).not.toMatch(/<script|<link|<img|<iframe|@import|url\(|src=|href="(?!#)/i);
     for (const id of SCENARIO_IDS) expect(html).toContain(`id="${id}"`);
@@ -177,9 +213,14 @@ describe('the full registry on the simulator', () => {
     // the run registered its secrets: 4 lab private keys + one API key and one master key per scenario
     expect(secrets.length).toBe(4 + 2 * SCENARIO_IDS.length);
     const aliases = simulatorData()['/api/v2/firewall/aliases'] as { descr: string }[];
-    const sentinels = [...secrets, DESCRIPTION_A, ...Object.values(REPLACEMENTS).flatMap((r) => [r.b, r.c]), ...aliases.map((a) => a.descr)];
+    const sentinels = [
+      ...secrets,
+      DESCRIPTION_A,
+      ...Object.values(REPLACEMENTS).flatMap((r) => [r.b, r.c]),
+      ...aliases.map((a) => a.descr),
+    ];
     const outputs: Record<string, string> = { stdout, stderr };
-    for (const f of ['report.json', 'report.md', 'report.html']) outputs[f] = readFileSync(join((outcome.reportDir as string), f), 'utf8');
+    for (const f of ['report.json', 'report.md', 'report.html']) outputs[f] = readFileSync(join(outcome.reportDir as string, f), 'utf8');
     expect(stderr).toContain('forward executed');
     for (const [name, text] of Object.entries(outputs)) {
       for (const s of sentinels) expect(text.includes(s), `${name} contains a sentinel`).toBe(false);
@@ -187,19 +228,30 @@ describe('the full registry on the simulator', () => {
   });
 
   const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
-  it.skipIf(chromium === undefined)('report.html renders in headless Chromium (screenshot in tmp/lab-report/; skipped when Chromium is not installed)', () => {
-    const out = join(ROOT, 'tmp', 'lab-report');
-    mkdirSync(out, { recursive: true });
-    const png = join(out, 'report.png');
-    rmSync(png, { force: true });
-    const r = spawnSync(
-      chromium as string,
-      ['--headless=new', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', '--window-size=1400,2200', `--screenshot=${png}`, `file://${join((outcome.reportDir as string), 'report.html')}`],
-      { encoding: 'utf8', timeout: 90_000 },
-    );
-    expect(r.status, r.stderr.slice(-500)).toBe(0);
-    const bytes = readFileSync(png);
-    expect(bytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
-    expect(bytes.length).toBeGreaterThan(20_000);
-  });
+  it.skipIf(chromium === undefined)(
+    'report.html renders in headless Chromium (screenshot in tmp/lab-report/; skipped when Chromium is not installed)',
+    () => {
+      const out = join(ROOT, 'tmp', 'lab-report');
+      mkdirSync(out, { recursive: true });
+      const png = join(out, 'report.png');
+      rmSync(png, { force: true });
+      const r = spawnSync(
+        chromium as string,
+        [
+          '--headless=new',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--hide-scrollbars',
+          '--window-size=1400,2200',
+          `--screenshot=${png}`,
+          `file://${join(outcome.reportDir as string, 'report.html')}`,
+        ],
+        { encoding: 'utf8', timeout: 90_000 },
+      );
+      expect(r.status, r.stderr.slice(-500)).toBe(0);
+      const bytes = readFileSync(png);
+      expect(bytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+      expect(bytes.length).toBeGreaterThan(20_000);
+    },
+  );
 });

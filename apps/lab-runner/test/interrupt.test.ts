@@ -31,7 +31,10 @@ describe('Ctrl-C mid-scenario', () => {
     expect(sent).toBe(true);
     expect(r.code).toBe(130);
     expect(r.stderr).toContain('interrupted');
-    const [line, summary] = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const [line, summary] = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(summary).toEqual({ summary: { passed: 0, failed: 1 } });
     expect(line).toMatchObject({
       id: 'ordinary',
@@ -52,7 +55,7 @@ describe('Ctrl-C mid-scenario', () => {
     expect(statSync(join(reportDir, 'report.html')).mode & 0o777).toBe(0o600);
   });
 
-  it('between a G scenario\'s kill and its restart: the rollback is in RECONCILIATION, so it says exactly what it left', async () => {
+  it("between a G scenario's kill and its restart: the rollback is in RECONCILIATION, so it says exactly what it left", async () => {
     const reportDir = join(cwd, 'report-g');
     let sent = false;
     const r = await runCli(['--scenario', 'g-restart-rolling-back', '--json', '--report-dir', reportDir], {
@@ -67,7 +70,10 @@ describe('Ctrl-C mid-scenario', () => {
     });
     expect(sent).toBe(true);
     expect(r.code).toBe(130);
-    const [line] = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const [line] = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     // B is on the appliance and the contract holds the target until the owner decides: nothing is sent.
     expect(line).toMatchObject({
       id: 'g-restart-rolling-back',

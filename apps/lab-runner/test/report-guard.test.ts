@@ -54,7 +54,17 @@ describe('report rendering', () => {
         orchestration_states: [],
         appliance_binding_digest: null,
         signed: [],
-        timeline: [{ at_ms: 1, actor: 'runner', action: hostile, state: null, reads: 0, sends: { forward: 0, rollback: 0, orchestration: 0 }, artifact: null }],
+        timeline: [
+          {
+            at_ms: 1,
+            actor: 'runner',
+            action: hostile,
+            state: null,
+            reads: 0,
+            sends: { forward: 0, rollback: 0, orchestration: 0 },
+            artifact: null,
+          },
+        ],
         failures: [hostile],
         interrupted: false,
         left: null,

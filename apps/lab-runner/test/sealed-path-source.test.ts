@@ -32,9 +32,12 @@ describe('lab-runner sources outside the runtime factory', () => {
   for (const file of sources) {
     it(`${file} only asks the coordinator, the core and the store's reads`, () => {
       // Code only: comments may name what the code must not do.
-      const text = readFileSync(join(SRC, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+      const text = readFileSync(join(SRC, file), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/^\s*\/\/.*$/gm, '');
       for (const [pattern, what] of FORBIDDEN) expect(pattern.test(text), `${file} ${what}`).toBe(false);
-      for (const m of text.matchAll(/\bstore\.([A-Za-z]+)\(/g)) expect(STORE_READS.has(m[1] as string), `${file} calls store.${m[1]}`).toBe(true);
+      for (const m of text.matchAll(/\bstore\.([A-Za-z]+)\(/g))
+        expect(STORE_READS.has(m[1] as string), `${file} calls store.${m[1]}`).toBe(true);
     });
   }
 

@@ -25,7 +25,10 @@ function privilegesOf(path, method = 'get') {
   if (typeof description !== 'string') throw new Error(`no ${method.toUpperCase()} description for ${path} in the OpenAPI document`);
   const match = /\*\*Allowed privileges\*\*:\s*\[([^\]]*)\]/.exec(description);
   if (!match) throw new Error(`no "Allowed privileges" for ${method.toUpperCase()} ${path}`);
-  const all = match[1].split(',').map((p) => p.trim()).filter(Boolean);
+  const all = match[1]
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const specific = all.filter((p) => p !== SUPERSET);
   if (specific.length === 0) throw new Error(`${method.toUpperCase()} ${path} allows only ${SUPERSET}`);
   return specific;
@@ -37,8 +40,18 @@ function privilegesOf(path, method = 'get') {
 const WRITE_PATH = [
   { use: 'read the alias (plan, freshness, verification)', method: 'GET', path: '/api/v2/firewall/aliases', key: 'read' },
   { use: 'appliance id (netgate_id) for the appliance binding', method: 'GET', path: '/api/v2/status/system', key: 'read' },
-  { use: 'appliance id fallback (pfhostid), read only when there is no netgate_id', method: 'GET', path: '/api/v2/system/hasync', key: 'read' },
-  { use: 'config history: captured before the change, corroborated after it (docs/DESIGN.md §4)', method: 'GET', path: '/api/v2/diagnostics/config_history/revisions', key: 'read' },
+  {
+    use: 'appliance id fallback (pfhostid), read only when there is no netgate_id',
+    method: 'GET',
+    path: '/api/v2/system/hasync',
+    key: 'read',
+  },
+  {
+    use: 'config history: captured before the change, corroborated after it (docs/DESIGN.md §4)',
+    method: 'GET',
+    path: '/api/v2/diagnostics/config_history/revisions',
+    key: 'read',
+  },
   { use: 'the one change', method: 'PATCH', path: '/api/v2/firewall/alias', key: 'write' },
 ];
 const writePath = WRITE_PATH.map((r) => ({ ...r, privileges: privilegesOf(r.path, r.method.toLowerCase()) }));
@@ -74,7 +87,10 @@ const md = [
   '',
   '| tool | GET path | privilege |',
   '|---|---|---|',
-  ...rows.map((r) => `| \`${r.tool}\` | ${r.path === null ? '(none: local facts only)' : `\`${r.path}\``} | ${r.privileges.length === 0 ? '—' : r.privileges.map((p) => `\`${p}\``).join(', ')} |`),
+  ...rows.map(
+    (r) =>
+      `| \`${r.tool}\` | ${r.path === null ? '(none: local facts only)' : `\`${r.path}\``} | ${r.privileges.length === 0 ? '—' : r.privileges.map((p) => `\`${p}\``).join(', ')} |`,
+  ),
   '',
   '## The write path (`pfsense_set_firewall_alias_description`, profile `write_protected`)',
   '',

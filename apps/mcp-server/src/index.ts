@@ -6,7 +6,17 @@ export { parseAllowedTools } from './runtime/config/parse-allowed-tools.js';
 export { parseToolsets } from './runtime/config/parse-toolsets.js';
 export { TOOLSETS, TOOLSET_NAMES, toolsetOf, type Toolset } from './runtime/config/toolsets.js';
 export { parseCliArgs, UsageError, type CliMode } from './runtime/startup/parse-cli-args.js';
-export { createLogger, stderrSink, LOG_EVENTS, OUTCOME_CLASSES, type Logger, type LogSink, type LogFields, type LogEvent, type OutcomeClass } from './runtime/startup/create-logger.js';
+export {
+  createLogger,
+  stderrSink,
+  LOG_EVENTS,
+  OUTCOME_CLASSES,
+  type Logger,
+  type LogSink,
+  type LogFields,
+  type LogEvent,
+  type OutcomeClass,
+} from './runtime/startup/create-logger.js';
 export { observeToolCalls, type ObservedTransport } from './runtime/server/observe-tool-calls.js';
 export { createMcpServer, type CreateMcpServerOptions, type CreatedMcpServer } from './runtime/server/create-mcp-server.js';
 export { selectTools, knownToolNames, type ToolSelection } from './runtime/config/select-tools.js';
@@ -30,7 +40,12 @@ export { gateUntilReady, type GatedTransport } from './runtime/opening/gate-unti
 export { answerOpeningEarly, type EarlyTransport } from './runtime/opening/answer-opening-early.js';
 export { earlyOpening, type EarlyOpening, type Era } from './runtime/opening/early-opening.js';
 export { parseJsonRpcMessage } from './runtime/stdio/json-rpc-message-schema.js';
-export { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, RELATED_TASK_META_KEY } from './runtime/server/mcp-meta-keys.js';
+export {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  RELATED_TASK_META_KEY,
+} from './runtime/server/mcp-meta-keys.js';
 export { registerWriteOperationsTool } from './tools/register-write-operations-tool.js';
 export { serveStdio, type SdkSession, type ServeOptions } from './runtime/stdio/serve-stdio.js';
 export { precheckCaFile } from './runtime/config/precheck-ca-file.js';
@@ -67,4 +82,12 @@ export {
 } from './runtime/write-runtime/open-write-runtime.js';
 export { attachWriteTool, type WriteAttachment } from './runtime/server/attach-write-tool.js';
 export { WRITE_OPERATIONS_TOOL_NAME, WRITE_TOOL_NAME } from './tools/write-tool-name.js';
-export { registerWriteTool, nextStepOf, writeToolOutputOf, WriteToolInputSchema, WriteToolOutputSchema, type WriteToolOutput, type WriteToolPaths } from './tools/register-write-tool.js';
+export {
+  registerWriteTool,
+  nextStepOf,
+  writeToolOutputOf,
+  WriteToolInputSchema,
+  WriteToolOutputSchema,
+  type WriteToolOutput,
+  type WriteToolPaths,
+} from './tools/register-write-tool.js';

@@ -13,11 +13,21 @@ const world = useBuiltWriteWorld([{ name: 'LAN_SERVERS', type: 'host', descr: 'S
 const shared = world.sharedHost();
 
 /** The commands that refuse while a server holds DIR, each with what it would change. */
-const EXCLUSIVE: readonly (readonly string[])[] = [['purge'], ['reanchor', '--accept-restore'], ['migrate', '--out', 'OUT'], ['rotate', 'server-key']];
+const EXCLUSIVE: readonly (readonly string[])[] = [
+  ['purge'],
+  ['reanchor', '--accept-restore'],
+  ['migrate', '--out', 'OUT'],
+  ['rotate', 'server-key'],
+];
 
 const presenceFiles = (): string[] => readdirSync(shared.host.dir).filter((n) => /^\.server-[0-9]+\.lock$/.test(n));
 const snapshot = (): string =>
-  [join('anchors', 'contracts.anchor'), join('anchors', 'consumption.anchor'), join('keys', 'server-request.key'), join('keys', 'server-request.pub')]
+  [
+    join('anchors', 'contracts.anchor'),
+    join('anchors', 'consumption.anchor'),
+    join('keys', 'server-request.key'),
+    join('keys', 'server-request.pub'),
+  ]
     .map((f) => readFileSync(join(shared.host.dir, f), 'utf8'))
     .join('|');
 

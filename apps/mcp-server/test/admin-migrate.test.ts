@@ -44,7 +44,9 @@ async function previousReleaseHost(): Promise<HostSetup> {
   hosts += 1;
   const h = host();
   const s = await serve(h);
-  expect((await verifiedChange(h, s, { alias_name: 'OLD_RELEASE', description: `written before the update ${hosts}` })).status).toBe('verified');
+  expect((await verifiedChange(h, s, { alias_name: 'OLD_RELEASE', description: `written before the update ${hosts}` })).status).toBe(
+    'verified',
+  );
   await stop(s, h);
   const layout = writeDirectoryLayout(h.dir);
   rewriteAsPreviousRelease(layout.contractsDatabase, layout.masterKeyFile);
@@ -113,7 +115,10 @@ describe('admin migrate from the previous release', { timeout: PROCESS_TEST_TIME
     expect(refused.out).toContain('store schema version 3 was written by a newer release; this release reads version 2');
     const m = admin(['migrate', '--dir', h.dir, '--out', join(h.root, 'pre-newer'), '--json']);
     expect(m.status).toBe(1);
-    expect(m.json['error']).toMatchObject({ code: 'STORE_FROM_NEWER_RELEASE', message: expect.stringContaining('store schema version 3, this release 2') });
+    expect(m.json['error']).toMatchObject({
+      code: 'STORE_FROM_NEWER_RELEASE',
+      message: expect.stringContaining('store schema version 3, this release 2'),
+    });
     expect(recordedStoreVersion(writeDirectoryLayout(h.dir).contractsDatabase)).toBe(3);
   });
 });

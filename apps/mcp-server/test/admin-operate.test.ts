@@ -1,7 +1,18 @@
 // Black-box tests of the operating commands (`status`, `audit`, `artifacts`, `backup`, `expire`, `cancel`,
 // `migrate`) through the BUILT program, beside a live write-path composition on the same write directory.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPlanAuthorizationV2, encodeArtifact } from '@pfsense-mcp/authorization';
@@ -51,7 +62,11 @@ async function setup(): Promise<Setup> {
 }
 
 /** requested → signed authorization via `admin inbox add` → PREPARED (awaiting_confirmation). */
-async function prepared(s: Setup, alias: string, description = `${SENTINEL} ${n}`): Promise<{ contractId: string; confirmationRequest: string }> {
+async function prepared(
+  s: Setup,
+  alias: string,
+  description = `${SENTINEL} ${n}`,
+): Promise<{ contractId: string; confirmationRequest: string }> {
   const r1 = await s.driver.request(alias, description);
   expect(r1.status).toBe('requested');
   await installSigned(admin, s, r1.pendingRequest, s.plan);
@@ -131,7 +146,9 @@ describe('admin cancel / expire', () => {
       const v = await verified(s, 'VPN_PEERS');
       refusal(admin(['cancel', '--dir', s.dir, v, '--json']), 'WRONG_STATE');
       // Not in the default view any more, in --all as EXPIRED; the same change can be asked for again at once.
-      expect((ok(['status', '--dir', s.dir, '--json']).json['contracts'] as unknown[]).map((c) => (c as { contract_id: string }).contract_id)).not.toContain(p.contractId);
+      expect(
+        (ok(['status', '--dir', s.dir, '--json']).json['contracts'] as unknown[]).map((c) => (c as { contract_id: string }).contract_id),
+      ).not.toContain(p.contractId);
       const all = ok(['status', '--all', '--dir', s.dir, '--json']).json['contracts'] as Array<Record<string, unknown>>;
       expect(all.find((c) => c['contract_id'] === p.contractId)).toMatchObject({ state: 'EXPIRED', mcp_status: 'refused' });
       expect((await s.driver.request('DMZ_HOSTS', `${SENTINEL} ${n}`)).status).toBe('requested');
@@ -151,7 +168,9 @@ describe('admin artifacts list / clean', () => {
       const byKind = (kind: string) => listed.filter((a) => a['kind'] === kind);
       expect(byKind('pfsense-mcp/authorization-request')).toEqual([expect.objectContaining({ box: 'outbox', condition: 'answered' })]);
       expect(byKind('pfsense-mcp/plan-authorization')).toEqual([expect.objectContaining({ box: 'inbox', condition: 'answered' })]);
-      expect(byKind('pfsense-mcp/confirmation-request')).toEqual([expect.objectContaining({ box: 'outbox', condition: 'still-useful', contract_id: p.contractId })]);
+      expect(byKind('pfsense-mcp/confirmation-request')).toEqual([
+        expect.objectContaining({ box: 'outbox', condition: 'still-useful', contract_id: p.contractId }),
+      ]);
       const dry = ok(['artifacts', 'clean', '--dry-run', '--dir', s.dir]);
       expect(dry.stdout.trim().split('\n')).toHaveLength(2);
       expect(dry.stdout).toMatch(/^would remove/m);
@@ -177,7 +196,18 @@ describe('admin artifacts list / clean', () => {
       writeFileSync(join(inbox, 'junk.json'), '{"not": "an artifact"}', { mode: 0o600 });
       const now = Date.now();
       const sign = (issued: number, expires: number, key = s.plan) =>
-        encodeArtifact(createPlanAuthorizationV2({ planDigest: 'a'.repeat(64), steps: [{ step_id: 'step-1', execution_intent_digest: 'b'.repeat(64) }], riskClass: 'low', issuedAt: issued, expiresAt: expires }, key));
+        encodeArtifact(
+          createPlanAuthorizationV2(
+            {
+              planDigest: 'a'.repeat(64),
+              steps: [{ step_id: 'step-1', execution_intent_digest: 'b'.repeat(64) }],
+              riskClass: 'low',
+              issuedAt: issued,
+              expiresAt: expires,
+            },
+            key,
+          ),
+        );
       writeFileSync(join(inbox, 'wide.json'), sign(now, now + 600_000), { mode: 0o644 });
       chmodSync(join(inbox, 'wide.json'), 0o644);
       writeFileSync(join(inbox, 'old.json'), sign(now - 7_200_000, now - 3_600_000), { mode: 0o600 });
@@ -235,7 +265,10 @@ describe('admin audit verify / export', () => {
       const lines = text.trim().split('\n');
       const edited = join(root, `edited-${n}.jsonl`);
       writeFileSync(edited, `${[lines[0], lines[1]?.replace('"at":', '"at":1'), ...lines.slice(2)].join('\n')}\n`);
-      expect(admin(['audit', 'verify', '--export', edited, '--json']).json).toMatchObject({ ok: false, failure: { table: 'export', row: '2', kind: 'CHAIN_MISMATCH' } });
+      expect(admin(['audit', 'verify', '--export', edited, '--json']).json).toMatchObject({
+        ok: false,
+        failure: { table: 'export', row: '2', kind: 'CHAIN_MISMATCH' },
+      });
       const dropped = join(root, `dropped-${n}.jsonl`);
       writeFileSync(dropped, `${[lines[0], ...lines.slice(2)].join('\n')}\n`);
       expect(admin(['audit', 'verify', '--export', dropped]).status).toBe(1);
@@ -285,7 +318,10 @@ function editClosedStore(db: string, statements: readonly string[], contractId: 
   const script =
     "const D = require('better-sqlite3'); const d = new D(process.argv[1]);" +
     ' for (const s of JSON.parse(process.argv[2])) d.prepare(s).run(process.argv[3]); d.close();';
-  const r = spawnSync(process.execPath, ['-e', script, db, JSON.stringify(statements), contractId], { encoding: 'utf8', cwd: process.cwd() });
+  const r = spawnSync(process.execPath, ['-e', script, db, JSON.stringify(statements), contractId], {
+    encoding: 'utf8',
+    cwd: process.cwd(),
+  });
   expect(r.status, r.stderr).toBe(0);
 }
 

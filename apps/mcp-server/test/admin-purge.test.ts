@@ -33,7 +33,13 @@ function input(n: number, now: number): NewContractInput {
     snapshot_digest: hex(0x5a),
     rollback_plan_version: 'alias-descr-v1',
     lifecycle_locator: n,
-    provenance: { authorization_id: `auth-purge-${n}`, plan_digest: hex(0x91), step_id: 'step-1', execution_intent_digest: hex(0xe1), authorization_expires_at: now + 2 * HOUR },
+    provenance: {
+      authorization_id: `auth-purge-${n}`,
+      plan_digest: hex(0x91),
+      step_id: 'step-1',
+      execution_intent_digest: hex(0xe1),
+      authorization_expires_at: now + 2 * HOUR,
+    },
     expires_at: now + HOUR,
     target_identity: { alias_name: `alias_${n}` },
     intent: { alias_name: `alias_${n}`, description: 'SENTINEL-PURGE-INTENT' },
@@ -49,7 +55,13 @@ describe('admin purge', () => {
     const layout = writeDirectoryLayout(dir);
     const masterKey = readMasterKeyFile(layout.masterKeyFile);
     const clock = { now: Date.now() - 40 * DAY };
-    const open = () => SqliteRecoveryContractStore.open({ directory: layout.storeDir, masterKey, clock: () => clock.now, anchor: { file: layout.contractsAnchorFile } });
+    const open = () =>
+      SqliteRecoveryContractStore.open({
+        directory: layout.storeDir,
+        masterKey,
+        clock: () => clock.now,
+        anchor: { file: layout.contractsAnchorFile },
+      });
     const s = await open();
     const old = s.create(input(1, clock.now));
     s.markPrepared(old.contract_id, old.state_version);
@@ -62,7 +74,11 @@ describe('admin purge', () => {
 
     // status shows the window, its source and what purge would take — per the configured window.
     expect(admin(['status', '--dir', dir, '--json']).json['retention']).toEqual({ days: 30, source: 'default', purgeable_contracts: 1 });
-    expect(admin(['status', '--dir', dir, '--json'], { PFSENSE_WRITE_RETENTION_DAYS: '60' }).json['retention']).toEqual({ days: 60, source: 'env', purgeable_contracts: 0 });
+    expect(admin(['status', '--dir', dir, '--json'], { PFSENSE_WRITE_RETENTION_DAYS: '60' }).json['retention']).toEqual({
+      days: 60,
+      source: 'env',
+      purgeable_contracts: 0,
+    });
     const readable = admin(['status', '--dir', dir, '--all']).stdout;
     expect(readable).toContain('retention: 30 days (default; set PFSENSE_WRITE_RETENTION_DAYS to change); 1 terminal contract(s) past it');
     // Each row and hint points into the runbook, at a section that exists.
@@ -70,9 +86,16 @@ describe('admin purge', () => {
     const links = [...readable.matchAll(/see docs\/OPERATIONS\.md#([a-z0-9-]+)/g)].map((m) => m[1] ?? '');
     expect(links).toEqual(expect.arrayContaining(['expired', 'awaiting-signatures', 'retention']));
     for (const a of links) expect(runbook).toContain(`<a id="${a}"></a>`);
-    expect(admin(['purge', '--dir', dir, '--json'], { PFSENSE_WRITE_RETENTION_DAYS: 'thirty' })).toMatchObject({ status: 1, json: { ok: false, error: { code: 'CONFIG' } } });
+    expect(admin(['purge', '--dir', dir, '--json'], { PFSENSE_WRITE_RETENTION_DAYS: 'thirty' })).toMatchObject({
+      status: 1,
+      json: { ok: false, error: { code: 'CONFIG' } },
+    });
     // a 60-day window: the contract ended 40 days ago stays
-    expect(admin(['purge', '--dir', dir, '--json'], { PFSENSE_WRITE_RETENTION_DAYS: '60' }).json).toMatchObject({ ok: true, retention_days: 60, purged: [] });
+    expect(admin(['purge', '--dir', dir, '--json'], { PFSENSE_WRITE_RETENTION_DAYS: '60' }).json).toMatchObject({
+      ok: true,
+      retention_days: 60,
+      purged: [],
+    });
 
     const r = admin(['purge', '--dir', dir, '--json']);
     expect(r.status, r.stderr).toBe(0);

@@ -34,7 +34,11 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const applianceEnv = (): Record<string, string> => ({ PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: keyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' });
+const applianceEnv = (): Record<string, string> => ({
+  PFSENSE_URL: sim.url,
+  PFSENSE_API_KEY_FILE: keyFile,
+  PFSENSE_ALLOW_HTTP_LOOPBACK: 'true',
+});
 /** Asynchronous on purpose: the simulator lives in this process and must keep answering while the child runs. */
 const admin = (args: readonly string[], env: Record<string, string> = applianceEnv()): Promise<Run> => runAdminAsync(args, env);
 const signer = runSignerAsync;
@@ -55,13 +59,17 @@ async function setup(): Promise<Setup> {
   let recon: Record<string, unknown> = {};
   const host = await setUpDriverHost(admin, sim, dir, keys, async () => {
     recon = (await ok(signer(['keygen', '--role', 'reconciliation', '--out', keys, '--json']))).json;
-    (await ok(admin(['trust', '--dir', dir, '--role', 'reconciliation', '--public-key', String(recon['public_key_file'])])));
+    await ok(admin(['trust', '--dir', dir, '--role', 'reconciliation', '--public-key', String(recon['public_key_file'])]));
   });
   return { ...host, reconciliationKey: String(recon['private_key_file']) };
 }
 
 /** requested → authorization → PREPARED → confirmation (→ the executor). Returns the contract id and the last status. */
-async function confirmAndRun(s: Setup, alias: string, description: string): Promise<{ contractId: string; status: string; pending: string | null }> {
+async function confirmAndRun(
+  s: Setup,
+  alias: string,
+  description: string,
+): Promise<{ contractId: string; status: string; pending: string | null }> {
   const r3 = await signAndRun(admin, s, alias, description);
   return { contractId: r3.contractId ?? '', status: r3.status, pending: r3.pendingRequest };
 }
@@ -92,7 +100,17 @@ async function signWithSigner(s: Setup, request: string, outcome?: 'APPLIED' | '
   const review = (await ok(signer(['review', request, '--server-key', serverKey, '--json']))).json['review'] as { approve_prefix: string };
   const out = mkdtempSync(join(tmpdir(), 'admin-recovery-signed-'));
   const signed = await signer([
-    'sign', request, '--key', s.reconciliationKey, '--server-key', serverKey, '--out', out, '--approve', review.approve_prefix, '--json',
+    'sign',
+    request,
+    '--key',
+    s.reconciliationKey,
+    '--server-key',
+    serverKey,
+    '--out',
+    out,
+    '--approve',
+    review.approve_prefix,
+    '--json',
     ...(outcome === undefined ? [] : ['--outcome', outcome]),
   ]);
   expect(signed.status, signed.stderr).toBe(0);
@@ -111,14 +129,16 @@ describe('admin rollback', () => {
     expect(missing.status).toBe(1);
     expect(JSON.stringify(missing.json['error'])).toContain('PFSENSE_URL');
     sim.control.resetCounters();
-    const r = (await ok(admin(['rollback', v.contractId, '--dir', s.dir, '--json'])));
+    const r = await ok(admin(['rollback', v.contractId, '--dir', s.dir, '--json']));
     expect(r.json).toMatchObject({ ok: true, contract_id: v.contractId, state: 'ROLLED_BACK' });
     expect(sim.control.count(ALIAS_PATH, 'PATCH')).toBe(1);
     expect(await aliasDescr('LAN_SERVERS')).toBe(original);
     const again = await admin(['rollback', '--dir', s.dir, v.contractId, '--json']);
     expect(again.status).toBe(1);
     expect(again.json['error']).toMatchObject({ code: 'WRONG_STATE' });
-    expect((await admin(['rollback', '--dir', s.dir, 'no-such-contract', '--json'])).json['error']).toMatchObject({ code: 'UNKNOWN_CONTRACT' });
+    expect((await admin(['rollback', '--dir', s.dir, 'no-such-contract', '--json'])).json['error']).toMatchObject({
+      code: 'UNKNOWN_CONTRACT',
+    });
     expect(sim.control.count(ALIAS_PATH, 'PATCH')).toBe(1);
     // No presence file is left behind by the runtime the command built.
     expect(readdirSync(s.dir).filter((f) => f.startsWith('.server-'))).toEqual([]);
@@ -132,7 +152,10 @@ describe('admin rollback racing', () => {
     expect(v.status).toBe('verified');
     s.driver.close();
     sim.control.resetCounters();
-    const [a, b] = await Promise.all([admin(['rollback', '--dir', s.dir, v.contractId, '--json']), admin(['rollback', '--dir', s.dir, v.contractId, '--json'])]);
+    const [a, b] = await Promise.all([
+      admin(['rollback', '--dir', s.dir, v.contractId, '--json']),
+      admin(['rollback', '--dir', s.dir, v.contractId, '--json']),
+    ]);
     const states = [a, b].map((r) => (r.status === 0 ? String(r.json['state']) : String((r.json['error'] as { code: string }).code)));
     expect(states.filter((x) => x === 'ROLLED_BACK')).toHaveLength(1);
     expect(states.filter((x) => x !== 'ROLLED_BACK')).toEqual([expect.stringMatching(/^(WRONG_STATE|REFUSED)$/)]);
@@ -156,25 +179,37 @@ describe('admin reconcile', () => {
       expect(lost.status).toBe('reconciliation_required');
       s.driver.close();
       const status = (await ok(admin(['status', '--dir', s.dir, '--json']))).json['contracts'] as Array<Record<string, unknown>>;
-      expect(status.find((c) => c['contract_id'] === lost.contractId)).toMatchObject({ state: 'RECONCILIATION', mcp_status: 'reconciliation_required' });
+      expect(status.find((c) => c['contract_id'] === lost.contractId)).toMatchObject({
+        state: 'RECONCILIATION',
+        mcp_status: 'reconciliation_required',
+      });
       sim.control.resetCounters();
-      const emitted = (await ok(admin(['reconcile', 'emit', '--dir', s.dir, lost.contractId, '--json'])));
+      const emitted = await ok(admin(['reconcile', 'emit', '--dir', s.dir, lost.contractId, '--json']));
       const request = String(emitted.json['pending_request']);
       expect(request.startsWith(join(s.dir, 'outbox', 'reconciliation-request.'))).toBe(true);
       // The real signer's review shows the config-history corroboration next to the observed description: the
       // lost PATCH left exactly pfrest's one alias-update revision.
       const shown = (await ok(signer(['review', request, '--server-key', join(s.dir, 'keys', 'server-request.pub')]))).stdout;
-      expect(shown).toMatch(new RegExp(`^ {2}observed now {2}"lost response ${outcome}" {3}locator \\d+\n {2}config history: 1 new revision since the send, at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC,\n {4}'Modified Firewall Alias via API'$`, 'm'));
-      const twice = (await ok(admin(['reconcile', 'emit', '--dir', s.dir, lost.contractId, '--json'])));
+      expect(shown).toMatch(
+        new RegExp(
+          `^ {2}observed now {2}"lost response ${outcome}" {3}locator \\d+\n {2}config history: 1 new revision since the send, at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC,\n {4}'Modified Firewall Alias via API'$`,
+          'm',
+        ),
+      );
+      const twice = await ok(admin(['reconcile', 'emit', '--dir', s.dir, lost.contractId, '--json']));
       expect(twice.json).toMatchObject({ already_pending: true, pending_request: request });
       // Resume before the evidence is there: refused, nothing changes.
-      expect((await admin(['reconcile', 'resume', '--dir', s.dir, lost.contractId, '--json'])).json['error']).toMatchObject({ code: 'REFUSED' });
-      (await ok(admin(['inbox', 'add', '--dir', s.dir, await signWithSigner(s, request, outcome)])));
-      const resumed = (await ok(admin(['reconcile', 'resume', lost.contractId, '--dir', s.dir, '--json'])));
+      expect((await admin(['reconcile', 'resume', '--dir', s.dir, lost.contractId, '--json'])).json['error']).toMatchObject({
+        code: 'REFUSED',
+      });
+      await ok(admin(['inbox', 'add', '--dir', s.dir, await signWithSigner(s, request, outcome)]));
+      const resumed = await ok(admin(['reconcile', 'resume', lost.contractId, '--dir', s.dir, '--json']));
       expect(resumed.json).toMatchObject({ from_state: 'RECONCILIATION', state: outcome === 'APPLIED' ? 'VERIFIED' : 'FAILED' });
       expect(sim.control.count(ALIAS_PATH, 'PATCH')).toBe(0);
       expect((await ok(admin(['audit', 'verify', '--dir', s.dir]))).status).toBe(0);
-      expect((await admin(['reconcile', 'emit', '--dir', s.dir, lost.contractId, '--json'])).json['error']).toMatchObject({ code: 'WRONG_STATE' });
+      expect((await admin(['reconcile', 'emit', '--dir', s.dir, lost.contractId, '--json'])).json['error']).toMatchObject({
+        code: 'WRONG_STATE',
+      });
       // Sentinel scan: of the revision descriptions (user, client address, pfrest's note) nothing but their digest
       // is kept — not in the store, its audit or its WAL, nor anywhere else under the directory but the outbox
       // request the operator reviews (which carries pfrest's fixed note by design).
@@ -183,7 +218,8 @@ describe('admin reconcile', () => {
       const author = description.slice(0, description.indexOf(':'));
       for (const file of filesUnder(s.dir, ['outbox', 'inbox'])) {
         const bytes = readFileSync(file);
-        for (const needle of [description, author, 'Firewall Alias via API']) expect(bytes.includes(Buffer.from(needle)), `${file}: ${needle}`).toBe(false);
+        for (const needle of [description, author, 'Firewall Alias via API'])
+          expect(bytes.includes(Buffer.from(needle)), `${file}: ${needle}`).toBe(false);
       }
     });
   }
@@ -208,7 +244,11 @@ describe('admin release', () => {
     const failed = await admin(['rollback', '--dir', s.dir, v.contractId, '--json']);
     expect(sim.control.count(ALIAS_PATH, 'PATCH')).toBe(0);
     expect(failed.status).toBe(1);
-    expect(failed.json).toMatchObject({ state: 'ROLLBACK_FAILED', reason_class: 'TARGET_CHANGED_SINCE_VERIFIED', error: { code: 'ROLLBACK_ROLLBACK_FAILED' } });
+    expect(failed.json).toMatchObject({
+      state: 'ROLLBACK_FAILED',
+      reason_class: 'TARGET_CHANGED_SINCE_VERIFIED',
+      error: { code: 'ROLLBACK_ROLLBACK_FAILED' },
+    });
     expect(await aliasDescr('DMZ_HOSTS')).toBe('changed by hand');
     // While the hold stands, the alias takes no new change.
     s.driver = await openDriver(s.dir, sim);
@@ -225,7 +265,12 @@ describe('admin release', () => {
     expect((await admin(['release', 'resume', '--dir', s.dir, v.contractId, '--json'])).json['error']).toMatchObject({ code: 'REFUSED' });
     await ok(admin(['inbox', 'add', '--dir', s.dir, await signWithSigner(s, request)]));
     const resumed = await ok(admin(['release', 'resume', v.contractId, '--dir', s.dir, '--json']));
-    expect(resumed.json).toMatchObject({ contract_id: v.contractId, from_state: 'ROLLBACK_FAILED', state: 'ROLLBACK_FAILED', reservation_released: true });
+    expect(resumed.json).toMatchObject({
+      contract_id: v.contractId,
+      from_state: 'ROLLBACK_FAILED',
+      state: 'ROLLBACK_FAILED',
+      reservation_released: true,
+    });
     expect(sim.control.count(ALIAS_PATH, 'PATCH')).toBe(0);
     expect((await ok(admin(['audit', 'verify', '--dir', s.dir]))).status).toBe(0);
     // Released once: a second resume has nothing to release.
@@ -244,6 +289,8 @@ describe('admin release', () => {
     const v = await confirmAndRun(s, 'VPN_PEERS', 'not a failed rollback');
     s.driver.close();
     expect((await admin(['release', 'emit', '--dir', s.dir, v.contractId, '--json'])).json['error']).toMatchObject({ code: 'WRONG_STATE' });
-    expect((await admin(['release', 'resume', '--dir', s.dir, v.contractId, '--json'])).json['error']).toMatchObject({ code: 'WRONG_STATE' });
+    expect((await admin(['release', 'resume', '--dir', s.dir, v.contractId, '--json'])).json['error']).toMatchObject({
+      code: 'WRONG_STATE',
+    });
   });
 });

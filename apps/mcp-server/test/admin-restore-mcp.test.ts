@@ -70,7 +70,11 @@ describe('restore from backup through the MCP write tool', () => {
     try {
       const { tools } = await s3.client.listTools();
       expect(tools.some((t) => t.name === WRITE_TOOL)).toBe(false);
-      const absent = s3.stderr().split('\n').find((l) => l.includes('"event":"write_tool_absent"')) ?? '';
+      const absent =
+        s3
+          .stderr()
+          .split('\n')
+          .find((l) => l.includes('"event":"write_tool_absent"')) ?? '';
       expect(absent).toContain('BEHIND');
     } finally {
       await stop(s3);
@@ -82,7 +86,9 @@ describe('restore from backup through the MCP write tool', () => {
     // The appliance back at the state the replayed authorization was signed for, its signed file in the inbox again.
     const d = await alias('DMZ_HOSTS');
     expect(d.descr).toBe(dmz.description);
-    expect((await simRequest(world.sim.url, world.sim.apiKey, 'PATCH', ALIAS_PATH, { id: d.id, descr: 'DMZ', apply: false })).status).toBe(200);
+    expect((await simRequest(world.sim.url, world.sim.apiKey, 'PATCH', ALIAS_PATH, { id: d.id, descr: 'DMZ', apply: false })).status).toBe(
+      200,
+    );
     // (`inbox add` again: the installed copy may still be there — ALREADY_INSTALLED — or have been cleaned away.)
     const added = admin(['inbox', 'add', '--dir', shared.host.dir, afterBackupAuth, '--json']);
     expect([0, 1]).toContain(added.status);

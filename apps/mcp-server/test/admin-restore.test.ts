@@ -23,8 +23,20 @@ describe('admin reanchor --accept-restore', () => {
     expect(admin(['init', '--dir', dir, '--json']).status).toBe(0);
     const layout = writeDirectoryLayout(dir);
     const masterKey = readMasterKeyFile(layout.masterKeyFile);
-    const consumption = () => SqliteConsumptionStore.open({ directory: layout.storeDir, masterKey, clock: Date.now, anchor: { file: layout.consumptionAnchorFile } });
-    const contracts = () => SqliteRecoveryContractStore.open({ directory: layout.storeDir, masterKey, clock: Date.now, anchor: { file: layout.contractsAnchorFile } });
+    const consumption = () =>
+      SqliteConsumptionStore.open({
+        directory: layout.storeDir,
+        masterKey,
+        clock: Date.now,
+        anchor: { file: layout.consumptionAnchorFile },
+      });
+    const contracts = () =>
+      SqliteRecoveryContractStore.open({
+        directory: layout.storeDir,
+        masterKey,
+        clock: Date.now,
+        anchor: { file: layout.contractsAnchorFile },
+      });
     (await contracts()).close();
 
     const a = await consumption();
@@ -65,7 +77,10 @@ describe('admin reanchor --accept-restore', () => {
 
     // The acceptance is a value-free row of the contract store's chain: audit verify holds, audit export shows it.
     expect(admin(['audit', 'verify', '--dir', dir]).status).toBe(0);
-    const rows = admin(['audit', 'export', '--dir', dir]).stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = admin(['audit', 'export', '--dir', dir])
+      .stdout.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const acceptedRows = rows.filter((r) => JSON.stringify(r).includes('restore-accepted'));
     expect(acceptedRows).toHaveLength(1);
     expect(JSON.stringify(acceptedRows[0])).toContain('RESTORE_ACCEPTED');

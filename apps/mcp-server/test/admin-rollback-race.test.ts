@@ -24,7 +24,8 @@ const world = useBuiltWriteWorld([
 const call = world.call;
 
 /** `admin rollback` as a real child, asynchronously (the simulator lives in this process and must keep answering). */
-const rollback = (h: HostSetup, contractId: string) => runAdminAsync(['rollback', '--dir', h.dir, contractId, '--json'], world.applianceEnv());
+const rollback = (h: HostSetup, contractId: string) =>
+  runAdminAsync(['rollback', '--dir', h.dir, contractId, '--json'], world.applianceEnv());
 
 const patches = world.patches;
 const hold = () => world.sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'latency', ms: HOLD_MS, times: 1 });
@@ -76,7 +77,8 @@ function statusJson(h: HostSetup): Record<string, unknown> {
   return r.json;
 }
 
-const stateOf = (json: Record<string, unknown>, id: string) => (json['contracts'] as Array<Record<string, unknown>>).find((c) => c['contract_id'] === id)?.['state'];
+const stateOf = (json: Record<string, unknown>, id: string) =>
+  (json['contracts'] as Array<Record<string, unknown>>).find((c) => c['contract_id'] === id)?.['state'];
 
 describe('admin rollback racing the MCP tool on one alias', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('admin first: its rollback holds the reservation, the client asking for B meanwhile is refused cleanly; one PATCH; status shows the windows', async () => {
@@ -105,7 +107,11 @@ describe('admin rollback racing the MCP tool on one alias', { timeout: PROCESS_T
     expect(cooldowns[0]?.remaining_ms).toBeLessThanOrEqual(60_000);
     expect(windows['target_windows']).toEqual([{ target, used: 2, limit: 10 }]);
     expect(windows['capability_windows']).toEqual([{ capability: 'ALIAS_WRITE', used: 2, limit: 60 }]);
-    expect(windows).toMatchObject({ in_flight: { used: 0, limit: 1 }, reconciliation: { used: 0, lockout_at: 3 }, clock_regression: false });
+    expect(windows).toMatchObject({
+      in_flight: { used: 0, limit: 1 },
+      reconciliation: { used: 0, lockout_at: 3 },
+      clock_regression: false,
+    });
     const text = admin(['status', '--dir', r.h.dir]).stdout;
     expect(text).toMatch(new RegExp(`cooldown target ${String(target)}… \\d+s left`));
     expect(text).toContain('prepares this 60 min: ALIAS_WRITE 2/60');

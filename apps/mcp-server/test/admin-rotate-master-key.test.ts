@@ -84,7 +84,11 @@ function copyOfBase(name: string): string {
 
 /** Files a settled rotation never leaves behind. */
 function leftovers(dir: string): string[] {
-  return ['keys', 'store', 'anchors'].flatMap((d) => readdirSync(join(dir, d)).filter((n) => n.includes('.next') || n.includes('journal')).map((n) => `${d}/${n}`));
+  return ['keys', 'store', 'anchors'].flatMap((d) =>
+    readdirSync(join(dir, d))
+      .filter((n) => n.includes('.next') || n.includes('journal'))
+      .map((n) => `${d}/${n}`),
+  );
 }
 
 function anchorEpoch(dir: string, name: string): number {
@@ -123,7 +127,11 @@ describe('admin rotate master-key', () => {
 
     const readable = await ok(['rotate', 'master-key', '--dir', dir]);
     expect(readable.stdout).toContain('key epoch 2 -> 3');
-    expect(readable.stdout + readable.stderr).not.toContain(readFileSync(join(dir, 'keys', 'master.key'), 'utf8').split(' ')[1]?.trim());
+    expect(readable.stdout + readable.stderr).not.toContain(
+      readFileSync(join(dir, 'keys', 'master.key'), 'utf8')
+        .split(' ')[1]
+        ?.trim(),
+    );
 
     // The old key file put back is refused by every opener (a mix of epochs is never used).
     writeFileSync(join(dir, 'keys', 'master.key'), oldKey, { mode: 0o600 });
@@ -144,7 +152,13 @@ describe('admin rotate master-key', () => {
     const dir = copyOfBase('server-settles');
     const run = await runChild(child.script, 'ROTATE_CHILD_CONFIG', { dir, crashAfter: 'contracts-swapped' });
     expect(run.signal, run.stderr).toBe('SIGKILL');
-    const env = { PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: keyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true', PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: dir };
+    const env = {
+      PFSENSE_URL: sim.url,
+      PFSENSE_API_KEY_FILE: keyFile,
+      PFSENSE_ALLOW_HTTP_LOOPBACK: 'true',
+      PFSENSE_PROFILE: 'write_protected',
+      PFSENSE_WRITE_DIR: dir,
+    };
     const check = await runBuilt(env, ['--check-config']);
     expect(check.code).toBe(1);
     expect(check.stdout + check.stderr).toContain('KEY_ROTATION_PENDING');
@@ -182,7 +196,14 @@ describe('admin rotate master-key', () => {
           const run = await runChild(child.script, 'ROTATE_CHILD_CONFIG', { dir, crashAfter: step });
           const journalAfterKill = existsSync(join(dir, 'keys', 'rotation.journal'));
           const keyAfterKill = readFileSync(join(dir, 'keys', 'master.key'), 'utf8');
-          results.set(step, { dir, oldKey, run, journalAfterKill, keyAfterKill, verified: await admin(['audit', 'verify', '--dir', dir, '--json']) });
+          results.set(step, {
+            dir,
+            oldKey,
+            run,
+            journalAfterKill,
+            keyAfterKill,
+            verified: await admin(['audit', 'verify', '--dir', dir, '--json']),
+          });
         }),
       );
     }, 180_000);

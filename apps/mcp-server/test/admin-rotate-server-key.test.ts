@@ -24,14 +24,28 @@ function approveWith(serverPub: string, requestFile: string, role: 'plan-authori
   const review = signer(['review', requestFile, '--server-key', serverPub, '--json']);
   expect(review.status, review.stderr).toBe(0);
   const prefix = String((review.json['review'] as Record<string, unknown>)['approve_prefix']);
-  const signed = signer(['sign', requestFile, '--key', shared.host.keys[role], '--server-key', serverPub, '--out', shared.host.signedDir, '--approve', prefix, '--json']);
+  const signed = signer([
+    'sign',
+    requestFile,
+    '--key',
+    shared.host.keys[role],
+    '--server-key',
+    serverPub,
+    '--out',
+    shared.host.signedDir,
+    '--approve',
+    prefix,
+    '--json',
+  ]);
   expect(signed.status, signed.stderr).toBe(0);
   const added = admin(['inbox', 'add', '--dir', shared.host.dir, String(signed.json['file']), '--json']);
   expect(added.status, added.stderr).toBe(0);
 }
 
-const keyIdOfFile = (file: string): string => String((JSON.parse(readFileSync(file, 'utf8')) as { payload: { key_id: string } }).payload.key_id);
-const serverKeys = (): Record<string, unknown>[] => admin(['trust', '--dir', shared.host.dir, '--list', '--json']).json['server_request_keys'] as Record<string, unknown>[];
+const keyIdOfFile = (file: string): string =>
+  String((JSON.parse(readFileSync(file, 'utf8')) as { payload: { key_id: string } }).payload.key_id);
+const serverKeys = (): Record<string, unknown>[] =>
+  admin(['trust', '--dir', shared.host.dir, '--list', '--json']).json['server_request_keys'] as Record<string, unknown>[];
 
 describe('admin rotate server-key', () => {
   it('an old request is still answered after the rotation, new ones use the new key, and the old key goes once nothing needs it', async () => {
@@ -63,7 +77,9 @@ describe('admin rotate server-key', () => {
       { key_id: newKeyId, state: 'current', retired_at: null, needed_by_files: null },
       expect.objectContaining({ key_id: oldKeyId, state: 'retired', needed_by_files: 1, still_needed: true }),
     ]);
-    expect(admin(['trust', '--dir', shared.host.dir, '--list']).stdout).toMatch(new RegExp(`retired +${oldKeyId} .*still needed by 1 file`));
+    expect(admin(['trust', '--dir', shared.host.dir, '--list']).stdout).toMatch(
+      new RegExp(`retired +${oldKeyId} .*still needed by 1 file`),
+    );
 
     // The old request: the signer refuses it under the new key, signs it under the old one; the server accepts it.
     expect(signer(['review', oldRequest, '--server-key', shared.host.serverPub, '--json']).status).not.toBe(0);

@@ -1,6 +1,18 @@
 // Black-box tests of `pfsense-mcp admin` host setup through the BUILT program: real processes, real files.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAX_ARTIFACT_BYTES, createPlanAuthorizationV2, encodeArtifact } from '@pfsense-mcp/authorization';
@@ -47,7 +59,13 @@ const digestA = 'a'.repeat(64);
 function planAuthorization(key: { privateKey: Uint8Array }, issuedAt = Date.now(), expiresAt = Date.now() + 600_000): string {
   return encodeArtifact(
     createPlanAuthorizationV2(
-      { planDigest: digestA, steps: [{ step_id: 'step-1', execution_intent_digest: 'b'.repeat(64) }], riskClass: 'low', issuedAt, expiresAt },
+      {
+        planDigest: digestA,
+        steps: [{ step_id: 'step-1', execution_intent_digest: 'b'.repeat(64) }],
+        riskClass: 'low',
+        issuedAt,
+        expiresAt,
+      },
       key,
     ),
   );
@@ -69,7 +87,13 @@ describe('pfsense-mcp admin --help', () => {
   it('lists the setup commands and exits 0', () => {
     const r = admin(['--help']);
     expect(r.status).toBe(0);
-    for (const c of ['init --dir DIR', 'trust --dir DIR --role ROLE --public-key KEY', 'trust --dir DIR --list', 'untrust --dir DIR --key-id ID', 'inbox add --dir DIR FILE']) {
+    for (const c of [
+      'init --dir DIR',
+      'trust --dir DIR --role ROLE --public-key KEY',
+      'trust --dir DIR --list',
+      'untrust --dir DIR --key-id ID',
+      'inbox add --dir DIR FILE',
+    ]) {
       expect(r.stdout).toContain(c);
     }
     expect(admin([]).stdout).toContain('inbox add');
@@ -100,15 +124,28 @@ describe('admin init', () => {
     expect(r.json['environment']).toEqual({ PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: dir });
     expect(mode(dir)).toBe(0o700);
     for (const d of ['store', 'keys', 'anchors', 'inbox', 'outbox']) expect(mode(join(dir, d)), d).toBe(0o700);
-    for (const f of ['store/contracts.sqlite', 'store/consumption.sqlite', 'keys/master.key', 'keys/server-request.key', 'keys/server-request.pub', 'authorities.json']) {
+    for (const f of [
+      'store/contracts.sqlite',
+      'store/consumption.sqlite',
+      'keys/master.key',
+      'keys/server-request.key',
+      'keys/server-request.pub',
+      'authorities.json',
+    ]) {
       expect(mode(join(dir, f)), f).toBe(0o600);
     }
     for (const f of readdirSync(join(dir, 'anchors'))) expect(mode(join(dir, 'anchors', f))).toBe(0o600);
     expect(JSON.parse(readFileSync(join(dir, 'authorities.json'), 'utf8'))).toEqual({ version: 1, authorities: [] });
     expect(readdirSync(join(dir, 'inbox'))).toEqual([]);
     // Nothing secret is printed: not the master key, not the private request key.
-    const secret = readFileSync(join(dir, 'keys', 'master.key'), 'utf8').split(' ')[1]?.trim() ?? '';
-    const privateKey = readFileSync(join(dir, 'keys', 'server-request.key'), 'utf8').split(' ')[1]?.trim() ?? '';
+    const secret =
+      readFileSync(join(dir, 'keys', 'master.key'), 'utf8')
+        .split(' ')[1]
+        ?.trim() ?? '';
+    const privateKey =
+      readFileSync(join(dir, 'keys', 'server-request.key'), 'utf8')
+        .split(' ')[1]
+        ?.trim() ?? '';
     expect(r.stdout + r.stderr).not.toContain(secret);
     expect(r.stdout + r.stderr).not.toContain(privateKey);
   });
@@ -213,7 +250,10 @@ describe('admin trust / untrust', () => {
     const list = admin(['--list', 'trust', '--dir', dir, '--json']);
     expect(list.json).toEqual({
       ok: true,
-      authorities: [{ role: 'plan-authorization', key_id: pa.keyId }, { role: 'confirmation', key_id: co.keyId }],
+      authorities: [
+        { role: 'plan-authorization', key_id: pa.keyId },
+        { role: 'confirmation', key_id: co.keyId },
+      ],
       // The server's own key is listed apart, never as an operator role.
       server_request_keys: [{ key_id: expect.stringMatching(/^[0-9a-f]{64}$/), state: 'current', retired_at: null, needed_by_files: null }],
     });
@@ -292,7 +332,9 @@ describe('admin inbox add', () => {
     const again = admin(['--dir', dir, '--json', 'inbox', 'add', file]);
     expectRefusal(again, 'ALREADY_INSTALLED');
     expect(readdirSync(join(dir, 'inbox'))).toHaveLength(1);
-    expect(admin(['inbox', 'add', '--dir', dir, artifactFile(planAuthorization(pa))]).stdout).toContain('installed pfsense-mcp/plan-authorization');
+    expect(admin(['inbox', 'add', '--dir', dir, artifactFile(planAuthorization(pa))]).stdout).toContain(
+      'installed pfsense-mcp/plan-authorization',
+    );
   });
 
   it('refuses tampered, unpinned, wrong-role, expired, future, relabelled, malformed and symlinked files; installs nothing', () => {

@@ -13,7 +13,13 @@ describe('boundResultSize', () => {
     next_offset: offset + n,
     truncated: false,
   });
-  const cutOf = (p: ReturnType<typeof page>) => (keep: number) => ({ ...p, data: p.data.slice(0, keep), count: keep, next_offset: p.offset + keep, truncated: true });
+  const cutOf = (p: ReturnType<typeof page>) => (keep: number) => ({
+    ...p,
+    data: p.data.slice(0, keep),
+    count: keep,
+    next_offset: p.offset + keep,
+    truncated: true,
+  });
 
   it('passes a small result through untouched, its text being the JSON of structuredContent', () => {
     const p = page(10, 50);
@@ -45,7 +51,11 @@ describe('boundResultSize', () => {
     // Every kind of character the two copies count differently: quotes, backslashes, control characters
     // (escaped once, then their backslash again), 2-, 3- and 4-byte UTF-8, U+2028, a lone surrogate.
     const odd = ['"q"', 'back\\slash', 'line\nfeed\t', 'é', '€', '😀', '\u2028', '\ud800', '<>&'];
-    const rows = Array.from({ length: 600 }, (_, i) => ({ id: i, descr: `${odd[i % odd.length] as string}${i}`.repeat(1 + (i % 7)), list: [i, null, true] }));
+    const rows = Array.from({ length: 600 }, (_, i) => ({
+      id: i,
+      descr: `${odd[i % odd.length] as string}${i}`.repeat(1 + (i % 7)),
+      list: [i, null, true],
+    }));
     const p = { data: rows, count: rows.length, limit: 1000, offset: 7, next_offset: null, truncated: false };
     const cut = (keep: number) => ({ ...p, data: p.data.slice(0, keep), count: keep, next_offset: p.offset + keep, truncated: true });
     for (const max of [8_000, 20_011, 64 * 1024]) {
@@ -81,7 +91,8 @@ describe('boundResultSize', () => {
       expect(out.text).toBe(JSON.stringify(out.structured));
       // The longest prefix, found by brute force over every candidate.
       let longest = payloadBytes(p) + FRAME <= max ? rows.length : 0;
-      for (let k = 1; longest === 0 && k < rows.length; k += 1) if (payloadBytes(cut(rows.length - k)) + FRAME <= max) longest = rows.length - k;
+      for (let k = 1; longest === 0 && k < rows.length; k += 1)
+        if (payloadBytes(cut(rows.length - k)) + FRAME <= max) longest = rows.length - k;
       expect(kept).toBe(longest);
       expect(kept).toBeGreaterThan(0);
     }

@@ -15,14 +15,20 @@ const settings = (over: Record<string, unknown>) => ({ enabled: true, read_only:
 
 const cleanups: (() => Promise<void>)[] = [];
 
-async function check(options: SimulatorOptions, extraEnv: Record<string, string> = {}, key?: string): Promise<RawRun & { sim: RunningSimulator }> {
+async function check(
+  options: SimulatorOptions,
+  extraEnv: Record<string, string> = {},
+  key?: string,
+): Promise<RawRun & { sim: RunningSimulator }> {
   const sim = await startSimulator(options);
   const keyFile = writeKeyFile(key ?? sim.apiKey);
   cleanups.push(async () => {
     await sim.close();
     rmSync(dirname(keyFile), { recursive: true, force: true });
   });
-  const run = await runBuilt({ PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: keyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true', ...extraEnv }, ['--check-config']);
+  const run = await runBuilt({ PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: keyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true', ...extraEnv }, [
+    '--check-config',
+  ]);
   expect(run.stdout + run.stderr).not.toContain(key ?? sim.apiKey);
   return { ...run, sim };
 }
@@ -71,7 +77,9 @@ describe('--check-config', () => {
   });
 
   it('key auth missing from the enabled methods and unknown settings are warnings', async () => {
-    const run = await check({ data: { [VERSION]: { current_version: 'v2.10.0' }, [SETTINGS]: { auth_methods: ['BasicAuth'], read_only: 'yes' } } });
+    const run = await check({
+      data: { [VERSION]: { current_version: 'v2.10.0' }, [SETTINGS]: { auth_methods: ['BasicAuth'], read_only: 'yes' } },
+    });
     expect(run.code).toBe(0);
     expect(line(run, 'key auth')).toMatch(/WARNING: KeyAuth is not among the enabled authentication methods/);
     expect(line(run, 'read-only mode')).toMatch(/WARNING: unknown/);
@@ -88,21 +96,32 @@ describe('--check-config', () => {
   });
 
   it('a key without the settings privilege still passes, with a warning naming the privilege to add', async () => {
-    const privileges = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'docs', 'pfrest-privileges.json'), 'utf8')) as { all_privileges: string[] };
+    const privileges = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'docs', 'pfrest-privileges.json'), 'utf8')) as {
+      all_privileges: string[];
+    };
     const secret = 'check-config-least-privilege-key-0123456789';
     const run = await check(
-      { credentials: [{ auth: 'key', secret, privileges: privileges.all_privileges.filter((p) => p !== 'api-v2-system-restapi-settings-get') }] },
+      {
+        credentials: [
+          { auth: 'key', secret, privileges: privileges.all_privileges.filter((p) => p !== 'api-v2-system-restapi-settings-get') },
+        ],
+      },
       {},
       secret,
     );
     expect(run.code).toBe(0);
     expect(line(run, 'reachability')).toMatch(/ok/);
-    expect(line(run, 'settings')).toMatch(/WARNING: not readable \(GET \/api\/v2\/system\/restapi\/settings: UPSTREAM_AUTH_FAILED, HTTP 403/);
+    expect(line(run, 'settings')).toMatch(
+      /WARNING: not readable \(GET \/api\/v2\/system\/restapi\/settings: UPSTREAM_AUTH_FAILED, HTTP 403/,
+    );
     expect(line(run, 'settings')).toContain('pfsense_get_system_restapi_settings');
   });
 
   it('an unreachable appliance and a bad configuration still fail', async () => {
-    const down = await runBuilt({ PFSENSE_URL: 'http://127.0.0.1:9', PFSENSE_API_KEY_FILE: '/nonexistent/key', PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' }, ['--check-config']);
+    const down = await runBuilt(
+      { PFSENSE_URL: 'http://127.0.0.1:9', PFSENSE_API_KEY_FILE: '/nonexistent/key', PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' },
+      ['--check-config'],
+    );
     expect(down.code).toBe(1);
     const sets = await check({}, { PFSENSE_TOOLSETS: 'firewall,nope' });
     expect(sets.code).toBe(1);

@@ -18,7 +18,8 @@ describe(TOOL, () => {
     const read = async (): Promise<{ id: number; time: number; description: string; version: string; filesize: number }[]> => {
       const result = await h.client.callTool({ name: TOOL, arguments: {} });
       expect(result.isError).toBeFalsy();
-      return (result.structuredContent as { data: { id: number; time: number; description: string; version: string; filesize: number }[] }).data;
+      return (result.structuredContent as { data: { id: number; time: number; description: string; version: string; filesize: number }[] })
+        .data;
     };
     const before = await read();
     expect(before.length).toBeGreaterThan(0);

@@ -3,7 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHttpTransport, isLoopbackHost } from '@pfsense-mcp/transports';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, knownToolNames, loadConfig, parseAllowedTools, parseCliArgs, precheckCaFile, readApiKey, selectTools, UsageError } from '../src/index.js';
+import {
+  ConfigError,
+  knownToolNames,
+  loadConfig,
+  parseAllowedTools,
+  parseCliArgs,
+  precheckCaFile,
+  readApiKey,
+  selectTools,
+  UsageError,
+} from '../src/index.js';
 
 const known = knownToolNames();
 const base = { PFSENSE_URL: 'https://fw.example.net', PFSENSE_API_KEY_FILE: '/etc/pfsense-mcp/api-key' };
@@ -62,12 +72,29 @@ describe('loadConfig', () => {
   });
 
   it('allows plain http only to loopback with the explicit flag', () => {
-    expect(loadConfig({ ...base, PFSENSE_URL: 'http://127.0.0.1:8080', PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' }, known).url).toBe('http://127.0.0.1:8080');
+    expect(loadConfig({ ...base, PFSENSE_URL: 'http://127.0.0.1:8080', PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' }, known).url).toBe(
+      'http://127.0.0.1:8080',
+    );
     expect(fail({ ...base, PFSENSE_URL: 'http://10.0.0.1', PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' }).code).toBe('HTTP_NOT_LOOPBACK');
   });
 
   it('agrees with the transport on what a loopback host is (config accepts exactly what the transport accepts)', () => {
-    const hosts = ['127.0.0.1', '127.0.0.2', '127.255.255.254', 'localhost', 'LOCALHOST', '[::1]', '[0:0:0:0:0:0:0:1]', '128.0.0.1', '10.0.0.1', '[::2]', 'localhost.example.net', '127.0.0.1.nip.io', '0.0.0.0', '2130706433'];
+    const hosts = [
+      '127.0.0.1',
+      '127.0.0.2',
+      '127.255.255.254',
+      'localhost',
+      'LOCALHOST',
+      '[::1]',
+      '[0:0:0:0:0:0:0:1]',
+      '128.0.0.1',
+      '10.0.0.1',
+      '[::2]',
+      'localhost.example.net',
+      '127.0.0.1.nip.io',
+      '0.0.0.0',
+      '2130706433',
+    ];
     let accepted = 0;
     for (const host of hosts) {
       const url = `http://${host}:8080`;

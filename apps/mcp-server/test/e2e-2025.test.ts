@@ -13,14 +13,18 @@ import { collect, connectBuilt, INITIALIZE, runBuilt, serverEnv, serverMain, spa
 const world = useBuiltReadWorld();
 
 async function connectV1(extraEnv: Record<string, string>, args: string[] = []): Promise<{ client: V1Client; stderr: () => string }> {
-  const transport = new V1StdioClientTransport({ command: process.execPath, args: [serverMain, ...args], env: serverEnv(extraEnv), stderr: 'pipe' });
+  const transport = new V1StdioClientTransport({
+    command: process.execPath,
+    args: [serverMain, ...args],
+    env: serverEnv(extraEnv),
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const client = new V1Client({ name: 'mcp-server-e2e-v1', version: '0.0.0' });
   await client.connect(transport);
   return { client, stderr: () => stderr };
 }
-
 
 describe('a 2025-era client (the v1 SDK Client, initialize handshake)', () => {
   let server: Awaited<ReturnType<typeof connectV1>>;
@@ -101,7 +105,9 @@ describe('the v2 Client: default mode stays on 2025, auto mode finds 2026-07-28'
 
   it('auto mode: probes with server/discover and lands on the current revision', async () => {
     const client = newClient('auto', 'mcp-server-e2e-auto');
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [serverMain], env: serverEnv(world.env), stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [serverMain], env: serverEnv(world.env), stderr: 'ignore' }),
+    );
     try {
       expect(client.getProtocolEra()).toBe('modern');
       expect((await client.listTools()).tools).toHaveLength(95);
@@ -113,17 +119,25 @@ describe('the v2 Client: default mode stays on 2025, auto mode finds 2026-07-28'
 
 describe('raw 2025 lines: stdout, logs and shutdown', () => {
   it('stdout carries only JSON-RPC frames; logs go to stderr as JSON lines; stdin EOF exits 0 after the calls answer', async () => {
-    const call = (id: number, name: string, args: object) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
-    const run = await runBuilt(world.env, [], [
-      INITIALIZE,
-      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
-      call(3, 'pfsense_get_firewall_aliases', {}),
-      call(4, 'pfsense_get_firewall_aliases', { limit: -1 }),
-      'this is not json',
-    ]);
+    const call = (id: number, name: string, args: object) =>
+      JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+    const run = await runBuilt(
+      world.env,
+      [],
+      [
+        INITIALIZE,
+        JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+        JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+        call(3, 'pfsense_get_firewall_aliases', {}),
+        call(4, 'pfsense_get_firewall_aliases', { limit: -1 }),
+        'this is not json',
+      ],
+    );
     expect(run.code).toBe(0);
-    const frames = run.stdout.trim().split('\n').map((f) => JSON.parse(f) as { jsonrpc: string; id?: number; result?: Record<string, unknown> });
+    const frames = run.stdout
+      .trim()
+      .split('\n')
+      .map((f) => JSON.parse(f) as { jsonrpc: string; id?: number; result?: Record<string, unknown> });
     for (const frame of frames) expect(frame.jsonrpc).toBe('2.0');
     const byId = new Map(frames.map((f) => [f.id, f.result]));
     expect(byId.get(1)).toMatchObject({ protocolVersion: '2025-06-18', serverInfo: { name: 'pfsense-mcp' }, capabilities: { tools: {} } });

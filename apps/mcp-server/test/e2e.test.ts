@@ -13,7 +13,17 @@ import { DEFAULT_MAX_IN_FLIGHT } from '@pfsense-mcp/transports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBuiltReadWorld } from './support/built-read-world.js';
 import { toolErrorCode } from './support/tool-error-code.js';
-import { collect, connectBuilt, modernRequest, runBuilt, spawnBuilt, spawnBuiltSimulator, workspaceRoot, writeKeyFile, type ConnectedServer } from './support/built-server.js';
+import {
+  collect,
+  connectBuilt,
+  modernRequest,
+  runBuilt,
+  spawnBuilt,
+  spawnBuiltSimulator,
+  workspaceRoot,
+  writeKeyFile,
+  type ConnectedServer,
+} from './support/built-server.js';
 
 const world = useBuiltReadWorld();
 
@@ -45,7 +55,11 @@ describe('auditor profile over stdio', () => {
       const text = (result.content as { type: string; text: string }[])[0]?.text ?? '';
       expect(JSON.parse(text)).toEqual(result.structuredContent);
     }
-    const lines = server.stderr().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = server
+      .stderr()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.filter((l) => l['event'] === 'tool_call')).toHaveLength(tools.length);
     expect(server.stderr()).not.toContain(world.sim.apiKey);
   });
@@ -117,11 +131,14 @@ describe('bounded requests in flight', () => {
     proxy = createServer((req, res) => {
       current += 1;
       max = Math.max(max, current);
-      const upstream = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-        up.on('end', () => (current -= 1));
-      });
+      const upstream = request(
+        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+          up.on('end', () => (current -= 1));
+        },
+      );
       req.pipe(upstream);
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
@@ -150,19 +167,33 @@ describe('bounded requests in flight', () => {
 });
 
 describe('secrets and stdout', () => {
-  it('sentinel secrets planted through the built simulator\'s --data reach no output and no log line', async () => {
+  it("sentinel secrets planted through the built simulator's --data reach no output and no log line", async () => {
     // The generator writes the --data file into a private temp dir; the built simulator serves it as an appliance
     // would. The committed fixture (used by the fast tests) must be what the generator produces today.
     const dir = mkdtempSync(join(tmpdir(), 'mcp-sentinel-'));
     const fixture = join(dir, 'fixture.json');
     const dataFile = join(dir, 'sentinel-data.json');
-    execFileSync(process.execPath, ['apps/mcp-server/scripts/generate-sentinel-data.mjs', '--out', fixture, '--data-out', dataFile], { cwd: workspaceRoot, stdio: 'ignore' });
+    execFileSync(process.execPath, ['apps/mcp-server/scripts/generate-sentinel-data.mjs', '--out', fixture, '--data-out', dataFile], {
+      cwd: workspaceRoot,
+      stdio: 'ignore',
+    });
     const generated = JSON.parse(readFileSync(fixture, 'utf8')) as { mark: string; secret_fields: string[] };
     expect(readFileSync(fixture, 'utf8')).toBe(readFileSync(join(import.meta.dirname, 'fixtures', 'sentinel-data.json'), 'utf8'));
-    expect(generated.secret_fields).toEqual(expect.arrayContaining(['DNSResolverSettings.custom_options', 'OpenVPNServer.custom_options', 'OpenVPNClientSpecificOverride.custom_options']));
+    expect(generated.secret_fields).toEqual(
+      expect.arrayContaining([
+        'DNSResolverSettings.custom_options',
+        'OpenVPNServer.custom_options',
+        'OpenVPNClientSpecificOverride.custom_options',
+      ]),
+    );
     const planted = await spawnBuiltSimulator(['--data', dataFile]);
     const apiKey = readFileSync(planted.apiKeyFile, 'utf8').trim();
-    const server = await connectBuilt({ PFSENSE_URL: planted.url, PFSENSE_API_KEY_FILE: planted.apiKeyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true', PFSENSE_LOG_LEVEL: 'debug' });
+    const server = await connectBuilt({
+      PFSENSE_URL: planted.url,
+      PFSENSE_API_KEY_FILE: planted.apiKeyFile,
+      PFSENSE_ALLOW_HTTP_LOOPBACK: 'true',
+      PFSENSE_LOG_LEVEL: 'debug',
+    });
     try {
       // The simulator really serves the sentinels (otherwise the absence below would prove nothing).
       const raw = await fetch(`${planted.url}/api/v2/services/dns_resolver/settings`, { headers: { 'X-API-Key': apiKey } });
@@ -170,7 +201,8 @@ describe('secrets and stdout', () => {
       const { tools } = await server.client.listTools();
       expect(tools).toHaveLength(95);
       for (const tool of tools) {
-        const args = 'include_identifying_metadata' in ((tool.inputSchema.properties ?? {}) as object) ? { include_identifying_metadata: true } : {};
+        const args =
+          'include_identifying_metadata' in ((tool.inputSchema.properties ?? {}) as object) ? { include_identifying_metadata: true } : {};
         const result = await server.client.callTool({ name: tool.name, arguments: args });
         expect(result.isError ?? false, tool.name).toBe(false);
         expect(JSON.stringify(result), tool.name).not.toContain(generated.mark);
@@ -188,20 +220,30 @@ describe('secrets and stdout', () => {
     // Raw 2026-07-28 lines: discovery, then requests each carrying the per-request envelope; stdin ends right
     // after them, and the calls in flight still answer before the exit.
     const call = (id: number, name: string, args: object) => modernRequest(id, 'tools/call', { name, arguments: args });
-    const run = await runBuilt(world.env, [], [
-      modernRequest(1, 'server/discover'),
-      modernRequest(2, 'tools/list'),
-      call(3, 'pfsense_get_firewall_aliases', {}),
-      call(4, 'pfsense_get_firewall_aliases', { limit: -1 }),
-      call(5, 'no_such_tool', {}),
-      'this is not json',
-    ]);
+    const run = await runBuilt(
+      world.env,
+      [],
+      [
+        modernRequest(1, 'server/discover'),
+        modernRequest(2, 'tools/list'),
+        call(3, 'pfsense_get_firewall_aliases', {}),
+        call(4, 'pfsense_get_firewall_aliases', { limit: -1 }),
+        call(5, 'no_such_tool', {}),
+        'this is not json',
+      ],
+    );
     expect(run.code).toBe(0);
     const frames = run.stdout.trim().split('\n');
     expect(frames.length).toBeGreaterThanOrEqual(5);
     for (const frame of frames) expect(JSON.parse(frame)).toMatchObject({ jsonrpc: '2.0' });
-    const byId = new Map(frames.map((f) => JSON.parse(f) as { id?: number; result?: Record<string, unknown> }).map((f) => [f.id, f.result]));
-    expect(byId.get(1)).toMatchObject({ supportedVersions: expect.arrayContaining(['2026-07-28']), capabilities: { tools: {} }, resultType: 'complete' });
+    const byId = new Map(
+      frames.map((f) => JSON.parse(f) as { id?: number; result?: Record<string, unknown> }).map((f) => [f.id, f.result]),
+    );
+    expect(byId.get(1)).toMatchObject({
+      supportedVersions: expect.arrayContaining(['2026-07-28']),
+      capabilities: { tools: {} },
+      resultType: 'complete',
+    });
     expect((byId.get(2)?.['tools'] as unknown[]).length).toBe(95);
     expect(byId.get(3)).toMatchObject({ resultType: 'complete', structuredContent: { offset: 0 } });
     const errorCode = (id: number) => toolErrorCode(byId.get(id) ?? {});
@@ -241,7 +283,10 @@ describe('startup and shutdown', () => {
     const link = join(dirname(world.keyFile), 'link-to-key');
     symlinkSync(world.keyFile, link);
     try {
-      for (const [path, reason] of [[wide, 'chmod 600'], [link, 'symbolic link']] as const) {
+      for (const [path, reason] of [
+        [wide, 'chmod 600'],
+        [link, 'symbolic link'],
+      ] as const) {
         const run = await runBuilt({ ...world.env, PFSENSE_API_KEY_FILE: path }, [], [modernRequest(1, 'server/discover')]);
         expect(run.code, path).toBe(1);
         expect(run.stdout).toBe('');
@@ -289,7 +334,10 @@ describe('startup and shutdown', () => {
   it('--demo serves against a simulator child with no configuration, stops it and removes its temp dir on exit', async () => {
     // A private TMPDIR: another demo running at the same time (a parallel suite) cannot change what this one sees.
     const privateTmp = mkdtempSync(join(tmpdir(), 'pfsense-mcp-e2e-tmp-'));
-    const demoDirs = () => readdirSync(privateTmp).filter((d) => d.startsWith('pfsense-mcp-demo-')).sort();
+    const demoDirs = () =>
+      readdirSync(privateTmp)
+        .filter((d) => d.startsWith('pfsense-mcp-demo-'))
+        .sort();
     const before = demoDirs();
     const server = await connectBuilt({ TMPDIR: privateTmp }, ['--demo']);
     try {

@@ -6,7 +6,16 @@ import { assertEra, ERAS, newClient } from './support/clients.js';
 
 const readClient = () =>
   buildReadClient(
-    { url: 'https://127.0.0.1', apiKeyFile: '/unused', caFile: null, profile: 'auditor', allowedTools: null, toolsets: null, logLevel: 'silent', allowHttpLoopback: false },
+    {
+      url: 'https://127.0.0.1',
+      apiKeyFile: '/unused',
+      caFile: null,
+      profile: 'auditor',
+      allowedTools: null,
+      toolsets: null,
+      logLevel: 'silent',
+      allowHttpLoopback: false,
+    },
     'unused-key-0123456789',
   );
 
@@ -103,7 +112,11 @@ describe('the held queue is bounded', () => {
   /** A wire stub: what the gate receives from the client and what it sends back. */
   function stubWire() {
     const sent: JSONRPCMessage[] = [];
-    const wire: Transport = { start: async () => undefined, close: async () => undefined, send: async (m: JSONRPCMessage) => void sent.push(m) };
+    const wire: Transport = {
+      start: async () => undefined,
+      close: async () => undefined,
+      send: async (m: JSONRPCMessage) => void sent.push(m),
+    };
     return { wire, sent, deliver: (m: JSONRPCMessage) => wire.onmessage?.(m) };
   }
 

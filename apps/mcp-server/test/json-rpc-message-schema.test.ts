@@ -2,12 +2,27 @@
 // the same messages pass, with the same output, and the same ones fail. Also the `_meta` keys it copies.
 import * as sdk from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, parseJsonRpcMessage, PROTOCOL_VERSION_META_KEY, RELATED_TASK_META_KEY } from '../src/index.js';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  parseJsonRpcMessage,
+  PROTOCOL_VERSION_META_KEY,
+  RELATED_TASK_META_KEY,
+} from '../src/index.js';
 
-const envelope = { [PROTOCOL_VERSION_META_KEY]: '2026-07-28', [CLIENT_INFO_META_KEY]: { name: 'c', version: '1' }, [CLIENT_CAPABILITIES_META_KEY]: {} };
+const envelope = {
+  [PROTOCOL_VERSION_META_KEY]: '2026-07-28',
+  [CLIENT_INFO_META_KEY]: { name: 'c', version: '1' },
+  [CLIENT_CAPABILITIES_META_KEY]: {},
+};
 const CORPUS: readonly unknown[] = [
   // requests
-  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } },
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+  },
   { jsonrpc: '2.0', id: 'a', method: 'tools/list' },
   { jsonrpc: '2.0', id: 0, method: 'tools/list', params: {} },
   { jsonrpc: '2.0', id: -7, method: 'x', params: { _meta: envelope, extra: [1, { y: null }] } },
@@ -62,13 +77,14 @@ const outcome = (parse: (value: unknown) => unknown, value: unknown) => {
 };
 
 describe('parseJsonRpcMessage', () => {
-  it('accepts and rejects exactly what the SDK\'s parseJSONRPCMessage does, with the same output', () => {
-    for (const value of CORPUS) expect(outcome(parseJsonRpcMessage, value), JSON.stringify(value)).toEqual(outcome(sdk.parseJSONRPCMessage, value));
+  it("accepts and rejects exactly what the SDK's parseJSONRPCMessage does, with the same output", () => {
+    for (const value of CORPUS)
+      expect(outcome(parseJsonRpcMessage, value), JSON.stringify(value)).toEqual(outcome(sdk.parseJSONRPCMessage, value));
     expect(CORPUS.filter((value) => outcome(sdk.parseJSONRPCMessage, value).ok).length).toBeGreaterThan(10);
     expect(CORPUS.filter((value) => !outcome(sdk.parseJSONRPCMessage, value).ok).length).toBeGreaterThan(10);
   });
 
-  it('uses the SDK\'s `_meta` key strings', () => {
+  it("uses the SDK's `_meta` key strings", () => {
     expect([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY, RELATED_TASK_META_KEY]).toEqual([
       sdk.PROTOCOL_VERSION_META_KEY,
       sdk.CLIENT_INFO_META_KEY,

@@ -5,7 +5,9 @@ import { INFO_TOOL_NAME, KNOWN_TOOL_NAMES, WRITE_OPERATIONS_TOOL_NAME, WRITE_TOO
 describe('KNOWN_TOOL_NAMES (startup validation list)', () => {
   it('is exactly the READ catalogue plus pfsense_mcp_info and the one write tool', () => {
     expect(WRITE_TOOL_NAME).toBe('pfsense_set_firewall_alias_description');
-    expect([...KNOWN_TOOL_NAMES].sort()).toEqual([...READ_CATALOGUE.map((t) => t.name), INFO_TOOL_NAME, WRITE_TOOL_NAME, WRITE_OPERATIONS_TOOL_NAME].sort());
+    expect([...KNOWN_TOOL_NAMES].sort()).toEqual(
+      [...READ_CATALOGUE.map((t) => t.name), INFO_TOOL_NAME, WRITE_TOOL_NAME, WRITE_OPERATIONS_TOOL_NAME].sort(),
+    );
     expect(KNOWN_TOOL_NAMES).toEqual(knownToolNames());
   });
 });

@@ -3,7 +3,11 @@ import { createLogger, type LogFields } from '../src/index.js';
 
 const capture = (level: Parameters<typeof createLogger>[0] = 'debug') => {
   const lines: string[] = [];
-  const logger = createLogger(level, (l) => lines.push(l), () => new Date(0));
+  const logger = createLogger(
+    level,
+    (l) => lines.push(l),
+    () => new Date(0),
+  );
   return { logger, lines, parsed: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
 };
 
@@ -13,17 +17,39 @@ describe('createLogger', () => {
     logger.toolCall({ tool: 'pfsense_get_firewall_aliases', durationMs: 12.3456, outcome: 'ok' });
     expect(lines).toHaveLength(1);
     expect(lines[0]?.endsWith('\n')).toBe(true);
-    expect(parsed()[0]).toEqual({ ts: '1970-01-01T00:00:00.000Z', level: 'info', event: 'tool_call', tool: 'pfsense_get_firewall_aliases', duration_ms: 12.35, outcome: 'ok' });
+    expect(parsed()[0]).toEqual({
+      ts: '1970-01-01T00:00:00.000Z',
+      level: 'info',
+      event: 'tool_call',
+      tool: 'pfsense_get_firewall_aliases',
+      duration_ms: 12.35,
+      outcome: 'ok',
+    });
   });
 
   it('cannot carry free text: unknown fields are dropped and every value is checked against a token pattern', () => {
     const { logger, parsed } = capture();
-    const hostile = { tool: 'x", "apikey": "SECRET', code: 'secret value', profile: 'Bearer SECRET', version: 'v1 SECRET', signal: 'KILL SECRET', apiKey: 'SECRET', body: 'SECRET' } as unknown as LogFields;
+    const hostile = {
+      tool: 'x", "apikey": "SECRET',
+      code: 'secret value',
+      profile: 'Bearer SECRET',
+      version: 'v1 SECRET',
+      signal: 'KILL SECRET',
+      apiKey: 'SECRET',
+      body: 'SECRET',
+    } as unknown as LogFields;
     logger.log('warn', 'tool_call', hostile);
     logger.log('info', 'nonsense' as never, {});
     const out = JSON.stringify(parsed());
     expect(out).not.toContain('SECRET');
-    expect(parsed()[0]).toEqual({ ts: '1970-01-01T00:00:00.000Z', level: 'warn', event: 'tool_call', tool: 'unknown_tool', code: 'UNKNOWN', profile: 'unknown' });
+    expect(parsed()[0]).toEqual({
+      ts: '1970-01-01T00:00:00.000Z',
+      level: 'warn',
+      event: 'tool_call',
+      tool: 'unknown_tool',
+      code: 'UNKNOWN',
+      profile: 'unknown',
+    });
     expect(parsed()[1]?.['event']).toBe('unknown_event');
   });
 

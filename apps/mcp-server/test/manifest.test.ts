@@ -15,7 +15,10 @@ describe('committed tool manifest', () => {
       const manifest = await buildToolManifest(profile);
       const text = `${JSON.stringify(manifest, null, 2)}\n`;
       if (process.env['UPDATE_MANIFEST'] === '1') writeFileSync(manifestPath(profile), text);
-      expect(readFileSync(manifestPath(profile), 'utf8'), `manifest/tools.${profile}.json drifted; regenerate with UPDATE_MANIFEST=1 if intended`).toBe(text);
+      expect(
+        readFileSync(manifestPath(profile), 'utf8'),
+        `manifest/tools.${profile}.json drifted; regenerate with UPDATE_MANIFEST=1 if intended`,
+      ).toBe(text);
       // The one WRITE tool appears only where the profile grants ALIAS_WRITE; every other tool only reads.
       const writes = manifest.tools.filter((t) => t.annotations['readOnlyHint'] !== true || t.annotations['destructiveHint'] !== false);
       expect(writes.map((t) => t.name)).toEqual(profile === 'write_protected' ? ['pfsense_set_firewall_alias_description'] : []);

@@ -22,7 +22,11 @@ const page = (n: number) =>
   });
 
 const reply = (structured: object, extra: Record<string, unknown> = {}) =>
-  ({ result: { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, ...extra }, jsonrpc: '2.0', id: 7 }) as unknown as JSONRPCMessage;
+  ({
+    result: { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, ...extra },
+    jsonrpc: '2.0',
+    id: 7,
+  }) as unknown as JSONRPCMessage;
 
 describe('messageLinePieces', () => {
   it('writes exactly JSON.stringify(message) + newline, reusing a remembered structuredContent text', () => {

@@ -22,7 +22,16 @@ interface PrivilegeTable {
 const docsDir = join(import.meta.dirname, '..', 'docs');
 const table = JSON.parse(readFileSync(join(docsDir, 'pfrest-privileges.json'), 'utf8')) as PrivilegeTable;
 const configFor = (url: string) =>
-  ({ url, apiKeyFile: '/unused', caFile: null, profile: 'auditor', allowedTools: null, toolsets: null, logLevel: 'silent', allowHttpLoopback: true }) as const;
+  ({
+    url,
+    apiKeyFile: '/unused',
+    caFile: null,
+    profile: 'auditor',
+    allowedTools: null,
+    toolsets: null,
+    logLevel: 'silent',
+    allowHttpLoopback: true,
+  }) as const;
 
 describe('generated least-privilege table (docs/pfrest-privileges.json)', () => {
   it('has one row per tool, with the path the READ catalogue actually reads', () => {
@@ -50,13 +59,17 @@ describe('generated least-privilege table (docs/pfrest-privileges.json)', () => 
     }
   });
 
-  it('is needed, row by row: a key holding every other privilege is refused (403) on that row\'s path only', async () => {
+  it("is needed, row by row: a key holding every other privilege is refused (403) on that row's path only", async () => {
     // One simulator, one credential per row (all privileges but that row's); the simulator's privilege check decides.
     const rows = table.tools.filter((r) => r.path !== null);
     expect(rows).toHaveLength(READ_CATALOGUE.length);
     const secretOf = (i: number) => `lacks-row-${i}-0123456789abcdef0123`;
     const sim = await startSimulator({
-      credentials: rows.map((row, i) => ({ auth: 'key' as const, secret: secretOf(i), privileges: table.all_privileges.filter((p) => !row.privileges.includes(p)) })),
+      credentials: rows.map((row, i) => ({
+        auth: 'key' as const,
+        secret: secretOf(i),
+        privileges: table.all_privileges.filter((p) => !row.privileges.includes(p)),
+      })),
     });
     try {
       for (const [i, row] of rows.entries()) {
@@ -80,14 +93,23 @@ describe('generated least-privilege table (docs/pfrest-privileges.json)', () => 
     }
   });
 
-  it('is needed: a key lacking a tool\'s privilege gets UPSTREAM_AUTH_FAILED for that tool', async () => {
+  it("is needed: a key lacking a tool's privilege gets UPSTREAM_AUTH_FAILED for that tool", async () => {
     const row = table.tools.find((r) => r.tool === 'pfsense_get_firewall_aliases');
     const secret = 'almost-enough-key-0123456789abcdef';
     const sim = await startSimulator({
       credentials: [{ auth: 'key', secret, privileges: table.all_privileges.filter((p) => !row?.privileges.includes(p)) }],
     });
     const handle = buildReadClient(
-      { url: sim.url, apiKeyFile: '/unused', caFile: null, profile: 'auditor', allowedTools: null, toolsets: null, logLevel: 'silent', allowHttpLoopback: true },
+      {
+        url: sim.url,
+        apiKeyFile: '/unused',
+        caFile: null,
+        profile: 'auditor',
+        allowedTools: null,
+        toolsets: null,
+        logLevel: 'silent',
+        allowHttpLoopback: true,
+      },
       secret,
     );
     const { factory } = createMcpServer({ profile: 'auditor', allowedTools: null, client: handle.client });
@@ -109,7 +131,16 @@ describe('generated least-privilege table (docs/pfrest-privileges.json)', () => 
     const secret = 'least-privilege-key-0123456789abcdef';
     const sim = await startSimulator({ credentials: [{ auth: 'key', secret, privileges: table.all_privileges }] });
     const handle = buildReadClient(
-      { url: sim.url, apiKeyFile: '/unused', caFile: null, profile: 'auditor', allowedTools: null, toolsets: null, logLevel: 'silent', allowHttpLoopback: true },
+      {
+        url: sim.url,
+        apiKeyFile: '/unused',
+        caFile: null,
+        profile: 'auditor',
+        allowedTools: null,
+        toolsets: null,
+        logLevel: 'silent',
+        allowHttpLoopback: true,
+      },
       secret,
     );
     const { factory } = createMcpServer({ profile: 'auditor', allowedTools: null, client: handle.client });
@@ -147,7 +178,11 @@ describe('the write path rows of the least-privilege table', () => {
     const every = [...new Set(rows.flatMap((r) => r.privileges))];
     const secretOf = (i: number) => `lacks-write-row-${i}-0123456789abcdef`;
     const sim = await startSimulator({
-      credentials: rows.map((row, i) => ({ auth: 'key' as const, secret: secretOf(i), privileges: every.filter((p) => !row.privileges.includes(p)) })),
+      credentials: rows.map((row, i) => ({
+        auth: 'key' as const,
+        secret: secretOf(i),
+        privileges: every.filter((p) => !row.privileges.includes(p)),
+      })),
     });
     const send = (i: number, r: (typeof rows)[number]) =>
       fetch(`${sim.url}${r.path}`, {
@@ -158,7 +193,8 @@ describe('the write path rows of the least-privilege table', () => {
     try {
       for (const [i, row] of rows.entries()) {
         expect(await send(i, row), `${row.method} ${row.path}`).toBe(403);
-        for (const other of rows.filter((r) => r !== row)) expect(await send(i, other), `${row.path} key on ${other.method} ${other.path}`).toBe(200);
+        for (const other of rows.filter((r) => r !== row))
+          expect(await send(i, other), `${row.path} key on ${other.method} ${other.path}`).toBe(200);
       }
     } finally {
       await sim.close();

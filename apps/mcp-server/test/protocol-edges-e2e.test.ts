@@ -10,10 +10,12 @@ import { until } from './support/until.js';
 const world = useBuiltReadWorld();
 
 const INITIALIZED = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
-const request = (id: unknown, method: string, params?: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+const request = (id: unknown, method: string, params?: Record<string, unknown>) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
 const infoCall = (id: unknown) => request(id, 'tools/call', { name: 'pfsense_mcp_info', arguments: {} });
 const refusalOf = (reply: Reply | undefined) => ({ code: reply?.error?.code, name: reply?.error?.data?.code });
-const refused = (server: RawServer, name: string) => logLines(server.stderr()).filter((l) => l['event'] === 'message_refused' && l['code'] === name);
+const refused = (server: RawServer, name: string) =>
+  logLines(server.stderr()).filter((l) => l['event'] === 'message_refused' && l['code'] === name);
 // stderr is a pipe of its own: a reply on stdout can be read before the log line written ahead of it. Wait for the
 // lines (bounded), then assert their exact count.
 async function refusedLines(server: RawServer, name: string, atLeast: number): Promise<ReturnType<typeof refused>> {
@@ -79,7 +81,9 @@ describe('malformed lines', () => {
       server.send('{"jsonrpc":"2.0","id":5,"method":');
       server.send(Buffer.from([0xff, 0xfe, 0x7b, 0x7d, 0x0a]));
       // Valid JSON syntax around a lone continuation byte inside a string: still not UTF-8.
-      server.send(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":6,"method":"ping","params":{"x":"'), Buffer.from([0xc3]), Buffer.from('"}}\n')]));
+      server.send(
+        Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":6,"method":"ping","params":{"x":"'), Buffer.from([0xc3]), Buffer.from('"}}\n')]),
+      );
       server.send('[]');
       server.send('{"jsonrpc":"2.0","id":7,"method":42}');
       server.send(request(8, 'ping'));

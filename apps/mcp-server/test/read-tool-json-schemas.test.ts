@@ -70,10 +70,14 @@ describe('precomputedJsonSchema', () => {
   });
 
   it('converts with zod for any other target', () => {
-    expect(schema['~standard'].jsonSchema.input({ target: 'draft-07' })).toEqual(tool.inputSchema['~standard'].jsonSchema.input({ target: 'draft-07' }));
+    expect(schema['~standard'].jsonSchema.input({ target: 'draft-07' })).toEqual(
+      tool.inputSchema['~standard'].jsonSchema.input({ target: 'draft-07' }),
+    );
   });
 
   it('refuses a zodSchema that is not a function', () => {
-    expect(() => precomputedJsonSchema(tool.inputSchema as never, { target: READ_TOOL_JSON_SCHEMA_TARGET, input: {}, output: {} })).toThrow(/"zodSchema" must be a function/u);
+    expect(() => precomputedJsonSchema(tool.inputSchema as never, { target: READ_TOOL_JSON_SCHEMA_TARGET, input: {}, output: {} })).toThrow(
+      /"zodSchema" must be a function/u,
+    );
   });
 });

@@ -8,7 +8,11 @@ const ENVELOPE = { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-
 
 function layered(wrap: (wire: Transport, onRefused: (name: string) => void) => Transport) {
   const sent: JSONRPCMessage[] = [];
-  const wire: Transport = { start: async () => undefined, close: async () => undefined, send: async (m: JSONRPCMessage) => void sent.push(m) };
+  const wire: Transport = {
+    start: async () => undefined,
+    close: async () => undefined,
+    send: async (m: JSONRPCMessage) => void sent.push(m),
+  };
   const refusals: string[] = [];
   const layer = wrap(wire, (name) => refusals.push(name));
   const passed: unknown[] = [];
@@ -16,7 +20,11 @@ function layered(wrap: (wire: Transport, onRefused: (name: string) => void) => T
   return {
     in: (m: Record<string, unknown>) => wire.onmessage?.({ jsonrpc: '2.0', ...m } as JSONRPCMessage),
     out: (m: Record<string, unknown>) => layer.send({ jsonrpc: '2.0', ...m } as JSONRPCMessage),
-    sent: () => sent.map((m) => [('id' in m ? m.id : null), 'error' in m ? ((m.error as { data?: { code?: string } }).data?.code ?? 'error') : 'result']),
+    sent: () =>
+      sent.map((m) => [
+        'id' in m ? m.id : null,
+        'error' in m ? ((m.error as { data?: { code?: string } }).data?.code ?? 'error') : 'result',
+      ]),
     passed,
     refusals,
   };
@@ -49,7 +57,12 @@ describe('refuseBeforeInitialize', () => {
     await t.out({ id: 4, result: {} });
     t.in({ id: 5, method: 'tools/list' });
     expect(t.passed).toEqual([1, 4, 5]);
-    expect(t.sent().filter(([, kind]) => kind === 'NOT_INITIALIZED').map(([id]) => id)).toEqual([2, 3]);
+    expect(
+      t
+        .sent()
+        .filter(([, kind]) => kind === 'NOT_INITIALIZED')
+        .map(([id]) => id),
+    ).toEqual([2, 3]);
   });
 });
 

@@ -22,7 +22,12 @@ describe('the runbook anchors', () => {
 
   it('a real `admin status` names only sections that exist', () => {
     const dir = join(root, 'w');
-    const run = (args: readonly string[]) => spawnSync(process.execPath, [serverMain, 'admin', ...args], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' }, timeout: 60_000 });
+    const run = (args: readonly string[]) =>
+      spawnSync(process.execPath, [serverMain, 'admin', ...args], {
+        encoding: 'utf8',
+        env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+        timeout: 60_000,
+      });
     expect(run(['init', '--dir', dir]).status).toBe(0);
     const status = run(['status', '--dir', dir]);
     expect(status.status, status.stderr).toBe(0);

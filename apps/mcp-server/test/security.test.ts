@@ -28,14 +28,17 @@ describe.each(ERAS)('sentinel secrets planted in every secret-bearing field (%s 
 
   it('plants secrets on every READ path (the fixture covers the whole catalogue)', () => {
     for (const tool of READ_CATALOGUE) expect(Object.keys(sentinel.data), tool.name).toContain(tool.path);
-    expect(sentinel.secret_fields).toEqual(expect.arrayContaining(['User.password', 'RESTAPIKey.key', 'EmailNotificationSettings.password']));
+    expect(sentinel.secret_fields).toEqual(
+      expect.arrayContaining(['User.password', 'RESTAPIKey.key', 'EmailNotificationSettings.password']),
+    );
   });
 
   it('never shows one in any tool output (with and without include_identifying_metadata), log line or error', async () => {
     let calls = 0;
     for (const tool of tools) {
       const variants: Record<string, unknown>[] = [{}];
-      if ('include_identifying_metadata' in ((tool.inputSchema.properties ?? {}) as object)) variants.push({ include_identifying_metadata: true });
+      if ('include_identifying_metadata' in ((tool.inputSchema.properties ?? {}) as object))
+        variants.push({ include_identifying_metadata: true });
       for (const args of variants) {
         const result = await h.client.callTool({ name: tool.name, arguments: args });
         // A refused response would pass trivially: every call must succeed, projecting the planted rows.
@@ -81,12 +84,18 @@ describe.each(ERAS)('sentinel secrets planted in every secret-bearing field (%s 
         } else {
           const embedded = kind as { model: string; many: boolean };
           const value = markerOf(READ_MODELS[embedded.model]?.fields[inner] as FieldKind, `${toolName}.${field}`, n);
-          const item = { ...((embedded.many ? (row[outer] as object[] | undefined)?.[0] : row[outer]) as object | undefined), [inner]: value };
+          const item = {
+            ...((embedded.many ? (row[outer] as object[] | undefined)?.[0] : row[outer]) as object | undefined),
+            [inner]: value,
+          };
           row[outer] = embedded.many ? [item] : item;
           markers.push(JSON.stringify(value).replace(/^\[|\]$/g, ''));
         }
       }
-      expect(markers.every((m) => m.includes(ID_MARK) || /^\d+$/.test(m)), toolName).toBe(true);
+      expect(
+        markers.every((m) => m.includes(ID_MARK) || /^\d+$/.test(m)),
+        toolName,
+      ).toBe(true);
       data[tool.path] = tool.plural ? [row] : row;
       expected.set(toolName, markers);
     }
@@ -153,7 +162,13 @@ describe.each(ERAS)('hostile and broken upstream responses give sanitized errors
 
 describe.each(ERAS)('the 1 MiB result bound (%s era)', (era) => {
   it('cuts a large page explicitly (truncated, next_offset) and the next page continues there', async () => {
-    const rows = Array.from({ length: 1000 }, (_, i) => ({ name: `alias_${i}`, type: 'host', descr: `${i}:`.padEnd(2000, 'x'), address: [], detail: [] }));
+    const rows = Array.from({ length: 1000 }, (_, i) => ({
+      name: `alias_${i}`,
+      type: 'host',
+      descr: `${i}:`.padEnd(2000, 'x'),
+      address: [],
+      detail: [],
+    }));
     const h = await startHarness({ era, sim: { data: { '/api/v2/firewall/aliases': rows } } });
     try {
       const first = await h.client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: { limit: 1000 } });

@@ -49,7 +49,9 @@ describe.each(ERAS)('MCP server over the in-process simulator (auditor, %s era)'
     });
     // every toolset is selected when PFSENSE_TOOLSETS is unset, and together they hold every READ tool
     expect(toolsets.every((t) => t.selected)).toBe(true);
-    expect(toolsets.flatMap((t) => t.tools).sort()).toEqual([...READ_CATALOGUE.map((t) => t.name), 'pfsense_set_firewall_alias_description', 'pfsense_get_write_operations'].sort());
+    expect(toolsets.flatMap((t) => t.tools).sort()).toEqual(
+      [...READ_CATALOGUE.map((t) => t.name), 'pfsense_set_firewall_alias_description', 'pfsense_get_write_operations'].sort(),
+    );
     expect(Object.values(h.sim.control.counters()).reduce((a, b) => a + b, 0)).toBe(0);
     const text = (result.content as { text: string }[])[0]?.text ?? '';
     expect(text).not.toContain(h.sim.apiKey);
@@ -120,7 +122,10 @@ describe.each(ERAS)('MCP server over the in-process simulator (auditor, %s era)'
 
   it('does not let a __proto__ argument pollute anything (zod drops it; nothing reaches upstream)', async () => {
     h.sim.control.resetCounters();
-    const result = await h.client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: JSON.parse('{"__proto__":{"polluted":true}}') as Record<string, unknown> });
+    const result = await h.client.callTool({
+      name: 'pfsense_get_firewall_aliases',
+      arguments: JSON.parse('{"__proto__":{"polluted":true}}') as Record<string, unknown>,
+    });
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     if (result.isError === true) expect(errorOf(result).code).toBe('INVALID_INPUT');
     else expect(result.structuredContent).toMatchObject({ limit: 100, offset: 0 });

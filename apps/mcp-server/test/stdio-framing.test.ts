@@ -5,7 +5,8 @@ import { decodeLine } from '../src/runtime/stdio/decode-line.js';
 import { readLeadingId } from '../src/runtime/stdio/read-leading-id.js';
 import { LineSplitter, OVERSIZED_HEAD_BYTES } from '../src/runtime/stdio/split-lines.js';
 
-const lines = (items: ReturnType<LineSplitter['push']>) => items.map((i) => (i.kind === 'line' ? i.bytes.toString('utf8') : `!${i.head.length}`));
+const lines = (items: ReturnType<LineSplitter['push']>) =>
+  items.map((i) => (i.kind === 'line' ? i.bytes.toString('utf8') : `!${i.head.length}`));
 
 describe('LineSplitter', () => {
   it('cuts lines across chunk boundaries and keeps empty lines', () => {
@@ -61,7 +62,10 @@ describe('readLeadingId', () => {
 
 describe('decodeLine', () => {
   it('decodes a JSON-RPC message and skips blank lines (a trailing CR is part of the frame end)', () => {
-    expect(decodeLine(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"}\r'))).toEqual({ kind: 'message', message: { jsonrpc: '2.0', id: 1, method: 'ping' } });
+    expect(decodeLine(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"}\r'))).toEqual({
+      kind: 'message',
+      message: { jsonrpc: '2.0', id: 1, method: 'ping' },
+    });
     expect(decodeLine(Buffer.from('  \r'))).toEqual({ kind: 'blank' });
   });
 
@@ -75,8 +79,16 @@ describe('decodeLine', () => {
   it('refuses JSON that is no message as INVALID_REQUEST, keeping a usable id', () => {
     expect(decodeLine(Buffer.from('[]'))).toEqual({ kind: 'refused', refusal: 'INVALID_REQUEST', id: null });
     expect(decodeLine(Buffer.from('7'))).toEqual({ kind: 'refused', refusal: 'INVALID_REQUEST', id: null });
-    expect(decodeLine(Buffer.from('{"jsonrpc":"2.0","id":"a","method":1}'))).toEqual({ kind: 'refused', refusal: 'INVALID_REQUEST', id: 'a' });
-    expect(decodeLine(Buffer.from('{"jsonrpc":"1.0","id":3,"method":"ping"}'))).toEqual({ kind: 'refused', refusal: 'INVALID_REQUEST', id: 3 });
+    expect(decodeLine(Buffer.from('{"jsonrpc":"2.0","id":"a","method":1}'))).toEqual({
+      kind: 'refused',
+      refusal: 'INVALID_REQUEST',
+      id: 'a',
+    });
+    expect(decodeLine(Buffer.from('{"jsonrpc":"1.0","id":3,"method":"ping"}'))).toEqual({
+      kind: 'refused',
+      refusal: 'INVALID_REQUEST',
+      id: 3,
+    });
     expect(decodeLine(Buffer.from('{"id":{"x":1},"method":"ping"}'))).toEqual({ kind: 'refused', refusal: 'INVALID_REQUEST', id: null });
   });
 });

@@ -20,7 +20,12 @@ function heldOutput() {
   });
   return {
     output,
-    lines: () => chunks.join('').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>),
+    lines: () =>
+      chunks
+        .join('')
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
     release: () => {
       holding = false;
       for (const done of pending.splice(0)) done();

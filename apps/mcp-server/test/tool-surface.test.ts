@@ -13,7 +13,16 @@ let close: () => Promise<void>;
 
 beforeAll(async () => {
   const handle = buildReadClient(
-    { url: 'https://127.0.0.1', apiKeyFile: '/unused', caFile: null, profile: 'auditor', allowedTools: null, toolsets: null, logLevel: 'silent', allowHttpLoopback: false },
+    {
+      url: 'https://127.0.0.1',
+      apiKeyFile: '/unused',
+      caFile: null,
+      profile: 'auditor',
+      allowedTools: null,
+      toolsets: null,
+      logLevel: 'silent',
+      allowHttpLoopback: false,
+    },
     'unused-key',
   );
   const { factory } = createMcpServer({ profile: 'auditor', allowedTools: null, client: handle.client });
@@ -69,6 +78,10 @@ describe('model-facing tool surface (auditor)', () => {
         expect(tool.inputSchema.properties).toMatchObject({ include_identifying_metadata: { type: 'boolean', default: false } });
       }
     }
-    expect(tools.find((t) => t.name === INFO_TOOL_NAME)?.inputSchema).toEqual({ type: 'object', properties: {}, additionalProperties: false });
+    expect(tools.find((t) => t.name === INFO_TOOL_NAME)?.inputSchema).toEqual({
+      type: 'object',
+      properties: {},
+      additionalProperties: false,
+    });
   });
 });

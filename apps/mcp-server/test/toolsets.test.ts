@@ -4,7 +4,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { READ_CATALOGUE } from '@pfsense-mcp/pfsense-read';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, INFO_TOOL_NAME, KNOWN_TOOL_NAMES, TOOLSETS, TOOLSET_NAMES, loadConfig, parseToolsets, selectTools, toolsetOf } from '../src/index.js';
+import {
+  ConfigError,
+  INFO_TOOL_NAME,
+  KNOWN_TOOL_NAMES,
+  TOOLSETS,
+  TOOLSET_NAMES,
+  loadConfig,
+  parseToolsets,
+  selectTools,
+  toolsetOf,
+} from '../src/index.js';
 import { HELP_TEXT } from '../src/runtime/startup/help-text.js';
 import { ensureBuilt, INITIALIZE, runBuilt } from './support/built-server.js';
 import { errorOf, startHarness } from './support/in-process-server.js';
@@ -50,7 +60,9 @@ describe('the toolset table', () => {
 
   it('puts every write tool in firewall', () => {
     // A write tool is one that is not a pfsense_get_ reader (pfsense_get_write_operations belongs to the write too).
-    const writes = [...KNOWN_TOOL_NAMES].filter((n) => n !== INFO_TOOL_NAME && (!n.startsWith('pfsense_get_') || n === 'pfsense_get_write_operations'));
+    const writes = [...KNOWN_TOOL_NAMES].filter(
+      (n) => n !== INFO_TOOL_NAME && (!n.startsWith('pfsense_get_') || n === 'pfsense_get_write_operations'),
+    );
     for (const name of writes) expect(toolsetOf(name), name).toBe('firewall');
   });
 });
@@ -96,18 +108,26 @@ describe('parseToolsets / PFSENSE_TOOLSETS', () => {
 
 describe('selection', () => {
   const names = (sets: string[] | null, allowed: string[] | null = null) =>
-    [...selectTools('auditor', allowed === null ? null : new Set(allowed), READ_CATALOGUE, sets === null ? null : new Set(sets)).names].sort();
+    [
+      ...selectTools('auditor', allowed === null ? null : new Set(allowed), READ_CATALOGUE, sets === null ? null : new Set(sets)).names,
+    ].sort();
 
   it('registers the tools of the selected sets plus pfsense_mcp_info', () => {
     const reads = new Set(READ_CATALOGUE.map((t) => t.name));
-    const expected = [...TOOLSETS.filter((s) => s.name === 'firewall' || s.name === 'nat').flatMap((s) => s.tools.filter((n) => reads.has(n))), INFO_TOOL_NAME].sort();
+    const expected = [
+      ...TOOLSETS.filter((s) => s.name === 'firewall' || s.name === 'nat').flatMap((s) => s.tools.filter((n) => reads.has(n))),
+      INFO_TOOL_NAME,
+    ].sort();
     expect(names(['firewall', 'nat'])).toEqual(expected);
     expect(names([])).toEqual([INFO_TOOL_NAME]);
     expect(names(null)).toHaveLength(95);
   });
 
   it('with PFSENSE_ALLOWED_TOOLS too: the intersection (pfsense_mcp_info stays the allow-list’s to decide)', () => {
-    expect(names(['firewall'], ['pfsense_get_firewall_rules', 'pfsense_get_users', INFO_TOOL_NAME])).toEqual(['pfsense_get_firewall_rules', INFO_TOOL_NAME]);
+    expect(names(['firewall'], ['pfsense_get_firewall_rules', 'pfsense_get_users', INFO_TOOL_NAME])).toEqual([
+      'pfsense_get_firewall_rules',
+      INFO_TOOL_NAME,
+    ]);
     expect(names(['users'], ['pfsense_get_firewall_rules'])).toEqual([]);
   });
 
@@ -122,12 +142,17 @@ describe('over MCP', () => {
     try {
       const { tools } = await h.client.listTools();
       const reads = new Set(READ_CATALOGUE.map((t) => t.name));
-      const wanted = TOOLSETS.filter((s) => s.name === 'firewall' || s.name === 'diagnostics').flatMap((s) => s.tools.filter((n) => reads.has(n)));
+      const wanted = TOOLSETS.filter((s) => s.name === 'firewall' || s.name === 'diagnostics').flatMap((s) =>
+        s.tools.filter((n) => reads.has(n)),
+      );
       expect(tools.map((t) => t.name).sort()).toEqual([...wanted, INFO_TOOL_NAME].sort());
       const refused = await h.client.callTool({ name: 'pfsense_get_users', arguments: {} });
       expect(errorOf(refused).code).toBe('UNKNOWN_TOOL');
       const info = await h.client.callTool({ name: INFO_TOOL_NAME, arguments: {} });
-      const content = info.structuredContent as { read_tool_count: number; toolsets: { name: string; description: string; selected: boolean; tools: string[] }[] };
+      const content = info.structuredContent as {
+        read_tool_count: number;
+        toolsets: { name: string; description: string; selected: boolean; tools: string[] }[];
+      };
       expect(content.read_tool_count).toBe(wanted.length + 1);
       expect(content.toolsets.map((t) => t.name)).toEqual(TOOLSET_NAMES);
       expect(content.toolsets.filter((t) => t.selected).map((t) => t.name)).toEqual(['firewall', 'diagnostics']);

@@ -21,8 +21,16 @@ function laidOut(name: string): string {
   const dir = join(root, name);
   mkdirSync(dir, { mode: 0o700 });
   const layout = writeDirectoryLayout(dir);
-  for (const d of [layout.storeDir, layout.keysDir, layout.localAnchorDir, layout.inboxDir, layout.outboxDir]) mkdirSync(d, { mode: 0o700 });
-  for (const f of [layout.contractsDatabase, layout.consumptionDatabase, layout.masterKeyFile, layout.serverRequestKeyFile, layout.serverRequestPublicKeyFile, layout.authoritiesFile]) {
+  for (const d of [layout.storeDir, layout.keysDir, layout.localAnchorDir, layout.inboxDir, layout.outboxDir])
+    mkdirSync(d, { mode: 0o700 });
+  for (const f of [
+    layout.contractsDatabase,
+    layout.consumptionDatabase,
+    layout.masterKeyFile,
+    layout.serverRequestKeyFile,
+    layout.serverRequestPublicKeyFile,
+    layout.authoritiesFile,
+  ]) {
     writeFileSync(f, 'x', { mode: 0o600 });
   }
   return dir;
@@ -92,7 +100,10 @@ describe('pinned authorities file', () => {
     rmSync(path);
     const k1 = key();
     const k2 = key();
-    savePinnedAuthorities(path, [{ role: 'plan-authorization', ...k1 }, { role: 'confirmation', ...k2 }]);
+    savePinnedAuthorities(path, [
+      { role: 'plan-authorization', ...k1 },
+      { role: 'confirmation', ...k2 },
+    ]);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     const loaded = loadPinnedAuthorities(path);
     expect(loaded.map((e) => e.role)).toEqual(['plan-authorization', 'confirmation']);
@@ -116,9 +127,22 @@ describe('pinned authorities file', () => {
       }
       return 'none';
     };
-    expect(code(() => savePinnedAuthorities(path, [{ role: 'confirmation', ...k }, { role: 'reconciliation', ...k }]))).toBe('DUPLICATE_KEY');
-    expect(code(() => savePinnedAuthorities(path, [{ role: 'confirmation', publicKey: k.publicKey, keyId: key().keyId }]))).toBe('INVALID_KEY');
-    writeFileSync(path, JSON.stringify({ version: 1, authorities: [{ role: 'server-request', key_id: k.keyId, public_key: k.publicKey }] }), { mode: 0o600 });
+    expect(
+      code(() =>
+        savePinnedAuthorities(path, [
+          { role: 'confirmation', ...k },
+          { role: 'reconciliation', ...k },
+        ]),
+      ),
+    ).toBe('DUPLICATE_KEY');
+    expect(code(() => savePinnedAuthorities(path, [{ role: 'confirmation', publicKey: k.publicKey, keyId: key().keyId }]))).toBe(
+      'INVALID_KEY',
+    );
+    writeFileSync(
+      path,
+      JSON.stringify({ version: 1, authorities: [{ role: 'server-request', key_id: k.keyId, public_key: k.publicKey }] }),
+      { mode: 0o600 },
+    );
     expect(code(() => loadPinnedAuthorities(path))).toBe('MALFORMED');
     writeFileSync(path, '{not json', { mode: 0o600 });
     expect(code(() => loadPinnedAuthorities(path))).toBe('MALFORMED');

@@ -114,7 +114,10 @@ describe('the signed write through MCP, the real signer and pfsense-mcp admin', 
       return (JSON.parse(r.content[0]?.text ?? '{}') as { error: { code: string; detail?: string } }).error;
     };
     expect((await errorOf({ alias_name: 'LAN_SERVERS', description: 'HUGE'.repeat(300_000) })).code).toBe('INVALID_INPUT');
-    expect(await errorOf({ alias_name: 'LAN_SERVERS', description: 'ESC\u001b[2Jhere' })).toMatchObject({ code: 'INVALID_INPUT', detail: 'description is invalid (CONTROL_CHARACTER)' });
+    expect(await errorOf({ alias_name: 'LAN_SERVERS', description: 'ESC\u001b[2Jhere' })).toMatchObject({
+      code: 'INVALID_INPUT',
+      detail: 'description is invalid (CONTROL_CHARACTER)',
+    });
     expect((await errorOf({ alias_name: 'LAN\u200BSERVERS', description: 'x' })).code).toBe('INVALID_INPUT');
     const bidi = await call(s, { alias_name: 'LAN_SERVERS', description: 'ok\u202Egnp.exe\u200B' });
     expect(bidi.status).toBe('requested');
@@ -124,61 +127,68 @@ describe('the signed write through MCP, the real signer and pfsense-mcp admin', 
   });
 });
 
-describe('the write tool is absent for each failed gate; READ keeps serving; --check-config says why', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
-  it('auditor with PFSENSE_WRITE_DIR set: 0 write tools; the stderr line names the granted gate; --check-config exits 1 with the same reason', async () => {
-    const h = host();
-    const s = await serve(env(h, { PFSENSE_PROFILE: 'auditor' }));
-    expect((await s.client.listTools()).tools.some((t) => t.name === WRITE_TOOL)).toBe(false);
-    expect((await s.client.callTool({ name: 'pfsense_mcp_info', arguments: {} })).structuredContent).toMatchObject({ write_tool_count: 0, write_granted: false });
-    expect(absentLine(s.stderr())).toMatchObject({ gate: 'granted', code: 'NOT_GRANTED' });
-    const check = await runBuilt(env(h, { PFSENSE_PROFILE: 'auditor' }), ['--check-config']);
-    expect(check.code).toBe(1);
-    expect(check.stdout).toContain('ABSENT (granted, NOT_GRANTED)');
-    expect(check.stdout).toMatch(/implemented: yes, granted: no, runtime-enabled: no/);
-  });
+describe(
+  'the write tool is absent for each failed gate; READ keeps serving; --check-config says why',
+  { timeout: PROCESS_TEST_TIMEOUT_MS },
+  () => {
+    it('auditor with PFSENSE_WRITE_DIR set: 0 write tools; the stderr line names the granted gate; --check-config exits 1 with the same reason', async () => {
+      const h = host();
+      const s = await serve(env(h, { PFSENSE_PROFILE: 'auditor' }));
+      expect((await s.client.listTools()).tools.some((t) => t.name === WRITE_TOOL)).toBe(false);
+      expect((await s.client.callTool({ name: 'pfsense_mcp_info', arguments: {} })).structuredContent).toMatchObject({
+        write_tool_count: 0,
+        write_granted: false,
+      });
+      expect(absentLine(s.stderr())).toMatchObject({ gate: 'granted', code: 'NOT_GRANTED' });
+      const check = await runBuilt(env(h, { PFSENSE_PROFILE: 'auditor' }), ['--check-config']);
+      expect(check.code).toBe(1);
+      expect(check.stdout).toContain('ABSENT (granted, NOT_GRANTED)');
+      expect(check.stdout).toMatch(/implemented: yes, granted: no, runtime-enabled: no/);
+    });
 
-  it('write_protected with no confirmation key pinned: the runtime gate, code NO_CONFIRMATION_KEY, in the stderr line and --check-config', async () => {
-    const h = host(['plan-authorization']);
-    const s = await serve(env(h));
-    const { tools } = await s.client.listTools();
-    expect(tools.some((t) => t.name === WRITE_TOOL)).toBe(false);
-    expect((await s.client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: {} })).isError).not.toBe(true);
-    const line = absentLine(s.stderr());
-    expect(line).toMatchObject({ gate: 'runtime_enabled', code: 'NO_CONFIRMATION_KEY' });
-    const check = await runBuilt(env(h), ['--check-config']);
-    expect(check.code).toBe(1);
-    expect(check.stdout).toContain(`ABSENT (runtime_enabled, NO_CONFIRMATION_KEY): ${String(line?.['rule'])}`);
-  });
+    it('write_protected with no confirmation key pinned: the runtime gate, code NO_CONFIRMATION_KEY, in the stderr line and --check-config', async () => {
+      const h = host(['plan-authorization']);
+      const s = await serve(env(h));
+      const { tools } = await s.client.listTools();
+      expect(tools.some((t) => t.name === WRITE_TOOL)).toBe(false);
+      expect((await s.client.callTool({ name: 'pfsense_get_firewall_aliases', arguments: {} })).isError).not.toBe(true);
+      const line = absentLine(s.stderr());
+      expect(line).toMatchObject({ gate: 'runtime_enabled', code: 'NO_CONFIRMATION_KEY' });
+      const check = await runBuilt(env(h), ['--check-config']);
+      expect(check.code).toBe(1);
+      expect(check.stdout).toContain(`ABSENT (runtime_enabled, NO_CONFIRMATION_KEY): ${String(line?.['rule'])}`);
+    });
 
-  it('write_protected without PFSENSE_WRITE_DIR: absent (WRITE_DIR_UNSET); a write directory not laid out by init: absent (WRITE_DIR_NOT_FOUND)', async () => {
-    const s = await serve(env(null));
-    expect((await s.client.listTools()).tools.some((t) => t.name === WRITE_TOOL)).toBe(false);
-    expect(absentLine(s.stderr())).toMatchObject({ gate: 'runtime_enabled', code: 'WRITE_DIR_UNSET' });
-    const missing = await serve(env(null, { PFSENSE_WRITE_DIR: '/nonexistent/pfsense-mcp-write' }));
-    expect((await missing.client.listTools()).tools.some((t) => t.name === WRITE_TOOL)).toBe(false);
-    expect(absentLine(missing.stderr())).toMatchObject({ gate: 'runtime_enabled', code: 'WRITE_DIR_NOT_FOUND' });
-  });
+    it('write_protected without PFSENSE_WRITE_DIR: absent (WRITE_DIR_UNSET); a write directory not laid out by init: absent (WRITE_DIR_NOT_FOUND)', async () => {
+      const s = await serve(env(null));
+      expect((await s.client.listTools()).tools.some((t) => t.name === WRITE_TOOL)).toBe(false);
+      expect(absentLine(s.stderr())).toMatchObject({ gate: 'runtime_enabled', code: 'WRITE_DIR_UNSET' });
+      const missing = await serve(env(null, { PFSENSE_WRITE_DIR: '/nonexistent/pfsense-mcp-write' }));
+      expect((await missing.client.listTools()).tools.some((t) => t.name === WRITE_TOOL)).toBe(false);
+      expect(absentLine(missing.stderr())).toMatchObject({ gate: 'runtime_enabled', code: 'WRITE_DIR_NOT_FOUND' });
+    });
 
-  it('the default (auditor, nothing set): READ + 0 WRITE, no write line; --check-config exits 0', async () => {
-    const e = world.applianceEnv();
-    const s = await serve(e);
-    expect((await s.client.listTools()).tools.some((t) => t.name === WRITE_TOOL)).toBe(false);
-    expect(s.stderr()).not.toContain('write_tool_absent');
-    const check = await runBuilt(e, ['--check-config']);
-    expect(check.code).toBe(0);
-    expect(check.stdout).toContain('not requested');
-  });
+    it('the default (auditor, nothing set): READ + 0 WRITE, no write line; --check-config exits 0', async () => {
+      const e = world.applianceEnv();
+      const s = await serve(e);
+      expect((await s.client.listTools()).tools.some((t) => t.name === WRITE_TOOL)).toBe(false);
+      expect(s.stderr()).not.toContain('write_tool_absent');
+      const check = await runBuilt(e, ['--check-config']);
+      expect(check.code).toBe(0);
+      expect(check.stdout).toContain('not requested');
+    });
 
-  it('--check-config on a complete setup: the three facts yes, the write runtime and the write path GETs ok, exit 0', async () => {
-    const h = host();
-    const check = await runBuilt(env(h), ['--check-config']);
-    expect(check.stdout).toMatch(/implemented: yes, granted: yes, runtime-enabled: yes/);
-    expect(check.stdout).toContain('write runtime   ok');
-    expect(check.stdout).toMatch(/write read\s+ok \(GET \/api\/v2\/firewall\/aliases\)/);
-    expect(check.stdout).toMatch(/write read\s+ok \(GET \/api\/v2\/status\/system\)/);
-    expect(check.stdout).toMatch(/write read\s+ok \(GET \/api\/v2\/diagnostics\/config_history\/revisions\)/);
-    expect(check.code).toBe(0);
-    // The check opened and closed the stores without changing them: a server still starts on them.
-    expect(readFileSync(`${h.dir}/authorities.json`, 'utf8')).toContain('confirmation');
-  });
-});
+    it('--check-config on a complete setup: the three facts yes, the write runtime and the write path GETs ok, exit 0', async () => {
+      const h = host();
+      const check = await runBuilt(env(h), ['--check-config']);
+      expect(check.stdout).toMatch(/implemented: yes, granted: yes, runtime-enabled: yes/);
+      expect(check.stdout).toContain('write runtime   ok');
+      expect(check.stdout).toMatch(/write read\s+ok \(GET \/api\/v2\/firewall\/aliases\)/);
+      expect(check.stdout).toMatch(/write read\s+ok \(GET \/api\/v2\/status\/system\)/);
+      expect(check.stdout).toMatch(/write read\s+ok \(GET \/api\/v2\/diagnostics\/config_history\/revisions\)/);
+      expect(check.code).toBe(0);
+      // The check opened and closed the stores without changing them: a server still starts on them.
+      expect(readFileSync(`${h.dir}/authorities.json`, 'utf8')).toContain('confirmation');
+    });
+  },
+);

@@ -17,7 +17,17 @@ const world = useInProcessWriteWorld();
 const { writeDir, harness } = world;
 
 interface OpsResult {
-  data: { operation_id: string; status: string; contract_state: string; contract_id: string; attempts: number; created_at: string; updated_at: string; pending_request: string | null; next_step: string }[];
+  data: {
+    operation_id: string;
+    status: string;
+    contract_state: string;
+    contract_id: string;
+    attempts: number;
+    created_at: string;
+    updated_at: string;
+    pending_request: string | null;
+    next_step: string;
+  }[];
   count: number;
   total: number;
   limit: number;
@@ -26,7 +36,11 @@ interface OpsResult {
 }
 
 async function ops(client: Client, args: Record<string, unknown> = {}): Promise<OpsResult & { raw: string }> {
-  const r = (await client.callTool({ name: OPS_TOOL, arguments: args })) as { content: { text: string }[]; structuredContent?: unknown; isError?: boolean };
+  const r = (await client.callTool({ name: OPS_TOOL, arguments: args })) as {
+    content: { text: string }[];
+    structuredContent?: unknown;
+    isError?: boolean;
+  };
   const text = r.content[0]?.text ?? '';
   if (r.isError === true) throw new Error(`ops tool error: ${text}`);
   expect(JSON.stringify(r.structuredContent)).toBe(text);
@@ -35,7 +49,7 @@ async function ops(client: Client, args: Record<string, unknown> = {}): Promise<
 
 const names = async (x: WriteHarness) => (await x.client.listTools()).tools.map((t) => t.name);
 
-describe('pfsense_get_write_operations: registration under the write tool\'s three gates', () => {
+describe("pfsense_get_write_operations: registration under the write tool's three gates", () => {
   it('listed with read-only annotations next to the write tool', async () => {
     const w = await writeDir();
     const h = await harness(w);
@@ -117,7 +131,16 @@ describe('pfsense_get_write_operations: the view', () => {
     expect(both.data[1]?.pending_request).toBeNull();
     expect(both.data[1]?.next_step).toMatch(/verified/);
     const keyHex = Buffer.from(w.operator.confirmation.publicKey).toString('hex');
-    for (const secret of ['SENTINEL-DESCR', 'LAN_SERVERS', 'WEB_PORTS', '"proof"', '"signature"', 'Servers', keyHex, w.operator.confirmation.keyId]) {
+    for (const secret of [
+      'SENTINEL-DESCR',
+      'LAN_SERVERS',
+      'WEB_PORTS',
+      '"proof"',
+      '"signature"',
+      'Servers',
+      keyHex,
+      w.operator.confirmation.keyId,
+    ]) {
       expect(both.raw).not.toContain(secret);
     }
 
@@ -133,7 +156,14 @@ describe('pfsense_get_write_operations: the view', () => {
 
   it('refuses bad arguments with INVALID_INPUT', async () => {
     const h = await harness(await writeDir());
-    for (const args of [{ operation_id: 'op-XYZ' }, { limit: 0 }, { limit: 1001 }, { offset: -1 }, { extra: true }, { operation_id: 'LAN_SERVERS' }]) {
+    for (const args of [
+      { operation_id: 'op-XYZ' },
+      { limit: 0 },
+      { limit: 1001 },
+      { offset: -1 },
+      { extra: true },
+      { operation_id: 'LAN_SERVERS' },
+    ]) {
       const r = await h.client.callTool({ name: OPS_TOOL, arguments: args });
       expect(errorOf(r).code).toBe('INVALID_INPUT');
     }
@@ -144,10 +174,14 @@ describe('leftovers: counted, warned about, never an obstacle', () => {
   it('pfsense_mcp_info reports the inbox/outbox counts; past the threshold it warns, and so does the start-up log', async () => {
     const w = await writeDir();
     const h = await harness(w);
-    const info = async (x: WriteHarness) => (await x.client.callTool({ name: 'pfsense_mcp_info', arguments: {} })).structuredContent as Record<string, unknown>;
+    const info = async (x: WriteHarness) =>
+      (await x.client.callTool({ name: 'pfsense_mcp_info', arguments: {} })).structuredContent as Record<string, unknown>;
     expect(await info(h)).toMatchObject({ write_artifact_files: { inbox: 0, outbox: 0 }, write_artifacts_warning: false });
     expect(h.logs.some((l) => l.includes('write_artifacts_piled_up'))).toBe(false);
-    for (let i = 0; i < 500; i += 1) writeFileSync(join(w.layout.outboxDir, `confirmation-request.ctr-${i.toString(16).padStart(32, '0')}.json`), 'leftover', { mode: 0o600 });
+    for (let i = 0; i < 500; i += 1)
+      writeFileSync(join(w.layout.outboxDir, `confirmation-request.ctr-${i.toString(16).padStart(32, '0')}.json`), 'leftover', {
+        mode: 0o600,
+      });
     expect(await info(h)).toMatchObject({ write_artifact_files: { inbox: 0, outbox: 500 }, write_artifacts_warning: true });
     // The write still works past the threshold.
     expect((await callWrite(h.client, { alias_name: 'DMZ_HOSTS', description: 'still works' })).status).toBe('requested');
@@ -156,6 +190,9 @@ describe('leftovers: counted, warned about, never an obstacle', () => {
     expect(JSON.parse(warning ?? '{}')).toMatchObject({ level: 'warn', inbox_files: 0, outbox_files: 501 });
     expect(warning).not.toMatch(/confirmation-request|ctr-/);
     // Without a write runtime there is nothing to count.
-    expect(await info(await harness(null, { profile: 'auditor' }))).toMatchObject({ write_artifact_files: null, write_artifacts_warning: false });
+    expect(await info(await harness(null, { profile: 'auditor' }))).toMatchObject({
+      write_artifact_files: null,
+      write_artifacts_warning: false,
+    });
   });
 });

@@ -104,7 +104,9 @@ describe('shutdown with the write in flight', { timeout: PROCESS_TEST_TIMEOUT_MS
     const done = collect(child);
     child.stdin.write(`${INITIALIZE}\n`);
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: WRITE_TOOL, arguments: args } })}\n`);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: WRITE_TOOL, arguments: args } })}\n`,
+    );
     await until(() => patches() === before + 1, 60_000);
     child.stdin.end();
     const run = await done;

@@ -49,14 +49,22 @@ describe('an earlier alias deleted between the re-read and the send', () => {
     const after = await aliases();
     expect(after.map(({ name, descr }) => ({ name, descr }))).toEqual(ALIASES.slice(1).map(({ name, descr }) => ({ name, descr })));
 
-    const listed = (await h.client.callTool({ name: 'pfsense_get_write_operations', arguments: { operation_id: r2.operation_id } })).structuredContent as {
+    const listed = (await h.client.callTool({ name: 'pfsense_get_write_operations', arguments: { operation_id: r2.operation_id } }))
+      .structuredContent as {
       data: { contract_state: string; status: string }[];
     };
     expect(listed.data.map((o) => [o.contract_state, o.status])).toEqual([['FAILED', 'refused']]);
 
-    const store = await SqliteRecoveryContractStore.open({ directory: w.layout.storeDir, masterKey: w.masterKey, clock: Date.now, anchor: { file: w.layout.contractsAnchorFile } });
+    const store = await SqliteRecoveryContractStore.open({
+      directory: w.layout.storeDir,
+      masterKey: w.masterKey,
+      clock: Date.now,
+      anchor: { file: w.layout.contractsAnchorFile },
+    });
     try {
-      const trail = store.listAuditEvents({ contractId: r2.contract_id as string, limit: 100 }).map((e) => `${e.from_state ?? '-'}>${e.to_state}:${e.outcome_class ?? '-'}`);
+      const trail = store
+        .listAuditEvents({ contractId: r2.contract_id as string, limit: 100 })
+        .map((e) => `${e.from_state ?? '-'}>${e.to_state}:${e.outcome_class ?? '-'}`);
       expect(trail.slice(-2)).toEqual(['PREPARED>EXECUTING:-', 'EXECUTING>FAILED:REJECTED_4XX']);
       expect(store.verifyAuditChain()).toEqual({ ok: true });
     } finally {

@@ -49,7 +49,13 @@ describe('registration: the three gates', () => {
     expect(tool?.inputSchema.required).toEqual(['alias_name', 'description']);
     expect(tool?.outputSchema?.properties).toHaveProperty('pending_request');
     const facts = await info(h);
-    expect(facts).toMatchObject({ profile: 'write_protected', write_tool_count: 1, write_implemented: true, write_granted: true, write_runtime_enabled: true });
+    expect(facts).toMatchObject({
+      profile: 'write_protected',
+      write_tool_count: 1,
+      write_implemented: true,
+      write_granted: true,
+      write_runtime_enabled: true,
+    });
     expect(facts['read_tool_count']).toBe(tools.length - 1);
     expect(h.logs.some((l) => l.includes('"event":"write_tool_absent"'))).toBe(false);
   });
@@ -60,7 +66,12 @@ describe('registration: the three gates', () => {
     const h = await harness(w, { profile: 'auditor' });
     const { tools } = await h.client.listTools();
     expect(tools.some((t) => t.name === WRITE_TOOL)).toBe(false);
-    expect(await info(h)).toMatchObject({ write_tool_count: 0, write_implemented: true, write_granted: false, write_runtime_enabled: false });
+    expect(await info(h)).toMatchObject({
+      write_tool_count: 0,
+      write_implemented: true,
+      write_granted: false,
+      write_runtime_enabled: false,
+    });
     const absent = h.logs.filter((l) => l.includes('"event":"write_tool_absent"'));
     expect(absent).toHaveLength(1);
     expect(JSON.parse(absent[0] ?? '{}')).toMatchObject({ level: 'warn', gate: 'granted', code: 'NOT_GRANTED' });
@@ -117,24 +128,40 @@ describe('registration: the three gates', () => {
     ['the write directory readable by others', (w) => chmodSync(w.layout.dir, 0o755), 'WRITE_DIR_UNSAFE_MODE'],
     ['the outbox readable by others', (w) => chmodSync(w.layout.outboxDir, 0o750), 'WRITE_DIR_UNSAFE_MODE'],
     ['authorities.json malformed', (w) => writeFileSync(w.layout.authoritiesFile, '{"version":1}'), 'AUTHORITIES_MALFORMED'],
-    ['the contract anchor removed', async (w) => {
-      await advanceContractStore(w);
-      rmSync(w.layout.contractsAnchorFile);
-    }, 'STORE_ANCHOR_MISSING'],
-    ['the consumption anchor removed', async (w) => {
-      await advanceConsumptionStore(w);
-      rmSync(w.layout.consumptionAnchorFile);
-    }, 'STORE_ANCHOR_MISSING'],
-    ['the contract store restored from an older copy (behind its anchor)', async (w) => {
-      const older = readFileSync(w.layout.contractsDatabase);
-      await advanceContractStore(w);
-      writeFileSync(w.layout.contractsDatabase, older);
-    }, 'STORE_BEHIND'],
-    ['the consumption store restored from an older copy', async (w) => {
-      const older = readFileSync(w.layout.consumptionDatabase);
-      await advanceConsumptionStore(w);
-      writeFileSync(w.layout.consumptionDatabase, older);
-    }, 'STORE_BEHIND'],
+    [
+      'the contract anchor removed',
+      async (w) => {
+        await advanceContractStore(w);
+        rmSync(w.layout.contractsAnchorFile);
+      },
+      'STORE_ANCHOR_MISSING',
+    ],
+    [
+      'the consumption anchor removed',
+      async (w) => {
+        await advanceConsumptionStore(w);
+        rmSync(w.layout.consumptionAnchorFile);
+      },
+      'STORE_ANCHOR_MISSING',
+    ],
+    [
+      'the contract store restored from an older copy (behind its anchor)',
+      async (w) => {
+        const older = readFileSync(w.layout.contractsDatabase);
+        await advanceContractStore(w);
+        writeFileSync(w.layout.contractsDatabase, older);
+      },
+      'STORE_BEHIND',
+    ],
+    [
+      'the consumption store restored from an older copy',
+      async (w) => {
+        const older = readFileSync(w.layout.consumptionDatabase);
+        await advanceConsumptionStore(w);
+        writeFileSync(w.layout.consumptionDatabase, older);
+      },
+      'STORE_BEHIND',
+    ],
   ];
   for (const [what, spoil, code] of runtimeFailures) {
     it(`runtime gate: ${what} → absent, READ still serves, one line with ${code}`, async () => {
@@ -202,7 +229,12 @@ describe.each(ERAS)('the lifecycle through MCP (%s era)', (era) => {
     const patchesBefore = patches();
     signIntoInbox(w, prepared.pending_request ?? '');
     const done = await callWrite(h.client, args);
-    expect(done).toMatchObject({ status: 'verified', operation_id: first.operation_id, contract_id: prepared.contract_id, pending_request: null });
+    expect(done).toMatchObject({
+      status: 'verified',
+      operation_id: first.operation_id,
+      contract_id: prepared.contract_id,
+      pending_request: null,
+    });
     expect(done.next_step).toMatch(/verified/);
     expect(await descrOf('LAN_SERVERS')).toBe(`Servers (reviewed, ${era})`);
     expect(patches()).toBe(patchesBefore + 1);
@@ -270,9 +302,9 @@ describe.each(ERAS)('the lifecycle through MCP (%s era)', (era) => {
       expect(JSON.stringify(error)).toContain(argument);
       expect(JSON.stringify(r)).not.toContain('bell');
     }
-    expect(errorOf(await h.client.callTool({ name: WRITE_TOOL, arguments: { alias_name: 'NO_SUCH_ALIAS', description: 'x' } })).detail).toBe(
-      'alias_name names no alias on the appliance (UNKNOWN_ALIAS)',
-    );
+    expect(
+      errorOf(await h.client.callTool({ name: WRITE_TOOL, arguments: { alias_name: 'NO_SUCH_ALIAS', description: 'x' } })).detail,
+    ).toBe('alias_name names no alias on the appliance (UNKNOWN_ALIAS)');
   });
 
   it('bidi and zero-width text is a value like any other: requested, and no result or log line carries it', async () => {
@@ -337,6 +369,12 @@ describe.each(ERAS)('reconciliation through MCP (%s era)', (era) => {
 
 describe('--help', () => {
   it('names the write variables', () => {
-    for (const v of ['PFSENSE_WRITE_DIR', 'PFSENSE_WRITE_ANCHOR_DIR', 'PFSENSE_WRITE_API_KEY_FILE', 'pfsense_set_firewall_alias_description']) expect(HELP_TEXT).toContain(v);
+    for (const v of [
+      'PFSENSE_WRITE_DIR',
+      'PFSENSE_WRITE_ANCHOR_DIR',
+      'PFSENSE_WRITE_API_KEY_FILE',
+      'pfsense_set_firewall_alias_description',
+    ])
+      expect(HELP_TEXT).toContain(v);
   });
 });

@@ -141,7 +141,16 @@ function checkContractFacts(q: RequestApplianceFacts, pre: AliasSnapshot, newDes
 /** The fields every review shows, whatever the request. */
 type CommonReview = Pick<
   RequestReview,
-  'request_digest' | 'approve_prefix' | 'server_key_id' | 'issued_at' | 'expires_at' | 'operation_id' | 'alias' | 'members_digest' | 'old_description' | 'new_description'
+  | 'request_digest'
+  | 'approve_prefix'
+  | 'server_key_id'
+  | 'issued_at'
+  | 'expires_at'
+  | 'operation_id'
+  | 'alias'
+  | 'members_digest'
+  | 'old_description'
+  | 'new_description'
 >;
 
 /** The fields only some requests show: null unless the request kind shows them (this is also their order). */
@@ -165,7 +174,12 @@ function reviewOf(common: CommonReview, request: RequestType, shown: ShownFields
 
 /** Authorization and confirmation requests carry the execution intent: its facts, recomputed, plus the two digests. */
 function intentRequestDigests(
-  q: { execution_intent: PreparedExecutionIntentV1; appliance_binding_digest: string; execution_intent_digest: string; review: { new_description: string } },
+  q: {
+    execution_intent: PreparedExecutionIntentV1;
+    appliance_binding_digest: string;
+    execution_intent_digest: string;
+    review: { new_description: string };
+  },
   pre: AliasSnapshot,
 ): Record<string, string> {
   return {
@@ -199,10 +213,15 @@ export function reviewPendingRequest(request: PendingRequest): RequestReview {
   switch (request.kind) {
     case ArtifactKind.AUTHORIZATION_REQUEST: {
       const q = request.payload;
-      return reviewOf(common, 'authorization', { step_id: q.step_id, risk_class: q.risk_class, appliance: q.appliance }, {
-        ...intentRequestDigests(q, pre),
-        plan: q.plan_digest,
-      });
+      return reviewOf(
+        common,
+        'authorization',
+        { step_id: q.step_id, risk_class: q.risk_class, appliance: q.appliance },
+        {
+          ...intentRequestDigests(q, pre),
+          plan: q.plan_digest,
+        },
+      );
     }
     case ArtifactKind.CONFIRMATION_REQUEST: {
       const q = request.payload;
@@ -227,7 +246,14 @@ export function reviewPendingRequest(request: PendingRequest): RequestReview {
       return reviewOf(
         common,
         'reconciliation',
-        { contract_id: q.contract_id, state_version: q.state_version, origin: q.origin, appliance: q.appliance, observed, config_history: configHistoryReviewOf(request) },
+        {
+          contract_id: q.contract_id,
+          state_version: q.state_version,
+          origin: q.origin,
+          appliance: q.appliance,
+          observed,
+          config_history: configHistoryReviewOf(request),
+        },
         digests,
       );
     }

@@ -22,7 +22,10 @@ export interface ConfigHistoryReview {
 }
 
 function when(unixSeconds: number): string {
-  return new Date(unixSeconds * 1000).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
+  return new Date(unixSeconds * 1000)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d{3}Z$/, ' UTC');
 }
 
 const UNKNOWN_WORDS: Readonly<Record<NonNullable<ConfigHistoryCorroboration['reason']>, string>> = Object.freeze({
@@ -51,7 +54,10 @@ function summaryOf(c: ConfigHistoryCorroboration | null, version: 1 | 2): string
       return `${head} 1 new revision since the send, at ${when(times[0] ?? 0)}, '${safeTokens(c.change_note ?? '').join('')}'`;
     case 'SEVERAL': {
       const n = c.new_count ?? times.length;
-      const span = times.length === n ? `from ${when(times[times.length - 1] ?? 0)} to ${when(times[0] ?? 0)}` : `the newest at ${when(times[0] ?? 0)}`;
+      const span =
+        times.length === n
+          ? `from ${when(times[times.length - 1] ?? 0)} to ${when(times[0] ?? 0)}`
+          : `the newest at ${when(times[0] ?? 0)}`;
       return `${head} ${revisions(n)} since the send, ${span} (other changes too)`;
     }
     case 'UNKNOWN': {

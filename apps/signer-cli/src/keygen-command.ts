@@ -20,7 +20,11 @@ export function keygenCommand(ctx: CliContext): number {
   const { role, out } = ctx.args;
   if (ctx.args.file !== undefined) throw new SignerError(ExitCode.USAGE, 'USAGE', 'keygen takes no FILE; see --help');
   if (!isAuthorityRole(role)) {
-    throw new SignerError(ExitCode.USAGE, 'USAGE', '--role must be plan-authorization, confirmation, reconciliation, server-request or lab-gate');
+    throw new SignerError(
+      ExitCode.USAGE,
+      'USAGE',
+      '--role must be plan-authorization, confirmation, reconciliation, server-request or lab-gate',
+    );
   }
   if (out === undefined) throw new SignerError(ExitCode.USAGE, 'USAGE', 'missing --out DIR');
   assertSafeOutputDirectory(out, true);

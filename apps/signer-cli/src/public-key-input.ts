@@ -22,6 +22,7 @@ export function readPublicKeyInput(value: string, flag: string): { publicKey: Ui
     hex = m[1];
   }
   const publicKey = hexToBytes(hex);
-  if (!isValidEd25519PublicKey(publicKey)) throw new SignerError(ExitCode.USAGE, 'BAD_PUBLIC_KEY', `${flag}: not a valid Ed25519 public key`);
+  if (!isValidEd25519PublicKey(publicKey))
+    throw new SignerError(ExitCode.USAGE, 'BAD_PUBLIC_KEY', `${flag}: not a valid Ed25519 public key`);
   return { publicKey, keyId: keyIdOf(publicKey) };
 }

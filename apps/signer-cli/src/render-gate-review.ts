@@ -7,7 +7,10 @@ import type { Style } from './terminal-style.js';
 const LABEL_WIDTH = 14;
 
 function time(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
+  return new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d{3}Z$/, ' UTC');
 }
 
 /** A value from the request, quoted, one display token per piece (escaped by safeTokens). */
@@ -49,12 +52,17 @@ export function renderGateReview(r: GateRequestReview, style: Style, nowMs: numb
     ...wrapped('appliance', quoted(r.appliance.base_url)),
     ...wrapped('', [...words(`TLS ${r.appliance.tls_mode}   id `), ...quoted(r.appliance.appliance_id)]),
     ...wrapped('candidate', quoted(r.candidate_alias), style.bold),
-    ...wrapped('scenarios', r.scenarios.map((s, i) => (i < r.scenarios.length - 1 ? `${s}, ` : s))),
+    ...wrapped(
+      'scenarios',
+      r.scenarios.map((s, i) => (i < r.scenarios.length - 1 ? `${s}, ` : s)),
+    ),
     ...wrapped('deadline', words(`${time(r.deadline)} (in ${minutes} min)`)),
     ...wrapped('gate', [...r.gate_id]),
     ...wrapped('issued', [time(r.issued_at)]),
     `  digests       ${full ? 'recomputed from the facts shown' : `first ${DIGEST_SHOWN_LENGTH} hex; --full shows all 64`}`,
-    ...Object.entries(r.digests).flatMap(([k, v]) => (full ? [`    ${k}`, `      ${style.dim(v)}`] : [`    ${k.padEnd(26)} ${style.dim(short(v))}`])),
+    ...Object.entries(r.digests).flatMap(([k, v]) =>
+      full ? [`    ${k}`, `      ${style.dim(v)}`] : [`    ${k.padEnd(26)} ${style.dim(short(v))}`],
+    ),
     ...(full ? ['  request digest', `      ${r.request_digest}`] : wrapped('request', [short(r.request_digest)])),
     ...wrapped('approve with', [r.approve_prefix], (s) => style.cyan(style.bold(s))),
   ].join('\n')}\n`;

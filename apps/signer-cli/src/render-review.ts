@@ -18,7 +18,10 @@ export interface ReviewLayout {
 }
 
 function time(ms: number): string {
-  return `${new Date(ms).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC')}`;
+  return `${new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d{3}Z$/, ' UTC')}`;
 }
 
 function remaining(expiresAt: number, nowMs: number): string {
@@ -55,7 +58,9 @@ function renderMembers(lines: Lines, r: RequestReview, style: Style, layout: Rev
 }
 
 function renderDigests(lines: Lines, r: RequestReview, style: Style, layout: ReviewLayout): void {
-  lines.raw(`  digests       ${layout.full ? 'recomputed from the facts shown' : `first ${DIGEST_SHOWN_LENGTH} hex of each; --full shows all 64`}`);
+  lines.raw(
+    `  digests       ${layout.full ? 'recomputed from the facts shown' : `first ${DIGEST_SHOWN_LENGTH} hex of each; --full shows all 64`}`,
+  );
   for (const [name, value] of Object.entries(r.digests)) {
     if (layout.full) {
       lines.raw(`    ${name}`);
@@ -70,7 +75,10 @@ function renderDigests(lines: Lines, r: RequestReview, style: Style, layout: Rev
   } else {
     lines.field('request', text(shortDigest(r.request_digest)));
   }
-  lines.field('approve with', text(r.approve_prefix, (s) => style.cyan(style.bold(s))));
+  lines.field(
+    'approve with',
+    text(r.approve_prefix, (s) => style.cyan(style.bold(s))),
+  );
 }
 
 /**
@@ -78,7 +86,12 @@ function renderDigests(lines: Lines, r: RequestReview, style: Style, layout: Rev
  * Every string from the request passes through safeTokens and is quoted; digests and ids are hex or safe
  * tokens by construction.
  */
-export function renderReview(r: RequestReview, style: Style, nowMs: number, layout: ReviewLayout = { full: false, members: false }): string {
+export function renderReview(
+  r: RequestReview,
+  style: Style,
+  nowMs: number,
+  layout: ReviewLayout = { full: false, members: false },
+): string {
   const lines = new Lines();
   lines.raw(style.bold(TITLES[r.request]));
   lines.raw(`  ${style.green('server signature verified')} (key ${r.server_key_id.slice(0, 16)}…); digests recomputed`);

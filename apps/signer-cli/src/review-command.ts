@@ -18,7 +18,9 @@ export function reviewCommand(ctx: CliContext): number {
       if (ctx.args.json) ctx.stdout.write(`${asciiJson({ ok: true, verified: true, review: gate })}\n`);
       else {
         ctx.stdout.write(renderGateReview(gate, ctx.style, now, ctx.args.full));
-        ctx.stdout.write(`To sign it: pfsense-mcp-signer sign FILE --key GATE --server-key KEY --out DIR\n           and approve with ${gate.approve_prefix}\n`);
+        ctx.stdout.write(
+          `To sign it: pfsense-mcp-signer sign FILE --key GATE --server-key KEY --out DIR\n           and approve with ${gate.approve_prefix}\n`,
+        );
       }
       return ExitCode.OK;
     }
@@ -30,7 +32,9 @@ export function reviewCommand(ctx: CliContext): number {
     ctx.stdout.write(`${asciiJson({ ok: true, verified: true, review })}\n`);
   } else {
     ctx.stdout.write(renderReview(review, ctx.style, now, { full: ctx.args.full, members: ctx.args.members }));
-    ctx.stdout.write(`To sign it: pfsense-mcp-signer sign FILE --key KEY --server-key KEY --out DIR\n           and approve with ${review.approve_prefix}\n`);
+    ctx.stdout.write(
+      `To sign it: pfsense-mcp-signer sign FILE --key KEY --server-key KEY --out DIR\n           and approve with ${review.approve_prefix}\n`,
+    );
   }
   return ExitCode.OK;
 }

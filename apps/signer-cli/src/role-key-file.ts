@@ -30,7 +30,9 @@ export function readSigningKeyFor(gate: boolean, path: string): PrivateKey {
       throw new SignerError(
         ExitCode.USAGE,
         'WRONG_ROLE_KEY',
-        gate ? '--key is not a lab-gate key; a lab gate request is signed only in the lab-gate role' : '--key is a lab-gate key; it signs lab gate requests only',
+        gate
+          ? '--key is not a lab-gate key; a lab gate request is signed only in the lab-gate role'
+          : '--key is a lab-gate key; it signs lab gate requests only',
       );
     }
     return withFileRefusal('--key', path, () => {

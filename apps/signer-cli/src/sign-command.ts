@@ -31,7 +31,11 @@ import { SignerError } from './signer-error.js';
 function outcomeFor(request: PendingRequest, outcome: string | undefined): 'APPLIED' | 'NOT_APPLIED' | null {
   if (request.kind === ArtifactKind.RECONCILIATION_REQUEST) {
     if (outcome !== 'APPLIED' && outcome !== 'NOT_APPLIED') {
-      throw new SignerError(ExitCode.USAGE, 'USAGE', 'a reconciliation needs --outcome APPLIED or --outcome NOT_APPLIED (what you observed)');
+      throw new SignerError(
+        ExitCode.USAGE,
+        'USAGE',
+        'a reconciliation needs --outcome APPLIED or --outcome NOT_APPLIED (what you observed)',
+      );
     }
     return outcome;
   }
@@ -84,7 +88,8 @@ export async function signCommand(ctx: CliContext): Promise<number> {
       if (outcome !== null) ctx.stdout.write(`  declared outcome ${style.bold(outcome)}\n`);
     }
     const approved = await approval(ctx, review.approve_prefix, key.keyId);
-    if (!approved) throw new SignerError(ExitCode.NOT_APPROVED, 'APPROVAL_MISMATCH', 'not signed: the approval does not match the request digest shown');
+    if (!approved)
+      throw new SignerError(ExitCode.NOT_APPROVED, 'APPROVAL_MISMATCH', 'not signed: the approval does not match the request digest shown');
     const issuedAt = ctx.now();
     // Approval may have taken a while: the request must still be current when it is signed.
     refuseOnVerification(() => checkCurrentness(request, issuedAt));
@@ -99,22 +104,18 @@ export async function signCommand(ctx: CliContext): Promise<number> {
 async function approval(ctx: CliContext, prefix: string, keyId: string): Promise<boolean> {
   const { args, style } = ctx;
   let approved: boolean;
-    if (args.approve !== undefined) {
-      approved = isApproved(args.approve, prefix, false);
-    } else if (ctx.interactive && !args.json) {
-      const answer = await promptLine(
-        ctx.stdin,
-        ctx.stdout,
-        `Sign with key ${keyId.slice(0, 16)}…? Type ${style.bold(prefix)} or "yes": `,
-      );
-      approved = isApproved(answer, prefix, true);
-    } else {
-      throw new SignerError(
-        ExitCode.NOT_APPROVED,
-        'NO_APPROVAL',
-        'not signed: no approval (run on a terminal, or pass --approve with the first 12 hex of the request digest shown by review)',
-      );
-    }
+  if (args.approve !== undefined) {
+    approved = isApproved(args.approve, prefix, false);
+  } else if (ctx.interactive && !args.json) {
+    const answer = await promptLine(ctx.stdin, ctx.stdout, `Sign with key ${keyId.slice(0, 16)}…? Type ${style.bold(prefix)} or "yes": `);
+    approved = isApproved(answer, prefix, true);
+  } else {
+    throw new SignerError(
+      ExitCode.NOT_APPROVED,
+      'NO_APPROVAL',
+      'not signed: no approval (run on a terminal, or pass --approve with the first 12 hex of the request digest shown by review)',
+    );
+  }
   return approved;
 }
 
@@ -123,16 +124,18 @@ function writeSigned(ctx: CliContext, signed: SignedArtifact, requestType: strin
   const { args, style } = ctx;
   const out = args.out as string;
   const text = encodeArtifact(signed);
-    const path = join(out, `${requestType}-${idOf(signed)}.json`);
-    withFileRefusal('--out', path, () => writeSecretFile(path, text));
-    const digest = artifactDigestOf(signed);
-    if (args.json) {
-      ctx.stdout.write(
-        `${asciiJson({ ok: true, kind: signed.kind, version: signed.version, file: path, artifact_digest: digest, request_digest: requestDigest, key_id: keyId, expires_at: signed.payload.expires_at })}\n`,
-      );
-    } else {
-      ctx.stdout.write(`${style.green('signed')} ${signed.kind} v${signed.version} →\n${wrappedQuoted(path, 2)}\n  artifact digest\n    ${digest}\n`);
-    }
+  const path = join(out, `${requestType}-${idOf(signed)}.json`);
+  withFileRefusal('--out', path, () => writeSecretFile(path, text));
+  const digest = artifactDigestOf(signed);
+  if (args.json) {
+    ctx.stdout.write(
+      `${asciiJson({ ok: true, kind: signed.kind, version: signed.version, file: path, artifact_digest: digest, request_digest: requestDigest, key_id: keyId, expires_at: signed.payload.expires_at })}\n`,
+    );
+  } else {
+    ctx.stdout.write(
+      `${style.green('signed')} ${signed.kind} v${signed.version} →\n${wrappedQuoted(path, 2)}\n  artifact digest\n    ${digest}\n`,
+    );
+  }
   return ExitCode.OK;
 }
 
@@ -148,7 +151,8 @@ async function signGate(ctx: CliContext, request: LabGateRequest, review: GateRe
     }
     if (!args.json) ctx.stdout.write(renderGateReview(review, style, ctx.now(), args.full));
     const approved = await approval(ctx, review.approve_prefix, key.keyId);
-    if (!approved) throw new SignerError(ExitCode.NOT_APPROVED, 'APPROVAL_MISMATCH', 'not signed: the approval does not match the request digest shown');
+    if (!approved)
+      throw new SignerError(ExitCode.NOT_APPROVED, 'APPROVAL_MISMATCH', 'not signed: the approval does not match the request digest shown');
     const issuedAt = ctx.now();
     refuseOnVerification(() => checkCurrentness(request, issuedAt));
     return writeSigned(ctx, createLabGateReceipt(request, key, { issuedAt }), 'lab-gate', review.request_digest, key.keyId);

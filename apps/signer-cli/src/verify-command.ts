@@ -53,7 +53,11 @@ function checkAnswers(signed: SignedArtifact, request: PendingRequest): void {
   if (signed.payload.expires_at > request.payload.expires_at) mismatch();
   if (signed.kind === ArtifactKind.PLAN_AUTHORIZATION && request.kind === ArtifactKind.AUTHORIZATION_REQUEST) {
     const r = request.payload;
-    checkPlanAuthorizationBinding(signed, { planDigest: r.plan_digest, stepId: r.step_id, executionIntentDigest: r.execution_intent_digest });
+    checkPlanAuthorizationBinding(signed, {
+      planDigest: r.plan_digest,
+      stepId: r.step_id,
+      executionIntentDigest: r.execution_intent_digest,
+    });
   } else if (signed.kind === ArtifactKind.CONFIRMATION && request.kind === ArtifactKind.CONFIRMATION_REQUEST) {
     const r = request.payload;
     checkConfirmationBinding(signed, {
@@ -65,8 +69,14 @@ function checkAnswers(signed: SignedArtifact, request: PendingRequest): void {
     });
   } else if (signed.kind === ArtifactKind.RECONCILIATION && request.kind === ArtifactKind.RECONCILIATION_REQUEST) {
     const r = request.payload;
-    checkReconciliationBinding(signed, { contractId: r.contract_id, operationId: r.operation_id, stateVersion: r.state_version, origin: r.origin });
-    if (signed.payload.observed_fingerprint !== r.observed_fingerprint || signed.payload.observed_locator !== r.observed_locator) mismatch();
+    checkReconciliationBinding(signed, {
+      contractId: r.contract_id,
+      operationId: r.operation_id,
+      stateVersion: r.state_version,
+      origin: r.origin,
+    });
+    if (signed.payload.observed_fingerprint !== r.observed_fingerprint || signed.payload.observed_locator !== r.observed_locator)
+      mismatch();
   } else if (signed.kind === ArtifactKind.RELEASE && request.kind === ArtifactKind.RELEASE_REQUEST) {
     const r = request.payload;
     checkReleaseBinding(signed, { contractId: r.contract_id, operationId: r.operation_id, stateVersion: r.state_version });

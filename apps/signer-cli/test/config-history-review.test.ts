@@ -6,7 +6,19 @@ import { artifactDigestOf, parseArtifact, verifyReconciliationEvidence } from '@
 import type { ConfigHistoryCorroboration, SignedArtifact } from '@pfsense-mcp/authorization';
 import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ONE_NEW_REVISION, cleanup, ensureBuilt, filesIn, json, keygen, reconciliationRequest, reconciliationRequestV1, signer, tempDir, writeArtifact } from './harness.js';
+import {
+  ONE_NEW_REVISION,
+  cleanup,
+  ensureBuilt,
+  filesIn,
+  json,
+  keygen,
+  reconciliationRequest,
+  reconciliationRequestV1,
+  signer,
+  tempDir,
+  writeArtifact,
+} from './harness.js';
 
 let keys: string;
 let inbox: string;
@@ -50,7 +62,9 @@ function historyText(text: string): string {
 describe('config history in the reconciliation review', () => {
   it('ONE: "1 new revision since the send, at T, \'…\'" next to the observed description, and in --json', () => {
     const r = review(ONE_NEW_REVISION);
-    expect(historyText(r.text)).toBe("config history: 1 new revision since the send, at 2026-11-30 00:53:20 UTC, 'Modified Firewall Alias via API'");
+    expect(historyText(r.text)).toBe(
+      "config history: 1 new revision since the send, at 2026-11-30 00:53:20 UTC, 'Modified Firewall Alias via API'",
+    );
     expect(r.text).toContain('  config history: 1 new revision since the send, at 2026-11-30 00:53:20 UTC,\n');
     expect(r.json.config_history).toEqual({
       request_version: 2,
@@ -67,7 +81,10 @@ describe('config history in the reconciliation review', () => {
   it('the other classes in plain words', () => {
     const base = { reason: null, change_note: null, descriptions_digest: 'e'.repeat(64) } as const;
     const cases: readonly [ConfigHistoryCorroboration | null, string][] = [
-      [{ ...base, class: 'NONE', new_count: 0, new_times: [], descriptions_digest: null }, 'config history: no new revision since the send'],
+      [
+        { ...base, class: 'NONE', new_count: 0, new_times: [], descriptions_digest: null },
+        'config history: no new revision since the send',
+      ],
       [
         { ...base, class: 'SEVERAL', new_count: 3, new_times: [1_796_000_120, 1_796_000_060, 1_796_000_000] },
         'config history: 3 new revisions since the send, from 2026-11-30 00:53:20 UTC to 2026-11-30 00:55:20 UTC (other changes too)',
@@ -99,19 +116,37 @@ describe('config history in the reconciliation review', () => {
     const r = signer(['review', file, '--server-key', server.pubFile]);
     expect(r.status, r.stderr).toBe(0);
     expect(historyText(r.stdout)).toBe('config history: not in this request (version 1 requests carry none)');
-    expect(json(signer(['review', file, '--server-key', server.pubFile, '--json'])).review.config_history).toMatchObject({ request_version: 1, class: null });
+    expect(json(signer(['review', file, '--server-key', server.pubFile, '--json'])).review.config_history).toMatchObject({
+      request_version: 1,
+      class: null,
+    });
 
     for (const request of [v1, reconciliationRequest(server.key)]) {
       const out = tempDir();
       const f = writeArtifact(inbox, request);
       const prefix = artifactDigestOf(request).slice(0, 12);
-      const s = signer(['sign', f, '--key', recon.keyFile, '--server-key', server.pubFile, '--out', out, '--approve', prefix, '--outcome', 'APPLIED']);
+      const s = signer([
+        'sign',
+        f,
+        '--key',
+        recon.keyFile,
+        '--server-key',
+        server.pubFile,
+        '--out',
+        out,
+        '--approve',
+        prefix,
+        '--outcome',
+        'APPLIED',
+      ]);
       expect(s.status, s.stderr).toBe(0);
       expect(s.stdout).toContain('config history:');
       const files = filesIn(out);
       const evidence = parseArtifact(readFileSync(join(out, files[0] as string))) as SignedArtifact;
       const facts = verifyReconciliationEvidence(evidence, {
-        authorities: PinnedAuthoritySet.of([{ keyId: recon.key.keyId, publicKey: recon.key.publicKey, role: 'reconciliation', active: true }]),
+        authorities: PinnedAuthoritySet.of([
+          { keyId: recon.key.keyId, publicKey: recon.key.publicKey, role: 'reconciliation', active: true },
+        ]),
         nowMs: Date.now(),
         expected: { contractId: 'contract-1', operationId: 'op-1', stateVersion: 4, origin: 'EXECUTING' },
       });
@@ -120,7 +155,7 @@ describe('config history in the reconciliation review', () => {
     }
   });
 
-  it('a corroboration carrying anything but pfrest\'s fixed note is refused, never shown', () => {
+  it("a corroboration carrying anything but pfrest's fixed note is refused, never shown", () => {
     const req = JSON.parse(JSON.stringify(reconciliationRequest(server.key)));
     req.payload.config_history.change_note = 'admin@192.0.2.10:  Modified Firewall Alias via API';
     const r = signer(['review', writeArtifact(inbox, JSON.stringify(req)), '--server-key', server.pubFile]);

@@ -21,7 +21,13 @@ import {
   parseArtifact,
   signingDigestBytes,
 } from '@pfsense-mcp/authorization';
-import type { AliasState, Artifact, ConfigHistoryCorroboration, PendingReconciliationRequestV1, SigningKey } from '@pfsense-mcp/authorization';
+import type {
+  AliasState,
+  Artifact,
+  ConfigHistoryCorroboration,
+  PendingReconciliationRequestV1,
+  SigningKey,
+} from '@pfsense-mcp/authorization';
 import { bytesToHex, canonicalize } from '@pfsense-mcp/canonical';
 import { ed25519Sign, readEd25519PrivateKeyFile, writeSecretFile } from '@pfsense-mcp/crypto';
 
@@ -69,7 +75,10 @@ export function filesIn(dir: string): string[] {
 }
 
 /** keygen through the CLI; returns the key file, pub file and the loaded key. */
-export function keygen(dir: string, role: string): { keyFile: string; pubFile: string; key: SigningKey & { keyId: string; publicKey: Uint8Array } } {
+export function keygen(
+  dir: string,
+  role: string,
+): { keyFile: string; pubFile: string; key: SigningKey & { keyId: string; publicKey: Uint8Array } } {
   const r = signer(['keygen', '--role', role, '--out', dir, '--json']);
   if (r.status !== 0) throw new Error(`keygen failed: ${r.stdout}${r.stderr}`);
   const out = json(r);
@@ -84,7 +93,11 @@ export const PRE_STATE: AliasState = {
   detail: ['www1', 'www2'],
 };
 
-export const appliance = createApplianceBinding({ baseUrl: 'https://fw.example.test', tlsMode: 'https-system-ca', applianceId: 'NG1234abcd' });
+export const appliance = createApplianceBinding({
+  baseUrl: 'https://fw.example.test',
+  tlsMode: 'https-system-ca',
+  applianceId: 'NG1234abcd',
+});
 
 export function aliasIntent(pre: AliasState = PRE_STATE, newDescription = 'Public web servers') {
   return createPreparedExecutionIntentV1({
@@ -196,7 +209,10 @@ export function reconciliationRequest(
 
 /** A version-1 reconciliation request (no corroboration), as a build before version 2 wrote them. */
 export function reconciliationRequestV1(server: SigningKey): PendingReconciliationRequestV1 {
-  const { config_history: _dropped, ...payload } = JSON.parse(JSON.stringify(reconciliationRequest(server).payload)) as Record<string, unknown>;
+  const { config_history: _dropped, ...payload } = JSON.parse(JSON.stringify(reconciliationRequest(server).payload)) as Record<
+    string,
+    unknown
+  >;
   const kind = 'pfsense-mcp/reconciliation-request' as const;
   const signature = bytesToHex(ed25519Sign(server.privateKey, signingDigestBytes(kind, 1, payload)));
   return parseArtifact(canonicalize({ kind, version: 1, payload, proof: { signature } })) as PendingReconciliationRequestV1;

@@ -52,7 +52,10 @@ describe.skipIf(!hasScript)('interactive approval on a terminal', () => {
     expect(coloured.status).toBe(0);
     expect(coloured.output).toContain('server signature verified');
     expect(coloured.output).toMatch(ANSI);
-    for (const plain of [onTerminal(['review', file, '--server-key', server.pubFile], '', true), onTerminal(['review', file, '--server-key', server.pubFile, '--no-color'], '')]) {
+    for (const plain of [
+      onTerminal(['review', file, '--server-key', server.pubFile], '', true),
+      onTerminal(['review', file, '--server-key', server.pubFile, '--no-color'], ''),
+    ]) {
       expect(plain.status).toBe(0);
       expect(plain.output).toContain('server signature verified');
       expect(plain.output).not.toMatch(ANSI);

@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { PinnedAuthoritySet, readLabGatePrivateKeyFile } from '@pfsense-mcp/crypto';
-import { ArtifactKind, artifactDigestOf, createLabGateRequest, parseArtifactOfKind, verifyLabGateReceipt, applianceBindingDigest } from '@pfsense-mcp/authorization';
+import {
+  ArtifactKind,
+  artifactDigestOf,
+  createLabGateRequest,
+  parseArtifactOfKind,
+  verifyLabGateReceipt,
+  applianceBindingDigest,
+} from '@pfsense-mcp/authorization';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appliance, cleanup, confirmationRequest, ensureBuilt, filesIn, json, keygen, signer, tempDir, writeArtifact } from './harness.js';
 
@@ -15,7 +22,14 @@ const HOUR = 3_600_000;
 
 function gateRequest(deadline = Date.now() + HOUR) {
   return createLabGateRequest(
-    { gateId: `gate-${Math.random().toString(16).slice(2)}`, appliance, candidateAlias: 'LAB_CANDIDATE', scenarios: ['ordinary', 'e-forward-response-lost'], issuedAt: Date.now() - 1000, deadline },
+    {
+      gateId: `gate-${Math.random().toString(16).slice(2)}`,
+      appliance,
+      candidateAlias: 'LAB_CANDIDATE',
+      scenarios: ['ordinary', 'e-forward-response-lost'],
+      issuedAt: Date.now() - 1000,
+      deadline,
+    },
     runner.key,
   );
 }
@@ -80,7 +94,12 @@ describe('lab gate (role lab-gate)', () => {
       verifyLabGateReceipt(receipt, {
         gateAuthorities: pinned,
         nowMs: Date.now(),
-        expected: { applianceBindingDigest: applianceBindingDigest(appliance), candidateAlias: 'LAB_CANDIDATE', scenarios: ['ordinary'], requestKeyId: runner.key.keyId },
+        expected: {
+          applianceBindingDigest: applianceBindingDigest(appliance),
+          candidateAlias: 'LAB_CANDIDATE',
+          scenarios: ['ordinary'],
+          requestKeyId: runner.key.keyId,
+        },
       }),
     ).not.toThrow();
     expect(receipt.payload.request_digest).toBe(artifactDigestOf(request));
@@ -90,7 +109,19 @@ describe('lab gate (role lab-gate)', () => {
   it('a lab-gate key signs nothing but a gate request', () => {
     const request = confirmationRequest(runner.key);
     const file = writeArtifact(keys, request);
-    const r = signer(['sign', file, '--key', gateKeyFile, '--server-key', runner.pubFile, '--out', out, '--approve', artifactDigestOf(request).slice(0, 12), '--json']);
+    const r = signer([
+      'sign',
+      file,
+      '--key',
+      gateKeyFile,
+      '--server-key',
+      runner.pubFile,
+      '--out',
+      out,
+      '--approve',
+      artifactDigestOf(request).slice(0, 12),
+      '--json',
+    ]);
     expect(r.status).toBe(2);
     expect(json(r).error.code).toBe('WRONG_ROLE_KEY');
   });

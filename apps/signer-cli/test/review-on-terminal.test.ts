@@ -4,7 +4,19 @@
 // by the terminal, and nothing invisible or look-alike is drawn raw.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactDigestOf } from '@pfsense-mcp/authorization';
-import { PRE_STATE, authorizationRequest, cleanup, ensureBuilt, filesIn, json, keygen, reconciliationRequest, signer, tempDir, writeArtifact } from './harness.js';
+import {
+  PRE_STATE,
+  authorizationRequest,
+  cleanup,
+  ensureBuilt,
+  filesIn,
+  json,
+  keygen,
+  reconciliationRequest,
+  signer,
+  tempDir,
+  writeArtifact,
+} from './harness.js';
 import { SCREEN_COLUMNS, descriptionsOnScreen, hasTmux, membersOnScreen, onScreen, rowsStarting } from './terminal.js';
 import type { Screen } from './terminal.js';
 
@@ -184,7 +196,11 @@ describe.skipIf(!hasTmux)('signing on a real 80-column terminal', { timeout: 90_
     const out = tempDir();
     const prefix = artifactDigestOf(req).slice(0, 12);
     // The keys are typed as soon as the pane exists; the terminal holds them until the prompt reads them.
-    const screen = onScreen(['sign', writeArtifact(dir, req), '--key', plan.keyFile, '--server-key', server.pubFile, '--out', out], 120, `${prefix}\n`);
+    const screen = onScreen(
+      ['sign', writeArtifact(dir, req), '--key', plan.keyFile, '--server-key', server.pubFile, '--out', out],
+      120,
+      `${prefix}\n`,
+    );
     expectNoTerminalWrap(screen);
     expect(descriptionsOnScreen(screen.rows).new).toBe(req.payload.review.new_description);
     expect(screen.rows.some((r) => r.includes(`Type ${prefix} or "yes": `))).toBe(true);

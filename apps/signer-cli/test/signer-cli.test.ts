@@ -240,7 +240,9 @@ describe('review', () => {
     symlinkSync(file, link);
     expect(json(signer(['review', link, '--server-key', server.pubFile, '--json'])).error.code).toBe('SYMLINK');
     const pretty = JSON.stringify(JSON.parse(readFileSync(file, 'utf8')), null, 2);
-    expect(json(signer(['review', writeArtifact(inbox, pretty), '--server-key', server.pubFile, '--json'])).error.code).toBe('NOT_CANONICAL');
+    expect(json(signer(['review', writeArtifact(inbox, pretty), '--server-key', server.pubFile, '--json'])).error.code).toBe(
+      'NOT_CANONICAL',
+    );
     const big = join(inbox, 'big.json');
     writeFileSync(big, 'x'.repeat(MAX_ARTIFACT_BYTES + 1), { mode: 0o600 });
     expect(json(signer(['review', big, '--server-key', server.pubFile, '--json'])).error.code).toBe('TOO_LARGE');
@@ -292,18 +294,41 @@ describe('sign', () => {
     expect(json(r).file).toBe(path);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(artifact.kind).toBe(ArtifactKind.PLAN_AUTHORIZATION);
-    const expected = { planDigest: req.payload.plan_digest, stepId: 'alias-description', executionIntentDigest: req.payload.execution_intent_digest };
+    const expected = {
+      planDigest: req.payload.plan_digest,
+      stepId: 'alias-description',
+      executionIntentDigest: req.payload.execution_intent_digest,
+    };
     expect(() => verifyPlanAuthorization(artifact, { authorities: pinned, nowMs: Date.now(), expected })).not.toThrow();
     if (artifact.kind === ArtifactKind.PLAN_AUTHORIZATION) checkPlanAuthorizationBinding(artifact, expected);
 
-    const v = signer(['verify', path, '--pin', `plan-authorization=${plan.pubFile}`, '--server-key', server.pubFile, '--request', file, '--json']);
+    const v = signer([
+      'verify',
+      path,
+      '--pin',
+      `plan-authorization=${plan.pubFile}`,
+      '--server-key',
+      server.pubFile,
+      '--request',
+      file,
+      '--json',
+    ]);
     expect(v.status).toBe(0);
     expect(json(v)).toMatchObject({ valid: true, role: 'plan-authorization', answers_request: true });
     const wrongRole = signer(['verify', path, '--pin', `confirmation=${plan.pubFile}`, '--json']);
     expect(wrongRole.status).toBe(4);
     expect(json(wrongRole).error.code).toBe('WRONG_ROLE');
     const otherReq = writeArtifact(inbox, confirmationRequest(server.key));
-    const mismatch = signer(['verify', path, '--pin', `plan-authorization=${plan.pubFile}`, '--server-key', server.pubFile, '--request', otherReq]);
+    const mismatch = signer([
+      'verify',
+      path,
+      '--pin',
+      `plan-authorization=${plan.pubFile}`,
+      '--server-key',
+      server.pubFile,
+      '--request',
+      otherReq,
+    ]);
     expect(mismatch.status).toBe(4);
     cleanup(out);
   });
@@ -312,7 +337,18 @@ describe('sign', () => {
     const req = confirmationRequest(server.key, 'contract-77');
     const file = writeArtifact(inbox, req);
     const out = tempDir();
-    const r = signer(['sign', file, '--key', confirm.keyFile, '--server-key', server.pubFile, '--out', out, '--approve', artifactDigestOf(req).slice(0, 12)]);
+    const r = signer([
+      'sign',
+      file,
+      '--key',
+      confirm.keyFile,
+      '--server-key',
+      server.pubFile,
+      '--out',
+      out,
+      '--approve',
+      artifactDigestOf(req).slice(0, 12),
+    ]);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('signed pfsense-mcp/confirmation');
     const { artifact } = signedFile(out);
@@ -337,9 +373,39 @@ describe('sign', () => {
     const file = writeArtifact(inbox, req);
     const out = tempDir();
     const prefix = artifactDigestOf(req).slice(0, 12);
-    expect(signer(['sign', file, '--key', recon.keyFile, '--server-key', server.pubFile, '--out', out, '--approve', prefix]).status).toBe(2);
-    expect(signer(['sign', file, '--key', recon.keyFile, '--server-key', server.pubFile, '--out', out, '--approve', prefix, '--outcome', 'MAYBE']).status).toBe(2);
-    const r = signer(['sign', file, '--key', recon.keyFile, '--server-key', server.pubFile, '--out', out, '--approve', prefix, '--outcome', 'APPLIED']);
+    expect(signer(['sign', file, '--key', recon.keyFile, '--server-key', server.pubFile, '--out', out, '--approve', prefix]).status).toBe(
+      2,
+    );
+    expect(
+      signer([
+        'sign',
+        file,
+        '--key',
+        recon.keyFile,
+        '--server-key',
+        server.pubFile,
+        '--out',
+        out,
+        '--approve',
+        prefix,
+        '--outcome',
+        'MAYBE',
+      ]).status,
+    ).toBe(2);
+    const r = signer([
+      'sign',
+      file,
+      '--key',
+      recon.keyFile,
+      '--server-key',
+      server.pubFile,
+      '--out',
+      out,
+      '--approve',
+      prefix,
+      '--outcome',
+      'APPLIED',
+    ]);
     expect(r.status).toBe(0);
     const facts = verifyReconciliationEvidence(signedFile(out).artifact, {
       authorities: pinned,
@@ -354,7 +420,20 @@ describe('sign', () => {
     const req = releaseRequest(server.key);
     const file = writeArtifact(inbox, req);
     const out = tempDir();
-    expect(signer(['sign', file, '--key', recon.keyFile, '--server-key', server.pubFile, '--out', out, '--approve', artifactDigestOf(req).slice(0, 12)]).status).toBe(0);
+    expect(
+      signer([
+        'sign',
+        file,
+        '--key',
+        recon.keyFile,
+        '--server-key',
+        server.pubFile,
+        '--out',
+        out,
+        '--approve',
+        artifactDigestOf(req).slice(0, 12),
+      ]).status,
+    ).toBe(0);
     const facts = verifyReservationRelease(signedFile(out).artifact, {
       authorities: pinned,
       nowMs: Date.now(),
@@ -370,17 +449,35 @@ describe('sign', () => {
     const file = writeArtifact(inbox, req);
     const out = tempDir();
     const tampered = writeArtifact(inbox, readFileSync(file, 'utf8').replace('"risk_class":"low"', '"risk_class":"medium"'));
-    expect(signer(['sign', tampered, '--key', plan.keyFile, '--server-key', server.pubFile, '--out', out, '--approve', prefix]).status).toBe(4);
+    expect(
+      signer(['sign', tampered, '--key', plan.keyFile, '--server-key', server.pubFile, '--out', out, '--approve', prefix]).status,
+    ).toBe(4);
     const now = Date.now();
     const expired = writeArtifact(inbox, authorizationRequest(server.key, { issuedAt: now - 7_200_000, expiresAt: now - 1000 }));
-    expect(signer(['sign', expired, '--key', plan.keyFile, '--server-key', server.pubFile, '--out', out, '--approve', prefix]).status).toBe(4);
-    const asServer = signer(['sign', file, '--key', server.keyFile, '--server-key', server.pubFile, '--out', out, '--approve', prefix, '--json']);
+    expect(signer(['sign', expired, '--key', plan.keyFile, '--server-key', server.pubFile, '--out', out, '--approve', prefix]).status).toBe(
+      4,
+    );
+    const asServer = signer([
+      'sign',
+      file,
+      '--key',
+      server.keyFile,
+      '--server-key',
+      server.pubFile,
+      '--out',
+      out,
+      '--approve',
+      prefix,
+      '--json',
+    ]);
     expect(json(asServer).error.code).toBe('SERVER_KEY_AS_SIGNER');
     chmodSync(plan.keyFile, 0o640);
     expect(signer(['sign', file, '--key', plan.keyFile, '--server-key', server.pubFile, '--out', out, '--approve', prefix]).status).toBe(3);
     chmodSync(plan.keyFile, 0o600);
     const shared = tempDir(0o777);
-    expect(signer(['sign', file, '--key', plan.keyFile, '--server-key', server.pubFile, '--out', shared, '--approve', prefix]).status).toBe(3);
+    expect(signer(['sign', file, '--key', plan.keyFile, '--server-key', server.pubFile, '--out', shared, '--approve', prefix]).status).toBe(
+      3,
+    );
     expect(filesIn(out)).toEqual([]);
     expect(filesIn(shared)).toEqual([]);
     cleanup(out);
@@ -400,7 +497,18 @@ describe('verify', () => {
     const out = tempDir();
     const req = authorizationRequest(server.key);
     const file = writeArtifact(inbox, req);
-    signer(['sign', file, '--key', plan.keyFile, '--server-key', server.pubFile, '--out', out, '--approve', artifactDigestOf(req).slice(0, 12)]);
+    signer([
+      'sign',
+      file,
+      '--key',
+      plan.keyFile,
+      '--server-key',
+      server.pubFile,
+      '--out',
+      out,
+      '--approve',
+      artifactDigestOf(req).slice(0, 12),
+    ]);
     const { path } = signedFile(out);
     const doc = JSON.parse(readFileSync(path, 'utf8'));
     doc.payload.risk_class = 'high';
@@ -421,7 +529,10 @@ describe('refusal messages', () => {
     const asJson = json(signer(['review', join(inbox, 'missing-request.json'), '--server-key', server.pubFile, '--json']));
     expect(asJson.error).toEqual({ code: 'NOT_FOUND', message: 'FILE "missing-request.json": does not exist' });
 
-    const tampered = readFileSync(writeArtifact(inbox, authorizationRequest(server.key)), 'utf8').replaceAll('Public web servers', 'Public web serverZ');
+    const tampered = readFileSync(writeArtifact(inbox, authorizationRequest(server.key)), 'utf8').replaceAll(
+      'Public web servers',
+      'Public web serverZ',
+    );
     const bad = signer(['review', writeArtifact(inbox, tampered), '--server-key', server.pubFile]);
     expect(bad.stderr).toMatch(/^pfsense-mcp-signer: refused: [^\n]+ \(BAD_SIGNATURE\)\n$/);
     expect(bad.stderr.split('BAD_SIGNATURE')).toHaveLength(2);
@@ -455,7 +566,8 @@ describe('built bundle', () => {
     const code = readFileSync(MAIN, 'utf8');
     const modules = [...code.matchAll(/(?:from\s*|import\s*\(\s*|require\s*\(\s*)["']([^"']+)["']/g)].map((m) => m[1]);
     expect(modules.length).toBeGreaterThan(0);
-    const forbidden = /^(node:)?(http|https|http2|net|tls|dgram|dns|child_process|worker_threads|cluster)$|^(better-sqlite3|kysely|got|undici|ws)(\/|$)/;
+    const forbidden =
+      /^(node:)?(http|https|http2|net|tls|dgram|dns|child_process|worker_threads|cluster)$|^(better-sqlite3|kysely|got|undici|ws)(\/|$)/;
     expect(modules.filter((m) => forbidden.test(m ?? ''))).toEqual([]);
     for (const needle of ['better-sqlite3', 'node:http', 'node:https', 'node:net', 'node:tls', 'undici', 'XMLHttpRequest', 'WebSocket(']) {
       expect(code.includes(needle), needle).toBe(false);

@@ -31,7 +31,8 @@ export function onScreen(args: readonly string[], height = 120, typed = ''): Scr
   const dir = mkdtempSync(join(tmpdir(), 'signer-tmux-'));
   const socket = join(dir, 's');
   const env = { ...process.env, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', NO_COLOR: undefined, TMUX: undefined };
-  const tmux = (...a: string[]) => spawnSync('tmux', ['-u', '-S', socket, '-f', '/dev/null', ...a], { encoding: 'utf8', env, timeout: 30_000 });
+  const tmux = (...a: string[]) =>
+    spawnSync('tmux', ['-u', '-S', socket, '-f', '/dev/null', ...a], { encoding: 'utf8', env, timeout: 30_000 });
   try {
     const program = [process.execPath, MAIN, ...args].map(quote).join(' ');
     // The exit status goes to a tmux option; `wait-for -S` wakes the test (no polling, no sleep).
@@ -103,14 +104,15 @@ export function quotedValue(shown: string): string {
 
 /** Every row index whose text starts with `prefix`. */
 export function rowsStarting(rows: readonly string[], prefix: string | RegExp): number[] {
-  return rows.flatMap((r, i) => (typeof prefix === 'string' ? r.startsWith(prefix) : prefix.test(r)) ? [i] : []);
+  return rows.flatMap((r, i) => ((typeof prefix === 'string' ? r.startsWith(prefix) : prefix.test(r)) ? [i] : []));
 }
 
 /** The old → new description exactly as the screen states them (one row each, or the test fails). */
 export function descriptionsOnScreen(rows: readonly string[]): { old: string; new: string } {
   const olds = rowsStarting(rows, '  description   ');
   const news = rowsStarting(rows, /^ +→ /);
-  if (olds.length !== 1 || news.length !== 1) throw new Error(`expected one description and one → row, got ${olds.length} and ${news.length}`);
+  if (olds.length !== 1 || news.length !== 1)
+    throw new Error(`expected one description and one → row, got ${olds.length} and ${news.length}`);
   return { old: quotedValue(fieldValue(rows, olds[0] as number)), new: quotedValue(fieldValue(rows, news[0] as number)) };
 }
 

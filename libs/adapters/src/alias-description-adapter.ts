@@ -53,8 +53,7 @@ export const AliasDescriptionAdapter: AliasDescriptionCapabilityAdapter = Object
 
   readTarget: readAliasTarget,
   naturalIdentity: (hint: unknown): AliasIdentity => parseAliasIdentity(hint, 'raw_target_hint'),
-  identityOfTarget: (target: AliasTarget): AliasIdentity =>
-    Object.freeze({ alias_name: parseAliasTarget(target).name }),
+  identityOfTarget: (target: AliasTarget): AliasIdentity => Object.freeze({ alias_name: parseAliasTarget(target).name }),
   identityDigest: aliasTargetIdentityDigest,
   fingerprint: aliasTargetFingerprint,
   transportLocator: (target: AliasTarget): number => parseAliasTarget(target).id,

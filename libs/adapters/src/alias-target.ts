@@ -45,8 +45,7 @@ const semanticShape = {
   detail: members,
 };
 
-const sameCardinality = (v: { address: readonly string[]; detail: readonly string[] }): boolean =>
-  v.address.length === v.detail.length;
+const sameCardinality = (v: { address: readonly string[]; detail: readonly string[] }): boolean => v.address.length === v.detail.length;
 
 /** {name, type, descr, address[], detail[]} — the fingerprint object and the rollback snapshot. */
 export const AliasSemanticSchema = z.strictObject(semanticShape).refine(sameCardinality, { path: ['detail'] });

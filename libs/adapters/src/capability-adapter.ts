@@ -19,8 +19,7 @@ export interface ResolvedTransportTarget<TIdentity = CanonicalValue> {
 
 /** What `parseResponse` concluded from a received response. */
 export type ParsedWriteResponse<TTarget> =
-  | { readonly accepted: true; readonly target: TTarget }
-  | { readonly accepted: false; readonly reason: string };
+  { readonly accepted: true; readonly target: TTarget } | { readonly accepted: false; readonly reason: string };
 
 /** The part of a transport response an adapter may look at. */
 export interface WriteResponseView {

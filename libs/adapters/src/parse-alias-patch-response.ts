@@ -24,10 +24,7 @@ function parseJson(text: string): unknown {
  * executor then relies on its authoritative re-read and classifies it as ambiguous). Never throws on
  * upstream data, and never returns upstream text.
  */
-export function parseAliasPatchResponse(
-  response: WriteResponseView,
-  request: AliasDescriptionRequest,
-): ParsedWriteResponse<AliasTarget> {
+export function parseAliasPatchResponse(response: WriteResponseView, request: AliasDescriptionRequest): ParsedWriteResponse<AliasTarget> {
   if (!isAliasDescriptionRequest(request)) return reject('NOT_ADAPTER_REQUEST');
   if (response === null || typeof response !== 'object') return reject('NO_RESPONSE');
   if (response.status !== 200) return reject('NOT_HTTP_200');

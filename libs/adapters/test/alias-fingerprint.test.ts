@@ -21,7 +21,13 @@ describe('aliasTargetFingerprint', () => {
   });
 
   it('is stable across calls and key order', () => {
-    const reordered = { detail: [...target.detail], address: [...target.address], descr: target.descr, type: target.type, name: target.name };
+    const reordered = {
+      detail: [...target.detail],
+      address: [...target.address],
+      descr: target.descr,
+      type: target.type,
+      name: target.name,
+    };
     expect(aliasTargetFingerprint(reordered)).toBe(aliasTargetFingerprint(clone(target)));
   });
 

@@ -53,9 +53,15 @@ describe('normalizeAliasDescriptionIntent', () => {
   });
 
   it('refuses a non-NFC description and a lone surrogate; accepts NFC non-ASCII', () => {
-    expect(refusal(() => normalizeAliasDescriptionIntent({ alias_name: 'WEB_PORTS', description: 'Cafe\u0301' }, current)).code).toBe('NOT_NFC');
-    expect(refusal(() => normalizeAliasDescriptionIntent({ alias_name: 'WEB_PORTS', description: 'a\uD800' }, current)).code).toBe('LONE_SURROGATE');
-    expect(normalizeAliasDescriptionIntent({ alias_name: 'WEB_PORTS', description: 'Caf\u00e9 ✓' }, current).new_description).toBe('Café ✓');
+    expect(refusal(() => normalizeAliasDescriptionIntent({ alias_name: 'WEB_PORTS', description: 'Cafe\u0301' }, current)).code).toBe(
+      'NOT_NFC',
+    );
+    expect(refusal(() => normalizeAliasDescriptionIntent({ alias_name: 'WEB_PORTS', description: 'a\uD800' }, current)).code).toBe(
+      'LONE_SURROGATE',
+    );
+    expect(normalizeAliasDescriptionIntent({ alias_name: 'WEB_PORTS', description: 'Caf\u00e9 ✓' }, current).new_description).toBe(
+      'Café ✓',
+    );
   });
 
   it('refuses a no-op (equal to the current description)', () => {
@@ -64,7 +70,9 @@ describe('normalizeAliasDescriptionIntent', () => {
   });
 
   it('refuses a target that is not the named alias', () => {
-    expect(refusal(() => normalizeAliasDescriptionIntent({ alias_name: 'LAN_SERVERS', description: 'x' }, current)).code).toBe('TARGET_MISMATCH');
+    expect(refusal(() => normalizeAliasDescriptionIntent({ alias_name: 'LAN_SERVERS', description: 'x' }, current)).code).toBe(
+      'TARGET_MISMATCH',
+    );
   });
 
   it.each([
@@ -82,11 +90,15 @@ describe('normalizeAliasDescriptionIntent', () => {
 
   it('accepts a 31-character name', () => {
     const name = 'A'.repeat(31);
-    expect(normalizeAliasDescriptionIntent({ alias_name: name, description: 'x' }, { ...current, name }).raw_target_hint.alias_name).toBe(name);
+    expect(normalizeAliasDescriptionIntent({ alias_name: name, description: 'x' }, { ...current, name }).raw_target_hint.alias_name).toBe(
+      name,
+    );
   });
 
   it('refuses unknown or missing input fields and non-objects', () => {
-    expect(refusal(() => normalizeAliasDescriptionIntent({ alias_name: 'WEB_PORTS', description: 'x', apply: true }, current)).code).toBe('UNKNOWN_FIELD');
+    expect(refusal(() => normalizeAliasDescriptionIntent({ alias_name: 'WEB_PORTS', description: 'x', apply: true }, current)).code).toBe(
+      'UNKNOWN_FIELD',
+    );
     expect(refusal(() => normalizeAliasDescriptionIntent({ alias_name: 'WEB_PORTS' }, current)).code).toBe('MISSING_FIELD');
     expect(refusal(() => normalizeAliasDescriptionIntent(null, current)).code).toBe('NOT_OBJECT');
     expect(refusal(() => normalizeAliasDescriptionIntent(['WEB_PORTS', 'x'], current)).code).toBe('NOT_OBJECT');
@@ -94,7 +106,9 @@ describe('normalizeAliasDescriptionIntent', () => {
 
   it('never echoes the description in any refusal', () => {
     const texts = ['SECRET\u0000', `SECRET${'x'.repeat(2000)}`, 'SECRETe\u0301', 'HTTP and HTTPS'];
-    const messages = texts.map((description) => refusal(() => normalizeAliasDescriptionIntent({ alias_name: 'WEB_PORTS', description }, current)).message);
+    const messages = texts.map(
+      (description) => refusal(() => normalizeAliasDescriptionIntent({ alias_name: 'WEB_PORTS', description }, current)).message,
+    );
     expect(messages.filter((m) => m.includes('SECRET') || m.includes('HTTP and'))).toEqual([]);
   });
 });
@@ -111,7 +125,9 @@ describe('intent parsing and digest', () => {
   it('parseIntent refuses another operation, extra keys and a bad hint', () => {
     expect(refusal(() => A.parseIntent({ ...intentFor('WEB_PORTS', 'x'), operation: 'delete_alias' })).argument).toBe('intent.operation');
     expect(refusal(() => A.parseIntent({ ...intentFor('WEB_PORTS', 'x'), apply: true })).code).toBe('UNKNOWN_FIELD');
-    expect(refusal(() => A.parseIntent({ ...intentFor('WEB_PORTS', 'x'), raw_target_hint: { alias_name: 'WEB_PORTS', id: 1 } })).code).toBe('UNKNOWN_FIELD');
+    expect(refusal(() => A.parseIntent({ ...intentFor('WEB_PORTS', 'x'), raw_target_hint: { alias_name: 'WEB_PORTS', id: 1 } })).code).toBe(
+      'UNKNOWN_FIELD',
+    );
     expect(refusal(() => A.parseIntent(intentFor('WEB_PORTS', 'a\u0000'))).argument).toBe('intent.new_description');
   });
 

@@ -48,7 +48,7 @@ describe('rollback', () => {
     expect(A.isRequestModel(request)).toBe(true);
   });
 
-  it('restores an old description that the forward input rules would refuse (it is the appliance\'s own value)', () => {
+  it("restores an old description that the forward input rules would refuse (it is the appliance's own value)", () => {
     const odd = { ...snapshot, descr: 'line\r\nbreak' };
     expect(A.buildRollbackRequest(odd, resolved).descr).toBe('line\r\nbreak');
   });

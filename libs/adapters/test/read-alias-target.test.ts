@@ -107,7 +107,14 @@ describe('locator versus identity', () => {
     const target = await A.readTarget(fakeReader(ALIASES), { alias_name: 'WEB_PORTS' });
     expect(A.transportLocator(target)).toBe(1);
     // The same alias renumbered by a delete before it: same identity, same fingerprint, different locator.
-    const renumbered = await A.readTarget(fakeReader(clone(ALIASES).slice(1).map((a, i) => ({ ...a, id: i }))), { alias_name: 'WEB_PORTS' });
+    const renumbered = await A.readTarget(
+      fakeReader(
+        clone(ALIASES)
+          .slice(1)
+          .map((a, i) => ({ ...a, id: i })),
+      ),
+      { alias_name: 'WEB_PORTS' },
+    );
     expect(A.transportLocator(renumbered)).toBe(0);
     expect(A.identityOfTarget(renumbered)).toEqual(A.identityOfTarget(target));
     expect(A.identityDigest(A.identityOfTarget(renumbered))).toBe(A.identityDigest({ alias_name: 'WEB_PORTS' }));

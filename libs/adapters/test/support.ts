@@ -1,7 +1,21 @@
 import type { AliasTarget, TargetReader } from '../src/index.js';
 
-export const LAN: AliasTarget = { id: 0, name: 'LAN_SERVERS', type: 'host', descr: 'Servers', address: ['10.0.0.1', '10.0.0.2'], detail: ['a', 'b'] };
-export const WEB: AliasTarget = { id: 1, name: 'WEB_PORTS', type: 'port', descr: 'HTTP and HTTPS', address: ['80', '443'], detail: ['http', 'https'] };
+export const LAN: AliasTarget = {
+  id: 0,
+  name: 'LAN_SERVERS',
+  type: 'host',
+  descr: 'Servers',
+  address: ['10.0.0.1', '10.0.0.2'],
+  detail: ['a', 'b'],
+};
+export const WEB: AliasTarget = {
+  id: 1,
+  name: 'WEB_PORTS',
+  type: 'port',
+  descr: 'HTTP and HTTPS',
+  address: ['80', '443'],
+  detail: ['http', 'https'],
+};
 export const OFFICE: AliasTarget = { id: 2, name: 'Office_Nets', type: 'network', descr: '', address: ['10.1.0.0/24'], detail: ['LAN'] };
 export const ALIASES: readonly AliasTarget[] = Object.freeze([LAN, WEB, OFFICE]);
 

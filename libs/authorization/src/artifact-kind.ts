@@ -47,7 +47,12 @@ export function isReadableVersion(kind: ArtifactKind, version: number): boolean 
  * string itself is inside the digested object (see signingMessageOf), so the domains still never overlap.
  */
 export const ARTIFACT_RULES: Readonly<Record<ArtifactKind, KindRule>> = Object.freeze({
-  [ArtifactKind.PREPARED_EXECUTION_INTENT]: Object.freeze({ version: 1, olderVersions: NONE, purpose: DigestPurpose.EXECUTION_INTENT, role: null }),
+  [ArtifactKind.PREPARED_EXECUTION_INTENT]: Object.freeze({
+    version: 1,
+    olderVersions: NONE,
+    purpose: DigestPurpose.EXECUTION_INTENT,
+    role: null,
+  }),
   [ArtifactKind.AUTHORIZATION_REQUEST]: Object.freeze({
     version: 1,
     olderVersions: NONE,
@@ -66,7 +71,12 @@ export const ARTIFACT_RULES: Readonly<Record<ArtifactKind, KindRule>> = Object.f
     purpose: DigestPurpose.CONFIRMATION_REQUEST,
     role: 'server-request',
   }),
-  [ArtifactKind.CONFIRMATION]: Object.freeze({ version: 1, olderVersions: NONE, purpose: DigestPurpose.CONFIRMATION, role: 'confirmation' }),
+  [ArtifactKind.CONFIRMATION]: Object.freeze({
+    version: 1,
+    olderVersions: NONE,
+    purpose: DigestPurpose.CONFIRMATION,
+    role: 'confirmation',
+  }),
   // v2 adds the config-history corroboration (docs/DESIGN.md §4); v1 requests already in an outbox stay readable.
   [ArtifactKind.RECONCILIATION_REQUEST]: Object.freeze({
     version: 2,
@@ -74,7 +84,12 @@ export const ARTIFACT_RULES: Readonly<Record<ArtifactKind, KindRule>> = Object.f
     purpose: DigestPurpose.RECONCILIATION_REQUEST,
     role: 'server-request',
   }),
-  [ArtifactKind.RECONCILIATION]: Object.freeze({ version: 1, olderVersions: NONE, purpose: DigestPurpose.RECONCILIATION, role: 'reconciliation' }),
+  [ArtifactKind.RECONCILIATION]: Object.freeze({
+    version: 1,
+    olderVersions: NONE,
+    purpose: DigestPurpose.RECONCILIATION,
+    role: 'reconciliation',
+  }),
   [ArtifactKind.RELEASE_REQUEST]: Object.freeze({
     version: 1,
     olderVersions: NONE,
@@ -83,8 +98,18 @@ export const ARTIFACT_RULES: Readonly<Record<ArtifactKind, KindRule>> = Object.f
   }),
   [ArtifactKind.RELEASE]: Object.freeze({ version: 1, olderVersions: NONE, purpose: DigestPurpose.RECONCILIATION, role: 'reconciliation' }),
   // The lab runner's gate: requested with the runner's own request key, answered by the operator's lab-gate key.
-  [ArtifactKind.LAB_GATE_REQUEST]: Object.freeze({ version: 1, olderVersions: NONE, purpose: DigestPurpose.LAB_GATE_REQUEST, role: 'server-request' }),
-  [ArtifactKind.LAB_GATE_RECEIPT]: Object.freeze({ version: 1, olderVersions: NONE, purpose: DigestPurpose.LAB_GATE_RECEIPT, role: 'lab-gate' }),
+  [ArtifactKind.LAB_GATE_REQUEST]: Object.freeze({
+    version: 1,
+    olderVersions: NONE,
+    purpose: DigestPurpose.LAB_GATE_REQUEST,
+    role: 'server-request',
+  }),
+  [ArtifactKind.LAB_GATE_RECEIPT]: Object.freeze({
+    version: 1,
+    olderVersions: NONE,
+    purpose: DigestPurpose.LAB_GATE_RECEIPT,
+    role: 'lab-gate',
+  }),
 } satisfies Record<ArtifactKind, KindRule>);
 
 const KINDS: ReadonlySet<string> = new Set(Object.values(ArtifactKind));

@@ -37,7 +37,8 @@ export type SignedArtifact =
   | LabGateReceipt;
 
 /** Server-signed requests (role `server-request`). */
-export type PendingRequest = PendingAuthorizationRequest | PendingConfirmationRequest | PendingReconciliationRequest | PendingReleaseRequest;
+export type PendingRequest =
+  PendingAuthorizationRequest | PendingConfirmationRequest | PendingReconciliationRequest | PendingReleaseRequest;
 
 /** Every artifact document: the signed ones and the (embeddable) prepared intent. */
 export type Artifact = SignedArtifact | PreparedExecutionIntentV1;

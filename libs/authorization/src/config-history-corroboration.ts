@@ -23,14 +23,19 @@ const unixSeconds = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 export const configHistoryCorroborationSchema = z
   .strictObject({
     class: z.enum(['NONE', 'ONE', 'SEVERAL', 'UNKNOWN']),
-    reason: z.enum(['READ_FAILED', 'CAPTURED_ENTRY_GONE', 'AMBIGUOUS_ANCHOR', 'EQUAL_TIMESTAMPS', 'OUT_OF_ORDER', 'NOT_AN_ALIAS_UPDATE']).nullable(),
+    reason: z
+      .enum(['READ_FAILED', 'CAPTURED_ENTRY_GONE', 'AMBIGUOUS_ANCHOR', 'EQUAL_TIMESTAMPS', 'OUT_OF_ORDER', 'NOT_AN_ALIAS_UPDATE'])
+      .nullable(),
     new_count: count.nullable(),
     new_times: z.array(unixSeconds).max(MAX_CORROBORATION_TIMES).nullable(),
     change_note: z.literal(PFREST_ALIAS_UPDATE_NOTE).nullable(),
     descriptions_digest: hex64Schema.nullable(),
   })
   .refine((c) => (c.class === 'UNKNOWN') === (c.reason !== null), { message: 'reason is given exactly for UNKNOWN', path: ['reason'] })
-  .refine((c) => (c.class === 'ONE') === (c.change_note !== null), { message: 'change_note is given exactly for ONE', path: ['change_note'] })
+  .refine((c) => (c.class === 'ONE') === (c.change_note !== null), {
+    message: 'change_note is given exactly for ONE',
+    path: ['change_note'],
+  })
   .refine((c) => (c.new_count === null) === (c.new_times === null), { message: 'new_count and new_times go together', path: ['new_times'] })
   .refine((c) => c.new_times === null || c.new_times.length === Math.min(c.new_count ?? 0, MAX_CORROBORATION_TIMES), {
     message: 'new_times lists the first new revisions',
@@ -50,7 +55,8 @@ export const configHistoryCorroborationSchema = z
 
 export interface ConfigHistoryCorroboration {
   readonly class: 'NONE' | 'ONE' | 'SEVERAL' | 'UNKNOWN';
-  readonly reason: 'READ_FAILED' | 'CAPTURED_ENTRY_GONE' | 'AMBIGUOUS_ANCHOR' | 'EQUAL_TIMESTAMPS' | 'OUT_OF_ORDER' | 'NOT_AN_ALIAS_UPDATE' | null;
+  readonly reason:
+    'READ_FAILED' | 'CAPTURED_ENTRY_GONE' | 'AMBIGUOUS_ANCHOR' | 'EQUAL_TIMESTAMPS' | 'OUT_OF_ORDER' | 'NOT_AN_ALIAS_UPDATE' | null;
   readonly new_count: number | null;
   readonly new_times: readonly number[] | null;
   readonly change_note: typeof PFREST_ALIAS_UPDATE_NOTE | null;

@@ -23,21 +23,12 @@ export type { AliasChangeReview, AliasState, Proof, RiskClass } from './field-sc
 export type { SignatureFields } from './signed-document-schema.js';
 export { artifactDigestOf, keyIdOfSigningKey, signingDigestBytes } from './signing-message.js';
 export type { SigningKey } from './signing-message.js';
-export {
-  applianceBindingDigest,
-  createApplianceBinding,
-  normalizeApplianceBaseUrl,
-  parseApplianceBinding,
-} from './appliance-binding.js';
+export { applianceBindingDigest, createApplianceBinding, normalizeApplianceBaseUrl, parseApplianceBinding } from './appliance-binding.js';
 export type { ApplianceBinding } from './appliance-binding.js';
 export type { RequestApplianceFacts } from './request-appliance-facts.js';
 export { planDigestOf, sortedStepBindings } from './plan-digest.js';
 export type { PlanStepBinding } from './plan-digest.js';
-export {
-  createPreparedExecutionIntentV1,
-  executionIntentDigest,
-  parsePreparedExecutionIntent,
-} from './prepared-execution-intent.js';
+export { createPreparedExecutionIntentV1, executionIntentDigest, parsePreparedExecutionIntent } from './prepared-execution-intent.js';
 export type { PreparedExecutionIntentV1, PreparedExecutionIntentV1Payload } from './prepared-execution-intent.js';
 export { checkAuthorizationRequestDigests, createPendingAuthorizationRequest } from './pending-authorization-request.js';
 export type {

@@ -94,7 +94,12 @@ export function createPendingAuthorizationRequest(
     ...signatureFieldsOf(serverKey, input.issuedAt, input.expiresAt),
   };
   checkReviewBounds(payload.review);
-  return signPayload(ArtifactKind.AUTHORIZATION_REQUEST, pendingAuthorizationRequestSchema.shape.payload, payload, serverKey) as PendingAuthorizationRequest;
+  return signPayload(
+    ArtifactKind.AUTHORIZATION_REQUEST,
+    pendingAuthorizationRequestSchema.shape.payload,
+    payload,
+    serverKey,
+  ) as PendingAuthorizationRequest;
 }
 
 /**

@@ -92,7 +92,12 @@ export function createPendingConfirmationRequest(
     ...signatureFieldsOf(serverKey, input.issuedAt, input.expiresAt),
   };
   checkReviewBounds(payload.review);
-  return signPayload(ArtifactKind.CONFIRMATION_REQUEST, pendingConfirmationRequestSchema.shape.payload, payload, serverKey) as PendingConfirmationRequest;
+  return signPayload(
+    ArtifactKind.CONFIRMATION_REQUEST,
+    pendingConfirmationRequestSchema.shape.payload,
+    payload,
+    serverKey,
+  ) as PendingConfirmationRequest;
 }
 
 /**

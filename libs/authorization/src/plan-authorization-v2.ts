@@ -71,7 +71,12 @@ export function createPlanAuthorizationV2(input: PlanAuthorizationV2Input, autho
     risk_class: input.riskClass,
     ...signatureFieldsOf(authorityKey, input.issuedAt, input.expiresAt),
   };
-  return signPayload(ArtifactKind.PLAN_AUTHORIZATION, planAuthorizationV2Schema.shape.payload, payload, authorityKey) as PlanAuthorizationV2;
+  return signPayload(
+    ArtifactKind.PLAN_AUTHORIZATION,
+    planAuthorizationV2Schema.shape.payload,
+    payload,
+    authorityKey,
+  ) as PlanAuthorizationV2;
 }
 
 /**

@@ -13,7 +13,10 @@ export function sortedStepBindings(steps: readonly PlanStepBinding[]): readonly 
   const out = steps.map((s, i) =>
     Object.freeze({
       step_id: assertSafeToken((s as PlanStepBinding | undefined)?.step_id, `steps[${i}].step_id`),
-      execution_intent_digest: assertHex64((s as PlanStepBinding | undefined)?.execution_intent_digest, `steps[${i}].execution_intent_digest`),
+      execution_intent_digest: assertHex64(
+        (s as PlanStepBinding | undefined)?.execution_intent_digest,
+        `steps[${i}].execution_intent_digest`,
+      ),
     }),
   );
   out.sort((a, b) => (a.step_id < b.step_id ? -1 : a.step_id > b.step_id ? 1 : 0));

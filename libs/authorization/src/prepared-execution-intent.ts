@@ -66,9 +66,7 @@ function cloneJson<T>(v: T): T {
 /** Validates the fields (snake_case, exactly these) and returns the frozen V1 document. */
 export function createPreparedExecutionIntentV1(fields: unknown): PreparedExecutionIntentV1 {
   const payload = parseWith(preparedExecutionIntentPayloadSchema, fields, 'execution_intent.payload');
-  return deepFreeze(
-    cloneJson({ kind: ArtifactKind.PREPARED_EXECUTION_INTENT, version: 1 as const, payload }),
-  ) as PreparedExecutionIntentV1;
+  return deepFreeze(cloneJson({ kind: ArtifactKind.PREPARED_EXECUTION_INTENT, version: 1 as const, payload })) as PreparedExecutionIntentV1;
 }
 
 /** Validates a whole document; an unknown or older version is refused, never read as V1. */

@@ -4,7 +4,14 @@ import { z } from 'zod';
 import type { ApplianceBinding } from './appliance-binding.js';
 import { ArtifactKind } from './artifact-kind.js';
 import { assertObject } from '@pfsense-mcp/foundation';
-import { aliasChangeReviewSchema, aliasStateSchema, hex64Schema, locatorSchema, safeTokenSchema, stateVersionSchema } from './field-schemas.js';
+import {
+  aliasChangeReviewSchema,
+  aliasStateSchema,
+  hex64Schema,
+  locatorSchema,
+  safeTokenSchema,
+  stateVersionSchema,
+} from './field-schemas.js';
 import type { AliasChangeReview, AliasState, Proof } from './field-schemas.js';
 import { requestApplianceFacts, requestApplianceFactsShape } from './request-appliance-facts.js';
 import type { RequestApplianceFacts } from './request-appliance-facts.js';
@@ -24,8 +31,10 @@ export type ReconciliationOutcome = (typeof ReconciliationOutcome)[keyof typeof 
 export type ResolutionOutcome = 'FORWARD_APPLIED' | 'FORWARD_NOT_APPLIED' | 'ROLLBACK_APPLIED' | 'ROLLBACK_NOT_APPLIED';
 
 export function resolutionOutcomeOf(origin: ReconciliationOrigin, outcome: ReconciliationOutcome): ResolutionOutcome {
-  if (origin !== 'EXECUTING' && origin !== 'ROLLING_BACK') throw new TypeError('resolutionOutcomeOf: "origin" must be EXECUTING or ROLLING_BACK');
-  if (outcome !== 'APPLIED' && outcome !== 'NOT_APPLIED') throw new TypeError('resolutionOutcomeOf: "outcome" must be APPLIED or NOT_APPLIED');
+  if (origin !== 'EXECUTING' && origin !== 'ROLLING_BACK')
+    throw new TypeError('resolutionOutcomeOf: "origin" must be EXECUTING or ROLLING_BACK');
+  if (outcome !== 'APPLIED' && outcome !== 'NOT_APPLIED')
+    throw new TypeError('resolutionOutcomeOf: "outcome" must be APPLIED or NOT_APPLIED');
   return `${origin === 'EXECUTING' ? 'FORWARD' : 'ROLLBACK'}_${outcome}`;
 }
 
@@ -128,7 +137,8 @@ export function createPendingReconciliationRequest(
   serverKey: SigningKey,
 ): PendingReconciliationRequestV2 {
   assertObject(input, 'createPendingReconciliationRequest: "input"');
-  if (input.configHistory === undefined) throw new TypeError('createPendingReconciliationRequest: "configHistory" must be a corroboration or null');
+  if (input.configHistory === undefined)
+    throw new TypeError('createPendingReconciliationRequest: "configHistory" must be a corroboration or null');
   const payload = {
     contract_id: input.contractId,
     operation_id: input.operationId,
@@ -144,7 +154,12 @@ export function createPendingReconciliationRequest(
   };
   checkReviewBounds(payload.review);
   checkAliasStateBounds(payload.observed_state, 'payload.observed_state');
-  return signPayload(ArtifactKind.RECONCILIATION_REQUEST, pendingReconciliationRequestSchema.shape.payload, payload, serverKey) as PendingReconciliationRequestV2;
+  return signPayload(
+    ArtifactKind.RECONCILIATION_REQUEST,
+    pendingReconciliationRequestSchema.shape.payload,
+    payload,
+    serverKey,
+  ) as PendingReconciliationRequestV2;
 }
 
 // ---- signed evidence (operator, role reconciliation) ----------------------------------------------------
@@ -207,5 +222,10 @@ export function createReconciliationEvidence(
     observed_locator: p.observed_locator,
     ...signatureFieldsOf(authorityKey, options.issuedAt, p.expires_at),
   };
-  return signPayload(ArtifactKind.RECONCILIATION, reconciliationEvidenceSchema.shape.payload, payload, authorityKey) as ReconciliationEvidence;
+  return signPayload(
+    ArtifactKind.RECONCILIATION,
+    reconciliationEvidenceSchema.shape.payload,
+    payload,
+    authorityKey,
+  ) as ReconciliationEvidence;
 }

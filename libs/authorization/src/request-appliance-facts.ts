@@ -26,7 +26,11 @@ export const requestApplianceFactsShape = {
 } as const;
 
 /** The payload fields from the input's appliance binding and the contract's two digests. */
-export function requestApplianceFacts(input: { appliance: unknown; targetFingerprint: unknown; intentDigest: unknown }): RequestApplianceFacts {
+export function requestApplianceFacts(input: {
+  appliance: unknown;
+  targetFingerprint: unknown;
+  intentDigest: unknown;
+}): RequestApplianceFacts {
   const appliance = parseApplianceBinding(input.appliance);
   return {
     appliance,
@@ -37,12 +41,8 @@ export function requestApplianceFacts(input: { appliance: unknown; targetFingerp
 }
 
 /** The appliance binding digest a request carries must be the digest of the facts it shows (every request kind). */
-export function checkApplianceFactsDigest(
-  kind: string,
-  p: Pick<RequestApplianceFacts, 'appliance' | 'appliance_binding_digest'>,
-): void {
+export function checkApplianceFactsDigest(kind: string, p: Pick<RequestApplianceFacts, 'appliance' | 'appliance_binding_digest'>): void {
   if (applianceBindingDigest(p.appliance) !== p.appliance_binding_digest) {
     throw new ArtifactVerificationError('DIGEST_MISMATCH', kind, 'appliance binding digest does not match its facts');
   }
 }
-

@@ -157,7 +157,10 @@ export function reconciliationRequest(
 }
 
 /** A version-1 reconciliation request, as a build before the config-history corroboration wrote them. */
-export function reconciliationRequestV1(server: SigningKey, origin: 'EXECUTING' | 'ROLLING_BACK' = 'EXECUTING'): PendingReconciliationRequestV1 {
+export function reconciliationRequestV1(
+  server: SigningKey,
+  origin: 'EXECUTING' | 'ROLLING_BACK' = 'EXECUTING',
+): PendingReconciliationRequestV1 {
   const { config_history: _dropped, ...payload } = mutable(reconciliationRequest(server, origin).payload);
   const kind = 'pfsense-mcp/reconciliation-request' as const;
   const signature = bytesToHex(ed25519Sign(server.privateKey, signingDigestBytes(kind, 1, payload)));

@@ -18,9 +18,20 @@ import { HOUR, NOW, newKey, pin } from './fixtures.js';
 const runner = newKey();
 const gate = newKey();
 const reconciliation = newKey();
-const appliance = createApplianceBinding({ baseUrl: 'https://lab-appliance.example.test', tlsMode: 'https-ca-file', applianceId: 'lab0001' });
+const appliance = createApplianceBinding({
+  baseUrl: 'https://lab-appliance.example.test',
+  tlsMode: 'https-ca-file',
+  applianceId: 'lab0001',
+});
 const request = createLabGateRequest(
-  { gateId: 'gate-1', appliance, candidateAlias: 'LAB_CANDIDATE', scenarios: ['ordinary', 'd1-stale-before-forward', 'ordinary'], issuedAt: NOW, deadline: NOW + HOUR },
+  {
+    gateId: 'gate-1',
+    appliance,
+    candidateAlias: 'LAB_CANDIDATE',
+    scenarios: ['ordinary', 'd1-stale-before-forward', 'ordinary'],
+    issuedAt: NOW,
+    deadline: NOW + HOUR,
+  },
   runner,
 );
 const receipt = createLabGateReceipt(request, gate, { issuedAt: NOW + 1000 });
@@ -56,7 +67,8 @@ describe('lab gate request and receipt', () => {
   });
 
   it('a receipt is refused when expired, tampered, signed in another role, or for another appliance, candidate, runner or scenario', () => {
-    const verify = (r: LabGateReceipt, e = expected, nowMs = NOW + 2000) => codeOf(() => verifyLabGateReceipt(r, { gateAuthorities, nowMs, expected: e }));
+    const verify = (r: LabGateReceipt, e = expected, nowMs = NOW + 2000) =>
+      codeOf(() => verifyLabGateReceipt(r, { gateAuthorities, nowMs, expected: e }));
     expect(verify(receipt, expected, NOW + HOUR)).toBe('EXPIRED');
     const tampered = { ...receipt, payload: { ...receipt.payload, candidate_alias: 'LAB_OTHER' } } as LabGateReceipt;
     expect(verify(tampered, { ...expected, candidateAlias: 'LAB_OTHER' })).toBe('BAD_SIGNATURE');
@@ -72,15 +84,25 @@ describe('lab gate request and receipt', () => {
   it('a gate request verifies only under the runner key, and never as another kind', () => {
     expect(codeOf(() => verifyLabGateRequest(request, { requestAuthorities: gateAuthorities, nowMs: NOW + 1 }))).toBe('UNKNOWN_KEY');
     expect(codeOf(() => verifyLabGateRequest(request, { requestAuthorities, nowMs: NOW + HOUR }))).toBe('EXPIRED');
-    expect(codeOf(() => verifyLabGateRequest(receipt as unknown as LabGateRequest, { requestAuthorities, nowMs: NOW + 1 }))).toBe('WRONG_KIND');
+    expect(codeOf(() => verifyLabGateRequest(receipt as unknown as LabGateRequest, { requestAuthorities, nowMs: NOW + 1 }))).toBe(
+      'WRONG_KIND',
+    );
     // A request signed with a lab-gate key is refused in the server-request role.
-    const byGate = createLabGateRequest({ gateId: 'gate-2', appliance, candidateAlias: 'LAB_CANDIDATE', scenarios: ['ordinary'], issuedAt: NOW, deadline: NOW + HOUR }, gate);
-    expect(codeOf(() => verifyLabGateRequest(byGate, { requestAuthorities: PinnedAuthoritySet.of([pin(gate, 'lab-gate')]), nowMs: NOW + 1 }))).toBe('WRONG_ROLE');
+    const byGate = createLabGateRequest(
+      { gateId: 'gate-2', appliance, candidateAlias: 'LAB_CANDIDATE', scenarios: ['ordinary'], issuedAt: NOW, deadline: NOW + HOUR },
+      gate,
+    );
+    expect(
+      codeOf(() => verifyLabGateRequest(byGate, { requestAuthorities: PinnedAuthoritySet.of([pin(gate, 'lab-gate')]), nowMs: NOW + 1 })),
+    ).toBe('WRONG_ROLE');
   });
 
   it('the schema refuses a deadline other than the expiry, an unsorted scenario set and a non-alias candidate', () => {
     const build = (over: Partial<Parameters<typeof createLabGateRequest>[0]>) => () =>
-      createLabGateRequest({ gateId: 'g', appliance, candidateAlias: 'LAB_CANDIDATE', scenarios: ['ordinary'], issuedAt: NOW, deadline: NOW + HOUR, ...over }, runner);
+      createLabGateRequest(
+        { gateId: 'g', appliance, candidateAlias: 'LAB_CANDIDATE', scenarios: ['ordinary'], issuedAt: NOW, deadline: NOW + HOUR, ...over },
+        runner,
+      );
     expect(build({ candidateAlias: 'LAB CANDIDATE' })).toThrow();
     expect(build({ scenarios: [] })).toThrow();
     expect(build({ deadline: NOW })).toThrow();

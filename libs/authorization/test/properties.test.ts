@@ -46,7 +46,11 @@ describe('properties', () => {
       adapter_semantics_version: 'firewall-alias-description/v2',
       natural_target: { alias_name: 'web_servers2' },
       precondition_fingerprint: '1'.repeat(64),
-      normalized_intent: { operation: 'set_firewall_alias_description_v1', raw_target_hint: { alias_name: 'web_servers' }, new_description: 'x' },
+      normalized_intent: {
+        operation: 'set_firewall_alias_description_v1',
+        raw_target_hint: { alias_name: 'web_servers' },
+        new_description: 'x',
+      },
       rollback_snapshot_digest: '2'.repeat(64),
       rollback_plan_version: 'firewall-alias-description-rollback/v2',
       appliance_binding_digest: '3'.repeat(64),

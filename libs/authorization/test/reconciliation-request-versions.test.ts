@@ -93,7 +93,7 @@ describe('reconciliation request versions', () => {
     expect(code(() => verifyArtifactSignature(parseArtifact(canonicalize(v1)) as SignedArtifact, k.authorities))).toBe('BAD_SIGNATURE');
   });
 
-  it('the corroboration admits only pfrest\'s fixed note: no revision description, no alias description, no extra field', () => {
+  it("the corroboration admits only pfrest's fixed note: no revision description, no alias description, no extra field", () => {
     const bad: readonly ((c: Json) => void)[] = [
       (c) => (c.change_note = 'admin@192.0.2.10 (Local Database):  Modified Firewall Alias via API'),
       (c) => (c.change_note = 'Web servers — reviewed'),

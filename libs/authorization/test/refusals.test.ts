@@ -97,9 +97,9 @@ describe('signature: role, pinning, algorithm', () => {
 
   it('refuses an unpinned key and an inactive key', () => {
     const stranger = newKey();
-    expect(verifyCode(() => verifyArtifactSignature(createPlanAuthorizationFromRequest(authzReq, stranger, { issuedAt: NOW }), k.authorities))).toBe(
-      'UNKNOWN_KEY',
-    );
+    expect(
+      verifyCode(() => verifyArtifactSignature(createPlanAuthorizationFromRequest(authzReq, stranger, { issuedAt: NOW }), k.authorities)),
+    ).toBe('UNKNOWN_KEY');
     const retired = PinnedAuthoritySet.of([pin(k.plan, 'plan-authorization', false)]);
     expect(verifyCode(() => verifyArtifactSignature(authz, retired))).toBe('INACTIVE_KEY');
   });
@@ -123,7 +123,9 @@ describe('signature: role, pinning, algorithm', () => {
 
   it('refuses a signature lifted from another kind (domain separation: confirmation → reconciliation)', () => {
     const conf = createConfirmationEvidence(confirmationRequest(k.server), k.reconciliation, { issuedAt: NOW });
-    const rec = mutable(createReconciliationEvidence(reconciliationRequest(k.server), k.reconciliation, { issuedAt: NOW, outcome: 'APPLIED' }));
+    const rec = mutable(
+      createReconciliationEvidence(reconciliationRequest(k.server), k.reconciliation, { issuedAt: NOW, outcome: 'APPLIED' }),
+    );
     rec.proof = mutable(conf.proof);
     const parsed = parseArtifact(canonicalize(rec)) as SignedArtifact;
     expect(verifyCode(() => verifyArtifactSignature(parsed, k.authorities))).toBe('BAD_SIGNATURE');
@@ -160,17 +162,27 @@ describe('currentness', () => {
     const stranger = createPlanAuthorizationFromRequest(authzReq, newKey(), { issuedAt: NOW });
     const late = NOW + 2 * HOUR;
     const wrong = { ...expected, stepId: 'other' };
-    expect(verifyCode(() => verifyPlanAuthorization(stranger, { authorities: k.authorities, nowMs: late, expected: wrong }))).toBe('UNKNOWN_KEY');
+    expect(verifyCode(() => verifyPlanAuthorization(stranger, { authorities: k.authorities, nowMs: late, expected: wrong }))).toBe(
+      'UNKNOWN_KEY',
+    );
     expect(verifyCode(() => verifyPlanAuthorization(authz, { authorities: k.authorities, nowMs: late, expected: wrong }))).toBe('EXPIRED');
-    expect(verifyCode(() => verifyPlanAuthorization(authz, { authorities: k.authorities, nowMs: NOW, expected: wrong }))).toBe('STEP_NOT_AUTHORIZED');
+    expect(verifyCode(() => verifyPlanAuthorization(authz, { authorities: k.authorities, nowMs: NOW, expected: wrong }))).toBe(
+      'STEP_NOT_AUTHORIZED',
+    );
   });
 });
 
 describe('binding', () => {
   it('refuses a wrong step, another intent digest and another plan', () => {
-    expect(verifyCode(() => checkPlanAuthorizationBinding(authz, { ...expected, stepId: 'alias-description-2' }))).toBe('STEP_NOT_AUTHORIZED');
-    expect(verifyCode(() => checkPlanAuthorizationBinding(authz, { ...expected, stepId: 'ALIAS-DESCRIPTION' }))).toBe('STEP_NOT_AUTHORIZED');
-    expect(verifyCode(() => checkPlanAuthorizationBinding(authz, { ...expected, executionIntentDigest: 'a'.repeat(64) }))).toBe('INTENT_MISMATCH');
+    expect(verifyCode(() => checkPlanAuthorizationBinding(authz, { ...expected, stepId: 'alias-description-2' }))).toBe(
+      'STEP_NOT_AUTHORIZED',
+    );
+    expect(verifyCode(() => checkPlanAuthorizationBinding(authz, { ...expected, stepId: 'ALIAS-DESCRIPTION' }))).toBe(
+      'STEP_NOT_AUTHORIZED',
+    );
+    expect(verifyCode(() => checkPlanAuthorizationBinding(authz, { ...expected, executionIntentDigest: 'a'.repeat(64) }))).toBe(
+      'INTENT_MISMATCH',
+    );
     expect(verifyCode(() => checkPlanAuthorizationBinding(authz, { ...expected, planDigest: 'b'.repeat(64) }))).toBe('PLAN_MISMATCH');
     expect(verifyCode(() => checkPlanAuthorizationBinding(authz, expected))).toBe('ACCEPTED');
   });
@@ -191,7 +203,9 @@ describe('binding', () => {
     );
     expect(two.payload.steps.map((s) => s.step_id)).toEqual(['a-step', 'b-step']);
     const base = { planDigest: 'c'.repeat(64) };
-    expect(verifyCode(() => checkPlanAuthorizationBinding(two, { ...base, stepId: 'a-step', executionIntentDigest: '1'.repeat(64) }))).toBe('ACCEPTED');
+    expect(verifyCode(() => checkPlanAuthorizationBinding(two, { ...base, stepId: 'a-step', executionIntentDigest: '1'.repeat(64) }))).toBe(
+      'ACCEPTED',
+    );
     expect(verifyCode(() => checkPlanAuthorizationBinding(two, { ...base, stepId: 'a-step', executionIntentDigest: '2'.repeat(64) }))).toBe(
       'INTENT_MISMATCH',
     );
@@ -231,11 +245,15 @@ describe('binding', () => {
   it('refuses a release for another state version', () => {
     const rel = createReservationRelease(releaseRequest(k.server), k.reconciliation, { issuedAt: NOW });
     expect(verifyCode(() => checkReleaseBinding(rel, { contractId: 'contract-1', operationId: 'op-1', stateVersion: 7 }))).toBe('ACCEPTED');
-    expect(verifyCode(() => checkReleaseBinding(rel, { contractId: 'contract-1', operationId: 'op-1', stateVersion: 6 }))).toBe('BINDING_MISMATCH');
+    expect(verifyCode(() => checkReleaseBinding(rel, { contractId: 'contract-1', operationId: 'op-1', stateVersion: 6 }))).toBe(
+      'BINDING_MISMATCH',
+    );
   });
 
   it('refuses a forward APPLIED resolution without the observed fingerprint', () => {
-    const doc = mutable(createReconciliationEvidence(reconciliationRequest(k.server), k.reconciliation, { issuedAt: NOW, outcome: 'APPLIED' }));
+    const doc = mutable(
+      createReconciliationEvidence(reconciliationRequest(k.server), k.reconciliation, { issuedAt: NOW, outcome: 'APPLIED' }),
+    );
     doc.payload.observed_fingerprint = null;
     expect(formatCode(() => parseArtifact(canonicalize(resign(doc, k.reconciliation))))).toBe('SCHEMA');
   });
@@ -272,7 +290,10 @@ describe('pending request digests', () => {
         intent_digest: digest(DigestPurpose.INTENT, intent.payload.normalized_intent),
       });
       expect(verifyPendingRequest(request, { serverAuthorities: k.authorities, nowMs: NOW })).toBe(request);
-      for (const tamper of [(d: Json) => (d.payload.appliance.appliance_id = 'other-appliance'), (d: Json) => (d.payload.appliance_binding_digest = '0'.repeat(64))]) {
+      for (const tamper of [
+        (d: Json) => (d.payload.appliance.appliance_id = 'other-appliance'),
+        (d: Json) => (d.payload.appliance_binding_digest = '0'.repeat(64)),
+      ]) {
         const doc = mutable(request);
         tamper(doc);
         const parsed = parseArtifact(canonicalize(resign(doc, k.server)));

@@ -18,7 +18,16 @@ import {
   verifyReservationRelease,
 } from '../src/index.js';
 import type { SignedArtifact } from '../src/index.js';
-import { authorizationRequest, confirmationRequest, HOUR, intent, keyring, NOW, reconciliationRequest, releaseRequest } from './fixtures.js';
+import {
+  authorizationRequest,
+  confirmationRequest,
+  HOUR,
+  intent,
+  keyring,
+  NOW,
+  reconciliationRequest,
+  releaseRequest,
+} from './fixtures.js';
 
 describe('artifact round trips', () => {
   const k = keyring();
@@ -88,7 +97,11 @@ describe('artifact round trips', () => {
         targetFingerprint: confReq.payload.target_fingerprint,
       },
     });
-    expect(c).toMatchObject({ confirmationId: conf.payload.confirmation_id, authorityKeyId: k.confirmation.keyId, contractId: 'contract-1' });
+    expect(c).toMatchObject({
+      confirmationId: conf.payload.confirmation_id,
+      authorityKeyId: k.confirmation.keyId,
+      contractId: 'contract-1',
+    });
     expect(c.confirmationDigest).toMatch(/^[0-9a-f]{64}$/);
 
     const r = verifyReconciliationEvidence(rec, {

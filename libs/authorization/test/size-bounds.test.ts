@@ -94,7 +94,9 @@ describe('alias size bounds', () => {
   it('a file whose alias state is beyond a bound is refused (too many members: TOO_LARGE; too many bytes: SCHEMA)', () => {
     const doc = mutable(authorization(alias(100, 40)));
     doc.payload.review.pre_state = alias(MAX_ALIAS_MEMBERS + 1, 40);
-    expect(formatError(() => parseArtifact(canonicalize(doc, { maxArrayLength: 30_000, maxBytes: MAX_ARTIFACT_BYTES }))).code).toBe('TOO_LARGE');
+    expect(formatError(() => parseArtifact(canonicalize(doc, { maxArrayLength: 30_000, maxBytes: MAX_ARTIFACT_BYTES }))).code).toBe(
+      'TOO_LARGE',
+    );
     doc.payload.review.pre_state = alias(MAX_ALIAS_MEMBERS, 220);
     expect(formatError(() => parseArtifact(canonicalize(doc, ARTIFACT_CANONICAL_LIMITS))).code).toBe('SCHEMA');
   });

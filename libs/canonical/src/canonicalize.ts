@@ -5,13 +5,7 @@ import { resolveLimits } from './canonical-limits.js';
 import { isWellFormed } from './is-well-formed.js';
 
 /** The closed value domain of canonical JSON (RFC 8785 restricted to safe integers). */
-export type CanonicalValue =
-  | null
-  | boolean
-  | number
-  | string
-  | readonly CanonicalValue[]
-  | { readonly [k: string]: CanonicalValue };
+export type CanonicalValue = null | boolean | number | string | readonly CanonicalValue[] | { readonly [k: string]: CanonicalValue };
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const MAX_KEY_IN_PATH = 64;

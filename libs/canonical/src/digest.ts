@@ -13,11 +13,7 @@ export const DIGEST_VERSION = 'v1';
  * SHA-256 over frame(["pfsense-mcp", "v1", purpose, canonicalBytes(value)]) — each part length-prefixed
  * (see `frame`), so the purpose is domain separation that no value can imitate.
  */
-export function digestBytes(
-  purpose: DigestPurpose,
-  value: unknown,
-  limits?: Partial<CanonicalLimits>,
-): Uint8Array {
+export function digestBytes(purpose: DigestPurpose, value: unknown, limits?: Partial<CanonicalLimits>): Uint8Array {
   if (!isDigestPurpose(purpose)) throw new TypeError('digest: "purpose" must be a DigestPurpose');
   const framed = frame([DIGEST_DOMAIN, DIGEST_VERSION, purpose, canonicalBytes(value, limits)]);
   return new Uint8Array(createHash('sha256').update(framed).digest());

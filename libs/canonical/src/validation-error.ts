@@ -1,11 +1,5 @@
 /** Why a validator refused its argument. Stable strings. */
-export type ValidationErrorCode =
-  | 'NOT_STRING'
-  | 'LONE_SURROGATE'
-  | 'NOT_NFC'
-  | 'NOT_SAFE_TOKEN'
-  | 'NOT_HEX64'
-  | 'NOT_HEX';
+export type ValidationErrorCode = 'NOT_STRING' | 'LONE_SURROGATE' | 'NOT_NFC' | 'NOT_SAFE_TOKEN' | 'NOT_HEX64' | 'NOT_HEX';
 
 /** Refusal of a validator (`assertNfc`, `assertSafeToken`, `assertHex64`, `hexToBytes`). Never carries the value. */
 export class ValidationError extends Error {

@@ -2,7 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DigestPurpose, canonicalize, digest } from '../src/index.js';
 
-const key = fc.oneof(fc.string({ maxLength: 8 }), fc.string({ unit: 'binary', maxLength: 4 }), fc.constantFrom('1', '10', '9', '__proto__'));
+const key = fc.oneof(
+  fc.string({ maxLength: 8 }),
+  fc.string({ unit: 'binary', maxLength: 4 }),
+  fc.constantFrom('1', '10', '9', '__proto__'),
+);
 const leaf = fc.oneof(
   fc.constant(null),
   fc.boolean(),
@@ -26,7 +30,12 @@ function reversed(v: unknown): unknown {
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = Object.create(Object.getPrototypeOf(v) as object | null) as Record<string, unknown>;
     for (const k of Object.keys(v).reverse()) {
-      Object.defineProperty(out, k, { value: reversed((v as Record<string, unknown>)[k]), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, k, {
+        value: reversed((v as Record<string, unknown>)[k]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }

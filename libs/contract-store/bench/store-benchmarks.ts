@@ -34,7 +34,14 @@ export interface StoreBenchOptions {
 
 function row(name: string, value: number, unit: string, floor: number | null = null, target: number | null = null): StoreBenchRow {
   const r = (x: number) => Math.round(x * 1000) / 1000;
-  return Object.freeze({ name, value: r(value), unit, floor: floor === null ? null : r(floor), ratio: floor === null || floor === 0 ? null : r(value / floor), target });
+  return Object.freeze({
+    name,
+    value: r(value),
+    unit,
+    floor: floor === null ? null : r(floor),
+    ratio: floor === null || floor === 0 ? null : r(value / floor),
+    target,
+  });
 }
 
 const hex = (i: number) => i.toString(16).padStart(64, '0');
@@ -51,7 +58,13 @@ function input(i: number, now: number): NewContractInput {
     snapshot_digest: hex(0x5a),
     rollback_plan_version: 'alias-descr-v1',
     lifecycle_locator: i % 1000,
-    provenance: { authorization_id: `auth-${i}`, plan_digest: hex(0x91), step_id: 'step-1', execution_intent_digest: hex(0xe1), authorization_expires_at: now + 3_600_000 },
+    provenance: {
+      authorization_id: `auth-${i}`,
+      plan_digest: hex(0x91),
+      step_id: 'step-1',
+      execution_intent_digest: hex(0xe1),
+      authorization_expires_at: now + 3_600_000,
+    },
     expires_at: now + 3_600_000,
     target_identity: { alias_name: `alias_${i}` },
     intent: { alias_name: `alias_${i}`, description: `benchmark description ${i}` },
@@ -75,9 +88,15 @@ function lifecycle(store: SqliteRecoveryContractStore, ex: ExecutorContractStore
   const p = store.markPrepared(c.contract_id, c.state_version);
   const k = store.confirm(p.contract_id, {});
   const e = ex.beginExecution(k.contract_id, k.state_version);
-  const v = ex.markExecutionVerified(e.contract_id, e.state_version, { verifiedTargetFingerprint: hex(0xf2), verifiedLifecycleLocator: e.lifecycle_locator });
+  const v = ex.markExecutionVerified(e.contract_id, e.state_version, {
+    verifiedTargetFingerprint: hex(0xf2),
+    verifiedLifecycleLocator: e.lifecycle_locator,
+  });
   const r = ex.beginRollback(v.contract_id, v.state_version);
-  ex.markRollbackVerified(r.contract_id, r.state_version, { verifiedTargetFingerprint: hex(0xf1), verifiedLifecycleLocator: r.lifecycle_locator });
+  ex.markRollbackVerified(r.contract_id, r.state_version, {
+    verifiedTargetFingerprint: hex(0xf1),
+    verifiedLifecycleLocator: r.lifecycle_locator,
+  });
 }
 
 const COMMITS_PER_LIFECYCLE = 7;
@@ -89,7 +108,12 @@ function scratch(base: string, prefix: string): string {
   return mkdtempSync(join(base, prefix));
 }
 
-function baseOptions(directory: string, masterKey: Uint8Array, clock: () => number, anchor: ContractStoreOptions['anchor']): ContractStoreOptions {
+function baseOptions(
+  directory: string,
+  masterKey: Uint8Array,
+  clock: () => number,
+  anchor: ContractStoreOptions['anchor'],
+): ContractStoreOptions {
   return {
     directory,
     masterKey,
@@ -97,7 +121,13 @@ function baseOptions(directory: string, masterKey: Uint8Array, clock: () => numb
     anchor,
     rateLimits: BENCH_LIMITS,
     confirmationVerifier: {
-      verify: (c, _e, nowMs) => ({ confirmationId: `conf-${c.contract_id}`, confirmationDigest: hex(0xc0), authorityKeyId: hex(0xa1), contractId: c.contract_id, expiresAt: nowMs + 3_600_000 }),
+      verify: (c, _e, nowMs) => ({
+        confirmationId: `conf-${c.contract_id}`,
+        confirmationDigest: hex(0xc0),
+        authorityKeyId: hex(0xa1),
+        contractId: c.contract_id,
+        expiresAt: nowMs + 3_600_000,
+      }),
     },
   };
 }
@@ -276,7 +306,15 @@ export async function runStoreBenchmarks(options: StoreBenchOptions): Promise<re
   }
   reopened.close();
   rows.push(row(`contract-store: verifyAuditChain at ${n} contracts`, median(verifySeconds) * 1000, 'ms'));
-  rows.push(row('contract-store: audit verification rows/s vs raw HMAC', inputs.length / median(verifySeconds), 'rows/s', inputs.length / median(rawSeconds), 0.5));
+  rows.push(
+    row(
+      'contract-store: audit verification rows/s vs raw HMAC',
+      inputs.length / median(verifySeconds),
+      'rows/s',
+      inputs.length / median(rawSeconds),
+      0.5,
+    ),
+  );
   return Object.freeze(rows);
 }
 
@@ -297,7 +335,9 @@ export interface FillClosedContractsOptions {
 export async function fillClosedContracts(options: FillClosedContractsOptions): Promise<{ readonly openMs: number }> {
   if (!Number.isSafeInteger(options.n) || options.n < 1) throw new TypeError('fillClosedContracts: "n" must be a positive integer');
   const now = Date.now();
-  const store = await SqliteRecoveryContractStore.open(baseOptions(options.directory, options.masterKey, () => now, { file: options.anchorFile }));
+  const store = await SqliteRecoveryContractStore.open(
+    baseOptions(options.directory, options.masterKey, () => now, { file: options.anchorFile }),
+  );
   try {
     const ex = ExecutorContractStore.of(store);
     const BATCH = 500;
@@ -311,7 +351,9 @@ export async function fillClosedContracts(options: FillClosedContractsOptions): 
   }
   // What a server start pays for this store: open with full verification (MACs, audit chain, anchor).
   const t0 = process.hrtime.bigint();
-  const reopened = await SqliteRecoveryContractStore.open(baseOptions(options.directory, options.masterKey, () => now, { file: options.anchorFile }));
+  const reopened = await SqliteRecoveryContractStore.open(
+    baseOptions(options.directory, options.masterKey, () => now, { file: options.anchorFile }),
+  );
   const openMs = Number(process.hrtime.bigint() - t0) / 1e6;
   reopened.close();
   return Object.freeze({ openMs });

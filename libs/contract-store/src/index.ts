@@ -16,11 +16,7 @@ export type { ConsumptionStoreOptions } from './consumption/sqlite-consumption-s
 export { FileAntiRollbackAnchor } from './anchor/file-anti-rollback-anchor.js';
 export type { FileAntiRollbackAnchorOptions } from './anchor/file-anti-rollback-anchor.js';
 export type { AnchorRecord, AntiRollbackAnchor } from './anchor/anti-rollback-anchor.js';
-export {
-  CONTRACT_SCHEMA_VERSION,
-  PROTECTED_ARTIFACT_PURPOSES,
-  recoveryContractSchema,
-} from './model/recovery-contract.js';
+export { CONTRACT_SCHEMA_VERSION, PROTECTED_ARTIFACT_PURPOSES, recoveryContractSchema } from './model/recovery-contract.js';
 export type {
   ContractProvenance,
   ProcessOwner,
@@ -99,7 +95,12 @@ export { FIRST_KEY_EPOCH } from './store/key-epoch.js';
 export { KeyEpochMismatchError, KeyRotationError } from './store/contract-store-error.js';
 export type { KeyRotationErrorCode } from './store/contract-store-error.js';
 export { recoverMasterKeyRotation, rotateMasterKey } from './rotation/master-key-rotation.js';
-export type { MasterKeyRotationOptions, MasterKeyRotationPaths, MasterKeyRotationResult, RotationRecovery } from './rotation/master-key-rotation.js';
+export type {
+  MasterKeyRotationOptions,
+  MasterKeyRotationPaths,
+  MasterKeyRotationResult,
+  RotationRecovery,
+} from './rotation/master-key-rotation.js';
 export { readRotationJournal } from './rotation/rotation-journal.js';
 export type { RotationJournal } from './rotation/rotation-journal.js';
 // Test-only: rotation crash injection, keyed by this symbol.

@@ -79,7 +79,9 @@ describe('SqliteConsumptionStore.acceptRestore', () => {
   });
 
   it('needs an anchor and an existing, intact file', async () => {
-    await expect(SqliteConsumptionStore.acceptRestore({ directory: h.dir, masterKey: h.masterKey, clock: () => T0 } as never)).rejects.toThrow(TypeError);
+    await expect(
+      SqliteConsumptionStore.acceptRestore({ directory: h.dir, masterKey: h.masterKey, clock: () => T0 } as never),
+    ).rejects.toThrow(TypeError);
     await expect(SqliteConsumptionStore.acceptRestore(options())).rejects.toMatchObject({ name: 'StoreFileError', code: 'NOT_FOUND' });
   });
 
@@ -140,7 +142,10 @@ describe('SqliteRecoveryContractStore.acceptRestore', () => {
     executing(s, contractInput({ target: 1 }));
     s.close();
     const before = readFileSync(h.anchorFile, 'utf8');
-    await expect(SqliteRecoveryContractStore.acceptRestore(h.options())).rejects.toMatchObject({ name: 'PreconditionError', code: 'RESTORE_WITH_WORK_IN_FLIGHT' });
+    await expect(SqliteRecoveryContractStore.acceptRestore(h.options())).rejects.toMatchObject({
+      name: 'PreconditionError',
+      code: 'RESTORE_WITH_WORK_IN_FLIGHT',
+    });
     expect(readFileSync(h.anchorFile, 'utf8')).toBe(before);
   });
 });

@@ -11,7 +11,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExecutorContractStore } from '../src/executor-entry.js';
 import { SqliteRecoveryContractStore } from '../src/index.js';
 import type { StoreIntegrityFailure } from '../src/index.js';
-import { SENTINEL_IDENTITY, SENTINEL_INTENT, SENTINEL_SNAPSHOT, contractInput, executing, hex, makeHarness, preparedConfirmed, rollingBack } from './helpers.js';
+import {
+  SENTINEL_IDENTITY,
+  SENTINEL_INTENT,
+  SENTINEL_SNAPSHOT,
+  contractInput,
+  executing,
+  hex,
+  makeHarness,
+  preparedConfirmed,
+  rollingBack,
+} from './helpers.js';
 import type { Harness } from './helpers.js';
 
 let h: Harness;
@@ -34,8 +44,11 @@ interface ContractRowCopy {
 }
 
 const contractRow = (db: Database.Database, id: string) =>
-  db.prepare('SELECT contract_id, state, state_version, expires_at, terminal_at, record, mac FROM contracts WHERE contract_id = ?').get(id) as ContractRowCopy;
-const rateRow = (db: Database.Database) => db.prepare('SELECT scope, state, mac FROM rate_windows').get() as { scope: string; state: Buffer; mac: Buffer };
+  db
+    .prepare('SELECT contract_id, state, state_version, expires_at, terminal_at, record, mac FROM contracts WHERE contract_id = ?')
+    .get(id) as ContractRowCopy;
+const rateRow = (db: Database.Database) =>
+  db.prepare('SELECT scope, state, mac FROM rate_windows').get() as { scope: string; state: Buffer; mac: Buffer };
 
 interface Seeded {
   /** VERIFIED on target 1 (its cooldown is running). */
@@ -59,7 +72,10 @@ async function seeded(): Promise<Seeded> {
   const olderVerifiedRow = h.raw((db) => contractRow(db, c1.contract_id));
   const olderRateRow = h.raw((db) => rateRow(db));
   const e1 = ex.beginExecution(c1.contract_id, c1.state_version);
-  ex.markExecutionVerified(e1.contract_id, e1.state_version, { verifiedTargetFingerprint: hex(0xf2), verifiedLifecycleLocator: e1.lifecycle_locator });
+  ex.markExecutionVerified(e1.contract_id, e1.state_version, {
+    verifiedTargetFingerprint: hex(0xf2),
+    verifiedLifecycleLocator: e1.lifecycle_locator,
+  });
   const e2 = executing(s, contractInput({ target: 2 }));
   ex.markExecutionAmbiguous(e2.contract_id, e2.state_version, 'RESPONSE_LOST');
   const c3 = s.create(contractInput({ target: 3 }));
@@ -146,7 +162,11 @@ describe('a closed store edited without the keys fails closed at the next open',
 
   it('writing back the older authentic rate row (before the cooldown started): rate_windows ROW_STALE', async () => {
     const seed = await seeded();
-    h.raw((db) => db.prepare('UPDATE rate_windows SET state = ?, mac = ? WHERE scope = ?').run(seed.olderRateRow.state, seed.olderRateRow.mac, seed.olderRateRow.scope));
+    h.raw((db) =>
+      db
+        .prepare('UPDATE rate_windows SET state = ?, mac = ? WHERE scope = ?')
+        .run(seed.olderRateRow.state, seed.olderRateRow.mac, seed.olderRateRow.scope),
+    );
     await expectFailClosed({ table: 'rate_windows', contractId: null, kind: 'ROW_STALE' });
   });
 
@@ -174,7 +194,9 @@ describe('a closed store edited without the keys fails closed at the next open',
     const old = seed.olderVerifiedRow;
     h.raw((db) =>
       db
-        .prepare('UPDATE contracts SET state = ?, state_version = ?, expires_at = ?, terminal_at = ?, record = ?, mac = ? WHERE contract_id = ?')
+        .prepare(
+          'UPDATE contracts SET state = ?, state_version = ?, expires_at = ?, terminal_at = ?, record = ?, mac = ? WHERE contract_id = ?',
+        )
         .run(old.state, old.state_version, old.expires_at, old.terminal_at, old.record, old.mac, old.contract_id),
     );
     await expectFailClosed({ table: 'contracts', contractId: seed.verifiedId, kind: 'ROW_STALE' });

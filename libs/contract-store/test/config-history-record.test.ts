@@ -57,7 +57,12 @@ describe('config-history record on the contract', () => {
 
   it('a rollback send keeps its record under the rollback field and leaves the forward one alone', () => {
     const c = rollingBack(store, contractInput({ target: (target += 1) }));
-    const r = ex.markRollbackVerified(c.contract_id, c.state_version, { verifiedTargetFingerprint: hex(0x42), verifiedLifecycleLocator: 7 }, SEVERAL);
+    const r = ex.markRollbackVerified(
+      c.contract_id,
+      c.state_version,
+      { verifiedTargetFingerprint: hex(0x42), verifiedLifecycleLocator: 7 },
+      SEVERAL,
+    );
     expect(r.state).toBe('ROLLED_BACK');
     expect(r.rollback_config_history).toEqual(SEVERAL);
     expect(store.listAuditEvents({ contractId: c.contract_id }).at(-1)?.evidence_digest).toBe(configHistoryRecordDigest(SEVERAL));

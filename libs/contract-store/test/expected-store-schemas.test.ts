@@ -1,7 +1,12 @@
 // Drift test: the committed structures an open compares stores with are exactly what the migrations build.
 import { describe, expect, it } from 'vitest';
 import { EXPECTED_CONSUMPTION_STORE_SCHEMA, EXPECTED_CONTRACT_STORE_SCHEMA } from '../src/migration/expected-store-schemas.js';
-import { CONSUMPTION_STORE_MIGRATIONS, CONTRACT_STORE_MIGRATIONS, expectedSchemaOf, migratedSchemaOf } from '../src/migration/schema-migrations.js';
+import {
+  CONSUMPTION_STORE_MIGRATIONS,
+  CONTRACT_STORE_MIGRATIONS,
+  expectedSchemaOf,
+  migratedSchemaOf,
+} from '../src/migration/schema-migrations.js';
 
 describe('expected store schemas', () => {
   it.each([

@@ -76,7 +76,12 @@ export class TestAuthorities {
     return { payload, keyId: keyIdOf(pair.publicKey), signature: Buffer.from(signature).toString('hex') };
   }
 
-  resolution(c: RecoveryContract, outcome: VerifiedResolution['outcome'], extra: Record<string, unknown> = {}, role: AuthorityRole = 'reconciliation') {
+  resolution(
+    c: RecoveryContract,
+    outcome: VerifiedResolution['outcome'],
+    extra: Record<string, unknown> = {},
+    role: AuthorityRole = 'reconciliation',
+  ) {
     return this.sign(role, {
       resolution_id: `res-${c.contract_id}-${c.state_version}`,
       contract_id: c.contract_id,

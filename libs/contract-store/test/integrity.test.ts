@@ -118,14 +118,21 @@ describe('tampering fails closed with a typed error and no state change', () => 
   it('a flipped byte in a protected artifact, or an artifact moved between contracts: refused at open and at decrypt; nothing changes', async () => {
     const { a, b } = await seeded();
     h.raw((db) => {
-      const row = db.prepare("SELECT envelope FROM protected_artifacts WHERE contract_id = ? AND purpose = 'intent'").get(a) as { envelope: Buffer };
+      const row = db.prepare("SELECT envelope FROM protected_artifacts WHERE contract_id = ? AND purpose = 'intent'").get(a) as {
+        envelope: Buffer;
+      };
       db.prepare("UPDATE protected_artifacts SET envelope = ? WHERE contract_id = ? AND purpose = 'intent'").run(flipByte(row.envelope), a);
-      const snap = db.prepare("SELECT envelope FROM protected_artifacts WHERE contract_id = ? AND purpose = 'snapshot'").get(a) as { envelope: Buffer };
+      const snap = db.prepare("SELECT envelope FROM protected_artifacts WHERE contract_id = ? AND purpose = 'snapshot'").get(a) as {
+        envelope: Buffer;
+      };
       db.prepare("UPDATE protected_artifacts SET envelope = ? WHERE contract_id = ? AND purpose = 'snapshot'").run(snap.envelope, b);
     });
     const before = stateHashes();
     // open checks every artifact against its record (fails closed, naming the table and the contract)...
-    const refused = await h.open().then(() => null, (e: unknown) => e);
+    const refused = await h.open().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(refused).toMatchObject({ name: 'RecordIntegrityError', code: 'ARTIFACT_DIGEST', table: 'protected_artifacts' });
     expect([a, b]).toContain((refused as { contractId: string }).contractId);
     // ...and without open-time verification, the decrypt path refuses them one by one
@@ -147,7 +154,9 @@ describe('tampering fails closed with a typed error and no state change', () => 
     const before = stateHashes();
     await expect(h.open()).rejects.toMatchObject({ name: 'RecordIntegrityError', code: 'RESERVATION_MAC' });
     const lazy = await h.open({ verifyOnOpen: false });
-    expect(errorOf(() => ExecutorContractStore.of(lazy).beginExecution(waiting.contract_id, waiting.state_version)).code).toBe('RESERVATION_MAC');
+    expect(errorOf(() => ExecutorContractStore.of(lazy).beginExecution(waiting.contract_id, waiting.state_version)).code).toBe(
+      'RESERVATION_MAC',
+    );
     expect(lazy.load(waiting.contract_id).state).toBe('PREPARED');
     lazy.close();
     expect(stateHashes()).toEqual(before);
@@ -170,7 +179,10 @@ describe('tampering fails closed with a typed error and no state change', () => 
   it('the wrong master key fails closed at open', async () => {
     await seeded();
     const wrong = new Uint8Array(32).fill(7);
-    await expect(SqliteRecoveryContractStore.open(h.options({ masterKey: wrong }))).rejects.toMatchObject({ name: 'RecordIntegrityError', code: 'META_MAC' });
+    await expect(SqliteRecoveryContractStore.open(h.options({ masterKey: wrong }))).rejects.toMatchObject({
+      name: 'RecordIntegrityError',
+      code: 'META_MAC',
+    });
   });
 });
 

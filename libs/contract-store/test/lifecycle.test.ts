@@ -4,18 +4,7 @@ import type { RecoveryState as State } from '@pfsense-mcp/state-machine';
 import { ExecutorContractStore } from '../src/executor-entry.js';
 import { verifyBindings } from '../src/index.js';
 import type { RecoveryContract, SqliteRecoveryContractStore } from '../src/index.js';
-import {
-  HOUR,
-  T0,
-  contractInput,
-  errorOf,
-  executing,
-  hex,
-  makeHarness,
-  preparedConfirmed,
-  rollingBack,
-  verified,
-} from './helpers.js';
+import { HOUR, T0, contractInput, errorOf, executing, hex, makeHarness, preparedConfirmed, rollingBack, verified } from './helpers.js';
 import type { Harness } from './helpers.js';
 
 let h: Harness;
@@ -55,7 +44,10 @@ describe('full lifecycle', () => {
     expect(store.holdsReservation(ver.contract_id)).toBe(false);
     const rb = ex.beginRollback(ver.contract_id, ver.state_version);
     expect(store.holdsReservation(rb.contract_id)).toBe(true);
-    const done = ex.markRollbackVerified(rb.contract_id, rb.state_version, { verifiedTargetFingerprint: hex(0xf1), verifiedLifecycleLocator: 7 });
+    const done = ex.markRollbackVerified(rb.contract_id, rb.state_version, {
+      verifiedTargetFingerprint: hex(0xf1),
+      verifiedLifecycleLocator: 7,
+    });
     expect(done.state).toBe('ROLLED_BACK');
     expect(done.rollback_verified_target_fingerprint).toBe(hex(0xf1));
     expect(done.verified_target_fingerprint).toBe(hex(0xf2));
@@ -75,7 +67,7 @@ describe('full lifecycle', () => {
     expect(store.load(done.contract_id)).toEqual(done);
   });
 
-  it("keeps the pinned rollback plan version (docs/DESIGN.md §5) and refuses free text there", () => {
+  it('keeps the pinned rollback plan version (docs/DESIGN.md §5) and refuses free text there', () => {
     const c = store.create(contractInput({ rollback_plan_version: 'firewall-alias-description-rollback/v1' }));
     expect(store.load(c.contract_id).rollback_plan_version).toBe('firewall-alias-description-rollback/v1');
     for (const bad of ['Free text', '/v1', 'a//b', 'x'.repeat(129), 'A/v1']) {
@@ -135,9 +127,11 @@ describe('CAS and preconditions', () => {
 
   it('markExecutionVerified refuses a locator other than the contract lifecycle locator', () => {
     const c = executing(store);
-    expect(errorOf(() => ex.markExecutionVerified(c.contract_id, c.state_version, { verifiedTargetFingerprint: hex(2), verifiedLifecycleLocator: 8 })).code).toBe(
-      'BINDING_MISMATCH',
-    );
+    expect(
+      errorOf(() =>
+        ex.markExecutionVerified(c.contract_id, c.state_version, { verifiedTargetFingerprint: hex(2), verifiedLifecycleLocator: 8 }),
+      ).code,
+    ).toBe('BINDING_MISMATCH');
     expect(store.load(c.contract_id).state).toBe('EXECUTING');
   });
 
@@ -235,7 +229,10 @@ const OPS: Record<string, { legalFrom: readonly State[]; run: Op }> = {
   markExecutionAmbiguous: { legalFrom: ['EXECUTING'], run: (c) => ex.markExecutionAmbiguous(c.contract_id, c.state_version, 'AMBIGUOUS') },
   beginRollback: { legalFrom: ['VERIFIED'], run: (c) => ex.beginRollback(c.contract_id, c.state_version) },
   markRollbackVerified: { legalFrom: ['ROLLING_BACK'], run: (c) => ex.markRollbackVerified(c.contract_id, c.state_version, seal(c)) },
-  markRollbackFailed: { legalFrom: ['ROLLING_BACK'], run: (c) => ex.markRollbackFailed(c.contract_id, c.state_version, 'VERIFIED_FAILURE') },
+  markRollbackFailed: {
+    legalFrom: ['ROLLING_BACK'],
+    run: (c) => ex.markRollbackFailed(c.contract_id, c.state_version, 'VERIFIED_FAILURE'),
+  },
   markRollbackAmbiguous: { legalFrom: ['ROLLING_BACK'], run: (c) => ex.markRollbackAmbiguous(c.contract_id, c.state_version, 'AMBIGUOUS') },
   resolveForwardNotApplied: {
     legalFrom: ['RECONCILIATION'],

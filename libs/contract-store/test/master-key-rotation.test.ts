@@ -9,7 +9,13 @@ import { generateMasterKey, readMasterKeyFile, writeMasterKeyFile } from '@pfsen
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LOOSE_RATE_LIMITS } from '@pfsense-mcp/test-support';
 import { ExecutorContractStore } from '../src/executor-entry.js';
-import { ROTATION_CRASH_HOOKS, SqliteConsumptionStore, SqliteRecoveryContractStore, recoverMasterKeyRotation, rotateMasterKey } from '../src/index.js';
+import {
+  ROTATION_CRASH_HOOKS,
+  SqliteConsumptionStore,
+  SqliteRecoveryContractStore,
+  recoverMasterKeyRotation,
+  rotateMasterKey,
+} from '../src/index.js';
 import type { MasterKeyRotationPaths } from '../src/index.js';
 import { SENTINEL_SNAPSHOT, T0, contractInput, executing, testConfirmationVerifier, verified } from './helpers.js';
 
@@ -34,7 +40,14 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const clock = (): number => T0;
 const openContracts = (masterKey = readMasterKeyFile(paths.masterKeyFile)) =>
-  SqliteRecoveryContractStore.open({ directory: paths.storeDirectory, masterKey, clock, anchor: { file: paths.contractsAnchorFile }, confirmationVerifier: testConfirmationVerifier, rateLimits: LOOSE_RATE_LIMITS });
+  SqliteRecoveryContractStore.open({
+    directory: paths.storeDirectory,
+    masterKey,
+    clock,
+    anchor: { file: paths.contractsAnchorFile },
+    confirmationVerifier: testConfirmationVerifier,
+    rateLimits: LOOSE_RATE_LIMITS,
+  });
 const openConsumption = (masterKey = readMasterKeyFile(paths.masterKeyFile)) =>
   SqliteConsumptionStore.open({ directory: paths.storeDirectory, masterKey, clock, anchor: { file: paths.consumptionAnchorFile } });
 
@@ -51,7 +64,9 @@ async function populate(): Promise<string> {
 }
 
 function stagedLeftovers(): string[] {
-  return [join(root, 'keys'), join(root, 'store'), join(root, 'anchors')].flatMap((d) => readdirSync(d).filter((n) => n.includes('.next') || n.includes('journal')));
+  return [join(root, 'keys'), join(root, 'store'), join(root, 'anchors')].flatMap((d) =>
+    readdirSync(d).filter((n) => n.includes('.next') || n.includes('journal')),
+  );
 }
 
 describe('rotateMasterKey', () => {
@@ -79,7 +94,10 @@ describe('rotateMasterKey', () => {
     const c = store.load(contractId);
     const rolling = exec.beginRollback(c.contract_id, c.state_version);
     expect(JSON.stringify(exec.decryptProtectedArtifact(contractId, 'snapshot'))).toContain(SENTINEL_SNAPSHOT);
-    exec.markRollbackVerified(rolling.contract_id, rolling.state_version, { verifiedTargetFingerprint: rolling.target_fingerprint, verifiedLifecycleLocator: rolling.lifecycle_locator });
+    exec.markRollbackVerified(rolling.contract_id, rolling.state_version, {
+      verifiedTargetFingerprint: rolling.target_fingerprint,
+      verifiedLifecycleLocator: rolling.lifecycle_locator,
+    });
     store.close();
     const consumption = await openConsumption(newKey);
     expect(consumption.keyEpoch()).toBe(2);
@@ -117,7 +135,13 @@ describe('rotateMasterKey', () => {
   it('a failure before the commit point removes everything staged; after it the next recovery completes', async () => {
     await populate();
     const before = readFileSync(paths.masterKeyFile);
-    const failAt = (step: string) => ({ [ROTATION_CRASH_HOOKS]: { at: (s: string) => { if (s === step) throw new Error('injected'); } } });
+    const failAt = (step: string) => ({
+      [ROTATION_CRASH_HOOKS]: {
+        at: (s: string) => {
+          if (s === step) throw new Error('injected');
+        },
+      },
+    });
     await expect(rotateMasterKey({ ...paths, clock, ...failAt('consumption-staged') })).rejects.toThrow('injected');
     expect(readFileSync(paths.masterKeyFile).equals(before)).toBe(true);
     expect(stagedLeftovers()).toEqual([]);
@@ -135,14 +159,22 @@ describe('rotateMasterKey', () => {
 
   it('settling refuses a key that is neither of the journal, a malformed journal, and a staged file without a journal', async () => {
     await populate();
-    const failAt = (step: string) => ({ [ROTATION_CRASH_HOOKS]: { at: (s: string) => { if (s === step) throw new Error('injected'); } } });
+    const failAt = (step: string) => ({
+      [ROTATION_CRASH_HOOKS]: {
+        at: (s: string) => {
+          if (s === step) throw new Error('injected');
+        },
+      },
+    });
     await expect(rotateMasterKey({ ...paths, clock, ...failAt('committed') })).rejects.toThrow('injected');
     const journal = readFileSync(paths.journalFile);
     // A third key in master.key: nothing is guessed, nothing removed.
     const newKey = readFileSync(paths.masterKeyFile);
     unlinkSync(paths.masterKeyFile);
     writeMasterKeyFile(paths.masterKeyFile, generateMasterKey());
-    expect(() => recoverMasterKeyRotation(paths)).toThrow(expect.objectContaining({ name: 'KeyRotationError', code: 'JOURNAL_KEY_MISMATCH' }));
+    expect(() => recoverMasterKeyRotation(paths)).toThrow(
+      expect.objectContaining({ name: 'KeyRotationError', code: 'JOURNAL_KEY_MISMATCH' }),
+    );
     expect(existsSync(join(paths.storeDirectory, 'consumption.sqlite.next'))).toBe(true);
     writeFileSync(paths.journalFile, '{"v":1,"phase":"later"}');
     expect(() => recoverMasterKeyRotation(paths)).toThrow(expect.objectContaining({ code: 'JOURNAL_CORRUPT' }));

@@ -23,7 +23,9 @@ async function seed(): Promise<void> {
 
 describe('open fails closed', () => {
   it('on a missing, group-readable, symlinked or foreign-owned directory', async () => {
-    await expect(SqliteRecoveryContractStore.open(h.options({ directory: join(h.dir, 'nope') }))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(SqliteRecoveryContractStore.open(h.options({ directory: join(h.dir, 'nope') }))).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     chmodSync(h.dir, 0o750);
     await expect(h.open()).rejects.toMatchObject({ name: 'StoreFileError', code: 'UNSAFE_MODE' });
     chmodSync(h.dir, 0o700);
@@ -94,7 +96,9 @@ describe('open fails closed', () => {
   it('refuses crash hooks under the old string key (they are reachable only through the test-only CRASH_HOOKS symbol)', async () => {
     const hooks = { at: () => undefined };
     await expect(SqliteRecoveryContractStore.open({ ...h.options(), crashHooks: hooks } as never)).rejects.toThrow(TypeError);
-    await expect(SqliteConsumptionStore.open({ directory: h.dir, masterKey: h.masterKey, clock: () => T0, crashHooks: hooks } as never)).rejects.toThrow(TypeError);
+    await expect(
+      SqliteConsumptionStore.open({ directory: h.dir, masterKey: h.masterKey, clock: () => T0, crashHooks: hooks } as never),
+    ).rejects.toThrow(TypeError);
     await expect(SqliteRecoveryContractStore.open({ ...h.options(), [CRASH_HOOKS]: { at: 1 } } as never)).rejects.toThrow(TypeError);
     const s = await SqliteRecoveryContractStore.open({ ...h.options(), [CRASH_HOOKS]: hooks });
     s.close();
@@ -105,7 +109,11 @@ describe('open fails closed', () => {
     const { statSync } = await import('node:fs');
     expect(statSync(dbPath()).mode & 0o777).toBe(0o600);
     expect(statSync(h.anchorFile).mode & 0o777).toBe(0o600);
-    expect(JSON.parse((await import('node:fs')).readFileSync(h.anchorFile, 'utf8'))).toMatchObject({ v: 1, sequence: 0, store_id: s.storeId });
+    expect(JSON.parse((await import('node:fs')).readFileSync(h.anchorFile, 'utf8'))).toMatchObject({
+      v: 1,
+      sequence: 0,
+      store_id: s.storeId,
+    });
   });
 });
 
@@ -167,7 +175,8 @@ describe('authorization-consumption store', () => {
 
   it('with an anchor: a restored older copy of consumption.sqlite is refused (BEHIND), as are a missing anchor or file', async () => {
     const anchorFile = join(h.anchorDir, 'consumption-anchor.json');
-    const openAnchored = () => SqliteConsumptionStore.open({ directory: h.dir, masterKey: h.masterKey, clock: () => T0, anchor: { file: anchorFile } });
+    const openAnchored = () =>
+      SqliteConsumptionStore.open({ directory: h.dir, masterKey: h.masterKey, clock: () => T0, anchor: { file: anchorFile } });
     const c = await openAnchored();
     expect(c.tryConsume('auth-1')).toBe(true);
     c.close();
@@ -184,7 +193,9 @@ describe('authorization-consumption store', () => {
     expect(e.isConsumed('auth-2')).toBe(true);
     e.close();
     // the anchor is refused next to the file it guards; a missing anchor next to history, or a missing file next to an anchor
-    await expect(SqliteConsumptionStore.open({ directory: h.dir, masterKey: h.masterKey, clock: () => T0, anchor: { file: join(h.dir, 'a.json') } })).rejects.toMatchObject({
+    await expect(
+      SqliteConsumptionStore.open({ directory: h.dir, masterKey: h.masterKey, clock: () => T0, anchor: { file: join(h.dir, 'a.json') } }),
+    ).rejects.toMatchObject({
       code: 'ANCHOR_IN_STORE_DIRECTORY',
     });
     renameSync(anchorFile, `${anchorFile}.aside`);
@@ -196,7 +207,9 @@ describe('authorization-consumption store', () => {
 
   it('refuses a wrong key and malformed ids', async () => {
     (await open()).close();
-    await expect(SqliteConsumptionStore.open({ directory: h.dir, masterKey: new Uint8Array(32).fill(9), clock: () => T0 })).rejects.toMatchObject({
+    await expect(
+      SqliteConsumptionStore.open({ directory: h.dir, masterKey: new Uint8Array(32).fill(9), clock: () => T0 }),
+    ).rejects.toMatchObject({
       code: 'META_MAC',
     });
     const c = await open();

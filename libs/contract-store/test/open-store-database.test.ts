@@ -19,7 +19,13 @@ afterEach(() => h.cleanup());
 
 async function pragmasOf(kind: StoreDatabaseKind): Promise<Record<string, unknown>> {
   const { db } = await openStoreDatabase(
-    { directory: h.dir, masterKey: h.masterKey, clock: () => T0, busyTimeoutMs: 1234, anchor: { file: join(h.anchorDir, 'pragmas.anchor') } },
+    {
+      directory: h.dir,
+      masterKey: h.masterKey,
+      clock: () => T0,
+      busyTimeoutMs: 1234,
+      anchor: { file: join(h.anchorDir, 'pragmas.anchor') },
+    },
     { ...kind, fn: 'test', ifMissing: 'create', migrate: false },
   );
   try {

@@ -4,7 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '../src/index.js';
-import { SENTINEL_IDENTITY, SENTINEL_INTENT, SENTINEL_SNAPSHOT, contractInput, errorOf, makeHarness, preparedConfirmed, verified } from './helpers.js';
+import {
+  SENTINEL_IDENTITY,
+  SENTINEL_INTENT,
+  SENTINEL_SNAPSHOT,
+  contractInput,
+  errorOf,
+  makeHarness,
+  preparedConfirmed,
+  verified,
+} from './helpers.js';
 import type { Harness } from './helpers.js';
 
 let h: Harness;
@@ -53,18 +62,26 @@ describe('integrityReport', () => {
     store.close();
     h.raw((db) => {
       const row = db.prepare('SELECT record FROM contracts WHERE contract_id = ?').get(v.contract_id) as { record: Buffer };
-      db.prepare('UPDATE contracts SET record = ? WHERE contract_id = ?').run(Buffer.from(row.record.toString('utf8').replace('"VERIFIED"', '"VERIFIED" ')), v.contract_id);
+      db.prepare('UPDATE contracts SET record = ? WHERE contract_id = ?').run(
+        Buffer.from(row.record.toString('utf8').replace('"VERIFIED"', '"VERIFIED" ')),
+        v.contract_id,
+      );
     });
     const opened = await h.open({ verifyOnOpen: false });
     const r = opened.integrityReport();
     expect(r.failure).toEqual({ table: 'contracts', row: v.contract_id, kind: 'RECORD_MAC' });
-    expect(opened.verifyIntegrity()).toEqual({ ok: false, failure: { table: 'contracts', contractId: v.contract_id, sequence: null, kind: 'RECORD_MAC' } });
+    expect(opened.verifyIntegrity()).toEqual({
+      ok: false,
+      failure: { table: 'contracts', contractId: v.contract_id, sequence: null, kind: 'RECORD_MAC' },
+    });
     expect(r).toMatchObject({ contracts: 1, reservations: 0, anchor: { sequence: r.head.sequence } });
     // The anchor now names another store (written while this one is open): the anchor is compared first.
     const mark = JSON.parse(readFileSync(h.anchorFile, 'utf8')) as Record<string, unknown>;
     expect(mark).toHaveProperty('store_id');
     const otherDir = mkdtempSync(join(tmpdir(), 'cs-other-'));
-    const other = await SqliteRecoveryContractStore.open(h.options({ directory: otherDir, anchor: { file: join(h.anchorDir, 'other.json') } }));
+    const other = await SqliteRecoveryContractStore.open(
+      h.options({ directory: otherDir, anchor: { file: join(h.anchorDir, 'other.json') } }),
+    );
     other.create(contractInput());
     other.close();
     rmSync(otherDir, { recursive: true, force: true });
@@ -91,7 +108,11 @@ describe('backupTo', () => {
       expect(copy.isConsumed('auth-1')).toBe(true);
       copy.close();
       const anchorDir = mkdtempSync(join(tmpdir(), 'cs-backup-anchor-'));
-      const restored = await SqliteRecoveryContractStore.reanchorRestoredStore({ ...h.options(), directory: out, anchor: { file: join(anchorDir, 'a.json') } });
+      const restored = await SqliteRecoveryContractStore.reanchorRestoredStore({
+        ...h.options(),
+        directory: out,
+        anchor: { file: join(anchorDir, 'a.json') },
+      });
       expect(restored.list()).toHaveLength(1);
       restored.close();
       rmSync(anchorDir, { recursive: true, force: true });
@@ -120,7 +141,13 @@ describe('revealTargetIdentity', () => {
 describe('rateWindows', () => {
   it('shows the windows in force from the stored row: running cooldowns (remaining ms), PREPARE windows, in-flight and reconciliation counts', async () => {
     const store = await h.open({ rateLimits: {} });
-    expect(store.rateWindows()).toMatchObject({ targetCooldowns: [], targetWindows: [], capabilityWindows: [], inFlight: { used: 0, limit: 1 }, reconciliation: { used: 0, limit: 3 } });
+    expect(store.rateWindows()).toMatchObject({
+      targetCooldowns: [],
+      targetWindows: [],
+      capabilityWindows: [],
+      inFlight: { used: 0, limit: 1 },
+      reconciliation: { used: 0, limit: 3 },
+    });
     const v = verified(store, contractInput({ target: 5 }));
     h.clock.now += 10_000;
     const view = store.rateWindows();

@@ -42,7 +42,13 @@ type Step = Record<string, unknown>;
 /** One operation of the crash table: `prepare` builds its store in its own directory and returns what the child runs and what the parent then asserts. */
 interface CrashCase {
   readonly op: string;
-  prepare(hx: Harness): Promise<{ readonly steps: readonly Step[]; readonly extra?: Record<string, unknown>; check(committed: boolean, point: CrashPoint): Promise<void> }>;
+  prepare(
+    hx: Harness,
+  ): Promise<{
+    readonly steps: readonly Step[];
+    readonly extra?: Record<string, unknown>;
+    check(committed: boolean, point: CrashPoint): Promise<void>;
+  }>;
 }
 
 /** Reopens the contract store: opening accepts a database at most one commit ahead of the anchor and advances it. */
@@ -79,7 +85,9 @@ const CRASH_CASES: readonly CrashCase[] = [
         async check(committed) {
           const { s } = await reopened(hx);
           const after = s.load(c.contract_id);
-          expect([after.state, after.state_version]).toEqual(committed ? ['PREPARED', c.state_version + 1] : ['PREPARING', c.state_version]);
+          expect([after.state, after.state_version]).toEqual(
+            committed ? ['PREPARED', c.state_version + 1] : ['PREPARING', c.state_version],
+          );
         },
       };
     },
@@ -97,7 +105,8 @@ const CRASH_CASES: readonly CrashCase[] = [
           const { s } = await reopened(hx);
           const after = s.load(c.contract_id);
           expect(after.state).toBe('PREPARED');
-          if (committed) expect([after.confirmation?.confirmation_id, after.state_version]).toEqual([`conf-${c.contract_id}`, c.state_version + 1]);
+          if (committed)
+            expect([after.confirmation?.confirmation_id, after.state_version]).toEqual([`conf-${c.contract_id}`, c.state_version + 1]);
           else expect([after.confirmation, after.state_version]).toEqual([null, c.state_version]);
         },
       };
@@ -219,7 +228,11 @@ const CRASH_CASES: readonly CrashCase[] = [
             expect([after.state, after.verified_target_fingerprint]).toEqual(['VERIFIED', hex(0xabc)]);
             expect(s.holdsReservation(r.contract_id)).toBe(false);
           } else {
-            expect([after.state, after.state_version, after.verified_target_fingerprint]).toEqual(['RECONCILIATION', r.state_version, null]);
+            expect([after.state, after.state_version, after.verified_target_fingerprint]).toEqual([
+              'RECONCILIATION',
+              r.state_version,
+              null,
+            ]);
             expect(s.holdsReservation(r.contract_id)).toBe(true);
           }
         },
@@ -230,7 +243,8 @@ const CRASH_CASES: readonly CrashCase[] = [
     op: 'tryConsume',
     async prepare(hx) {
       const anchor = join(hx.anchorDir, 'consumption-anchor.json');
-      const open = () => SqliteConsumptionStore.open({ directory: hx.dir, masterKey: hx.masterKey, clock: () => T0, anchor: { file: anchor } });
+      const open = () =>
+        SqliteConsumptionStore.open({ directory: hx.dir, masterKey: hx.masterKey, clock: () => T0, anchor: { file: anchor } });
       const pre = await open();
       expect(pre.tryConsume('auth-before')).toBe(true);
       pre.close();
@@ -272,9 +286,12 @@ describe('crash at every durable boundary (children killed with SIGKILL, parent 
       try {
         const prepared = await Promise.all(CRASH_CASES.map((c, i) => c.prepare(harnesses[i]!)));
         const runs = await Promise.all(
-          prepared.map((p, i) => runChild(script, configFor(harnesses[i]!, { ...p.extra, steps: p.steps, crashOp: CRASH_CASES[i]!.op, crashAt: point }))),
+          prepared.map((p, i) =>
+            runChild(script, configFor(harnesses[i]!, { ...p.extra, steps: p.steps, crashOp: CRASH_CASES[i]!.op, crashAt: point })),
+          ),
         );
-        for (const [i, r] of runs.entries()) expect([CRASH_CASES[i]!.op, r.signal, r.lines.filter((l) => l.ok === false)]).toEqual([CRASH_CASES[i]!.op, 'SIGKILL', []]);
+        for (const [i, r] of runs.entries())
+          expect([CRASH_CASES[i]!.op, r.signal, r.lines.filter((l) => l.ok === false)]).toEqual([CRASH_CASES[i]!.op, 'SIGKILL', []]);
         for (const [i, p] of prepared.entries()) {
           try {
             await p.check(committed[point], point);
@@ -365,7 +382,9 @@ describe('races between real processes', () => {
     for (const r of rCas!.filter((x) => x.ok === false)) expect(['STALE_STATE_VERSION', 'ILLEGAL_TRANSITION']).toContain(r.code);
 
     // expiry cannot race an acquired execution: exactly one of EXPIRED / EXECUTING, never both
-    const expired = rExpiry!.filter((r) => r.op === 'expire' && Array.isArray(r.value) && (r.value as string[]).includes(expiring.contract_id));
+    const expired = rExpiry!.filter(
+      (r) => r.op === 'expire' && Array.isArray(r.value) && (r.value as string[]).includes(expiring.contract_id),
+    );
     const executed = rExpiry!.filter((r) => r.op === 'beginExecution' && r.ok === true);
     expect(rExpiry!.filter((r) => r.op === 'expire').every((r) => r.ok === true)).toBe(true);
     expect(expired.length + executed.length).toBe(1);
@@ -375,7 +394,11 @@ describe('races between real processes', () => {
     for (const r of rExpiry!.filter((x) => x.op === 'beginExecution' && x.ok === false)) {
       expect(['STALE_STATE_VERSION', 'ILLEGAL_TRANSITION', 'CONTRACT_EXPIRED']).toContain(r.code);
     }
-    expect(s.listAuditEvents({ contractId: expiring.contract_id, limit: 100 }).filter((e) => e.to_state === 'EXECUTING' || e.to_state === 'EXPIRED')).toHaveLength(1);
+    expect(
+      s
+        .listAuditEvents({ contractId: expiring.contract_id, limit: 100 })
+        .filter((e) => e.to_state === 'EXECUTING' || e.to_state === 'EXPIRED'),
+    ).toHaveLength(1);
 
     expect(rConsume!.map((r) => r.value).filter((v) => v === true)).toHaveLength(1);
     expect(rConsume!.map((r) => r.value).filter((v) => v === false)).toHaveLength(N - 1);
@@ -404,9 +427,11 @@ describe('live owners', () => {
     expect(running.state).toBe('EXECUTING');
     expect(running.owner?.pid).toBe(owner.process.pid);
     // Another live process may not finish the owner's execution either.
-    expect(errorOf(() => ex.markExecutionVerified(c.contract_id, running.state_version, { verifiedTargetFingerprint: hex(2), verifiedLifecycleLocator: 7 })).code).toBe(
-      'OWNER_MISMATCH',
-    );
+    expect(
+      errorOf(() =>
+        ex.markExecutionVerified(c.contract_id, running.state_version, { verifiedTargetFingerprint: hex(2), verifiedLifecycleLocator: 7 }),
+      ).code,
+    ).toBe('OWNER_MISMATCH');
     expect(errorOf(() => ex.markExecutionAmbiguous(c.contract_id, running.state_version, 'AMBIGUOUS')).code).toBe('OWNER_MISMATCH');
     owner.process.kill('SIGKILL');
     await owner.done;

@@ -73,7 +73,10 @@ describe('rate and blast-radius limits (policy decisions, persisted windows)', (
   it('success: VERIFIED releases the reservation and starts the cooldown', async () => {
     const s = await adr015();
     const c = executing(s, contractInput({ target: 1 }));
-    const v = ExecutorContractStore.of(s).markExecutionVerified(c.contract_id, c.state_version, { verifiedTargetFingerprint: hex(2), verifiedLifecycleLocator: 7 });
+    const v = ExecutorContractStore.of(s).markExecutionVerified(c.contract_id, c.state_version, {
+      verifiedTargetFingerprint: hex(2),
+      verifiedLifecycleLocator: 7,
+    });
     expect(s.holdsReservation(v.contract_id)).toBe(false);
     expect(errorOf(() => s.create(contractInput({ target: 1 }))).message).toContain('TARGET_COOLDOWN');
   });
@@ -127,11 +130,17 @@ describe('rate and blast-radius limits (policy decisions, persisted windows)', (
       windows: Record<string, unknown>;
     };
     const bytes = rateRowBytes(stored.audit_sequence, { ...stored.windows, version: 2 } as never);
-    db.prepare('UPDATE rate_windows SET state = ?, mac = ?').run(Buffer.from(bytes), Buffer.from(rateRowMac(loadStoreKeys({ masterKey: h.masterKey }, 'test').recordMac, storeId, bytes)));
+    db.prepare('UPDATE rate_windows SET state = ?, mac = ?').run(
+      Buffer.from(bytes),
+      Buffer.from(rateRowMac(loadStoreKeys({ masterKey: h.masterKey }, 'test').recordMac, storeId, bytes)),
+    );
     db.close();
     const reopened = await adr015();
     const before = auditCount(reopened);
-    expect(errorOf(() => reopened.create(contractInput({ target: 2 })))).toMatchObject({ name: 'RecordIntegrityError', code: 'RATE_STATE_MALFORMED' });
+    expect(errorOf(() => reopened.create(contractInput({ target: 2 })))).toMatchObject({
+      name: 'RecordIntegrityError',
+      code: 'RATE_STATE_MALFORMED',
+    });
     expect(auditCount(reopened)).toBe(before);
     expect(reopened.verifyIntegrity()).toMatchObject({ ok: false, failure: { kind: 'RATE_STATE_MALFORMED' } });
   });
@@ -141,7 +150,9 @@ describe('rate and blast-radius limits (policy decisions, persisted windows)', (
     s.create(contractInput({ target: 1 }));
     s.close();
     const db = new Database(join(h.dir, 'contracts.sqlite'));
-    db.prepare("UPDATE rate_windows SET state = CAST(replace(CAST(state AS TEXT), '\"targetCooldowns\":{}', '\"targetCooldowns\":{} ') AS BLOB)").run();
+    db.prepare(
+      'UPDATE rate_windows SET state = CAST(replace(CAST(state AS TEXT), \'"targetCooldowns":{}\', \'"targetCooldowns":{} \') AS BLOB)',
+    ).run();
     db.close();
     await expect(adr015()).rejects.toMatchObject({ code: 'RATE_STATE_MAC' });
   });
@@ -160,7 +171,11 @@ describe('containment before consumption: precheckCreate and the consume step of
     const db = new Database(join(h.dir, 'contracts.sqlite'), { readonly: true });
     try {
       const windows = db.prepare('SELECT hex(state) AS s, hex(mac) AS m FROM rate_windows').all();
-      return JSON.stringify({ contracts: s.list({ limit: 1000 }).map((c) => [c.contract_id, c.state_version]), audit: auditCount(s), windows });
+      return JSON.stringify({
+        contracts: s.list({ limit: 1000 }).map((c) => [c.contract_id, c.state_version]),
+        audit: auditCount(s),
+        windows,
+      });
     } finally {
       db.close();
     }
@@ -170,7 +185,10 @@ describe('containment before consumption: precheckCreate and the consume step of
     const s = await adr015();
     // cooldown after a verified change, with the real 60 s default
     const c = executing(s, contractInput({ target: 1 }));
-    ExecutorContractStore.of(s).markExecutionVerified(c.contract_id, c.state_version, { verifiedTargetFingerprint: hex(2), verifiedLifecycleLocator: 7 });
+    ExecutorContractStore.of(s).markExecutionVerified(c.contract_id, c.state_version, {
+      verifiedTargetFingerprint: hex(2),
+      verifiedLifecycleLocator: 7,
+    });
     const before = snapshotOf(s);
     const next = contractInput({ target: 1 });
     expect(errorOf(() => s.precheckCreate(next)).message).toContain('TARGET_COOLDOWN');
@@ -184,9 +202,15 @@ describe('containment before consumption: precheckCreate and the consume step of
     const other = contractInput({ target: 1 });
     expect(errorOf(() => s.precheckCreate(other)).message).toContain('TARGET_OUTSTANDING_PREPARED');
     // duplicates, in create's order
-    expect(errorOf(() => s.precheckCreate({ ...contractInput({ target: 3 }), provenance: admitted.provenance })).code).toBe('DUPLICATE_AUTHORIZATION');
-    expect(errorOf(() => s.precheckCreate({ ...contractInput({ target: 3 }), operation_id: admitted.operation_id })).code).toBe('DUPLICATE_OPERATION');
-    expect(errorOf(() => s.precheckCreate({ ...contractInput({ target: 3 }), contract_id: admitted.contract_id })).code).toBe('DUPLICATE_CONTRACT');
+    expect(errorOf(() => s.precheckCreate({ ...contractInput({ target: 3 }), provenance: admitted.provenance })).code).toBe(
+      'DUPLICATE_AUTHORIZATION',
+    );
+    expect(errorOf(() => s.precheckCreate({ ...contractInput({ target: 3 }), operation_id: admitted.operation_id })).code).toBe(
+      'DUPLICATE_OPERATION',
+    );
+    expect(errorOf(() => s.precheckCreate({ ...contractInput({ target: 3 }), contract_id: admitted.contract_id })).code).toBe(
+      'DUPLICATE_CONTRACT',
+    );
     expect(errorOf(() => s.precheckCreate({ ...contractInput({ target: 3 }), expires_at: h.clock.now })).code).toBe('CONTRACT_EXPIRED');
     expect(() => s.precheckCreate({ ...contractInput(), capability: 'nope' } as never)).toThrow(TypeError);
   });
@@ -201,7 +225,9 @@ describe('containment before consumption: precheckCreate and the consume step of
     };
     // refused by containment or as a duplicate: consume never runs
     expect(errorOf(() => s.create(contractInput({ target: 1 }), { consume })).message).toContain('TARGET_OUTSTANDING_PREPARED');
-    expect(errorOf(() => s.create({ ...contractInput({ target: 2 }), provenance: first.provenance }, { consume })).code).toBe('DUPLICATE_AUTHORIZATION');
+    expect(errorOf(() => s.create({ ...contractInput({ target: 2 }), provenance: first.provenance }, { consume })).code).toBe(
+      'DUPLICATE_AUTHORIZATION',
+    );
     expect(consumed).toEqual([]);
     // admitted: consume runs once with the provenance's authorization id, and the contract is written
     const input = contractInput({ target: 2 });
@@ -241,7 +267,12 @@ describe('protected artifacts, sentinels and retention', () => {
     expect(JSON.stringify(ex.decryptProtectedArtifact(c.contract_id, 'target-identity'))).toContain(SENTINEL_IDENTITY);
     const errors = [
       errorOf(() => s.create({ ...contractInput({ target: 2 }), intent: { [SENTINEL_INTENT]: 1.5 } })),
-      errorOf(() => s.create({ ...contractInput({ target: 2 }), snapshot: { x: SENTINEL_SNAPSHOT, y: undefined as unknown as null, z: 1n as unknown as number } })),
+      errorOf(() =>
+        s.create({
+          ...contractInput({ target: 2 }),
+          snapshot: { x: SENTINEL_SNAPSHOT, y: undefined as unknown as null, z: 1n as unknown as number },
+        }),
+      ),
       errorOf(() => s.create({ ...contractInput({ target: 2 }), operation_id: SENTINEL_INTENT.replace(/-/g, ' ') })),
     ];
     expect(errors.map((e) => e.code ?? e.name)).toEqual(['ENCODE_FAILED', 'ENCODE_FAILED', 'TypeError']);
@@ -259,10 +290,12 @@ describe('protected artifacts, sentinels and retention', () => {
     const retentionMs = 1000;
     const s = await h.open({ retentionMs });
     const ex = ExecutorContractStore.of(s);
-    const done = ex.markRollbackVerified(...(() => {
-      const c = rollingBack(s, contractInput({ target: 1 }));
-      return [c.contract_id, c.state_version, { verifiedTargetFingerprint: hex(0xf1), verifiedLifecycleLocator: 7 }] as const;
-    })());
+    const done = ex.markRollbackVerified(
+      ...(() => {
+        const c = rollingBack(s, contractInput({ target: 1 }));
+        return [c.contract_id, c.state_version, { verifiedTargetFingerprint: hex(0xf1), verifiedLifecycleLocator: 7 }] as const;
+      })(),
+    );
     const live = executing(s, contractInput({ target: 2 }));
     const stuck = (() => {
       const c = rollingBack(s, contractInput({ target: 3 }));
@@ -271,8 +304,11 @@ describe('protected artifacts, sentinels and retention', () => {
     const envelope = (() => {
       const db = new Database(join(h.dir, 'contracts.sqlite'), { readonly: true });
       try {
-        return (db.prepare("SELECT envelope FROM protected_artifacts WHERE contract_id = ? AND purpose = 'snapshot'").get(done.contract_id) as { envelope: Buffer })
-          .envelope;
+        return (
+          db.prepare("SELECT envelope FROM protected_artifacts WHERE contract_id = ? AND purpose = 'snapshot'").get(done.contract_id) as {
+            envelope: Buffer;
+          }
+        ).envelope;
       } finally {
         db.close();
       }

@@ -30,7 +30,10 @@ describe('resolveReconciliation', () => {
   it('forward APPLIED → VERIFIED and seals the signed fingerprint and locator', () => {
     const r = forwardReconciliation();
     expect(r.reconciliation).toMatchObject({ origin: 'EXECUTING', outcome_class: 'AMBIGUOUS' });
-    const v = store.resolveReconciliation(r.contract_id, h.authorities.resolution(r, 'FORWARD_APPLIED', { observed_fingerprint: hex(0x777) }));
+    const v = store.resolveReconciliation(
+      r.contract_id,
+      h.authorities.resolution(r, 'FORWARD_APPLIED', { observed_fingerprint: hex(0x777) }),
+    );
     expect(v.state).toBe('VERIFIED');
     expect(v.verified_target_fingerprint).toBe(hex(0x777));
     expect(v.verified_lifecycle_locator).toBe(7);
@@ -52,7 +55,10 @@ describe('resolveReconciliation', () => {
   it('rollback APPLIED → ROLLED_BACK and never seals a forward fingerprint', () => {
     const r = rollbackReconciliation();
     const before = r.verified_target_fingerprint;
-    const done = store.resolveReconciliation(r.contract_id, h.authorities.resolution(r, 'ROLLBACK_APPLIED', { observed_fingerprint: hex(0x999) }));
+    const done = store.resolveReconciliation(
+      r.contract_id,
+      h.authorities.resolution(r, 'ROLLBACK_APPLIED', { observed_fingerprint: hex(0x999) }),
+    );
     expect(done.state).toBe('ROLLED_BACK');
     expect(done.verified_target_fingerprint).toBe(before);
     expect(done.rollback_verified_target_fingerprint).toBe(hex(0x999));
@@ -64,14 +70,34 @@ describe('resolveReconciliation', () => {
   });
 
   const refusals: [string, (r: RecoveryContract) => unknown, string][] = [
-    ['another contract id', (r) => h.authorities.resolution(r, 'FORWARD_NOT_APPLIED', { contract_id: 'ctr-someone-else' }), 'EVIDENCE_MISMATCH'],
+    [
+      'another contract id',
+      (r) => h.authorities.resolution(r, 'FORWARD_NOT_APPLIED', { contract_id: 'ctr-someone-else' }),
+      'EVIDENCE_MISMATCH',
+    ],
     ['another operation id', (r) => h.authorities.resolution(r, 'FORWARD_NOT_APPLIED', { operation_id: 'op-else' }), 'EVIDENCE_MISMATCH'],
-    ['a stale state_version', (r) => h.authorities.resolution(r, 'FORWARD_NOT_APPLIED', { state_version: r.state_version - 1 }), 'STALE_STATE_VERSION'],
-    ['a future state_version', (r) => h.authorities.resolution(r, 'FORWARD_NOT_APPLIED', { state_version: r.state_version + 1 }), 'STALE_STATE_VERSION'],
+    [
+      'a stale state_version',
+      (r) => h.authorities.resolution(r, 'FORWARD_NOT_APPLIED', { state_version: r.state_version - 1 }),
+      'STALE_STATE_VERSION',
+    ],
+    [
+      'a future state_version',
+      (r) => h.authorities.resolution(r, 'FORWARD_NOT_APPLIED', { state_version: r.state_version + 1 }),
+      'STALE_STATE_VERSION',
+    ],
     ['the wrong origin', (r) => h.authorities.resolution(r, 'FORWARD_NOT_APPLIED', { origin: 'ROLLING_BACK' }), 'EVIDENCE_MISMATCH'],
     ['a rollback outcome for a forward origin', (r) => h.authorities.resolution(r, 'ROLLBACK_APPLIED'), 'EVIDENCE_MISMATCH'],
-    ['another lifecycle locator', (r) => h.authorities.resolution(r, 'FORWARD_APPLIED', { observed_lifecycle_locator: 8 }), 'EVIDENCE_MISMATCH'],
-    ['forward APPLIED without a fingerprint', (r) => h.authorities.resolution(r, 'FORWARD_APPLIED', { observed_fingerprint: null }), 'EVIDENCE_MISMATCH'],
+    [
+      'another lifecycle locator',
+      (r) => h.authorities.resolution(r, 'FORWARD_APPLIED', { observed_lifecycle_locator: 8 }),
+      'EVIDENCE_MISMATCH',
+    ],
+    [
+      'forward APPLIED without a fingerprint',
+      (r) => h.authorities.resolution(r, 'FORWARD_APPLIED', { observed_fingerprint: null }),
+      'EVIDENCE_MISMATCH',
+    ],
     ['a signature by the confirmation role', (r) => h.authorities.resolution(r, 'FORWARD_APPLIED', {}, 'confirmation'), 'WRONG_ROLE'],
     [
       'a tampered payload',
@@ -94,14 +120,18 @@ describe('resolveReconciliation', () => {
 
   it('refuses a rollback-origin resolution carrying a forward outcome', () => {
     const r = rollbackReconciliation();
-    expect(errorOf(() => store.resolveReconciliation(r.contract_id, h.authorities.resolution(r, 'FORWARD_APPLIED'))).code).toBe('EVIDENCE_MISMATCH');
+    expect(errorOf(() => store.resolveReconciliation(r.contract_id, h.authorities.resolution(r, 'FORWARD_APPLIED'))).code).toBe(
+      'EVIDENCE_MISMATCH',
+    );
     expect(store.load(r.contract_id).state).toBe('RECONCILIATION');
   });
 
   it('refuses a verifier that reports a role other than reconciliation', async () => {
     const other = await h.open({ reconciliationVerifier: h.authorities.reconciliationVerifier('confirmation') });
     const r = forwardReconciliation();
-    expect(errorOf(() => other.resolveReconciliation(r.contract_id, h.authorities.resolution(r, 'FORWARD_NOT_APPLIED'))).code).toBe('EVIDENCE_MISMATCH');
+    expect(errorOf(() => other.resolveReconciliation(r.contract_id, h.authorities.resolution(r, 'FORWARD_NOT_APPLIED'))).code).toBe(
+      'EVIDENCE_MISMATCH',
+    );
     expect(store.load(r.contract_id).state).toBe('RECONCILIATION');
   });
 
@@ -114,9 +144,11 @@ describe('resolveReconciliation', () => {
 
   it('RECONCILIATION is never left by an execution transition', () => {
     const r = forwardReconciliation();
-    expect(errorOf(() => ex.markExecutionVerified(r.contract_id, r.state_version, { verifiedTargetFingerprint: hex(1), verifiedLifecycleLocator: 7 })).code).toBe(
-      'ILLEGAL_TRANSITION',
-    );
+    expect(
+      errorOf(() =>
+        ex.markExecutionVerified(r.contract_id, r.state_version, { verifiedTargetFingerprint: hex(1), verifiedLifecycleLocator: 7 }),
+      ).code,
+    ).toBe('ILLEGAL_TRANSITION');
     expect(errorOf(() => ex.beginRollback(r.contract_id, r.state_version)).code).toBe('ILLEGAL_TRANSITION');
   });
 });

@@ -37,7 +37,11 @@ describe('recordRefusal', () => {
       evidence_digest: null,
     });
     // a refusal that names a contract is listed with that contract's rows
-    expect(s.listAuditEvents({ contractId: c.contract_id }).at(-1)).toMatchObject({ kind: 'refusal', outcome_class: 'ANOMALY', evidence_digest: hex(0xab) });
+    expect(s.listAuditEvents({ contractId: c.contract_id }).at(-1)).toMatchObject({
+      kind: 'refusal',
+      outcome_class: 'ANOMALY',
+      evidence_digest: hex(0xab),
+    });
     expect(s.load(c.contract_id)).toEqual(c);
     expect(s.verifyAuditChain()).toEqual({ ok: true });
     s.close();
@@ -90,7 +94,10 @@ describe('recordRefusal', () => {
     s.close();
     const db = new Database(dbPath());
     try {
-      db.prepare('UPDATE audit_events SET body = ? WHERE sequence = ?').run(Buffer.from(JSON.stringify({ ...row, outcome_class: 'STALE' })), row.sequence);
+      db.prepare('UPDATE audit_events SET body = ? WHERE sequence = ?').run(
+        Buffer.from(JSON.stringify({ ...row, outcome_class: 'STALE' })),
+        row.sequence,
+      );
     } finally {
       db.close();
     }

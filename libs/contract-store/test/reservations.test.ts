@@ -121,19 +121,24 @@ describe('reservation rules', () => {
     const target = (nextTarget += 1);
     const c = rollingBack(store, contractInput({ target }));
     const f = ex.markRollbackFailed(c.contract_id, c.state_version, 'VERIFIED_FAILURE');
-    expect(errorOf(() => store.releaseRollbackFailedReservation(f.contract_id, h.authorities.release(f, {}, 'confirmation'))).code).toBe('WRONG_ROLE');
-    expect(errorOf(() => store.releaseRollbackFailedReservation(f.contract_id, h.authorities.release(f, { state_version: f.state_version - 1 }))).code).toBe(
-      'STALE_STATE_VERSION',
+    expect(errorOf(() => store.releaseRollbackFailedReservation(f.contract_id, h.authorities.release(f, {}, 'confirmation'))).code).toBe(
+      'WRONG_ROLE',
     );
-    expect(errorOf(() => store.releaseRollbackFailedReservation(f.contract_id, h.authorities.release(f, { operation_id: 'op-x' }))).code).toBe(
-      'EVIDENCE_MISMATCH',
-    );
-    expect(errorOf(() => store.releaseRollbackFailedReservation(f.contract_id, h.authorities.release(f, { contract_id: 'ctr-x' }))).code).toBe(
-      'EVIDENCE_MISMATCH',
-    );
+    expect(
+      errorOf(() => store.releaseRollbackFailedReservation(f.contract_id, h.authorities.release(f, { state_version: f.state_version - 1 })))
+        .code,
+    ).toBe('STALE_STATE_VERSION');
+    expect(
+      errorOf(() => store.releaseRollbackFailedReservation(f.contract_id, h.authorities.release(f, { operation_id: 'op-x' }))).code,
+    ).toBe('EVIDENCE_MISMATCH');
+    expect(
+      errorOf(() => store.releaseRollbackFailedReservation(f.contract_id, h.authorities.release(f, { contract_id: 'ctr-x' }))).code,
+    ).toBe('EVIDENCE_MISMATCH');
     expect(store.holdsReservation(f.contract_id)).toBe(true);
     const done = store.releaseRollbackFailedReservation(f.contract_id, h.authorities.release(f));
-    expect(errorOf(() => store.releaseRollbackFailedReservation(done.contract_id, h.authorities.release(done))).code).toBe('NOT_HOLDING_RESERVATION');
+    expect(errorOf(() => store.releaseRollbackFailedReservation(done.contract_id, h.authorities.release(done))).code).toBe(
+      'NOT_HOLDING_RESERVATION',
+    );
   });
 
   it('a release of a contract that is not ROLLBACK_FAILED is refused', () => {

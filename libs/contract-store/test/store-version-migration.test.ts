@@ -35,7 +35,10 @@ async function previousReleaseStore(): Promise<{ verifiedId: string; preparedId:
   const c1 = preparedConfirmed(s, contractInput({ target: 1 }));
   const ex = ExecutorContractStore.of(s);
   const e1 = ex.beginExecution(c1.contract_id, c1.state_version);
-  ex.markExecutionVerified(e1.contract_id, e1.state_version, { verifiedTargetFingerprint: hex(0xf2), verifiedLifecycleLocator: e1.lifecycle_locator });
+  ex.markExecutionVerified(e1.contract_id, e1.state_version, {
+    verifiedTargetFingerprint: hex(0xf2),
+    verifiedLifecycleLocator: e1.lifecycle_locator,
+  });
   const c2 = s.create(contractInput({ target: 2 }));
   s.markPrepared(c2.contract_id, c2.state_version);
   s.close();
@@ -47,10 +50,23 @@ describe('a store written by the previous release', () => {
   it('is refused without migrate (naming both versions), changes nothing, and opens after migrate with its windows kept', async () => {
     const seed = await previousReleaseStore();
     const before = hash();
-    const refused = await h.open(DEFAULTS).then(() => null, (e: unknown) => e);
-    expect(refused).toMatchObject({ name: 'SchemaVersionError', code: 'LEGACY_SCHEMA', storeVersion: 1, releaseVersion: STORE_SCHEMA_VERSION });
+    const refused = await h.open(DEFAULTS).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(refused).toMatchObject({
+      name: 'SchemaVersionError',
+      code: 'LEGACY_SCHEMA',
+      storeVersion: 1,
+      releaseVersion: STORE_SCHEMA_VERSION,
+    });
     expect((refused as Error).message).toContain('admin migrate');
-    expect(await h.open({ ...DEFAULTS, migrate: false }).then(() => 'opened', () => 'refused')).toBe('refused');
+    expect(
+      await h.open({ ...DEFAULTS, migrate: false }).then(
+        () => 'opened',
+        () => 'refused',
+      ),
+    ).toBe('refused');
     expect(hash()).toBe(before);
 
     const migrated = await h.open({ ...DEFAULTS, migrate: true });
@@ -74,7 +90,9 @@ describe('a store written by the previous release', () => {
     const db = new Database(dbPath());
     const row = db.prepare('SELECT state FROM rate_windows').get() as { state: Buffer };
     // The old row without its MAC matching: e.g. an attacker clearing the cooldowns.
-    db.prepare('UPDATE rate_windows SET state = ?').run(Buffer.from(row.state.toString('utf8').replace(/"[0-9a-f]{64}"/g, '"' + 'a'.repeat(64) + '"')));
+    db.prepare('UPDATE rate_windows SET state = ?').run(
+      Buffer.from(row.state.toString('utf8').replace(/"[0-9a-f]{64}"/g, '"' + 'a'.repeat(64) + '"')),
+    );
     db.close();
     const before = hash();
     await expect(h.open({ ...DEFAULTS, migrate: true })).rejects.toMatchObject({ name: 'RecordIntegrityError', code: 'RATE_STATE_MAC' });
@@ -87,7 +105,10 @@ describe('a store written by the previous release', () => {
     const db = new Database(dbPath());
     db.prepare('UPDATE contracts SET mac = zeroblob(32) WHERE contract_id = ?').run(seed.preparedId);
     db.close();
-    await expect(h.open({ ...DEFAULTS, migrate: true })).rejects.toMatchObject({ name: 'RecordIntegrityError', contractId: seed.preparedId });
+    await expect(h.open({ ...DEFAULTS, migrate: true })).rejects.toMatchObject({
+      name: 'RecordIntegrityError',
+      contractId: seed.preparedId,
+    });
     expect(metaVersion()).toBe(1);
   });
 });
@@ -103,8 +124,16 @@ describe('a store written by a newer release', () => {
     db.close();
     const before = hash();
     for (const migrate of [false, true]) {
-      const e = await h.open({ ...DEFAULTS, migrate }).then(() => null, (x: unknown) => x);
-      expect(e).toMatchObject({ name: 'SchemaVersionError', code: 'NEWER_SCHEMA', storeVersion: STORE_SCHEMA_VERSION + 1, releaseVersion: STORE_SCHEMA_VERSION });
+      const e = await h.open({ ...DEFAULTS, migrate }).then(
+        () => null,
+        (x: unknown) => x,
+      );
+      expect(e).toMatchObject({
+        name: 'SchemaVersionError',
+        code: 'NEWER_SCHEMA',
+        storeVersion: STORE_SCHEMA_VERSION + 1,
+        releaseVersion: STORE_SCHEMA_VERSION,
+      });
       expect((e as Error).message).toContain(`version ${STORE_SCHEMA_VERSION + 1}`);
       expect((e as Error).message).toContain(`version ${STORE_SCHEMA_VERSION}`);
     }

@@ -20,7 +20,8 @@ type Seen = [number, string, string][];
 
 function walked(s: StoreState, after: number, walk: 'rows' | number): { result: AuditChainResult; seen: Seen } {
   const seen: Seen = [];
-  const onVerified = (sequence: number, contractId: string, body: Uint8Array) => seen.push([sequence, contractId, Buffer.from(body).toString('hex')]);
+  const onVerified = (sequence: number, contractId: string, body: Uint8Array) =>
+    seen.push([sequence, contractId, Buffer.from(body).toString('hex')]);
   const start = auditMacAt(s, after) as Uint8Array;
   const result = s.db.transaction(() =>
     walk === 'rows'
@@ -59,24 +60,44 @@ describe('walkAuditChain', () => {
   });
 
   const tamperings: [string, number, (db: Database.Database) => void][] = [
-    ['a flipped body byte', 7, (db) => {
-      const body = Buffer.from(db.prepare('SELECT body FROM audit_events WHERE sequence = 7').pluck().get() as Buffer);
-      body[40] = (body[40] as number) ^ 0x01;
-      db.prepare('UPDATE audit_events SET body = ? WHERE sequence = 7').run(body);
-    }],
+    [
+      'a flipped body byte',
+      7,
+      (db) => {
+        const body = Buffer.from(db.prepare('SELECT body FROM audit_events WHERE sequence = 7').pluck().get() as Buffer);
+        body[40] = (body[40] as number) ^ 0x01;
+        db.prepare('UPDATE audit_events SET body = ? WHERE sequence = 7').run(body);
+      },
+    ],
     ['a MAC one byte short', 7, (db) => db.prepare('UPDATE audit_events SET mac = substr(mac, 1, 31) WHERE sequence = 7').run()],
     ['a deleted row', 7, (db) => db.prepare('DELETE FROM audit_events WHERE sequence = 7').run()],
-    ['two bodies swapped', 5, (db) => {
-      const [a, b] = db.prepare('SELECT body FROM audit_events WHERE sequence IN (5, 6) ORDER BY sequence').pluck().all() as Buffer[];
-      db.prepare('UPDATE audit_events SET body = ? WHERE sequence = 6').run(a);
-      db.prepare('UPDATE audit_events SET body = ? WHERE sequence = 5').run(b);
-    }],
-    ['a contract id changed to a multi-byte one', 9, (db) => db.prepare("UPDATE audit_events SET contract_id = 'ctr-é' WHERE sequence = 9").run()],
-    ['a row added past a gap after the head', 14, (db) => db.prepare('INSERT INTO audit_events SELECT 20, contract_id, body, mac FROM audit_events WHERE sequence = 13').run()],
-    ['the last row replaced by a copy of the first', 13, (db) => {
-      db.prepare('DELETE FROM audit_events WHERE sequence = 13').run();
-      db.prepare('INSERT INTO audit_events SELECT 13, contract_id, body, mac FROM audit_events WHERE sequence = 1').run();
-    }],
+    [
+      'two bodies swapped',
+      5,
+      (db) => {
+        const [a, b] = db.prepare('SELECT body FROM audit_events WHERE sequence IN (5, 6) ORDER BY sequence').pluck().all() as Buffer[];
+        db.prepare('UPDATE audit_events SET body = ? WHERE sequence = 6').run(a);
+        db.prepare('UPDATE audit_events SET body = ? WHERE sequence = 5').run(b);
+      },
+    ],
+    [
+      'a contract id changed to a multi-byte one',
+      9,
+      (db) => db.prepare("UPDATE audit_events SET contract_id = 'ctr-é' WHERE sequence = 9").run(),
+    ],
+    [
+      'a row added past a gap after the head',
+      14,
+      (db) => db.prepare('INSERT INTO audit_events SELECT 20, contract_id, body, mac FROM audit_events WHERE sequence = 13').run(),
+    ],
+    [
+      'the last row replaced by a copy of the first',
+      13,
+      (db) => {
+        db.prepare('DELETE FROM audit_events WHERE sequence = 13').run();
+        db.prepare('INSERT INTO audit_events SELECT 13, contract_id, body, mac FROM audit_events WHERE sequence = 1').run();
+      },
+    ],
   ];
   for (const [what, broken, tamper] of tamperings) {
     it(`reports ${what} at the sequence the row walk names, having seen the same rows`, async () => {

@@ -17,7 +17,12 @@ export interface AliasDescriptionChangeResult {
   readonly pendingRequest: string | null;
 }
 
-const REFUSED: AliasDescriptionChangeResult = Object.freeze({ status: OperationStatus.REFUSED, operationId: null, contractId: null, pendingRequest: null });
+const REFUSED: AliasDescriptionChangeResult = Object.freeze({
+  status: OperationStatus.REFUSED,
+  operationId: null,
+  contractId: null,
+  pendingRequest: null,
+});
 
 /**
  * Every `refused` has one shape — no operation id, contract id or pending request — whichever gate refused

@@ -80,7 +80,7 @@ const DEFAULT_CONTRACT_LIFETIME_MS = 60 * 60 * 1000;
 
 /** The adapter's method as a contract binding: a mutating one (a GET adapter never makes a contract). */
 function mutatingMethodOf(method: HttpMethod): NewContractInput['http_method'] {
-  if (method === 'GET') throw new TypeError('the adapter\'s method is not a mutating one');
+  if (method === 'GET') throw new TypeError("the adapter's method is not a mutating one");
   return method;
 }
 
@@ -109,7 +109,8 @@ export class AliasDescriptionGatekeeper {
   constructor(options: AliasDescriptionGatekeeperOptions) {
     const fn = 'AliasDescriptionGatekeeper';
     assertObject(options, `${fn}: "options"`);
-    if (!(options.store instanceof SqliteRecoveryContractStore)) throw new TypeError(`${fn}: "store" must be a SqliteRecoveryContractStore`);
+    if (!(options.store instanceof SqliteRecoveryContractStore))
+      throw new TypeError(`${fn}: "store" must be a SqliteRecoveryContractStore`);
     assertObject(options.consumption, `${fn}: "consumption"`);
     assertFunction(options.consumption.tryConsume, `${fn}: "consumption.tryConsume"`, 'a function tryConsume(authorizationId, issuedAt)');
     assertFunction(options.consumption.isConsumed, `${fn}: "consumption.isConsumed"`, 'a function isConsumed(authorizationId, issuedAt)');
@@ -119,7 +120,8 @@ export class AliasDescriptionGatekeeper {
     if (!isProfile(options.profile)) throw new TypeError(`${fn}: "profile" must be a Profile`);
     if (!(options.authorities instanceof PinnedAuthoritySet)) throw new TypeError(`${fn}: "authorities" must be a PinnedAuthoritySet`);
     assertObject(options.appliance, `${fn}: "appliance"`);
-    if (typeof options.appliance.baseUrl !== 'string' || !isSafeToken(options.appliance.tlsMode)) throw new TypeError(`${fn}: "appliance" must be {baseUrl, tlsMode}`);
+    if (typeof options.appliance.baseUrl !== 'string' || !isSafeToken(options.appliance.tlsMode))
+      throw new TypeError(`${fn}: "appliance" must be {baseUrl, tlsMode}`);
     assertFunction(options.clock, `${fn}: "clock"`, 'a function returning UTC milliseconds');
     if (!(options.refusals instanceof RefusalRecorder)) throw new TypeError(`${fn}: "refusals" must be a RefusalRecorder`);
     const lifetime = options.contractLifetimeMs ?? DEFAULT_CONTRACT_LIFETIME_MS;
@@ -212,7 +214,9 @@ export class AliasDescriptionGatekeeper {
       });
       const bindingDigest = applianceBindingDigest(binding);
       if (bindingDigest !== prepared.payload.appliance_binding_digest) fail('ANOMALY', RefusalGate.APPLIANCE_BINDING);
-      const target = await gateAsync('STALE', RefusalGate.FRESHNESS, () => ADAPTER.readTarget(this.#readClient, { alias_name: parts.aliasName }));
+      const target = await gateAsync('STALE', RefusalGate.FRESHNESS, () =>
+        ADAPTER.readTarget(this.#readClient, { alias_name: parts.aliasName }),
+      );
       const fresh = gate('STALE', RefusalGate.FRESHNESS, () =>
         prepareAliasExecutionIntent(target, prepared.payload.normalized_intent, bindingDigest),
       );
@@ -221,7 +225,8 @@ export class AliasDescriptionGatekeeper {
       // (6) replay, read-only: an authorization already consumed is refused as a replay before containment.
       const authorizationId = authorization.payload.authorization_id;
       const issuedAt = authorization.payload.issued_at;
-      if (gate('ANOMALY', RefusalGate.REPLAY, () => this.#consumption.isConsumed(authorizationId, issuedAt)) !== false) fail('ANOMALY', RefusalGate.REPLAY);
+      if (gate('ANOMALY', RefusalGate.REPLAY, () => this.#consumption.isConsumed(authorizationId, issuedAt)) !== false)
+        fail('ANOMALY', RefusalGate.REPLAY);
 
       // The contract this authorization creates; its life never outlasts the authorization.
       const a = ADAPTER;
@@ -248,7 +253,11 @@ export class AliasDescriptionGatekeeper {
         },
         expires_at: Math.min(now + this.#contractLifetimeMs, authorization.payload.expires_at),
         target_identity: { alias_name: identity.alias_name },
-        intent: { operation: intent.operation, raw_target_hint: { alias_name: intent.raw_target_hint.alias_name }, new_description: intent.new_description },
+        intent: {
+          operation: intent.operation,
+          raw_target_hint: { alias_name: intent.raw_target_hint.alias_name },
+          new_description: intent.new_description,
+        },
         snapshot: aliasStateCopy(snapshot),
       };
 

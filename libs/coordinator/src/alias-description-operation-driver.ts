@@ -1,4 +1,9 @@
-import { AliasDescriptionAdapter as ADAPTER, TargetResolutionError, aliasTargetFingerprint, normalizeAliasDescriptionIntent } from '@pfsense-mcp/adapters';
+import {
+  AliasDescriptionAdapter as ADAPTER,
+  TargetResolutionError,
+  aliasTargetFingerprint,
+  normalizeAliasDescriptionIntent,
+} from '@pfsense-mcp/adapters';
 import type { AliasTarget } from '@pfsense-mcp/adapters';
 import { ArtifactKind, applianceBindingDigest, executionIntentDigest, planDigestOf } from '@pfsense-mcp/authorization';
 import type { AliasChangeReview, ApplianceBinding, Artifact, PreparedExecutionIntentV1, SigningKey } from '@pfsense-mcp/authorization';
@@ -111,7 +116,8 @@ export class AliasDescriptionOperationDriver {
   constructor(options: AliasDescriptionOperationDriverOptions) {
     const fn = 'AliasDescriptionOperationDriver';
     assertObject(options, `${fn}: "options"`);
-    if (!(options.store instanceof SqliteRecoveryContractStore)) throw new TypeError(`${fn}: "store" must be a SqliteRecoveryContractStore`);
+    if (!(options.store instanceof SqliteRecoveryContractStore))
+      throw new TypeError(`${fn}: "store" must be a SqliteRecoveryContractStore`);
     assertFunction(options.clock, `${fn}: "clock"`, 'a function returning UTC milliseconds');
     if (options.audit !== undefined) {
       assertObject(options.audit, `${fn}: "audit"`);
@@ -119,7 +125,8 @@ export class AliasDescriptionOperationDriver {
     }
     assertObject(options.serverKey, `${fn}: "serverKey"`);
     if (!(options.serverKey.privateKey instanceof Uint8Array)) throw new TypeError(`${fn}: "serverKey.privateKey" must be a Uint8Array`);
-    if (!(options.serverAuthorities instanceof PinnedAuthoritySet)) throw new TypeError(`${fn}: "serverAuthorities" must be a PinnedAuthoritySet`);
+    if (!(options.serverAuthorities instanceof PinnedAuthoritySet))
+      throw new TypeError(`${fn}: "serverAuthorities" must be a PinnedAuthoritySet`);
     const lifetime = options.requestLifetimeMs ?? DEFAULT_REQUEST_LIFETIME_MS;
     if (!Number.isSafeInteger(lifetime) || lifetime < 1000 || lifetime > MAX_REQUEST_LIFETIME_MS) {
       throw new TypeError(`${fn}: "requestLifetimeMs" must be an integer between 1000 and ${MAX_REQUEST_LIFETIME_MS}`);
@@ -181,7 +188,8 @@ export class AliasDescriptionOperationDriver {
       binding = await readApplianceBinding(this.#readClient, this.#appliance);
     } catch (e) {
       // No usable appliance id is an anomaly; a failed read is I/O, audited like the freshness gate's (STALE).
-      if (e instanceof ApplianceIdentityError && e.code === 'NO_APPLIANCE_ID') this.#refusals.refuse('ANOMALY', RefusalGate.APPLIANCE_BINDING);
+      if (e instanceof ApplianceIdentityError && e.code === 'NO_APPLIANCE_ID')
+        this.#refusals.refuse('ANOMALY', RefusalGate.APPLIANCE_BINDING);
       else this.#refusals.refuse('STALE', RefusalGate.FRESHNESS);
       return changeResult(OperationStatus.REFUSED, null);
     }
@@ -251,7 +259,10 @@ export class AliasDescriptionOperationDriver {
     const stepId = aliasAttemptStepId(contracts.length + 1);
     const planDigest = planDigestOf({ operationId, steps: [{ step_id: stepId, execution_intent_digest: prepared.executionIntentDigest }] });
 
-    const authorizations = this.#inboxMatches(operationId, (a) => a.kind === ArtifactKind.PLAN_AUTHORIZATION && a.planDigest === planDigest);
+    const authorizations = this.#inboxMatches(
+      operationId,
+      (a) => a.kind === ArtifactKind.PLAN_AUTHORIZATION && a.planDigest === planDigest,
+    );
     if (authorizations.length === 0) {
       const pending = this.#requests.authorizationRequest(operationId, stepId, planDigest, prepared, binding, input.alias_name);
       return changeResult(OperationStatus.REQUESTED, operationId, null, pending);
@@ -290,7 +301,8 @@ export class AliasDescriptionOperationDriver {
       );
       if (evidence.length === 0) return changeResult(step.status, call.operationId, id, await step.request(c, call));
       const [only] = evidence;
-      if (only === undefined || evidence.length > 1) throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId: call.operationId, contractId: id });
+      if (only === undefined || evidence.length > 1)
+        throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId: call.operationId, contractId: id });
       return step.resolve(c, only.artifact, call);
     }
     // VERIFIED (authenticated by the store) → verified, also after the change, instead of the no-op
@@ -322,7 +334,8 @@ export class AliasDescriptionOperationDriver {
         byStateVersion: true,
         status: OperationStatus.RECONCILIATION_REQUIRED,
         request: (c: RecoveryContract, call: OperationCall) => this.#ensureReconciliationRequest(c, this.#boundAppliance(c, call)),
-        resolve: async (c: RecoveryContract, artifact: Artifact, call: OperationCall) => this.#after(this.gatekeeper.resumeReconciliation(artifact), call.operationId),
+        resolve: async (c: RecoveryContract, artifact: Artifact, call: OperationCall) =>
+          this.#after(this.gatekeeper.resumeReconciliation(artifact), call.operationId),
       }),
       Object.freeze({
         awaits: release.awaits,
@@ -391,7 +404,8 @@ export class AliasDescriptionOperationDriver {
   listWriteOperations(query: WriteOperationsQuery): WriteOperationsPage {
     const fn = 'listWriteOperations';
     assertObject(query, `${fn}: "query"`);
-    if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > 1000) throw new TypeError(`${fn}: "limit" must be an integer in 1..1000`);
+    if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > 1000)
+      throw new TypeError(`${fn}: "limit" must be an integer in 1..1000`);
     if (!Number.isSafeInteger(query.offset) || query.offset < 0) throw new TypeError(`${fn}: "offset" must be a non-negative integer`);
     if (query.operationId !== undefined && (typeof query.operationId !== 'string' || !/^op-[0-9a-f]{64}$/.test(query.operationId))) {
       throw new TypeError(`${fn}: "operationId" must be op- followed by 64 lowercase hex`);
@@ -422,7 +436,8 @@ export class AliasDescriptionOperationDriver {
     } catch {
       throw this.#refusals.refuse('STALE', RefusalGate.FRESHNESS, { contractId: c.contract_id });
     }
-    if (aliasTargetFingerprint(target) !== c.target_fingerprint) throw this.#refusals.refuse('STALE', RefusalGate.FRESHNESS, { contractId: c.contract_id });
+    if (aliasTargetFingerprint(target) !== c.target_fingerprint)
+      throw this.#refusals.refuse('STALE', RefusalGate.FRESHNESS, { contractId: c.contract_id });
     return Object.freeze({ pre_state: aliasStateCopy(ADAPTER.snapshotOf(target)), new_description: input.description });
   }
 
@@ -457,14 +472,18 @@ export class AliasDescriptionOperationDriver {
    * one the server's own confirmation request named). An existing request for this state version is
    * returned as already pending. Refuses (CoordinatorRefusedError) any other state.
    */
-  async emitRecoveryRequest(contractId: string, kind: RecoveryKind): Promise<{ readonly contract: RecoveryContract; readonly pendingRequest: string; readonly alreadyPending: boolean }> {
+  async emitRecoveryRequest(
+    contractId: string,
+    kind: RecoveryKind,
+  ): Promise<{ readonly contract: RecoveryContract; readonly pendingRequest: string; readonly alreadyPending: boolean }> {
     const c = this.#store.load(contractId);
     const k = RECOVERY_KINDS[kind];
     if (!k.awaits(c)) throw this.#refusals.refuse('ANOMALY', k.gate, { contractId });
     const name = k.requestName(c.contract_id, c.state_version);
     if (this.#requests.has(name)) return Object.freeze({ contract: c, pendingRequest: name, alreadyPending: true });
     const appliance = await this.#applianceOfContract(c);
-    const pending = kind === 'release' ? this.#requests.releaseRequest(c, appliance) : await this.#ensureReconciliationRequest(c, appliance);
+    const pending =
+      kind === 'release' ? this.#requests.releaseRequest(c, appliance) : await this.#ensureReconciliationRequest(c, appliance);
     return Object.freeze({ contract: c, pendingRequest: pending, alreadyPending: false });
   }
 
@@ -477,10 +496,16 @@ export class AliasDescriptionOperationDriver {
     const k = RECOVERY_KINDS[kind];
     if (!k.awaits(c)) throw this.#refusals.refuse('ANOMALY', k.gate, { contractId });
     const version = c.state_version;
-    const evidence = this.#inboxMatches(c.operation_id, (a) => a.kind === k.evidence && a.contractId === c.contract_id && a.stateVersion === version);
+    const evidence = this.#inboxMatches(
+      c.operation_id,
+      (a) => a.kind === k.evidence && a.contractId === c.contract_id && a.stateVersion === version,
+    );
     const [only] = evidence;
-    if (only === undefined || evidence.length > 1) throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId: c.operation_id, contractId });
-    return kind === 'release' ? this.gatekeeper.releaseRollbackFailedReservation(only.artifact) : this.gatekeeper.resumeReconciliation(only.artifact);
+    if (only === undefined || evidence.length > 1)
+      throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId: c.operation_id, contractId });
+    return kind === 'release'
+      ? this.gatekeeper.releaseRollbackFailedReservation(only.artifact)
+      : this.gatekeeper.resumeReconciliation(only.artifact);
   }
 
   /** The binding read now, accepted only if it is the one the server's own confirmation request for c named. */
@@ -493,7 +518,8 @@ export class AliasDescriptionOperationDriver {
     } catch {
       throw this.#refusals.refuse('STALE', RefusalGate.FRESHNESS, { contractId: c.contract_id });
     }
-    if (applianceBindingDigest(binding) !== expected) throw this.#refusals.refuse('ANOMALY', RefusalGate.APPLIANCE_BINDING, { contractId: c.contract_id });
+    if (applianceBindingDigest(binding) !== expected)
+      throw this.#refusals.refuse('ANOMALY', RefusalGate.APPLIANCE_BINDING, { contractId: c.contract_id });
     return binding;
   }
 

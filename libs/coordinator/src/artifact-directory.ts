@@ -40,7 +40,8 @@ function checkFileStats(st: Stats, fileName: string, expectedUid: number): void 
   if (st.isSymbolicLink()) throw new ArtifactFileError('SYMLINK', fileName, 'must not be a symbolic link');
   if (!st.isFile()) throw new ArtifactFileError('NOT_REGULAR_FILE', fileName, 'must be a regular file');
   if (st.uid !== expectedUid) throw new ArtifactFileError('WRONG_OWNER', fileName, 'must be owned by the server user');
-  if ((st.mode & 0o077) !== 0) throw new ArtifactFileError('UNSAFE_MODE', fileName, 'must not be readable or writable by group or others (0600)');
+  if ((st.mode & 0o077) !== 0)
+    throw new ArtifactFileError('UNSAFE_MODE', fileName, 'must not be readable or writable by group or others (0600)');
   if (st.size > MAX_ARTIFACT_BYTES) throw new ArtifactFileError('TOO_LARGE', fileName, `must be at most ${MAX_ARTIFACT_BYTES} bytes`);
 }
 
@@ -123,7 +124,11 @@ export class ArtifactDirectory {
   /** Reads one artifact file's bytes after the safety checks; throws ArtifactFileError. */
   read(fileName: string): Uint8Array {
     if (typeof fileName !== 'string' || !FILE_NAME.test(fileName)) {
-      throw new ArtifactFileError('BAD_NAME', typeof fileName === 'string' && !fileName.includes('/') ? fileName : '', 'must be a lowercase *.json name');
+      throw new ArtifactFileError(
+        'BAD_NAME',
+        typeof fileName === 'string' && !fileName.includes('/') ? fileName : '',
+        'must be a lowercase *.json name',
+      );
     }
     const full = join(this.path, fileName);
     let st: Stats;
@@ -168,7 +173,11 @@ export class ArtifactDirectory {
    */
   statKey(fileName: string): string {
     if (typeof fileName !== 'string' || !FILE_NAME.test(fileName)) {
-      throw new ArtifactFileError('BAD_NAME', typeof fileName === 'string' && !fileName.includes('/') ? fileName : '', 'must be a lowercase *.json name');
+      throw new ArtifactFileError(
+        'BAD_NAME',
+        typeof fileName === 'string' && !fileName.includes('/') ? fileName : '',
+        'must be a lowercase *.json name',
+      );
     }
     let st: Stats;
     let ns: BigIntStats;
@@ -203,7 +212,8 @@ export class ArtifactDirectory {
     }
     if (typeof text !== 'string') throw new TypeError('ArtifactDirectory.write: "text" must be a string');
     const bytes = Buffer.from(text, 'utf8');
-    if (bytes.length > MAX_ARTIFACT_BYTES) throw new ArtifactFileError('TOO_LARGE', fileName, `must be at most ${MAX_ARTIFACT_BYTES} bytes`);
+    if (bytes.length > MAX_ARTIFACT_BYTES)
+      throw new ArtifactFileError('TOO_LARGE', fileName, `must be at most ${MAX_ARTIFACT_BYTES} bytes`);
     this.check();
     const temp = join(this.path, `.tmp-${randomBytes(12).toString('hex')}`);
     let fd: number;
@@ -223,7 +233,8 @@ export class ArtifactDirectory {
       try {
         linkSync(temp, join(this.path, fileName));
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw new ArtifactFileError('EXISTS', fileName, 'already exists (never overwritten)');
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST')
+          throw new ArtifactFileError('EXISTS', fileName, 'already exists (never overwritten)');
         throw new ArtifactFileError('IO', fileName, 'cannot be linked into place');
       }
     } finally {

@@ -1,15 +1,6 @@
 /** Why an inbox/outbox path or file was refused. Stable strings. */
 export type ArtifactFileErrorCode =
-  | 'BAD_NAME'
-  | 'NOT_DIRECTORY'
-  | 'SYMLINK'
-  | 'NOT_REGULAR_FILE'
-  | 'WRONG_OWNER'
-  | 'UNSAFE_MODE'
-  | 'TOO_LARGE'
-  | 'EXISTS'
-  | 'CHANGED'
-  | 'IO';
+  'BAD_NAME' | 'NOT_DIRECTORY' | 'SYMLINK' | 'NOT_REGULAR_FILE' | 'WRONG_OWNER' | 'UNSAFE_MODE' | 'TOO_LARGE' | 'EXISTS' | 'CHANGED' | 'IO';
 
 /** A refused artifact directory or file. Carries the code and the file name (never its content). */
 export class ArtifactFileError extends Error {

@@ -22,10 +22,14 @@ const HEX16 = /^[0-9a-f]{16}$/;
 export function authorizationRequestName(parts: AuthorizationRequestName): string {
   assertObject(parts, 'authorizationRequestName: "parts"');
   const { aliasKey, operationId, planPrefix, expiresAt } = parts;
-  if (typeof aliasKey !== 'string' || !HEX16.test(aliasKey)) throw new TypeError('authorizationRequestName: "aliasKey" must be 16 lowercase hex');
-  if (typeof operationId !== 'string' || !/^op-[0-9a-f]{64}$/.test(operationId)) throw new TypeError('authorizationRequestName: "operationId" must be op- and 64 hex');
-  if (typeof planPrefix !== 'string' || !HEX16.test(planPrefix)) throw new TypeError('authorizationRequestName: "planPrefix" must be 16 lowercase hex');
-  if (!Number.isSafeInteger(expiresAt) || expiresAt < 0) throw new TypeError('authorizationRequestName: "expiresAt" must be non-negative integer milliseconds');
+  if (typeof aliasKey !== 'string' || !HEX16.test(aliasKey))
+    throw new TypeError('authorizationRequestName: "aliasKey" must be 16 lowercase hex');
+  if (typeof operationId !== 'string' || !/^op-[0-9a-f]{64}$/.test(operationId))
+    throw new TypeError('authorizationRequestName: "operationId" must be op- and 64 hex');
+  if (typeof planPrefix !== 'string' || !HEX16.test(planPrefix))
+    throw new TypeError('authorizationRequestName: "planPrefix" must be 16 lowercase hex');
+  if (!Number.isSafeInteger(expiresAt) || expiresAt < 0)
+    throw new TypeError('authorizationRequestName: "expiresAt" must be non-negative integer milliseconds');
   return `authorization-request.${aliasKey}.${operationId}.${planPrefix}.${expiresAt}.json`;
 }
 

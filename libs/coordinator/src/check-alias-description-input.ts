@@ -13,7 +13,8 @@ export function checkAliasDescriptionInput(input: AliasDescriptionChangeInput): 
     throw new CoordinatorInputError('INVALID_ARGUMENT', 'input', null, 'must be an object {aliasName, description}');
   }
   const extra = Object.keys(input).find((k) => k !== 'aliasName' && k !== 'description');
-  if (extra !== undefined) throw new CoordinatorInputError('INVALID_ARGUMENT', 'input', 'UNKNOWN_FIELD', 'must have only aliasName and description');
+  if (extra !== undefined)
+    throw new CoordinatorInputError('INVALID_ARGUMENT', 'input', 'UNKNOWN_FIELD', 'must have only aliasName and description');
   try {
     return parseAliasDescriptionInput({ alias_name: input.aliasName, description: input.description });
   } catch (e) {

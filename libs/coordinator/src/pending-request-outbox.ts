@@ -219,7 +219,11 @@ export class PendingRequestOutbox {
     // This alias's outstanding requests concern this call: each must be the server's own, as named.
     for (const e of ofAlias) {
       const artifact = this.#ownOutboxFile(e.fileName, ArtifactKind.AUTHORIZATION_REQUEST);
-      if (artifact.kind !== ArtifactKind.AUTHORIZATION_REQUEST || artifact.payload.expires_at !== e.parts.expiresAt || artifact.payload.operation_id !== e.parts.operationId) {
+      if (
+        artifact.kind !== ArtifactKind.AUTHORIZATION_REQUEST ||
+        artifact.payload.expires_at !== e.parts.expiresAt ||
+        artifact.payload.operation_id !== e.parts.operationId
+      ) {
         throw this.#refusals.refuse('ANOMALY', RefusalGate.OUTBOX, { operationId });
       }
     }
@@ -228,19 +232,23 @@ export class PendingRequestOutbox {
     }
 
     const expiresAt = now + this.#requestLifetimeMs;
-    const request = this.#build(() => createPendingAuthorizationRequest(
-      {
-        operationId,
-        stepId,
-        riskClass: 'low',
-        executionIntent: prepared.executionIntent,
-        appliance: binding,
-        review: prepared.review,
-        issuedAt: now,
-        expiresAt,
-      },
-      this.#serverKey,
-    ), { operationId });
+    const request = this.#build(
+      () =>
+        createPendingAuthorizationRequest(
+          {
+            operationId,
+            stepId,
+            riskClass: 'low',
+            executionIntent: prepared.executionIntent,
+            appliance: binding,
+            review: prepared.review,
+            issuedAt: now,
+            expiresAt,
+          },
+          this.#serverKey,
+        ),
+      { operationId },
+    );
     return this.#write(authorizationRequestName({ aliasKey, operationId, planPrefix, expiresAt }), request);
   }
 
@@ -252,20 +260,22 @@ export class PendingRequestOutbox {
   ): string {
     const name = confirmationRequestName(c.contract_id);
     if (this.#outbox.has(name)) return name;
-    return this.#writeContractRequest(name, c, () => createPendingConfirmationRequest(
-      {
-        contractId: c.contract_id,
-        operationId: c.operation_id,
-        intentDigest: c.intent_digest,
-        targetFingerprint: c.target_fingerprint,
-        executionIntent: intent,
-        appliance: binding,
-        review,
-        issuedAt: this.#clock(),
-        expiresAt: c.expires_at,
-      },
-      this.#serverKey,
-    ));
+    return this.#writeContractRequest(name, c, () =>
+      createPendingConfirmationRequest(
+        {
+          contractId: c.contract_id,
+          operationId: c.operation_id,
+          intentDigest: c.intent_digest,
+          targetFingerprint: c.target_fingerprint,
+          executionIntent: intent,
+          appliance: binding,
+          review,
+          issuedAt: this.#clock(),
+          expiresAt: c.expires_at,
+        },
+        this.#serverKey,
+      ),
+    );
   }
 
   /**
@@ -300,20 +310,22 @@ export class PendingRequestOutbox {
     observed: AliasTarget,
   ): string {
     const name = reconciliationRequestName(c.contract_id, c.state_version);
-    return this.#writeContractRequest(name, c, () => createPendingReconciliationRequest(
-      {
-        ...this.#contractFacts(c, appliance),
-        stateVersion: observation.stateVersion,
-        origin: observation.origin,
-        observedFingerprint: observation.observedFingerprint,
-        observedLocator: observation.observedLifecycleLocator,
-        observedState: aliasStateCopy(ADAPTER.snapshotOf(observed)),
-        review,
-        // What pfSense's config history showed after the send, as the contract recorded it (corroboration only).
-        configHistory: configHistoryCorroborationOf(observation.configHistory),
-      },
-      this.#serverKey,
-    ));
+    return this.#writeContractRequest(name, c, () =>
+      createPendingReconciliationRequest(
+        {
+          ...this.#contractFacts(c, appliance),
+          stateVersion: observation.stateVersion,
+          origin: observation.origin,
+          observedFingerprint: observation.observedFingerprint,
+          observedLocator: observation.observedLifecycleLocator,
+          observedState: aliasStateCopy(ADAPTER.snapshotOf(observed)),
+          review,
+          // What pfSense's config history showed after the send, as the contract recorded it (corroboration only).
+          configHistory: configHistoryCorroborationOf(observation.configHistory),
+        },
+        this.#serverKey,
+      ),
+    );
   }
 
   releaseRequest(c: RecoveryContract, appliance: ApplianceBinding): string {

@@ -20,7 +20,9 @@ export class ApplianceIdentityError extends Error {
   override readonly name = 'ApplianceIdentityError';
   readonly code: 'NO_APPLIANCE_ID' | 'READ_FAILED';
   constructor(code: 'NO_APPLIANCE_ID' | 'READ_FAILED') {
-    super(`appliance binding: ${code === 'NO_APPLIANCE_ID' ? 'the appliance reports no usable id' : 'the appliance id could not be read'} (${code})`);
+    super(
+      `appliance binding: ${code === 'NO_APPLIANCE_ID' ? 'the appliance reports no usable id' : 'the appliance id could not be read'} (${code})`,
+    );
     this.code = code;
   }
 }

@@ -27,7 +27,8 @@ export interface StoreEvidenceVerifiers {
  */
 export function createStoreEvidenceVerifiers(options: { readonly authorities: PinnedAuthoritySet }): StoreEvidenceVerifiers {
   assertObject(options, 'createStoreEvidenceVerifiers: "options"');
-  if (!(options.authorities instanceof PinnedAuthoritySet)) throw new TypeError('createStoreEvidenceVerifiers: "authorities" must be a PinnedAuthoritySet');
+  if (!(options.authorities instanceof PinnedAuthoritySet))
+    throw new TypeError('createStoreEvidenceVerifiers: "authorities" must be a PinnedAuthoritySet');
   const authorities = options.authorities;
   return Object.freeze({
     confirmationVerifier: Object.freeze({

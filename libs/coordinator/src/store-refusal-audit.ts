@@ -10,7 +10,8 @@ export class StoreRefusalAudit implements RefusalAuditSink {
   readonly #store: SqliteRecoveryContractStore;
 
   constructor(store: SqliteRecoveryContractStore) {
-    if (!(store instanceof SqliteRecoveryContractStore)) throw new TypeError('StoreRefusalAudit: "store" must be a SqliteRecoveryContractStore');
+    if (!(store instanceof SqliteRecoveryContractStore))
+      throw new TypeError('StoreRefusalAudit: "store" must be a SqliteRecoveryContractStore');
     this.#store = store;
     Object.freeze(this);
   }

@@ -40,7 +40,8 @@ export interface WriteOperationsPage {
 export function pendingRequestNameOf(c: RecoveryContract): string | null {
   if (c.state === RecoveryState.PREPARED && c.confirmation === null) return confirmationRequestName(c.contract_id);
   if (c.state === RecoveryState.RECONCILIATION) return reconciliationRequestName(c.contract_id, c.state_version);
-  if (c.state === RecoveryState.ROLLBACK_FAILED && c.reservation_release === null) return releaseRequestName(c.contract_id, c.state_version);
+  if (c.state === RecoveryState.ROLLBACK_FAILED && c.reservation_release === null)
+    return releaseRequestName(c.contract_id, c.state_version);
   return null;
 }
 
@@ -61,7 +62,8 @@ export function writeOperationsView(
     list.push(c);
     byOperation.set(c.operation_id, list);
   }
-  const order = (a: RecoveryContract, b: RecoveryContract): number => a.created_at - b.created_at || (a.contract_id < b.contract_id ? -1 : a.contract_id > b.contract_id ? 1 : 0);
+  const order = (a: RecoveryContract, b: RecoveryContract): number =>
+    a.created_at - b.created_at || (a.contract_id < b.contract_id ? -1 : a.contract_id > b.contract_id ? 1 : 0);
   const groups = [...byOperation.values()].map((list) => list.sort(order));
   const latestOf = (list: RecoveryContract[]): RecoveryContract => list[list.length - 1] as RecoveryContract;
   groups.sort((a, b) => order(latestOf(b), latestOf(a)));

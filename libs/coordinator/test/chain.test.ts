@@ -104,7 +104,19 @@ describe('alias description chain', () => {
     expect(review.status).toBe(4);
     expect(review.json?.ok).toBe(false);
     expect(review.stdout).not.toContain('all open');
-    const sign = runSigner(['sign', tampered, '--key', ring.files['plan-authorization'].key, '--server-key', ring.files['server-request'].pub, '--out', world.inbox, '--approve', 'yes', '--json']);
+    const sign = runSigner([
+      'sign',
+      tampered,
+      '--key',
+      ring.files['plan-authorization'].key,
+      '--server-key',
+      ring.files['server-request'].pub,
+      '--out',
+      world.inbox,
+      '--approve',
+      'yes',
+      '--json',
+    ]);
     expect(sign.status).toBe(4);
     expect(readdirSync(world.inbox)).toEqual([]);
     expect(world.store.list()).toEqual([]);
@@ -138,7 +150,9 @@ describe('alias description chain', () => {
     expect(r.operationId).toBe(operationId);
     // no authorization request was needed: only the confirmation request is in the outbox
     expect(readdirSync(world.outbox)).toEqual([r.pendingRequest]);
-    expect(world.store.load(r.contractId as string).provenance.authorization_id).toBe(authorization.kind === 'pfsense-mcp/plan-authorization' ? authorization.payload.authorization_id : '');
+    expect(world.store.load(r.contractId as string).provenance.authorization_id).toBe(
+      authorization.kind === 'pfsense-mcp/plan-authorization' ? authorization.payload.authorization_id : '',
+    );
   });
 
   it('refuses a no-op and names the argument of invalid input; an unknown alias is an input error', async () => {
@@ -157,7 +171,9 @@ describe('alias description chain', () => {
       expect((error as CoordinatorInputError).argument).toBe(argument);
       expect((error as Error).message).not.toContain('bell');
     }
-    const unknown = await world.driver.requestAliasDescriptionChange({ aliasName: 'NO_SUCH_ALIAS', description: 'x' }).catch((e: unknown) => e);
+    const unknown = await world.driver
+      .requestAliasDescriptionChange({ aliasName: 'NO_SUCH_ALIAS', description: 'x' })
+      .catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(CoordinatorInputError);
     expect((unknown as CoordinatorInputError).argument).toBe('aliasName');
     expect((unknown as CoordinatorInputError).code).toBe('UNKNOWN_ALIAS');

@@ -21,7 +21,10 @@ function ask(description: string, aliasName = 'LAN_SERVERS'): Promise<AliasDescr
 }
 
 /** requested → the operator signs the pending authorization → it is in the inbox (not yet used). */
-async function signedInInbox(description: string, fileName: string): Promise<{ authz: PlanAuthorizationV2; request: PendingAuthorizationRequest }> {
+async function signedInInbox(
+  description: string,
+  fileName: string,
+): Promise<{ authz: PlanAuthorizationV2; request: PendingAuthorizationRequest }> {
   const r = await ask(description);
   expect(r.status).toBe(OperationStatus.REQUESTED);
   const authz = signAuthorization(world, r.pendingRequest as string) as PlanAuthorizationV2;
@@ -70,7 +73,10 @@ describe('containment is decided before consumption (real default limits)', () =
     expect(world.consumption.isConsumed(id)).toBe(true);
     // the consumption gate is given the authorization's issued_at (refused if before an accepted restore)
     expect(world.ledger.lastIssuedAt).toBe(authz.payload.issued_at);
-    expect(world.store.load(second.contractId as string)).toMatchObject({ state: RecoveryState.PREPARED, provenance: { authorization_id: id } });
+    expect(world.store.load(second.contractId as string)).toMatchObject({
+      state: RecoveryState.PREPARED,
+      provenance: { authorization_id: id },
+    });
     putInbox(world, 'second-confirmation.json', signConfirmation(world, second.pendingRequest as string));
     expect((await ask('Servers (second)')).status).toBe(OperationStatus.VERIFIED);
     expect((await aliasNow(sim, 'LAN_SERVERS'))?.descr).toBe('Servers (second)');
@@ -100,7 +106,10 @@ describe('containment is decided before consumption (real default limits)', () =
     const calls = world.ledger.calls;
     const direct = await world.gatekeeper
       .authorizeAndCreate({ authorization: authz, preparedIntent: request.payload.execution_intent, stepId: request.payload.step_id })
-      .then(() => null, (e: unknown) => e);
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(direct).toBeInstanceOf(CoordinatorRefusedError);
     expect(world.ledger.calls).toBe(calls);
     expect(world.consumption.isConsumed(id)).toBe(false);
@@ -121,7 +130,11 @@ describe('containment is decided before consumption (real default limits)', () =
     const request = readOutbox(world, r.pendingRequest as string) as PendingAuthorizationRequest;
     const authz = signAuthorization(world, r.pendingRequest as string) as PlanAuthorizationV2;
     const attempt = () =>
-      world.gatekeeper.authorizeAndCreate({ authorization: authz, preparedIntent: request.payload.execution_intent, stepId: request.payload.step_id });
+      world.gatekeeper.authorizeAndCreate({
+        authorization: authz,
+        preparedIntent: request.payload.execution_intent,
+        stepId: request.payload.step_id,
+      });
     const contract = await attempt();
     // the first contract is PREPARED on the target: the replay meets the outstanding-PREPARED limit too
     await expect(attempt()).rejects.toBeInstanceOf(CoordinatorRefusedError);

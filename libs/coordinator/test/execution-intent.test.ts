@@ -9,7 +9,14 @@ import { prepareAliasExecutionIntent } from '../src/index.js';
 import { buildAliasExecutionIntent } from '../src/alias-execution-intent.js';
 
 const BINDING = 'b'.repeat(64);
-const target = parseAliasTarget({ id: 3, name: 'web_servers', type: 'host', descr: 'old', address: ['10.0.0.1', '10.0.0.2'], detail: ['a', 'b'] });
+const target = parseAliasTarget({
+  id: 3,
+  name: 'web_servers',
+  type: 'host',
+  descr: 'old',
+  address: ['10.0.0.1', '10.0.0.2'],
+  detail: ['a', 'b'],
+});
 const intent = { operation: 'set_firewall_alias_description_v1', raw_target_hint: { alias_name: 'web_servers' }, new_description: 'new' };
 
 /** What the resume path has: the contract's bindings, which the store keeps instead of the target. */
@@ -45,7 +52,13 @@ describe('the one execution-intent builder', () => {
   it('the review pre-state is a frozen copy with its own arrays', () => {
     const { review } = prepareAliasExecutionIntent(target, intent, BINDING);
     expect(Object.isFrozen(review.pre_state)).toBe(true);
-    expect(review.pre_state).toEqual({ name: 'web_servers', type: 'host', descr: 'old', address: ['10.0.0.1', '10.0.0.2'], detail: ['a', 'b'] });
+    expect(review.pre_state).toEqual({
+      name: 'web_servers',
+      type: 'host',
+      descr: 'old',
+      address: ['10.0.0.1', '10.0.0.2'],
+      detail: ['a', 'b'],
+    });
     expect(review.pre_state.address).not.toBe(target.address);
   });
 });

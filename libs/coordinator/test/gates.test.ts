@@ -6,7 +6,18 @@ import type { Artifact, PendingAuthorizationRequest, PlanAuthorizationV2, Signin
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { CoordinatorRefusedError, OperationStatus } from '../src/index.js';
 import { sim, useCoordinatorWorld, world } from './support/coordinator-suite.js';
-import { HOUR, STATUS_PATH, adminSetDescription, makeWorld, patchCount, putInbox, readOutbox, signAuthorization, signConfirmation, startTestSimulator } from './support/world.js';
+import {
+  HOUR,
+  STATUS_PATH,
+  adminSetDescription,
+  makeWorld,
+  patchCount,
+  putInbox,
+  readOutbox,
+  signAuthorization,
+  signConfirmation,
+  startTestSimulator,
+} from './support/world.js';
 
 useCoordinatorWorld();
 
@@ -28,7 +39,11 @@ function attempt(req: Requested, authorization: unknown, stepId = req.request.pa
   return world.gatekeeper.authorizeAndCreate({ authorization, preparedIntent: req.request.payload.execution_intent, stepId });
 }
 
-function signWith(req: Requested, key: SigningKey, overrides: Partial<{ planDigest: string; stepDigest: string; expiresAt: number }> = {}): PlanAuthorizationV2 {
+function signWith(
+  req: Requested,
+  key: SigningKey,
+  overrides: Partial<{ planDigest: string; stepDigest: string; expiresAt: number }> = {},
+): PlanAuthorizationV2 {
   const p = req.request.payload;
   return createPlanAuthorizationV2(
     {
@@ -44,7 +59,10 @@ function signWith(req: Requested, key: SigningKey, overrides: Partial<{ planDige
 
 /** The refusal is uniform, nothing was read, consumed or created, and the audit has one value-free class. */
 async function expectPureRefusal(promise: Promise<unknown>, gets: 'none' | 'some' = 'none', refusalClass: 'ANOMALY' | 'STALE' = 'ANOMALY') {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(CoordinatorRefusedError);
   expect((error as Error).message).toBe('refused');
   if (gets === 'none') expect(world.reads.calls).toEqual([]);
@@ -131,12 +149,19 @@ describe('authorizeAndCreate gate order', () => {
     const opId = aliasOperationId('b'.repeat(64), 'LAN_SERVERS', 'Servers (new)');
     const steps = [{ step_id: p.step_id, execution_intent_digest: otherDigest }];
     const authz = createPlanAuthorizationV2(
-      { planDigest: planDigestOf({ operationId: opId, steps }), steps, riskClass: 'low', issuedAt: world.clock.now, expiresAt: world.clock.now + HOUR },
+      {
+        planDigest: planDigestOf({ operationId: opId, steps }),
+        steps,
+        riskClass: 'low',
+        issuedAt: world.clock.now,
+        expiresAt: world.clock.now + HOUR,
+      },
       world.keys.authorization,
     );
-    const error = await world.gatekeeper
-      .authorizeAndCreate({ authorization: authz, preparedIntent: other, stepId: p.step_id })
-      .then(() => null, (e: unknown) => e);
+    const error = await world.gatekeeper.authorizeAndCreate({ authorization: authz, preparedIntent: other, stepId: p.step_id }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(CoordinatorRefusedError);
     expect(world.reads.calls.map((c) => c.path)).toEqual(['/api/v2/status/system']);
     expect(world.ledger.calls).toBe(0);
@@ -168,7 +193,10 @@ describe('authorizeAndCreate gate order', () => {
     const req = await requested();
     const authz = signAuthorization(world, req.file);
     await attempt(req, authz);
-    const error = await attempt(req, authz).then(() => null, (e: unknown) => e);
+    const error = await attempt(req, authz).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(CoordinatorRefusedError);
     expect(world.store.list()).toHaveLength(1);
     expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'REPLAY' });
@@ -181,8 +209,15 @@ describe('authorizeAndCreate gate order', () => {
     const auditor = await makeWorld(sim, { profile: Profile.AUDITOR, keys: world.keys });
     try {
       const error = await auditor.gatekeeper
-        .authorizeAndCreate({ authorization: authz, preparedIntent: req.request.payload.execution_intent, stepId: req.request.payload.step_id })
-        .then(() => null, (e: unknown) => e);
+        .authorizeAndCreate({
+          authorization: authz,
+          preparedIntent: req.request.payload.execution_intent,
+          stepId: req.request.payload.step_id,
+        })
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
       expect(error).toBeInstanceOf(CoordinatorRefusedError);
       expect(auditor.reads.calls).toEqual([]);
       expect(auditor.ledger.calls).toBe(0);
@@ -252,25 +287,28 @@ describe('confirmAndHandoff', () => {
     expect(ra.contractId).toBe(ca.contract_id);
     const evidenceForA: Artifact = signConfirmation(world, ra.pendingRequest as string);
     const before = patchCount(sim);
-    const error = await world.gatekeeper
-      .confirmAndHandoff(cb.contract_id, evidenceForA, b.request.payload.execution_intent)
-      .then(() => null, (e: unknown) => e);
+    const error = await world.gatekeeper.confirmAndHandoff(cb.contract_id, evidenceForA, b.request.payload.execution_intent).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(CoordinatorRefusedError);
     expect(world.store.load(cb.contract_id)).toMatchObject({ state: 'PREPARED', confirmation: null });
     expect(patchCount(sim)).toBe(before);
     // and A's evidence with B's intent is refused too (the intent is bound by provenance)
-    const error2 = await world.gatekeeper
-      .confirmAndHandoff(ca.contract_id, evidenceForA, b.request.payload.execution_intent)
-      .then(() => null, (e: unknown) => e);
+    const error2 = await world.gatekeeper.confirmAndHandoff(ca.contract_id, evidenceForA, b.request.payload.execution_intent).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error2).toBeInstanceOf(CoordinatorRefusedError);
     expect(world.store.load(ca.contract_id).confirmation).toBeNull();
     // the right pairing executes once; a second handoff is refused
     const done = await world.gatekeeper.confirmAndHandoff(ca.contract_id, evidenceForA, a.request.payload.execution_intent);
     expect(done.state).toBe(RecoveryState.VERIFIED);
     expect(patchCount(sim)).toBe(before + 1);
-    const again = await world.gatekeeper
-      .confirmAndHandoff(ca.contract_id, evidenceForA, a.request.payload.execution_intent)
-      .then(() => null, (e: unknown) => e);
+    const again = await world.gatekeeper.confirmAndHandoff(ca.contract_id, evidenceForA, a.request.payload.execution_intent).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(again).toBeInstanceOf(CoordinatorRefusedError);
     expect(patchCount(sim)).toBe(before + 1);
     putInbox(world, 'unused.json', evidenceForA);
@@ -285,7 +323,11 @@ describe('the default refusal audit is the store chain (docs/DESIGN.md §6: a va
       const request = readOutbox(chained, r.pendingRequest as string) as PendingAuthorizationRequest;
       const authz = signAuthorization(chained, r.pendingRequest as string) as PlanAuthorizationV2;
       const attemptHere = () =>
-        chained.gatekeeper.authorizeAndCreate({ authorization: authz, preparedIntent: request.payload.execution_intent, stepId: request.payload.step_id });
+        chained.gatekeeper.authorizeAndCreate({
+          authorization: authz,
+          preparedIntent: request.payload.execution_intent,
+          stepId: request.payload.step_id,
+        });
       expect(chained.store.listAuditEvents({ limit: 1000 })).toEqual([]);
 
       // STALE: the target changed since signing
@@ -294,7 +336,11 @@ describe('the default refusal audit is the store chain (docs/DESIGN.md §6: a va
       // ANOMALY: a wrong-role key (pure gate), then a replay after the target is back and one contract exists
       const wrongRole = signWith({ request, file: r.pendingRequest as string }, chained.keys.confirmation);
       await expect(
-        chained.gatekeeper.authorizeAndCreate({ authorization: wrongRole, preparedIntent: request.payload.execution_intent, stepId: request.payload.step_id }),
+        chained.gatekeeper.authorizeAndCreate({
+          authorization: wrongRole,
+          preparedIntent: request.payload.execution_intent,
+          stepId: request.payload.step_id,
+        }),
       ).rejects.toBeInstanceOf(CoordinatorRefusedError);
       await adminSetDescription(sim, 0, 'Servers');
       const contract = await attemptHere();
@@ -306,7 +352,9 @@ describe('the default refusal audit is the store chain (docs/DESIGN.md §6: a va
         ['ANOMALY', 'SIGNATURE'],
         ['ANOMALY', 'REPLAY'],
       ]);
-      expect(refusals.every((e) => e.operation_id === r.operationId && e.contract_id === '' && /^[0-9a-f]{64}$/.test(e.evidence_digest ?? ''))).toBe(true);
+      expect(
+        refusals.every((e) => e.operation_id === r.operationId && e.contract_id === '' && /^[0-9a-f]{64}$/.test(e.evidence_digest ?? '')),
+      ).toBe(true);
       // the rows are in the same chain as the contract's own rows, which still verifies (also at a reopen)
       expect(chained.store.listAuditEvents({ contractId: contract.contract_id }).length).toBeGreaterThan(0);
       expect(chained.store.verifyAuditChain()).toEqual({ ok: true });

@@ -66,7 +66,9 @@ describe('ArtifactDirectory', () => {
     ArtifactDirectory.open(path).write('ok.json', '{}');
     const filesElsewhere = ArtifactDirectory.open(path, { ownerUid: (entry) => (entry === 'file' ? uid + 1 : uid) });
     expect(() => filesElsewhere.read('ok.json')).toThrow(expect.objectContaining({ code: 'WRONG_OWNER', fileName: 'ok.json' }));
-    expect(() => ArtifactDirectory.open(path, { ownerUid: () => uid + 1 })).toThrow(expect.objectContaining({ code: 'WRONG_OWNER', fileName: '' }));
+    expect(() => ArtifactDirectory.open(path, { ownerUid: () => uid + 1 })).toThrow(
+      expect.objectContaining({ code: 'WRONG_OWNER', fileName: '' }),
+    );
     expect(ArtifactDirectory.open(path).read('ok.json')).toEqual(new TextEncoder().encode('{}'));
   });
 });

@@ -65,7 +65,10 @@ describe('an alias of MAX_ALIAS_MEMBERS members at the byte bound', () => {
     expect(MAX_ARTIFACT_BYTES).toBe(2 * MAX_ALIAS_STATE_BYTES + 128 * 1024);
     // The fixture really is at the bound: within 5 % of the byte limit, and the fat one beyond it.
     const { name, type, descr, address, detail } = AT_BOUND;
-    const bytes = canonicalBytes({ name, type, descr, address, detail }, { maxArrayLength: MAX_ALIAS_MEMBERS, maxBytes: 2 * MAX_ALIAS_STATE_BYTES }).length;
+    const bytes = canonicalBytes(
+      { name, type, descr, address, detail },
+      { maxArrayLength: MAX_ALIAS_MEMBERS, maxBytes: 2 * MAX_ALIAS_STATE_BYTES },
+    ).length;
     expect(bytes).toBeLessThanOrEqual(MAX_ALIAS_STATE_BYTES);
     expect(bytes).toBeGreaterThan(MAX_ALIAS_STATE_BYTES * 0.95);
   });
@@ -114,18 +117,22 @@ describe('an alias of MAX_ALIAS_MEMBERS members at the byte bound', () => {
   it.each([
     ['one member more', ONE_MORE.name],
     ['more bytes than an alias state may have', TOO_MANY_BYTES.name],
-  ])('refuses an alias with %s before anything is written, audited STALE / SIZE_LIMIT without a value', async (_what, aliasName) => {
-    beyond.control.resetData();
-    world = await makeWorld(beyond, { keys: ring.keys, maxResponseBytes: 16 * 1024 * 1024, audit: 'store' });
-    const r = await world.driver.requestAliasDescriptionChange({ aliasName, description: 'Too big to sign' });
-    expect(r).toEqual({ status: OperationStatus.REFUSED, operationId: null, contractId: null, pendingRequest: null });
-    expect(readdirSync(world.outbox)).toEqual([]);
-    const refusals = world.store.listAuditEvents({ limit: 1000 }).filter((e) => e.kind === 'refusal');
-    expect(refusals.map((e) => [e.outcome_class, e.event])).toEqual([['STALE', 'SIZE_LIMIT']]);
-    expect(refusals[0]?.operation_id).toMatch(/^op-[0-9a-f]{64}$/);
-    expect(world.store.verifyAuditChain()).toEqual({ ok: true });
-    const text = JSON.stringify(world.store.listAuditEvents({ limit: 1000 }));
-    for (const value of [aliasName, 'Too big to sign', 'Entry added']) expect(text).not.toContain(value);
-    expect(world.store.list()).toEqual([]);
-  }, 60_000);
+  ])(
+    'refuses an alias with %s before anything is written, audited STALE / SIZE_LIMIT without a value',
+    async (_what, aliasName) => {
+      beyond.control.resetData();
+      world = await makeWorld(beyond, { keys: ring.keys, maxResponseBytes: 16 * 1024 * 1024, audit: 'store' });
+      const r = await world.driver.requestAliasDescriptionChange({ aliasName, description: 'Too big to sign' });
+      expect(r).toEqual({ status: OperationStatus.REFUSED, operationId: null, contractId: null, pendingRequest: null });
+      expect(readdirSync(world.outbox)).toEqual([]);
+      const refusals = world.store.listAuditEvents({ limit: 1000 }).filter((e) => e.kind === 'refusal');
+      expect(refusals.map((e) => [e.outcome_class, e.event])).toEqual([['STALE', 'SIZE_LIMIT']]);
+      expect(refusals[0]?.operation_id).toMatch(/^op-[0-9a-f]{64}$/);
+      expect(world.store.verifyAuditChain()).toEqual({ ok: true });
+      const text = JSON.stringify(world.store.listAuditEvents({ limit: 1000 }));
+      for (const value of [aliasName, 'Too big to sign', 'Entry added']) expect(text).not.toContain(value);
+      expect(world.store.list()).toEqual([]);
+    },
+    60_000,
+  );
 });

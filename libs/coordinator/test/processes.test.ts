@@ -37,7 +37,13 @@ async function signedRequest(): Promise<{ request: PendingAuthorizationRequest; 
 async function crashInCreate(crashAt: 'before-begin' | 'after-write-before-commit') {
   const { authz } = await signedRequest();
   putInbox(world, 'authorization.json', authz);
-  const c = startChild(child.script, { ...childConfigOf(world, sim, TLS_MODE, LOOSE_RATE_LIMITS), op: 'request', input, crashAt, crashOps: ['create'] });
+  const c = startChild(child.script, {
+    ...childConfigOf(world, sim, TLS_MODE, LOOSE_RATE_LIMITS),
+    op: 'request',
+    input,
+    crashAt,
+    crashOps: ['create'],
+  });
   c.process.stdin?.end();
   const result = await c.done;
   const restart = (): Promise<World> => {
@@ -165,7 +171,9 @@ describe('coordinator processes', () => {
       const retry = await restarted.driver.requestAliasDescriptionChange(input);
       expect(retry.status).toBe(OperationStatus.REFUSED);
       expect(restarted.store.list()).toEqual([]);
-      expect(restarted.store.listAuditEvents({ limit: 1000 }).map((e) => `${e.kind}:${e.outcome_class}:${e.event}`)).toEqual(['refusal:ANOMALY:REPLAY']);
+      expect(restarted.store.listAuditEvents({ limit: 1000 }).map((e) => `${e.kind}:${e.outcome_class}:${e.event}`)).toEqual([
+        'refusal:ANOMALY:REPLAY',
+      ]);
       expect(restarted.store.verifyAuditChain()).toEqual({ ok: true });
       // asked again: still refused, still no contract; the burned file is left for the operator
       expect((await restarted.driver.requestAliasDescriptionChange(input)).status).toBe(OperationStatus.REFUSED);

@@ -12,7 +12,16 @@ import { CoordinatorRefusedError, OperationStatus } from '../src/index.js';
 import type { AliasDescriptionChangeResult } from '../src/index.js';
 import { ring, sim, useCoordinatorWorld, world } from './support/coordinator-suite.js';
 import { reviewAndSign } from './support/signer-cli.js';
-import { ALIAS_PATH, NETGATE_ID, TLS_MODE, adminSetDescription, aliasNow, patchCount, readOutbox, serverAuthorities } from './support/world.js';
+import {
+  ALIAS_PATH,
+  NETGATE_ID,
+  TLS_MODE,
+  adminSetDescription,
+  aliasNow,
+  patchCount,
+  readOutbox,
+  serverAuthorities,
+} from './support/world.js';
 
 useCoordinatorWorld({ signer: true });
 
@@ -33,7 +42,9 @@ async function confirmedInInbox(): Promise<AliasDescriptionChangeResult> {
 }
 
 /** The forward's response is lost (per the fault): RECONCILIATION, then the pending reconciliation request. */
-async function lostForward(fault: 'drop-response-after-apply' | 'reset-before-apply'): Promise<{ contractId: string; requestFile: string }> {
+async function lostForward(
+  fault: 'drop-response-after-apply' | 'reset-before-apply',
+): Promise<{ contractId: string; requestFile: string }> {
   const r2 = await confirmedInInbox();
   sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: fault, times: 1 });
   const r3 = await world.driver.requestAliasDescriptionChange(input);
@@ -49,7 +60,10 @@ async function lostForward(fault: 'drop-response-after-apply' | 'reset-before-ap
   expect(r4.status).toBe(OperationStatus.RECONCILIATION_REQUIRED);
   const requestFile = r4.pendingRequest as string;
   expect(requestFile).toMatch(/^reconciliation-request\./);
-  const request = verifyPendingRequest(readOutbox(world, requestFile), { serverAuthorities: serverAuthorities(world.keys), nowMs: Date.now() }) as PendingReconciliationRequest;
+  const request = verifyPendingRequest(readOutbox(world, requestFile), {
+    serverAuthorities: serverAuthorities(world.keys),
+    nowMs: Date.now(),
+  }) as PendingReconciliationRequest;
   const observation = await world.gatekeeper.observeReconciliationTarget(contractId);
   expect(request.payload).toMatchObject({
     contract_id: contractId,
@@ -64,7 +78,14 @@ async function lostForward(fault: 'drop-response-after-apply' | 'reset-before-ap
   const history = request.version === 2 ? request.payload.config_history : undefined;
   expect(history).toEqual(
     fault === 'drop-response-after-apply'
-      ? { class: 'ONE', reason: null, new_count: 1, new_times: [expect.any(Number)], change_note: 'Modified Firewall Alias via API', descriptions_digest: observation.configHistory?.descriptions_digest }
+      ? {
+          class: 'ONE',
+          reason: null,
+          new_count: 1,
+          new_times: [expect.any(Number)],
+          change_note: 'Modified Firewall Alias via API',
+          descriptions_digest: observation.configHistory?.descriptions_digest,
+        }
       : { class: 'NONE', reason: null, new_count: 0, new_times: [], change_note: null, descriptions_digest: null },
   );
   // asking again writes nothing new; nothing was sent while observing

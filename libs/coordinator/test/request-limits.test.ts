@@ -70,7 +70,7 @@ describe('request limits', () => {
     expect((await ask('LAN_SERVERS', 'd4')).status).toBe(OperationStatus.REQUESTED);
   });
 
-  it('at most 100 outstanding requests in the whole outbox; other aliases\' requests are counted by name, never opened', async () => {
+  it("at most 100 outstanding requests in the whole outbox; other aliases' requests are counted by name, never opened", async () => {
     const now = world.clock.now;
     for (let i = 0; i < WRITE_REQUEST_LIMITS.outbox; i += 1) plantForeignRequest(i, now + HOUR);
     // Opening any of them would be ANOMALY/OUTBOX: the refusal is the limit, so none was opened.
@@ -83,7 +83,8 @@ describe('request limits', () => {
     const now = world.clock.now;
     for (let i = 0; i < WRITE_REQUEST_LIMITS.outbox - 1; i += 1) plantForeignRequest(i, now + HOUR);
     for (let i = 1000; i < 1100; i += 1) plantForeignRequest(i, now - 1);
-    for (let i = 0; i < 1000; i += 1) writeFileSync(join(world.outbox, `confirmation-request.ctr-${hex(i, 32)}.json`), 'never opened', { mode: 0o600 });
+    for (let i = 0; i < 1000; i += 1)
+      writeFileSync(join(world.outbox, `confirmation-request.ctr-${hex(i, 32)}.json`), 'never opened', { mode: 0o600 });
     const r = await ask('LAN_SERVERS', 'd1');
     expect(r.status).toBe(OperationStatus.REQUESTED);
     expect(refusals()).toEqual([]);
@@ -93,7 +94,7 @@ describe('request limits', () => {
 });
 
 describe('a relevant file still fails closed', () => {
-  it('this alias\'s outstanding request that is not the server\'s own (malformed) → ANOMALY/OUTBOX', async () => {
+  it("this alias's outstanding request that is not the server's own (malformed) → ANOMALY/OUTBOX", async () => {
     const r1 = await ask('LAN_SERVERS', 'd1');
     const parts = parseAuthorizationRequestName(r1.pendingRequest as string);
     if (parts === null) throw new Error('unexpected name');
@@ -103,7 +104,7 @@ describe('a relevant file still fails closed', () => {
     expect(refusals()).toEqual(['ANOMALY/OUTBOX']);
   });
 
-  it('this plan\'s request wrongly signed → ANOMALY/OUTBOX, never reused', async () => {
+  it("this plan's request wrongly signed → ANOMALY/OUTBOX, never reused", async () => {
     const r1 = await ask('LAN_SERVERS', 'd1');
     const path = join(world.outbox, r1.pendingRequest as string);
     const doc = JSON.parse(readFileSync(path, 'utf8')) as { proof: { signature: string } };
@@ -115,7 +116,7 @@ describe('a relevant file still fails closed', () => {
     expect(refusals()).toEqual(['ANOMALY/OUTBOX']);
   });
 
-  it('this alias\'s request with an unsafe mode → ANOMALY/OUTBOX', async () => {
+  it("this alias's request with an unsafe mode → ANOMALY/OUTBOX", async () => {
     const r1 = await ask('LAN_SERVERS', 'd1');
     chmodSync(join(world.outbox, r1.pendingRequest as string), 0o644);
     expect((await ask('LAN_SERVERS', 'd2')).status).toBe(OperationStatus.REFUSED);
@@ -124,7 +125,7 @@ describe('a relevant file still fails closed', () => {
 });
 
 describe('inbox leftovers', () => {
-  it('1,001 inbox leftovers (another operation\'s signed authorization) never stop the write; a changed file is re-read and fails closed', async () => {
+  it("1,001 inbox leftovers (another operation's signed authorization) never stop the write; a changed file is re-read and fails closed", async () => {
     const other = await ask('WEB_PORTS', 'w1');
     const leftover = signAuthorization(world, other.pendingRequest as string);
     for (let i = 0; i < 1001; i += 1) putInbox(world, `leftover-${hex(i, 4)}.json`, leftover);

@@ -1,11 +1,5 @@
 export type AuthorityErrorCode =
-  | 'UNSUPPORTED_ALGORITHM'
-  | 'UNKNOWN_KEY'
-  | 'INACTIVE_KEY'
-  | 'WRONG_ROLE'
-  | 'BAD_SIGNATURE'
-  | 'INVALID_ENTRY'
-  | 'DUPLICATE_KEY';
+  'UNSUPPORTED_ALGORITHM' | 'UNKNOWN_KEY' | 'INACTIVE_KEY' | 'WRONG_ROLE' | 'BAD_SIGNATURE' | 'INVALID_ENTRY' | 'DUPLICATE_KEY';
 
 /** Refusal of a pinned-authority check. Carries the role asked for; never a signature or message. */
 export class AuthorityError extends Error {

@@ -20,16 +20,8 @@ export {
   generateEd25519KeyPair,
   isValidEd25519PublicKey,
 } from './ed25519.js';
-export {
-  ED25519_PRIVATE_KEY_FILE_LABEL,
-  readEd25519PrivateKeyFile,
-  writeEd25519PrivateKeyFile,
-} from './ed25519-private-key-file.js';
-export {
-  LAB_GATE_PRIVATE_KEY_FILE_LABEL,
-  readLabGatePrivateKeyFile,
-  writeLabGatePrivateKeyFile,
-} from './lab-gate-private-key-file.js';
+export { ED25519_PRIVATE_KEY_FILE_LABEL, readEd25519PrivateKeyFile, writeEd25519PrivateKeyFile } from './ed25519-private-key-file.js';
+export { LAB_GATE_PRIVATE_KEY_FILE_LABEL, readLabGatePrivateKeyFile, writeLabGatePrivateKeyFile } from './lab-gate-private-key-file.js';
 export { HKDF_SHA256_MAX_INFO_BYTES, HKDF_SHA256_MAX_LENGTH, hkdfSha256 } from './hkdf-sha256.js';
 export { hmacSha256 } from './hmac-sha256.js';
 export { keyIdOf } from './key-id-of.js';

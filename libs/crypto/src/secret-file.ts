@@ -1,15 +1,4 @@
-import {
-  closeSync,
-  constants,
-  fchmodSync,
-  fstatSync,
-  fsyncSync,
-  lstatSync,
-  openSync,
-  readSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { fsyncDirectory } from '@pfsense-mcp/foundation';

@@ -91,7 +91,7 @@ describe('ed25519PublicKeyOf (node:crypto derivation)', () => {
       expect(bytesToHex(pk)).toBe(bytesToHex(ed25519.getPublicKey(seed)));
     }
   });
-  it('leaves the caller\'s seed unchanged', () => {
+  it("leaves the caller's seed unchanged", () => {
     const seed = new Uint8Array(32).fill(7);
     ed25519PublicKeyOf(seed);
     expect(seed).toEqual(new Uint8Array(32).fill(7));

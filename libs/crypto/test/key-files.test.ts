@@ -192,7 +192,11 @@ describe('Ed25519 private key file', () => {
       `${k}\n`,
       'garbage',
     ];
-    for (const content of bad) expect(codeOf(() => readEd25519PrivateKeyFile(file(content))), content).toBe('BAD_FORMAT');
+    for (const content of bad)
+      expect(
+        codeOf(() => readEd25519PrivateKeyFile(file(content))),
+        content,
+      ).toBe('BAD_FORMAT');
   });
 
   it('a format error never echoes the key material', () => {
@@ -235,7 +239,10 @@ describe('API key file', () => {
   });
   it('BAD_FORMAT otherwise', () => {
     for (const bad of ['abc def', 'abc\r\n', 'abc\n\n', 'a\nb', '\n', ' abc', 'abc\t', 'clé', 'abc\u0000']) {
-      expect(codeOf(() => readApiKeyFile(file(bad))), JSON.stringify(bad)).toBe('BAD_FORMAT');
+      expect(
+        codeOf(() => readApiKeyFile(file(bad))),
+        JSON.stringify(bad),
+      ).toBe('BAD_FORMAT');
     }
     expect(codeOf(() => readApiKeyFile(file('x'.repeat(1025))))).toBe('TOO_LARGE');
     expect(codeOf(() => readApiKeyFile(file('abc', 0o644)))).toBe('UNSAFE_MODE');
@@ -243,7 +250,7 @@ describe('API key file', () => {
 });
 
 describe('lab-gate private key file', () => {
-  it('round-trips under its own label, and neither reader accepts the other role\'s file', () => {
+  it("round-trips under its own label, and neither reader accepts the other role's file", () => {
     const { privateKey, publicKey } = generateEd25519KeyPair();
     const gate = fresh('gate');
     writeLabGatePrivateKeyFile(gate, privateKey);

@@ -4,14 +4,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes } from '@pfsense-mcp/canonical';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  HKDF_SHA256_MAX_INFO_BYTES,
-  STORE_KEY_LABELS,
-  constantTimeEqual,
-  deriveStoreKeys,
-  hkdfSha256,
-  hmacSha256,
-} from '../src/index.js';
+import { HKDF_SHA256_MAX_INFO_BYTES, STORE_KEY_LABELS, constantTimeEqual, deriveStoreKeys, hkdfSha256, hmacSha256 } from '../src/index.js';
 
 const ascii = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'));
 const fill = (byte: number, n: number) => new Uint8Array(n).fill(byte);
@@ -20,7 +13,12 @@ const range = (from: number, to: number) => Uint8Array.from({ length: to - from 
 // RFC 4231 §4.2–4.8 (HMAC-SHA-256 column).
 const HMAC_VECTORS = [
   { tc: 1, key: fill(0x0b, 20), data: ascii('Hi There'), mac: 'b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7' },
-  { tc: 2, key: ascii('Jefe'), data: ascii('what do ya want for nothing?'), mac: '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843' },
+  {
+    tc: 2,
+    key: ascii('Jefe'),
+    data: ascii('what do ya want for nothing?'),
+    mac: '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
+  },
   { tc: 3, key: fill(0xaa, 20), data: fill(0xdd, 50), mac: '773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe' },
   { tc: 4, key: range(0x01, 0x19), data: fill(0xcd, 50), mac: '82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b' },
   { tc: 5, key: fill(0x0c, 20), data: ascii('Test With Truncation'), mac: 'a3b6167473100ee06e0c796c2955552b', truncate: 16 },

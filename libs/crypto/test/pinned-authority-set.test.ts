@@ -54,15 +54,9 @@ describe('PinnedAuthoritySet', () => {
     expect(codeOf(() => set.verify(input(stranger, 'confirmation')))).toBe('UNKNOWN_KEY');
     expect(codeOf(() => set.verify(input(retired, 'confirmation')))).toBe('INACTIVE_KEY');
     expect(codeOf(() => set.verify(input(confirm, 'plan-authorization')))).toBe('WRONG_ROLE');
-    expect(codeOf(() => set.verify(input(plan, 'plan-authorization', { message: new Uint8Array([1]) })))).toBe(
-      'BAD_SIGNATURE',
-    );
-    expect(codeOf(() => set.verify(input(plan, 'plan-authorization', { signature: new Uint8Array(64) })))).toBe(
-      'BAD_SIGNATURE',
-    );
-    expect(codeOf(() => set.verify(input(plan, 'plan-authorization', { signature: new Uint8Array(3) })))).toBe(
-      'BAD_SIGNATURE',
-    );
+    expect(codeOf(() => set.verify(input(plan, 'plan-authorization', { message: new Uint8Array([1]) })))).toBe('BAD_SIGNATURE');
+    expect(codeOf(() => set.verify(input(plan, 'plan-authorization', { signature: new Uint8Array(64) })))).toBe('BAD_SIGNATURE');
+    expect(codeOf(() => set.verify(input(plan, 'plan-authorization', { signature: new Uint8Array(3) })))).toBe('BAD_SIGNATURE');
   });
 
   it('a server-request key verifies only in role server-request', () => {

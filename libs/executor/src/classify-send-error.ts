@@ -9,7 +9,6 @@ import { EffectKnowledge } from './effect-knowledge.js';
 import { classified } from './send-classification.js';
 import type { SendClassification } from './send-classification.js';
 
-
 /**
  * Classifies an error thrown by `WriteApiClient.send` (docs/DESIGN.md §4 step 8). PROVEN_NONE only when the
  * error itself proves nothing was written: the write client's own refusal (thrown before the transport), or

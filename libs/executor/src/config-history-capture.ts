@@ -38,7 +38,10 @@ export async function captureConfigHistory(
 }
 
 /** The read after the send, classified against the capture. A failed read is UNKNOWN evidence, never an error. */
-export async function corroborateConfigHistory(readClient: RestApiClient, captured: readonly ConfigRevision[]): Promise<ConfigHistoryEvidence> {
+export async function corroborateConfigHistory(
+  readClient: RestApiClient,
+  captured: readonly ConfigRevision[],
+): Promise<ConfigHistoryEvidence> {
   try {
     return classifyConfigHistory(captured, await readConfigHistory(readClient));
   } catch {

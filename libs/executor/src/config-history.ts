@@ -108,7 +108,10 @@ function sameEntry(a: ConfigRevision, b: ConfigRevision): boolean {
   return a.time === b.time && a.description === b.description && a.version === b.version && a.filesize === b.filesize;
 }
 
-function evidence(captured: readonly ConfigRevision[], fields: Partial<ConfigHistoryEvidence> & Pick<ConfigHistoryEvidence, 'class'>): ConfigHistoryEvidence {
+function evidence(
+  captured: readonly ConfigRevision[],
+  fields: Partial<ConfigHistoryEvidence> & Pick<ConfigHistoryEvidence, 'class'>,
+): ConfigHistoryEvidence {
   return Object.freeze({
     version: 1,
     reason: null,
@@ -161,7 +164,10 @@ export function classifyConfigHistory(captured: readonly ConfigRevision[], after
     newTimes: Object.freeze(newer.slice(0, MAX_RECORDED_REVISION_TIMES).map((r) => r.time)),
     newestTime: newer[0]!.time,
     oldestNewTime: newer[newer.length - 1]!.time,
-    descriptionsDigest: digest(DigestPurpose.CONFIG_HISTORY_DESCRIPTIONS, newer.map((r) => r.description)),
+    descriptionsDigest: digest(
+      DigestPurpose.CONFIG_HISTORY_DESCRIPTIONS,
+      newer.map((r) => r.description),
+    ),
   };
   if (newer.length >= 2) return evidence(captured, { class: 'SEVERAL', ...facts });
   if (newer[0]!.description.trimEnd().endsWith(ALIAS_UPDATE_CHANGE_NOTE)) {

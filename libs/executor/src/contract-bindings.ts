@@ -25,8 +25,15 @@ export function bindDescriptors(op: ExecutorOperation, contract: RecoveryContrac
 }
 
 /** The decrypted target identity, checked against the contract's identity digest. Stays in the caller's frame. */
-export function storedIdentity(entry: ArtifactDecryptor, op: ExecutorOperation, contract: RecoveryContract, a: CheckedAdapter): CanonicalValue {
-  const identity = refuseOnStoreError(op, contract.contract_id, () => entry.decryptProtectedArtifact(contract.contract_id, 'target-identity'));
+export function storedIdentity(
+  entry: ArtifactDecryptor,
+  op: ExecutorOperation,
+  contract: RecoveryContract,
+  a: CheckedAdapter,
+): CanonicalValue {
+  const identity = refuseOnStoreError(op, contract.contract_id, () =>
+    entry.decryptProtectedArtifact(contract.contract_id, 'target-identity'),
+  );
   let digest: unknown;
   try {
     digest = a.fn.identityDigest(identity);
@@ -44,7 +51,13 @@ export function storedIdentity(entry: ArtifactDecryptor, op: ExecutorOperation, 
  * fingerprint recomputed from the contract's protected snapshot, all compared with verifyBindings. Returns
  * the stored target identity (equal in digest to the caller's) for the reads.
  */
-export function bindExecution(entry: ArtifactDecryptor, op: ExecutorOperation, contract: RecoveryContract, a: CheckedAdapter, intent: unknown): CanonicalValue {
+export function bindExecution(
+  entry: ArtifactDecryptor,
+  op: ExecutorOperation,
+  contract: RecoveryContract,
+  a: CheckedAdapter,
+  intent: unknown,
+): CanonicalValue {
   const id = contract.contract_id;
   let identityDigest: unknown;
   let intentDigest: unknown;
@@ -86,7 +99,12 @@ export function bindExecution(entry: ArtifactDecryptor, op: ExecutorOperation, c
 }
 
 /** Rollback's bindings: the descriptors, the sealed locator equal to the lifecycle locator, the stored identity. */
-export function bindRollback(entry: ArtifactDecryptor, op: ExecutorOperation, contract: RecoveryContract, a: CheckedAdapter): CanonicalValue {
+export function bindRollback(
+  entry: ArtifactDecryptor,
+  op: ExecutorOperation,
+  contract: RecoveryContract,
+  a: CheckedAdapter,
+): CanonicalValue {
   bindDescriptors(op, contract, a);
   if (contract.verified_lifecycle_locator !== contract.lifecycle_locator) {
     throw new ExecutorRefusalError('BINDING_MISMATCH', op, contract.contract_id, { field: 'verified_lifecycle_locator' });

@@ -128,7 +128,8 @@ export class MutationExecutor {
 
     // 1. authoritative contract: PREPARED, confirmed, unexpired.
     const contract = refuseOnStoreError(op, contractId, () => this.#store.load(contractId));
-    if (contract.state !== RecoveryState.PREPARED) throw new ExecutorRefusalError('WRONG_STATE', op, contractId, { reason: contract.state });
+    if (contract.state !== RecoveryState.PREPARED)
+      throw new ExecutorRefusalError('WRONG_STATE', op, contractId, { reason: contract.state });
     if (contract.confirmation === null) throw new ExecutorRefusalError('NOT_CONFIRMED', op, contractId);
     const now = this.#now();
     if (contract.expires_at <= now) throw new ExecutorRefusalError('CONTRACT_EXPIRED', op, contractId);
@@ -162,7 +163,14 @@ export class MutationExecutor {
     const fail = (cls: string, effect: EffectKnowledge, sends: 0 | 1): ExecutionOutcome =>
       executionOutcome('execute', this.#store.markExecutionFailed(id, v, cls), effect, cls, sends);
     const ambiguous = (cls: string, history: ConfigHistoryEvidence): ExecutionOutcome =>
-      executionOutcome('execute', this.#store.markExecutionAmbiguous(id, v, cls, configHistoryRecordOf(history)), EffectKnowledge.AMBIGUOUS, cls, 1, history);
+      executionOutcome(
+        'execute',
+        this.#store.markExecutionAmbiguous(id, v, cls, configHistoryRecordOf(history)),
+        EffectKnowledge.AMBIGUOUS,
+        cls,
+        1,
+        history,
+      );
 
     // 5–6. authoritative re-read, then the request — all before the send; any failure → FAILED, zero sends.
     let pre: unknown;
@@ -187,7 +195,8 @@ export class MutationExecutor {
     if (sent.knowledge === EffectKnowledge.PROVEN_NONE || sent.knowledge === EffectKnowledge.VERIFIED_FAILURE) {
       return fail(sent.outcomeClass, sent.knowledge, 1);
     }
-    if (sent.knowledge !== EffectKnowledge.VERIFIED_SUCCESS) return ambiguous(sent.outcomeClass, await corroborateConfigHistory(this.#readClient, captured));
+    if (sent.knowledge !== EffectKnowledge.VERIFIED_SUCCESS)
+      return ambiguous(sent.outcomeClass, await corroborateConfigHistory(this.#readClient, captured));
 
     // 9. re-read: identity and locator must match, the adapter's post-condition must hold.
     let seal: VerifiedSeal;
@@ -196,11 +205,21 @@ export class MutationExecutor {
       if (a.fn.isSemanticallyVerified(pre, post, intent) !== true) throw new StepRefusal('NOT_VERIFIED');
       seal = sealOf(a, post);
     } catch (error) {
-      return ambiguous(error instanceof StepRefusal ? error.outcomeClass : 'POST_READ_FAILED', await corroborateConfigHistory(this.#readClient, captured));
+      return ambiguous(
+        error instanceof StepRefusal ? error.outcomeClass : 'POST_READ_FAILED',
+        await corroborateConfigHistory(this.#readClient, captured),
+      );
     }
     // The history corroborates; it never decides (a verified re-read is the proof, whatever it shows).
     const history = await corroborateConfigHistory(this.#readClient, captured);
-    return executionOutcome('execute', this.#store.markExecutionVerified(id, v, seal, configHistoryRecordOf(history)), EffectKnowledge.VERIFIED_SUCCESS, 'VERIFIED_SUCCESS', 1, history);
+    return executionOutcome(
+      'execute',
+      this.#store.markExecutionVerified(id, v, seal, configHistoryRecordOf(history)),
+      EffectKnowledge.VERIFIED_SUCCESS,
+      'VERIFIED_SUCCESS',
+      1,
+      history,
+    );
   }
 
   // ------------------------------------------------------------------ rollback
@@ -217,7 +236,8 @@ export class MutationExecutor {
     const a = this.#adapter(op, contractId, args.adapter);
 
     const contract = refuseOnStoreError(op, contractId, () => this.#store.load(contractId));
-    if (contract.state !== RecoveryState.VERIFIED) throw new ExecutorRefusalError('WRONG_STATE', op, contractId, { reason: contract.state });
+    if (contract.state !== RecoveryState.VERIFIED)
+      throw new ExecutorRefusalError('WRONG_STATE', op, contractId, { reason: contract.state });
     if (contract.verified_target_fingerprint === null || contract.verified_lifecycle_locator === null) {
       throw new ExecutorRefusalError('MISSING_VERIFIED_SEAL', op, contractId);
     }
@@ -243,7 +263,14 @@ export class MutationExecutor {
     const fail = (cls: string, effect: EffectKnowledge, sends: 0 | 1): ExecutionOutcome =>
       executionOutcome('rollback', this.#store.markRollbackFailed(id, v, cls), effect, cls, sends);
     const ambiguous = (cls: string, history: ConfigHistoryEvidence): ExecutionOutcome =>
-      executionOutcome('rollback', this.#store.markRollbackAmbiguous(id, v, cls, configHistoryRecordOf(history)), EffectKnowledge.AMBIGUOUS, cls, 1, history);
+      executionOutcome(
+        'rollback',
+        this.#store.markRollbackAmbiguous(id, v, cls, configHistoryRecordOf(history)),
+        EffectKnowledge.AMBIGUOUS,
+        cls,
+        1,
+        history,
+      );
     const locator = rollingBack.lifecycle_locator;
 
     let snapshot: CanonicalValue;
@@ -265,7 +292,8 @@ export class MutationExecutor {
     if (sent.knowledge === EffectKnowledge.PROVEN_NONE || sent.knowledge === EffectKnowledge.VERIFIED_FAILURE) {
       return fail(sent.outcomeClass, sent.knowledge, 1);
     }
-    if (sent.knowledge !== EffectKnowledge.VERIFIED_SUCCESS) return ambiguous(sent.outcomeClass, await corroborateConfigHistory(this.#readClient, captured));
+    if (sent.knowledge !== EffectKnowledge.VERIFIED_SUCCESS)
+      return ambiguous(sent.outcomeClass, await corroborateConfigHistory(this.#readClient, captured));
 
     let seal: VerifiedSeal;
     try {
@@ -273,10 +301,20 @@ export class MutationExecutor {
       if (a.fn.isRollbackVerified(snapshot, post) !== true) throw new StepRefusal('NOT_VERIFIED');
       seal = sealOf(a, post);
     } catch (error) {
-      return ambiguous(error instanceof StepRefusal ? error.outcomeClass : 'POST_READ_FAILED', await corroborateConfigHistory(this.#readClient, captured));
+      return ambiguous(
+        error instanceof StepRefusal ? error.outcomeClass : 'POST_READ_FAILED',
+        await corroborateConfigHistory(this.#readClient, captured),
+      );
     }
     const history = await corroborateConfigHistory(this.#readClient, captured);
-    return executionOutcome('rollback', this.#store.markRollbackVerified(id, v, seal, configHistoryRecordOf(history)), EffectKnowledge.VERIFIED_SUCCESS, 'VERIFIED_SUCCESS', 1, history);
+    return executionOutcome(
+      'rollback',
+      this.#store.markRollbackVerified(id, v, seal, configHistoryRecordOf(history)),
+      EffectKnowledge.VERIFIED_SUCCESS,
+      'VERIFIED_SUCCESS',
+      1,
+      history,
+    );
   }
 
   // ------------------------------------------------------------------ observation
@@ -322,7 +360,8 @@ export class MutationExecutor {
       observedLifecycleLocator: locator,
       locatorMatches: locator === contract.lifecycle_locator,
       matchesPreForwardFingerprint: fingerprint === contract.target_fingerprint,
-      matchesVerifiedFingerprint: contract.verified_target_fingerprint === null ? null : fingerprint === contract.verified_target_fingerprint,
+      matchesVerifiedFingerprint:
+        contract.verified_target_fingerprint === null ? null : fingerprint === contract.verified_target_fingerprint,
       // The corroboration recorded with the send that brought it here (kept in the record, so it survives a
       // restart); null when none was recorded (an interrupted send, or a record from before it existed).
       configHistory:

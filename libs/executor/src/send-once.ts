@@ -8,7 +8,12 @@ import { classified } from './send-classification.js';
 import type { SendClassification } from './send-classification.js';
 
 /** The one send, to the contract's own (endpoint, method), classified (step 8). Never retried, whatever happens. */
-export async function sendOnce(writeClient: WriteApiClient, a: CheckedAdapter, contract: RecoveryContract, request: object): Promise<SendClassification> {
+export async function sendOnce(
+  writeClient: WriteApiClient,
+  a: CheckedAdapter,
+  contract: RecoveryContract,
+  request: object,
+): Promise<SendClassification> {
   let response: unknown;
   try {
     response = await writeClient.send(contract.endpoint_symbol, contract.http_method, request);

@@ -50,7 +50,9 @@ it('every refusal and outcome after the reservation has its chained, value-free 
   sim.control.resetData();
   p = await prepare(world, 'LAN_SERVERS', `${SENTINEL} 7`);
   record(await world.executor.execute(p.contract.contract_id, { adapter, intent: p.intent }), 'EXECUTING');
-  const mock = new RecordingMockTransport({ replies: [{ status: 200, body: '{"code":400,"status":"bad request","response_id":"X","data":[]}' }] });
+  const mock = new RecordingMockTransport({
+    replies: [{ status: 200, body: '{"code":400,"status":"bad request","response_id":"X","data":[]}' }],
+  });
   record(await world.executorWith(mock).rollback(p.contract.contract_id, { adapter }), 'ROLLING_BACK');
   // refusals before the reservation leave no transition row
   try {

@@ -15,15 +15,24 @@ const no = () => false;
 
 describe('classifySendError (docs/DESIGN.md §4 step 8)', () => {
   it('PROVEN_NONE only when the error proves nothing was written', () => {
-    expect(classifySendError(new WriteRefusedError('UNVERIFIED_ENDPOINT', 'X', 'x'))).toEqual({ knowledge: 'PROVEN_NONE', outcomeClass: 'REFUSED_BEFORE_SEND' });
+    expect(classifySendError(new WriteRefusedError('UNVERIFIED_ENDPOINT', 'X', 'x'))).toEqual({
+      knowledge: 'PROVEN_NONE',
+      outcomeClass: 'REFUSED_BEFORE_SEND',
+    });
     for (const code of ['CONNECTION_REFUSED', 'DNS_FAILURE', 'UNREACHABLE', 'TLS_FAILURE'] as const) {
-      expect(classifySendError(new TransportConnectionError(code, false))).toEqual({ knowledge: 'PROVEN_NONE', outcomeClass: 'NOT_WRITTEN' });
+      expect(classifySendError(new TransportConnectionError(code, false))).toEqual({
+        knowledge: 'PROVEN_NONE',
+        outcomeClass: 'NOT_WRITTEN',
+      });
     }
     expect(classifySendError(new TransportTimeoutError('CONNECT_TIMEOUT', false)).knowledge).toBe('PROVEN_NONE');
   });
 
   it('anything written, or unknown, is AMBIGUOUS', () => {
-    expect(classifySendError(new TransportTimeoutError('RESPONSE_TIMEOUT', true))).toEqual({ knowledge: 'AMBIGUOUS', outcomeClass: 'TIMEOUT_AFTER_WRITE' });
+    expect(classifySendError(new TransportTimeoutError('RESPONSE_TIMEOUT', true))).toEqual({
+      knowledge: 'AMBIGUOUS',
+      outcomeClass: 'TIMEOUT_AFTER_WRITE',
+    });
     expect(classifySendError(new TransportConnectionError('CONNECTION_RESET', true)).outcomeClass).toBe('CONNECTION_LOST_AFTER_WRITE');
     // Even a "refused" code is ambiguous when the transport could not rule out a write.
     expect(classifySendError(new TransportConnectionError('CONNECTION_REFUSED', true)).knowledge).toBe('AMBIGUOUS');
@@ -37,7 +46,10 @@ describe('classifySendError (docs/DESIGN.md §4 step 8)', () => {
 
 describe('classifySendResponse', () => {
   it('VERIFIED_SUCCESS only for HTTP 200 the adapter accepts', () => {
-    expect(classifySendResponse({ status: 200, body: env(200) }, yes)).toEqual({ knowledge: 'VERIFIED_SUCCESS', outcomeClass: 'VERIFIED_SUCCESS' });
+    expect(classifySendResponse({ status: 200, body: env(200) }, yes)).toEqual({
+      knowledge: 'VERIFIED_SUCCESS',
+      outcomeClass: 'VERIFIED_SUCCESS',
+    });
     expect(classifySendResponse({ status: 200, body: env(200) }, no).knowledge).toBe('AMBIGUOUS');
     expect(classifySendResponse({ status: 200, body: env(200) }, () => 'true' as unknown as boolean).knowledge).toBe('AMBIGUOUS');
     expect(
@@ -45,10 +57,11 @@ describe('classifySendResponse', () => {
         throw new Error('adapter bug');
       }).knowledge,
     ).toBe('AMBIGUOUS');
-    for (const status of [201, 202, 204, 299]) expect(classifySendResponse({ status, body: env(200) }, yes).outcomeClass).toBe('UNEXPECTED_2XX');
+    for (const status of [201, 202, 204, 299])
+      expect(classifySendResponse({ status, body: env(200) }, yes).outcomeClass).toBe('UNEXPECTED_2XX');
   });
 
-  it('a 200 without pfrest\'s success envelope is AMBIGUOUS and the adapter is never asked', () => {
+  it("a 200 without pfrest's success envelope is AMBIGUOUS and the adapter is never asked", () => {
     let asked = 0;
     const permissive = () => {
       asked += 1;
@@ -66,7 +79,10 @@ describe('classifySendResponse', () => {
       JSON.stringify([{ code: 200, status: 'ok', response_id: 'SUCCESS', data: [] }]),
     ];
     for (const body of bodies) {
-      expect(classifySendResponse({ status: 200, body }, permissive)).toEqual({ knowledge: 'AMBIGUOUS', outcomeClass: 'NOT_SUCCESS_ENVELOPE_200' });
+      expect(classifySendResponse({ status: 200, body }, permissive)).toEqual({
+        knowledge: 'AMBIGUOUS',
+        outcomeClass: 'NOT_SUCCESS_ENVELOPE_200',
+      });
     }
     expect(asked).toBe(0);
     expect(classifySendResponse({ status: 200, body: env(200) }, permissive).knowledge).toBe('VERIFIED_SUCCESS');
@@ -75,7 +91,10 @@ describe('classifySendResponse', () => {
 
   it('VERIFIED_FAILURE only for 4xx with a pfrest error envelope of that code', () => {
     for (const status of [400, 401, 403, 404, 409, 422]) {
-      expect(classifySendResponse({ status, body: env(status) }, yes)).toEqual({ knowledge: 'VERIFIED_FAILURE', outcomeClass: 'REJECTED_4XX' });
+      expect(classifySendResponse({ status, body: env(status) }, yes)).toEqual({
+        knowledge: 'VERIFIED_FAILURE',
+        outcomeClass: 'REJECTED_4XX',
+      });
     }
     expect(classifySendResponse({ status: 404, body: '<html>404</html>' }, yes).outcomeClass).toBe('UNRECOGNIZED_4XX');
     expect(classifySendResponse({ status: 400, body: env(500) }, yes).outcomeClass).toBe('UNRECOGNIZED_4XX');

@@ -52,7 +52,10 @@ function readTransport(opts: { responseTimeoutMs?: number } = {}): Transport {
 }
 
 function refusalGates(contractId: string): string[] {
-  return world.store.listAuditEvents({ contractId, limit: 100 }).filter((e) => e.kind === 'refusal').map((e) => String(e.event));
+  return world.store
+    .listAuditEvents({ contractId, limit: 100 })
+    .filter((e) => e.kind === 'refusal')
+    .map((e) => String(e.event));
 }
 
 async function revisions(): Promise<ConfigRevision[]> {
@@ -92,7 +95,7 @@ describe('capture before the transition', () => {
     });
   }
 
-  it('a history that is not pfrest\'s shape is MALFORMED: refused, zero PATCH', async () => {
+  it("a history that is not pfrest's shape is MALFORMED: refused, zero PATCH", async () => {
     const bad = await startSimulator({
       data: { [ALIASES_PATH]: [...ALIASES], [REVISIONS]: [{ time: 'yesterday', description: 1 }] },
       now: () => new Date(T0),
@@ -135,7 +138,7 @@ describe('capture before the transition', () => {
 });
 
 describe('corroboration after the send', () => {
-  it('exactly one new revision with pfrest\'s alias-update note → ONE; the audit row carries the evidence digest', async () => {
+  it("exactly one new revision with pfrest's alias-update note → ONE; the audit row carries the evidence digest", async () => {
     const p = await prepare(world, 'WEB_PORTS', 'Web ports — reviewed');
     const before = await revisions();
     const out = await world.executor.execute(p.contract.contract_id, { adapter, intent: p.intent });
@@ -169,28 +172,30 @@ describe('corroboration after the send', () => {
     expect(out.configHistory).toMatchObject({ class: 'SEVERAL', newCount: 2, changeNote: null, reason: null });
   });
 
-  it('rotation at pfSense\'s limit of 30: 29 new entries keep the anchor (SEVERAL), 30 drop it (UNKNOWN)', async () => {
+  it("rotation at pfSense's limit of 30: 29 new entries keep the anchor (SEVERAL), 30 drop it (UNKNOWN)", async () => {
     const burst = (n: number) => async (): Promise<void> => {
       for (let i = 0; i < n; i += 1) await adminWrite(sim, 'PATCH', { id: 3, descr: `other ${i}` });
     };
     const history = await revisions();
     expect(history.length).toBeLessThan(29); // the seeded history leaves room, so the boundary is the rotation
     const p1 = await prepare(world, 'WEB_PORTS', 'first');
-    const keep = await world.executorWith(world.writeProxy, { read: new HookedRead(readTransport(), 1, burst(28)) })
+    const keep = await world
+      .executorWith(world.writeProxy, { read: new HookedRead(readTransport(), 1, burst(28)) })
       .execute(p1.contract.contract_id, { adapter, intent: p1.intent });
     expect(keep.configHistory).toMatchObject({ class: 'SEVERAL', newCount: 29 });
 
     // Back to the seeded history, so the anchor is again the seeded newest entry (the simulator's clock is fixed).
     sim.control.resetData();
     const p2 = await prepare(world, 'LAN_SERVERS', 'second');
-    const lost = await world.executorWith(world.writeProxy, { read: new HookedRead(readTransport(), 1, burst(29)) })
+    const lost = await world
+      .executorWith(world.writeProxy, { read: new HookedRead(readTransport(), 1, burst(29)) })
       .execute(p2.contract.contract_id, { adapter, intent: p2.intent });
     expect(lost.state).toBe('VERIFIED');
     expect(lost.configHistory).toMatchObject({ class: 'UNKNOWN', reason: 'CAPTURED_ENTRY_GONE', newCount: null });
     expect((await revisions()).length).toBe(30);
   });
 
-  it('a write in the captured entry\'s second → UNKNOWN (EQUAL_TIMESTAMPS)', async () => {
+  it("a write in the captured entry's second → UNKNOWN (EQUAL_TIMESTAMPS)", async () => {
     // The simulator's clock is fixed at T0: an earlier write at T0 becomes the anchor, and ours lands in the same second.
     await adminWrite(sim, 'PATCH', { id: 3, descr: 'earlier today' });
     const p = await prepare(world, 'WEB_PORTS', 'same second');
@@ -244,13 +249,20 @@ describe('corroboration after the send', () => {
   });
 });
 
-describe('least privilege: the write path\'s rows of the generated privileges table', () => {
-  interface Row { key: 'write' | 'read'; method: string; path: string; privileges: string[] }
-  const table = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'apps', 'mcp-server', 'docs', 'pfrest-privileges.json'), 'utf8')) as { write_path: Row[] };
+describe("least privilege: the write path's rows of the generated privileges table", () => {
+  interface Row {
+    key: 'write' | 'read';
+    method: string;
+    path: string;
+    privileges: string[];
+  }
+  const table = JSON.parse(
+    readFileSync(join(import.meta.dirname, '..', '..', '..', 'apps', 'mcp-server', 'docs', 'pfrest-privileges.json'), 'utf8'),
+  ) as { write_path: Row[] };
   const rows = table.write_path;
   const privs = (key: Row['key']) => rows.filter((r) => r.key === key).flatMap((r) => r.privileges);
 
-  it('lists the revisions GET among the READ key\'s write-path rows', () => {
+  it("lists the revisions GET among the READ key's write-path rows", () => {
     expect(rows.map((r) => `${r.key} ${r.method} ${r.path}`)).toContain(`read GET ${REVISIONS}`);
   });
 
@@ -275,8 +287,9 @@ describe('least privilege: the write path\'s rows of the generated privileges ta
     };
     try {
       const p = await prepare(w, 'WEB_PORTS', 'least privilege');
-      await expect(w.executorWith(t(WRITE), { read: t(READ_NO_HISTORY) }).execute(p.contract.contract_id, { adapter, intent: p.intent }))
-        .rejects.toMatchObject({ code: 'CONFIG_HISTORY_UNAVAILABLE', reason: 'HTTP_ERROR' });
+      await expect(
+        w.executorWith(t(WRITE), { read: t(READ_NO_HISTORY) }).execute(p.contract.contract_id, { adapter, intent: p.intent }),
+      ).rejects.toMatchObject({ code: 'CONFIG_HISTORY_UNAVAILABLE', reason: 'HTTP_ERROR' });
       expect(lp.control.count(ALIAS_PATH, 'PATCH')).toBe(0);
       const out = await w.executorWith(t(WRITE), { read: t(READ) }).execute(p.contract.contract_id, { adapter, intent: p.intent });
       expect(out).toMatchObject({ state: 'VERIFIED', configHistory: { class: 'ONE' } });
@@ -308,7 +321,8 @@ describe('global restore is never offered', () => {
         if (entry.isDirectory()) walk(full);
         else if (/\.(ts|mts|mjs|js)$/.test(entry.name)) {
           const text = readFileSync(full, 'utf8');
-          if (/config_history\/(restore|revision\b[^s])/.test(text) || /config_history[^\n]*['"](POST|PUT|PATCH|DELETE)['"]/.test(text)) offenders.push(full);
+          if (/config_history\/(restore|revision\b[^s])/.test(text) || /config_history[^\n]*['"](POST|PUT|PATCH|DELETE)['"]/.test(text))
+            offenders.push(full);
         }
       }
     };
@@ -318,28 +332,49 @@ describe('global restore is never offered', () => {
 });
 
 describe('classifyConfigHistory (pure)', () => {
-  const r = (time: number, description: string, filesize = 1000): ConfigRevision => ({ id: 0, time, description, version: '24.0', filesize });
+  const r = (time: number, description: string, filesize = 1000): ConfigRevision => ({
+    id: 0,
+    time,
+    description,
+    version: '24.0',
+    filesize,
+  });
   const UPDATE = 'admin@10.0.0.5:  Modified Firewall Alias via API';
   const base = [r(100, 'a'), r(90, 'b')];
 
   it('NONE, ONE, SEVERAL, and one entry that is not an alias update', () => {
     expect(classifyConfigHistory(base, base)).toMatchObject({ class: 'NONE', newCount: 0 });
     expect(classifyConfigHistory(base, [r(101, UPDATE), ...base])).toMatchObject({ class: 'ONE', newCount: 1, newestTime: 101 });
-    expect(classifyConfigHistory(base, [r(103, UPDATE), r(102, 'x'), ...base])).toMatchObject({ class: 'SEVERAL', newCount: 2, newestTime: 103, oldestNewTime: 102 });
-    expect(classifyConfigHistory(base, [r(101, 'someone else'), ...base])).toMatchObject({ class: 'UNKNOWN', reason: 'NOT_AN_ALIAS_UPDATE', newCount: 1 });
+    expect(classifyConfigHistory(base, [r(103, UPDATE), r(102, 'x'), ...base])).toMatchObject({
+      class: 'SEVERAL',
+      newCount: 2,
+      newestTime: 103,
+      oldestNewTime: 102,
+    });
+    expect(classifyConfigHistory(base, [r(101, 'someone else'), ...base])).toMatchObject({
+      class: 'UNKNOWN',
+      reason: 'NOT_AN_ALIAS_UPDATE',
+      newCount: 1,
+    });
   });
 
   it('the index is ignored; the anchor is matched on time, description, version and filesize', () => {
     const shifted = [r(101, UPDATE), { ...base[0]!, id: 1 }, { ...base[1]!, id: 2 }];
     expect(classifyConfigHistory(base, shifted)).toMatchObject({ class: 'ONE' });
-    expect(classifyConfigHistory(base, [r(101, UPDATE), r(100, 'a', 999), base[1]!])).toMatchObject({ class: 'UNKNOWN', reason: 'CAPTURED_ENTRY_GONE' });
+    expect(classifyConfigHistory(base, [r(101, UPDATE), r(100, 'a', 999), base[1]!])).toMatchObject({
+      class: 'UNKNOWN',
+      reason: 'CAPTURED_ENTRY_GONE',
+    });
   });
 
   it('equal timestamps, a listed-twice anchor and out-of-order entries are UNKNOWN; an empty capture counts all', () => {
     expect(classifyConfigHistory(base, [r(100, UPDATE), ...base])).toMatchObject({ class: 'UNKNOWN', reason: 'EQUAL_TIMESTAMPS' });
     expect(classifyConfigHistory(base, [r(99, UPDATE), ...base])).toMatchObject({ class: 'UNKNOWN', reason: 'OUT_OF_ORDER' });
     expect(classifyConfigHistory([base[0]!, base[0]!], [base[0]!])).toMatchObject({ class: 'UNKNOWN', reason: 'AMBIGUOUS_ANCHOR' });
-    expect(classifyConfigHistory(base, [r(101, UPDATE), base[0]!, base[0]!])).toMatchObject({ class: 'UNKNOWN', reason: 'AMBIGUOUS_ANCHOR' });
+    expect(classifyConfigHistory(base, [r(101, UPDATE), base[0]!, base[0]!])).toMatchObject({
+      class: 'UNKNOWN',
+      reason: 'AMBIGUOUS_ANCHOR',
+    });
     expect(classifyConfigHistory([], [r(5, UPDATE)])).toMatchObject({ class: 'ONE', capturedCount: 0, capturedNewestTime: null });
   });
 

@@ -75,7 +75,11 @@ describe('execute: forward against the simulator', () => {
     // Only that one mutation reached the appliance; every other request was a GET of the aliases or of the
     // config history (captured before, corroborated after).
     const counters = sim.control.counters();
-    expect(Object.keys(counters).sort()).toEqual(['GET /api/v2/diagnostics/config_history/revisions', `GET ${ALIASES_PATH}`, `PATCH ${ALIAS_PATH}`]);
+    expect(Object.keys(counters).sort()).toEqual([
+      'GET /api/v2/diagnostics/config_history/revisions',
+      `GET ${ALIASES_PATH}`,
+      `PATCH ${ALIAS_PATH}`,
+    ]);
     expect(counters[`PATCH ${ALIAS_PATH}`]).toBe(1);
     expect(sim.control.pendingSubsystems()).toEqual(['aliases']); // apply: false — no filter reload
 
@@ -101,9 +105,17 @@ describe('execute: forward against the simulator', () => {
   });
 
   it('refuses to be built from anything but the real collaborators', () => {
-    const base = { store: world.executorStore, writeClient: undefined, readClient: world.readClient, policy: MutationPolicy.empty(), clock: () => T0 };
+    const base = {
+      store: world.executorStore,
+      writeClient: undefined,
+      readClient: world.readClient,
+      policy: MutationPolicy.empty(),
+      clock: () => T0,
+    };
     expect(() => new MutationExecutor(base as never)).toThrow(/"writeClient" must be a WriteApiClient/);
-    expect(() => new MutationExecutor({ ...base, store: { ...world.store } } as never)).toThrow(/"store" must be a SqliteRecoveryContractStore/);
+    expect(() => new MutationExecutor({ ...base, store: { ...world.store } } as never)).toThrow(
+      /"store" must be a SqliteRecoveryContractStore/,
+    );
   });
 
   it('takes the opened store and its executor entry itself (composition roots never import the entry)', async () => {
@@ -170,7 +182,11 @@ describe('execute: refusals before the reservation send nothing and change nothi
 
   it('wrong state: PREPARING, and a contract that already ran', async () => {
     const built = await prepare(world, 'LAN_SERVERS', 'x', { confirm: false });
-    const preparing = world.store.create({ ...built.input, operation_id: 'op-preparing', provenance: { ...built.input.provenance, authorization_id: 'auth-preparing' } });
+    const preparing = world.store.create({
+      ...built.input,
+      operation_id: 'op-preparing',
+      provenance: { ...built.input.provenance, authorization_id: 'auth-preparing' },
+    });
     expect(await refusal(world.executor.execute(preparing.contract_id, { adapter, intent: built.intent }))).toMatchObject({
       code: 'WRONG_STATE',
       reason: 'PREPARING',
@@ -189,14 +205,18 @@ describe('execute: refusals before the reservation send nothing and change nothi
 
   it('unconfirmed', async () => {
     const p = await prepare(world, 'LAN_SERVERS', 'x', { confirm: false });
-    expect(await refusal(world.executor.execute(p.contract.contract_id, { adapter, intent: p.intent }))).toMatchObject({ code: 'NOT_CONFIRMED' });
+    expect(await refusal(world.executor.execute(p.contract.contract_id, { adapter, intent: p.intent }))).toMatchObject({
+      code: 'NOT_CONFIRMED',
+    });
     expectUntouched(p.contract.contract_id, p.contract.state_version);
   });
 
   it('expired contract, expired confirmation', async () => {
     const p = await prepare(world, 'LAN_SERVERS', 'x');
     world.clock.now = T0 + HOUR;
-    expect(await refusal(world.executor.execute(p.contract.contract_id, { adapter, intent: p.intent }))).toMatchObject({ code: 'CONTRACT_EXPIRED' });
+    expect(await refusal(world.executor.execute(p.contract.contract_id, { adapter, intent: p.intent }))).toMatchObject({
+      code: 'CONTRACT_EXPIRED',
+    });
     expectUntouched(p.contract.contract_id, p.contract.state_version);
 
     world.clock.now = T0;
@@ -239,7 +259,10 @@ describe('execute: target checks after the reservation end in FAILED with zero s
     const p = await prepare(world, 'LAN_SERVERS', 'ours');
     await adminWrite(sim, 'PATCH', { id: 0, descr: 'theirs' });
     sim.control.resetCounters();
-    expectFailedWithoutSend(await world.executor.execute(p.contract.contract_id, { adapter, intent: p.intent }), 'TARGET_FINGERPRINT_CHANGED');
+    expectFailedWithoutSend(
+      await world.executor.execute(p.contract.contract_id, { adapter, intent: p.intent }),
+      'TARGET_FINGERPRINT_CHANGED',
+    );
   });
 
   it('locator change: alias renumbered by the delete of an earlier alias', async () => {
@@ -296,19 +319,32 @@ describe('execute: pfrest checks the identity too (the name travels with the id)
     const recording = new RecordingTransport(raced);
     try {
       const out = await world.executorWith(recording).execute(p.contract.contract_id, { adapter, intent: p.intent });
-      expect(out).toMatchObject({ operation: 'execute', state: 'FAILED', effect: 'VERIFIED_FAILURE', outcomeClass: 'REJECTED_4XX', sends: 1 });
+      expect(out).toMatchObject({
+        operation: 'execute',
+        state: 'FAILED',
+        effect: 'VERIFIED_FAILURE',
+        outcomeClass: 'REJECTED_4XX',
+        sends: 1,
+      });
     } finally {
       inner.close();
     }
     // The one PATCH named the alias it meant; pfrest compared that name with the object now at id 1.
-    expect(recording.calls).toEqual([{ method: 'PATCH', path: ALIAS_PATH, body: '{"apply":false,"descr":"ours","id":1,"name":"WEB_PORTS"}' }]);
+    expect(recording.calls).toEqual([
+      { method: 'PATCH', path: ALIAS_PATH, body: '{"apply":false,"descr":"ours","id":1,"name":"WEB_PORTS"}' },
+    ]);
     // Zero effect: every remaining alias is exactly as before (only the deleted one is gone).
     const after = await world.readClient.readAllPages(ALIASES_PATH);
-    expect((after as readonly Record<string, unknown>[]).map(({ id: _id, ...rest }) => rest)).toEqual(ALIASES.slice(1).map((a) => ({ ...a })));
+    expect((after as readonly Record<string, unknown>[]).map(({ id: _id, ...rest }) => rest)).toEqual(
+      ALIASES.slice(1).map((a) => ({ ...a })),
+    );
     const c = world.store.load(p.contract.contract_id);
     expect(c.state).toBe('FAILED');
     expect(world.store.holdsReservation(p.contract.contract_id)).toBe(false);
-    expect(auditTrail(world.store, p.contract.contract_id).slice(-2)).toEqual(['transition:PREPARED>EXECUTING:-', 'transition:EXECUTING>FAILED:REJECTED_4XX']);
+    expect(auditTrail(world.store, p.contract.contract_id).slice(-2)).toEqual([
+      'transition:PREPARED>EXECUTING:-',
+      'transition:EXECUTING>FAILED:REJECTED_4XX',
+    ]);
     expect(world.store.verifyAuditChain()).toEqual({ ok: true });
   });
 });
@@ -319,7 +355,10 @@ describe('execute: a misbehaving adapter is refused before any send', () => {
 
   it('a plain look-alike object instead of its request model', async () => {
     const p = await prepare(world, 'LAN_SERVERS', 'ours');
-    const liar = variant({ buildRequest: (_i: unknown, t: { locator: number }) => Object.freeze({ id: t.locator, name: 'LAN_SERVERS', descr: 'ours', apply: false }) });
+    const liar = variant({
+      buildRequest: (_i: unknown, t: { locator: number }) =>
+        Object.freeze({ id: t.locator, name: 'LAN_SERVERS', descr: 'ours', apply: false }),
+    });
     expectFailedWithoutSend(await world.executor.execute(p.contract.contract_id, { adapter: liar, intent: p.intent }), 'REQUEST_REFUSED');
   });
 
@@ -327,8 +366,16 @@ describe('execute: a misbehaving adapter is refused before any send', () => {
     const yes = { isRequestModel: () => true };
     const shapes: readonly ((t: { locator: number }) => unknown)[] = [
       (t) => ({ id: t.locator, descr: 'ours', apply: false }),
-      (t) => Object.freeze([Object.freeze({ id: t.locator, descr: 'a', apply: false }), Object.freeze({ id: 0, descr: 'b', apply: false })]),
-      (t) => Object.freeze(new (class Req { id = t.locator; descr = 'ours'; apply = false })()),
+      (t) =>
+        Object.freeze([Object.freeze({ id: t.locator, descr: 'a', apply: false }), Object.freeze({ id: 0, descr: 'b', apply: false })]),
+      (t) =>
+        Object.freeze(
+          new (class Req {
+            id = t.locator;
+            descr = 'ours';
+            apply = false;
+          })(),
+        ),
     ];
     for (const shape of shapes) {
       const p = await prepare(world, 'LAN_SERVERS', `ours ${shapes.indexOf(shape)}`);
@@ -337,7 +384,7 @@ describe('execute: a misbehaving adapter is refused before any send', () => {
     }
   });
 
-  it('an adapter that vouches for a wider request: the executor\'s own closed key set refuses it before the send', async () => {
+  it("an adapter that vouches for a wider request: the executor's own closed key set refuses it before the send", async () => {
     const yes = { isRequestModel: () => true };
     const shapes: readonly ((t: { locator: number }) => unknown)[] = [
       (t) => Object.freeze({ id: t.locator, name: 'LAN_SERVERS', descr: 'ours', apply: false, apply_now: true }),
@@ -357,9 +404,13 @@ describe('execute: a misbehaving adapter is refused before any send', () => {
   it('two targets from readTarget', async () => {
     const p = await prepare(world, 'LAN_SERVERS', 'ours');
     const twoTargets = variant({
-      readTarget: async (reader: { readAllPages(path: string): Promise<readonly unknown[]> }) => (await reader.readAllPages(ALIASES_PATH)).slice(0, 2),
+      readTarget: async (reader: { readAllPages(path: string): Promise<readonly unknown[]> }) =>
+        (await reader.readAllPages(ALIASES_PATH)).slice(0, 2),
     });
-    expectFailedWithoutSend(await world.executor.execute(p.contract.contract_id, { adapter: twoTargets, intent: p.intent }), 'TARGET_UNRESOLVED');
+    expectFailedWithoutSend(
+      await world.executor.execute(p.contract.contract_id, { adapter: twoTargets, intent: p.intent }),
+      'TARGET_UNRESOLVED',
+    );
   });
 
   it('another method: refused by policy, or by the contract binding when policy allows it', async () => {

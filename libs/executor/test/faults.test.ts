@@ -154,7 +154,12 @@ describe('responses only the mock transport can shape', () => {
     JSON.stringify({ code, status, response_id: code === 200 ? 'SUCCESS' : 'SOME_ERROR', message: '', data });
   const cases: readonly [name: string, reply: { status: number; body: string }, state: string, outcomeClass: string][] = [
     ['200 with a non-success envelope', { status: 200, body: envelope(400, 'bad request') }, 'RECONCILIATION', 'NOT_SUCCESS_ENVELOPE_200'],
-    ['200 with a success envelope for another alias', { status: 200, body: envelope(200, 'ok', { id: 3, name: 'DMZ_HOSTS', type: 'host', descr: NEW, address: [], detail: [] }) }, 'RECONCILIATION', 'UNACCEPTED_200'],
+    [
+      '200 with a success envelope for another alias',
+      { status: 200, body: envelope(200, 'ok', { id: 3, name: 'DMZ_HOSTS', type: 'host', descr: NEW, address: [], detail: [] }) },
+      'RECONCILIATION',
+      'UNACCEPTED_200',
+    ],
     ['400 with a pfrest error envelope', { status: 400, body: envelope(400, 'bad request') }, 'FAILED', 'REJECTED_4XX'],
     ['404 with a pfrest error envelope', { status: 404, body: envelope(404, 'not found') }, 'FAILED', 'REJECTED_4XX'],
     ['404 from a proxy (HTML, no envelope)', { status: 404, body: '<html>Not Found</html>' }, 'RECONCILIATION', 'UNRECOGNIZED_4XX'],
@@ -167,7 +172,9 @@ describe('responses only the mock transport can shape', () => {
       const p = await prepare(world, 'LAN_SERVERS', NEW);
       const out = await executor.execute(p.contract.contract_id, { adapter, intent: p.intent });
       expect(out).toMatchObject({ state, outcomeClass, sends: 1 });
-      expect(mock.calls.map((c) => `${c.method} ${c.path} ${c.body}`)).toEqual([`PATCH ${ALIAS_PATH} {"apply":false,"descr":"${NEW}","id":0,"name":"LAN_SERVERS"}`]);
+      expect(mock.calls.map((c) => `${c.method} ${c.path} ${c.body}`)).toEqual([
+        `PATCH ${ALIAS_PATH} {"apply":false,"descr":"${NEW}","id":0,"name":"LAN_SERVERS"}`,
+      ]);
     });
   }
 
@@ -220,7 +227,14 @@ describe('responses only the mock transport can shape', () => {
   });
 
   it('a proven 200 whose re-read does not show the change → RECONCILIATION, not VERIFIED', async () => {
-    const body = envelope(200, 'ok', { id: 0, name: 'LAN_SERVERS', type: 'host', descr: NEW, address: ['10.0.0.1', '10.0.0.2'], detail: ['nas', 'printer'] });
+    const body = envelope(200, 'ok', {
+      id: 0,
+      name: 'LAN_SERVERS',
+      type: 'host',
+      descr: NEW,
+      address: ['10.0.0.1', '10.0.0.2'],
+      detail: ['nas', 'printer'],
+    });
     const mock = new RecordingMockTransport({ replies: [{ status: 200, body }] });
     const p = await prepare(world, 'LAN_SERVERS', NEW);
     const out = await world.executorWith(mock).execute(p.contract.contract_id, { adapter, intent: p.intent });

@@ -11,7 +11,18 @@ import { buildChild, startChild } from './support/child-process.js';
 import type { ChildResult } from './support/child-process.js';
 import { startCountingForwarder } from './support/counting-forwarder.js';
 import type { CountingForwarder } from './support/counting-forwarder.js';
-import { ADAPTER, ALIAS_PATH, ALIASES, T0, auditTrail, currentAlias, makeWorld, patchCount, prepare, startTestSimulator } from './support/world.js';
+import {
+  ADAPTER,
+  ALIAS_PATH,
+  ALIASES,
+  T0,
+  auditTrail,
+  currentAlias,
+  makeWorld,
+  patchCount,
+  prepare,
+  startTestSimulator,
+} from './support/world.js';
 import type { Prepared, World } from './support/world.js';
 
 /** One alias per test, appended after ALIASES: concurrent tests never touch each other's target. */
@@ -49,7 +60,13 @@ async function isolated(): Promise<{ world: World; fwd: CountingForwarder; patch
   return { world, fwd, patches: () => fwd.count('PATCH', ALIAS_PATH), url: fwd.url };
 }
 
-function configFor(world: World, url: string, op: 'execute' | 'rollback', p: Prepared, extra: Record<string, unknown> = {}): Record<string, unknown> {
+function configFor(
+  world: World,
+  url: string,
+  op: 'execute' | 'rollback',
+  p: Prepared,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     dir: world.dir,
     anchorFile: world.anchorFile,
@@ -76,45 +93,49 @@ describe.concurrent('crashes around the send: after restart the contract is in R
     ['rollback: after the send, before the outcome transaction', 'rollback', 'before-begin', ROLLBACK_OUTCOMES, 1],
   ];
   cases.forEach(([name, op, point, ops, sent], i) => {
-    it(name, async () => {
-      const { world, fwd, patches, url } = await isolated();
-      try {
-        const alias = CRASH_ALIASES[i] as string;
-        const p = await prepare(world, alias, 'changed by a process that dies');
-        if (op === 'rollback') {
-          expect((await world.executor.execute(p.contract.contract_id, { adapter, intent: p.intent })).state).toBe('VERIFIED');
-          fwd.reset();
+    it(
+      name,
+      async () => {
+        const { world, fwd, patches, url } = await isolated();
+        try {
+          const alias = CRASH_ALIASES[i] as string;
+          const p = await prepare(world, alias, 'changed by a process that dies');
+          if (op === 'rollback') {
+            expect((await world.executor.execute(p.contract.contract_id, { adapter, intent: p.intent })).state).toBe('VERIFIED');
+            fwd.reset();
+          }
+          const killed = startChild(child.script, configFor(world, url, op, p, { crashAt: point, crashOps: ops }));
+          killed.process.stdin?.end();
+          const result: ChildResult = await killed.done;
+          expect(result.signal, JSON.stringify({ code: result.code, lines: result.lines })).toBe('SIGKILL');
+          expect(patches()).toBe(sent);
+          const inFlight = op === 'execute' ? 'EXECUTING' : 'ROLLING_BACK';
+          expect(world.store.load(p.contract.contract_id).state).toBe(inFlight);
+
+          // The restarted process: a new executor over the same files runs reconcileInterrupted() first.
+          const restarted = world.executorWith(world.writeProxy);
+          expect(restarted.reconciledAtStart).toEqual([{ contract_id: p.contract.contract_id, from_state: inFlight }]);
+          const c = world.store.load(p.contract.contract_id);
+          expect(c.state).toBe('RECONCILIATION');
+          expect(c.reconciliation).toMatchObject({ origin: inFlight, outcome_class: 'INTERRUPTED' });
+          expect(auditTrail(world.store, c.contract_id).at(-1)).toBe(`transition:${inFlight}>RECONCILIATION:INTERRUPTED`);
+          expect(world.store.verifyAuditChain()).toEqual({ ok: true });
+
+          // Nothing is resent: both operations refuse, and the appliance saw at most the one request.
+          await expect(restarted.execute(c.contract_id, { adapter, intent: p.intent })).rejects.toMatchObject({ code: 'WRONG_STATE' });
+          await expect(restarted.rollback(c.contract_id, { adapter })).rejects.toMatchObject({ code: 'WRONG_STATE' });
+          expect(patches()).toBe(sent);
+          const obs = await restarted.observeReconciliationTarget(c.contract_id, { adapter });
+          // An interrupted send recorded no config-history corroboration.
+          expect(obs).toMatchObject({ origin: inFlight, observedLifecycleLocator: p.pre.id, locatorMatches: true, configHistory: null });
+          expect(p.pre.id).toBe(ALIASES.length + i);
+          expect(patches()).toBe(sent);
+        } finally {
+          world.cleanup();
         }
-        const killed = startChild(child.script, configFor(world, url, op, p, { crashAt: point, crashOps: ops }));
-        killed.process.stdin?.end();
-        const result: ChildResult = await killed.done;
-        expect(result.signal, JSON.stringify({ code: result.code, lines: result.lines })).toBe('SIGKILL');
-        expect(patches()).toBe(sent);
-        const inFlight = op === 'execute' ? 'EXECUTING' : 'ROLLING_BACK';
-        expect(world.store.load(p.contract.contract_id).state).toBe(inFlight);
-
-        // The restarted process: a new executor over the same files runs reconcileInterrupted() first.
-        const restarted = world.executorWith(world.writeProxy);
-        expect(restarted.reconciledAtStart).toEqual([{ contract_id: p.contract.contract_id, from_state: inFlight }]);
-        const c = world.store.load(p.contract.contract_id);
-        expect(c.state).toBe('RECONCILIATION');
-        expect(c.reconciliation).toMatchObject({ origin: inFlight, outcome_class: 'INTERRUPTED' });
-        expect(auditTrail(world.store, c.contract_id).at(-1)).toBe(`transition:${inFlight}>RECONCILIATION:INTERRUPTED`);
-        expect(world.store.verifyAuditChain()).toEqual({ ok: true });
-
-        // Nothing is resent: both operations refuse, and the appliance saw at most the one request.
-        await expect(restarted.execute(c.contract_id, { adapter, intent: p.intent })).rejects.toMatchObject({ code: 'WRONG_STATE' });
-        await expect(restarted.rollback(c.contract_id, { adapter })).rejects.toMatchObject({ code: 'WRONG_STATE' });
-        expect(patches()).toBe(sent);
-        const obs = await restarted.observeReconciliationTarget(c.contract_id, { adapter });
-        // An interrupted send recorded no config-history corroboration.
-        expect(obs).toMatchObject({ origin: inFlight, observedLifecycleLocator: p.pre.id, locatorMatches: true, configHistory: null });
-        expect(p.pre.id).toBe(ALIASES.length + i);
-        expect(patches()).toBe(sent);
-      } finally {
-        world.cleanup();
-      }
-    }, PROCESS_TEST_TIMEOUT_MS);
+      },
+      PROCESS_TEST_TIMEOUT_MS,
+    );
   });
 });
 
@@ -132,61 +153,71 @@ describe.concurrent('races between processes', () => {
     });
   }
 
-  it('8 processes roll back one VERIFIED contract: exactly one rollback send', async () => {
-    const { world, fwd, patches, url } = await isolated();
-    try {
-      const name = 'RACE_ROLLBACKS';
-      const p = await prepare(world, name, 'raced rollback');
-      expect((await world.executor.execute(p.contract.contract_id, { adapter, intent: p.intent })).state).toBe('VERIFIED');
-      fwd.reset();
-      const results = await race(Array.from({ length: 8 }, () => configFor(world, url, 'rollback', p)));
-      const outcomes = results.filter((r) => r.outcome !== undefined).map((r) => r.outcome as { state: string; sends: number });
-      const refused = results.filter((r) => r.refused !== undefined).map((r) => r.refused as string);
-      expect(outcomes).toHaveLength(1);
-      expect(outcomes[0]).toMatchObject({ state: 'ROLLED_BACK', sends: 1 });
-      expect(refused).toHaveLength(7);
-      for (const code of refused) expect(['STALE_STATE', 'WRONG_STATE', 'TARGET_RESERVED']).toContain(code);
-      expect(patches()).toBe(1);
-      expect((await currentAlias(world.readClient, name))?.descr).toBe(originalDescr(name));
-      expect(world.store.load(p.contract.contract_id).state).toBe('ROLLED_BACK');
-      expect(world.store.verifyAuditChain()).toEqual({ ok: true });
-    } finally {
-      world.cleanup();
-    }
-  }, PROCESS_TEST_TIMEOUT_MS);
-
-  it('rollback races execute on the same target: one mutation, never a second', async () => {
-    const { world, fwd, patches, url } = await isolated();
-    try {
-      const name = 'RACE_MIXED';
-      const a = await prepare(world, name, 'first change');
-      expect((await world.executor.execute(a.contract.contract_id, { adapter, intent: a.intent })).state).toBe('VERIFIED');
-      const b = await prepare(world, name, 'second change');
-      fwd.reset();
-      const configs = [0, 1].flatMap(() => [configFor(world, url, 'rollback', a), configFor(world, url, 'execute', b)]);
-      const results = await race(configs);
-      const outcomes = results.filter((r) => r.outcome !== undefined).map((r) => r.outcome as { operation: string; state: string; sends: number });
-      const totalSends = outcomes.reduce((n, o) => n + o.sends, 0);
-      expect(totalSends).toBe(1);
-      expect(patches()).toBe(1);
-      const winner = outcomes.find((o) => o.sends === 1);
-      const descr = (await currentAlias(world.readClient, name))?.descr;
-      if (winner?.operation === 'rollback') {
-        expect(winner.state).toBe('ROLLED_BACK');
-        expect(descr).toBe(originalDescr(name));
-      } else {
-        expect(winner).toMatchObject({ operation: 'execute', state: 'VERIFIED' });
-        expect(descr).toBe('second change');
+  it(
+    '8 processes roll back one VERIFIED contract: exactly one rollback send',
+    async () => {
+      const { world, fwd, patches, url } = await isolated();
+      try {
+        const name = 'RACE_ROLLBACKS';
+        const p = await prepare(world, name, 'raced rollback');
+        expect((await world.executor.execute(p.contract.contract_id, { adapter, intent: p.intent })).state).toBe('VERIFIED');
+        fwd.reset();
+        const results = await race(Array.from({ length: 8 }, () => configFor(world, url, 'rollback', p)));
+        const outcomes = results.filter((r) => r.outcome !== undefined).map((r) => r.outcome as { state: string; sends: number });
+        const refused = results.filter((r) => r.refused !== undefined).map((r) => r.refused as string);
+        expect(outcomes).toHaveLength(1);
+        expect(outcomes[0]).toMatchObject({ state: 'ROLLED_BACK', sends: 1 });
+        expect(refused).toHaveLength(7);
+        for (const code of refused) expect(['STALE_STATE', 'WRONG_STATE', 'TARGET_RESERVED']).toContain(code);
+        expect(patches()).toBe(1);
+        expect((await currentAlias(world.readClient, name))?.descr).toBe(originalDescr(name));
+        expect(world.store.load(p.contract.contract_id).state).toBe('ROLLED_BACK');
+        expect(world.store.verifyAuditChain()).toEqual({ ok: true });
+      } finally {
+        world.cleanup();
       }
-      expect(world.store.verifyAuditChain()).toEqual({ ok: true });
-    } finally {
-      world.cleanup();
-    }
-  }, PROCESS_TEST_TIMEOUT_MS);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'rollback races execute on the same target: one mutation, never a second',
+    async () => {
+      const { world, fwd, patches, url } = await isolated();
+      try {
+        const name = 'RACE_MIXED';
+        const a = await prepare(world, name, 'first change');
+        expect((await world.executor.execute(a.contract.contract_id, { adapter, intent: a.intent })).state).toBe('VERIFIED');
+        const b = await prepare(world, name, 'second change');
+        fwd.reset();
+        const configs = [0, 1].flatMap(() => [configFor(world, url, 'rollback', a), configFor(world, url, 'execute', b)]);
+        const results = await race(configs);
+        const outcomes = results
+          .filter((r) => r.outcome !== undefined)
+          .map((r) => r.outcome as { operation: string; state: string; sends: number });
+        const totalSends = outcomes.reduce((n, o) => n + o.sends, 0);
+        expect(totalSends).toBe(1);
+        expect(patches()).toBe(1);
+        const winner = outcomes.find((o) => o.sends === 1);
+        const descr = (await currentAlias(world.readClient, name))?.descr;
+        if (winner?.operation === 'rollback') {
+          expect(winner.state).toBe('ROLLED_BACK');
+          expect(descr).toBe(originalDescr(name));
+        } else {
+          expect(winner).toMatchObject({ operation: 'execute', state: 'VERIFIED' });
+          expect(descr).toBe('second change');
+        }
+        expect(world.store.verifyAuditChain()).toEqual({ ok: true });
+      } finally {
+        world.cleanup();
+      }
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 });
 
 describe('the forwarders hid nothing', () => {
-  it('the simulator counted exactly the PATCHes all forwarders passed on (counted since each test\'s last reset)', () => {
+  it("the simulator counted exactly the PATCHes all forwarders passed on (counted since each test's last reset)", () => {
     // Resets only drop the parent's own setup executes (one PATCH each, for the 2 rollback crash cases and
     // the 2 races); everything else every test sent reached the simulator through its forwarder.
     const counted = forwarders.reduce((n, f) => n + f.count('PATCH', ALIAS_PATH), 0);

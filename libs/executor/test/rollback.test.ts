@@ -37,11 +37,23 @@ describe('rollback against the simulator', () => {
     const p = await verifiedContract();
     const recording = new RecordingTransport(simulatorTransport(sim));
     const out = await world.executorWith(recording).rollback(p.contract.contract_id, { adapter });
-    expect(out).toMatchObject({ operation: 'rollback', state: 'ROLLED_BACK', effect: 'VERIFIED_SUCCESS', outcomeClass: 'VERIFIED_SUCCESS', sends: 1 });
+    expect(out).toMatchObject({
+      operation: 'rollback',
+      state: 'ROLLED_BACK',
+      effect: 'VERIFIED_SUCCESS',
+      outcomeClass: 'VERIFIED_SUCCESS',
+      sends: 1,
+    });
     expect(Object.isFrozen(out)).toBe(true);
-    expect(recording.calls).toEqual([{ method: 'PATCH', path: ALIAS_PATH, body: '{"apply":false,"descr":"HTTP and HTTPS","id":1,"name":"WEB_PORTS"}' }]);
+    expect(recording.calls).toEqual([
+      { method: 'PATCH', path: ALIAS_PATH, body: '{"apply":false,"descr":"HTTP and HTTPS","id":1,"name":"WEB_PORTS"}' },
+    ]);
     expect(patchCount(sim)).toBe(1);
-    expect(Object.keys(sim.control.counters()).filter((k) => !k.startsWith('GET ')).sort()).toEqual([`PATCH ${ALIAS_PATH}`]);
+    expect(
+      Object.keys(sim.control.counters())
+        .filter((k) => !k.startsWith('GET '))
+        .sort(),
+    ).toEqual([`PATCH ${ALIAS_PATH}`]);
     const after = await currentAlias(world.readClient, 'WEB_PORTS');
     expect(after).toEqual({ id: 1, ...ALIASES[1] });
     const c = world.store.load(p.contract.contract_id);
@@ -53,7 +65,10 @@ describe('rollback against the simulator', () => {
       'transition:ROLLING_BACK>ROLLED_BACK:VERIFIED_SUCCESS',
     ]);
     // Never a second rollback.
-    expect(await refusal(world.executor.rollback(c.contract_id, { adapter }))).toMatchObject({ code: 'WRONG_STATE', reason: 'ROLLED_BACK' });
+    expect(await refusal(world.executor.rollback(c.contract_id, { adapter }))).toMatchObject({
+      code: 'WRONG_STATE',
+      reason: 'ROLLED_BACK',
+    });
     expect(patchCount(sim)).toBe(1);
   });
 
@@ -98,7 +113,10 @@ describe('rollback against the simulator', () => {
     expect(world.store.load(out.contractId).reconciliation).toMatchObject({ origin: 'ROLLING_BACK' });
     expect(world.store.holdsReservation(out.contractId)).toBe(true);
     expect(patchCount(sim)).toBe(1);
-    expect(await refusal(world.executor.rollback(out.contractId, { adapter }))).toMatchObject({ code: 'WRONG_STATE', reason: 'RECONCILIATION' });
+    expect(await refusal(world.executor.rollback(out.contractId, { adapter }))).toMatchObject({
+      code: 'WRONG_STATE',
+      reason: 'RECONCILIATION',
+    });
     expect(patchCount(sim)).toBe(1);
   });
 
@@ -140,9 +158,14 @@ describe('rollback refusals before the reservation', () => {
       code: 'BINDING_MISMATCH',
       field: 'rollback_plan_version',
     });
-    expect(await refusal(world.executor.rollback(p.contract.contract_id, { adapter: { ...adapter } as never }))).toMatchObject({ code: 'ADAPTER_INVALID' });
+    expect(await refusal(world.executor.rollback(p.contract.contract_id, { adapter: { ...adapter } as never }))).toMatchObject({
+      code: 'ADAPTER_INVALID',
+    });
     const prepared = await prepare(world, 'LAN_SERVERS', 'not yet run');
-    expect(await refusal(world.executor.rollback(prepared.contract.contract_id, { adapter }))).toMatchObject({ code: 'WRONG_STATE', reason: 'PREPARED' });
+    expect(await refusal(world.executor.rollback(prepared.contract.contract_id, { adapter }))).toMatchObject({
+      code: 'WRONG_STATE',
+      reason: 'PREPARED',
+    });
     expect(world.store.load(p.contract.contract_id).state_version).toBe(v);
     expect(patchCount(sim)).toBe(0);
     expect(world.writeProxy.callCount).toBe(0);
@@ -216,7 +239,13 @@ describe('observeReconciliationTarget', () => {
     expect(out).toMatchObject({ state: 'RECONCILIATION', outcomeClass: 'TIMEOUT_AFTER_WRITE' });
     sim.control.clearFaults();
     const obs = await world.executor.observeReconciliationTarget(out.contractId, { adapter });
-    expect(obs).toMatchObject({ origin: 'ROLLING_BACK', observedLifecycleLocator: 1, locatorMatches: true, matchesVerifiedFingerprint: true, matchesPreForwardFingerprint: false });
+    expect(obs).toMatchObject({
+      origin: 'ROLLING_BACK',
+      observedLifecycleLocator: 1,
+      locatorMatches: true,
+      matchesVerifiedFingerprint: true,
+      matchesPreForwardFingerprint: false,
+    });
     // The rollback send's own corroboration, not the forward's.
     const kept = world.store.load(out.contractId);
     expect(obs.configHistory).not.toBeNull();

@@ -13,7 +13,10 @@ const FORBIDDEN: readonly [name: string, pattern: RegExp][] = [
   ['.confirm(', /\.\s*confirm\s*\(/],
   ['.resolveReconciliation(', /\.\s*resolveReconciliation\s*\(/],
   ['.store.', /\.\s*store\s*\./],
-  ['.store (bracket or destructured use)', /\[\s*['"`](?:store|create|confirm|resolveReconciliation)['"`]\s*\]|\{\s*store\s*\}\s*=\s*(?:entry|this|options\.store)/],
+  [
+    '.store (bracket or destructured use)',
+    /\[\s*['"`](?:store|create|confirm|resolveReconciliation)['"`]\s*\]|\{\s*store\s*\}\s*=\s*(?:entry|this|options\.store)/,
+  ],
 ];
 
 /** Comments may name the forbidden calls (to say they are forbidden); code may not. */

@@ -2,7 +2,8 @@ import { lstatSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 
 /** Why a path is not an owner-only directory or file; null when it is. Value-free: names a rule, never content. */
-export type OwnerOnlyProblem = 'NOT_FOUND' | 'SYMLINK' | 'NOT_DIRECTORY' | 'NOT_REGULAR_FILE' | 'NO_OWNER_MODEL' | 'WRONG_OWNER' | 'UNSAFE_MODE';
+export type OwnerOnlyProblem =
+  'NOT_FOUND' | 'SYMLINK' | 'NOT_DIRECTORY' | 'NOT_REGULAR_FILE' | 'NO_OWNER_MODEL' | 'WRONG_OWNER' | 'UNSAFE_MODE';
 
 export interface OwnerOnlyRule {
   /** What the path must be: a directory (mode 0700) or a regular file (mode 0600). */
@@ -22,7 +23,12 @@ export interface OwnerOnlyRule {
  */
 export function ownerOnlyProblem(path: string, rule: OwnerOnlyRule): OwnerOnlyProblem | null {
   if (typeof path !== 'string' || path.length === 0) throw new TypeError('ownerOnlyProblem: "path" must be a non-empty string');
-  if (rule === null || typeof rule !== 'object' || (rule.kind !== 'directory' && rule.kind !== 'file') || (rule.modeBits !== 0o777 && rule.modeBits !== 0o7777)) {
+  if (
+    rule === null ||
+    typeof rule !== 'object' ||
+    (rule.kind !== 'directory' && rule.kind !== 'file') ||
+    (rule.modeBits !== 0o777 && rule.modeBits !== 0o7777)
+  ) {
     throw new TypeError('ownerOnlyProblem: "rule" must be { kind: "directory" | "file", modeBits: 0o777 | 0o7777 }');
   }
   let st: Stats;

@@ -34,13 +34,16 @@ function assertPositiveInteger(value: unknown, name: string): void {
 
 function assertOptions(options: ReadyChildOptions, readReady: unknown): void {
   if (options === null || typeof options !== 'object') throw new TypeError('spawnReadyChild: "options" must be an object');
-  if (typeof options.script !== 'string' || options.script.length === 0) throw new TypeError('spawnReadyChild: "script" must be a non-empty string');
-  if (!Array.isArray(options.args) || !options.args.every((a) => typeof a === 'string')) throw new TypeError('spawnReadyChild: "args" must be an array of strings');
+  if (typeof options.script !== 'string' || options.script.length === 0)
+    throw new TypeError('spawnReadyChild: "script" must be a non-empty string');
+  if (!Array.isArray(options.args) || !options.args.every((a) => typeof a === 'string'))
+    throw new TypeError('spawnReadyChild: "args" must be an array of strings');
   if (typeof options.cwd !== 'string' || options.cwd.length === 0) throw new TypeError('spawnReadyChild: "cwd" must be a non-empty string');
   assertPositiveInteger(options.readyTimeoutMs, 'readyTimeoutMs');
   assertPositiveInteger(options.stopTimeoutMs, 'stopTimeoutMs');
   assertPositiveInteger(options.maxReadyLineLength, 'maxReadyLineLength');
-  if (options.stderrTailLength !== undefined && options.stderrTailLength !== 0) assertPositiveInteger(options.stderrTailLength, 'stderrTailLength');
+  if (options.stderrTailLength !== undefined && options.stderrTailLength !== 0)
+    assertPositiveInteger(options.stderrTailLength, 'stderrTailLength');
   if (typeof readReady !== 'function') throw new TypeError('spawnReadyChild: "readReady" must be a function');
 }
 

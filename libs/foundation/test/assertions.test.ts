@@ -11,7 +11,8 @@ describe('argument assertions', () => {
 
   it('assertRecord also refuses arrays', () => {
     expect(() => assertRecord({}, 'g: "options"')).not.toThrow();
-    for (const v of [...NOT_OBJECTS, [], [1]]) expect(() => assertRecord(v, 'g: "options"')).toThrow(new TypeError('g: "options" must be an object'));
+    for (const v of [...NOT_OBJECTS, [], [1]])
+      expect(() => assertRecord(v, 'g: "options"')).toThrow(new TypeError('g: "options" must be an object'));
   });
 
   it('assertFunction accepts functions and says what it wanted', () => {

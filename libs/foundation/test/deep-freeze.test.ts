@@ -6,7 +6,8 @@ describe('deepFreeze', () => {
     const value = { a: [{ b: 1 }, [2, { c: 'x' }]], d: { e: null } };
     const frozen = deepFreeze(value);
     expect(frozen).toBe(value);
-    for (const node of [value, value.a, value.a[0], value.a[1], (value.a[1] as unknown[])[1], value.d]) expect(Object.isFrozen(node)).toBe(true);
+    for (const node of [value, value.a, value.a[0], value.a[1], (value.a[1] as unknown[])[1], value.d])
+      expect(Object.isFrozen(node)).toBe(true);
     expect(() => {
       (value.a[0] as { b: number }).b = 2;
     }).toThrow(TypeError);

@@ -15,7 +15,10 @@ function script(name: string, body: string): string {
   return path;
 }
 const KEEP_ALIVE = 'setInterval(() => {}, 1000);';
-const READY = script('ready', `process.stdout.write(JSON.stringify({ ready: true, pid: process.pid, args: process.argv.slice(2), cwd: process.cwd() }) + '\\n'); ${KEEP_ALIVE}`);
+const READY = script(
+  'ready',
+  `process.stdout.write(JSON.stringify({ ready: true, pid: process.pid, args: process.argv.slice(2), cwd: process.cwd() }) + '\\n'); ${KEEP_ALIVE}`,
+);
 const EXITS = script('exits', `process.stderr.write('e'.repeat(5000) + 'THE-END'); process.exit(3);`);
 const SILENT = script('silent', KEEP_ALIVE);
 const HUGE = script('huge', `process.stdout.write('x'.repeat(5000)); ${KEEP_ALIVE}`);
@@ -41,7 +44,10 @@ const alive = (pid: number): boolean => {
   }
 };
 async function failureOf(promise: Promise<unknown>): Promise<ReadyChildError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ReadyChildError);
   return error as ReadyChildError;
 }
@@ -93,7 +99,10 @@ describe('spawnReadyChild', () => {
       pid = (line as { pid: number }).pid;
       expect(alive(pid)).toBe(true);
       throw mine;
-    }).then(() => null, (e: unknown) => e);
+    }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(thrown).toBe(mine);
     expect(alive(pid)).toBe(false);
   });
@@ -109,10 +118,18 @@ describe('spawnReadyChild', () => {
     await expect(spawnReadyChild(options(''), () => null)).rejects.toThrow('spawnReadyChild: "script" must be a non-empty string');
     await expect(spawnReadyChild(options(READY, { args: [1 as never] }), () => null)).rejects.toThrow('"args" must be an array of strings');
     await expect(spawnReadyChild(options(READY, { cwd: '' }), () => null)).rejects.toThrow('"cwd" must be a non-empty string');
-    await expect(spawnReadyChild(options(READY, { readyTimeoutMs: 0 }), () => null)).rejects.toThrow('"readyTimeoutMs" must be a positive integer');
-    await expect(spawnReadyChild(options(READY, { stopTimeoutMs: 1.5 }), () => null)).rejects.toThrow('"stopTimeoutMs" must be a positive integer');
-    await expect(spawnReadyChild(options(READY, { maxReadyLineLength: -1 }), () => null)).rejects.toThrow('"maxReadyLineLength" must be a positive integer');
-    await expect(spawnReadyChild(options(READY, { stderrTailLength: -1 }), () => null)).rejects.toThrow('"stderrTailLength" must be a positive integer');
+    await expect(spawnReadyChild(options(READY, { readyTimeoutMs: 0 }), () => null)).rejects.toThrow(
+      '"readyTimeoutMs" must be a positive integer',
+    );
+    await expect(spawnReadyChild(options(READY, { stopTimeoutMs: 1.5 }), () => null)).rejects.toThrow(
+      '"stopTimeoutMs" must be a positive integer',
+    );
+    await expect(spawnReadyChild(options(READY, { maxReadyLineLength: -1 }), () => null)).rejects.toThrow(
+      '"maxReadyLineLength" must be a positive integer',
+    );
+    await expect(spawnReadyChild(options(READY, { stderrTailLength: -1 }), () => null)).rejects.toThrow(
+      '"stderrTailLength" must be a positive integer',
+    );
     await expect(spawnReadyChild(options(READY), 'no' as never)).rejects.toThrow('"readReady" must be a function');
   });
 });

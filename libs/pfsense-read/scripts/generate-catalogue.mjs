@@ -61,12 +61,26 @@ let current = null;
 let field = null;
 for (const line of apiMd.split('\n')) {
   const g = /^## (.+)$/.exec(line);
-  if (g) { group = g[1].trim(); current = null; continue; }
+  if (g) {
+    group = g[1].trim();
+    current = null;
+    continue;
+  }
   const t = /^### `([a-z0-9_]+)`/.exec(line);
-  if (t) { current = { group, purpose: '', security: '' }; api[t[1]] = current; field = null; continue; }
+  if (t) {
+    current = { group, purpose: '', security: '' };
+    api[t[1]] = current;
+    field = null;
+    continue;
+  }
   if (!current) continue;
   const f = /^- \*\*(\w+):\*\*\s*(.*)$/.exec(line);
-  if (f) { field = f[1].toLowerCase(); if (field in current) current[field] = f[2].trim(); else field = null; continue; }
+  if (f) {
+    field = f[1].toLowerCase();
+    if (field in current) current[field] = f[2].trim();
+    else field = null;
+    continue;
+  }
   if (field && /^\s+\S/.test(line)) current[field] += (current[field].endsWith('-') ? '' : ' ') + line.trim();
   else if (!line.trim()) field = null;
 }
@@ -99,7 +113,8 @@ function useModel(name) {
     if (!kind) throw new Error(`unknown field type ${f.type}`);
     fields.push([fname, f.many ? `${kind}[]` : kind]);
   }
-  for (const k of Object.keys(EXCLUDED)) if (k.startsWith(name + '.') && !byName.has(k.slice(name.length + 1))) throw new Error(`stale exclusion ${k}`);
+  for (const k of Object.keys(EXCLUDED))
+    if (k.startsWith(name + '.') && !byName.has(k.slice(name.length + 1))) throw new Error(`stale exclusion ${k}`);
   used.set(name, { many: m.many, fields, excluded });
 }
 
@@ -115,14 +130,44 @@ for (const [name, te] of Object.entries(toolEndpoints).sort(([a], [b]) => a.loca
 
 // ---- titles ------------------------------------------------------------------------------------------------
 const WORDS = {
-  nat: 'NAT', dhcp: 'DHCP', dns: 'DNS', ipsec: 'IPsec', openvpn: 'OpenVPN', wireguard: 'WireGuard', arp: 'ARP',
-  carp: 'CARP', ntp: 'NTP', ssh: 'SSH', acme: 'ACME', vpn: 'VPN', restapi: 'REST API', csos: 'client-specific overrides',
-  crls: 'CRLs', gres: 'GREs', laggs: 'LAGGs', vlans: 'VLANs', sas: 'SAs', ips: 'IPs', hasync: 'HA sync',
-  webgui: 'web GUI', eap: 'EAP', freeradius: 'FreeRADIUS', bind: 'BIND', phase1: 'phase 1', phase2: 'phase 2',
-  phase2s: 'phase 2 entries', ip: 'IP', auth: 'auth', one: 'one', to: 'to',
+  nat: 'NAT',
+  dhcp: 'DHCP',
+  dns: 'DNS',
+  ipsec: 'IPsec',
+  openvpn: 'OpenVPN',
+  wireguard: 'WireGuard',
+  arp: 'ARP',
+  carp: 'CARP',
+  ntp: 'NTP',
+  ssh: 'SSH',
+  acme: 'ACME',
+  vpn: 'VPN',
+  restapi: 'REST API',
+  csos: 'client-specific overrides',
+  crls: 'CRLs',
+  gres: 'GREs',
+  laggs: 'LAGGs',
+  vlans: 'VLANs',
+  sas: 'SAs',
+  ips: 'IPs',
+  hasync: 'HA sync',
+  webgui: 'web GUI',
+  eap: 'EAP',
+  freeradius: 'FreeRADIUS',
+  bind: 'BIND',
+  phase1: 'phase 1',
+  phase2: 'phase 2',
+  phase2s: 'phase 2 entries',
+  ip: 'IP',
+  auth: 'auth',
+  one: 'one',
+  to: 'to',
 };
 function titleOf(name) {
-  const words = name.replace(/^pfsense_get_/, '').split('_').map((w) => WORDS[w] ?? w);
+  const words = name
+    .replace(/^pfsense_get_/, '')
+    .split('_')
+    .map((w) => WORDS[w] ?? w);
   const s = words.join(' ').replace('one to one', '1:1');
   return s.charAt(0).toUpperCase() + s.slice(1);
 }

@@ -33,17 +33,7 @@ export const IDENTIFYING_METADATA: Readonly<Record<string, readonly string[]>> =
   pfsense_get_system_hostname: ['hostname', 'domain'],
   pfsense_get_system_dns: ['dnsserver'],
   // Interfaces, routing, and neighbors
-  pfsense_get_interfaces: [
-    'hwif',
-    'macaddr',
-    'ipaddr',
-    'subnet',
-    'linklocal',
-    'ipaddrv6',
-    'subnetv6',
-    'gateway',
-    'gatewayv6',
-  ],
+  pfsense_get_interfaces: ['hwif', 'macaddr', 'ipaddr', 'subnet', 'linklocal', 'ipaddrv6', 'subnetv6', 'gateway', 'gatewayv6'],
   pfsense_get_interface_configs: [
     'if',
     'spoofmac',
@@ -85,14 +75,7 @@ export const IDENTIFYING_METADATA: Readonly<Record<string, readonly string[]>> =
   pfsense_get_firewall_nat_one_to_one_mappings: ['external', 'source', 'destination'],
   pfsense_get_firewall_virtual_ips: ['subnet', 'carp_peer'],
   // VPN
-  pfsense_get_status_ipsec_sas: [
-    'local_host',
-    'local_id',
-    'remote_host',
-    'remote_id',
-    'child_sas.local_ts',
-    'child_sas.remote_ts',
-  ],
+  pfsense_get_status_ipsec_sas: ['local_host', 'local_id', 'remote_host', 'remote_id', 'child_sas.local_ts', 'child_sas.remote_ts'],
   pfsense_get_status_ipsec_child_sas: ['local_ts', 'remote_ts'],
   pfsense_get_vpn_ipsec_phase2s: ['localid_address', 'natlocalid_address', 'remoteid_address', 'pinghost'],
   pfsense_get_status_wireguard_tunnels: ['peers.endpoint', 'peers.allowed_ips'],
@@ -108,19 +91,9 @@ export const IDENTIFYING_METADATA: Readonly<Record<string, readonly string[]>> =
     'routes.virtual_addr',
   ],
   pfsense_get_status_openvpn_clients: ['remote_host', 'local_host', 'virtual_addr', 'virtual_addr6'],
-  pfsense_get_status_openvpn_server_connections: [
-    'common_name',
-    'remote_host',
-    'virtual_addr',
-    'virtual_addr6',
-    'user_name',
-  ],
+  pfsense_get_status_openvpn_server_connections: ['common_name', 'remote_host', 'virtual_addr', 'virtual_addr6', 'user_name'],
   pfsense_get_status_openvpn_server_routes: ['common_name', 'remote_host', 'virtual_addr'],
-  pfsense_get_vpn_openvpn_servers: [
-    ...OPENVPN_NETWORKS_AND_SERVERS,
-    'serverbridge_dhcp_start',
-    'serverbridge_dhcp_end',
-  ],
+  pfsense_get_vpn_openvpn_servers: [...OPENVPN_NETWORKS_AND_SERVERS, 'serverbridge_dhcp_start', 'serverbridge_dhcp_end'],
   pfsense_get_vpn_openvpn_csos: ['common_name', ...OPENVPN_NETWORKS_AND_SERVERS],
   pfsense_get_vpn_wireguard_tunnel_addresses: ['address', 'mask'],
   // Users and API identities

@@ -100,11 +100,7 @@ const hasOwn = Object.prototype.hasOwnProperty;
  * The projector reads only the listed keys as own properties (never the prototype chain), fits each value to
  * its kind, and builds a fresh frozen object — unknown upstream keys never reach the output.
  */
-export function compileModel(
-  models: Readonly<Record<string, ReadModelSpec>>,
-  modelName: string,
-  options: CompileOptions,
-): CompiledModel {
+export function compileModel(models: Readonly<Record<string, ReadModelSpec>>, modelName: string, options: CompileOptions): CompiledModel {
   const spec = models[modelName];
   if (spec === undefined) throw new TypeError(`compileModel: unknown model "${modelName}"`);
   const prefix = options.prefix ?? '';
@@ -172,7 +168,13 @@ export function compileModel(
   }
 
   /** The projected value, or MISFIT when the field (or one of its elements) does not fit. */
-  function projectField(f: CompiledField, v: unknown, withheld: ReadonlySet<string>, at: () => string, drift: DriftSink): Json | typeof MISFIT {
+  function projectField(
+    f: CompiledField,
+    v: unknown,
+    withheld: ReadonlySet<string>,
+    at: () => string,
+    drift: DriftSink,
+  ): Json | typeof MISFIT {
     const nested = f.nested;
     if (nested !== null) {
       const innerWithheld = subPaths(withheld, f.name);

@@ -24,18 +24,11 @@ export class PfrestResponseError extends Error {
   /** Field path inside `data` for UNEXPECTED_SHAPE (our own model's field names and indices), else null. */
   readonly dataPath: string | null;
 
-  constructor(
-    code: PfrestResponseErrorCode,
-    httpStatus: number,
-    responseId: unknown = null,
-    dataPath: string | null = null,
-  ) {
+  constructor(code: PfrestResponseErrorCode, httpStatus: number, responseId: unknown = null, dataPath: string | null = null) {
     // Only pfrest's own ids pass through (upper-cased as pfrest does); any other string is UNKNOWN.
     const id = typeof responseId !== 'string' ? null : PFREST_RESPONSE_IDS.has(responseId) ? responseId : UNKNOWN_RESPONSE_ID;
     const status = Number.isSafeInteger(httpStatus) ? httpStatus : 0;
-    super(
-      `pfREST read refused: ${code} (HTTP ${status}${id === null ? '' : `, ${id}`}${dataPath === null ? '' : `, at ${dataPath}`})`,
-    );
+    super(`pfREST read refused: ${code} (HTTP ${status}${id === null ? '' : `, ${id}`}${dataPath === null ? '' : `, at ${dataPath}`})`);
     this.code = code;
     this.httpStatus = status;
     this.responseId = id;

@@ -59,7 +59,8 @@ const isIntIn = (v: unknown, min: number, max: number): boolean => Number.isSafe
 /** outputSchemaOf's check in plain code (see ReadToolDefinition.conformsToOutputSchema): stricter, never laxer. */
 function conformsToOutputOf(plural: boolean, item: (value: unknown) => boolean): (value: unknown) => boolean {
   return (value) => {
-    if (value === null || typeof value !== 'object' || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
+    if (value === null || typeof value !== 'object' || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype)
+      return false;
     const result = value as Record<string, unknown>;
     const allowed = plural ? PLURAL_KEYS : SINGULAR_KEYS;
     for (const key of Object.keys(result)) if (!allowed.has(key)) return false;

@@ -3,12 +3,7 @@
 export type ScalarKind = 'string' | 'number' | 'boolean' | 'scalar';
 
 export type FieldKind =
-  | ScalarKind
-  | 'string[]'
-  | 'number[]'
-  | 'boolean[]'
-  | 'scalar[]'
-  | { readonly model: string; readonly many: boolean };
+  ScalarKind | 'string[]' | 'number[]' | 'boolean[]' | 'scalar[]' | { readonly model: string; readonly many: boolean };
 
 /** The allow-list of one pfrest model: only these fields ever leave the projection. */
 export interface ReadModelSpec {

@@ -85,7 +85,7 @@ describe('READ catalogue matches vendor/pfrest/tool-endpoints.json', () => {
 describe('READ catalogue matches vendor/pfrest/tool-reference.md', () => {
   const api = referenceTools();
 
-  it('names every tool of tool-reference.md, in the same group (the server\'s own tool is not in it)', () => {
+  it("names every tool of tool-reference.md, in the same group (the server's own tool is not in it)", () => {
     expect(api.has(SERVER_OWN_TOOL)).toBe(false);
     expect([...api.keys()].sort()).toEqual(READ_CATALOGUE.map((t) => t.name));
     for (const tool of READ_CATALOGUE) expect(tool.group, tool.name).toBe(api.get(tool.name));
@@ -123,7 +123,10 @@ describe('READ_MODELS field kinds match models.json', () => {
 
 describe('scripts/generate-catalogue.mjs', () => {
   it('regenerating into a temp dir reproduces the committed file(s) byte for byte', () => {
-    for (const [file, generated] of runGenerator(join(import.meta.dirname, '..', 'scripts', 'generate-catalogue.mjs'), ['read-models.ts', 'read-catalogue-data.ts'])) {
+    for (const [file, generated] of runGenerator(join(import.meta.dirname, '..', 'scripts', 'generate-catalogue.mjs'), [
+      'read-models.ts',
+      'read-catalogue-data.ts',
+    ])) {
       expect(generated, `${file} differs from its generator's output: re-run the generator`).toBe(
         readFileSync(join(import.meta.dirname, '..', 'src', file), 'utf8'),
       );

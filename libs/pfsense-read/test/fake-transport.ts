@@ -15,7 +15,11 @@ export class FakeTransport implements Transport {
   constructor(private readonly responder: Responder) {}
 
   async request(method: HttpMethod, path: string, options?: TransportRequestOptions): Promise<TransportResponse> {
-    const call = { method, path, options: options === undefined ? undefined : { ...options, query: options.query === undefined ? undefined : { ...options.query } } };
+    const call = {
+      method,
+      path,
+      options: options === undefined ? undefined : { ...options, query: options.query === undefined ? undefined : { ...options.query } },
+    };
     this.calls.push(call);
     return this.responder(call);
   }

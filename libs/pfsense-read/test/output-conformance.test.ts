@@ -9,7 +9,16 @@ const zodAccepts = (tool: ReadToolDefinition, value: unknown) => tool.outputSche
 
 function resultOf(tool: ReadToolDefinition, driftItem = false): Record<string, unknown> {
   const { item } = buildFixture(tool.model);
-  const upstream = driftItem ? { ...item, ...Object.fromEntries(Object.keys(item).slice(3, 4).map((k) => [k, { odd: true }])) } : item;
+  const upstream = driftItem
+    ? {
+        ...item,
+        ...Object.fromEntries(
+          Object.keys(item)
+            .slice(3, 4)
+            .map((k) => [k, { odd: true }]),
+        ),
+      }
+    : item;
   const projected = tool.project(tool.plural ? [upstream, upstream] : upstream, { includeIdentifyingMetadata: true });
   const drift = projected.drift.length === 0 ? {} : { drift: projected.drift };
   if (!tool.plural) return { data: projected.data, ...drift };
@@ -20,7 +29,8 @@ function resultOf(tool: ReadToolDefinition, driftItem = false): Record<string, u
 function mutations(tool: ReadToolDefinition, result: Record<string, unknown>): [string, unknown][] {
   const row = (tool.plural ? (result['data'] as Record<string, unknown>[])[0] : result['data']) as Record<string, unknown>;
   const keys = Object.keys(row);
-  const withRow = (r: unknown) => (tool.plural ? { ...result, data: [r, ...(result['data'] as unknown[]).slice(1)] } : { ...result, data: r });
+  const withRow = (r: unknown) =>
+    tool.plural ? { ...result, data: [r, ...(result['data'] as unknown[]).slice(1)] } : { ...result, data: r };
   const out: [string, unknown][] = [
     ['extra result key', { ...result, extra: 1 }],
     ['drift not strings', { ...result, drift: [1] }],

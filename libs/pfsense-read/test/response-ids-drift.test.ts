@@ -23,7 +23,13 @@ describe('pfrest response ids', () => {
     expect([...ids].sort()).toEqual(ids);
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(/^[A-Z][A-Z0-9_]{0,127}$/);
-    for (const id of ['SUCCESS', 'AUTH_AUTHENTICATION_FAILED', 'AUTH_AUTHORIZATION_FAILED', 'MODEL_OBJECT_NOT_FOUND', 'ENDPOINT_METHOD_NOT_ALLOWED']) {
+    for (const id of [
+      'SUCCESS',
+      'AUTH_AUTHENTICATION_FAILED',
+      'AUTH_AUTHORIZATION_FAILED',
+      'MODEL_OBJECT_NOT_FOUND',
+      'ENDPOINT_METHOD_NOT_ALLOWED',
+    ]) {
       expect(ids).toContain(id);
     }
   });

@@ -5,7 +5,15 @@
 // release by release). Every variant must succeed, fit the output schema, and name in `drift` exactly the
 // fields it had to null.
 import { describe, expect, it } from 'vitest';
-import { PFREST_TESTED_RANGE, READ_CATALOGUE, READ_MODELS, RestApiClient, isTestedPfrestVersion, parsePfrestVersion, runReadTool } from '../src/index.js';
+import {
+  PFREST_TESTED_RANGE,
+  READ_CATALOGUE,
+  READ_MODELS,
+  RestApiClient,
+  isTestedPfrestVersion,
+  parsePfrestVersion,
+  runReadTool,
+} from '../src/index.js';
 import type { FieldKind, ReadToolDefinition } from '../src/index.js';
 import { FakeTransport, envelope } from './fake-transport.js';
 import { buildFixture } from './upstream-fixture.js';
@@ -20,7 +28,13 @@ const DROP = Symbol('drop');
  * Applies `rewrite` to every scalar field of `item` (and of the models it embeds) and returns the names of the
  * fields whose new value `isMisfit` says cannot be projected (`parent.field` inside embedded models).
  */
-function transform(model: string, item: Item, rewrite: Rewrite, isMisfit: (kind: string, value: unknown, inList: boolean) => boolean, prefix = ''): { item: Item; misfits: Set<string> } {
+function transform(
+  model: string,
+  item: Item,
+  rewrite: Rewrite,
+  isMisfit: (kind: string, value: unknown, inList: boolean) => boolean,
+  prefix = '',
+): { item: Item; misfits: Set<string> } {
   const spec = READ_MODELS[model];
   if (spec === undefined) throw new Error(`unknown model ${model}`);
   const out: Item = { ...item };
@@ -67,7 +81,10 @@ const never = () => false;
 async function project(tool: ReadToolDefinition, item: Item) {
   const data = tool.plural ? [item, item] : item;
   const input = tool.supportsIdentifyingMetadata ? { include_identifying_metadata: true } : {};
-  const result = (await runReadTool(new RestApiClient(new FakeTransport(() => envelope(data))), tool, input)) as { data: unknown; drift?: string[] };
+  const result = (await runReadTool(new RestApiClient(new FakeTransport(() => envelope(data))), tool, input)) as {
+    data: unknown;
+    drift?: string[];
+  };
   expect(tool.outputSchema.safeParse(result).success, `${tool.name}: output schema`).toBe(true);
   return result;
 }
@@ -90,7 +107,12 @@ describe('response variants, every READ tool', () => {
   it.each(CASES)('%s: extra fields and HATEOAS links are dropped', async (_name, tool) => {
     const { item } = buildFixture(tool.model);
     const baseline = await project(tool, item);
-    const extra = await project(tool, { ...item, added_in_a_later_release: 'x', another: { nested: [1, 2] }, _links: { self: { href: '/api/v2/x' } } });
+    const extra = await project(tool, {
+      ...item,
+      added_in_a_later_release: 'x',
+      another: { nested: [1, 2] },
+      _links: { self: { href: '/api/v2/x' } },
+    });
     expect(extra).toEqual(baseline);
     expect(baseline.drift).toBeUndefined();
   });
@@ -102,7 +124,12 @@ describe('response variants, every READ tool', () => {
     const missing = Object.fromEntries(Object.entries(item).filter(([k]) => k === fields[0] || !fields.includes(k)));
     const nulls = Object.fromEntries(Object.entries(item).map(([k, v]) => [k, fields.includes(k) ? null : v]));
     const innerMissing = transform(tool.model, item, (_kind, v) => (Array.isArray(v) ? KEEP : DROP), never);
-    const innerNulls = transform(tool.model, item, () => null, (_kind, v, inList) => inList && v === null);
+    const innerNulls = transform(
+      tool.model,
+      item,
+      () => null,
+      (_kind, v, inList) => inList && v === null,
+    );
     for (const variant of [missing, nulls, innerMissing.item, {}]) {
       const result = await project(tool, variant);
       expect(result.drift, tool.name).toBeUndefined();
@@ -143,7 +170,11 @@ describe('response variants, every READ tool', () => {
     const after = leaves(result.data);
     for (const [path, values] of baseline) {
       const misfit = [...bad.misfits].some((m) => path === m || path.startsWith(`${m}.`));
-      if (misfit) expect(after.get(path)?.every((v) => v === null), path).toBe(true);
+      if (misfit)
+        expect(
+          after.get(path)?.every((v) => v === null),
+          path,
+        ).toBe(true);
       else expect(after.get(path), path).toEqual(values);
     }
   });
@@ -213,7 +244,9 @@ describe('pfSense-pkg-RESTAPI 2.0 – 2.10 response shapes', () => {
   });
 
   const byRelease = RELEASES.flatMap((release) =>
-    [...new Set([...ADDED, ...REMOVED].map(([model]) => model))].flatMap((model) => toolsOf(model).map((tool) => [release, tool.name, tool, model] as const)),
+    [...new Set([...ADDED, ...REMOVED].map(([model]) => model))].flatMap((model) =>
+      toolsOf(model).map((tool) => [release, tool.name, tool, model] as const),
+    ),
   );
 
   it.each(byRelease)('%s: %s reads as that release answers it', async (release, _name, tool, model) => {
@@ -233,14 +266,15 @@ describe('pfSense-pkg-RESTAPI 2.0 – 2.10 response shapes', () => {
     }
   });
 
-  it.each(SCALAR_VALUES.flatMap(([model, field, values]) => toolsOf(model).flatMap((tool) => values.map((v) => [tool.name, field, v, tool] as const))))(
-    '%s: %s as %j passes through unchanged',
-    async (_name, field, value, tool) => {
-      const { item } = buildFixture(tool.model);
-      const result = await project(tool, { ...item, [field]: value });
-      expect(result.drift).toBeUndefined();
-      const first = (tool.plural ? (result.data as Item[])[0] : result.data) as Item;
-      expect(first[field]).toEqual(value);
-    },
-  );
+  it.each(
+    SCALAR_VALUES.flatMap(([model, field, values]) =>
+      toolsOf(model).flatMap((tool) => values.map((v) => [tool.name, field, v, tool] as const)),
+    ),
+  )('%s: %s as %j passes through unchanged', async (_name, field, value, tool) => {
+    const { item } = buildFixture(tool.model);
+    const result = await project(tool, { ...item, [field]: value });
+    expect(result.drift).toBeUndefined();
+    const first = (tool.plural ? (result.data as Item[])[0] : result.data) as Item;
+    expect(first[field]).toEqual(value);
+  });
 });

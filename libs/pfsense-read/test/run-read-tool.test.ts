@@ -29,9 +29,7 @@ describe('runReadTool', () => {
     ]);
     const t = tool('pfsense_get_firewall_aliases');
     const result = await runReadTool(client, t, { limit: 5, offset: 2 });
-    expect(transport.calls).toEqual([
-      { method: 'GET', path: '/api/v2/firewall/aliases', options: { query: { limit: 5, offset: 2 } } },
-    ]);
+    expect(transport.calls).toEqual([{ method: 'GET', path: '/api/v2/firewall/aliases', options: { query: { limit: 5, offset: 2 } } }]);
     expect(result).toEqual({
       data: [{ id: 0, name: 'web', type: 'host', descr: 'servers', address: null, detail: null }],
       count: 1,
@@ -93,12 +91,10 @@ describe('runReadTool', () => {
 
   it('refuses limit/offset on singular tools and the flag on tools without identifying fields', async () => {
     const { client, transport } = clientReturning({});
-    await expect(runReadTool(client, tool('pfsense_get_system_version'), { limit: 1 })).rejects.toBeInstanceOf(
+    await expect(runReadTool(client, tool('pfsense_get_system_version'), { limit: 1 })).rejects.toBeInstanceOf(ReadToolInputError);
+    await expect(runReadTool(client, tool('pfsense_get_system_tunables'), { include_identifying_metadata: true })).rejects.toBeInstanceOf(
       ReadToolInputError,
     );
-    await expect(
-      runReadTool(client, tool('pfsense_get_system_tunables'), { include_identifying_metadata: true }),
-    ).rejects.toBeInstanceOf(ReadToolInputError);
     expect(transport.calls).toEqual([]);
   });
 

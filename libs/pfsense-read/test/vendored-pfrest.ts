@@ -29,9 +29,9 @@ export interface ModelsJson {
   readonly models: Readonly<Record<string, { many: boolean; parent_model: string | null; fields: readonly ModelField[] }>>;
 }
 
-export const TOOL_ENDPOINTS = JSON.parse(
-  readFileSync(join(VENDORED_PFREST, 'tool-endpoints.json'), 'utf8'),
-) as Readonly<Record<string, ToolEndpoint>>;
+export const TOOL_ENDPOINTS = JSON.parse(readFileSync(join(VENDORED_PFREST, 'tool-endpoints.json'), 'utf8')) as Readonly<
+  Record<string, ToolEndpoint>
+>;
 
 export const MODELS_JSON = JSON.parse(readFileSync(join(VENDORED_PFREST, 'models.json'), 'utf8')) as ModelsJson;
 
@@ -46,11 +46,6 @@ export function secretFieldsOf(modelName: string): string[] {
   const model = MODELS_JSON.models[modelName];
   if (model === undefined) throw new Error(`unknown model ${modelName}`);
   return model.fields
-    .filter(
-      (f) =>
-        f.write_only ||
-        f.sensitive ||
-        (f.note !== undefined && SECRET_NOTE.test(f.note) && !/public key/i.test(f.note)),
-    )
+    .filter((f) => f.write_only || f.sensitive || (f.note !== undefined && SECRET_NOTE.test(f.note) && !/public key/i.test(f.note)))
     .map((f) => f.name);
 }

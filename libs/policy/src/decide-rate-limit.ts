@@ -7,16 +7,7 @@ import { assertRateLimits } from './rate-limits.js';
 import type { RateLimits } from './rate-limits.js';
 import { MAX_RATE_STATE_ENTRIES, isTargetDigest } from './rate-window-state.js';
 import type { RateWindowState } from './rate-window-state.js';
-import {
-  advance,
-  assertCount,
-  assertNowMs,
-  assertState,
-  cooldownRunning,
-  isClockRegression,
-  liveCount,
-  own,
-} from './rate-window-ops.js';
+import { advance, assertCount, assertNowMs, assertState, cooldownRunning, isClockRegression, liveCount, own } from './rate-window-ops.js';
 
 /** Live counts the store derives from contract rows in the same transaction (spec: Recovery behavior). */
 export interface PrepareCounts {
@@ -89,9 +80,7 @@ export function decideRateLimit(input: RateLimitInput): RateDecision {
   if (liveCount(own(state.targetWindows, targetDigest), nowMs, limits.windowMs) >= limits.maxPreparesPerTargetPerWindow) {
     return refuse(RateRefusalReason.TARGET_RATE, state);
   }
-  if (
-    liveCount(own(state.capabilityWindows, capability), nowMs, limits.windowMs) >= limits.maxPreparesPerCapabilityPerWindow
-  ) {
+  if (liveCount(own(state.capabilityWindows, capability), nowMs, limits.windowMs) >= limits.maxPreparesPerCapabilityPerWindow) {
     return refuse(RateRefusalReason.CAPABILITY_RATE, state);
   }
   const next = advance(state, nowMs, limits, { capability, target: targetDigest });

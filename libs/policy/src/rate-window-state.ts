@@ -79,7 +79,13 @@ export class RateStateError extends Error {
 }
 
 function sortedRecord<V>(rec: Readonly<Record<string, V>>, map: (v: V) => V): Readonly<Record<string, V>> {
-  return Object.freeze(Object.fromEntries(Object.keys(rec).sort().map((k) => [k, map(rec[k] as V)])));
+  return Object.freeze(
+    Object.fromEntries(
+      Object.keys(rec)
+        .sort()
+        .map((k) => [k, map(rec[k] as V)]),
+    ),
+  );
 }
 
 /** Builds the frozen, key-sorted form (so JSON.stringify of equal states is byte-equal). */

@@ -60,10 +60,5 @@ export function recordOutcome(input: RecordOutcomeInput): RateWindowState {
   const state = assertState(input.state, fn);
   const limits = assertRateLimits(input.limits, `${fn}: "limits"`);
   const effectiveMs = state.highWaterMs === null ? nowMs : Math.max(nowMs, state.highWaterMs);
-  return advance(
-    state,
-    effectiveMs,
-    limits,
-    OUTCOME_STARTS_COOLDOWN[input.outcome] ? { cooldownTarget: input.targetDigest } : {},
-  );
+  return advance(state, effectiveMs, limits, OUTCOME_STARTS_COOLDOWN[input.outcome] ? { cooldownTarget: input.targetDigest } : {});
 }

@@ -4,7 +4,11 @@ import { ALIAS_WRITE_POLICY, ALIAS_WRITE_POLICY_ENTRY, Capability, HTTP_METHODS 
 
 describe('ALIAS_WRITE_POLICY', () => {
   it('allows exactly the alias PATCH under ALIAS_WRITE, the method write-client sends it with', () => {
-    expect(ALIAS_WRITE_POLICY_ENTRY).toEqual({ capability: Capability.ALIAS_WRITE, endpointSymbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH' });
+    expect(ALIAS_WRITE_POLICY_ENTRY).toEqual({
+      capability: Capability.ALIAS_WRITE,
+      endpointSymbol: 'FIREWALL_ALIAS_PATCH',
+      method: 'PATCH',
+    });
     expect(Object.isFrozen(ALIAS_WRITE_POLICY_ENTRY)).toBe(true);
     expect(WriteEndpoints.FIREWALL_ALIAS_PATCH.method).toBe(ALIAS_WRITE_POLICY_ENTRY.method);
     expect(ALIAS_WRITE_POLICY.size).toBe(1);

@@ -45,7 +45,9 @@ describe('Capability matches pfrest/tool-endpoints.json (drift test)', () => {
 
 describe('scripts/generate-capabilities.mjs', () => {
   it('regenerating into a temp dir reproduces the committed file(s) byte for byte', () => {
-    for (const [file, generated] of runGenerator(join(import.meta.dirname, '..', 'scripts', 'generate-capabilities.mjs'), ['capability.ts'])) {
+    for (const [file, generated] of runGenerator(join(import.meta.dirname, '..', 'scripts', 'generate-capabilities.mjs'), [
+      'capability.ts',
+    ])) {
       expect(generated, `${file} differs from its generator's output: re-run the generator`).toBe(
         readFileSync(join(import.meta.dirname, '..', 'src', file), 'utf8'),
       );

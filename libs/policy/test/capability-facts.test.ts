@@ -103,11 +103,11 @@ describe('isRuntimeEnabled (what the running server may offer)', () => {
     expect(() => isRuntimeEnabled('X' as Capability, ready(Profile.AUDITOR))).toThrow(/"capability"/);
     expect(() => isRuntimeEnabled(W, null as unknown as RuntimeFacts)).toThrow(/"runtime"/);
     expect(() => isRuntimeEnabled(W, { ...ready(Profile.WRITE_PROTECTED), profile: 'x' as Profile })).toThrow(/"runtime.profile"/);
-    expect(() =>
-      isRuntimeEnabled(W, { ...ready(Profile.WRITE_PROTECTED), writeRuntimeReady: 'true' as unknown as boolean }),
-    ).toThrow(/"runtime.writeRuntimeReady"/);
-    expect(() =>
-      isRuntimeEnabled(W, { ...ready(Profile.WRITE_PROTECTED), endpointAllowListed: 1 as unknown as boolean }),
-    ).toThrow(/"runtime.endpointAllowListed"/);
+    expect(() => isRuntimeEnabled(W, { ...ready(Profile.WRITE_PROTECTED), writeRuntimeReady: 'true' as unknown as boolean })).toThrow(
+      /"runtime.writeRuntimeReady"/,
+    );
+    expect(() => isRuntimeEnabled(W, { ...ready(Profile.WRITE_PROTECTED), endpointAllowListed: 1 as unknown as boolean })).toThrow(
+      /"runtime.endpointAllowListed"/,
+    );
   });
 });

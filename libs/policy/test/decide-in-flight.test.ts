@@ -8,7 +8,10 @@ const run = (counts: InFlightCounts, l = DEFAULT_RATE_LIMITS, nowMs = T0, state 
 
 describe('decideInFlight (PREPARED → EXECUTING checkpoint)', () => {
   it('global in-flight: refused at the limit (default 1), allowed once the other terminates', () => {
-    expect(run({ inFlightGlobal: 1, inFlightForCapability: 0 })).toMatchObject({ allowed: false, reason: RateRefusalReason.GLOBAL_IN_FLIGHT });
+    expect(run({ inFlightGlobal: 1, inFlightForCapability: 0 })).toMatchObject({
+      allowed: false,
+      reason: RateRefusalReason.GLOBAL_IN_FLIGHT,
+    });
     expect(run({ inFlightGlobal: 0, inFlightForCapability: 0 }).allowed).toBe(true);
   });
 

@@ -10,7 +10,13 @@ export const NONE: PrepareCounts = Object.freeze({ outstandingPreparedForTarget:
 
 /** Limits that make one dimension at a time observable. */
 export function limits(over: Partial<RateLimits> = {}): RateLimits {
-  return { ...DEFAULT_RATE_LIMITS, targetCooldownMs: 0, maxPreparesPerTargetPerWindow: 100, maxPreparesPerCapabilityPerWindow: 100, ...over };
+  return {
+    ...DEFAULT_RATE_LIMITS,
+    targetCooldownMs: 0,
+    maxPreparesPerTargetPerWindow: 100,
+    maxPreparesPerCapabilityPerWindow: 100,
+    ...over,
+  };
 }
 
 export function prepare(

@@ -9,7 +9,9 @@ const step = fc.record({
   dt: fc.integer({ min: 0, max: 700 }),
   target: fc.constantFrom(...TARGETS),
   capability: fc.constantFrom(CAP, CAP2),
-  outcome: fc.option(fc.constantFrom('VERIFIED', 'FAILED', 'EXPIRED') as fc.Arbitrary<'VERIFIED' | 'FAILED' | 'EXPIRED'>, { nil: undefined }),
+  outcome: fc.option(fc.constantFrom('VERIFIED', 'FAILED', 'EXPIRED') as fc.Arbitrary<'VERIFIED' | 'FAILED' | 'EXPIRED'>, {
+    nil: undefined,
+  }),
 });
 
 describe('rate policy properties', () => {

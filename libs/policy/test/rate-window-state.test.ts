@@ -29,7 +29,11 @@ describe('rate window state', () => {
     ['wrong version', { ...base, version: 2 }, '$.version'],
     ['extra key', { ...base, note: 'x' }, '$'],
     ['unknown capability', { ...base, capabilityWindows: { ALIAS_DELETE: [T0] } }, '$.capabilityWindows'],
-    ['prototype key', JSON.parse(`{"version":1,"highWaterMs":${T0},"capabilityWindows":{},"targetWindows":{"__proto__":[1]},"targetCooldowns":{}}`), '$.targetWindows'],
+    [
+      'prototype key',
+      JSON.parse(`{"version":1,"highWaterMs":${T0},"capabilityWindows":{},"targetWindows":{"__proto__":[1]},"targetCooldowns":{}}`),
+      '$.targetWindows',
+    ],
     ['upper-case digest', { ...base, targetCooldowns: { ['A'.repeat(64)]: T0 } }, '$.targetCooldowns'],
     ['time after high-water mark', { ...base, targetCooldowns: { [T1]: T0 + 1 } }, '$'],
     ['times without a high-water mark', { ...base, highWaterMs: null, targetWindows: { [T1]: [T0] } }, '$'],

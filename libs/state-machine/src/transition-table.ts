@@ -36,9 +36,7 @@ export const TRANSITIONS: readonly Transition[] = Object.freeze(
   ).map(([from, event, to]) => Object.freeze({ from, event, to })),
 );
 
-export type TransitionTable = Readonly<
-  Record<RecoveryState, Readonly<Partial<Record<RecoveryEvent, RecoveryState>>>>
->;
+export type TransitionTable = Readonly<Record<RecoveryState, Readonly<Partial<Record<RecoveryEvent, RecoveryState>>>>>;
 
 function buildTable(): TransitionTable {
   // Null-prototype rows so a lookup can never hit an inherited key.

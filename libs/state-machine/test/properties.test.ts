@@ -146,10 +146,15 @@ describe('state machine properties', () => {
   it('arbitrary non-enum strings are TypeErrors, never transitions', () => {
     const known = new Set<string>([...RECOVERY_STATES, ...RECOVERY_EVENTS]);
     fc.assert(
-      fc.property(fc.string().filter((x) => !known.has(x)), anyState, anyEvent, (junk, s, e) => {
-        expect(() => nextState(junk as RecoveryState, e)).toThrow(TypeError);
-        expect(() => nextState(s, junk as RecoveryEvent)).toThrow(TypeError);
-      }),
+      fc.property(
+        fc.string().filter((x) => !known.has(x)),
+        anyState,
+        anyEvent,
+        (junk, s, e) => {
+          expect(() => nextState(junk as RecoveryState, e)).toThrow(TypeError);
+          expect(() => nextState(s, junk as RecoveryEvent)).toThrow(TypeError);
+        },
+      ),
       RUNS,
     );
   });

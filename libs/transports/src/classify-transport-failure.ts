@@ -1,9 +1,4 @@
-import {
-  TransportConnectionError,
-  TransportError,
-  TransportTimeoutError,
-  type TransportConnectionCode,
-} from './transport-error.js';
+import { TransportConnectionError, TransportError, TransportTimeoutError, type TransportConnectionCode } from './transport-error.js';
 
 /**
  * How far the request got, observed on the socket itself:
@@ -16,13 +11,7 @@ export type WritePhase = 'not-started' | 'connecting' | 'connected';
 
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', 'EAI_NONAME']);
 const UNREACHABLE_CODES = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN', 'EADDRNOTAVAIL']);
-const RESET_CODES = new Set([
-  'ECONNRESET',
-  'EPIPE',
-  'ECONNABORTED',
-  'ERR_STREAM_PREMATURE_CLOSE',
-  'ERR_READING_RESPONSE_STREAM',
-]);
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_READING_RESPONSE_STREAM']);
 const TLS_CODES = new Set([
   'EPROTO',
   'DEPTH_ZERO_SELF_SIGNED_CERT',

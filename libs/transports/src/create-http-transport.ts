@@ -60,8 +60,21 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,64}$/;
 const HEADER_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]{0,8190}[\x21-\x7e])?$/;
 // Headers the transport owns: letting the caller set them would break framing or the content rules.
 const RESERVED_HEADERS = new Set([
-  'host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'accept', 'accept-encoding',
-  'user-agent', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'cookie', 'proxy-authorization',
+  'host',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'accept',
+  'accept-encoding',
+  'user-agent',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'cookie',
+  'proxy-authorization',
 ]);
 
 function optionalInt(value: unknown, name: string, min: number, max: number, fallback: number): number {
@@ -165,14 +178,22 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
   const connectTimeoutMs = optionalInt(options.connectTimeoutMs, 'connectTimeoutMs', 1, MAX_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS);
   const responseTimeoutMs = optionalInt(options.responseTimeoutMs, 'responseTimeoutMs', 1, MAX_TIMEOUT_MS, DEFAULT_RESPONSE_TIMEOUT_MS);
   const maxResponseBytes = optionalInt(
-    options.maxResponseBytes, 'maxResponseBytes', 1, MAX_RESPONSE_BYTES_CEILING, DEFAULT_MAX_RESPONSE_BYTES,
+    options.maxResponseBytes,
+    'maxResponseBytes',
+    1,
+    MAX_RESPONSE_BYTES_CEILING,
+    DEFAULT_MAX_RESPONSE_BYTES,
   );
   const maxInFlight = optionalInt(options.maxInFlight, 'maxInFlight', 1, MAX_IN_FLIGHT_CEILING, DEFAULT_MAX_IN_FLIGHT);
   const maxQueued = optionalInt(options.maxQueued, 'maxQueued', 0, MAX_QUEUED_CEILING, DEFAULT_MAX_QUEUED);
   const queueTimeoutMs = optionalInt(options.queueTimeoutMs, 'queueTimeoutMs', 0, MAX_TIMEOUT_MS, DEFAULT_QUEUE_TIMEOUT_MS);
   const ca = isHttps && options.caFile !== undefined ? readCaFile(options.caFile) : undefined;
   const freeSocketTimeoutMs = optionalInt(
-    options.freeSocketTimeoutMs, 'freeSocketTimeoutMs', 1, MAX_TIMEOUT_MS, DEFAULT_FREE_SOCKET_TIMEOUT_MS,
+    options.freeSocketTimeoutMs,
+    'freeSocketTimeoutMs',
+    1,
+    MAX_TIMEOUT_MS,
+    DEFAULT_FREE_SOCKET_TIMEOUT_MS,
   );
   const keepAlive = options.keepAlive ?? true;
   // A private agent per transport: its own pool, sized to the in-flight bound, never the global one.
@@ -232,9 +253,7 @@ function newTrace(): AttemptTrace {
  * is sent once more (on a fresh or another pooled connection). Never any other method: a write is
  * never sent twice (docs/DESIGN.md §4); its reset stays CONNECTION_RESET, maybe written.
  */
-function isSafeToResend(
-  request: ValidatedRequest, error: unknown, trace: AttemptTrace, signal: AbortSignal | undefined,
-): boolean {
+function isSafeToResend(request: ValidatedRequest, error: unknown, trace: AttemptTrace, signal: AbortSignal | undefined): boolean {
   if (request.method !== 'GET' || signal?.aborted === true) return false;
   if (!(error instanceof TransportConnectionError) || error.code !== 'CONNECTION_RESET') return false;
   return trace.reusedSocket && !trace.responseBytes;

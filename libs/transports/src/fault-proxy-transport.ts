@@ -1,9 +1,5 @@
 import { isHttpMethod, type HttpMethod } from '@pfsense-mcp/foundation';
-import {
-  ResponseTooLargeError,
-  TransportConnectionError,
-  TransportTimeoutError,
-} from './transport-error.js';
+import { ResponseTooLargeError, TransportConnectionError, TransportTimeoutError } from './transport-error.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './transport-defaults.js';
 import type { Transport, TransportRequestOptions, TransportResponse } from './transport.js';
 import { validateRequest } from './validate-request.js';

@@ -62,7 +62,10 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * never guessed from an error's text.
  */
 export function sendHttpRequest(
-  settings: SendSettings, request: ValidatedRequest, signal: AbortSignal | undefined, trace: AttemptTrace,
+  settings: SendSettings,
+  request: ValidatedRequest,
+  signal: AbortSignal | undefined,
+  trace: AttemptTrace,
 ): Promise<TransportResponse> {
   const headers: Record<string, string> = { ...settings.headers };
   // No Content-Type without a body: pfrest ignores the query string of a GET that claims JSON.
@@ -77,7 +80,9 @@ export function sendHttpRequest(
     method: request.method,
     headers,
     agent: settings.agent,
-    ...(settings.https ? { rejectUnauthorized: true, minVersion: 'TLSv1.2' as const, ...(settings.ca !== undefined ? { ca: settings.ca } : {}) } : {}),
+    ...(settings.https
+      ? { rejectUnauthorized: true, minVersion: 'TLSv1.2' as const, ...(settings.ca !== undefined ? { ca: settings.ca } : {}) }
+      : {}),
   };
 
   return new Promise<TransportResponse>((resolve, reject) => {

@@ -26,9 +26,7 @@ export class TransportTimeoutError extends TransportError {
 
   constructor(code: TransportTimeoutCode, requestWritten: boolean, upstreamCode: string | null = null) {
     super(
-      code === 'CONNECT_TIMEOUT'
-        ? 'transport: timed out while connecting'
-        : 'transport: timed out waiting for the response',
+      code === 'CONNECT_TIMEOUT' ? 'transport: timed out while connecting' : 'transport: timed out waiting for the response',
       code,
       requestWritten,
       upstreamCode,
@@ -36,12 +34,7 @@ export class TransportTimeoutError extends TransportError {
   }
 }
 
-export type TransportConnectionCode =
-  | 'CONNECTION_REFUSED'
-  | 'DNS_FAILURE'
-  | 'UNREACHABLE'
-  | 'TLS_FAILURE'
-  | 'CONNECTION_RESET';
+export type TransportConnectionCode = 'CONNECTION_REFUSED' | 'DNS_FAILURE' | 'UNREACHABLE' | 'TLS_FAILURE' | 'CONNECTION_RESET';
 
 const CONNECTION_MESSAGES: Readonly<Record<TransportConnectionCode, string>> = Object.freeze({
   CONNECTION_REFUSED: 'transport: connection refused',

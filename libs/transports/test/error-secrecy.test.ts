@@ -40,12 +40,7 @@ afterAll(async () => {
 
 function assertClean(error: unknown): void {
   expect(error).toBeInstanceOf(TransportError);
-  const texts = [
-    String(error),
-    (error as Error).stack ?? '',
-    JSON.stringify(error),
-    inspect(error, { showHidden: true, depth: 10 }),
-  ];
+  const texts = [String(error), (error as Error).stack ?? '', JSON.stringify(error), inspect(error, { showHidden: true, depth: 10 })];
   for (const text of texts) {
     for (const secret of [KEY, BODY_SECRET, PATH_SECRET, '127.0.0.1']) expect(text).not.toContain(secret);
   }

@@ -60,18 +60,14 @@ describe('createHttpTransport options', () => {
     configError(() => createHttpTransport({ baseUrl, authHeader: { name: 'bad name', value: 'x' } }));
     configError(() => createHttpTransport({ baseUrl, authHeader: { name: 'Content-Type', value: 'x' } }));
     configError(() => createHttpTransport({ baseUrl, authHeader: { name: 'Host', value: 'x' } }));
-    const crlf = configError(() =>
-      createHttpTransport({ baseUrl, authHeader: { name: 'X-API-Key', value: 'S3NTINEL\r\nX-Evil: 1' } }),
-    );
+    const crlf = configError(() => createHttpTransport({ baseUrl, authHeader: { name: 'X-API-Key', value: 'S3NTINEL\r\nX-Evil: 1' } }));
     expect(crlf.message).not.toContain('S3NTINEL');
     configError(() => createHttpTransport({ baseUrl, authHeader: { name: 'X-API-Key', value: '' } }));
   });
 
   it('reads the CA file once and refuses a missing, non-PEM or misplaced one', () => {
     const baseUrl = 'https://fw.example.invalid';
-    expect(configError(() => createHttpTransport({ baseUrl, caFile: join(dir, 'missing.pem') })).code).toBe(
-      'CA_FILE_UNREADABLE',
-    );
+    expect(configError(() => createHttpTransport({ baseUrl, caFile: join(dir, 'missing.pem') })).code).toBe('CA_FILE_UNREADABLE');
     expect(configError(() => createHttpTransport({ baseUrl, caFile: dir })).code).toBe('CA_FILE_UNREADABLE');
     const notPem = join(dir, 'not.pem');
     writeFileSync(notPem, 'hello');
@@ -81,8 +77,6 @@ describe('createHttpTransport options', () => {
 
   it('isLoopbackHost knows 127.0.0.0/8, ::1 and localhost only', () => {
     expect(['127.0.0.1', '127.255.0.9', 'localhost', 'LOCALHOST', '[::1]', '::1'].every(isLoopbackHost)).toBe(true);
-    expect(['128.0.0.1', '10.0.0.1', '127.0.0.1.example', 'localhost.example', '[::2]', '0.0.0.0'].some(isLoopbackHost)).toBe(
-      false,
-    );
+    expect(['128.0.0.1', '10.0.0.1', '127.0.0.1.example', 'localhost.example', '[::2]', '0.0.0.0'].some(isLoopbackHost)).toBe(false);
   });
 });

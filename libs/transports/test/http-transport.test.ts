@@ -32,10 +32,13 @@ const json = (res: Parameters<TestHandler>[1], status: number, body: unknown): v
 
 describe('createHttpTransport over loopback http', () => {
   it('returns status, lower-case headers and the body; sends query, auth and accept headers', async () => {
-    const { server, transport } = await setup((_req, res) => {
-      res.writeHead(200, { 'Content-Type': 'application/json', 'X-Thing': 'yes' });
-      res.end('{"ok":true,"é":"ü"}');
-    }, { authHeader: { name: 'X-API-Key', value: 'k-123' } });
+    const { server, transport } = await setup(
+      (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'X-Thing': 'yes' });
+        res.end('{"ok":true,"é":"ü"}');
+      },
+      { authHeader: { name: 'X-API-Key', value: 'k-123' } },
+    );
     const response = await transport.request('GET', '/api/v2/status/system', { query: { limit: 10, q: 'a b&c' } });
     expect(response.status).toBe(200);
     expect(response.headers['x-thing']).toBe('yes');
@@ -123,10 +126,13 @@ describe('createHttpTransport over loopback http', () => {
   });
 
   it('a body that stalls after the headers: RESPONSE_TIMEOUT, requestWritten true', async () => {
-    const { transport } = await setup((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"partial":');
-    }, { responseTimeoutMs: 200 });
+    const { transport } = await setup(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"partial":');
+      },
+      { responseTimeoutMs: 200 },
+    );
     const error = await rejectionOf(transport.request('GET', '/stall'));
     expect(error).toMatchObject({ name: 'TransportTimeoutError', code: 'RESPONSE_TIMEOUT', requestWritten: true });
   });
@@ -155,23 +161,26 @@ describe('response size cap', () => {
   it('an endless chunked body is cut while streaming: typed error, connection destroyed', async () => {
     let serverSawClose = false;
     let serverFinished = false;
-    const { server, transport } = await setup((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      const chunk = Buffer.alloc(16 * 1024, 0x20);
-      // Writes forever unless the client goes away: buffering everything before checking would
-      // never finish, so only a streaming cap can make this test pass.
-      const pump = (): void => {
-        while (!res.destroyed && res.write(chunk)) {
-          /* keep writing until backpressure */
-        }
-        if (!res.destroyed) res.once('drain', pump);
-      };
-      res.on('close', () => {
-        serverSawClose = true;
-        serverFinished = res.writableFinished;
-      });
-      pump();
-    }, { maxResponseBytes: 256 * 1024 });
+    const { server, transport } = await setup(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(16 * 1024, 0x20);
+        // Writes forever unless the client goes away: buffering everything before checking would
+        // never finish, so only a streaming cap can make this test pass.
+        const pump = (): void => {
+          while (!res.destroyed && res.write(chunk)) {
+            /* keep writing until backpressure */
+          }
+          if (!res.destroyed) res.once('drain', pump);
+        };
+        res.on('close', () => {
+          serverSawClose = true;
+          serverFinished = res.writableFinished;
+        });
+        pump();
+      },
+      { maxResponseBytes: 256 * 1024 },
+    );
     const error = await rejectionOf(transport.request('GET', '/huge'));
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect(error).toMatchObject({ code: 'RESPONSE_TOO_LARGE', requestWritten: true, limitBytes: 256 * 1024 });
@@ -181,20 +190,26 @@ describe('response size cap', () => {
   });
 
   it('a declared Content-Length over the cap is refused before reading the body', async () => {
-    const { transport } = await setup((_req, res) => {
-      res.writeHead(200, { 'content-length': String(2048) });
-      res.end(Buffer.alloc(2048, 0x61));
-    }, { maxResponseBytes: 1024 });
+    const { transport } = await setup(
+      (_req, res) => {
+        res.writeHead(200, { 'content-length': String(2048) });
+        res.end(Buffer.alloc(2048, 0x61));
+      },
+      { maxResponseBytes: 1024 },
+    );
     const error = await rejectionOf(transport.request('GET', '/cl'));
     expect(error).toMatchObject({ name: 'ResponseTooLargeError', code: 'RESPONSE_TOO_LARGE' });
   });
 
   it('a body of exactly the cap is accepted, one byte more is not', async () => {
-    const { transport } = await setup((req, res) => {
-      const n = req.url === '/exact' ? 1000 : 1001;
-      res.writeHead(200, { 'transfer-encoding': 'chunked' });
-      res.end('x'.repeat(n));
-    }, { maxResponseBytes: 1000 });
+    const { transport } = await setup(
+      (req, res) => {
+        const n = req.url === '/exact' ? 1000 : 1001;
+        res.writeHead(200, { 'transfer-encoding': 'chunked' });
+        res.end('x'.repeat(n));
+      },
+      { maxResponseBytes: 1000 },
+    );
     expect((await transport.request('GET', '/exact')).body).toHaveLength(1000);
     await expect(transport.request('GET', '/over')).rejects.toBeInstanceOf(ResponseTooLargeError);
   });
@@ -202,18 +217,19 @@ describe('response size cap', () => {
 
 describe('requests in flight', () => {
   async function maxConcurrent(maxInFlight: number | undefined, calls: number): Promise<number> {
-    const { server, transport } = await setup((_req, res) => {
-      // Each response is held for a while, so unbounded calls would all be open at once; held
-      // requests are let go early only if the bound is already exceeded (no point waiting).
-      const timer = setTimeout(() => json(res, 200, {}), 300);
-      if (server.stats.concurrent > (maxInFlight ?? 4)) {
-        clearTimeout(timer);
-        json(res, 200, {});
-      }
-    }, maxInFlight === undefined ? {} : { maxInFlight });
-    const results = await Promise.all(
-      Array.from({ length: calls }, (_, i) => transport.request('GET', '/api/v2/x', { query: { i } })),
+    const { server, transport } = await setup(
+      (_req, res) => {
+        // Each response is held for a while, so unbounded calls would all be open at once; held
+        // requests are let go early only if the bound is already exceeded (no point waiting).
+        const timer = setTimeout(() => json(res, 200, {}), 300);
+        if (server.stats.concurrent > (maxInFlight ?? 4)) {
+          clearTimeout(timer);
+          json(res, 200, {});
+        }
+      },
+      maxInFlight === undefined ? {} : { maxInFlight },
     );
+    const results = await Promise.all(Array.from({ length: calls }, (_, i) => transport.request('GET', '/api/v2/x', { query: { i } })));
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(server.received).toHaveLength(calls);
     return server.stats.maxConcurrent;

@@ -14,16 +14,19 @@ afterEach(async () => {
 /** Answers the first request of each connection; drops the connection on any later one (no reply). */
 async function staleOnReuse(keepAliveTimeoutMs?: number): Promise<LoopbackServer> {
   const perSocket = new WeakMap<object, number>();
-  const server = await startHttpServer((req, res) => {
-    const n = (perSocket.get(req.socket) ?? 0) + 1;
-    perSocket.set(req.socket, n);
-    if (n > 1) {
-      req.socket.destroy();
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end('{"n":1}');
-  }, keepAliveTimeoutMs === undefined ? {} : { keepAliveTimeoutMs });
+  const server = await startHttpServer(
+    (req, res) => {
+      const n = (perSocket.get(req.socket) ?? 0) + 1;
+      perSocket.set(req.socket, n);
+      if (n > 1) {
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"n":1}');
+    },
+    keepAliveTimeoutMs === undefined ? {} : { keepAliveTimeoutMs },
+  );
   cleanups.push(() => server.close());
   return server;
 }

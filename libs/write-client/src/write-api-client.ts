@@ -38,7 +38,8 @@ function copyTable(table: unknown): ReadonlyMap<string, Readonly<WriteEndpoint>>
   for (const [symbol, raw] of Object.entries(table)) {
     const at = `WriteApiClient: "options.endpoints.${SYMBOL.test(symbol) ? symbol : '<invalid>'}"`;
     if (!SYMBOL.test(symbol)) throw new TypeError(`${at}: symbols must match ${SYMBOL.source}`);
-    if (!Object.prototype.hasOwnProperty.call(product, symbol)) throw new TypeError(`${at}: only symbols of WriteEndpoints may be injected`);
+    if (!Object.prototype.hasOwnProperty.call(product, symbol))
+      throw new TypeError(`${at}: only symbols of WriteEndpoints may be injected`);
     const own = product[symbol] as Readonly<WriteEndpoint>;
     assertRecord(raw, at);
     const keys = Object.keys(raw);

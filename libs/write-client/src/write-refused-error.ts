@@ -1,10 +1,5 @@
 /** Why `WriteApiClient.send` refused. Stable strings. */
-export type WriteRefusedCode =
-  | 'UNKNOWN_ENDPOINT'
-  | 'METHOD_MISMATCH'
-  | 'UNVERIFIED_ENDPOINT'
-  | 'INVALID_REQUEST'
-  | 'BODY_TOO_LARGE';
+export type WriteRefusedCode = 'UNKNOWN_ENDPOINT' | 'METHOD_MISMATCH' | 'UNVERIFIED_ENDPOINT' | 'INVALID_REQUEST' | 'BODY_TOO_LARGE';
 
 /**
  * A write refused before any network call: nothing was sent, so the executor may classify it as

@@ -69,16 +69,58 @@ describe('WriteApiClient.send refusals happen before the network', () => {
     { name: 'a float in the body', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { id: 0.5 }, code: 'INVALID_REQUEST' },
     { name: 'a class instance body', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: new Date(0), code: 'INVALID_REQUEST' },
     // The closed key set of FIREWALL_ALIAS_PATCH is the write client's own: exactly {id, name, descr, apply: false}.
-    { name: 'an extra key', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { ...request, apply_now: true }, code: 'INVALID_REQUEST' },
-    { name: 'a missing key', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { id: 0, name: 'LAN_SERVERS', descr: 'x' }, code: 'INVALID_REQUEST' },
-    { name: 'the pre-name shape {id, descr, apply}', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { id: 0, descr: 'x', apply: false }, code: 'INVALID_REQUEST' },
-    { name: 'a name that is no alias name', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { ...request, name: 'a b' }, code: 'INVALID_REQUEST' },
+    {
+      name: 'an extra key',
+      symbol: 'FIREWALL_ALIAS_PATCH',
+      method: 'PATCH',
+      body: { ...request, apply_now: true },
+      code: 'INVALID_REQUEST',
+    },
+    {
+      name: 'a missing key',
+      symbol: 'FIREWALL_ALIAS_PATCH',
+      method: 'PATCH',
+      body: { id: 0, name: 'LAN_SERVERS', descr: 'x' },
+      code: 'INVALID_REQUEST',
+    },
+    {
+      name: 'the pre-name shape {id, descr, apply}',
+      symbol: 'FIREWALL_ALIAS_PATCH',
+      method: 'PATCH',
+      body: { id: 0, descr: 'x', apply: false },
+      code: 'INVALID_REQUEST',
+    },
+    {
+      name: 'a name that is no alias name',
+      symbol: 'FIREWALL_ALIAS_PATCH',
+      method: 'PATCH',
+      body: { ...request, name: 'a b' },
+      code: 'INVALID_REQUEST',
+    },
     { name: 'an empty name', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { ...request, name: '' }, code: 'INVALID_REQUEST' },
-    { name: 'a 32-character name', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { ...request, name: 'A'.repeat(32) }, code: 'INVALID_REQUEST' },
+    {
+      name: 'a 32-character name',
+      symbol: 'FIREWALL_ALIAS_PATCH',
+      method: 'PATCH',
+      body: { ...request, name: 'A'.repeat(32) },
+      code: 'INVALID_REQUEST',
+    },
     { name: 'apply: true', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { ...request, apply: true }, code: 'INVALID_REQUEST' },
     { name: 'a negative id', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { ...request, id: -1 }, code: 'INVALID_REQUEST' },
-    { name: 'a non-string descr', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { ...request, descr: ['x'] }, code: 'INVALID_REQUEST' },
-    { name: 'a symbol key', symbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH', body: { ...request, [Symbol('x')]: 1 }, code: 'INVALID_REQUEST' },
+    {
+      name: 'a non-string descr',
+      symbol: 'FIREWALL_ALIAS_PATCH',
+      method: 'PATCH',
+      body: { ...request, descr: ['x'] },
+      code: 'INVALID_REQUEST',
+    },
+    {
+      name: 'a symbol key',
+      symbol: 'FIREWALL_ALIAS_PATCH',
+      method: 'PATCH',
+      body: { ...request, [Symbol('x')]: 1 },
+      code: 'INVALID_REQUEST',
+    },
     {
       name: 'a getter field',
       symbol: 'FIREWALL_ALIAS_PATCH',
@@ -118,7 +160,12 @@ describe('WriteApiClient.send refusals happen before the network', () => {
   it('sends a body of exactly 16 KiB', async () => {
     const transport = new RecordingMockTransport({ replies: [OK] });
     const client = new WriteApiClient(transport);
-    await client.send('FIREWALL_ALIAS_PATCH', 'PATCH', { id: 0, name: 'LAN_SERVERS', descr: 'x'.repeat(MAX_WRITE_BODY_BYTES - 54), apply: false });
+    await client.send('FIREWALL_ALIAS_PATCH', 'PATCH', {
+      id: 0,
+      name: 'LAN_SERVERS',
+      descr: 'x'.repeat(MAX_WRITE_BODY_BYTES - 54),
+      apply: false,
+    });
     expect(Buffer.byteLength(transport.calls[0]?.body ?? '', 'utf8')).toBe(MAX_WRITE_BODY_BYTES);
   });
 });
@@ -130,12 +177,18 @@ describe('WriteApiClient.send', () => {
     const client = new WriteApiClient(transport);
     const response = await client.send('FIREWALL_ALIAS_PATCH', 'PATCH', { id: 3, name: 'WEB_PORTS', descr: 'é\n\t', apply: false });
     expect(transport.calls).toEqual([
-      { index: 0, method: 'PATCH', path: '/api/v2/firewall/alias', query: null, body: '{"apply":false,"descr":"é\\n\\t","id":3,"name":"WEB_PORTS"}' },
+      {
+        index: 0,
+        method: 'PATCH',
+        path: '/api/v2/firewall/alias',
+        query: null,
+        body: '{"apply":false,"descr":"é\\n\\t","id":3,"name":"WEB_PORTS"}',
+      },
     ]);
     expect(response).toEqual({ status: 200, headers: { 'x-test': 'a' }, body: '{"code":200}' });
   });
 
-  it('returns non-2xx responses unclassified (classification is the executor\'s)', async () => {
+  it("returns non-2xx responses unclassified (classification is the executor's)", async () => {
     const transport = new RecordingMockTransport({ replies: [{ status: 503, body: 'busy' }] });
     const response = await new WriteApiClient(transport).send('FIREWALL_ALIAS_PATCH', 'PATCH', request);
     expect(response.status).toBe(503);
@@ -173,13 +226,17 @@ describe('WriteApiClient.send', () => {
     expect(() => new WriteApiClient({} as never)).toThrow(/"transport"/);
     const t = new RecordingMockTransport();
     expect(() => new WriteApiClient(t, { endpoints: [] as never })).toThrow(/"options.endpoints"/);
-    expect(() => new WriteApiClient(t, { endpoints: { lower: { method: 'PATCH', path: '/api/v2/a', verified: true } } as never })).toThrow(/symbols/);
+    expect(() => new WriteApiClient(t, { endpoints: { lower: { method: 'PATCH', path: '/api/v2/a', verified: true } } as never })).toThrow(
+      /symbols/,
+    );
     const X = 'FIREWALL_ALIAS_PATCH';
     const path = '/api/v2/firewall/alias';
     expect(() => new WriteApiClient(t, { endpoints: { [X]: { method: 'GET', path, verified: true } } })).toThrow(/method/);
     expect(() => new WriteApiClient(t, { endpoints: { [X]: { method: 'PATCH', path: 'http://x/api', verified: true } } })).toThrow(/path/);
     expect(() => new WriteApiClient(t, { endpoints: { [X]: { method: 'PATCH', path, verified: 'yes' } } as never })).toThrow(/verified/);
-    expect(() => new WriteApiClient(t, { endpoints: { [X]: { method: 'PATCH', path, verified: true, extra: 1 } } as never })).toThrow(/exactly the keys/);
+    expect(() => new WriteApiClient(t, { endpoints: { [X]: { method: 'PATCH', path, verified: true, extra: 1 } } as never })).toThrow(
+      /exactly the keys/,
+    );
   });
 
   it('accepts an injected table only as a subset of WriteEndpoints: no new symbol, method or path', async () => {
@@ -192,11 +249,14 @@ describe('WriteApiClient.send', () => {
     expect(() => new WriteApiClient(t, { endpoints: { toString: { method: 'PATCH', path, verified: true } } as never })).toThrow(/symbols/);
     // The product's symbol with another method or another path.
     for (const method of ['POST', 'PUT', 'DELETE'] as const) {
-      expect(() => new WriteApiClient(t, { endpoints: { FIREWALL_ALIAS_PATCH: { method, path, verified: true } } })).toThrow(/own method PATCH/);
+      expect(() => new WriteApiClient(t, { endpoints: { FIREWALL_ALIAS_PATCH: { method, path, verified: true } } })).toThrow(
+        /own method PATCH/,
+      );
     }
-    expect(() => new WriteApiClient(t, { endpoints: { FIREWALL_ALIAS_PATCH: { method: 'PATCH', path: '/api/v2/firewall/rule', verified: true } } })).toThrow(
-      /own path/,
-    );
+    expect(
+      () =>
+        new WriteApiClient(t, { endpoints: { FIREWALL_ALIAS_PATCH: { method: 'PATCH', path: '/api/v2/firewall/rule', verified: true } } }),
+    ).toThrow(/own path/);
     // The same entry, or the same entry lowered to unverified, is a subset; an empty table too.
     const same = new WriteApiClient(t, { endpoints: { FIREWALL_ALIAS_PATCH: { method: 'PATCH', path, verified: true } } });
     await same.send('FIREWALL_ALIAS_PATCH', 'PATCH', request);
@@ -216,13 +276,15 @@ describe('WriteApiClient.send', () => {
     expect(isWriteRequestFor('FIREWALL_ALIAS_PATCH', { ...request, id: 1.5 })).toBe(false);
     expect(isWriteRequestFor('FIREWALL_ALIAS_PATCH', { id: 0, descr: 'x', apply: false })).toBe(false);
     expect(isWriteRequestFor('FIREWALL_ALIAS_PATCH', { ...request, name: 7 })).toBe(false);
-    expect(isWriteRequestFor('FIREWALL_ALIAS_PATCH', Object.defineProperty({ ...request }, 'descr', { value: 'x', enumerable: false }))).toBe(false);
+    expect(
+      isWriteRequestFor('FIREWALL_ALIAS_PATCH', Object.defineProperty({ ...request }, 'descr', { value: 'x', enumerable: false })),
+    ).toBe(false);
     expect(isWriteRequestFor('OTHER', request)).toBe(false);
     expect(isWriteRequestFor('toString', request)).toBe(false);
     expect(isWriteRequestFor('FIREWALL_ALIAS_PATCH', [request])).toBe(false);
   });
 
-  it('copies an injected table (later changes to the caller\'s object are not seen)', async () => {
+  it("copies an injected table (later changes to the caller's object are not seen)", async () => {
     const table: Record<string, { method: HttpMethod; path: string; verified: boolean }> = {
       FIREWALL_ALIAS_PATCH: { method: 'PATCH', path: '/api/v2/firewall/alias', verified: false },
     };
@@ -250,7 +312,12 @@ describe('WriteApiClient against the simulator (loopback HTTP)', () => {
       authHeader: { name: 'X-API-Key', value: sim.apiKey },
     });
     sim.control.resetCounters();
-    const response = await new WriteApiClient(transport).send('FIREWALL_ALIAS_PATCH', 'PATCH', { id: 0, name: 'LAN_SERVERS', descr: 'changed by test', apply: false });
+    const response = await new WriteApiClient(transport).send('FIREWALL_ALIAS_PATCH', 'PATCH', {
+      id: 0,
+      name: 'LAN_SERVERS',
+      descr: 'changed by test',
+      apply: false,
+    });
     expect(response.status).toBe(200);
     const envelope = JSON.parse(response.body) as { status: string; data: { id: number; descr: string } };
     expect(envelope.status).toBe('ok');

@@ -41,7 +41,10 @@ function timeNodeStart(): Promise<number> {
  */
 async function writeDirectoryWithHistory(server: string, base: string, n: number): Promise<{ dir: string; storeOpenMs: number }> {
   const dir = join(base, 'write');
-  const init = spawnSync(process.execPath, [server, 'admin', 'init', '--dir', dir, '--json'], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' } });
+  const init = spawnSync(process.execPath, [server, 'admin', 'init', '--dir', dir, '--json'], {
+    encoding: 'utf8',
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+  });
   if (init.status !== 0) throw new Error('bench: pfsense-mcp admin init failed');
   const made = JSON.parse(init.stdout) as { anchor_dir: string; paths: { contracts_database: string; master_key: string } };
   const masterKey = readMasterKeyFile(made.paths.master_key);

@@ -65,12 +65,22 @@ export async function openLibraryWritePath(o: LibraryWritePathOptions): Promise<
     });
     closers.push(() => consumption.close());
     const http = (): HttpTransport => {
-      const t = createHttpTransport({ baseUrl: o.sim.url, allowHttpLoopback: true, authHeader: { name: 'X-API-Key', value: o.sim.apiKey } });
+      const t = createHttpTransport({
+        baseUrl: o.sim.url,
+        allowHttpLoopback: true,
+        authHeader: { name: 'X-API-Key', value: o.sim.apiKey },
+      });
       closers.push(() => t.close());
       return t;
     };
     const readClient = new RestApiClient(http());
-    const executor = new MutationExecutor({ store, writeClient: new WriteApiClient(http()), readClient, policy: ALIAS_WRITE_POLICY, clock: Date.now });
+    const executor = new MutationExecutor({
+      store,
+      writeClient: new WriteApiClient(http()),
+      readClient,
+      policy: ALIAS_WRITE_POLICY,
+      clock: Date.now,
+    });
     const inbox = join(o.directory, 'inbox');
     const outbox = join(o.directory, 'outbox');
     const driver = new AliasDescriptionOperationDriver({

@@ -24,7 +24,14 @@ const BIG_TOOL = 'pfsense_get_firewall_rules';
 function directGet(agent: Agent, base: URL, apiKey: string, path: string, query: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { agent, host: base.hostname, port: base.port, path: `${path}?${query}`, method: 'GET', headers: { 'X-API-Key': apiKey, accept: 'application/json' } },
+      {
+        agent,
+        host: base.hostname,
+        port: base.port,
+        path: `${path}?${query}`,
+        method: 'GET',
+        headers: { 'X-API-Key': apiKey, accept: 'application/json' },
+      },
       (res) => {
         let bytes = 0;
         // Parse like the server does, so the floor includes JSON decoding of the same payload.
@@ -98,7 +105,13 @@ export const readOverheadBenchmark: Benchmark = {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [join(ctx.workspaceRoot, 'dist', 'apps', 'mcp-server', 'main.js')],
-      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: keyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true', PFSENSE_LOG_LEVEL: 'warn' },
+      env: {
+        PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+        PFSENSE_URL: sim.url,
+        PFSENSE_API_KEY_FILE: keyFile,
+        PFSENSE_ALLOW_HTTP_LOOPBACK: 'true',
+        PFSENSE_LOG_LEVEL: 'warn',
+      },
       stderr: 'ignore',
     });
     // The v2 SDK Client on the current protocol revision, as a current host connects.
@@ -161,7 +174,8 @@ export const readOverheadBenchmark: Benchmark = {
         );
         bigDirect.push(
           await timed(async () => {
-            for (let p = 0; p < BIG_ROWS / PAGE; p += 1) await directGet(agent, base, sim.apiKey, BIG_PATH, `limit=${PAGE}&offset=${p * PAGE}`);
+            for (let p = 0; p < BIG_ROWS / PAGE; p += 1)
+              await directGet(agent, base, sim.apiKey, BIG_PATH, `limit=${PAGE}&offset=${p * PAGE}`);
           }),
         );
       }
@@ -208,7 +222,7 @@ export const readOverheadBenchmark: Benchmark = {
         // lowest ratio read_10k_rows_median_ms can reach while the 1 MiB bound counts the whole result.
         result('read_10k_rows_floor_ms', median(bigFloor), 'ms', median(bigDirect)),
         // Linear growth: added cost per row on the 10,000-row read vs per row on the small collection.
-        result('read_added_per_row_us_10k', (added / BIG_ROWS) * 1000, 'us', ((addedSmall / Math.max(1, smallRows)) * 1000)),
+        result('read_added_per_row_us_10k', (added / BIG_ROWS) * 1000, 'us', (addedSmall / Math.max(1, smallRows)) * 1000),
       );
       if (cpuBefore !== null && cpuAfter !== null) {
         // Includes the interleaved direct GETs' share, which is nil for the server (it is idle meanwhile).

@@ -18,7 +18,13 @@ interface ListedTools {
 
 /** Spawns the built server with `extraEnv`, lists its tools as a client does, and asks pfsense_mcp_info for the toolsets. */
 async function listTools(server: string, env: Record<string, string>, extraEnv: Record<string, string>, cwd: string): Promise<ListedTools> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [server], env: { ...env, ...extraEnv }, cwd, stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [server],
+    env: { ...env, ...extraEnv },
+    cwd,
+    stderr: 'ignore',
+  });
   // The v2 SDK Client on the current revision (the tool definitions are the same in both eras).
   const client = new Client({ name: 'pfsense-mcp-bench', version: '0.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   await client.connect(transport);
@@ -75,7 +81,9 @@ export const toolSurfaceBenchmark: Benchmark = {
         add(`profile_${profile}`, listed, profile === 'auditor' ? AUDITOR_TARGET_BYTES : null);
       }
       for (const set of toolsets) add(`toolset_${set}`, await listTools(server, env, { PFSENSE_TOOLSETS: set }, ctx.workspaceRoot), null);
-      ctx.note(`tool surface: ${PROFILES.length} profiles, ${toolsets.length} toolsets (auditor profile; each also lists pfsense_mcp_info)`);
+      ctx.note(
+        `tool surface: ${PROFILES.length} profiles, ${toolsets.length} toolsets (auditor profile; each also lists pfsense_mcp_info)`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

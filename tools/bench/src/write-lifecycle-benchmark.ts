@@ -55,9 +55,21 @@ export const writeLifecycleBenchmark: Benchmark = {
     const apiKey = randomBytes(24).toString('hex');
     const keyFile = join(root, 'api-key');
     writeFileSync(keyFile, `${apiKey}\n`, { mode: 0o600 });
-    const aliases = Array.from({ length: 2 * LIFECYCLES }, (_, i) => ({ name: `BENCH_${i}`, type: 'host', descr: 'before', address: [`10.9.0.${i + 1}`], detail: ['x'] }));
+    const aliases = Array.from({ length: 2 * LIFECYCLES }, (_, i) => ({
+      name: `BENCH_${i}`,
+      type: 'host',
+      descr: 'before',
+      address: [`10.9.0.${i + 1}`],
+      detail: ['x'],
+    }));
     const dataFile = join(root, 'data.json');
-    writeFileSync(dataFile, JSON.stringify({ '/api/v2/firewall/aliases': aliases, '/api/v2/status/system': { platform: 'bench', netgate_id: 'b3nchb3nchb3nch0' } }));
+    writeFileSync(
+      dataFile,
+      JSON.stringify({
+        '/api/v2/firewall/aliases': aliases,
+        '/api/v2/status/system': { platform: 'bench', netgate_id: 'b3nchb3nchb3nch0' },
+      }),
+    );
     const sim = await startBuiltSimulator(ctx.workspaceRoot, ['--port', '0', '--data', dataFile, '--api-key-file', keyFile]);
     const out: BenchResult[] = [];
     const closers: (() => Promise<void> | void)[] = [() => sim.close(), () => rmSync(root, { recursive: true, force: true })];
@@ -78,7 +90,15 @@ export const writeLifecycleBenchmark: Benchmark = {
       const transport = new StdioClientTransport({
         command: process.execPath,
         args: [server],
-        env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', PFSENSE_URL: sim.url, PFSENSE_API_KEY_FILE: keyFile, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true', PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: dir, PFSENSE_LOG_LEVEL: 'warn' },
+        env: {
+          PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+          PFSENSE_URL: sim.url,
+          PFSENSE_API_KEY_FILE: keyFile,
+          PFSENSE_ALLOW_HTTP_LOOPBACK: 'true',
+          PFSENSE_PROFILE: 'write_protected',
+          PFSENSE_WRITE_DIR: dir,
+          PFSENSE_LOG_LEVEL: 'warn',
+        },
         stderr: 'ignore',
       });
       const client = new Client({ name: 'bench', version: '0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
@@ -92,7 +112,19 @@ export const writeLifecycleBenchmark: Benchmark = {
       const approve = async (file: string, role: string) => {
         const review = await cli(signer, ['review', file, '--server-key', serverPub, '--json']);
         const prefix = String((review['review'] as Record<string, unknown>)['approve_prefix']);
-        const signed = await cli(signer, ['sign', file, '--key', keys[role] ?? '', '--server-key', serverPub, '--out', join(operator, 'signed'), '--approve', prefix, '--json']);
+        const signed = await cli(signer, [
+          'sign',
+          file,
+          '--key',
+          keys[role] ?? '',
+          '--server-key',
+          serverPub,
+          '--out',
+          join(operator, 'signed'),
+          '--approve',
+          prefix,
+          '--json',
+        ]);
         await cli(server, ['admin', 'inbox', 'add', '--dir', dir, String(signed['file']), '--json']);
       };
       const viaMcp: number[] = [];
@@ -133,16 +165,26 @@ export const writeLifecycleBenchmark: Benchmark = {
       const { driver, inbox, outbox } = path;
       let n = 0;
       const sign = (name: string | null, make: (request: unknown) => unknown) => {
-        const request = verifyPendingRequest(parseArtifact(readFileSync(join(outbox, name ?? ''))), { serverAuthorities: serverSet, nowMs: Date.now() });
+        const request = verifyPendingRequest(parseArtifact(readFileSync(join(outbox, name ?? ''))), {
+          serverAuthorities: serverSet,
+          nowMs: Date.now(),
+        });
         n += 1;
-        writeFileSync(join(inbox, `signed-${n}.json`), encodeArtifact(make(request) as Parameters<typeof encodeArtifact>[0]), { mode: 0o600, flag: 'wx' });
+        writeFileSync(join(inbox, `signed-${n}.json`), encodeArtifact(make(request) as Parameters<typeof encodeArtifact>[0]), {
+          mode: 0o600,
+          flag: 'wx',
+        });
       };
       const library: number[] = [];
       for (let i = 0; i < LIFECYCLES; i += 1) {
         const input = { aliasName: `BENCH_${LIFECYCLES + i}`, description: `via library ${i}` };
         const t = performance.now();
-        sign((await driver.requestAliasDescriptionChange(input)).pendingRequest, (r) => createPlanAuthorizationFromRequest(r as PendingAuthorizationRequest, auth, { issuedAt: Date.now() }));
-        sign((await driver.requestAliasDescriptionChange(input)).pendingRequest, (r) => createConfirmationEvidence(r as PendingConfirmationRequest, conf, { issuedAt: Date.now() }));
+        sign((await driver.requestAliasDescriptionChange(input)).pendingRequest, (r) =>
+          createPlanAuthorizationFromRequest(r as PendingAuthorizationRequest, auth, { issuedAt: Date.now() }),
+        );
+        sign((await driver.requestAliasDescriptionChange(input)).pendingRequest, (r) =>
+          createConfirmationEvidence(r as PendingConfirmationRequest, conf, { issuedAt: Date.now() }),
+        );
         const done = await driver.requestAliasDescriptionChange(input);
         library.push(performance.now() - t);
         if (done.status !== 'verified') throw new Error(`bench: library lifecycle ${i} ended ${done.status}`);

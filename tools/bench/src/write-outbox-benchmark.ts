@@ -39,7 +39,10 @@ export const writeOutboxBenchmark: Benchmark = Object.freeze({
       const server = generateEd25519KeyPair();
       const serverPin = { keyId: keyIdOf(server.publicKey), publicKey: server.publicKey, role: 'server-request' as const, active: true };
       const operator = generateEd25519KeyPair();
-      const authorities = PinnedAuthoritySet.of([serverPin, { keyId: keyIdOf(operator.publicKey), publicKey: operator.publicKey, role: 'plan-authorization', active: true }]);
+      const authorities = PinnedAuthoritySet.of([
+        serverPin,
+        { keyId: keyIdOf(operator.publicKey), publicKey: operator.publicKey, role: 'plan-authorization', active: true },
+      ]);
       const path = await openLibraryWritePath({
         directory: root,
         masterKey: generateMasterKey(),

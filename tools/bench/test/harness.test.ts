@@ -13,8 +13,22 @@ describe('bench harness', () => {
   });
 
   it('builds results with the JSON-line shape {name, value, unit, floor, ratio, target}', () => {
-    expect(result('cold_start_median_ms', 150, 'ms', 200, 0.75)).toEqual({ name: 'cold_start_median_ms', value: 150, unit: 'ms', floor: 200, ratio: 0.75, target: 0.75 });
-    expect(result('server_peak_rss_mib', 80.12345, 'MiB')).toEqual({ name: 'server_peak_rss_mib', value: 80.123, unit: 'MiB', floor: null, ratio: null, target: null });
+    expect(result('cold_start_median_ms', 150, 'ms', 200, 0.75)).toEqual({
+      name: 'cold_start_median_ms',
+      value: 150,
+      unit: 'ms',
+      floor: 200,
+      ratio: 0.75,
+      target: 0.75,
+    });
+    expect(result('server_peak_rss_mib', 80.12345, 'MiB')).toEqual({
+      name: 'server_peak_rss_mib',
+      value: 80.123,
+      unit: 'MiB',
+      floor: null,
+      ratio: null,
+      target: null,
+    });
   });
 
   it('prints a table with a verdict against the target (ratio when there is a floor, else value)', () => {
@@ -39,7 +53,15 @@ describe('bench harness', () => {
   });
 
   it('measures the model-facing part of a tool list (name, description, input schema) in UTF-8 bytes and estimates tokens', () => {
-    const tools = [{ name: 'a', description: 'é', inputSchema: { type: 'object' }, title: 'ignored', outputSchema: { type: 'object', big: 'x'.repeat(100) } }];
+    const tools = [
+      {
+        name: 'a',
+        description: 'é',
+        inputSchema: { type: 'object' },
+        title: 'ignored',
+        outputSchema: { type: 'object', big: 'x'.repeat(100) },
+      },
+    ];
     expect(modelFacingBytes(tools)).toBe(Buffer.byteLength('[{"name":"a","description":"é","inputSchema":{"type":"object"}}]'));
     expect(estimatedTokens(0)).toBe(0);
     expect(estimatedTokens(1)).toBe(1);
@@ -57,7 +79,11 @@ describe('startup timing', () => {
   const fixture = (name: string) => join(import.meta.dirname, '..', 'fixtures', name);
   const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
   const root = join(import.meta.dirname, '..', '..', '..');
-  for (const [file, era] of [['bare-v1-server.mjs', 'legacy'], ['bare-v2-server.mjs', 'legacy'], ['bare-v2-server.mjs', 'modern']] as const) {
+  for (const [file, era] of [
+    ['bare-v1-server.mjs', 'legacy'],
+    ['bare-v2-server.mjs', 'legacy'],
+    ['bare-v2-server.mjs', 'modern'],
+  ] as const) {
     it(`drives ${era === 'modern' ? 'server/discover' : 'initialize'} then tools/list against ${file} and reports both replies, in order`, async () => {
       const { timeStartup } = await import('../src/mcp-process.js');
       const times = await timeStartup(fixture(file), env, root, era);

@@ -44,7 +44,12 @@ async function lintFixture(name: string) {
 }
 
 const cases: ReadonlyArray<{ fixture: string; rule: string; count: number; rightWay: string }> = [
-  { fixture: 'write-path-import.ts', rule: 'no-write-path-import', count: 4, rightWay: 'let MutationExecutor send it through its WriteApiClient' },
+  {
+    fixture: 'write-path-import.ts',
+    rule: 'no-write-path-import',
+    count: 4,
+    rightWay: 'let MutationExecutor send it through its WriteApiClient',
+  },
   { fixture: 'pfsense-read-value-import.ts', rule: 'pfsense-read-type-only', count: 3, rightWay: '`import type { … }` only' },
   { fixture: 'io-module.ts', rule: 'no-io-module', count: 9, rightWay: 'the one read goes through the reader passed to readTarget' },
   { fixture: 'network-global.ts', rule: 'no-network-global', count: 4, rightWay: 'read through the reader passed to readTarget' },
@@ -87,7 +92,9 @@ describe('adapter-restrictions plugin', () => {
     const results = await atRoot.lintFiles([join(root, 'libs', 'adapters', 'src')]);
     expect(results.length).toBeGreaterThan(5);
     // Only this plugin's rules are configured here (directives for other rules are not its business).
-    const ours = results.flatMap((r) => r.messages.filter((m) => m.ruleId?.startsWith(`${PREFIX}/`) === true).map((m) => `${r.filePath}:${m.line} ${m.ruleId}`));
+    const ours = results.flatMap((r) =>
+      r.messages.filter((m) => m.ruleId?.startsWith(`${PREFIX}/`) === true).map((m) => `${r.filePath}:${m.line} ${m.ruleId}`),
+    );
     expect(ours).toEqual([]);
   });
 });

@@ -220,10 +220,20 @@ describe('layering lint', () => {
   }
 
   it('passes allowed edges: crypto importing canonical, executor importing the executor entry, the MCP SDK in mcp-server and bench', async () => {
-    expect(await lint('libs/crypto/src/zz-fixture.ts', "import { digest } from '@pfsense-mcp/canonical';\nexport const x = digest;\n")).toEqual([]);
-    const sdk = "import { McpServer } from '@modelcontextprotocol/server';\nimport { Client } from '@modelcontextprotocol/client';\nexport const x = [McpServer, Client];\n";
-    for (const file of ['apps/mcp-server/src/runtime/zz-fixture.ts', 'apps/mcp-server/test/zz-fixture.test.ts', 'tools/bench/src/zz-fixture.ts']) {
-      expect((await lint(file, sdk)).filter((m) => m.rule === 'no-restricted-imports'), file).toEqual([]);
+    expect(
+      await lint('libs/crypto/src/zz-fixture.ts', "import { digest } from '@pfsense-mcp/canonical';\nexport const x = digest;\n"),
+    ).toEqual([]);
+    const sdk =
+      "import { McpServer } from '@modelcontextprotocol/server';\nimport { Client } from '@modelcontextprotocol/client';\nexport const x = [McpServer, Client];\n";
+    for (const file of [
+      'apps/mcp-server/src/runtime/zz-fixture.ts',
+      'apps/mcp-server/test/zz-fixture.test.ts',
+      'tools/bench/src/zz-fixture.ts',
+    ]) {
+      expect(
+        (await lint(file, sdk)).filter((m) => m.rule === 'no-restricted-imports'),
+        file,
+      ).toEqual([]);
     }
     const executor = await lint(
       'libs/executor/src/zz-fixture.ts',
@@ -234,36 +244,63 @@ describe('layering lint', () => {
 
   it('every lib and app may import foundation, and foundation itself node: built-ins and its own files', async () => {
     const code = "import { deepFreeze } from '@pfsense-mcp/foundation';\nexport const x = deepFreeze;\n";
-    const importers = ['libs/canonical/src', 'libs/policy/src', 'libs/state-machine/src', 'libs/transports/src', 'libs/coordinator/src', 'apps/signer-cli/src', 'apps/lab-runner/src', 'apps/mcp-server/src/runtime', 'apps/mcp-server/src/tools', 'tools/bench/src'];
+    const importers = [
+      'libs/canonical/src',
+      'libs/policy/src',
+      'libs/state-machine/src',
+      'libs/transports/src',
+      'libs/coordinator/src',
+      'apps/signer-cli/src',
+      'apps/lab-runner/src',
+      'apps/mcp-server/src/runtime',
+      'apps/mcp-server/src/tools',
+      'tools/bench/src',
+    ];
     for (const dir of importers) {
       const messages = await lint(`${dir}/zz-fixture.ts`, code);
-      expect(messages.filter((m) => m.rule === 'no-restricted-imports' || m.rule === 'boundaries/dependencies' || m.rule === '@nx/enforce-module-boundaries'), dir).toEqual([]);
+      expect(
+        messages.filter(
+          (m) => m.rule === 'no-restricted-imports' || m.rule === 'boundaries/dependencies' || m.rule === '@nx/enforce-module-boundaries',
+        ),
+        dir,
+      ).toEqual([]);
     }
-    const own = await lint('libs/foundation/src/zz-fixture.ts', "import { lstatSync } from 'node:fs';\nimport { deepFreeze } from './deep-freeze.js';\nexport const x = [lstatSync, deepFreeze];\n");
+    const own = await lint(
+      'libs/foundation/src/zz-fixture.ts',
+      "import { lstatSync } from 'node:fs';\nimport { deepFreeze } from './deep-freeze.js';\nexport const x = [lstatSync, deepFreeze];\n",
+    );
     expect(own.filter((m) => m.rule === 'no-restricted-imports' || m.rule === 'boundaries/dependencies')).toEqual([]);
   });
 
   it("lab-runner's runtime factory may import transports and write-client", async () => {
-    const code = "import { FaultProxyTransport } from '@pfsense-mcp/transports';\nimport { WriteApiClient } from '@pfsense-mcp/write-client';\nexport const x = [FaultProxyTransport, WriteApiClient];\n";
+    const code =
+      "import { FaultProxyTransport } from '@pfsense-mcp/transports';\nimport { WriteApiClient } from '@pfsense-mcp/write-client';\nexport const x = [FaultProxyTransport, WriteApiClient];\n";
     const messages = await lint('apps/lab-runner/src/runtime-factory.ts', code);
     expect(messages.filter((m) => m.rule === 'no-restricted-imports' || m.rule === 'boundaries/dependencies')).toEqual([]);
   });
 
   it('Nx depConstraints come from the same table', async () => {
-    const messages = await lint('libs/canonical/src/zz-fixture.ts', "import { x as y } from '@pfsense-mcp/executor';\nexport const x = y;\n");
+    const messages = await lint(
+      'libs/canonical/src/zz-fixture.ts',
+      "import { x as y } from '@pfsense-mcp/executor';\nexport const x = y;\n",
+    );
     expect(messages.map((m) => m.rule)).toContain('@nx/enforce-module-boundaries');
   });
 });
 
 describe('test fixtures', () => {
   it('a test may use the simulator, a transport and a write client; its sources may not', async () => {
-    const code = "import { startSimulator } from '@pfsense-mcp/pfsense-sim';\nimport { createHttpTransport } from '@pfsense-mcp/transports';\nimport { WriteApiClient } from '@pfsense-mcp/write-client';\nexport const x = [startSimulator, createHttpTransport, WriteApiClient];\n";
+    const code =
+      "import { startSimulator } from '@pfsense-mcp/pfsense-sim';\nimport { createHttpTransport } from '@pfsense-mcp/transports';\nimport { WriteApiClient } from '@pfsense-mcp/write-client';\nexport const x = [startSimulator, createHttpTransport, WriteApiClient];\n";
     const inTest = await lint('libs/coordinator/test/zz-fixture.test.ts', code);
     expect(inTest.filter((m) => m.rule === 'boundaries/dependencies' || m.rule === '@nx/enforce-module-boundaries')).toEqual([]);
     const inSrc = await lint('libs/coordinator/src/zz-fixture.ts', code);
     expect(inSrc.filter((m) => m.rule === 'boundaries/dependencies').length).toBe(3);
     // The executor-only store entry stays closed to tests of other libraries.
-    const entry = await lint('libs/coordinator/test/zz-fixture.test.ts', "import { ExecutorContractStore } from '@pfsense-mcp/contract-store/executor';\nexport const x = ExecutorContractStore;\n");
+    const entry = await lint(
+      'libs/coordinator/test/zz-fixture.test.ts',
+      "import { ExecutorContractStore } from '@pfsense-mcp/contract-store/executor';\nexport const x = ExecutorContractStore;\n",
+    );
     expect(entry.map((m) => m.rule)).toContain('no-restricted-imports');
   });
 });

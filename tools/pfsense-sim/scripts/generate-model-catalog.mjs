@@ -15,7 +15,11 @@ const models = JSON.parse(readFileSync(join(pfrestDir, 'models.json'), 'utf8'));
 const openapi = JSON.parse(readFileSync(join(pfrestDir, 'pfsense_openapi_schema_trimmed.json'), 'utf8'));
 
 function privilegeFor(path, method) {
-  return `${path.slice(1).replace(/^api\//, 'api/').replaceAll('/', '-').replaceAll('_', '-')}-${method.toLowerCase()}`;
+  return `${path
+    .slice(1)
+    .replace(/^api\//, 'api/')
+    .replaceAll('/', '-')
+    .replaceAll('_', '-')}-${method.toLowerCase()}`;
 }
 
 // The privilege names are derived by rule; prove the rule against every documented path before emitting.
@@ -28,10 +32,21 @@ for (const [path, ops] of Object.entries(openapi.paths)) {
 }
 
 const kindOf = {
-  StringField: 'string', Base64Field: 'string', InterfaceField: 'string', PortField: 'string',
-  FilterAddressField: 'string', SpecialNetworkField: 'string', UIDField: 'string', DateTimeField: 'string',
-  KeyLenField: 'integer', ForeignModelField: 'string', BooleanField: 'boolean', IntegerField: 'integer',
-  UnixTimeField: 'integer', FloatField: 'float', NestedModelField: 'nested',
+  StringField: 'string',
+  Base64Field: 'string',
+  InterfaceField: 'string',
+  PortField: 'string',
+  FilterAddressField: 'string',
+  SpecialNetworkField: 'string',
+  UIDField: 'string',
+  DateTimeField: 'string',
+  KeyLenField: 'integer',
+  ForeignModelField: 'string',
+  BooleanField: 'boolean',
+  IntegerField: 'integer',
+  UnixTimeField: 'integer',
+  FloatField: 'float',
+  NestedModelField: 'nested',
 };
 
 const outModels = {};

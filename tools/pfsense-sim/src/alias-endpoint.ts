@@ -20,8 +20,10 @@ export function entryAddedDetail(now: Date): string {
   const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
   const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
   const p = (n: number): string => String(n).padStart(2, '0');
-  return `Entry added ${days[now.getUTCDay()]}, ${p(now.getUTCDate())} ${months[now.getUTCMonth()]} ${now.getUTCFullYear()} `
-    + `${p(now.getUTCHours())}:${p(now.getUTCMinutes())}:${p(now.getUTCSeconds())} +0000`;
+  return (
+    `Entry added ${days[now.getUTCDay()]}, ${p(now.getUTCDate())} ${months[now.getUTCMonth()]} ${now.getUTCFullYear()} ` +
+    `${p(now.getUTCHours())}:${p(now.getUTCMinutes())}:${p(now.getUTCSeconds())} +0000`
+  );
 }
 
 function parseId(raw: unknown, count: number): number {
@@ -82,9 +84,13 @@ function validAddress(type: string, entry: string): boolean {
 
 function checkName(name: unknown): string {
   if (typeof name !== 'string') throw invalid('FIELD_INVALID_TYPE', 'Field `name` must be of type `string`.');
-  if (name.length > NAME_MAX) throw invalid('STRING_FIELD_MAXIMUM_LENGTH_EXCEEDED', `Field \`name\` exceeds the maximum length of ${NAME_MAX}.`);
+  if (name.length > NAME_MAX)
+    throw invalid('STRING_FIELD_MAXIMUM_LENGTH_EXCEEDED', `Field \`name\` exceeds the maximum length of ${NAME_MAX}.`);
   if (!ALIAS_NAME.test(name) || /^\d+$/.test(name) || RESERVED_NAMES.has(name.toLowerCase()) || name.startsWith('pkg_')) {
-    throw invalid('FILTER_NAME_VALIDATOR_INVALID_NAME', 'Field `name` must contain only letters, digits and underscores and not be a reserved name.');
+    throw invalid(
+      'FILTER_NAME_VALIDATOR_INVALID_NAME',
+      'Field `name` must contain only letters, digits and underscores and not be a reserved name.',
+    );
   }
   return name;
 }
@@ -105,12 +111,14 @@ function applyFields(body: JsonObject, base: JsonObject, creating: boolean, now:
   }
   if (body.type !== undefined) {
     if (typeof body.type !== 'string') throw invalid('FIELD_INVALID_TYPE', 'Field `type` must be of type `string`.');
-    if (!(ALIAS_TYPES as readonly string[]).includes(body.type)) throw invalid('FIELD_INVALID_CHOICE', 'Field `type` must be one of [host, network, port].');
+    if (!(ALIAS_TYPES as readonly string[]).includes(body.type))
+      throw invalid('FIELD_INVALID_CHOICE', 'Field `type` must be one of [host, network, port].');
     next.type = body.type;
   }
   if (body.descr !== undefined) {
     if (typeof body.descr !== 'string') throw invalid('FIELD_INVALID_TYPE', 'Field `descr` must be of type `string`.');
-    if (body.descr.length > 1024) throw invalid('STRING_FIELD_MAXIMUM_LENGTH_EXCEEDED', 'Field `descr` exceeds the maximum length of 1024.');
+    if (body.descr.length > 1024)
+      throw invalid('STRING_FIELD_MAXIMUM_LENGTH_EXCEEDED', 'Field `descr` exceeds the maximum length of 1024.');
     next.descr = body.descr;
   }
   next.descr ??= '';
@@ -125,12 +133,14 @@ function applyFields(body: JsonObject, base: JsonObject, creating: boolean, now:
   let detail = body.detail !== undefined ? stringList('detail', body.detail) : stringList('detail', next.detail ?? []);
   if (body.address !== undefined || typeChanged) {
     for (const entry of address) {
-      if (!validAddress(String(next.type), entry)) throw invalid('FIREWALL_ALIAS_ADDRESS_INVALID', `Field \`address\` holds a value that is not a valid ${String(next.type)} entry.`);
+      if (!validAddress(String(next.type), entry))
+        throw invalid('FIREWALL_ALIAS_ADDRESS_INVALID', `Field \`address\` holds a value that is not a valid ${String(next.type)} entry.`);
     }
   }
   // A shorter address list drops the details of removed entries when the request gave none.
   if (body.address !== undefined && body.detail === undefined) detail = detail.slice(0, address.length);
-  if (detail.length > address.length) throw invalid('FIREWALL_ALIAS_DETAIL_EXCEEDS_ADDRESSES', 'Field `detail` must not have more entries than `address`.');
+  if (detail.length > address.length)
+    throw invalid('FIREWALL_ALIAS_DETAIL_EXCEEDS_ADDRESSES', 'Field `detail` must not have more entries than `address`.');
   while (detail.length < address.length) detail = [...detail, entryAddedDetail(now)];
   return { name: next.name, type: next.type, descr: next.descr, address: [...address], detail };
 }

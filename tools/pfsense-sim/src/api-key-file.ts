@@ -50,7 +50,8 @@ function readKey(file: string): string | undefined {
       throw new ApiKeyFileError(`API key file must be owner-only (mode 0600 or 0400), not ${mode.toString(8).padStart(4, '0')}`, file);
     }
     const uid = process.getuid?.();
-    if (uid !== undefined && st.uid !== uid) throw new ApiKeyFileError('API key file must be owned by the user running the simulator', file);
+    if (uid !== undefined && st.uid !== uid)
+      throw new ApiKeyFileError('API key file must be owned by the user running the simulator', file);
     let text: string;
     try {
       text = readFileSync(fd, 'utf8');
@@ -58,7 +59,8 @@ function readKey(file: string): string | undefined {
       throw new ApiKeyFileError('API key file is unreadable', file);
     }
     const key = text.trim();
-    if (key.length < 16 || key.length > 512 || /\s/.test(key)) throw new ApiKeyFileError('API key file must hold one key of 16–512 non-space characters', file);
+    if (key.length < 16 || key.length > 512 || /\s/.test(key))
+      throw new ApiKeyFileError('API key file must hold one key of 16–512 non-space characters', file);
     return key;
   } finally {
     closeSync(fd);

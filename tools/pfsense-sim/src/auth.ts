@@ -16,11 +16,13 @@ export interface Credential {
   readonly privileges: readonly string[];
 }
 
-export const credentialSchema = z.object({
-  auth: z.enum(AUTH_MODES),
-  secret: z.string().min(1).max(4096),
-  privileges: z.array(z.string().min(1).max(200)).max(1000),
-}).strict();
+export const credentialSchema = z
+  .object({
+    auth: z.enum(AUTH_MODES),
+    secret: z.string().min(1).max(4096),
+    privileges: z.array(z.string().min(1).max(200)).max(1000),
+  })
+  .strict();
 export const credentialsFileSchema = z.array(credentialSchema).max(1000);
 
 export interface Principal {
@@ -99,5 +101,9 @@ export class Authenticator {
 /** Throws 403 unless the principal holds page-all or the endpoint's own privilege. */
 export function authorize(principal: Principal, path: string, method: string): void {
   if (principal.privileges.has(PAGE_ALL) || principal.privileges.has(privilegeFor(path, method))) return;
-  throw new ApiError(403, 'AUTH_AUTHORIZATION_FAILED', 'Authorization failed. You do not have sufficient privileges to access this resource.');
+  throw new ApiError(
+    403,
+    'AUTH_AUTHORIZATION_FAILED',
+    'Authorization failed. You do not have sufficient privileges to access this resource.',
+  );
 }

@@ -67,8 +67,7 @@ export class CliUsageError extends Error {
 }
 
 export type CliCommand =
-  | { readonly kind: 'help' }
-  | { readonly kind: 'run'; readonly options: SimulatorOptions; readonly exitOnStdinEof: boolean };
+  { readonly kind: 'help' } | { readonly kind: 'run'; readonly options: SimulatorOptions; readonly exitOnStdinEof: boolean };
 
 function readJsonFile(flag: string, file: string): unknown {
   try {
@@ -94,10 +93,18 @@ export function parseCli(argv: readonly string[]): CliCommand {
       strict: true,
       allowPositionals: false,
       options: {
-        port: { type: 'string' }, host: { type: 'string' }, 'allow-remote': { type: 'boolean' },
-        'api-key-file': { type: 'string' }, credentials: { type: 'string' }, auth: { type: 'string' },
-        data: { type: 'string' }, 'state-file': { type: 'string' }, seed: { type: 'string' },
-        'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' }, fault: { type: 'string', multiple: true },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'allow-remote': { type: 'boolean' },
+        'api-key-file': { type: 'string' },
+        credentials: { type: 'string' },
+        auth: { type: 'string' },
+        data: { type: 'string' },
+        'state-file': { type: 'string' },
+        seed: { type: 'string' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
+        fault: { type: 'string', multiple: true },
         'exit-on-stdin-eof': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -110,12 +117,17 @@ export function parseCli(argv: readonly string[]): CliCommand {
   const port = values.port === undefined ? 0 : /^\d{1,5}$/.test(values.port) ? Number(values.port) : Number.NaN;
   if (!Number.isInteger(port) || port > 65535) throw new CliUsageError('--port must be an integer 0–65535');
   const host = values.host ?? '127.0.0.1';
-  if (!isLoopbackHost(host) && !values['allow-remote']) throw new CliUsageError('--host must be a loopback address unless --allow-remote is given');
+  if (!isLoopbackHost(host) && !values['allow-remote'])
+    throw new CliUsageError('--host must be a loopback address unless --allow-remote is given');
 
   let auth: AuthMode[] | undefined;
   if (values.auth !== undefined) {
-    const modes = values.auth.split(',').map((m) => m.trim()).filter((m) => m !== '');
-    if (modes.length === 0 || modes.some((m) => !(AUTH_MODES as readonly string[]).includes(m))) throw new CliUsageError('--auth takes a comma-separated list of key, basic, jwt');
+    const modes = values.auth
+      .split(',')
+      .map((m) => m.trim())
+      .filter((m) => m !== '');
+    if (modes.length === 0 || modes.some((m) => !(AUTH_MODES as readonly string[]).includes(m)))
+      throw new CliUsageError('--auth takes a comma-separated list of key, basic, jwt');
     auth = modes as AuthMode[];
   }
   let credentials: Credential[] | undefined;
@@ -124,29 +136,36 @@ export function parseCli(argv: readonly string[]): CliCommand {
     if (!parsed.success) throw new CliUsageError('--credentials must be a JSON list of {auth, secret, privileges}');
     credentials = parsed.data;
   }
-  if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) throw new CliUsageError('--tls-cert and --tls-key go together');
-  const tls = values['tls-cert'] !== undefined && values['tls-key'] !== undefined
-    ? { cert: readPem('--tls-cert', values['tls-cert']), key: readPem('--tls-key', values['tls-key']) }
-    : undefined;
+  if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined))
+    throw new CliUsageError('--tls-cert and --tls-key go together');
+  const tls =
+    values['tls-cert'] !== undefined && values['tls-key'] !== undefined
+      ? { cert: readPem('--tls-cert', values['tls-cert']), key: readPem('--tls-key', values['tls-key']) }
+      : undefined;
   let faults: FaultSpec[];
   try {
     faults = (values.fault ?? []).map(parseFaultArg);
   } catch (error) {
     throw new CliUsageError((error as Error).message);
   }
-  if (values.seed !== undefined && (values.seed.length === 0 || values.seed.length > 200)) throw new CliUsageError('--seed must be 1–200 characters');
+  if (values.seed !== undefined && (values.seed.length === 0 || values.seed.length > 200))
+    throw new CliUsageError('--seed must be 1–200 characters');
 
   return {
     kind: 'run',
     exitOnStdinEof: values['exit-on-stdin-eof'] === true,
     options: {
-      port, host, allowRemote: values['allow-remote'] === true,
+      port,
+      host,
+      allowRemote: values['allow-remote'] === true,
       ...(values['api-key-file'] !== undefined ? { apiKeyFile: values['api-key-file'] } : { writeApiKeyFile: true }),
-      ...(credentials ? { credentials } : {}), ...(auth ? { auth } : {}),
+      ...(credentials ? { credentials } : {}),
+      ...(auth ? { auth } : {}),
       ...(values.data !== undefined ? { dataFile: values.data } : {}),
       ...(values['state-file'] !== undefined ? { stateFile: values['state-file'] } : {}),
       ...(values.seed !== undefined ? { seed: values.seed } : {}),
-      ...(tls ? { tls } : {}), faults,
+      ...(tls ? { tls } : {}),
+      faults,
     },
   };
 }

@@ -20,7 +20,7 @@ function isObject(v: unknown): v is JsonObject {
 
 /** ids of plural data are array indices; string ids (interfaces) and child-model ids are stored, not computed. */
 function keepsStoredId(path: string, record: JsonObject): boolean {
-  return typeof record.id === 'string' || READ_PATHS[path]?.parent !== null && READ_PATHS[path]?.parent !== undefined;
+  return typeof record.id === 'string' || (READ_PATHS[path]?.parent !== null && READ_PATHS[path]?.parent !== undefined);
 }
 
 /** Strips integer ids from loaded plural records: they are recomputed from the array index when served. */

@@ -9,7 +9,8 @@ import { demoRecords } from './demo-records.js';
 const COMPUTED = new Set(['/api/v2/firewall/apply']);
 
 export function seedDemoData(seed: string): Map<string, PathData> {
-  if (typeof seed !== 'string' || seed.length === 0 || seed.length > 200) throw new TypeError('seedDemoData: "seed" must be a 1–200 character string');
+  if (typeof seed !== 'string' || seed.length === 0 || seed.length > 200)
+    throw new TypeError('seedDemoData: "seed" must be a 1–200 character string');
   const rnd = new SeededRandom(seed);
   const raw = demoRecords(rnd);
   const out = new Map<string, PathData>();

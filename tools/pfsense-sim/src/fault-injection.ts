@@ -8,12 +8,27 @@ export const FAULT_KINDS = Object.freeze({
   timeout: { applied: false, description: 'accept the request and never answer (until the client gives up or the server closes)' },
   'reset-before-apply': { applied: false, description: 'reset the TCP connection (RST) without handling the request' },
   'reset-after-apply': { applied: true, description: 'handle and commit the request, then reset the connection (RST) with no response' },
-  '5xx-after-apply': { applied: true, description: 'handle and commit the request, then answer `status` (default 500) with a pfrest error envelope' },
-  'drop-response-after-apply': { applied: true, description: 'handle and commit the request, then close the connection cleanly (FIN) without a response' },
+  '5xx-after-apply': {
+    applied: true,
+    description: 'handle and commit the request, then answer `status` (default 500) with a pfrest error envelope',
+  },
+  'drop-response-after-apply': {
+    applied: true,
+    description: 'handle and commit the request, then close the connection cleanly (FIN) without a response',
+  },
   'redirect-3xx': { applied: false, description: 'answer `status` (default 302) with a Location header, without handling the request' },
-  'other-2xx': { applied: true, description: 'handle and commit the request, then answer `status` (default 202) instead of 200 with the normal envelope' },
-  'malformed-json': { applied: true, description: 'handle and commit the request, then answer 200 with a truncated, unparseable JSON body' },
-  'oversized-body': { applied: true, description: 'handle and commit the request, then answer 200 with a valid JSON envelope of about `bytes` (default 16 MiB)' },
+  'other-2xx': {
+    applied: true,
+    description: 'handle and commit the request, then answer `status` (default 202) instead of 200 with the normal envelope',
+  },
+  'malformed-json': {
+    applied: true,
+    description: 'handle and commit the request, then answer 200 with a truncated, unparseable JSON body',
+  },
+  'oversized-body': {
+    applied: true,
+    description: 'handle and commit the request, then answer 200 with a valid JSON envelope of about `bytes` (default 16 MiB)',
+  },
 } as const);
 
 export type FaultKind = keyof typeof FAULT_KINDS;
@@ -37,20 +52,34 @@ export interface FaultSpec {
   readonly times?: number;
 }
 
-export const faultSpecSchema = z.object({
-  route: z.string().startsWith('/').max(300),
-  method: z.enum(HTTP_METHODS),
-  kind: z.enum(FAULT_KIND_NAMES as [FaultKind, ...FaultKind[]]),
-  ms: z.number().int().min(0).max(600_000).optional(),
-  bytes: z.number().int().min(1).max(1024 * 1024 * 1024).optional(),
-  status: z.number().int().min(200).max(599).optional(),
-  times: z.number().int().min(1).max(1_000_000).optional(),
-}).strict().superRefine((f, ctx) => {
-  if (f.status === undefined) return;
-  const ok = f.kind === '5xx-after-apply' ? f.status >= 500 : f.kind === 'redirect-3xx' ? f.status >= 300 && f.status < 400
-    : f.kind === 'other-2xx' ? f.status > 200 && f.status < 300 : false;
-  if (!ok) ctx.addIssue({ code: 'custom', message: `status ${f.status} does not fit fault kind ${f.kind}` });
-});
+export const faultSpecSchema = z
+  .object({
+    route: z.string().startsWith('/').max(300),
+    method: z.enum(HTTP_METHODS),
+    kind: z.enum(FAULT_KIND_NAMES as [FaultKind, ...FaultKind[]]),
+    ms: z.number().int().min(0).max(600_000).optional(),
+    bytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(1024 * 1024 * 1024)
+      .optional(),
+    status: z.number().int().min(200).max(599).optional(),
+    times: z.number().int().min(1).max(1_000_000).optional(),
+  })
+  .strict()
+  .superRefine((f, ctx) => {
+    if (f.status === undefined) return;
+    const ok =
+      f.kind === '5xx-after-apply'
+        ? f.status >= 500
+        : f.kind === 'redirect-3xx'
+          ? f.status >= 300 && f.status < 400
+          : f.kind === 'other-2xx'
+            ? f.status > 200 && f.status < 300
+            : false;
+    if (!ok) ctx.addIssue({ code: 'custom', message: `status ${f.status} does not fit fault kind ${f.kind}` });
+  });
 
 /**
  * Parses the CLI form ROUTE:METHOD:KIND[:ARG], ARG being ms (latency), bytes (oversized-body) or the
@@ -71,7 +100,8 @@ export function parseFaultArg(text: string): FaultSpec {
     else throw new TypeError(`--fault kind ${kind} takes no ARG`);
   }
   const parsed = faultSpecSchema.safeParse(raw);
-  if (!parsed.success) throw new TypeError(`--fault is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'fault'}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new TypeError(`--fault is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'fault'}: ${i.message}`).join('; ')}`);
   return Object.freeze(parsed.data);
 }
 

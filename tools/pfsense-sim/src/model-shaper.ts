@@ -58,7 +58,9 @@ export function hideSecrets(model: string, value: Readonly<JsonObject>): JsonObj
     const field = spec.fields.find((f) => f.name === key);
     if (field?.hidden) continue;
     if (field?.nested && v !== null && typeof v === 'object') {
-      out[key] = Array.isArray(v) ? v.map((item: JsonObject) => hideSecrets(field.nested as string, item)) : hideSecrets(field.nested, v as JsonObject);
+      out[key] = Array.isArray(v)
+        ? v.map((item: JsonObject) => hideSecrets(field.nested as string, item))
+        : hideSecrets(field.nested, v as JsonObject);
     } else {
       out[key] = v;
     }

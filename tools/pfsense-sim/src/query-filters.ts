@@ -2,12 +2,35 @@
 // fields the model does not have are ignored (pfrest skips them), and every object keeps its original
 // `id` because ids are computed before the query runs.
 
-export const FILTER_NAMES = ['exact', 'startswith', 'endswith', 'contains', 'in', 'lt', 'lte', 'gt', 'gte', 'regex', 'except', 'format'] as const;
+export const FILTER_NAMES = [
+  'exact',
+  'startswith',
+  'endswith',
+  'contains',
+  'in',
+  'lt',
+  'lte',
+  'gt',
+  'gte',
+  'regex',
+  'except',
+  'format',
+] as const;
 export type FilterName = (typeof FILTER_NAMES)[number];
 
 const CONTROL_PARAMS = new Set([
-  'limit', 'offset', 'sort_by', 'sort_order', 'sort_flags', 'reverse',
-  'apply', 'async', 'append', 'remove', 'placement', 'dry_run',
+  'limit',
+  'offset',
+  'sort_by',
+  'sort_order',
+  'sort_flags',
+  'reverse',
+  'apply',
+  'async',
+  'append',
+  'remove',
+  'placement',
+  'dry_run',
 ]);
 
 export type QueryValue = unknown;
@@ -115,7 +138,9 @@ export function applyQuery(rows: readonly Row[], params: QueryParams, options: Q
 
   const sortBy = params.sort_by;
   if (sortBy !== undefined) {
-    const keys = asList(sortBy).map(scalarText).filter((k) => options.knownFields.has(k));
+    const keys = asList(sortBy)
+      .map(scalarText)
+      .filter((k) => options.knownFields.has(k));
     if (keys.length > 0) {
       const order = scalarText(Array.isArray(params.sort_order) ? params.sort_order[0] : params.sort_order);
       const sign = order === 'SORT_DESC' ? -1 : 1;

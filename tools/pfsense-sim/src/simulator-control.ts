@@ -48,7 +48,13 @@ export interface ControlResponse {
  *   GET    /__sim/pending           → {pending_subsystems}
  *   POST   /__sim/reset             → restores start data
  */
-export function handleControl(control: SimulatorControl, method: string, path: string, search: URLSearchParams, body: Buffer): ControlResponse {
+export function handleControl(
+  control: SimulatorControl,
+  method: string,
+  path: string,
+  search: URLSearchParams,
+  body: Buffer,
+): ControlResponse {
   const route = path.replace(/\/+$/, '');
   if (route === '/__sim/faults') {
     if (method === 'GET') return { status: 200, body: { faults: control.faults() } };
@@ -60,7 +66,11 @@ export function handleControl(control: SimulatorControl, method: string, path: s
         return { status: 400, body: { error: 'body must be a JSON fault spec' } };
       }
       const parsed = faultSpecSchema.safeParse(json);
-      if (!parsed.success) return { status: 400, body: { error: 'invalid fault spec', issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) } };
+      if (!parsed.success)
+        return {
+          status: 400,
+          body: { error: 'invalid fault spec', issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) },
+        };
       control.setFault(parsed.data);
       return { status: 200, body: { faults: control.faults() } };
     }

@@ -73,7 +73,6 @@ export function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-
 function validate(options: SimulatorOptions): void {
   if (options.port !== undefined && (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)) {
     throw new RangeError('startSimulator: "port" must be an integer 0–65535');
@@ -92,14 +91,18 @@ function validate(options: SimulatorOptions): void {
   ) {
     throw new RangeError('startSimulator: "keepAliveTimeoutMs" must be an integer 0–600000');
   }
-  if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError('startSimulator: "now" must be a function returning a Date');
+  if (options.now !== undefined && typeof options.now !== 'function')
+    throw new TypeError('startSimulator: "now" must be a function returning a Date');
   if (options.tls !== undefined) {
     const pem = (v: unknown): boolean => (typeof v === 'string' || Buffer.isBuffer(v)) && v.length > 0;
     if (typeof options.tls !== 'object' || options.tls === null || !pem(options.tls.cert) || !pem(options.tls.key)) {
       throw new TypeError('startSimulator: "tls" must be {cert, key}, each a non-empty PEM string or Buffer');
     }
   }
-  if (options.auth !== undefined && (options.auth.length === 0 || options.auth.some((m) => !(AUTH_MODES as readonly string[]).includes(m)))) {
+  if (
+    options.auth !== undefined &&
+    (options.auth.length === 0 || options.auth.some((m) => !(AUTH_MODES as readonly string[]).includes(m)))
+  ) {
     throw new TypeError('startSimulator: "auth" must list one or more of key, basic, jwt');
   }
 }
@@ -208,7 +211,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
 
     counters.increment(path, method);
     const fault = faults.take(path, method);
-    const logLine = (status: number | string): void => log(JSON.stringify({ method, path, status, ...(fault ? { fault: fault.kind } : {}) }));
+    const logLine = (status: number | string): void =>
+      log(JSON.stringify({ method, path, status, ...(fault ? { fault: fault.kind } : {}) }));
 
     if (fault?.kind === 'latency') await sleep(fault.ms ?? 1000);
     if (closing) return;
@@ -228,7 +232,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       return;
     }
 
-    const result: ApiResult | undefined = routeApiRequest({ method, path, search: url.searchParams, headers: req.headers, body, remoteAddress: req.socket.remoteAddress }, { store, auth, now });
+    const result: ApiResult | undefined = routeApiRequest(
+      { method, path, search: url.searchParams, headers: req.headers, body, remoteAddress: req.socket.remoteAddress },
+      { store, auth, now },
+    );
     // From here on any write is committed (and persisted when a state file is set).
     if (!result) {
       logLine(404);
@@ -325,4 +332,3 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     close,
   });
 }
-

@@ -73,9 +73,21 @@ describe('firewall alias endpoint', () => {
 
   it('creates aliases with unique, short names and fills missing details', async () => {
     const c = api(sim.url, sim.apiKey);
-    const made = await c.post('/api/v2/firewall/alias', { name: 'NEW_HOSTS', type: 'host', address: ['10.9.9.9', 'nas.example.com'], detail: ['nine'] });
+    const made = await c.post('/api/v2/firewall/alias', {
+      name: 'NEW_HOSTS',
+      type: 'host',
+      address: ['10.9.9.9', 'nas.example.com'],
+      detail: ['nine'],
+    });
     expect(made.status).toBe(200);
-    expect(made.env.data).toEqual({ id: 3, name: 'NEW_HOSTS', type: 'host', descr: '', address: ['10.9.9.9', 'nas.example.com'], detail: ['nine', 'Entry added Wed, 04 Mar 2026 05:06:07 +0000'] });
+    expect(made.env.data).toEqual({
+      id: 3,
+      name: 'NEW_HOSTS',
+      type: 'host',
+      descr: '',
+      address: ['10.9.9.9', 'nas.example.com'],
+      detail: ['nine', 'Entry added Wed, 04 Mar 2026 05:06:07 +0000'],
+    });
     expect((await c.post('/api/v2/firewall/alias', { name: 'NEW_HOSTS', type: 'host' })).env.response_id).toBe('FIELD_MUST_BE_UNIQUE');
     const long = await c.post('/api/v2/firewall/alias', { name: 'X'.repeat(32), type: 'host' });
     expect(long.status).toBe(400);
@@ -89,13 +101,16 @@ describe('firewall alias endpoint', () => {
     expect(gone.status).toBe(200);
     expect(gone.env.data).toMatchObject({ id: 0, name: 'A_HOSTS' });
     const list = (await c.get('/api/v2/firewall/aliases')).env.data as { id: number; name: string }[];
-    expect(list.map((a) => [a.id, a.name])).toEqual([[0, 'B_NETS'], [1, 'C_PORTS']]);
+    expect(list.map((a) => [a.id, a.name])).toEqual([
+      [0, 'B_NETS'],
+      [1, 'C_PORTS'],
+    ]);
     expect((await c.get('/api/v2/firewall/alias?id=0')).env.data).toMatchObject({ name: 'B_NETS' });
     expect((await c.get('/api/v2/firewall/alias?id=2')).status).toBe(404);
     expect(sim.control.pendingSubsystems()).toEqual(['aliases']);
   });
 
-  it('the product\'s body {id, name, descr, apply: false} after a shift: 400 FIELD_VALUE_CHANGED_WHEN_NOT_EDITABLE, nothing changed', async () => {
+  it("the product's body {id, name, descr, apply: false} after a shift: 400 FIELD_VALUE_CHANGED_WHEN_NOT_EDITABLE, nothing changed", async () => {
     const c = api(sim.url, sim.apiKey);
     expect((await c.del('/api/v2/firewall/alias?id=0')).status).toBe(200);
     const before = (await c.get('/api/v2/firewall/aliases')).env.data;
@@ -113,7 +128,9 @@ describe('firewall alias endpoint', () => {
 
   it('POST and DELETE with apply=true apply at once and leave nothing pending', async () => {
     const c = api(sim.url, sim.apiKey);
-    expect((await c.post('/api/v2/firewall/alias', { name: 'NOW_HOSTS', type: 'host', address: ['10.2.2.2'], apply: true })).status).toBe(200);
+    expect((await c.post('/api/v2/firewall/alias', { name: 'NOW_HOSTS', type: 'host', address: ['10.2.2.2'], apply: true })).status).toBe(
+      200,
+    );
     expect(sim.control.pendingSubsystems()).toEqual([]);
     const gone = await c.del('/api/v2/firewall/alias?id=3&apply=true');
     expect(gone.status).toBe(200);

@@ -98,8 +98,22 @@ describe('pfsense-sim CLI', () => {
     const data = join(dir, 'data.json');
     writeFileSync(data, JSON.stringify({ '/api/v2/system/hostname': { hostname: 'planted', domain: 'example.test' } }));
     const state = join(dir, 'state.json');
-    const s = await start(['--port', '0', '--api-key-file', keyFile, '--credentials', creds, '--auth', 'key', '--data', data,
-      '--state-file', state, '--fault', '/api/v2/firewall/alias:PATCH:5xx-after-apply']);
+    const s = await start([
+      '--port',
+      '0',
+      '--api-key-file',
+      keyFile,
+      '--credentials',
+      creds,
+      '--auth',
+      'key',
+      '--data',
+      data,
+      '--state-file',
+      state,
+      '--fault',
+      '/api/v2/firewall/alias:PATCH:5xx-after-apply',
+    ]);
     try {
       expect(s.ready.apiKeyFile).toBe(keyFile);
       const admin = api(s.ready.url, 'cli-admin-key-0123456789abcdef');
@@ -135,7 +149,23 @@ describe('pfsense-sim CLI', () => {
   it('documents every flag and fault kind in --help', async () => {
     const { code, stdout } = await runInProcess(['--help']);
     expect(code).toBe(0);
-    for (const flag of ['--exit-on-stdin-eof', '--port', '--host', '--allow-remote', '--api-key-file', '--credentials', '--auth', '--data', '--state-file', '--seed', '--tls-cert', '--tls-key', '--fault', '/__sim/faults', '/__sim/counters']) {
+    for (const flag of [
+      '--exit-on-stdin-eof',
+      '--port',
+      '--host',
+      '--allow-remote',
+      '--api-key-file',
+      '--credentials',
+      '--auth',
+      '--data',
+      '--state-file',
+      '--seed',
+      '--tls-cert',
+      '--tls-key',
+      '--fault',
+      '/__sim/faults',
+      '/__sim/counters',
+    ]) {
       expect(stdout).toContain(flag);
     }
     for (const kind of FAULT_KIND_NAMES) expect(stdout).toContain(kind);
@@ -147,8 +177,13 @@ describe('pfsense-sim CLI', () => {
     expect(remote.stderr).toContain('loopback');
     expect(remote.stdout).toBe('');
     const cases: [string[], string][] = [
-      [['--port', 'x'], '--port'], [['--port', '65536'], '--port'], [['--auth', 'magic'], '--auth'], [['--fault', '/x:GET:explode'], '--fault'],
-      [['--tls-cert', 'only-cert.pem'], '--tls'], [['--bogus'], 'bogus'], [['--seed', ''], '--seed'],
+      [['--port', 'x'], '--port'],
+      [['--port', '65536'], '--port'],
+      [['--auth', 'magic'], '--auth'],
+      [['--fault', '/x:GET:explode'], '--fault'],
+      [['--tls-cert', 'only-cert.pem'], '--tls'],
+      [['--bogus'], 'bogus'],
+      [['--seed', ''], '--seed'],
     ];
     for (const [args, mentions] of cases) {
       const r = await runInProcess(args);

@@ -7,7 +7,13 @@ import { api } from './helpers.js';
 
 const REVISIONS = '/api/v2/diagnostics/config_history/revisions';
 const ALIAS = '/api/v2/firewall/alias';
-interface Revision { id: number; time: number; description: string; version: string; filesize: number }
+interface Revision {
+  id: number;
+  time: number;
+  description: string;
+  version: string;
+  filesize: number;
+}
 
 let sim: RunningSimulator | undefined;
 afterEach(async () => {
@@ -33,7 +39,7 @@ describe('configuration history', () => {
     }
   });
 
-  it('every alias write leaves one revision with pfrest\'s change note and the user; apply leaves none', async () => {
+  it("every alias write leaves one revision with pfrest's change note and the user; apply leaves none", async () => {
     let t = Date.parse('2026-03-04T05:06:07Z');
     sim = await startSimulator({ seed: 'office', now: () => new Date(t) });
     const c = api(sim.url, sim.apiKey);
@@ -69,11 +75,14 @@ describe('configuration history', () => {
     expect((await revisions(c)).length).toBe(before.length);
     const basic = api(sim.url, '');
     const auth = `Basic ${Buffer.from(`admin:${sim.apiKey}`).toString('base64')}`;
-    expect((await basic.call('POST', ALIAS, { name: 'BY_BASIC', type: 'port', address: ['443'] }, { authorization: auth, 'x-api-key': '' })).status).toBe(200);
+    expect(
+      (await basic.call('POST', ALIAS, { name: 'BY_BASIC', type: 'port', address: ['443'] }, { authorization: auth, 'x-api-key': '' }))
+        .status,
+    ).toBe(200);
     expect((await revisions(c))[0]!.description).toBe('admin@127.0.0.1:  Added Firewall Alias via API');
   });
 
-  it('rotates at pfSense\'s default of 30 revisions, dropping the oldest', async () => {
+  it("rotates at pfSense's default of 30 revisions, dropping the oldest", async () => {
     sim = await startSimulator({ seed: 'office' });
     const c = api(sim.url, sim.apiKey);
     for (let i = 0; i < 31; i += 1) expect((await c.post(ALIAS, { name: `ROT_${i}`, type: 'port', address: ['443'] })).status).toBe(200);

@@ -42,11 +42,14 @@ function shapeProblems(model: string, obj: Record<string, unknown>, where: strin
     const values = f.many && !f.nested ? (Array.isArray(v) ? v : v === null ? [] : [Symbol('not-array')]) : [v];
     for (const one of values) {
       if (!kindOk(f, one)) problems.push(`${where}.${f.name}: ${JSON.stringify(one)} is not ${f.kind}`);
-      else if (f.choices && one !== null && !f.choices.includes(one)) problems.push(`${where}.${f.name}: ${JSON.stringify(one)} not in choices`);
+      else if (f.choices && one !== null && !f.choices.includes(one))
+        problems.push(`${where}.${f.name}: ${JSON.stringify(one)} not in choices`);
     }
     if (f.nested && v !== null) {
       const items = Array.isArray(v) ? v : [v];
-      items.forEach((item, i) => problems.push(...shapeProblems(f.nested as string, item as Record<string, unknown>, `${where}.${f.name}[${i}]`)));
+      items.forEach((item, i) =>
+        problems.push(...shapeProblems(f.nested as string, item as Record<string, unknown>, `${where}.${f.name}[${i}]`)),
+      );
     }
   }
   return problems;
@@ -128,9 +131,20 @@ describe('demo data', () => {
     expect(rules.length).toBeLessThanOrEqual(24);
     expect((await data('/api/v2/status/dhcp_server/leases')).length).toBeGreaterThan(5);
     expect((await data('/api/v2/services/dhcp_server/static_mappings')).length).toBeGreaterThan(2);
-    for (const p of ['/api/v2/firewall/nat/port_forwards', '/api/v2/routing/gateways', '/api/v2/services/dns_resolver/host_overrides', '/api/v2/status/ipsec/sas',
-      '/api/v2/vpn/openvpn/servers', '/api/v2/status/wireguard/tunnels', '/api/v2/system/certificates', '/api/v2/system/certificate_authorities',
-      '/api/v2/users', '/api/v2/status/services', '/api/v2/diagnostics/config_history/revisions', '/api/v2/firewall/aliases']) {
+    for (const p of [
+      '/api/v2/firewall/nat/port_forwards',
+      '/api/v2/routing/gateways',
+      '/api/v2/services/dns_resolver/host_overrides',
+      '/api/v2/status/ipsec/sas',
+      '/api/v2/vpn/openvpn/servers',
+      '/api/v2/status/wireguard/tunnels',
+      '/api/v2/system/certificates',
+      '/api/v2/system/certificate_authorities',
+      '/api/v2/users',
+      '/api/v2/status/services',
+      '/api/v2/diagnostics/config_history/revisions',
+      '/api/v2/firewall/aliases',
+    ]) {
       expect((await data(p)).length, p).toBeGreaterThan(0);
     }
   });
@@ -147,7 +161,12 @@ describe('demo data', () => {
     const same = await startSimulator({ seed: 'office-1' });
     const other = await startSimulator({ seed: 'office-2' });
     try {
-      for (const p of ['/api/v2/status/system', '/api/v2/firewall/states?limit=0', '/api/v2/status/dhcp_server/leases', '/api/v2/system/certificates']) {
+      for (const p of [
+        '/api/v2/status/system',
+        '/api/v2/firewall/states?limit=0',
+        '/api/v2/status/dhcp_server/leases',
+        '/api/v2/system/certificates',
+      ]) {
         const a = (await api(sim.url, sim.apiKey).get(p)).env.data;
         expect((await api(same.url, same.apiKey).get(p)).env.data, p).toEqual(a);
         expect((await api(other.url, other.apiKey).get(p)).env.data, p).not.toEqual(a);
@@ -163,33 +182,55 @@ describe('demo data', () => {
     const stored = seedDemoData('office-1');
     const secrets = hiddenValues(stored);
     const storedFields = new Set(secrets.map((s) => `${s.path} ${s.field}`));
-    for (const must of ['/api/v2/system/certificates prv', '/api/v2/system/certificate_authorities prv', '/api/v2/users password',
-      '/api/v2/status/wireguard/tunnels preshared_key', '/api/v2/firewall/virtual_ips password', '/api/v2/auth/keys hash', '/api/v2/auth/keys key',
-      '/api/v2/system/hasync password', '/api/v2/services/ntp/settings serverauthkey']) {
+    for (const must of [
+      '/api/v2/system/certificates prv',
+      '/api/v2/system/certificate_authorities prv',
+      '/api/v2/users password',
+      '/api/v2/status/wireguard/tunnels preshared_key',
+      '/api/v2/firewall/virtual_ips password',
+      '/api/v2/auth/keys hash',
+      '/api/v2/auth/keys key',
+      '/api/v2/system/hasync password',
+      '/api/v2/services/ntp/settings serverauthkey',
+    ]) {
       expect(storedFields, must).toContain(must);
     }
     // pfSense stores PEM material base64-encoded in config.xml.
-    expect(secrets.some((s) => s.field === 'prv' && Buffer.from(s.value, 'base64').toString('utf8').includes('-----BEGIN PRIVATE KEY'))).toBe(true);
+    expect(
+      secrets.some((s) => s.field === 'prv' && Buffer.from(s.value, 'base64').toString('utf8').includes('-----BEGIN PRIVATE KEY')),
+    ).toBe(true);
     expect(secrets.some((s) => s.field === 'password' && s.value.startsWith('$2y$10$'))).toBe(true);
 
     const c = api(sim.url, sim.apiKey);
     // Then: no stored secret value appears in any response, whatever field it might have moved to.
     const bodies = new Map<string, string>();
-    for (const path of Object.keys(READ_PATHS)) bodies.set(path, (await c.get(`${path}${READ_PATHS[path]?.many ? '?limit=0' : ''}`)).res.text);
+    for (const path of Object.keys(READ_PATHS))
+      bodies.set(path, (await c.get(`${path}${READ_PATHS[path]?.many ? '?limit=0' : ''}`)).res.text);
     for (const secret of secrets) {
       for (const [path, text] of bodies) expect(text.includes(secret.value), `${secret.path} ${secret.field} leaks in ${path}`).toBe(false);
     }
     const hidden: [string, string][] = [
-      ['/api/v2/system/certificates', 'prv'], ['/api/v2/system/certificate_authorities', 'prv'], ['/api/v2/users', 'password'],
-      ['/api/v2/users', 'ipsecpsk'], ['/api/v2/status/wireguard/peers', 'preshared_key'], ['/api/v2/firewall/virtual_ips', 'password'],
-      ['/api/v2/auth/keys', 'hash'], ['/api/v2/auth/keys', 'key'], ['/api/v2/vpn/openvpn/servers', 'tls'], ['/api/v2/status/services', 'action'],
+      ['/api/v2/system/certificates', 'prv'],
+      ['/api/v2/system/certificate_authorities', 'prv'],
+      ['/api/v2/users', 'password'],
+      ['/api/v2/users', 'ipsecpsk'],
+      ['/api/v2/status/wireguard/peers', 'preshared_key'],
+      ['/api/v2/firewall/virtual_ips', 'password'],
+      ['/api/v2/auth/keys', 'hash'],
+      ['/api/v2/auth/keys', 'key'],
+      ['/api/v2/vpn/openvpn/servers', 'tls'],
+      ['/api/v2/status/services', 'action'],
     ];
     for (const [path, field] of hidden) {
       const rows = (await c.get(path)).env.data as Record<string, unknown>[];
       expect(rows.length, path).toBeGreaterThan(0);
       for (const row of rows) expect(row, `${path} ${field}`).not.toHaveProperty(field);
     }
-    const singles: [string, string][] = [['/api/v2/system/hasync', 'password'], ['/api/v2/services/ntp/settings', 'serverauthkey'], ['/api/v2/system/restapi/settings', 'ha_sync_password']];
+    const singles: [string, string][] = [
+      ['/api/v2/system/hasync', 'password'],
+      ['/api/v2/services/ntp/settings', 'serverauthkey'],
+      ['/api/v2/system/restapi/settings', 'ha_sync_password'],
+    ];
     for (const [path, field] of singles) expect((await c.get(path)).env.data, path).not.toHaveProperty(field);
     const tunnels = (await c.get('/api/v2/status/wireguard/tunnels')).env.data as { peers: Record<string, unknown>[] }[];
     expect(tunnels[0]?.peers.length).toBeGreaterThan(0);

@@ -35,11 +35,21 @@ describe('envelope and routing', () => {
   it('refuses a method the endpoint does not serve with ENDPOINT_METHOD_NOT_ALLOWED', async () => {
     const { status, env } = await api(sim.url, sim.apiKey).call('PUT', '/api/v2/firewall/alias', {});
     expect(status).toBe(405);
-    expect(env).toEqual({ code: 405, status: 'method not allowed', response_id: 'ENDPOINT_METHOD_NOT_ALLOWED', message: expect.any(String), data: [] });
+    expect(env).toEqual({
+      code: 405,
+      status: 'method not allowed',
+      response_id: 'ENDPOINT_METHOD_NOT_ALLOWED',
+      message: expect.any(String),
+      data: [],
+    });
   });
 
   it('refuses a body that is not JSON with JSON_CONTENT_HANDLER_COULD_NOT_DECODE_JSON', async () => {
-    const res = await raw(`${sim.url}/api/v2/firewall/alias`, { method: 'PATCH', headers: { 'x-api-key': sim.apiKey, 'content-type': 'application/json' }, body: '{"id":0,' });
+    const res = await raw(`${sim.url}/api/v2/firewall/alias`, {
+      method: 'PATCH',
+      headers: { 'x-api-key': sim.apiKey, 'content-type': 'application/json' },
+      body: '{"id":0,',
+    });
     expect(res.status).toBe(400);
     expect((res.json as Envelope).response_id).toBe('JSON_CONTENT_HANDLER_COULD_NOT_DECODE_JSON');
     expect((res.json as Envelope).data).toEqual([]);
@@ -52,7 +62,13 @@ describe('authentication', () => {
     for (const headers of variants) {
       const res = await raw(`${sim.url}/api/v2/status/system`, { headers });
       expect(res.status).toBe(401);
-      expect(res.json).toEqual({ code: 401, status: 'unauthorized', response_id: 'AUTH_AUTHENTICATION_FAILED', message: expect.any(String), data: [] });
+      expect(res.json).toEqual({
+        code: 401,
+        status: 'unauthorized',
+        response_id: 'AUTH_AUTHENTICATION_FAILED',
+        message: expect.any(String),
+        data: [],
+      });
     }
   });
 
@@ -77,7 +93,13 @@ describe('authentication', () => {
     expect((await reader.get('/api/v2/firewall/aliases')).status).toBe(200);
     const denied = await reader.get('/api/v2/status/system');
     expect(denied.status).toBe(403);
-    expect(denied.env).toEqual({ code: 403, status: 'forbidden', response_id: 'AUTH_AUTHORIZATION_FAILED', message: expect.any(String), data: [] });
+    expect(denied.env).toEqual({
+      code: 403,
+      status: 'forbidden',
+      response_id: 'AUTH_AUTHORIZATION_FAILED',
+      message: expect.any(String),
+      data: [],
+    });
     const write = await reader.patch('/api/v2/firewall/alias', { id: 0, descr: 'nope' });
     expect(write.status).toBe(403);
     const auditor = `Basic ${Buffer.from('auditor:correct horse').toString('base64')}`;

@@ -6,13 +6,20 @@ const ALIAS = '/api/v2/firewall/alias';
 let sim: RunningSimulator;
 
 beforeEach(async () => {
-  sim = await startSimulator({ data: { '/api/v2/firewall/aliases': [{ name: 'TARGET', type: 'host', descr: 'before', address: [], detail: [] }] } });
+  sim = await startSimulator({
+    data: { '/api/v2/firewall/aliases': [{ name: 'TARGET', type: 'host', descr: 'before', address: [], detail: [] }] },
+  });
 });
 afterEach(async () => sim.close());
 
 function patch(descr: string, timeoutMs?: number): Promise<Awaited<ReturnType<typeof raw>>> {
   const body = JSON.stringify({ id: 0, descr });
-  return raw(sim.url + ALIAS, { method: 'PATCH', headers: { 'x-api-key': sim.apiKey, 'content-type': 'application/json' }, body, timeoutMs });
+  return raw(sim.url + ALIAS, {
+    method: 'PATCH',
+    headers: { 'x-api-key': sim.apiKey, 'content-type': 'application/json' },
+    body,
+    timeoutMs,
+  });
 }
 
 async function currentDescr(): Promise<string> {
@@ -26,10 +33,29 @@ function fault(kind: FaultSpec['kind'], extra: Partial<FaultSpec> = {}): FaultSp
 
 describe('fault kinds', () => {
   it('declares for every kind whether the write is applied', () => {
-    expect(FAULT_KIND_NAMES).toEqual(['latency', 'timeout', 'reset-before-apply', 'reset-after-apply', '5xx-after-apply', 'drop-response-after-apply', 'redirect-3xx', 'other-2xx', 'malformed-json', 'oversized-body']);
+    expect(FAULT_KIND_NAMES).toEqual([
+      'latency',
+      'timeout',
+      'reset-before-apply',
+      'reset-after-apply',
+      '5xx-after-apply',
+      'drop-response-after-apply',
+      'redirect-3xx',
+      'other-2xx',
+      'malformed-json',
+      'oversized-body',
+    ]);
     expect(Object.fromEntries(FAULT_KIND_NAMES.map((k) => [k, FAULT_KINDS[k].applied]))).toEqual({
-      latency: true, timeout: false, 'reset-before-apply': false, 'reset-after-apply': true, '5xx-after-apply': true,
-      'drop-response-after-apply': true, 'redirect-3xx': false, 'other-2xx': true, 'malformed-json': true, 'oversized-body': true,
+      latency: true,
+      timeout: false,
+      'reset-before-apply': false,
+      'reset-after-apply': true,
+      '5xx-after-apply': true,
+      'drop-response-after-apply': true,
+      'redirect-3xx': false,
+      'other-2xx': true,
+      'malformed-json': true,
+      'oversized-body': true,
     });
   });
 
@@ -160,7 +186,9 @@ describe('counters and the control endpoint', () => {
     expect((await ctl('DELETE', `/__sim/faults?route=${encodeURIComponent(ALIAS)}&method=PATCH`)).json).toEqual({ faults: [] });
     expect((await patch('after-clear')).status).toBe(200);
     expect((await ctl('DELETE', '/__sim/counters')).json).toEqual({ counters: {} });
-    expect(((await ctl('GET', '/__sim/kinds')).json as { kinds: Record<string, { applied: boolean }> }).kinds['reset-after-apply']?.applied).toBe(true);
+    expect(
+      ((await ctl('GET', '/__sim/kinds')).json as { kinds: Record<string, { applied: boolean }> }).kinds['reset-after-apply']?.applied,
+    ).toBe(true);
     expect((await ctl('GET', '/__sim/pending')).json).toEqual({ pending_subsystems: ['aliases'] });
     expect((await ctl('POST', '/__sim/reset')).status).toBe(200);
     expect(await currentDescr()).toBe('before');
@@ -175,7 +203,11 @@ describe('counters and the control endpoint', () => {
     expect(() => parseFaultArg(`${ALIAS}:PATCH:5xx-after-apply:302`)).toThrow(TypeError);
     const other = await startSimulator({ faults: [spec, parseFaultArg('/api/v2/status/system:get:latency:10')] });
     try {
-      const res = await raw(other.url + ALIAS, { method: 'PATCH', headers: { 'x-api-key': other.apiKey, 'content-type': 'application/json' }, body: '{"id":0,"descr":"x"}' });
+      const res = await raw(other.url + ALIAS, {
+        method: 'PATCH',
+        headers: { 'x-api-key': other.apiKey, 'content-type': 'application/json' },
+        body: '{"id":0,"descr":"x"}',
+      });
       expect(res.status).toBe(502);
       expect(other.control.faults()).toHaveLength(2);
     } finally {

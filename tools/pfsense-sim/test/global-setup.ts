@@ -21,5 +21,8 @@ export default function setup(): void {
     builtAt = 0;
   }
   if (builtAt > newestSource(join(projectDir, 'src'))) return;
-  execFileSync(process.execPath, [join(workspaceRoot, 'tools', 'scripts', 'build-program.mjs'), 'pfsense-sim'], { cwd: workspaceRoot, stdio: 'ignore' });
+  execFileSync(process.execPath, [join(workspaceRoot, 'tools', 'scripts', 'build-program.mjs'), 'pfsense-sim'], {
+    cwd: workspaceRoot,
+    stdio: 'ignore',
+  });
 }

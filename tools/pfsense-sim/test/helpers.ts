@@ -38,7 +38,8 @@ export function raw(url: string, req: RawRequest = {}): Promise<RawResponse> {
       });
     });
     r.on('error', reject);
-    if (req.timeoutMs !== undefined) r.setTimeout(req.timeoutMs, () => r.destroy(Object.assign(new Error('client timeout'), { code: 'CLIENT_TIMEOUT' })));
+    if (req.timeoutMs !== undefined)
+      r.setTimeout(req.timeoutMs, () => r.destroy(Object.assign(new Error('client timeout'), { code: 'CLIENT_TIMEOUT' })));
     if (req.body !== undefined) r.write(req.body);
     r.end();
   });
@@ -53,7 +54,12 @@ export interface Envelope {
 }
 
 export function api(base: string, apiKey: string) {
-  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; env: Envelope; res: RawResponse }> => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; env: Envelope; res: RawResponse }> => {
     const h: Record<string, string> = { 'x-api-key': apiKey, ...headers };
     if (body !== undefined) h['content-type'] = 'application/json';
     const res = await raw(base + path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 
 describe('scripts/generate-model-catalog.mjs', () => {
   it('regenerating into a temp dir reproduces the committed file(s) byte for byte', () => {
-    for (const [file, generated] of runGenerator(join(import.meta.dirname, '..', 'scripts', 'generate-model-catalog.mjs'), ['model-catalog.ts'])) {
+    for (const [file, generated] of runGenerator(join(import.meta.dirname, '..', 'scripts', 'generate-model-catalog.mjs'), [
+      'model-catalog.ts',
+    ])) {
       expect(generated, `${file} differs from its generator's output: re-run the generator`).toBe(
         readFileSync(join(import.meta.dirname, '..', 'src', file), 'utf8'),
       );

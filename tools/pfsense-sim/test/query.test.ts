@@ -18,10 +18,13 @@ let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pfsense-sim-test-'));
   const file = join(dir, 'data.json');
-  writeFileSync(file, JSON.stringify({
-    '/api/v2/users': people.map((p, i) => ({ id: i, ...p, password: `$2y$10$planted-hash-${i}` })),
-    '/api/v2/system/hasync': { pfhostid: 'cafe0001', password: 'planted-sync-password', extra_field: 'kept' },
-  }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      '/api/v2/users': people.map((p, i) => ({ id: i, ...p, password: `$2y$10$planted-hash-${i}` })),
+      '/api/v2/system/hasync': { pfhostid: 'cafe0001', password: 'planted-sync-password', extra_field: 'kept' },
+    }),
+  );
   sim = await startSimulator({ dataFile: file });
 });
 afterAll(async () => {
@@ -39,16 +42,44 @@ describe('query filters, sorting and pagination', () => {
     expect(await names('?name=charlie')).toEqual([[2, 'charlie']]);
     expect(await names('?name__exact=charlie')).toEqual([[2, 'charlie']]);
     expect(await names('?name__startswith=d')).toEqual([[3, 'delta']]);
-    expect(await names('?name__endswith=o')).toEqual([[1, 'bravo'], [4, 'echo']]);
-    expect(await names('?descr__contains=ir')).toEqual([[0, 'alpha'], [2, 'charlie']]);
-    expect(await names('?priv__contains=c')).toEqual([[1, 'bravo'], [3, 'delta']]);
-    expect(await names('?name__in=alpha,echo')).toEqual([[0, 'alpha'], [4, 'echo']]);
-    expect(await names('?uid__lt=30')).toEqual([[0, 'alpha'], [1, 'bravo']]);
-    expect(await names('?uid__lte=30')).toEqual([[0, 'alpha'], [1, 'bravo'], [2, 'charlie']]);
-    expect(await names('?uid__gt=30')).toEqual([[3, 'delta'], [4, 'echo']]);
+    expect(await names('?name__endswith=o')).toEqual([
+      [1, 'bravo'],
+      [4, 'echo'],
+    ]);
+    expect(await names('?descr__contains=ir')).toEqual([
+      [0, 'alpha'],
+      [2, 'charlie'],
+    ]);
+    expect(await names('?priv__contains=c')).toEqual([
+      [1, 'bravo'],
+      [3, 'delta'],
+    ]);
+    expect(await names('?name__in=alpha,echo')).toEqual([
+      [0, 'alpha'],
+      [4, 'echo'],
+    ]);
+    expect(await names('?uid__lt=30')).toEqual([
+      [0, 'alpha'],
+      [1, 'bravo'],
+    ]);
+    expect(await names('?uid__lte=30')).toEqual([
+      [0, 'alpha'],
+      [1, 'bravo'],
+      [2, 'charlie'],
+    ]);
+    expect(await names('?uid__gt=30')).toEqual([
+      [3, 'delta'],
+      [4, 'echo'],
+    ]);
     expect(await names('?uid__gte=40&scope=user')).toEqual([[3, 'delta']]);
-    expect(await names('?name__regex=^(a|e)')).toEqual([[0, 'alpha'], [4, 'echo']]);
-    expect(await names('?scope__except=user')).toEqual([[1, 'bravo'], [4, 'echo']]);
+    expect(await names('?name__regex=^(a|e)')).toEqual([
+      [0, 'alpha'],
+      [4, 'echo'],
+    ]);
+    expect(await names('?scope__except=user')).toEqual([
+      [1, 'bravo'],
+      [4, 'echo'],
+    ]);
     expect(await names('?id=3')).toEqual([[3, 'delta']]);
   });
 
@@ -57,15 +88,24 @@ describe('query filters, sorting and pagination', () => {
   });
 
   it('filters before paginating, and limit 0 means no limit', async () => {
-    expect(await names('?scope=user&limit=2')).toEqual([[0, 'alpha'], [2, 'charlie']]);
-    expect(await names('?scope=user&limit=2&offset=1')).toEqual([[2, 'charlie'], [3, 'delta']]);
+    expect(await names('?scope=user&limit=2')).toEqual([
+      [0, 'alpha'],
+      [2, 'charlie'],
+    ]);
+    expect(await names('?scope=user&limit=2&offset=1')).toEqual([
+      [2, 'charlie'],
+      [3, 'delta'],
+    ]);
     expect(await names('?offset=4')).toEqual([[4, 'echo']]);
     expect(await names('?limit=0')).toHaveLength(5);
   });
 
   it('sorts with sort_by and sort_order', async () => {
     expect((await names('?sort_by=uid&sort_order=SORT_DESC')).map(([id]) => id)).toEqual([4, 3, 2, 1, 0]);
-    expect(await names('?sort_by=scope&sort_order=SORT_ASC&limit=2')).toEqual([[1, 'bravo'], [4, 'echo']]);
+    expect(await names('?sort_by=scope&sort_order=SORT_ASC&limit=2')).toEqual([
+      [1, 'bravo'],
+      [4, 'echo'],
+    ]);
   });
 
   it('defaults firewall/states to 100 entries', async () => {
@@ -81,7 +121,10 @@ describe('query filters, sorting and pagination', () => {
     const states = await api(sim.url, sim.apiKey).get('/api/v2/firewall/states?limit=5', { 'content-type': 'application/json' });
     expect((states.env.data as unknown[]).length).toBe(100);
     // With a JSON body the parameters come from the body instead.
-    const res = await raw(`${sim.url}/api/v2/users?name=alpha`, { headers: { 'x-api-key': sim.apiKey, 'content-type': 'application/json' }, body: '{"name":"echo"}' });
+    const res = await raw(`${sim.url}/api/v2/users?name=alpha`, {
+      headers: { 'x-api-key': sim.apiKey, 'content-type': 'application/json' },
+      body: '{"name":"echo"}',
+    });
     expect(((res.json as Envelope).data as { name: string }[]).map((u) => u.name)).toEqual(['echo']);
   });
 });
@@ -91,7 +134,11 @@ describe('--data payloads', () => {
     const c = api(sim.url, sim.apiKey);
     const users = (await c.get('/api/v2/users')).env.data as Record<string, unknown>[];
     expect(users[1]).toEqual({ id: 1, ...people[1], password: '$2y$10$planted-hash-1' });
-    expect((await c.get('/api/v2/system/hasync')).env.data).toEqual({ pfhostid: 'cafe0001', password: 'planted-sync-password', extra_field: 'kept' });
+    expect((await c.get('/api/v2/system/hasync')).env.data).toEqual({
+      pfhostid: 'cafe0001',
+      password: 'planted-sync-password',
+      extra_field: 'kept',
+    });
     // Paths not in the file keep their seeded data.
     expect(((await c.get('/api/v2/firewall/rules')).env.data as unknown[]).length).toBeGreaterThan(10);
   });

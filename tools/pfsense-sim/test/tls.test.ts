@@ -14,8 +14,29 @@ let key: string;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'pfsense-sim-tls-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', '/CN=127.0.0.1',
-    '-addext', 'subjectAltName=IP:127.0.0.1', '-days', '2', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-days',
+      '2',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
   cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
   key = readFileSync(join(dir, 'key.pem'), 'utf8');
 });
@@ -30,7 +51,9 @@ describe('TLS', () => {
       expect(res.status).toBe(200);
       expect((res.json as Envelope).response_id).toBe('SUCCESS');
       // Without the CA the client refuses the self-signed certificate.
-      await expect(raw(`${sim.url}/api/v2/system/version`, { headers: { 'x-api-key': sim.apiKey } })).rejects.toMatchObject({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+      await expect(raw(`${sim.url}/api/v2/system/version`, { headers: { 'x-api-key': sim.apiKey } })).rejects.toMatchObject({
+        code: 'DEPTH_ZERO_SELF_SIGNED_CERT',
+      });
     } finally {
       await sim.close();
     }

@@ -17,13 +17,24 @@ const KEY = 'validation-admin-key-0123456789';
 describe('startSimulator option checks', () => {
   it('refuses a bad maxBodyBytes, now or tls, naming the option', async () => {
     const bad: [unknown, string][] = [
-      [{ maxBodyBytes: 0 }, '"maxBodyBytes"'], [{ maxBodyBytes: -1 }, '"maxBodyBytes"'], [{ maxBodyBytes: 1.5 }, '"maxBodyBytes"'],
-      [{ maxBodyBytes: Number.NaN }, '"maxBodyBytes"'], [{ maxBodyBytes: 2 ** 53 }, '"maxBodyBytes"'], [{ maxBodyBytes: '1024' }, '"maxBodyBytes"'],
-      [{ now: new Date() }, '"now"'], [{ now: 'now' }, '"now"'],
-      [{ keepAliveTimeoutMs: -1 }, '"keepAliveTimeoutMs"'], [{ keepAliveTimeoutMs: 1.5 }, '"keepAliveTimeoutMs"'],
-      [{ keepAliveTimeoutMs: 600_001 }, '"keepAliveTimeoutMs"'], [{ keepAliveTimeoutMs: '5' }, '"keepAliveTimeoutMs"'],
-      [{ tls: null }, '"tls"'], [{ tls: 'cert.pem' }, '"tls"'], [{ tls: {} }, '"tls"'], [{ tls: { cert: 'PEM' } }, '"tls"'],
-      [{ tls: { cert: '', key: 'PEM' } }, '"tls"'], [{ tls: { cert: 'PEM', key: 42 } }, '"tls"'],
+      [{ maxBodyBytes: 0 }, '"maxBodyBytes"'],
+      [{ maxBodyBytes: -1 }, '"maxBodyBytes"'],
+      [{ maxBodyBytes: 1.5 }, '"maxBodyBytes"'],
+      [{ maxBodyBytes: Number.NaN }, '"maxBodyBytes"'],
+      [{ maxBodyBytes: 2 ** 53 }, '"maxBodyBytes"'],
+      [{ maxBodyBytes: '1024' }, '"maxBodyBytes"'],
+      [{ now: new Date() }, '"now"'],
+      [{ now: 'now' }, '"now"'],
+      [{ keepAliveTimeoutMs: -1 }, '"keepAliveTimeoutMs"'],
+      [{ keepAliveTimeoutMs: 1.5 }, '"keepAliveTimeoutMs"'],
+      [{ keepAliveTimeoutMs: 600_001 }, '"keepAliveTimeoutMs"'],
+      [{ keepAliveTimeoutMs: '5' }, '"keepAliveTimeoutMs"'],
+      [{ tls: null }, '"tls"'],
+      [{ tls: 'cert.pem' }, '"tls"'],
+      [{ tls: {} }, '"tls"'],
+      [{ tls: { cert: 'PEM' } }, '"tls"'],
+      [{ tls: { cert: '', key: 'PEM' } }, '"tls"'],
+      [{ tls: { cert: 'PEM', key: 42 } }, '"tls"'],
       [null, '"options"'],
     ];
     for (const [options, names] of bad) {
@@ -43,7 +54,10 @@ describe('--api-key-file checks', () => {
   }
 
   it('reads an owner-only 0600 or 0400 regular file', async () => {
-    for (const [name, mode] of [['k600', 0o600], ['k400', 0o400]] as const) {
+    for (const [name, mode] of [
+      ['k600', 0o600],
+      ['k400', 0o400],
+    ] as const) {
       const sim = await startSimulator({ apiKeyFile: keyFile(name, mode) });
       try {
         expect(sim.apiKey).toBe(KEY);
@@ -67,12 +81,19 @@ describe('--api-key-file checks', () => {
       [folder, /regular file/],
     ];
     for (const [file, message] of cases) {
-      await expect(startSimulator({ apiKeyFile: file }), file).rejects.toMatchObject({ name: 'ApiKeyFileError', path: file, message: expect.stringMatching(message) });
+      await expect(startSimulator({ apiKeyFile: file }), file).rejects.toMatchObject({
+        name: 'ApiKeyFileError',
+        path: file,
+        message: expect.stringMatching(message),
+      });
     }
     // The CLI reports it as a start failure (exit 1) without the key.
     let stderr = '';
     let stdout = '';
-    const code = await runCli(['--port', '0', '--api-key-file', join(dir, 'k644')], { stdout: (l) => (stdout += l), stderr: (l) => (stderr += l) });
+    const code = await runCli(['--port', '0', '--api-key-file', join(dir, 'k644')], {
+      stdout: (l) => (stdout += l),
+      stderr: (l) => (stderr += l),
+    });
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toContain('ApiKeyFileError: API key file must be owner-only');

@@ -105,7 +105,8 @@ export function findRootEscapes(file: string, text: string): readonly RootEscape
 
   for (const [i, line] of text.split('\n').entries()) {
     // The MCP SDK's own module path (`@modelcontextprotocol/sdk/shared/…`) is not a folder of ours.
-    if (SHARED_FOLDER.test(line.replaceAll('sdk/shared/', 'sdk/'))) found.push({ file, line: i + 1, rule: 'sibling-shared-folder', excerpt: line.trim().slice(0, 160) });
+    if (SHARED_FOLDER.test(line.replaceAll('sdk/shared/', 'sdk/')))
+      found.push({ file, line: i + 1, rule: 'sibling-shared-folder', excerpt: line.trim().slice(0, 160) });
   }
   if (file.endsWith('.md')) return found;
 

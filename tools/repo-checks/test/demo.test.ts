@@ -12,7 +12,11 @@ const DEMO = join(WORKSPACE_ROOT, 'tools', 'scripts', 'demo.mjs');
 const DEMO_TIMEOUT_MS = 300_000;
 
 type Line = Record<string, unknown>;
-const parse = (stdout: string): Line[] => stdout.trim().split('\n').map((l) => JSON.parse(l) as Line);
+const parse = (stdout: string): Line[] =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Line);
 /** Pids of live processes whose command line contains `text` (Linux /proc). */
 function processesNaming(text: string): number[] {
   const pids: number[] = [];
@@ -35,29 +39,37 @@ const alive = (pid: number): boolean => {
 };
 
 describe('npm run demo', () => {
-  it('--json --faults: READ, host setup, the write to verified, the lost response reconciled with one PATCH; all removed after', () => {
-    const r = spawnSync(process.execPath, [DEMO, '--json', '--faults'], { encoding: 'utf8', timeout: DEMO_TIMEOUT_MS });
-    expect(r.status, r.stderr).toBe(0);
-    const lines = parse(r.stdout);
-    const start = lines.find((l) => l['event'] === 'start');
-    const sim = lines.find((l) => l['event'] === 'simulator');
-    const byName = new Map(lines.filter((l) => typeof l['name'] === 'string').map((l) => [l['name'], l]));
-    expect(byName.get('read')).toMatchObject({ profile: 'auditor', write: 0 });
-    expect(byName.get('read')?.['read_only']).toBeGreaterThan(50);
-    expect(byName.get('host_setup')).toMatchObject({ roles: ['plan-authorization', 'confirmation', 'reconciliation'] });
-    expect(byName.get('write')).toMatchObject({
-      states: ['requested', 'awaiting_confirmation', 'verified'],
-      read_back: 'Servers (reviewed by the operator)',
-      patches: 1,
-    });
-    expect(byName.get('operations')).toMatchObject({ status_state: 'VERIFIED', rollback: 'ROLLED_BACK', patches: 1 });
-    expect(byName.get('operations')?.['audit_rows']).toBeGreaterThan(0);
-    expect(byName.get('faults')).toMatchObject({ states: ['reconciliation_required', 'VERIFIED', 'verified'], observed: 'Web (answer lost on the way back)', patches: 1 });
-    for (const l of byName.values()) expect(typeof l['ms']).toBe('number');
-    expect(lines.at(-1)).toMatchObject({ event: 'done' });
-    expect(existsSync(String(start?.['workdir']))).toBe(false);
-    expect(alive(Number(sim?.['pid']))).toBe(false);
-  }, DEMO_TIMEOUT_MS);
+  it(
+    '--json --faults: READ, host setup, the write to verified, the lost response reconciled with one PATCH; all removed after',
+    () => {
+      const r = spawnSync(process.execPath, [DEMO, '--json', '--faults'], { encoding: 'utf8', timeout: DEMO_TIMEOUT_MS });
+      expect(r.status, r.stderr).toBe(0);
+      const lines = parse(r.stdout);
+      const start = lines.find((l) => l['event'] === 'start');
+      const sim = lines.find((l) => l['event'] === 'simulator');
+      const byName = new Map(lines.filter((l) => typeof l['name'] === 'string').map((l) => [l['name'], l]));
+      expect(byName.get('read')).toMatchObject({ profile: 'auditor', write: 0 });
+      expect(byName.get('read')?.['read_only']).toBeGreaterThan(50);
+      expect(byName.get('host_setup')).toMatchObject({ roles: ['plan-authorization', 'confirmation', 'reconciliation'] });
+      expect(byName.get('write')).toMatchObject({
+        states: ['requested', 'awaiting_confirmation', 'verified'],
+        read_back: 'Servers (reviewed by the operator)',
+        patches: 1,
+      });
+      expect(byName.get('operations')).toMatchObject({ status_state: 'VERIFIED', rollback: 'ROLLED_BACK', patches: 1 });
+      expect(byName.get('operations')?.['audit_rows']).toBeGreaterThan(0);
+      expect(byName.get('faults')).toMatchObject({
+        states: ['reconciliation_required', 'VERIFIED', 'verified'],
+        observed: 'Web (answer lost on the way back)',
+        patches: 1,
+      });
+      for (const l of byName.values()) expect(typeof l['ms']).toBe('number');
+      expect(lines.at(-1)).toMatchObject({ event: 'done' });
+      expect(existsSync(String(start?.['workdir']))).toBe(false);
+      expect(alive(Number(sim?.['pid']))).toBe(false);
+    },
+    DEMO_TIMEOUT_MS,
+  );
 
   it('a bad argument is a usage error (exit 2)', () => {
     const r = spawnSync(process.execPath, [DEMO, '--nope'], { encoding: 'utf8' });
@@ -65,30 +77,34 @@ describe('npm run demo', () => {
     expect(r.stderr).toContain('usage: npm run demo');
   });
 
-  it('plain text off a terminal (narrated, no colour codes); Ctrl-C mid-run: exit 130, the simulator stopped, the temp dir removed', async () => {
-    const child = spawn(process.execPath, [DEMO], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.setEncoding('utf8');
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    // Interrupt once the host setup is done: the simulator and a server have run and the temp dir is full.
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (c: string) => {
-        out += c;
-        if (out.includes('3. The write')) resolve();
+  it(
+    'plain text off a terminal (narrated, no colour codes); Ctrl-C mid-run: exit 130, the simulator stopped, the temp dir removed',
+    async () => {
+      const child = spawn(process.execPath, [DEMO], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.setEncoding('utf8');
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      // Interrupt once the host setup is done: the simulator and a server have run and the temp dir is full.
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (c: string) => {
+          out += c;
+          if (out.includes('3. The write')) resolve();
+        });
+        void exited.then(() => reject(new Error(`demo ended before the write: ${out}`)));
       });
-      void exited.then(() => reject(new Error(`demo ended before the write: ${out}`)));
-    });
-    expect(out).not.toContain('\x1b[');
-    expect(out).toContain('runs the signer on the same machine only because it is a demo');
-    expect(out).toMatch(/1\. READ/u);
-    const workdir = /Working in (\S+) /u.exec(out)?.[1] ?? '';
-    expect(existsSync(workdir)).toBe(true);
-    // The simulator's command line names its key file inside the work dir.
-    expect(processesNaming(workdir).length).toBeGreaterThan(0);
-    child.kill('SIGINT');
-    expect(await exited).toBe(130);
-    expect(out).toContain('interrupted');
-    expect(existsSync(workdir)).toBe(false);
-    expect(processesNaming(workdir)).toEqual([]);
-  }, DEMO_TIMEOUT_MS);
+      expect(out).not.toContain('\x1b[');
+      expect(out).toContain('runs the signer on the same machine only because it is a demo');
+      expect(out).toMatch(/1\. READ/u);
+      const workdir = /Working in (\S+) /u.exec(out)?.[1] ?? '';
+      expect(existsSync(workdir)).toBe(true);
+      // The simulator's command line names its key file inside the work dir.
+      expect(processesNaming(workdir).length).toBeGreaterThan(0);
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      expect(out).toContain('interrupted');
+      expect(existsSync(workdir)).toBe(false);
+      expect(processesNaming(workdir)).toEqual([]);
+    },
+    DEMO_TIMEOUT_MS,
+  );
 });

@@ -18,7 +18,9 @@ describe('docs/DESIGN.md', () => {
   it('every "docs/DESIGN.md §N" cited in the repository names one of them', () => {
     const cited = listRepositoryFiles(WORKSPACE_ROOT)
       .filter((f) => /\.(?:ts|mjs|md|json)$/u.test(f) && !f.startsWith('vendor/'))
-      .flatMap((f) => [...readFileSync(join(WORKSPACE_ROOT, f), 'utf8').matchAll(/DESIGN\.md §(\d+)/gu)].map((m) => [f, Number(m[1])] as const));
+      .flatMap((f) =>
+        [...readFileSync(join(WORKSPACE_ROOT, f), 'utf8').matchAll(/DESIGN\.md §(\d+)/gu)].map((m) => [f, Number(m[1])] as const),
+      );
     expect(cited.length).toBeGreaterThan(0);
     for (const [file, n] of cited) expect(n >= 1 && n <= 10, `${file} cites §${n}`).toBe(true);
   });

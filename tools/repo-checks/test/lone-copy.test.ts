@@ -54,17 +54,23 @@ describe('a lone copy of the repository', () => {
     expect(changed, 'regenerated from vendor/pfrest, these differ from the committed files').toEqual([]);
   }, 120_000);
 
-  it.each(['libs/pfsense-read', 'libs/policy'])('%s: every test file loads and every test passes there', (project) => {
-    const vitest = join(lone.root, 'node_modules', 'vitest', 'vitest.mjs');
-    execFileSync(process.execPath, [vitest, 'run', '--config', `${project}/vitest.config.ts`], {
-      cwd: lone.root,
-      env: { ...childEnv(), FORCE_COLOR: '0' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    const report = JSON.parse(readFileSync(join(lone.root, 'tmp', 'vitest', `${project.replace('/', '-')}.json`), 'utf8')) as VitestReport;
-    const testFiles = readdirSync(join(lone.root, project, 'test')).filter((f) => f.endsWith('.test.ts'));
-    expect(report.testResults.map((r) => [r.name.split('/').pop(), r.status]).sort()).toEqual(testFiles.map((f) => [f, 'passed']).sort());
-    expect([report.numFailedTests, report.numPendingTests + report.numTodoTests]).toEqual([0, 0]);
-    expect(report.numPassedTests).toBeGreaterThan(testFiles.length);
-  }, 120_000);
+  it.each(['libs/pfsense-read', 'libs/policy'])(
+    '%s: every test file loads and every test passes there',
+    (project) => {
+      const vitest = join(lone.root, 'node_modules', 'vitest', 'vitest.mjs');
+      execFileSync(process.execPath, [vitest, 'run', '--config', `${project}/vitest.config.ts`], {
+        cwd: lone.root,
+        env: { ...childEnv(), FORCE_COLOR: '0' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      const report = JSON.parse(
+        readFileSync(join(lone.root, 'tmp', 'vitest', `${project.replace('/', '-')}.json`), 'utf8'),
+      ) as VitestReport;
+      const testFiles = readdirSync(join(lone.root, project, 'test')).filter((f) => f.endsWith('.test.ts'));
+      expect(report.testResults.map((r) => [r.name.split('/').pop(), r.status]).sort()).toEqual(testFiles.map((f) => [f, 'passed']).sort());
+      expect([report.numFailedTests, report.numPendingTests + report.numTodoTests]).toEqual([0, 0]);
+      expect(report.numPassedTests).toBeGreaterThan(testFiles.length);
+    },
+    120_000,
+  );
 });

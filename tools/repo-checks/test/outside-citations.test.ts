@@ -22,7 +22,9 @@ function fixture(name: string): { as: string; expected: string[]; lines: number;
 }
 
 describe('findOutsideCitations', () => {
-  const names = readdirSync(FIXTURES).filter((n) => n.endsWith('.txt')).sort();
+  const names = readdirSync(FIXTURES)
+    .filter((n) => n.endsWith('.txt'))
+    .sort();
 
   it('has fixtures for every rule and for the clean case', () => {
     const rules = new Set(names.flatMap((n) => fixture(n).expected));
@@ -66,7 +68,16 @@ describe('the repository cites only itself and public specs', () => {
   );
 
   it('scans sources, tests, READMEs, lint rules and configs', () => {
-    for (const must of ['README.md', 'docs/DESIGN.md', 'eslint.config.mjs', 'tools/layers/layers.mjs', 'tools/lint-rules/adapter-restrictions.mjs', 'libs/executor/src/mutation-executor.ts', 'nx.json', '.ci/run']) {
+    for (const must of [
+      'README.md',
+      'docs/DESIGN.md',
+      'eslint.config.mjs',
+      'tools/layers/layers.mjs',
+      'tools/lint-rules/adapter-restrictions.mjs',
+      'libs/executor/src/mutation-executor.ts',
+      'nx.json',
+      '.ci/run',
+    ]) {
       expect(files, must).toContain(must);
     }
   });

@@ -19,7 +19,15 @@ const PROGRAMS = [
   { name: 'signer-cli', bundle: 'dist/apps/signer-cli/main.js', sources: ['apps/signer-cli/src', 'libs'] },
   { name: 'pfsense-sim', bundle: 'dist/tools/pfsense-sim/main.js', sources: ['tools/pfsense-sim/src'] },
 ] as const;
-const EXPECTED_FILES = ['LICENSE', 'README.md', 'dist/apps/mcp-server/main.js', 'dist/apps/signer-cli/main.js', 'dist/tools/pfsense-sim/main.js', 'package.json', 'server.json'];
+const EXPECTED_FILES = [
+  'LICENSE',
+  'README.md',
+  'dist/apps/mcp-server/main.js',
+  'dist/apps/signer-cli/main.js',
+  'dist/tools/pfsense-sim/main.js',
+  'package.json',
+  'server.json',
+];
 
 function newestMtime(path: string): number {
   if (!existsSync(path)) return 0;
@@ -46,13 +54,20 @@ let packedFiles: string[];
 const env = (): NodeJS.ProcessEnv => ({ ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env['PATH'] ?? ''}` });
 const bin = (name: string) => join(project, 'node_modules', '.bin', name);
 const npm = (args: readonly string[], cwd: string) =>
-  execFileSync('npm', [...args], { cwd, env: { ...env(), npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync('npm', [...args], {
+    cwd,
+    env: { ...env(), npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 
 beforeAll(() => {
   ensureBuilt();
   work = mkdtempSync(join(tmpdir(), 'pfsense-mcp-pack-'));
   // prepack builds everything; the bundles are current already (ensureBuilt), so pack without scripts.
-  const report = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], WORKSPACE_ROOT)) as [{ filename: string; files: { path: string }[] }];
+  const report = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], WORKSPACE_ROOT)) as [
+    { filename: string; files: { path: string }[] },
+  ];
   packedFiles = report[0].files.map((f) => f.path).sort();
   project = join(work, 'project');
   mkdirSync(project);
@@ -60,7 +75,10 @@ beforeAll(() => {
   npm(['install', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-package-lock', join(work, report[0].filename)], project);
   const addonDir = join(project, 'node_modules', 'better-sqlite3', 'build', 'Release');
   mkdirSync(addonDir, { recursive: true });
-  copyFileSync(join(WORKSPACE_ROOT, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'), join(addonDir, 'better_sqlite3.node'));
+  copyFileSync(
+    join(WORKSPACE_ROOT, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'),
+    join(addonDir, 'better_sqlite3.node'),
+  );
 }, 300_000);
 
 afterAll(() => {
@@ -71,7 +89,9 @@ describe('the packed package pfsense-mcp', () => {
   it('holds exactly the three programs, README, LICENSE, server.json and package.json (no tests, maps, fixtures, keys)', () => {
     // The server is code-split: main.js loads content-hashed chunks from its own directory, exactly those of its build.
     const chunk = /^dist\/apps\/mcp-server\/[a-z-]+-[A-Z0-9]{8}\.js$/u;
-    const built = readdirSync(join(WORKSPACE_ROOT, 'dist', 'apps', 'mcp-server')).filter((f) => f !== 'main.js').map((f) => `dist/apps/mcp-server/${f}`);
+    const built = readdirSync(join(WORKSPACE_ROOT, 'dist', 'apps', 'mcp-server'))
+      .filter((f) => f !== 'main.js')
+      .map((f) => `dist/apps/mcp-server/${f}`);
     expect(built.length).toBeGreaterThan(0);
     expect(built.every((f) => chunk.test(f))).toBe(true);
     expect(packedFiles).toEqual([...EXPECTED_FILES, ...built].sort());
@@ -103,7 +123,12 @@ describe('the packed package pfsense-mcp', () => {
   });
 
   it('pfsense-mcp --demo serves an MCP client: server/discover and tools/list against the bundled simulator', async () => {
-    const transport = new StdioClientTransport({ command: bin('pfsense-mcp'), args: ['--demo'], env: env() as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: bin('pfsense-mcp'),
+      args: ['--demo'],
+      env: env() as Record<string, string>,
+      stderr: 'pipe',
+    });
     // The v2 SDK Client in auto mode: it probes with server/discover and must land on 2026-07-28.
     const client = new Client({ name: 'packed-install-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
     await client.connect(transport);

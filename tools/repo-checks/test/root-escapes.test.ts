@@ -21,7 +21,9 @@ function fixture(name: string): { as: string; expected: string[]; text: string }
 }
 
 describe('findRootEscapes', () => {
-  const names = readdirSync(FIXTURES).filter((n) => n.endsWith('.txt')).sort();
+  const names = readdirSync(FIXTURES)
+    .filter((n) => n.endsWith('.txt'))
+    .sort();
 
   it('has fixtures for every rule and for the clean case', () => {
     const rules = new Set(names.flatMap((n) => fixture(n).expected));

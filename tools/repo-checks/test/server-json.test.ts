@@ -7,7 +7,8 @@ import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { WORKSPACE_ROOT } from './workspace-root.js';
 
-const readJson = (path: string): Record<string, unknown> => JSON.parse(readFileSync(join(WORKSPACE_ROOT, path), 'utf8')) as Record<string, unknown>;
+const readJson = (path: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(join(WORKSPACE_ROOT, path), 'utf8')) as Record<string, unknown>;
 const schema = readJson('vendor/mcp-registry/server.schema.json');
 const serverJson = readJson('server.json');
 const pkg = readJson('package.json');
@@ -77,7 +78,10 @@ describe('server.json (MCP Registry)', () => {
       'PFSENSE_WRITE_API_KEY_FILE',
       'PFSENSE_WRITE_DIR',
     ]);
-    const secret = [...vars.values()].filter((v) => v.isSecret === true).map((v) => v.name).sort();
+    const secret = [...vars.values()]
+      .filter((v) => v.isSecret === true)
+      .map((v) => v.name)
+      .sort();
     expect(secret).toEqual(['PFSENSE_API_KEY_FILE', 'PFSENSE_WRITE_API_KEY_FILE', 'PFSENSE_WRITE_DIR']);
     for (const name of secret) expect(vars.get(name)?.format, name).toBe('filepath');
     expect(vars.get('PFSENSE_URL')?.isRequired).toBe(true);

@@ -11,14 +11,25 @@ const textOf = (f: string): string => readFileSync(join(WORKSPACE_ROOT, f), 'utf
 
 describe('the sources of the repository and the size rule', () => {
   it('covers the sources, tests and scripts of libs, apps and tools', () => {
-    for (const must of ['libs/foundation/src/index.ts', 'apps/mcp-server/test/e2e.test.ts', 'tools/layers/layers.mjs', 'libs/pfsense-read/scripts/generate-catalogue.mjs']) {
+    for (const must of [
+      'libs/foundation/src/index.ts',
+      'apps/mcp-server/test/e2e.test.ts',
+      'tools/layers/layers.mjs',
+      'libs/pfsense-read/scripts/generate-catalogue.mjs',
+    ]) {
       expect(covered, must).toContain(must);
     }
   });
 
   it('every file exempt as generated names a generator that is a file of the repository', () => {
     const generated = covered.map((f) => ({ file: f, generator: generatorOf(textOf(f)) })).filter((g) => g.generator !== null);
-    expect(generated.map((g) => g.file)).toEqual(expect.arrayContaining(['libs/pfsense-read/src/read-models.ts', 'libs/pfsense-read/src/read-catalogue-data.ts', 'tools/pfsense-sim/src/model-catalog.ts']));
+    expect(generated.map((g) => g.file)).toEqual(
+      expect.arrayContaining([
+        'libs/pfsense-read/src/read-models.ts',
+        'libs/pfsense-read/src/read-catalogue-data.ts',
+        'tools/pfsense-sim/src/model-catalog.ts',
+      ]),
+    );
     for (const g of generated) expect(all, `${g.file} names its generator ${g.generator}`).toContain(g.generator);
   });
 

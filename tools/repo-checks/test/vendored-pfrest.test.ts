@@ -8,11 +8,16 @@ import { WORKSPACE_ROOT } from './workspace-root.js';
 
 const VENDOR = join(WORKSPACE_ROOT, 'vendor', 'pfrest');
 const NOT_PINNED = ['SHA256SUMS', 'SOURCE.md'];
-const sha256 = (file: string) => createHash('sha256').update(readFileSync(join(VENDOR, file))).digest('hex');
+const sha256 = (file: string) =>
+  createHash('sha256')
+    .update(readFileSync(join(VENDOR, file)))
+    .digest('hex');
 
 function pinned(): Map<string, string> {
   const out = new Map<string, string>();
-  for (const line of readFileSync(join(VENDOR, 'SHA256SUMS'), 'utf8').split('\n').filter((l) => l !== '')) {
+  for (const line of readFileSync(join(VENDOR, 'SHA256SUMS'), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')) {
     const m = /^([0-9a-f]{64}) {2}(\S+)$/u.exec(line);
     if (m === null) throw new Error(`SHA256SUMS: malformed line ${JSON.stringify(line)}`);
     out.set(m[2] as string, m[1] as string);
@@ -22,7 +27,9 @@ function pinned(): Map<string, string> {
 
 describe('vendor/pfrest', () => {
   it('SHA256SUMS lists every file of the folder (but itself and SOURCE.md), each with its current hash', () => {
-    const files = readdirSync(VENDOR).filter((f) => !NOT_PINNED.includes(f)).sort();
+    const files = readdirSync(VENDOR)
+      .filter((f) => !NOT_PINNED.includes(f))
+      .sort();
     const sums = pinned();
     expect([...sums.keys()].sort()).toEqual(files);
     for (const f of files) expect(sha256(f), f).toBe(sums.get(f));
@@ -33,16 +40,27 @@ describe('vendor/pfrest', () => {
       .filter((f) => /^(?:apps|libs|tools)\/[^/]+\/(?:scripts|test)\/.+\.(?:mjs|ts)$/u.test(f) && !f.startsWith('tools/repo-checks/'))
       .map((f) => [f, readFileSync(join(WORKSPACE_ROOT, f), 'utf8')] as const);
     const data = readdirSync(VENDOR).filter((f) => /\.(?:json|md)$/u.test(f) && f !== 'SOURCE.md');
-    expect(data.sort()).toEqual(['models.json', 'pfsense_openapi_schema_trimmed.json', 'response-ids.json', 'tool-endpoints.json', 'tool-reference.md']);
+    expect(data.sort()).toEqual([
+      'models.json',
+      'pfsense_openapi_schema_trimmed.json',
+      'response-ids.json',
+      'tool-endpoints.json',
+      'tool-reference.md',
+    ]);
     for (const f of data) {
       const quoted = new RegExp(`['"\`]${f.replace(/[.]/gu, '\\.')}['"\`]`, 'u');
-      expect(readers.filter(([, text]) => quoted.test(text)).map(([name]) => name), f).not.toEqual([]);
+      expect(
+        readers.filter(([, text]) => quoted.test(text)).map(([name]) => name),
+        f,
+      ).not.toEqual([]);
     }
   });
 
   it('SOURCE.md names the pfrest version and commit models.json was derived from, and every licence file', () => {
     const source = readFileSync(join(VENDOR, 'SOURCE.md'), 'utf8');
-    const models = JSON.parse(readFileSync(join(VENDOR, 'models.json'), 'utf8')) as { source: { tag: string; commit: string; license: string } };
+    const models = JSON.parse(readFileSync(join(VENDOR, 'models.json'), 'utf8')) as {
+      source: { tag: string; commit: string; license: string };
+    };
     expect(models.source).toMatchObject({ tag: 'v2.10.0', license: 'Apache-2.0' });
     expect(source).toContain(`\`${models.source.tag}\``);
     expect(source).toContain(models.source.commit);

@@ -13,8 +13,7 @@ export interface RecordedCall {
 
 /** A scripted outcome: a response, or an error to throw (typically a TransportError). */
 export type MockReply =
-  | { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly body?: string }
-  | { readonly error: Error };
+  { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly body?: string } | { readonly error: Error };
 
 export type MockHandler = (call: RecordedCall) => MockReply | Promise<MockReply>;
 
@@ -108,9 +107,7 @@ export class RecordingMockTransport implements Transport {
     if ('error' in reply) throw reply.error;
     return Object.freeze({
       status: reply.status,
-      headers: Object.freeze(
-        Object.fromEntries(Object.entries(reply.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
-      ),
+      headers: Object.freeze(Object.fromEntries(Object.entries(reply.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))),
       body: reply.body ?? '',
     });
   }

@@ -13,7 +13,8 @@ export class RecordingTransport implements Transport {
   readonly #inner: Transport;
 
   constructor(inner: Transport) {
-    if (inner === null || typeof inner !== 'object' || typeof inner.request !== 'function') throw new TypeError('inner must be a Transport');
+    if (inner === null || typeof inner !== 'object' || typeof inner.request !== 'function')
+      throw new TypeError('inner must be a Transport');
     this.#inner = inner;
   }
 

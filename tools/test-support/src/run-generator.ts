@@ -9,7 +9,8 @@ import { basename, join } from 'node:path';
  * generator itself — not a second copy of its tables — defines what "in sync" means.
  */
 export function runGenerator(script: string, files: readonly string[]): ReadonlyMap<string, string> {
-  if (typeof script !== 'string' || !script.endsWith('.mjs')) throw new TypeError('runGenerator: "script" must be the path of a .mjs generator');
+  if (typeof script !== 'string' || !script.endsWith('.mjs'))
+    throw new TypeError('runGenerator: "script" must be the path of a .mjs generator');
   if (!Array.isArray(files) || files.length === 0 || files.some((f) => typeof f !== 'string' || f !== basename(f))) {
     throw new TypeError('runGenerator: "files" must be a non-empty list of plain file names');
   }

@@ -14,7 +14,10 @@ export interface SimulatorTransportOptions {
   readonly baseUrl?: string;
 }
 
-export function simulatorTransport(sim: { readonly url: string; readonly apiKey: string }, options: SimulatorTransportOptions = {}): HttpTransport {
+export function simulatorTransport(
+  sim: { readonly url: string; readonly apiKey: string },
+  options: SimulatorTransportOptions = {},
+): HttpTransport {
   if (sim === null || typeof sim !== 'object' || typeof sim.url !== 'string' || typeof sim.apiKey !== 'string') {
     throw new TypeError('sim must be { url, apiKey }');
   }

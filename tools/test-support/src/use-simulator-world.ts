@@ -34,7 +34,8 @@ export function useSimulatorWorld<S extends ResettableSimulator, W extends { cle
   setup: SimulatorWorldSetup<S, W>,
 ): SimulatorWorld<S, W> {
   if (setup === null || typeof setup !== 'object') throw new TypeError('setup must be an object');
-  if (typeof setup.start !== 'function' || typeof setup.make !== 'function') throw new TypeError('setup.start and setup.make must be functions');
+  if (typeof setup.start !== 'function' || typeof setup.make !== 'function')
+    throw new TypeError('setup.start and setup.make must be functions');
   let sim: S | undefined;
   let world: W | undefined;
   const closers: (() => void)[] = [];

@@ -28,15 +28,37 @@ export const aliases = (extra: SimAlias[] = []): SimAlias[] => [
 ];
 
 /** Starts the built simulator as its own child, on a free 127.0.0.1 port, with the given start data. */
-export async function startSim(root: string, sims: ChildProcess[], name: string, data: Record<string, unknown>, extraArgs: readonly string[] = []): Promise<Sim> {
+export async function startSim(
+  root: string,
+  sims: ChildProcess[],
+  name: string,
+  data: Record<string, unknown>,
+  extraArgs: readonly string[] = [],
+): Promise<Sim> {
   const dir = mkdtempSync(join(root, `${name}-`));
   chmodSync(dir, 0o700);
   const dataFile = join(dir, 'data.json');
   writeFileSync(dataFile, JSON.stringify(data), { mode: 0o600 });
   const apiKeyFile = join(dir, 'api-key');
-  const child = spawn(process.execPath, [SIM_BUNDLE, '--port', '0', '--host', '127.0.0.1', '--api-key-file', apiKeyFile, '--data', dataFile, '--exit-on-stdin-eof', ...extraArgs], {
-    stdio: ['pipe', 'pipe', 'ignore'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      SIM_BUNDLE,
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--api-key-file',
+      apiKeyFile,
+      '--data',
+      dataFile,
+      '--exit-on-stdin-eof',
+      ...extraArgs,
+    ],
+    {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    },
+  );
   sims.push(child);
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -61,7 +83,10 @@ export async function counters(sim: Sim, ca?: string): Promise<Record<string, nu
     const body = await new Promise<string>((resolve, reject) => {
       httpsGet(`${sim.url}/__sim/counters`, { ca, headers: { 'X-API-Key': readFileSync(sim.apiKeyFile, 'utf8').trim() } }, (res) => {
         let text = '';
-        res.setEncoding('utf8').on('data', (d: string) => (text += d)).on('end', () => resolve(text));
+        res
+          .setEncoding('utf8')
+          .on('data', (d: string) => (text += d))
+          .on('end', () => resolve(text));
       }).on('error', reject);
     });
     return (JSON.parse(body) as { counters: Record<string, number> }).counters;
@@ -70,7 +95,10 @@ export async function counters(sim: Sim, ca?: string): Promise<Record<string, nu
   return ((await r.json()) as { counters: Record<string, number> }).counters;
 }
 
-export const total = (c: Record<string, number>) => Object.entries(c).filter(([k]) => !k.includes('/__sim/')).reduce((n, [, v]) => n + v, 0);
+export const total = (c: Record<string, number>) =>
+  Object.entries(c)
+    .filter(([k]) => !k.includes('/__sim/'))
+    .reduce((n, [, v]) => n + v, 0);
 export const aliasWrites = (c: Record<string, number>) => c['PATCH /api/v2/firewall/alias'] ?? 0;
 
 export function signer(args: string[]): { status: number | null; stdout: string; stderr: string } {
@@ -95,7 +123,11 @@ export function labDir(root: string, name: string, sim: Sim, fields: Record<stri
   const signed = join(dir, 'signed');
   spawnSync('mkdir', ['-m', '700', keys, signed]);
   const config = join(dir, 'lab.json');
-  writeFileSync(config, JSON.stringify({ url: sim.url, api_key_file: sim.apiKeyFile, candidate_alias: CANDIDATE, allow_http_loopback: true, ...fields }), { mode: 0o600 });
+  writeFileSync(
+    config,
+    JSON.stringify({ url: sim.url, api_key_file: sim.apiKeyFile, candidate_alias: CANDIDATE, allow_http_loopback: true, ...fields }),
+    { mode: 0o600 },
+  );
   const g = signer(['keygen', '--role', 'lab-gate', '--out', keys, '--json']);
   expect(g.status).toBe(0);
   const out = JSON.parse(g.stdout) as { private_key_file: string; public_key_file: string };
@@ -111,7 +143,11 @@ export function ownerReconciliationKey(lab: Lab): { key: string; pub: string } {
   return { key: out.private_key_file, pub: out.public_key_file };
 }
 
-export async function requestGate(lab: Lab, scenarios: string, env: NodeJS.ProcessEnv = {}): Promise<{ pending_request: string; request_public_key: string }> {
+export async function requestGate(
+  lab: Lab,
+  scenarios: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ pending_request: string; request_public_key: string }> {
   const r = await runCli(['--request-gate', '--lab-config', lab.config, '--scenarios', scenarios, '--json'], { cwd: lab.dir, env });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
@@ -126,7 +162,19 @@ export function ownerSigns(lab: Lab, pending: string): string {
   const review = signer(['review', pending, '--server-key', runnerPub, '--json']);
   expect(review.status).toBe(0);
   const prefix = (JSON.parse(review.stdout) as { review: { approve_prefix: string } }).review.approve_prefix;
-  const sign = signer(['sign', pending, '--key', lab.gateKey, '--server-key', runnerPub, '--out', lab.signed, '--approve', prefix, '--json']);
+  const sign = signer([
+    'sign',
+    pending,
+    '--key',
+    lab.gateKey,
+    '--server-key',
+    runnerPub,
+    '--out',
+    lab.signed,
+    '--approve',
+    prefix,
+    '--json',
+  ]);
   expect(sign.status).toBe(0);
   return (JSON.parse(sign.stdout) as { file: string }).file;
 }

@@ -7,7 +7,8 @@ const log = process.env.LAB_TEST_CONNECT_LOG;
 const original = net.Socket.prototype.connect;
 net.Socket.prototype.connect = function connect(...args) {
   const first = Array.isArray(args[0]) ? args[0][0] : args[0];
-  const options = typeof first === 'object' && first !== null ? first : { port: first, host: typeof args[1] === 'string' ? args[1] : undefined };
+  const options =
+    typeof first === 'object' && first !== null ? first : { port: first, host: typeof args[1] === 'string' ? args[1] : undefined };
   const where = options.path != null ? `ipc:${options.path}` : `${options.host ?? 'localhost'}`;
   if (log) appendFileSync(log, `${where}\n`);
   return original.apply(this, args);

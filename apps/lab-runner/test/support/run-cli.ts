@@ -9,9 +9,16 @@ export interface CliRun {
 }
 
 /** Runs the built pfsense-mcp-lab with args; `onStderr` may act on what it prints (e.g. send SIGINT). */
-export function runCli(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; onStderr?: (all: string, child: ReturnType<typeof spawn>) => void }): Promise<CliRun> {
+export function runCli(
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; onStderr?: (all: string, child: ReturnType<typeof spawn>) => void },
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [LAB_BUNDLE, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [LAB_BUNDLE, ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

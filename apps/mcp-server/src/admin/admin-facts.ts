@@ -26,7 +26,11 @@ export function allContracts(store: SqliteRecoveryContractStore): readonly Recov
  * The server's own request keys as a pinned set (they verify the outbox: only the server's files are authentic): the
  * current key and each retired key still needed, exactly as the server decides it at start.
  */
-function serverAuthoritiesOf(layout: WriteDirectoryLayout, contracts: ReadonlyMap<string, RecoveryContract>, now: number): PinnedAuthoritySet {
+function serverAuthoritiesOf(
+  layout: WriteDirectoryLayout,
+  contracts: ReadonlyMap<string, RecoveryContract>,
+  now: number,
+): PinnedAuthoritySet {
   const key = readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
   key.privateKey.fill(0);
   return loadServerRequestAuthorities(layout, key, (id) => contracts.get(id), now).authorities;
@@ -41,7 +45,11 @@ export interface OpenedWriteDirectory {
 }
 
 /** Opens both stores and the artifact directories, runs `f`, closes everything. */
-export async function withWriteDirectory<T>(layout: WriteDirectoryLayout, ctx: AdminContext, f: (w: OpenedWriteDirectory) => T | Promise<T>): Promise<T> {
+export async function withWriteDirectory<T>(
+  layout: WriteDirectoryLayout,
+  ctx: AdminContext,
+  f: (w: OpenedWriteDirectory) => T | Promise<T>,
+): Promise<T> {
   const store = await openAdminContractStore(layout, ctx);
   let consumption: SqliteConsumptionStore | null = null;
   try {

@@ -10,7 +10,11 @@ import { openWriteDirectory } from './open-write-directory.js';
 import type { AdminArgs } from './parse-admin-args.js';
 
 function describe(a: ClassifiedArtifact): string {
-  const what = [a.kind ?? 'unreadable', a.operationId === null ? null : `operation ${a.operationId}`, a.contractId === null ? null : `contract ${a.contractId}`]
+  const what = [
+    a.kind ?? 'unreadable',
+    a.operationId === null ? null : `operation ${a.operationId}`,
+    a.contractId === null ? null : `contract ${a.contractId}`,
+  ]
     .filter((x) => x !== null)
     .join(', ');
   const condition = a.condition === 'blocking' ? `BLOCKING (${a.blocking ?? 'unknown'})` : a.condition;
@@ -18,7 +22,16 @@ function describe(a: ClassifiedArtifact): string {
 }
 
 function json(a: ClassifiedArtifact) {
-  return { box: a.box, file: a.file, kind: a.kind, operation_id: a.operationId, contract_id: a.contractId, expires_at: a.expiresAt, condition: a.condition, blocking: a.blocking };
+  return {
+    box: a.box,
+    file: a.file,
+    kind: a.kind,
+    operation_id: a.operationId,
+    contract_id: a.contractId,
+    expires_at: a.expiresAt,
+    condition: a.condition,
+    blocking: a.blocking,
+  };
 }
 
 /** `admin artifacts list`: every outbox and inbox file with what it is and whether it blocks. */
@@ -28,7 +41,11 @@ export async function artifactsListCommand(args: AdminArgs, ctx: AdminContext): 
     const all = classifyArtifacts(w.inbox, w.outbox, w.facts());
     const blocking = all.filter((a) => a.condition === 'blocking').length;
     return adminResult(
-      [`${all.length} artifact files (${blocking} blocking)`, ...all.map(describe), ...(blocking > 0 ? ['remove blocking inbox files with `admin artifacts clean --blocking`'] : [])],
+      [
+        `${all.length} artifact files (${blocking} blocking)`,
+        ...all.map(describe),
+        ...(blocking > 0 ? ['remove blocking inbox files with `admin artifacts clean --blocking`'] : []),
+      ],
       { artifacts: all.map(json) },
     );
   });
@@ -46,13 +63,22 @@ export async function artifactsCleanCommand(args: AdminArgs, ctx: AdminContext):
   return withWriteDirectory(layout, ctx, (w) => {
     const all = classifyArtifacts(w.inbox, w.outbox, w.facts());
     const chosen = all.filter(
-      (a) => a.removable && (a.condition === 'answered' || a.condition === 'expired' || (a.condition === 'blocking' && (withBlocking || a.blocking === 'expired') && a.box === 'inbox')),
+      (a) =>
+        a.removable &&
+        (a.condition === 'answered' ||
+          a.condition === 'expired' ||
+          (a.condition === 'blocking' && (withBlocking || a.blocking === 'expired') && a.box === 'inbox')),
     );
     for (const a of chosen) if (!dryRun) rmSync(join(a.box === 'inbox' ? layout.inboxDir : layout.outboxDir, a.file), { force: true });
     const verb = dryRun ? 'would remove' : 'removed';
-    return adminResult(chosen.length === 0 ? ['nothing to remove'] : chosen.map((a) => `${verb} ${a.box}/${a.file} (${a.condition === 'blocking' ? a.blocking : a.condition})`), {
-      dry_run: dryRun,
-      removed: chosen.map(json),
-    });
+    return adminResult(
+      chosen.length === 0
+        ? ['nothing to remove']
+        : chosen.map((a) => `${verb} ${a.box}/${a.file} (${a.condition === 'blocking' ? a.blocking : a.condition})`),
+      {
+        dry_run: dryRun,
+        removed: chosen.map(json),
+      },
+    );
   });
 }

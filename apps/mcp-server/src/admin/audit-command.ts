@@ -16,12 +16,20 @@ const GENESIS = '0'.repeat(64);
 
 /** The keyless chain link: SHA-256 over the previous link and the canonical JSON of this line (without `chain`). */
 function link(previous: string, line: Readonly<Record<string, unknown>>): string {
-  return createHash('sha256').update(previous, 'ascii').update('\n').update(canonicalize(line as never), 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(previous, 'ascii')
+    .update('\n')
+    .update(canonicalize(line as never), 'utf8')
+    .digest('hex');
 }
 
 function failureResult(table: string, row: string, kind: string, extra: Record<string, unknown>): AdminResult {
   const where = `table ${table}${row === '' ? '' : `, row ${row}`}, kind ${kind}`;
-  return adminResult([`audit verify: FAILED at ${where}`], { ...extra, error: { code: 'AUDIT_VERIFY_FAILED', message: `first failure: ${where}` }, failure: { table, row, kind } }, 1);
+  return adminResult(
+    [`audit verify: FAILED at ${where}`],
+    { ...extra, error: { code: 'AUDIT_VERIFY_FAILED', message: `first failure: ${where}` }, failure: { table, row, kind } },
+    1,
+  );
 }
 
 /** `admin audit verify`: every row MAC, the chain and the anchor of both stores; exit 0 only when all hold. */
@@ -137,7 +145,14 @@ export async function auditExportCommand(args: AdminArgs, ctx: AdminContext): Pr
   } finally {
     closeSync(fd);
   }
-  return adminResult([`exported ${rows} audit rows to ${out} (0600)`, `  chain ${chain}`, '  `admin audit verify --export FILE` checks order and completeness; only the store, with its key, proves authenticity'], { ...summary, file: out });
+  return adminResult(
+    [
+      `exported ${rows} audit rows to ${out} (0600)`,
+      `  chain ${chain}`,
+      '  `admin audit verify --export FILE` checks order and completeness; only the store, with its key, proves authenticity',
+    ],
+    { ...summary, file: out },
+  );
 }
 
 /** `admin audit verify --export FILE`: recomputes the keyless chain of an export; order and completeness, not authenticity. */
@@ -161,13 +176,16 @@ function verifyExport(file: string): AdminResult {
     }
     const { chain: claimed, ...line } = parsed;
     const type = line['type'];
-    if ((i === 0) !== (type === 'header') || (i === lines.length - 1) !== (type === 'end')) return failureResult('export', String(i + 1), 'BAD_STRUCTURE', {});
-    if (type === 'header' && (line['format'] !== AUDIT_EXPORT_FORMAT || line['version'] !== 1)) return failureResult('export', '1', 'UNKNOWN_FORMAT', {});
+    if ((i === 0) !== (type === 'header') || (i === lines.length - 1) !== (type === 'end'))
+      return failureResult('export', String(i + 1), 'BAD_STRUCTURE', {});
+    if (type === 'header' && (line['format'] !== AUDIT_EXPORT_FORMAT || line['version'] !== 1))
+      return failureResult('export', '1', 'UNKNOWN_FORMAT', {});
     chain = link(chain, line);
     if (claimed !== chain) return failureResult('export', String(i + 1), 'CHAIN_MISMATCH', {});
     if (type === 'row') {
       const seq = line['sequence'];
-      if (typeof seq !== 'number' || (previousSequence !== null && seq !== previousSequence + 1)) return failureResult('export', String(i + 1), 'SEQUENCE_GAP', {});
+      if (typeof seq !== 'number' || (previousSequence !== null && seq !== previousSequence + 1))
+        return failureResult('export', String(i + 1), 'SEQUENCE_GAP', {});
       previousSequence = seq;
       rows += 1;
     }
@@ -175,7 +193,10 @@ function verifyExport(file: string): AdminResult {
   }
   if (lines.length < 2) return failureResult('export', '', 'TRUNCATED', {});
   return adminResult(
-    [`export chain holds: ${rows} rows in order, none missing, chain ${chain}`, 'this proves order and completeness only; authenticity is proven by the store with its key (`admin audit verify`)'],
+    [
+      `export chain holds: ${rows} rows in order, none missing, chain ${chain}`,
+      'this proves order and completeness only; authenticity is proven by the store with its key (`admin audit verify`)',
+    ],
     { rows, chain },
   );
 }

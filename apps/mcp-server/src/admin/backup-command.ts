@@ -24,7 +24,8 @@ export function prepareBackupDirectory(value: string): string {
     return dir;
   }
   if (st.isSymbolicLink() || !st.isDirectory()) throw new AdminError('OUT_UNUSABLE', '--out: must be a directory, not a symbolic link');
-  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw new AdminError('OUT_UNUSABLE', '--out: must be owned by the current user');
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid())
+    throw new AdminError('OUT_UNUSABLE', '--out: must be owned by the current user');
   if (readdirSync(dir).length > 0) throw new AdminError('OUT_NOT_EMPTY', '--out: must be new or empty (a backup never overwrites)');
   chmodSync(dir, 0o700);
   return dir;

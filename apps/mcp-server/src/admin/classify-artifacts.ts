@@ -34,7 +34,12 @@ export interface ArtifactFacts {
   readonly serverAuthorities: PinnedAuthoritySet;
 }
 
-const OPERATOR_KINDS: ReadonlySet<string> = new Set([ArtifactKind.PLAN_AUTHORIZATION, ArtifactKind.CONFIRMATION, ArtifactKind.RECONCILIATION, ArtifactKind.RELEASE]);
+const OPERATOR_KINDS: ReadonlySet<string> = new Set([
+  ArtifactKind.PLAN_AUTHORIZATION,
+  ArtifactKind.CONFIRMATION,
+  ArtifactKind.RECONCILIATION,
+  ArtifactKind.RELEASE,
+]);
 
 function field(a: Artifact, name: string): string | null {
   const v = (a.payload as unknown as Record<string, unknown>)[name];
@@ -120,15 +125,23 @@ function entry(
 /** Names of every non-dot entry ending in .json (what a scan reads), including unsafe ones. */
 function candidateNames(dir: ArtifactDirectory): readonly string[] {
   dir.check();
-  return readdirSync(dir.path).filter((n) => !n.startsWith('.') && n.endsWith('.json')).sort();
+  return readdirSync(dir.path)
+    .filter((n) => !n.startsWith('.') && n.endsWith('.json'))
+    .sort();
 }
 
-function classifyOne(box: ArtifactBox, dir: ArtifactDirectory, file: string, facts: ArtifactFacts): { entry: ClassifiedArtifact; artifact: Artifact | null } {
+function classifyOne(
+  box: ArtifactBox,
+  dir: ArtifactDirectory,
+  file: string,
+  facts: ArtifactFacts,
+): { entry: ClassifiedArtifact; artifact: Artifact | null } {
   let bytes: Uint8Array;
   try {
     bytes = dir.read(file);
   } catch (error) {
-    const reason: BlockingReason = error instanceof ArtifactFileError && (error.code === 'BAD_NAME' || error.code === 'TOO_LARGE') ? 'malformed' : 'wrong-mode-or-owner';
+    const reason: BlockingReason =
+      error instanceof ArtifactFileError && (error.code === 'BAD_NAME' || error.code === 'TOO_LARGE') ? 'malformed' : 'wrong-mode-or-owner';
     return { entry: entry(box, file, null, 'blocking', reason, true), artifact: null };
   }
   let a: Artifact;
@@ -156,13 +169,18 @@ function classifyOne(box: ArtifactBox, dir: ArtifactDirectory, file: string, fac
 }
 
 /** Every outbox and inbox file, classified. Inbox files asking the same thing twice are all blocking (duplicate). */
-export function classifyArtifacts(inbox: ArtifactDirectory, outbox: ArtifactDirectory, facts: ArtifactFacts): readonly ClassifiedArtifact[] {
+export function classifyArtifacts(
+  inbox: ArtifactDirectory,
+  outbox: ArtifactDirectory,
+  facts: ArtifactFacts,
+): readonly ClassifiedArtifact[] {
   const out: ClassifiedArtifact[] = [];
   for (const file of candidateNames(outbox)) out.push(classifyOne('outbox', outbox, file, facts).entry);
   const inboxed = candidateNames(inbox).map((file) => classifyOne('inbox', inbox, file, facts));
   const counts = new Map<string, number>();
   for (const { entry: e, artifact } of inboxed) {
-    if (artifact !== null && e.condition === 'still-useful') counts.set(duplicateKey(artifact), (counts.get(duplicateKey(artifact)) ?? 0) + 1);
+    if (artifact !== null && e.condition === 'still-useful')
+      counts.set(duplicateKey(artifact), (counts.get(duplicateKey(artifact)) ?? 0) + 1);
   }
   for (const { entry: e, artifact } of inboxed) {
     const dup = artifact !== null && e.condition === 'still-useful' && (counts.get(duplicateKey(artifact)) ?? 0) > 1;

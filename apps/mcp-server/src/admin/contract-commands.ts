@@ -20,7 +20,10 @@ export async function cancelCommand(args: AdminArgs, ctx: AdminContext, operand:
   const c = await withContractStore(layout, ctx, (store) => {
     const current = store.load(contractId);
     if (current.state !== 'PREPARED') {
-      throw new AdminError('WRONG_STATE', `CONTRACT_ID: is ${current.state}; cancel takes back only a PREPARED contract that never began executing`);
+      throw new AdminError(
+        'WRONG_STATE',
+        `CONTRACT_ID: is ${current.state}; cancel takes back only a PREPARED contract that never began executing`,
+      );
     }
     return store.cancel(contractId);
   });

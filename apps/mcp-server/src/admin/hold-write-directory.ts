@@ -22,7 +22,8 @@ const COMMAND = /^[a-z][a-z -]{0,40}$/;
  * maintenance lock is taken before the presence files are read, so no server can start until `release()`.
  */
 export function holdWriteDirectory(layout: WriteDirectoryLayout, command: string): WriteDirectoryHold {
-  if (typeof command !== 'string' || !COMMAND.test(command)) throw new TypeError('holdWriteDirectory: "command" must be an admin command name');
+  if (typeof command !== 'string' || !COMMAND.test(command))
+    throw new TypeError('holdWriteDirectory: "command" must be an admin command name');
   let held;
   try {
     held = beginMaintenance(layout, command);

@@ -1,4 +1,11 @@
-import { ArtifactKind, ArtifactVerificationError, artifactDigestOf, checkCurrentness, encodeArtifact, verifyArtifactSignature } from '@pfsense-mcp/authorization';
+import {
+  ArtifactKind,
+  ArtifactVerificationError,
+  artifactDigestOf,
+  checkCurrentness,
+  encodeArtifact,
+  verifyArtifactSignature,
+} from '@pfsense-mcp/authorization';
 import type { SignedArtifact } from '@pfsense-mcp/authorization';
 import { ArtifactDirectory, ArtifactFileError } from '@pfsense-mcp/coordinator';
 import { join } from 'node:path';
@@ -67,7 +74,8 @@ export function inboxAddCommand(args: AdminArgs, ctx: AdminContext, file: string
     if (error instanceof ArtifactFileError && error.code === 'EXISTS') {
       throw new AdminError('ALREADY_INSTALLED', `${join(layout.inboxDir, name)}: this artifact is already in the inbox`);
     }
-    if (error instanceof ArtifactFileError) throw new AdminError(`INBOX_${error.code}`, `${layout.inboxDir}: cannot install (${error.code})`);
+    if (error instanceof ArtifactFileError)
+      throw new AdminError(`INBOX_${error.code}`, `${layout.inboxDir}: cannot install (${error.code})`);
     throw error;
   }
   const path = join(layout.inboxDir, name);

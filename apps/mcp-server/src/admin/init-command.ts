@@ -97,13 +97,17 @@ export async function initCommand(args: AdminArgs, ctx: AdminContext): Promise<A
   if (layout.anchorDirIsExternal) {
     const anchors = entriesOf(layout.anchorDir);
     if (anchors !== null && (anchors.includes('contracts.anchor') || anchors.includes('consumption.anchor'))) {
-      throw new AdminError('ANCHOR_DIR_IN_USE', `${WRITE_ANCHOR_DIR_VARIABLE} ${layout.anchorDir}: already holds anchors of another write directory`);
+      throw new AdminError(
+        'ANCHOR_DIR_IN_USE',
+        `${WRITE_ANCHOR_DIR_VARIABLE} ${layout.anchorDir}: already holds anchors of another write directory`,
+      );
     }
     anchorDirCreated = anchors === null;
   }
   try {
     makeOwnerOnlyDirectory(layout.dir);
-    for (const dir of [layout.storeDir, layout.keysDir, layout.localAnchorDir, layout.inboxDir, layout.outboxDir]) makeOwnerOnlyDirectory(dir);
+    for (const dir of [layout.storeDir, layout.keysDir, layout.localAnchorDir, layout.inboxDir, layout.outboxDir])
+      makeOwnerOnlyDirectory(dir);
     if (layout.anchorDirIsExternal) makeOwnerOnlyDirectory(layout.anchorDir);
     const master = generateMasterKey();
     try {

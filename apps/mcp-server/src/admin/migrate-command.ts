@@ -49,7 +49,9 @@ async function contractStoreVersion(layout: WriteDirectoryLayout, ctx: AdminCont
  */
 export async function migrateCommand(args: AdminArgs, ctx: AdminContext): Promise<AdminResult> {
   return withHeldWriteDirectory(args, ctx, 'migrate', async (layout, hold) => {
-    const out = prepareBackupDirectory(args.values.get('--out') ?? `${layout.dir}-pre-migrate-${new Date(ctx.now()).toISOString().replace(/[:.]/g, '-')}`);
+    const out = prepareBackupDirectory(
+      args.values.get('--out') ?? `${layout.dir}-pre-migrate-${new Date(ctx.now()).toISOString().replace(/[:.]/g, '-')}`,
+    );
     const copied: string[] = [];
     for (const db of [layout.contractsDatabase, layout.consumptionDatabase]) {
       for (const suffix of ['', '-wal']) {
@@ -62,7 +64,8 @@ export async function migrateCommand(args: AdminArgs, ctx: AdminContext): Promis
     let from: number;
     try {
       from = await contractStoreVersion(layout, ctx);
-      if (from !== STORE_SCHEMA_VERSION) (await SqliteRecoveryContractStore.open(adminContractStoreOptions(layout, ctx, { migrate: true }))).close();
+      if (from !== STORE_SCHEMA_VERSION)
+        (await SqliteRecoveryContractStore.open(adminContractStoreOptions(layout, ctx, { migrate: true }))).close();
     } catch (error) {
       throw storeRefusal(storeVersionRefusal(error));
     }
@@ -73,8 +76,18 @@ export async function migrateCommand(args: AdminArgs, ctx: AdminContext): Promis
     }
     const step = from === STORE_SCHEMA_VERSION ? `already at schema version ${from}` : `schema version ${from} → ${STORE_SCHEMA_VERSION}`;
     return adminResult(
-      [...hold.notes, `both stores are at this release's schema (contract store: ${step})`, `  the files before migration were copied to ${out} (0700): ${copied.length} files`],
-      { from_version: from, schema_version: STORE_SCHEMA_VERSION, migrated: from !== STORE_SCHEMA_VERSION, backup_dir: out, backup_files: copied },
+      [
+        ...hold.notes,
+        `both stores are at this release's schema (contract store: ${step})`,
+        `  the files before migration were copied to ${out} (0700): ${copied.length} files`,
+      ],
+      {
+        from_version: from,
+        schema_version: STORE_SCHEMA_VERSION,
+        migrated: from !== STORE_SCHEMA_VERSION,
+        backup_dir: out,
+        backup_files: copied,
+      },
     );
   });
 }

@@ -1,5 +1,10 @@
 import { isSafeToken } from '@pfsense-mcp/canonical';
-import { ContractNotFoundError, ContractStoreError, SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
+import {
+  ContractNotFoundError,
+  ContractStoreError,
+  SqliteConsumptionStore,
+  SqliteRecoveryContractStore,
+} from '@pfsense-mcp/contract-store';
 import type { ConsumptionStoreOptions, ContractStoreOptions } from '@pfsense-mcp/contract-store';
 import type { WriteDirectoryLayout } from '../runtime/write-directory/write-directory-layout.js';
 import type { AdminContext } from './admin-context.js';
@@ -14,7 +19,8 @@ export interface AdminStoreOptions {
 /** A store refusal as an admin refusal: the store's code and its (value-free) message. */
 export function storeRefusal(error: unknown): unknown {
   if (error instanceof ContractNotFoundError) return new AdminError('UNKNOWN_CONTRACT', 'CONTRACT_ID: no contract has this id');
-  if (error instanceof ContractStoreError) return new AdminError(`STORE_${error.code}`, `store refused (${error.name} ${error.code}): ${error.message}`);
+  if (error instanceof ContractStoreError)
+    return new AdminError(`STORE_${error.code}`, `store refused (${error.name} ${error.code}): ${error.message}`);
   return error;
 }
 
@@ -22,7 +28,11 @@ export function storeRefusal(error: unknown): unknown {
  * Opens the contract store of a checked write directory the way the server does (its file, the master key, its
  * anchor), without evidence verifiers: the admin commands that need signed evidence go through the coordinator.
  */
-export async function openAdminContractStore(layout: WriteDirectoryLayout, ctx: AdminContext, options: AdminStoreOptions = {}): Promise<SqliteRecoveryContractStore> {
+export async function openAdminContractStore(
+  layout: WriteDirectoryLayout,
+  ctx: AdminContext,
+  options: AdminStoreOptions = {},
+): Promise<SqliteRecoveryContractStore> {
   try {
     return await SqliteRecoveryContractStore.open(adminContractStoreOptions(layout, ctx, options));
   } catch (error) {
@@ -31,7 +41,11 @@ export async function openAdminContractStore(layout: WriteDirectoryLayout, ctx: 
 }
 
 /** The contract store's open options as the server uses them (for a caller that needs the store's own errors). */
-export function adminContractStoreOptions(layout: WriteDirectoryLayout, ctx: AdminContext, options: AdminStoreOptions = {}): ContractStoreOptions {
+export function adminContractStoreOptions(
+  layout: WriteDirectoryLayout,
+  ctx: AdminContext,
+  options: AdminStoreOptions = {},
+): ContractStoreOptions {
   return {
     directory: layout.storeDir,
     fileName: 'contracts.sqlite',
@@ -44,7 +58,11 @@ export function adminContractStoreOptions(layout: WriteDirectoryLayout, ctx: Adm
 }
 
 /** Opens the consumption store with its anchor, as the server does. */
-export async function openAdminConsumptionStore(layout: WriteDirectoryLayout, ctx: AdminContext, options: AdminStoreOptions = {}): Promise<SqliteConsumptionStore> {
+export async function openAdminConsumptionStore(
+  layout: WriteDirectoryLayout,
+  ctx: AdminContext,
+  options: AdminStoreOptions = {},
+): Promise<SqliteConsumptionStore> {
   try {
     return await SqliteConsumptionStore.open(adminConsumptionStoreOptions(layout, ctx, options));
   } catch (error) {
@@ -53,7 +71,11 @@ export async function openAdminConsumptionStore(layout: WriteDirectoryLayout, ct
 }
 
 /** The consumption store's open options as the server uses them. */
-export function adminConsumptionStoreOptions(layout: WriteDirectoryLayout, ctx: AdminContext, options: AdminStoreOptions = {}): ConsumptionStoreOptions {
+export function adminConsumptionStoreOptions(
+  layout: WriteDirectoryLayout,
+  ctx: AdminContext,
+  options: AdminStoreOptions = {},
+): ConsumptionStoreOptions {
   return {
     directory: layout.storeDir,
     fileName: 'consumption.sqlite',
@@ -65,7 +87,12 @@ export function adminConsumptionStoreOptions(layout: WriteDirectoryLayout, ctx: 
 }
 
 /** Runs `f` with the contract store open, closing it whatever happens. */
-export async function withContractStore<T>(layout: WriteDirectoryLayout, ctx: AdminContext, f: (store: SqliteRecoveryContractStore) => T | Promise<T>, options: AdminStoreOptions = {}): Promise<T> {
+export async function withContractStore<T>(
+  layout: WriteDirectoryLayout,
+  ctx: AdminContext,
+  f: (store: SqliteRecoveryContractStore) => T | Promise<T>,
+  options: AdminStoreOptions = {},
+): Promise<T> {
   const store = await openAdminContractStore(layout, ctx, options);
   try {
     return await f(store);

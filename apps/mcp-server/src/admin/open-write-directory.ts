@@ -2,7 +2,11 @@ import { isAbsolute, resolve } from 'node:path';
 import { settleInterruptedRotation } from '../runtime/write-directory/settle-key-rotation.js';
 import { writeCliOutput } from '../runtime/startup/write-cli-output.js';
 import { WriteDirectoryError } from '../runtime/write-directory/write-directory-error.js';
-import { WRITE_ANCHOR_DIR_VARIABLE, assertWriteDirectory, writeDirectoryLayout } from '../runtime/write-directory/write-directory-layout.js';
+import {
+  WRITE_ANCHOR_DIR_VARIABLE,
+  assertWriteDirectory,
+  writeDirectoryLayout,
+} from '../runtime/write-directory/write-directory-layout.js';
 import type { WriteDirectoryLayout } from '../runtime/write-directory/write-directory-layout.js';
 import { AdminError } from './admin-error.js';
 import type { AdminArgs } from './parse-admin-args.js';
@@ -43,7 +47,10 @@ export function openWriteDirectory(args: AdminArgs, ctx: AdminContext): WriteDir
     assertWriteDirectory(layout);
     const settled = settleInterruptedRotation(layout);
     if (settled.action !== 'none') {
-      const what = settled.action === 'completed' ? `completed: the stores are at key epoch ${settled.newEpoch}` : `rolled back: the stores stay at key epoch ${settled.oldEpoch}`;
+      const what =
+        settled.action === 'completed'
+          ? `completed: the stores are at key epoch ${settled.newEpoch}`
+          : `rolled back: the stores stay at key epoch ${settled.oldEpoch}`;
       writeCliOutput(`pfsense-mcp admin: an interrupted master-key rotation was ${what}`);
     }
   } catch (error) {

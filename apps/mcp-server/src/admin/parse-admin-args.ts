@@ -3,7 +3,16 @@ import { AdminError } from './admin-error.js';
 /** Options that take a value (`--dir DIR` or `--dir=DIR`). */
 const VALUE_OPTIONS: ReadonlySet<string> = new Set(['--dir', '--role', '--public-key', '--key-id', '--out', '--since', '--export']);
 /** Options that take none. */
-const FLAG_OPTIONS: ReadonlySet<string> = new Set(['--json', '--list', '--all', '--show-targets', '--dry-run', '--blocking', '--accept-restore', '--help']);
+const FLAG_OPTIONS: ReadonlySet<string> = new Set([
+  '--json',
+  '--list',
+  '--all',
+  '--show-targets',
+  '--dry-run',
+  '--blocking',
+  '--accept-restore',
+  '--help',
+]);
 
 const MAX_ARGUMENTS = 32;
 const MAX_ARGUMENT_LENGTH = 4096;
@@ -29,7 +38,8 @@ export function parseAdminArgs(argv: readonly string[]): AdminArgs {
   let onlyPositionals = false;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? '';
-    if (arg.length > MAX_ARGUMENT_LENGTH || arg.includes('\0')) throw AdminError.usage(`argument ${i + 1}: at most ${MAX_ARGUMENT_LENGTH} characters, no NUL`);
+    if (arg.length > MAX_ARGUMENT_LENGTH || arg.includes('\0'))
+      throw AdminError.usage(`argument ${i + 1}: at most ${MAX_ARGUMENT_LENGTH} characters, no NUL`);
     if (onlyPositionals || !arg.startsWith('-') || arg === '-') {
       positionals.push(arg);
       continue;
@@ -80,6 +90,7 @@ export function checkCommandArgs(args: AdminArgs, spec: CommandSpec, operands: r
   for (const name of args.flags) if (!flags.has(name)) throw AdminError.usage(`${name}: not an option of "admin ${spec.name}"`);
   const expected = spec.operands ?? [];
   if (operands.length < expected.length) throw AdminError.usage(`admin ${spec.name}: missing ${expected[operands.length]}`);
-  if (operands.length > expected.length) throw AdminError.usage(`admin ${spec.name}: unexpected argument ${expected.length + 1} after the command`);
+  if (operands.length > expected.length)
+    throw AdminError.usage(`admin ${spec.name}: unexpected argument ${expected.length + 1} after the command`);
   return operands;
 }

@@ -17,7 +17,8 @@ export function readArtifactArgument(path: string, what: string): Artifact {
   }
   if (st.isSymbolicLink()) throw new AdminError('FILE_SYMLINK', `${what}: must not be a symbolic link`);
   if (!st.isFile()) throw new AdminError('FILE_NOT_REGULAR', `${what}: must be a regular file`);
-  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw new AdminError('FILE_WRONG_OWNER', `${what}: must be owned by the current user`);
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid())
+    throw new AdminError('FILE_WRONG_OWNER', `${what}: must be owned by the current user`);
   if (st.size > MAX_ARTIFACT_BYTES) throw new AdminError('FILE_TOO_LARGE', `${what}: must be at most ${MAX_ARTIFACT_BYTES} bytes`);
   let fd: number;
   try {
@@ -44,7 +45,8 @@ export function readArtifactArgument(path: string, what: string): Artifact {
   try {
     return parseArtifact(bytes);
   } catch (error) {
-    if (error instanceof ArtifactFormatError) throw new AdminError(`ARTIFACT_${error.code}`, `${what}: is not a well-formed artifact (${error.code})`);
+    if (error instanceof ArtifactFormatError)
+      throw new AdminError(`ARTIFACT_${error.code}`, `${what}: is not a well-formed artifact (${error.code})`);
     throw error;
   }
 }

@@ -21,7 +21,8 @@ function readKeyFile(path: string, flag: string): string {
   }
   if (st.isSymbolicLink()) throw new AdminError('FILE_SYMLINK', `${flag}: the file must not be a symbolic link`);
   if (!st.isFile()) throw new AdminError('FILE_NOT_REGULAR', `${flag}: must be a regular file`);
-  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw new AdminError('FILE_WRONG_OWNER', `${flag}: the file must be owned by the current user`);
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid())
+    throw new AdminError('FILE_WRONG_OWNER', `${flag}: the file must be owned by the current user`);
   if ((st.mode & 0o022) !== 0) throw new AdminError('FILE_UNSAFE_MODE', `${flag}: the file must not be writable by group or others`);
   if (st.size > MAX_KEY_FILE_BYTES) throw new AdminError('BAD_PUBLIC_KEY', `${flag}: the file must hold 64 hex characters`);
   const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);

@@ -16,16 +16,27 @@ import type { AdminArgs } from './parse-admin-args.js';
  * acceptance is refused at the consumption gate. The server must be stopped.
  */
 export async function reanchorCommand(args: AdminArgs, ctx: AdminContext): Promise<AdminResult> {
-  if (!args.flags.has('--accept-restore')) throw AdminError.usage('--accept-restore: required (reanchor only accepts a restore, explicitly)');
+  if (!args.flags.has('--accept-restore'))
+    throw AdminError.usage('--accept-restore: required (reanchor only accepts a restore, explicitly)');
   return withHeldWriteDirectory(args, ctx, 'reanchor', (layout, hold) =>
     withMasterKey(layout, async (masterKey) => {
       // One acceptance time for both anchors.
       const now = ctx.now();
       const clock = (): number => now;
       // The contract store first: its refusal (work in flight) must leave the consumption anchor untouched.
-      const store = await SqliteRecoveryContractStore.acceptRestore({ directory: layout.storeDir, masterKey, clock, anchor: { file: layout.contractsAnchorFile } });
+      const store = await SqliteRecoveryContractStore.acceptRestore({
+        directory: layout.storeDir,
+        masterKey,
+        clock,
+        anchor: { file: layout.contractsAnchorFile },
+      });
       store.close();
-      const acceptedAt = await SqliteConsumptionStore.acceptRestore({ directory: layout.storeDir, masterKey, clock, anchor: { file: layout.consumptionAnchorFile } });
+      const acceptedAt = await SqliteConsumptionStore.acceptRestore({
+        directory: layout.storeDir,
+        masterKey,
+        clock,
+        anchor: { file: layout.consumptionAnchorFile },
+      });
       const at = new Date(acceptedAt).toISOString();
       return adminResult(
         [

@@ -52,7 +52,10 @@ function load(runtime: WriteRuntime, contractId: string): RecoveryContract {
 }
 
 function refused(what: string): AdminError {
-  return new AdminError('REFUSED', `CONTRACT_ID: the ${what} was refused (the audit has the gate; \`admin artifacts list\` shows blocking files)`);
+  return new AdminError(
+    'REFUSED',
+    `CONTRACT_ID: the ${what} was refused (the audit has the gate; \`admin artifacts list\` shows blocking files)`,
+  );
 }
 
 /** `admin rollback CONTRACT_ID`: the executor's rollback of a VERIFIED contract; exit 0 only when ROLLED_BACK. */
@@ -71,8 +74,17 @@ export async function rollbackCommand(args: AdminArgs, ctx: AdminContext, operan
     const reason = after.last_outcome_class ?? 'NONE';
     const json = { contract_id: contractId, state: after.state, reason_class: reason };
     if (after.state === 'ROLLED_BACK') return adminResult([`rolled back ${contractId}: ROLLED_BACK (${reason})`], json);
-    const next = after.state === 'RECONCILIATION' ? '`admin reconcile emit`' : after.state === 'ROLLBACK_FAILED' ? '`admin release emit`' : '`admin status`';
-    return adminResult([`rollback of ${contractId} ended ${after.state} (${reason}); next: ${next}`], { ...json, error: { code: `ROLLBACK_${after.state}`, message: `CONTRACT_ID: the rollback ended ${after.state} (${reason})` } }, 1);
+    const next =
+      after.state === 'RECONCILIATION'
+        ? '`admin reconcile emit`'
+        : after.state === 'ROLLBACK_FAILED'
+          ? '`admin release emit`'
+          : '`admin status`';
+    return adminResult(
+      [`rollback of ${contractId} ended ${after.state} (${reason}); next: ${next}`],
+      { ...json, error: { code: `ROLLBACK_${after.state}`, message: `CONTRACT_ID: the rollback ended ${after.state} (${reason})` } },
+      1,
+    );
   });
 }
 
@@ -82,7 +94,8 @@ export async function emitCommand(args: AdminArgs, ctx: AdminContext, operand: s
   return withRuntime(args, ctx, async (runtime) => {
     const c = load(runtime, contractId);
     const wanted = kind === 'release' ? 'ROLLBACK_FAILED' : 'RECONCILIATION';
-    if (c.state !== wanted) throw new AdminError('WRONG_STATE', `CONTRACT_ID: is ${c.state}; ${kind === 'release' ? 'release' : 'reconcile'} needs ${wanted}`);
+    if (c.state !== wanted)
+      throw new AdminError('WRONG_STATE', `CONTRACT_ID: is ${c.state}; ${kind === 'release' ? 'release' : 'reconcile'} needs ${wanted}`);
     let emitted;
     try {
       emitted = await runtime.recovery.emitRecoveryRequest(contractId, kind);
@@ -113,19 +126,30 @@ export async function resumeCommand(args: AdminArgs, ctx: AdminContext, operand:
   return withRuntime(args, ctx, async (runtime) => {
     const c = load(runtime, contractId);
     const wanted = kind === 'release' ? 'ROLLBACK_FAILED' : 'RECONCILIATION';
-    if (c.state !== wanted) throw new AdminError('WRONG_STATE', `CONTRACT_ID: is ${c.state}; ${kind === 'release' ? 'release' : 'reconcile'} needs ${wanted}`);
+    if (c.state !== wanted)
+      throw new AdminError('WRONG_STATE', `CONTRACT_ID: is ${c.state}; ${kind === 'release' ? 'release' : 'reconcile'} needs ${wanted}`);
     let after: RecoveryContract;
     try {
       after = runtime.recovery.resumeRecovery(contractId, kind);
     } catch (error) {
       if (error instanceof CoordinatorRefusedError) {
-        throw new AdminError('REFUSED', `CONTRACT_ID: no single valid signed ${kind} for this contract's state in the inbox (\`admin artifacts list\`)`);
+        throw new AdminError(
+          'REFUSED',
+          `CONTRACT_ID: no single valid signed ${kind} for this contract's state in the inbox (\`admin artifacts list\`)`,
+        );
       }
       throw error;
     }
     return adminResult(
-      [`resolved ${contractId}: ${c.state} → ${after.state}${kind === 'release' ? ' (reservation released)' : ''}; nothing was sent to the appliance`],
-      { contract_id: contractId, from_state: c.state, state: after.state, ...(kind === 'release' ? { reservation_released: after.reservation_release !== null } : {}) },
+      [
+        `resolved ${contractId}: ${c.state} → ${after.state}${kind === 'release' ? ' (reservation released)' : ''}; nothing was sent to the appliance`,
+      ],
+      {
+        contract_id: contractId,
+        from_state: c.state,
+        state: after.state,
+        ...(kind === 'release' ? { reservation_released: after.reservation_release !== null } : {}),
+      },
     );
   });
 }

@@ -13,7 +13,11 @@ export interface RetentionStatus {
   readonly purgeable: number;
 }
 
-export function retentionStatus(contracts: Iterable<RecoveryContract>, env: Readonly<Record<string, string | undefined>>, now: number): RetentionStatus {
+export function retentionStatus(
+  contracts: Iterable<RecoveryContract>,
+  env: Readonly<Record<string, string | undefined>>,
+  now: number,
+): RetentionStatus {
   const retentionMs = retentionMsOf(env);
   const value = env[RETENTION_DAYS_VARIABLE];
   let purgeable = 0;

@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import { bytesToHex } from '@pfsense-mcp/canonical';
 import { fsyncDirectory } from '@pfsense-mcp/foundation';
 import { ArtifactDirectory } from '@pfsense-mcp/coordinator';
-import { generateEd25519KeyPair, keyIdOf, readEd25519PrivateKeyFile, readSecretFile, writeEd25519PrivateKeyFile, writeSecretFile } from '@pfsense-mcp/crypto';
+import {
+  generateEd25519KeyPair,
+  keyIdOf,
+  readEd25519PrivateKeyFile,
+  readSecretFile,
+  writeEd25519PrivateKeyFile,
+  writeSecretFile,
+} from '@pfsense-mcp/crypto';
 import { outboxReader } from '../runtime/write-runtime/load-server-request-authorities.js';
 import { loadRetiredServerKeys, saveRetiredServerKeys } from '../runtime/write-directory/retired-server-keys-file.js';
 import { filesNeedingKey } from '../runtime/write-runtime/server-request-authorities.js';
@@ -60,8 +67,17 @@ export async function rotateServerKeyCommand(args: AdminArgs, ctx: AdminContext)
       renameSync(pubTemp, layout.serverRequestPublicKeyFile);
       fsyncDirectory(layout.keysDir);
       return adminResult(
-        [...hold.notes, `finished an interrupted rotation: ${safeText(layout.serverRequestPublicKeyFile)} now holds the current key ${current.keyId}`, '  run `admin rotate server-key` again only if you want yet another key'],
-        { server_key_id: current.keyId, server_public_key: currentHex, server_public_key_file: layout.serverRequestPublicKeyFile, finished_interrupted_rotation: true },
+        [
+          ...hold.notes,
+          `finished an interrupted rotation: ${safeText(layout.serverRequestPublicKeyFile)} now holds the current key ${current.keyId}`,
+          '  run `admin rotate server-key` again only if you want yet another key',
+        ],
+        {
+          server_key_id: current.keyId,
+          server_public_key: currentHex,
+          server_public_key_file: layout.serverRequestPublicKeyFile,
+          finished_interrupted_rotation: true,
+        },
       );
     }
     // Leftovers of a rotation that crashed before its renames (the hold makes this run the only one).
@@ -85,7 +101,10 @@ export async function rotateServerKeyCommand(args: AdminArgs, ctx: AdminContext)
       // Already kept by an earlier, interrupted run.
     }
     const retired = loadRetiredServerKeys(layout.retiredServerKeysFile).filter((k) => k.keyId !== current.keyId && k.keyId !== keyId);
-    saveRetiredServerKeys(layout.retiredServerKeysFile, [...retired, { keyId: current.keyId, publicKey: oldPublicHex, retiredAt: now, files: recorded }]);
+    saveRetiredServerKeys(layout.retiredServerKeysFile, [
+      ...retired,
+      { keyId: current.keyId, publicKey: oldPublicHex, retiredAt: now, files: recorded },
+    ]);
     renameSync(keyTemp, layout.serverRequestKeyFile);
     renameSync(pubTemp, layout.serverRequestPublicKeyFile);
     fsyncDirectory(layout.keysDir);

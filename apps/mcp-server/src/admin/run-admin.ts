@@ -43,20 +43,56 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ['reanchor', { spec: { name: 'reanchor', values: ['--dir'], flags: ['--accept-restore'] }, run: (a, c) => reanchorCommand(a, c) }],
   ['purge', { spec: { name: 'purge', values: ['--dir'] }, run: (a, c) => purgeCommand(a, c) }],
   ['rotate server-key', { spec: { name: 'rotate server-key', values: ['--dir'] }, run: (a, c) => rotateServerKeyCommand(a, c) }],
-  ['inbox add', { spec: { name: 'inbox add', values: ['--dir'], operands: ['FILE'] }, run: (a, c, o) => inboxAddCommand(a, c, o[0] ?? '') }],
+  [
+    'inbox add',
+    { spec: { name: 'inbox add', values: ['--dir'], operands: ['FILE'] }, run: (a, c, o) => inboxAddCommand(a, c, o[0] ?? '') },
+  ],
   ['status', { spec: { name: 'status', values: ['--dir'], flags: ['--all', '--show-targets'] }, run: (a, c) => statusCommand(a, c) }],
   ['audit verify', { spec: { name: 'audit verify', values: ['--dir', '--export'] }, run: (a, c) => auditVerifyCommand(a, c) }],
   ['audit export', { spec: { name: 'audit export', values: ['--dir', '--since', '--out'] }, run: (a, c) => auditExportCommand(a, c) }],
   ['artifacts list', { spec: { name: 'artifacts list', values: ['--dir'] }, run: (a, c) => artifactsListCommand(a, c) }],
-  ['artifacts clean', { spec: { name: 'artifacts clean', values: ['--dir'], flags: ['--dry-run', '--blocking'] }, run: (a, c) => artifactsCleanCommand(a, c) }],
+  [
+    'artifacts clean',
+    {
+      spec: { name: 'artifacts clean', values: ['--dir'], flags: ['--dry-run', '--blocking'] },
+      run: (a, c) => artifactsCleanCommand(a, c),
+    },
+  ],
   ['backup', { spec: { name: 'backup', values: ['--dir', '--out'] }, run: (a, c) => backupCommand(a, c) }],
   ['expire', { spec: { name: 'expire', values: ['--dir'] }, run: (a, c) => expireCommand(a, c) }],
   ['cancel', { spec: { name: 'cancel', values: ['--dir'], operands: ['CONTRACT_ID'] }, run: (a, c, o) => cancelCommand(a, c, o[0] ?? '') }],
-  ['rollback', { spec: { name: 'rollback', values: ['--dir'], operands: ['CONTRACT_ID'] }, run: (a, c, o) => rollbackCommand(a, c, o[0] ?? '') }],
-  ['reconcile emit', { spec: { name: 'reconcile emit', values: ['--dir'], operands: ['CONTRACT_ID'] }, run: (a, c, o) => emitCommand(a, c, o[0] ?? '', 'reconciliation') }],
-  ['reconcile resume', { spec: { name: 'reconcile resume', values: ['--dir'], operands: ['CONTRACT_ID'] }, run: (a, c, o) => resumeCommand(a, c, o[0] ?? '', 'reconciliation') }],
-  ['release emit', { spec: { name: 'release emit', values: ['--dir'], operands: ['CONTRACT_ID'] }, run: (a, c, o) => emitCommand(a, c, o[0] ?? '', 'release') }],
-  ['release resume', { spec: { name: 'release resume', values: ['--dir'], operands: ['CONTRACT_ID'] }, run: (a, c, o) => resumeCommand(a, c, o[0] ?? '', 'release') }],
+  [
+    'rollback',
+    { spec: { name: 'rollback', values: ['--dir'], operands: ['CONTRACT_ID'] }, run: (a, c, o) => rollbackCommand(a, c, o[0] ?? '') },
+  ],
+  [
+    'reconcile emit',
+    {
+      spec: { name: 'reconcile emit', values: ['--dir'], operands: ['CONTRACT_ID'] },
+      run: (a, c, o) => emitCommand(a, c, o[0] ?? '', 'reconciliation'),
+    },
+  ],
+  [
+    'reconcile resume',
+    {
+      spec: { name: 'reconcile resume', values: ['--dir'], operands: ['CONTRACT_ID'] },
+      run: (a, c, o) => resumeCommand(a, c, o[0] ?? '', 'reconciliation'),
+    },
+  ],
+  [
+    'release emit',
+    {
+      spec: { name: 'release emit', values: ['--dir'], operands: ['CONTRACT_ID'] },
+      run: (a, c, o) => emitCommand(a, c, o[0] ?? '', 'release'),
+    },
+  ],
+  [
+    'release resume',
+    {
+      spec: { name: 'release resume', values: ['--dir'], operands: ['CONTRACT_ID'] },
+      run: (a, c, o) => resumeCommand(a, c, o[0] ?? '', 'release'),
+    },
+  ],
   ['migrate', { spec: { name: 'migrate', values: ['--dir', '--out'] }, run: (a, c) => migrateCommand(a, c) }],
   ['rotate master-key', { spec: { name: 'rotate master-key', values: ['--dir'] }, run: (a, c) => rotateMasterKeyCommand(a, c) }],
 ]);

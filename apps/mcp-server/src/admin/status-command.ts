@@ -23,8 +23,10 @@ const NEXT_STEP: Readonly<Record<string, string>> = Object.freeze({
   [RecoveryState.EXECUTING]: 'wait: the change is in flight (a dead server is reconciled at the next start)',
   [RecoveryState.VERIFIED]: 'nothing; `admin rollback ID` undoes it',
   [RecoveryState.ROLLING_BACK]: 'wait: the rollback is in flight',
-  [RecoveryState.RECONCILIATION]: '`admin reconcile emit ID`, sign with the reconciliation key, `admin inbox add`, `admin reconcile resume ID`',
-  [RecoveryState.ROLLBACK_FAILED]: '`admin release emit ID`, sign with the reconciliation key, `admin inbox add`, `admin release resume ID`',
+  [RecoveryState.RECONCILIATION]:
+    '`admin reconcile emit ID`, sign with the reconciliation key, `admin inbox add`, `admin reconcile resume ID`',
+  [RecoveryState.ROLLBACK_FAILED]:
+    '`admin release emit ID`, sign with the reconciliation key, `admin inbox add`, `admin release resume ID`',
   [RecoveryState.FAILED]: 'nothing (closed without effect)',
   [RecoveryState.ROLLED_BACK]: 'nothing (rolled back)',
   [RecoveryState.EXPIRED]: 'nothing (expired or cancelled before execution)',
@@ -98,9 +100,13 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
   const layout = openWriteDirectory(args, ctx);
   return withWriteDirectory(layout, ctx, (w) => {
     const facts = w.facts();
-    const contracts = [...facts.contracts.values()].filter((c) => args.flags.has('--all') || !isTerminal(c.state)).sort((a, b) => a.created_at - b.created_at);
+    const contracts = [...facts.contracts.values()]
+      .filter((c) => args.flags.has('--all') || !isTerminal(c.state))
+      .sort((a, b) => a.created_at - b.created_at);
     const names = args.flags.has('--show-targets') ? targetNames(w, contracts) : null;
-    const rows = contracts.map((c) => (names === null ? row(c, facts.now) : { ...row(c, facts.now), target_name: names.get(c.contract_id) ?? null }));
+    const rows = contracts.map((c) =>
+      names === null ? row(c, facts.now) : { ...row(c, facts.now), target_name: names.get(c.contract_id) ?? null },
+    );
     const artifacts = classifyArtifacts(w.inbox, w.outbox, facts);
     const pending = artifacts.filter((a) => a.box === 'outbox' && a.condition === 'still-useful');
     const inbox = artifacts.filter((a) => a.box === 'inbox');
@@ -126,17 +132,29 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
       `master key epoch: ${w.store.keyEpoch} (\`admin rotate master-key\` moves it on)`,
       retentionLine(retention),
       `runbook for each situation: ${RUNBOOK}`,
-      `rate limits in force: ${Object.entries(DEFAULT_RATE_LIMITS).map(([k, v]) => `${k}=${v}`).join(', ')}`,
+      `rate limits in force: ${Object.entries(DEFAULT_RATE_LIMITS)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ')}`,
       ...rateWindowLines(windows),
     ];
     return adminResult(text, {
       contracts: rows,
-      pending_requests: pending.map((p) => ({ file: p.file, kind: p.kind, contract_id: p.contractId, operation_id: p.operationId, expires_at: p.expiresAt })),
+      pending_requests: pending.map((p) => ({
+        file: p.file,
+        kind: p.kind,
+        contract_id: p.contractId,
+        operation_id: p.operationId,
+        expires_at: p.expiresAt,
+      })),
       inbox: { files: inbox.length, blocking: blocking.length },
       rate_limits: DEFAULT_RATE_LIMITS,
       rate_windows: windows,
       retention: { days: retention.days, source: retention.source, purgeable_contracts: retention.purgeable },
-      anchor: { in_step: integrity.failure?.table !== 'anchor', head_sequence: integrity.head.sequence, external_medium: layout.anchorDirIsExternal },
+      anchor: {
+        in_step: integrity.failure?.table !== 'anchor',
+        head_sequence: integrity.head.sequence,
+        external_medium: layout.anchorDirIsExternal,
+      },
       key_epoch: w.store.keyEpoch,
     });
   });

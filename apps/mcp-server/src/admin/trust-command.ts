@@ -32,17 +32,24 @@ function listing(entries: readonly PinnedOperatorKey[], server: ServerRequestKey
       ? ['no operator key pinned (pfsense-mcp admin trust --dir DIR --role ROLE --public-key KEY)']
       : ['role                 key id', ...entries.map((e) => `${e.role.padEnd(20)} ${e.keyId}`)]),
     '',
-    'server-request keys (the server\'s own; never pinned in an operator role)',
+    "server-request keys (the server's own; never pinned in an operator role)",
     `  current              ${server.currentKeyId}`,
     ...server.retired.map(
-      (r) => `  retired              ${r.keyId}  since ${new Date(r.retiredAt).toISOString()}  ${r.neededBy > 0 ? `still needed by ${r.neededBy} file(s)` : 'no longer needed'}`,
+      (r) =>
+        `  retired              ${r.keyId}  since ${new Date(r.retiredAt).toISOString()}  ${r.neededBy > 0 ? `still needed by ${r.neededBy} file(s)` : 'no longer needed'}`,
     ),
   ];
   return adminResult(text, {
     authorities: entries.map((e) => ({ role: e.role, key_id: e.keyId })),
     server_request_keys: [
       { key_id: server.currentKeyId, state: 'current', retired_at: null, needed_by_files: null },
-      ...server.retired.map((r) => ({ key_id: r.keyId, state: 'retired', retired_at: r.retiredAt, needed_by_files: r.neededBy, still_needed: r.neededBy > 0 })),
+      ...server.retired.map((r) => ({
+        key_id: r.keyId,
+        state: 'retired',
+        retired_at: r.retiredAt,
+        needed_by_files: r.neededBy,
+        still_needed: r.neededBy > 0,
+      })),
     ],
   });
 }
@@ -60,9 +67,16 @@ async function serverRequestKeys(layout: WriteDirectoryLayout, ctx: AdminContext
   if (retired.length === 0) return { currentKeyId: current.keyId, retired: [] };
   const needs = await withContractStore(layout, ctx, (store) => {
     const contracts = new Map(allContracts(store).map((c) => [c.contract_id, c]));
-    return retiredKeyNeeds(retired, current.keyId, { readOutbox: outboxReader(layout), contractOf: (id) => contracts.get(id), now: ctx.now() });
+    return retiredKeyNeeds(retired, current.keyId, {
+      readOutbox: outboxReader(layout),
+      contractOf: (id) => contracts.get(id),
+      now: ctx.now(),
+    });
   });
-  return { currentKeyId: current.keyId, retired: needs.map((n) => ({ keyId: n.key.keyId, retiredAt: n.key.retiredAt, neededBy: n.neededBy.length })) };
+  return {
+    currentKeyId: current.keyId,
+    retired: needs.map((n) => ({ keyId: n.key.keyId, retiredAt: n.key.retiredAt, neededBy: n.neededBy.length })),
+  };
 }
 
 /** `admin trust --dir DIR --role ROLE --public-key KEY` pins one operator key; `--list` shows them. */
@@ -76,15 +90,18 @@ export async function trustCommand(args: AdminArgs, ctx: AdminContext): Promise<
   }
   if (role === undefined) throw AdminError.usage(`--role: required (${OPERATOR_ROLES.join(' | ')})`);
   if (role === 'server-request') {
-    throw new AdminError('SERVER_REQUEST_ROLE', '--role: server-request is the server\'s own key (made by init) and is never pinned');
+    throw new AdminError('SERVER_REQUEST_ROLE', "--role: server-request is the server's own key (made by init) and is never pinned");
   }
   if (!isOperatorRole(role)) throw AdminError.usage(`--role: must be ${OPERATOR_ROLES.join(', ')}`);
-  if (key === undefined) throw AdminError.usage('--public-key: required (64 hex or the signer\'s .pub file)');
+  if (key === undefined) throw AdminError.usage("--public-key: required (64 hex or the signer's .pub file)");
   const layout = openWriteDirectory(args, ctx);
   const pinned = readPublicKeyArgument(key, '--public-key');
   const retired = loadRetiredServerKeys(layout.retiredServerKeysFile);
   if (pinned.publicKey === serverPublicKey(layout) || retired.some((r) => r.publicKey === pinned.publicKey)) {
-    throw new AdminError('SERVER_REQUEST_KEY', '--public-key: is the server\'s own server-request key; a server-request key is refused in every operator role');
+    throw new AdminError(
+      'SERVER_REQUEST_KEY',
+      "--public-key: is the server's own server-request key; a server-request key is refused in every operator role",
+    );
   }
   const entries = loadPinnedAuthorities(layout.authoritiesFile);
   const same = entries.find((e) => e.keyId === pinned.keyId);
@@ -106,6 +123,9 @@ export function untrustCommand(args: AdminArgs, ctx: AdminContext): AdminResult 
   const entries = loadPinnedAuthorities(layout.authoritiesFile);
   const gone = entries.find((e) => e.keyId === keyId);
   if (gone === undefined) throw new AdminError('NOT_PINNED', '--key-id: no pinned key has this id');
-  savePinnedAuthorities(layout.authoritiesFile, entries.filter((e) => e.keyId !== keyId));
+  savePinnedAuthorities(
+    layout.authoritiesFile,
+    entries.filter((e) => e.keyId !== keyId),
+  );
   return adminResult([`removed ${gone.role} key ${keyId}`], { role: gone.role, key_id: keyId });
 }

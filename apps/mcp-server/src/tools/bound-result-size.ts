@@ -105,7 +105,7 @@ function plainItemSpans(text: string, n: number): ItemSpans {
       const c = text.charCodeAt(i);
       if (c === QUOTE) {
         const close = text.indexOf('"', i + 1);
-        if (close < 0) throw new TypeError('boundResultSize: the result\'s JSON ended inside an item');
+        if (close < 0) throw new TypeError("boundResultSize: the result's JSON ended inside an item");
         quotes += 2;
         i = close;
       } else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth += 1;
@@ -114,7 +114,7 @@ function plainItemSpans(text: string, n: number): ItemSpans {
         depth -= 1;
       } else if ((c === COMMA && depth === 0) || Number.isNaN(c)) break;
     }
-    if (i >= text.length) throw new TypeError('boundResultSize: the result\'s JSON ended inside an item');
+    if (i >= text.length) throw new TypeError("boundResultSize: the result's JSON ended inside an item");
     ends[item] = i;
     bytes[item] = 2 * (i - start) + quotes;
     i += 1;
@@ -158,7 +158,7 @@ function walkedItemSpans(text: string, n: number): ItemSpans {
         if (depth === 0) break;
         depth -= 1;
       } else if (c === COMMA && depth === 0) break;
-      else if (Number.isNaN(c)) throw new TypeError('boundResultSize: the result\'s JSON ended inside an item');
+      else if (Number.isNaN(c)) throw new TypeError("boundResultSize: the result's JSON ended inside an item");
       utf8 += 1;
     }
     ends[item] = i;

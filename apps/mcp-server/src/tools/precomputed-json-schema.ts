@@ -27,9 +27,13 @@ export function precomputedJsonSchema<Input, Output>(
       validate: (value: unknown) => (accepts?.(value) === true ? { value: value as Output } : zodSchema()['~standard'].validate(value)),
       jsonSchema: Object.freeze({
         input: (options: JsonSchemaOptions) =>
-          options.target === precomputed.target ? (deepFreeze(precomputed.input) as Record<string, unknown>) : zodSchema()['~standard'].jsonSchema.input(options),
+          options.target === precomputed.target
+            ? (deepFreeze(precomputed.input) as Record<string, unknown>)
+            : zodSchema()['~standard'].jsonSchema.input(options),
         output: (options: JsonSchemaOptions) =>
-          options.target === precomputed.target ? (deepFreeze(precomputed.output) as Record<string, unknown>) : zodSchema()['~standard'].jsonSchema.output(options),
+          options.target === precomputed.target
+            ? (deepFreeze(precomputed.output) as Record<string, unknown>)
+            : zodSchema()['~standard'].jsonSchema.output(options),
       }),
     }),
   });

@@ -37,14 +37,20 @@ export const InfoOutputSchema = z.object({
   write_tool_count: z.number().int().min(0),
   write_implemented: z.boolean().describe('ALIAS_WRITE (the alias-description write) is in this build.'),
   write_granted: z.boolean().describe('The active profile grants ALIAS_WRITE.'),
-  write_runtime_enabled: z.boolean().describe('The write tool is registered now: granted, endpoint allow-listed and write runtime constructed.'),
+  write_runtime_enabled: z
+    .boolean()
+    .describe('The write tool is registered now: granted, endpoint allow-listed and write runtime constructed.'),
   write_artifact_files: z
     .object({ inbox: z.number().int().min(0), outbox: z.number().int().min(0) })
     .nullable()
-    .describe('Signed files in the write directory\'s inbox and outbox (a count only), or null without a write runtime. Nothing is deleted automatically.'),
+    .describe(
+      "Signed files in the write directory's inbox and outbox (a count only), or null without a write runtime. Nothing is deleted automatically.",
+    ),
   write_artifacts_warning: z
     .boolean()
-    .describe('Leftover request and artifact files have piled up (the operator should clean up with `pfsense-mcp admin`); they never stop the write.'),
+    .describe(
+      'Leftover request and artifact files have piled up (the operator should clean up with `pfsense-mcp admin`); they never stop the write.',
+    ),
   toolsets: z.array(
     z.object({
       name: z.string(),
@@ -85,7 +91,8 @@ export function registerInfoTool(server: McpServer, facts: () => ServerFacts): R
         write_implemented: f.write.implemented,
         write_granted: f.write.granted,
         write_runtime_enabled: f.write.runtimeEnabled,
-        write_artifact_files: f.writeArtifacts === null ? null : { inbox: f.writeArtifacts.inboxFiles, outbox: f.writeArtifacts.outboxFiles },
+        write_artifact_files:
+          f.writeArtifacts === null ? null : { inbox: f.writeArtifacts.inboxFiles, outbox: f.writeArtifacts.outboxFiles },
         write_artifacts_warning: f.writeArtifacts?.pileUp ?? false,
         toolsets: f.toolsets,
       };

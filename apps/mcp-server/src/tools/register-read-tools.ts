@@ -39,7 +39,11 @@ export function registerReadTools(server: McpServer, tools: readonly ReadToolDef
         inputSchema:
           listed === undefined
             ? tool.inputSchema
-            : precomputedJsonSchema(() => tool.inputSchema, { target: READ_TOOL_JSON_SCHEMA_TARGET, input: listed.input, output: listed.input }),
+            : precomputedJsonSchema(() => tool.inputSchema, {
+                target: READ_TOOL_JSON_SCHEMA_TARGET,
+                input: listed.input,
+                output: listed.input,
+              }),
         outputSchema:
           listed === undefined
             ? tool.outputSchema

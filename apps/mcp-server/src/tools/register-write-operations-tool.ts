@@ -24,7 +24,13 @@ export const WriteOperationsInputSchema = z
       .regex(/^op-[0-9a-f]{64}$/)
       .optional()
       .describe('Only this operation (the operation_id pfsense_set_firewall_alias_description returned).'),
-    limit: z.number().int().min(MIN_LIMIT).max(MAX_LIMIT).default(DEFAULT_LIMIT).describe(`Most operations to return (${MIN_LIMIT}-${MAX_LIMIT}).`),
+    limit: z
+      .number()
+      .int()
+      .min(MIN_LIMIT)
+      .max(MAX_LIMIT)
+      .default(DEFAULT_LIMIT)
+      .describe(`Most operations to return (${MIN_LIMIT}-${MAX_LIMIT}).`),
     offset: z.number().int().min(0).max(MAX_OFFSET).default(0).describe('Operations to skip before the first returned one.'),
   })
   .strict();
@@ -38,7 +44,7 @@ const OperationSchema = z
     contract_state: z.string().describe('The Recovery Contract state of the latest attempt (e.g. PREPARED, VERIFIED, RECONCILIATION).'),
     contract_id: z.string(),
     attempts: z.number().int().min(1),
-    created_at: z.string().describe('ISO 8601 UTC: when the operation\'s first contract was created.'),
+    created_at: z.string().describe("ISO 8601 UTC: when the operation's first contract was created."),
     updated_at: z.string().describe('ISO 8601 UTC: when its latest contract last changed.'),
     pending_request: z.string().nullable().describe('Absolute path of the file the operator must review and sign next, or null.'),
     next_step: z.string(),
@@ -133,7 +139,11 @@ export function registerWriteOperationsTool(server: McpServer, facade: AliasDesc
     },
     (input: { operation_id?: string; limit: number; offset: number }): CallToolResult => {
       try {
-        const page = facade.listWriteOperations({ ...(input.operation_id === undefined ? {} : { operationId: input.operation_id }), limit: input.limit, offset: input.offset });
+        const page = facade.listWriteOperations({
+          ...(input.operation_id === undefined ? {} : { operationId: input.operation_id }),
+          limit: input.limit,
+          offset: input.offset,
+        });
         const structured = writeOperationsOutputOf(page, input.limit, input.offset, paths);
         return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
       } catch {

@@ -52,7 +52,7 @@ export interface WriteToolPaths {
 }
 
 const DESCRIPTION =
-  "Ask to change the description of one firewall alias. ASYNCHRONOUS and human-gated: nothing changes until a human operator " +
+  'Ask to change the description of one firewall alias. ASYNCHRONOUS and human-gated: nothing changes until a human operator ' +
   'reviews and signs the request on ANOTHER machine with pfsense-mcp-signer (an authorization, then a confirmation) and hands ' +
   'each signed file back to this server with `pfsense-mcp admin inbox add`. Each call returns status requested, ' +
   'awaiting_confirmation, verified, reconciliation_required or refused, the file the operator must sign next (pending_request) ' +
@@ -77,7 +77,7 @@ export function nextStepOf(result: AliasDescriptionChangeResult, pendingPath: st
       return `Waiting for a human to authorize this change. ${signSteps(pendingPath ?? 'the pending request', paths, 'plan-authorization', '')}`;
     case OperationStatus.AWAITING_CONFIRMATION:
       return pendingPath === null
-        ? 'The change is authorized and waits for the operator\'s confirmation. Call this tool again with the same arguments.'
+        ? "The change is authorized and waits for the operator's confirmation. Call this tool again with the same arguments."
         : `The change is authorized; a human must now confirm it (this is what lets it be sent, once). ${signSteps(pendingPath, paths, 'confirmation', '')}`;
     case OperationStatus.VERIFIED:
       return 'The change was sent once and verified by re-reading the alias on the appliance. Nothing to sign.';
@@ -91,7 +91,12 @@ export function nextStepOf(result: AliasDescriptionChangeResult, pendingPath: st
       if (pendingPath !== null) {
         return (
           'NOT done: the outcome of the change is uncertain and it is never resent. A human must look at the alias on the appliance and record what they saw. ' +
-          signSteps(pendingPath, paths, 'reconciliation', ' --outcome APPLIED|NOT_APPLIED (what you observed; if you do not know, do not sign)')
+          signSteps(
+            pendingPath,
+            paths,
+            'reconciliation',
+            ' --outcome APPLIED|NOT_APPLIED (what you observed; if you do not know, do not sign)',
+          )
         );
       }
       return 'NOT done: the change is in flight or its outcome is being settled. Call this tool again with the same arguments later; the operator can inspect the write directory with `pfsense-mcp admin`.';
@@ -103,7 +108,13 @@ export function nextStepOf(result: AliasDescriptionChangeResult, pendingPath: st
 /** The tool's result object: absolute pending path, next_step; `refused` has one shape whatever refused. */
 export function writeToolOutputOf(result: AliasDescriptionChangeResult, paths: WriteToolPaths): WriteToolOutput {
   if (result.status === OperationStatus.REFUSED) {
-    return { status: result.status, operation_id: null, contract_id: null, pending_request: null, next_step: nextStepOf(result, null, paths) };
+    return {
+      status: result.status,
+      operation_id: null,
+      contract_id: null,
+      pending_request: null,
+      next_step: nextStepOf(result, null, paths),
+    };
   }
   const pendingPath = result.pendingRequest === null ? null : join(paths.outboxDirectory, result.pendingRequest);
   return {
@@ -119,7 +130,10 @@ const ARGUMENT: Readonly<Record<string, string>> = Object.freeze({ aliasName: 'a
 
 function inputErrorOf(error: CoordinatorInputError): ToolCallError {
   const argument = ARGUMENT[error.argument] ?? 'input';
-  const rule = error.code === 'UNKNOWN_ALIAS' ? 'names no alias on the appliance (UNKNOWN_ALIAS)' : `is invalid${error.reason === null ? '' : ` (${error.reason})`}`;
+  const rule =
+    error.code === 'UNKNOWN_ALIAS'
+      ? 'names no alias on the appliance (UNKNOWN_ALIAS)'
+      : `is invalid${error.reason === null ? '' : ` (${error.reason})`}`;
   return new ToolCallError(ToolErrorCode.INVALID_INPUT, { detail: `${argument} ${rule}` });
 }
 

@@ -35,7 +35,10 @@ export const ALIASES = Object.freeze([
   { name: 'DMZ_HOSTS', type: 'host', descr: 'DMZ', address: ['10.3.0.10'], detail: ['web'] },
   { name: 'VPN_PEERS', type: 'host', descr: 'Peers', address: ['10.9.0.1'], detail: ['peer'] },
 ]);
-export const SIM_DATA = Object.freeze({ [ALIASES_PATH]: ALIASES, [STATUS_PATH]: { platform: 'Netgate 4200', netgate_id: 'a1b2c3d4e5f60718' } });
+export const SIM_DATA = Object.freeze({
+  [ALIASES_PATH]: ALIASES,
+  [STATUS_PATH]: { platform: 'Netgate 4200', netgate_id: 'a1b2c3d4e5f60718' },
+});
 
 export interface OperatorKey {
   readonly privateKey: Uint8Array;
@@ -65,7 +68,11 @@ export interface Driver {
  * `clockOffsetMs` (≤ 0, within the signatures' clock-skew allowance) runs this composition that far in the past:
  * what it writes happened "earlier" — e.g. a change verified longer ago than the default cooldown.
  */
-export async function openDriver(dir: string, sim: { url: string; apiKey: string }, options: { readonly clockOffsetMs?: number } = {}): Promise<Driver> {
+export async function openDriver(
+  dir: string,
+  sim: { url: string; apiKey: string },
+  options: { readonly clockOffsetMs?: number } = {},
+): Promise<Driver> {
   const layout = writeDirectoryLayout(dir);
   const offset = options.clockOffsetMs ?? 0;
   const clock = (): number => Date.now() + offset;
@@ -78,17 +85,35 @@ export async function openDriver(dir: string, sim: { url: string; apiKey: string
     rateLimits: LOOSE_RATE_LIMITS,
     ...createStoreEvidenceVerifiers({ authorities }),
   });
-  const consumption = await SqliteConsumptionStore.open({ directory: layout.storeDir, masterKeyFile: layout.masterKeyFile, clock, anchor: { file: layout.consumptionAnchorFile } });
+  const consumption = await SqliteConsumptionStore.open({
+    directory: layout.storeDir,
+    masterKeyFile: layout.masterKeyFile,
+    clock,
+    anchor: { file: layout.consumptionAnchorFile },
+  });
   const transports: HttpTransport[] = [];
   const transport = (): HttpTransport => {
-    const t = createHttpTransport({ baseUrl: sim.url, allowHttpLoopback: true, authHeader: { name: 'X-API-Key', value: sim.apiKey }, keepAlive: false });
+    const t = createHttpTransport({
+      baseUrl: sim.url,
+      allowHttpLoopback: true,
+      authHeader: { name: 'X-API-Key', value: sim.apiKey },
+      keepAlive: false,
+    });
     transports.push(t);
     return t;
   };
   const readClient = new RestApiClient(transport());
-  const executor = new MutationExecutor({ store, writeClient: new WriteApiClient(transport()), readClient, policy: ALIAS_WRITE_POLICY, clock });
+  const executor = new MutationExecutor({
+    store,
+    writeClient: new WriteApiClient(transport()),
+    readClient,
+    policy: ALIAS_WRITE_POLICY,
+    clock,
+  });
   const server = readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
-  const serverAuthorities = PinnedAuthoritySet.of([{ keyId: server.keyId, publicKey: server.publicKey, role: 'server-request', active: true }]);
+  const serverAuthorities = PinnedAuthoritySet.of([
+    { keyId: server.keyId, publicKey: server.publicKey, role: 'server-request', active: true },
+  ]);
   const driver = new AliasDescriptionOperationDriver({
     store,
     consumption,
@@ -108,7 +133,8 @@ export async function openDriver(dir: string, sim: { url: string; apiKey: string
     layout,
     store,
     request: (aliasName, description) => driver.requestAliasDescriptionChange({ aliasName, description }),
-    pending: (fileName) => verifyPendingRequest(parseArtifact(readFileSync(join(layout.outboxDir, fileName))), { serverAuthorities, nowMs: Date.now() }),
+    pending: (fileName) =>
+      verifyPendingRequest(parseArtifact(readFileSync(join(layout.outboxDir, fileName))), { serverAuthorities, nowMs: Date.now() }),
     close: () => {
       store.close();
       consumption.close();

@@ -93,7 +93,12 @@ function isAlive(pid: number): boolean {
 
 /** The built server spawned by the v2 SDK Client over stdio, pinned to 2026-07-28 unless `era` says otherwise. */
 export async function connectBuilt(env: Record<string, string>, args: string[] = [], era: Era = 'modern'): Promise<ConnectedServer> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [serverMain, ...args], env: serverEnv(env), stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [serverMain, ...args],
+    env: serverEnv(env),
+    stderr: 'pipe',
+  });
   let stderr = '';
   const stream = transport.stderr;
   stream?.on('data', (chunk: Buffer) => {

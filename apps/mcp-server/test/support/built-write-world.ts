@@ -72,7 +72,9 @@ export function useBuiltWriteWorld(aliases: readonly SimAlias[]): BuiltWriteWorl
   beforeAll(async () => {
     ensureBuilt();
     await ensureSignerBuilt();
-    sim = await startSimulator({ data: { [ALIASES_PATH]: aliases, [STATUS_PATH]: { platform: 'Netgate 4200', netgate_id: 'a1b2c3d4e5f60718' } } });
+    sim = await startSimulator({
+      data: { [ALIASES_PATH]: aliases, [STATUS_PATH]: { platform: 'Netgate 4200', netgate_id: 'a1b2c3d4e5f60718' } },
+    });
     apiKeyFile = writeKeyFile(sim.apiKey);
   }, 180_000);
 
@@ -90,7 +92,11 @@ export function useBuiltWriteWorld(aliases: readonly SimAlias[]): BuiltWriteWorl
     if (apiKeyFile === undefined) throw new Error('the API key file is not written (outside the suite hooks)');
     return apiKeyFile;
   };
-  const applianceEnv = (): Record<string, string> => ({ PFSENSE_URL: running().url, PFSENSE_API_KEY_FILE: keyFile(), PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' });
+  const applianceEnv = (): Record<string, string> => ({
+    PFSENSE_URL: running().url,
+    PFSENSE_API_KEY_FILE: keyFile(),
+    PFSENSE_ALLOW_HTTP_LOOPBACK: 'true',
+  });
   const env = (host: HostSetup | null, extra: Record<string, string> = {}): Record<string, string> => ({
     ...applianceEnv(),
     PFSENSE_PROFILE: 'write_protected',

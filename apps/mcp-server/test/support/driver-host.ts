@@ -49,12 +49,22 @@ export async function setUpDriverHost(
 }
 
 /** The operator signs the pending request `pendingFile` with `key`; `admin inbox add` installs it. */
-export async function installSigned(admin: AdminRunner, host: Pick<DriverHost, 'dir' | 'driver'>, pendingFile: string | null, key: OperatorKey): Promise<void> {
+export async function installSigned(
+  admin: AdminRunner,
+  host: Pick<DriverHost, 'dir' | 'driver'>,
+  pendingFile: string | null,
+  key: OperatorKey,
+): Promise<void> {
   await ok(admin, ['inbox', 'add', '--dir', host.dir, signedFile(host.driver, pendingFile ?? '', key)]);
 }
 
 /** requested → signed authorization → PREPARED → signed confirmation → the executor's answer (the third request). */
-export async function confirmAndRun(admin: AdminRunner, host: Pick<DriverHost, 'dir' | 'driver' | 'plan' | 'confirm'>, alias: string, description: string): ReturnType<Driver['request']> {
+export async function confirmAndRun(
+  admin: AdminRunner,
+  host: Pick<DriverHost, 'dir' | 'driver' | 'plan' | 'confirm'>,
+  alias: string,
+  description: string,
+): ReturnType<Driver['request']> {
   const r1 = await host.driver.request(alias, description);
   await installSigned(admin, host, r1.pendingRequest, host.plan);
   const r2 = await host.driver.request(alias, description);

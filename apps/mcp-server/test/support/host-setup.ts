@@ -48,16 +48,37 @@ export function setUpHost(pinned: readonly HostRole[] = ROLES): HostSetup {
   for (const role of ROLES) {
     const k = ok(runSigner(['keygen', '--role', role, '--out', operatorDir, '--json']), `keygen ${role}`);
     keys[role] = String(k.json['private_key_file']);
-    if (pinned.includes(role)) ok(runAdmin(['trust', '--dir', dir, '--role', role, '--public-key', String(k.json['public_key_file']), '--json']), `trust ${role}`);
+    if (pinned.includes(role))
+      ok(runAdmin(['trust', '--dir', dir, '--role', role, '--public-key', String(k.json['public_key_file']), '--json']), `trust ${role}`);
   }
-  return Object.freeze({ root, dir, serverPub, operatorDir, signedDir, keys: Object.freeze(keys), cleanup: () => rmSync(root, { recursive: true, force: true }) });
+  return Object.freeze({
+    root,
+    dir,
+    serverPub,
+    operatorDir,
+    signedDir,
+    keys: Object.freeze(keys),
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  });
 }
 
 /** review (reads the approval prefix the signer shows), sign --approve, then `admin inbox add`. Returns the prefix. */
 export function approve(host: HostSetup, requestFile: string, role: HostRole, outcome?: 'APPLIED' | 'NOT_APPLIED'): string {
   const review = ok(runSigner(['review', requestFile, '--server-key', host.serverPub, '--json']), 'review');
   const prefix = String((review.json['review'] as Record<string, unknown>)['approve_prefix']);
-  const args = ['sign', requestFile, '--key', host.keys[role], '--server-key', host.serverPub, '--out', host.signedDir, '--approve', prefix, '--json'];
+  const args = [
+    'sign',
+    requestFile,
+    '--key',
+    host.keys[role],
+    '--server-key',
+    host.serverPub,
+    '--out',
+    host.signedDir,
+    '--approve',
+    prefix,
+    '--json',
+  ];
   if (outcome !== undefined) args.push('--outcome', outcome);
   const signed = ok(runSigner(args), 'sign');
   const file = String(signed.json['file']);

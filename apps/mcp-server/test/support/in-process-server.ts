@@ -6,7 +6,15 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Client } from '@modelcontextprotocol/client';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '@pfsense-mcp/pfsense-sim';
 import type { Profile } from '@pfsense-mcp/policy';
-import { buildReadClient, createLogger, createMcpServer, observeToolCalls, type ServerFactory, type ToolSelection, type TransportLimits } from '../../src/index.js';
+import {
+  buildReadClient,
+  createLogger,
+  createMcpServer,
+  observeToolCalls,
+  type ServerFactory,
+  type ToolSelection,
+  type TransportLimits,
+} from '../../src/index.js';
 import { assertEra, newClient, type Era } from './clients.js';
 
 export interface Harness {

@@ -47,10 +47,18 @@ export function useInProcessWriteWorld(): InProcessWriteWorld {
       open.push(() => w.cleanup());
       return w;
     },
-    harness: async (w: TestWriteDirectory | null, extra: Parameters<typeof serverConfig>[1] = {}, options: HarnessOptions = {}): Promise<WriteHarness> => {
+    harness: async (
+      w: TestWriteDirectory | null,
+      extra: Parameters<typeof serverConfig>[1] = {},
+      options: HarnessOptions = {},
+    ): Promise<WriteHarness> => {
       const writeKeyFile = w === null ? null : keyFile(w.root, `write-key-${Math.random().toString(16).slice(2)}`, WRITE_KEY);
       const config = serverConfig(running(), {
-        write: { dir: w?.layout.dir ?? null, anchorDir: w?.layout.anchorDirIsExternal === true ? w.layout.anchorDir : null, apiKeyFile: writeKeyFile },
+        write: {
+          dir: w?.layout.dir ?? null,
+          anchorDir: w?.layout.anchorDirIsExternal === true ? w.layout.anchorDir : null,
+          apiKeyFile: writeKeyFile,
+        },
         ...extra,
       });
       const h = await startWriteHarness(config, options.readKey ?? READ_KEY, options);

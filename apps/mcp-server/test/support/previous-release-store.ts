@@ -12,10 +12,19 @@ const RATE_SCOPE = 'policy-windows';
 
 /** Runs `script` in a child with better-sqlite3 `D`, the database `db`, and JSON `arg`; returns its stdout. */
 function sqlite(db: string, script: string, arg: unknown = null): string {
-  const r = spawnSync(process.execPath, ['-e', `const D = require('better-sqlite3'); const db = new D(process.argv[1]); const arg = JSON.parse(process.argv[2]); ${script}; db.close();`, db, JSON.stringify(arg)], {
-    encoding: 'utf8',
-    cwd: process.cwd(),
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      `const D = require('better-sqlite3'); const db = new D(process.argv[1]); const arg = JSON.parse(process.argv[2]); ${script}; db.close();`,
+      db,
+      JSON.stringify(arg),
+    ],
+    {
+      encoding: 'utf8',
+      cwd: process.cwd(),
+    },
+  );
   if (r.status !== 0) throw new Error(`sqlite child failed: ${r.stderr}`);
   return r.stdout;
 }
@@ -32,11 +41,15 @@ export function rewriteAsPreviousRelease(contractsDatabase: string, masterKeyFil
   const master = readMasterKeyFile(masterKeyFile);
   const key = deriveStoreKeys(master).recordMac;
   master.fill(0);
-  const mac = (domain: string, parts: readonly (string | Uint8Array)[]) => Buffer.from(hmacSha256(key, frame([domain, ...parts]))).toString('hex');
+  const mac = (domain: string, parts: readonly (string | Uint8Array)[]) =>
+    Buffer.from(hmacSha256(key, frame([domain, ...parts]))).toString('hex');
   let rate: { state: string; mac: string } | null = null;
   if (read.rate !== null) {
     const bytes = canonicalBytes((JSON.parse(read.rate) as { windows: CanonicalValue }).windows);
-    rate = { state: Buffer.from(bytes).toString('hex'), mac: mac('pfsense-mcp/contract-store/rate-window/v1', [read.storeId, RATE_SCOPE, bytes]) };
+    rate = {
+      state: Buffer.from(bytes).toString('hex'),
+      mac: mac('pfsense-mcp/contract-store/rate-window/v1', [read.storeId, RATE_SCOPE, bytes]),
+    };
   }
   const metaMac = mac('pfsense-mcp/contract-store/meta/v1', [read.storeId, '1', String(read.createdAt)]);
   sqlite(
@@ -58,7 +71,12 @@ export function rewriteAsNewerRelease(contractsDatabase: string, version: number
 
 /** The store schema version the meta row records (read without the key). */
 export function recordedStoreVersion(contractsDatabase: string): number {
-  return Number(sqlite(contractsDatabase, "process.stdout.write(String(db.prepare('SELECT schema_version FROM store_meta WHERE id = 1').get().schema_version))"));
+  return Number(
+    sqlite(
+      contractsDatabase,
+      "process.stdout.write(String(db.prepare('SELECT schema_version FROM store_meta WHERE id = 1').get().schema_version))",
+    ),
+  );
 }
 
 /** Changes the rate row's bytes without its MAC (e.g. someone clearing a cooldown while the store is closed); returns a function that puts the original bytes back. */
@@ -69,6 +87,10 @@ export function tamperRateRow(contractsDatabase: string): () => void {
       " db.prepare('UPDATE rate_windows SET state = ? WHERE scope = ?').run(Buffer.from(r.state.toString('utf8').replace(/[0-9]{13}/g, '1000000000000')), 'policy-windows')",
   );
   return () => {
-    sqlite(contractsDatabase, "db.prepare('UPDATE rate_windows SET state = ? WHERE scope = ?').run(Buffer.from(arg, 'hex'), 'policy-windows')", original);
+    sqlite(
+      contractsDatabase,
+      "db.prepare('UPDATE rate_windows SET state = ? WHERE scope = ?').run(Buffer.from(arg, 'hex'), 'policy-windows')",
+      original,
+    );
   };
 }

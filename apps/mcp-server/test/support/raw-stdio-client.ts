@@ -4,7 +4,11 @@ import { readFileSync } from 'node:fs';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawnBuilt } from './built-server.js';
 
-export type Reply = Record<string, unknown> & { readonly id?: unknown; readonly result?: Record<string, unknown>; readonly error?: { code: number; message: string; data?: { code?: string } } };
+export type Reply = Record<string, unknown> & {
+  readonly id?: unknown;
+  readonly result?: Record<string, unknown>;
+  readonly error?: { code: number; message: string; data?: { code?: string } };
+};
 
 export interface RawServer {
   readonly child: ChildProcessWithoutNullStreams;
@@ -80,5 +84,8 @@ export function spawnRaw(env: Record<string, string>): RawServer {
 /** The complete JSON lines of a stderr capture (the last one may still be arriving). */
 export function logLines(stderr: string): Record<string, unknown>[] {
   const complete = stderr.slice(0, stderr.lastIndexOf('\n') + 1);
-  return complete.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return complete
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }

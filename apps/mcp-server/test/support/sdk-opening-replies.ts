@@ -7,7 +7,14 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { AliasDescriptionWriteFacade } from '@pfsense-mcp/coordinator';
 import type { Profile } from '@pfsense-mcp/policy';
 import type { RestApiClient } from '@pfsense-mcp/pfsense-read';
-import { attachReadTools, createServerFactory, registerWriteOperationsTool, registerWriteTool, WRITE_OPERATIONS_TOOL_NAME, WRITE_TOOL_NAME } from '../../src/index.js';
+import {
+  attachReadTools,
+  createServerFactory,
+  registerWriteOperationsTool,
+  registerWriteTool,
+  WRITE_OPERATIONS_TOOL_NAME,
+  WRITE_TOOL_NAME,
+} from '../../src/index.js';
 
 export interface SdkSelection {
   readonly profile: Profile;
@@ -25,7 +32,8 @@ export async function sdkReplies(selection: SdkSelection, requests: readonly JSO
   const facade = {} as AliasDescriptionWriteFacade;
   const paths = { writeDirectory: '/w', outboxDirectory: '/w/outbox', serverPublicKeyFile: '/w/server-request.pub' };
   if (selection.writeTools?.includes(WRITE_TOOL_NAME)) factory.attach((server) => registerWriteTool(server, facade, paths));
-  if (selection.writeTools?.includes(WRITE_OPERATIONS_TOOL_NAME)) factory.attach((server) => registerWriteOperationsTool(server, facade, paths));
+  if (selection.writeTools?.includes(WRITE_OPERATIONS_TOOL_NAME))
+    factory.attach((server) => registerWriteOperationsTool(server, facade, paths));
   const sent: JSONRPCMessage[] = [];
   let notify = (): void => undefined;
   const transport: Transport = {

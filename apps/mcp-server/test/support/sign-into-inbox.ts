@@ -27,7 +27,9 @@ export function signIntoInbox(w: TestWriteDirectory, path: string, outcome?: 'AP
   const request = verified(w, path);
   let signed: Artifact;
   if (request.kind === 'pfsense-mcp/authorization-request') {
-    signed = createPlanAuthorizationFromRequest(request as PendingAuthorizationRequest, w.operator['plan-authorization'], { issuedAt: Date.now() });
+    signed = createPlanAuthorizationFromRequest(request as PendingAuthorizationRequest, w.operator['plan-authorization'], {
+      issuedAt: Date.now(),
+    });
   } else if (request.kind === 'pfsense-mcp/confirmation-request') {
     signed = createConfirmationEvidence(request as PendingConfirmationRequest, w.operator.confirmation, { issuedAt: Date.now() });
   } else if (request.kind === 'pfsense-mcp/reconciliation-request') {

@@ -6,7 +6,13 @@ import { request as httpRequest } from 'node:http';
  * One request to the simulator on a fresh connection (no keep-alive: a pooled socket the server closed while
  * idle would reset under load). Returns the status and the parsed JSON body.
  */
-export function simRequest(url: string, apiKey: string, method: 'GET' | 'PATCH', path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+export function simRequest(
+  url: string,
+  apiKey: string,
+  method: 'GET' | 'PATCH',
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: unknown }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = httpRequest(

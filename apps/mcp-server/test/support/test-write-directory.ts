@@ -43,7 +43,15 @@ export async function initTestWriteDirectory(
   chmodSync(root, 0o700);
   const anchorDir = options.externalAnchors === true ? join(root, 'other-medium') : null;
   const layout = writeDirectoryLayout(join(root, 'dir'), anchorDir);
-  for (const d of [layout.dir, layout.storeDir, layout.keysDir, layout.localAnchorDir, layout.inboxDir, layout.outboxDir, layout.anchorDir]) {
+  for (const d of [
+    layout.dir,
+    layout.storeDir,
+    layout.keysDir,
+    layout.localAnchorDir,
+    layout.inboxDir,
+    layout.outboxDir,
+    layout.anchorDir,
+  ]) {
     mkdirSync(d, { recursive: true, mode: 0o700 });
     chmodSync(d, 0o700);
   }
@@ -52,9 +60,19 @@ export async function initTestWriteDirectory(
   const server = operatorKey();
   writeEd25519PrivateKeyFile(layout.serverRequestKeyFile, server.privateKey);
   writeFileSync(layout.serverRequestPublicKeyFile, `${bytesToHex(server.publicKey)}\n`, { mode: 0o600, flag: 'wx' });
-  const store = await SqliteRecoveryContractStore.open({ directory: layout.storeDir, masterKey, clock: Date.now, anchor: { file: layout.contractsAnchorFile } });
+  const store = await SqliteRecoveryContractStore.open({
+    directory: layout.storeDir,
+    masterKey,
+    clock: Date.now,
+    anchor: { file: layout.contractsAnchorFile },
+  });
   store.close();
-  const consumption = await SqliteConsumptionStore.open({ directory: layout.storeDir, masterKey, clock: Date.now, anchor: { file: layout.consumptionAnchorFile } });
+  const consumption = await SqliteConsumptionStore.open({
+    directory: layout.storeDir,
+    masterKey,
+    clock: Date.now,
+    anchor: { file: layout.consumptionAnchorFile },
+  });
   consumption.close();
   const operator = Object.freeze({ 'plan-authorization': operatorKey(), confirmation: operatorKey(), reconciliation: operatorKey() });
   const pin = (roles: readonly OperatorRole[]) =>
@@ -76,14 +94,24 @@ export function keyFile(dir: string, name: string, apiKey: string): string {
 
 /** Appends one refusal row to the contract store's chain (its anchor advances), as any refused call would. */
 export async function advanceContractStore(w: TestWriteDirectory): Promise<void> {
-  const store = await SqliteRecoveryContractStore.open({ directory: w.layout.storeDir, masterKey: w.masterKey, clock: Date.now, anchor: { file: w.layout.contractsAnchorFile } });
+  const store = await SqliteRecoveryContractStore.open({
+    directory: w.layout.storeDir,
+    masterKey: w.masterKey,
+    clock: Date.now,
+    anchor: { file: w.layout.contractsAnchorFile },
+  });
   store.recordRefusal({ gate: 'SIGNATURE', refusalClass: 'ANOMALY' });
   store.close();
 }
 
 /** Consumes one authorization id in the consumption store (its anchor advances). */
 export async function advanceConsumptionStore(w: TestWriteDirectory): Promise<void> {
-  const consumption = await SqliteConsumptionStore.open({ directory: w.layout.storeDir, masterKey: w.masterKey, clock: Date.now, anchor: { file: w.layout.consumptionAnchorFile } });
+  const consumption = await SqliteConsumptionStore.open({
+    directory: w.layout.storeDir,
+    masterKey: w.masterKey,
+    clock: Date.now,
+    anchor: { file: w.layout.consumptionAnchorFile },
+  });
   consumption.tryConsume(`auth-${Date.now()}`);
   consumption.close();
 }

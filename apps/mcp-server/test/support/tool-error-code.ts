@@ -3,6 +3,6 @@
 
 /** The `error.code` of `result`'s first text block, or undefined when it carries none. */
 export function toolErrorCode(result: object): string | undefined {
-  const text = ((result as { content?: { text?: string }[] }).content)?.[0]?.text ?? '{}';
+  const text = (result as { content?: { text?: string }[] }).content?.[0]?.text ?? '{}';
   return (JSON.parse(text) as { error?: { code?: string } }).error?.code;
 }

@@ -16,9 +16,15 @@ export interface WriteResult {
  * Calls the write tool; returns the structured result (plus its text block as `raw`). `timeoutMs` is the SDK's
  * request timeout: the suites with many process starts on a loaded machine give it more than the default.
  */
-export async function callWrite(client: Client, args: Record<string, unknown>, options: { readonly timeoutMs?: number } = {}): Promise<WriteResult & { raw: string }> {
+export async function callWrite(
+  client: Client,
+  args: Record<string, unknown>,
+  options: { readonly timeoutMs?: number } = {},
+): Promise<WriteResult & { raw: string }> {
   const request = { name: WRITE_TOOL, arguments: args };
-  const r = (await (options.timeoutMs === undefined ? client.callTool(request) : client.callTool(request, { timeout: options.timeoutMs }))) as {
+  const r = (await (options.timeoutMs === undefined
+    ? client.callTool(request)
+    : client.callTool(request, { timeout: options.timeoutMs }))) as {
     content: { type: string; text: string }[];
     structuredContent?: unknown;
     isError?: boolean;

@@ -24,7 +24,9 @@ interface WritePathRow {
 }
 /** The generated least-privilege table's write-path rows (docs/pfrest-privileges.json). */
 export const WRITE_PATH_ROWS = (
-  JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'pfrest-privileges.json'), 'utf8')) as { write_path: readonly WritePathRow[] }
+  JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'pfrest-privileges.json'), 'utf8')) as {
+    write_path: readonly WritePathRow[];
+  }
 ).write_path;
 /**
  * The READ key holds exactly the table's `read` rows of the write path (plus the one GET of --check-config and the

@@ -29,8 +29,10 @@ export class FileAntiRollbackAnchor implements AntiRollbackAnchor {
 
   constructor(options: FileAntiRollbackAnchorOptions) {
     assertObject(options, 'FileAntiRollbackAnchor: "options"');
-    if (typeof options.path !== 'string' || options.path.length === 0) throw new TypeError('FileAntiRollbackAnchor: "path" must be a non-empty string');
-    if (!(options.macKey instanceof Uint8Array) || options.macKey.length < 32) throw new TypeError('FileAntiRollbackAnchor: "macKey" must be at least 32 bytes');
+    if (typeof options.path !== 'string' || options.path.length === 0)
+      throw new TypeError('FileAntiRollbackAnchor: "path" must be a non-empty string');
+    if (!(options.macKey instanceof Uint8Array) || options.macKey.length < 32)
+      throw new TypeError('FileAntiRollbackAnchor: "macKey" must be at least 32 bytes');
     this.path = options.path;
     this.#key = new Uint8Array(options.macKey);
   }
@@ -39,7 +41,13 @@ export class FileAntiRollbackAnchor implements AntiRollbackAnchor {
     const accepted = record.acceptedRestoreAt ?? null;
     const epoch = record.keyEpoch ?? FIRST_KEY_EPOCH;
     if (epoch !== FIRST_KEY_EPOCH) {
-      return rowMac(this.#key, MacDomain.ANCHOR_V3, [record.storeId, String(record.sequence), record.headMac, accepted === null ? 'none' : String(accepted), String(epoch)]);
+      return rowMac(this.#key, MacDomain.ANCHOR_V3, [
+        record.storeId,
+        String(record.sequence),
+        record.headMac,
+        accepted === null ? 'none' : String(accepted),
+        String(epoch),
+      ]);
     }
     if (accepted === null) return rowMac(this.#key, MacDomain.ANCHOR, [record.storeId, String(record.sequence), record.headMac]);
     return rowMac(this.#key, MacDomain.ANCHOR_V2, [record.storeId, String(record.sequence), record.headMac, String(accepted)]);
@@ -61,7 +69,8 @@ export class FileAntiRollbackAnchor implements AntiRollbackAnchor {
     } catch {
       throw new AnchorError('ANCHOR_CORRUPT', 'anchor file is not valid JSON');
     }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new AnchorError('ANCHOR_CORRUPT', 'anchor file malformed');
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new AnchorError('ANCHOR_CORRUPT', 'anchor file malformed');
     const o = parsed as Record<string, unknown>;
     const keys = Object.keys(o).sort().join(',');
     // v1: no accepted restore; v2: `accepted_restore_at` (UTC ms) bound into the MAC; v3: also `key_epoch` (>= 2)
@@ -72,7 +81,10 @@ export class FileAntiRollbackAnchor implements AntiRollbackAnchor {
     if (
       !(v2 || v3 || (keys === 'head_mac,mac,sequence,store_id,v' && o.v === 1)) ||
       (v2 && !acceptedOk(o.accepted_restore_at)) ||
-      (v3 && ((o.accepted_restore_at !== null && !acceptedOk(o.accepted_restore_at)) || !isKeyEpoch(o.key_epoch) || o.key_epoch === FIRST_KEY_EPOCH)) ||
+      (v3 &&
+        ((o.accepted_restore_at !== null && !acceptedOk(o.accepted_restore_at)) ||
+          !isKeyEpoch(o.key_epoch) ||
+          o.key_epoch === FIRST_KEY_EPOCH)) ||
       !isSafeToken(o.store_id) ||
       typeof o.sequence !== 'number' ||
       !Number.isSafeInteger(o.sequence) ||
@@ -91,7 +103,10 @@ export class FileAntiRollbackAnchor implements AntiRollbackAnchor {
       ...(v3 ? { keyEpoch: o.key_epoch as number } : {}),
     });
     if (!macMatches(this.#mac(record), Buffer.from(o.mac, 'hex'))) {
-      throw new AnchorError('ANCHOR_MAC', `anchor file failed authentication (it says master-key epoch ${record.keyEpoch ?? FIRST_KEY_EPOCH}: a key of another epoch, or tampered)`);
+      throw new AnchorError(
+        'ANCHOR_MAC',
+        `anchor file failed authentication (it says master-key epoch ${record.keyEpoch ?? FIRST_KEY_EPOCH}: a key of another epoch, or tampered)`,
+      );
     }
     return record;
   }

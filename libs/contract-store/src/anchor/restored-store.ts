@@ -12,11 +12,15 @@ import { storeWrite } from '../store/store-write.js';
  * RECONCILIATION contract of the restored copy may disagree with what the appliance now holds.
  */
 export function refuseRestoreWithWorkInFlight(s: StoreState): void {
-  const row = s.db.prepare("SELECT contract_id FROM contracts WHERE state IN ('EXECUTING','ROLLING_BACK','RECONCILIATION') ORDER BY contract_id LIMIT 1").get() as
-    | { contract_id: string }
-    | undefined;
+  const row = s.db
+    .prepare("SELECT contract_id FROM contracts WHERE state IN ('EXECUTING','ROLLING_BACK','RECONCILIATION') ORDER BY contract_id LIMIT 1")
+    .get() as { contract_id: string } | undefined;
   if (row !== undefined) {
-    throw new PreconditionError('RESTORE_WITH_WORK_IN_FLIGHT', row.contract_id, 'a restore is not accepted while a contract is EXECUTING, ROLLING_BACK or RECONCILIATION');
+    throw new PreconditionError(
+      'RESTORE_WITH_WORK_IN_FLIGHT',
+      row.contract_id,
+      'a restore is not accepted while a contract is EXECUTING, ROLLING_BACK or RECONCILIATION',
+    );
   }
 }
 
@@ -29,7 +33,9 @@ export function refuseRestoreWithWorkInFlight(s: StoreState): void {
 export function expireAfterRestore(s: StoreState): void {
   storeWrite(s, 'expireAfterRestore', () => {
     const now = nowOf(s);
-    for (const row of s.db.prepare("SELECT * FROM contracts WHERE state IN ('PREPARING','PREPARED') ORDER BY contract_id").all() as ContractRow[]) {
+    for (const row of s.db
+      .prepare("SELECT * FROM contracts WHERE state IN ('PREPARING','PREPARED') ORDER BY contract_id")
+      .all() as ContractRow[]) {
       const c = verifyRow(s, row);
       transition(s, c, c.state_version, RecoveryEvent.EXPIRE, {}, { outcomeClass: 'RESTORED_FROM_BACKUP' }, now);
     }

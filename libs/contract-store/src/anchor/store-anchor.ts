@@ -20,7 +20,8 @@ export function checkAgainstAnchor(s: StoreState): { head: AuditHead; advance: b
   const head = auditHead(s);
   const mark = s.anchor.read();
   if (mark === null) throw new StoreRollbackError('ANCHOR_MISSING', null, head.sequence);
-  if ((mark.keyEpoch ?? FIRST_KEY_EPOCH) !== s.keyEpoch) throw new KeyEpochMismatchError('the anchor', s.keyEpoch, mark.keyEpoch ?? FIRST_KEY_EPOCH);
+  if ((mark.keyEpoch ?? FIRST_KEY_EPOCH) !== s.keyEpoch)
+    throw new KeyEpochMismatchError('the anchor', s.keyEpoch, mark.keyEpoch ?? FIRST_KEY_EPOCH);
   const acceptedRestoreAt = mark.acceptedRestoreAt ?? null;
   if (mark.storeId !== s.storeId) throw new StoreRollbackError('STORE_MISMATCH', mark.sequence, head.sequence);
   if (head.sequence < mark.sequence) throw new StoreRollbackError('BEHIND', mark.sequence, head.sequence);
@@ -35,7 +36,13 @@ export function checkAgainstAnchor(s: StoreState): { head: AuditHead; advance: b
 
 /** `acceptedRestoreAt` is carried forward from the mark (it only ever moves forward; see AnchorRecord). */
 function writeAnchor(s: StoreState, head: AuditHead, acceptedRestoreAt: number | null): void {
-  const record: AnchorRecord = { storeId: s.storeId, sequence: head.sequence, headMac: bytesToHex(head.mac), acceptedRestoreAt, keyEpoch: s.keyEpoch };
+  const record: AnchorRecord = {
+    storeId: s.storeId,
+    sequence: head.sequence,
+    headMac: bytesToHex(head.mac),
+    acceptedRestoreAt,
+    keyEpoch: s.keyEpoch,
+  };
   s.anchor.write(record);
 }
 

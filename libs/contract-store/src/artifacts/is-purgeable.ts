@@ -8,7 +8,8 @@ import type { RecoveryContract } from '../model/recovery-contract.js';
  * recovery works from).
  */
 export function isPurgeable(c: RecoveryContract, now: number, retentionMs: number): boolean {
-  if (!Number.isSafeInteger(now) || !Number.isSafeInteger(retentionMs) || retentionMs < 0) throw new TypeError('isPurgeable: "now" and "retentionMs" must be safe integers, retentionMs ≥ 0');
+  if (!Number.isSafeInteger(now) || !Number.isSafeInteger(retentionMs) || retentionMs < 0)
+    throw new TypeError('isPurgeable: "now" and "retentionMs" must be safe integers, retentionMs ≥ 0');
   const cutoff = now - retentionMs;
   if (c.terminal_at === null || c.terminal_at > cutoff || c.artifacts_purged_at !== null) return false;
   if (c.state === RecoveryState.ROLLBACK_FAILED) return c.reservation_release !== null && c.reservation_release.released_at <= cutoff;

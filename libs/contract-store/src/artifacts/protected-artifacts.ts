@@ -64,7 +64,11 @@ export function decryptProtectedArtifact(s: StoreState, contractId: string, purp
     if (row === undefined) throw new ProtectedArtifactError('MISSING', contractId, purpose);
     const ref = c.protected_artifacts[purpose];
     if (row.envelope.length !== ref.envelope_bytes || sha256Hex(row.envelope) !== ref.envelope_sha256) {
-      throw new RecordIntegrityError('ARTIFACT_DIGEST', contractId, `protected artifact ${purpose} does not match the authenticated record`);
+      throw new RecordIntegrityError(
+        'ARTIFACT_DIGEST',
+        contractId,
+        `protected artifact ${purpose} does not match the authenticated record`,
+      );
     }
     let plaintext: Uint8Array;
     try {

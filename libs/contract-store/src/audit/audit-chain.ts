@@ -72,7 +72,16 @@ function writeAuditMacHeader(out: Buffer, prefix: Buffer, withPrefix: boolean, s
 }
 
 /** Writes the MAC input of one row into `out` (at least auditMacInputLength bytes). */
-function writeAuditMacInput(out: Buffer, prefix: Buffer, withPrefix: boolean, sequence: number, contractId: string, contractLength: number, previousMac: Uint8Array, body: Uint8Array): void {
+function writeAuditMacInput(
+  out: Buffer,
+  prefix: Buffer,
+  withPrefix: boolean,
+  sequence: number,
+  contractId: string,
+  contractLength: number,
+  previousMac: Uint8Array,
+  body: Uint8Array,
+): void {
   const at = writeAuditMacHeader(out, prefix, withPrefix, sequence, contractLength);
   const o = at + out.write(contractId, at, 'utf8');
   out.set(previousMac, o);

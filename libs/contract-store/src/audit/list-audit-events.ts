@@ -22,12 +22,21 @@ export function listAuditEvents(s: StoreState, filter: AuditEventFilter = {}): r
   assertOpen(s);
   const limit = filter.limit ?? 100;
   const after = filter.afterSequence ?? 0;
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 10_000) throw new TypeError('listAuditEvents: "limit" must be an integer in 1..10000');
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 10_000)
+    throw new TypeError('listAuditEvents: "limit" must be an integer in 1..10000');
   if (!Number.isSafeInteger(after) || after < 0) throw new TypeError('listAuditEvents: "afterSequence" must be a non-negative integer');
-  if (filter.contractId !== undefined && !isSafeToken(filter.contractId)) throw new TypeError('listAuditEvents: "contractId" must be a safe token');
+  if (filter.contractId !== undefined && !isSafeToken(filter.contractId))
+    throw new TypeError('listAuditEvents: "contractId" must be a safe token');
   const id = filter.contractId ?? null;
   const rows = s.db.transaction(
-    () => s.stmt.auditList.all(id, id, after, limit) as { sequence: number; contract_id: string; body: Buffer; mac: Buffer; previous_mac: Buffer | null }[],
+    () =>
+      s.stmt.auditList.all(id, id, after, limit) as {
+        sequence: number;
+        contract_id: string;
+        body: Buffer;
+        mac: Buffer;
+        previous_mac: Buffer | null;
+      }[],
   )();
   // Each returned row is authenticated against its predecessor's stored MAC (one chain link), so a
   // tampered row is an AuditChainError, never a parse error or a forged event. The whole-chain walk

@@ -1,7 +1,10 @@
 import type { AuditEventBody } from './audit-chain.js';
 
 /** The fields a row that changes no contract state carries; every state, capability and target field is null. */
-export type StateFreeAuditFields = Pick<AuditEventBody, 'at' | 'kind' | 'contract_id' | 'operation_id' | 'event' | 'outcome_class' | 'evidence_digest'>;
+export type StateFreeAuditFields = Pick<
+  AuditEventBody,
+  'at' | 'kind' | 'contract_id' | 'operation_id' | 'event' | 'outcome_class' | 'evidence_digest'
+>;
 
 /**
  * The body of an audit row that records a fact without a transition (a refusal, an accepted restore;

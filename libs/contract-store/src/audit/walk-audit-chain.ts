@@ -88,7 +88,8 @@ function verifyPage(
     if (bodyEnd > bytes.length) return false;
     const mac = scratch.rangeMac(sequence, bytes, contractStart, bodyStart, bodyEnd, at.mac);
     if (!macEqualsAt(mac, bytes, offset)) return false;
-    if (onVerified !== undefined) onVerified(sequence, bytes.toString('utf8', contractStart, bodyStart), bytes.subarray(bodyStart, bodyEnd));
+    if (onVerified !== undefined)
+      onVerified(sequence, bytes.toString('utf8', contractStart, bodyStart), bytes.subarray(bodyStart, bodyEnd));
     at.sequence = sequence;
     at.mac = mac;
     offset = bodyEnd;

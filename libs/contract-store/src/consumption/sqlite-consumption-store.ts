@@ -75,7 +75,14 @@ export class SqliteConsumptionStore {
   /** The anchor's accepted-restore time at open (null: never accepted, or no anchor). */
   #acceptedRestoreAt: number | null = null;
 
-  private constructor(db: Database.Database, key: Uint8Array, storeId: string, clock: () => number, anchor: AntiRollbackAnchor | null, hooks: CrashHooks | undefined) {
+  private constructor(
+    db: Database.Database,
+    key: Uint8Array,
+    storeId: string,
+    clock: () => number,
+    anchor: AntiRollbackAnchor | null,
+    hooks: CrashHooks | undefined,
+  ) {
     this.#db = db;
     this.#keyEpoch = readKeyEpoch(db);
     this.#key = key;
@@ -132,7 +139,9 @@ export class SqliteConsumptionStore {
             if (used.n !== 0) throw new ConsumptionIntegrityError('META_MISSING', 'consumption store metadata is missing');
             const id = `consumption-${randomBytes(16).toString('hex')}`;
             const genesis = rowMac(keys.consumption, MacDomain.CONSUMPTION_GENESIS, [id]);
-            db.prepare('INSERT INTO consumption_meta (id, store_id, schema_version, head_sequence, head_mac, mac) VALUES (1, ?, ?, 0, ?, ?)').run(
+            db.prepare(
+              'INSERT INTO consumption_meta (id, store_id, schema_version, head_sequence, head_mac, mac) VALUES (1, ?, ?, 0, ?, ?)',
+            ).run(
               id,
               SCHEMA_VERSION,
               Buffer.from(genesis),
@@ -164,28 +173,38 @@ export class SqliteConsumptionStore {
 
   /** The authenticated head from the metadata row; the table must hold exactly rows 1..head (no gap, none after). */
   #head(): Head {
-    const meta = this.#meta.get() as { store_id: string; schema_version: number; head_sequence: number; head_mac: Buffer; mac: Buffer } | undefined;
+    const meta = this.#meta.get() as
+      { store_id: string; schema_version: number; head_sequence: number; head_mac: Buffer; mac: Buffer } | undefined;
     if (meta === undefined) throw new ConsumptionIntegrityError('META_MISSING', 'consumption store metadata is missing');
     const expected = consumptionMetaMac(this.#key, meta.store_id, meta.head_sequence, meta.head_mac, this.#keyEpoch);
     if (!macMatches(expected, meta.mac) || meta.schema_version !== SCHEMA_VERSION || meta.store_id !== this.#storeId) {
-      throw new ConsumptionIntegrityError('META_MAC', `consumption store metadata failed authentication (the store says master-key epoch ${this.#keyEpoch}: wrong key or tampered)`);
+      throw new ConsumptionIntegrityError(
+        'META_MAC',
+        `consumption store metadata failed authentication (the store says master-key epoch ${this.#keyEpoch}: wrong key or tampered)`,
+      );
     }
     const stats = this.#stats.get() as { n: number; top: number | null };
     if (stats.n !== meta.head_sequence || (stats.top ?? 0) !== meta.head_sequence) {
-      throw new ConsumptionIntegrityError('CHAIN_BROKEN', 'consumption rows do not match the authenticated head (a row was deleted or added)');
+      throw new ConsumptionIntegrityError(
+        'CHAIN_BROKEN',
+        'consumption rows do not match the authenticated head (a row was deleted or added)',
+      );
     }
     if (meta.head_sequence === 0) {
-      if (!macMatches(this.#genesis, meta.head_mac)) throw new ConsumptionIntegrityError('META_MAC', 'consumption store metadata failed authentication');
+      if (!macMatches(this.#genesis, meta.head_mac))
+        throw new ConsumptionIntegrityError('META_MAC', 'consumption store metadata failed authentication');
     } else {
       const top = this.#atSequence.get(meta.head_sequence) as ConsumedRow;
-      if (!macMatches(new Uint8Array(meta.head_mac), top.mac)) throw new ConsumptionIntegrityError('CHAIN_BROKEN', 'consumption head does not match the last row');
+      if (!macMatches(new Uint8Array(meta.head_mac), top.mac))
+        throw new ConsumptionIntegrityError('CHAIN_BROKEN', 'consumption head does not match the last row');
     }
     return { sequence: meta.head_sequence, mac: new Uint8Array(meta.head_mac) };
   }
 
   /** Authenticates one row against its predecessor (one chain link). */
   #checkRow(row: ConsumedRow): void {
-    if (!Number.isSafeInteger(row.sequence) || row.sequence < 1) throw new ConsumptionIntegrityError('ROW_MALFORMED', 'consumption row is malformed');
+    if (!Number.isSafeInteger(row.sequence) || row.sequence < 1)
+      throw new ConsumptionIntegrityError('ROW_MALFORMED', 'consumption row is malformed');
     let previous: Uint8Array = this.#genesis;
     if (row.sequence > 1) {
       const prior = this.#atSequence.get(row.sequence - 1) as ConsumedRow | undefined;
@@ -203,7 +222,9 @@ export class SqliteConsumptionStore {
       const head = this.#head();
       let previous: Uint8Array = this.#genesis;
       let expected = 1;
-      for (const row of this.#db.prepare('SELECT authorization_id, sequence, consumed_at, mac FROM consumed_authorizations ORDER BY sequence').iterate() as Iterable<ConsumedRow>) {
+      for (const row of this.#db
+        .prepare('SELECT authorization_id, sequence, consumed_at, mac FROM consumed_authorizations ORDER BY sequence')
+        .iterate() as Iterable<ConsumedRow>) {
         if (row.sequence !== expected) throw new ConsumptionIntegrityError('CHAIN_BROKEN', 'consumption chain has a gap');
         if (!macMatches(this.#rowMac(row.sequence, row.authorization_id, row.consumed_at, previous), row.mac)) {
           throw new ConsumptionIntegrityError('ROW_MAC', 'consumption row failed authentication');
@@ -231,14 +252,21 @@ export class SqliteConsumptionStore {
           if (atOpen && head.sequence > 0) throw new StoreRollbackError('ANCHOR_MISSING', null, head.sequence);
         } else {
           if (mark.storeId !== this.#storeId) throw new StoreRollbackError('STORE_MISMATCH', mark.sequence, head.sequence);
-          if ((mark.keyEpoch ?? FIRST_KEY_EPOCH) !== this.#keyEpoch) throw new KeyEpochMismatchError('the anchor', this.#keyEpoch, mark.keyEpoch ?? FIRST_KEY_EPOCH);
+          if ((mark.keyEpoch ?? FIRST_KEY_EPOCH) !== this.#keyEpoch)
+            throw new KeyEpochMismatchError('the anchor', this.#keyEpoch, mark.keyEpoch ?? FIRST_KEY_EPOCH);
           if (mark.sequence > head.sequence) throw new StoreRollbackError('BEHIND', mark.sequence, head.sequence);
           const at = mark.sequence === 0 ? this.#genesis : (this.#atSequence.get(mark.sequence) as ConsumedRow).mac;
           if (bytesToHex(at) !== mark.headMac) throw new StoreRollbackError('DIVERGED', mark.sequence, head.sequence);
           this.#acceptedRestoreAt = mark.acceptedRestoreAt ?? null;
           if (mark.sequence === head.sequence) return;
         }
-        anchor.write({ storeId: this.#storeId, sequence: head.sequence, headMac: bytesToHex(head.mac), acceptedRestoreAt: this.#acceptedRestoreAt, keyEpoch: this.#keyEpoch });
+        anchor.write({
+          storeId: this.#storeId,
+          sequence: head.sequence,
+          headMac: bytesToHex(head.mac),
+          acceptedRestoreAt: this.#acceptedRestoreAt,
+          keyEpoch: this.#keyEpoch,
+        });
       })
       .immediate();
   }
@@ -253,7 +281,13 @@ export class SqliteConsumptionStore {
         const prior = anchor.read();
         const previous = prior?.acceptedRestoreAt ?? null;
         const accepted = previous === null ? now : Math.max(now, previous);
-        anchor.write({ storeId: this.#storeId, sequence: head.sequence, headMac: bytesToHex(head.mac), acceptedRestoreAt: accepted, keyEpoch: this.#keyEpoch });
+        anchor.write({
+          storeId: this.#storeId,
+          sequence: head.sequence,
+          headMac: bytesToHex(head.mac),
+          acceptedRestoreAt: accepted,
+          keyEpoch: this.#keyEpoch,
+        });
         this.#acceptedRestoreAt = accepted;
       })
       .immediate();
@@ -306,7 +340,11 @@ export class SqliteConsumptionStore {
         const sequence = head.sequence + 1;
         const mac = this.#rowMac(sequence, authorizationId, now, head.mac);
         this.#insert.run(authorizationId, sequence, now, Buffer.from(mac));
-        this.#setHead.run(sequence, Buffer.from(mac), Buffer.from(consumptionMetaMac(this.#key, this.#storeId, sequence, mac, this.#keyEpoch)));
+        this.#setHead.run(
+          sequence,
+          Buffer.from(mac),
+          Buffer.from(consumptionMetaMac(this.#key, this.#storeId, sequence, mac, this.#keyEpoch)),
+        );
         this.#crash('after-write-before-commit');
         return true;
       })
@@ -338,7 +376,8 @@ export class SqliteConsumptionStore {
   /** A consistent online copy (SQLite backup API) into a new 0600 file (exclusive creation). */
   async backupTo(path: string): Promise<void> {
     if (this.#closed) throw new StoreClosedError();
-    if (typeof path !== 'string' || path.length === 0 || path.includes('\0')) throw new TypeError('backupTo: "path" must be a non-empty path');
+    if (typeof path !== 'string' || path.length === 0 || path.includes('\0'))
+      throw new TypeError('backupTo: "path" must be a non-empty path');
     createSecureFile(path);
     await this.#db.backup(path);
   }
@@ -357,7 +396,13 @@ export class SqliteConsumptionStore {
 }
 
 /** The metadata MAC (also used by the re-key of a staged copy, rekey-consumption-store-file.ts). */
-export function consumptionMetaMac(key: Uint8Array, storeId: string, headSequence: number, headMac: Uint8Array, keyEpoch: number): Uint8Array {
+export function consumptionMetaMac(
+  key: Uint8Array,
+  storeId: string,
+  headSequence: number,
+  headMac: Uint8Array,
+  keyEpoch: number,
+): Uint8Array {
   return rowMac(key, MacDomain.CONSUMPTION_META, [storeId, String(SCHEMA_VERSION), String(headSequence), headMac, ...epochParts(keyEpoch)]);
 }
 export const CONSUMPTION_SCHEMA_VERSION = SCHEMA_VERSION;

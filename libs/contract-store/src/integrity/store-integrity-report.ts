@@ -26,8 +26,12 @@ export type StoreIntegrityReport =
 
 /** The failure an integrity error describes, or null for any other error (which the caller rethrows). */
 export function integrityFailureOf(error: unknown): StoreIntegrityFailure | null {
-  const f = (table: StoreIntegrityFailure['table'], contractId: string | null, sequence: number | null, kind: string): StoreIntegrityFailure =>
-    Object.freeze({ table, contractId, sequence, kind });
+  const f = (
+    table: StoreIntegrityFailure['table'],
+    contractId: string | null,
+    sequence: number | null,
+    kind: string,
+  ): StoreIntegrityFailure => Object.freeze({ table, contractId, sequence, kind });
   if (error instanceof StoreConsistencyError) return f(error.table, error.contractId, null, error.kind);
   if (error instanceof RecordIntegrityError) return f(error.table, error.contractId, null, error.code);
   if (error instanceof AuditChainError) return f('audit_events', null, error.firstBrokenSequence, error.code);

@@ -31,7 +31,9 @@ export interface IntegrityReport {
  * neither history nor anchor —, then `verifyStoreContents` (the chain and every row against it, the check
  * open runs). Never writes. The first failure as a value-free description; any other error is thrown.
  */
-function checkStore(s: StoreState): { readonly counts: { contracts: number; auditEvents: number } } | { readonly failure: StoreIntegrityFailure } {
+function checkStore(
+  s: StoreState,
+): { readonly counts: { contracts: number; auditEvents: number } } | { readonly failure: StoreIntegrityFailure } {
   try {
     if (s.anchor.read() !== null || auditHead(s).sequence > 0) checkAgainstAnchor(s);
     return { counts: verifyStoreContents(s) };
@@ -76,7 +78,12 @@ export function integrityReport(s: StoreState): IntegrityReport {
       const r = checkStore(s);
       if ('failure' in r) {
         const f = r.failure;
-        const row = f.table === 'anchor' ? (anchor === null ? '' : String(anchor.sequence)) : (f.contractId ?? (f.sequence === null ? '' : String(f.sequence)));
+        const row =
+          f.table === 'anchor'
+            ? anchor === null
+              ? ''
+              : String(anchor.sequence)
+            : (f.contractId ?? (f.sequence === null ? '' : String(f.sequence)));
         failure = { table: f.table, row, kind: f.kind };
       } else if (anchor === null) {
         // An empty store whose anchor is gone: nothing to compare, still not what open left.

@@ -21,7 +21,10 @@ import { walkAuditChain } from '../audit/walk-audit-chain.js';
  * (`'validated'`, the default: integrity checks and migrations; otherwise on first use). Throws the first
  * failure (AuditChainError, RecordIntegrityError, StoreConsistencyError). docs/DESIGN.md §3.
  */
-export function verifyStoreContents(s: StoreState, rateWindows: 'bound' | 'validated' = 'validated'): { contracts: number; auditEvents: number } {
+export function verifyStoreContents(
+  s: StoreState,
+  rateWindows: 'bound' | 'validated' = 'validated',
+): { contracts: number; auditEvents: number } {
   const audited = new AuditedContracts();
   // Each row is folded once it verified, in the same pass over the chain.
   const chain = walkAuditChain(s, 0, s.genesisMac, (sequence, contractId, body) => audited.add(sequence, contractId, body));
@@ -35,7 +38,8 @@ export function verifyStoreContents(s: StoreState, rateWindows: 'bound' | 'valid
     const a = audited.take(row.contract_id);
     if (a === undefined) throw new StoreConsistencyError('contracts', 'ROW_UNEXPECTED', row.contract_id);
     if (r.state_version < a.stateVersion) throw new StoreConsistencyError('contracts', 'ROW_STALE', row.contract_id);
-    if (r.state_version !== a.stateVersion || r.state !== a.state) throw new StoreConsistencyError('contracts', 'ROW_MISMATCH', row.contract_id);
+    if (r.state_version !== a.stateVersion || r.state !== a.state)
+      throw new StoreConsistencyError('contracts', 'ROW_MISMATCH', row.contract_id);
     const holds = RESERVATION_HOLDING_STATES.has(r.state) && !(r.state === RecoveryState.ROLLBACK_FAILED && r.reservation_release !== null);
     if (holds) {
       if (holders.has(r.target_identity_digest)) throw new StoreConsistencyError('contracts', 'ROW_MISMATCH', row.contract_id);
@@ -60,14 +64,24 @@ export function verifyStoreContents(s: StoreState, rateWindows: 'bound' | 'valid
   for (const row of s.stmt.allArtifacts.iterate() as Iterable<{ contract_id: string; purpose: string; envelope: Buffer }>) {
     const expected = artifacts.get(row.contract_id);
     const ref = expected?.refs[row.purpose as ProtectedArtifactPurpose];
-    if (expected === undefined || ref === undefined) throw new StoreConsistencyError('protected_artifacts', 'ROW_UNEXPECTED', row.contract_id);
-    if (!(row.envelope instanceof Uint8Array) || row.envelope.length !== ref.envelope_bytes || sha256Hex(row.envelope) !== ref.envelope_sha256) {
-      throw new RecordIntegrityError('ARTIFACT_DIGEST', row.contract_id, `protected artifact ${row.purpose} does not match the authenticated record`);
+    if (expected === undefined || ref === undefined)
+      throw new StoreConsistencyError('protected_artifacts', 'ROW_UNEXPECTED', row.contract_id);
+    if (
+      !(row.envelope instanceof Uint8Array) ||
+      row.envelope.length !== ref.envelope_bytes ||
+      sha256Hex(row.envelope) !== ref.envelope_sha256
+    ) {
+      throw new RecordIntegrityError(
+        'ARTIFACT_DIGEST',
+        row.contract_id,
+        `protected artifact ${row.purpose} does not match the authenticated record`,
+      );
     }
     expected.seen += 1;
   }
   for (const [contractId, expected] of artifacts) {
-    if (expected.seen !== PROTECTED_ARTIFACT_PURPOSES.length) throw new StoreConsistencyError('protected_artifacts', 'ROW_MISSING', contractId);
+    if (expected.seen !== PROTECTED_ARTIFACT_PURPOSES.length)
+      throw new StoreConsistencyError('protected_artifacts', 'ROW_MISSING', contractId);
   }
 
   s.rate.verifyAll(chain.headSequence, rateWindows);

@@ -25,7 +25,12 @@ export const CONTRACT_STORE_MIGRATIONS: MigrationSet = Object.freeze([
       async up(db: SchemaDb): Promise<void> {
         await db.schema
           .createTable('store_meta')
-          .addColumn('id', 'integer', (c) => c.primaryKey().notNull().check(sql`id = 1`))
+          .addColumn('id', 'integer', (c) =>
+            c
+              .primaryKey()
+              .notNull()
+              .check(sql`id = 1`),
+          )
           .addColumn('store_id', 'text', (c) => c.notNull())
           .addColumn('schema_version', 'integer', (c) => c.notNull())
           .addColumn('created_at', 'integer', (c) => c.notNull())
@@ -95,7 +100,12 @@ export const CONSUMPTION_STORE_MIGRATIONS: MigrationSet = Object.freeze([
       async up(db: SchemaDb): Promise<void> {
         await db.schema
           .createTable('consumption_meta')
-          .addColumn('id', 'integer', (c) => c.primaryKey().notNull().check(sql`id = 1`))
+          .addColumn('id', 'integer', (c) =>
+            c
+              .primaryKey()
+              .notNull()
+              .check(sql`id = 1`),
+          )
           .addColumn('store_id', 'text', (c) => c.notNull())
           .addColumn('schema_version', 'integer', (c) => c.notNull())
           .addColumn('head_sequence', 'integer', (c) => c.notNull())
@@ -126,7 +136,9 @@ function providerOf(set: MigrationSet): MigrationProvider {
 
 /** Runs kysely's Migrator up to the latest migration of `set` on its own connection to `path`. */
 export async function runMigrations(path: string, set: MigrationSet): Promise<void> {
-  const kdb = new Kysely<Record<string, Record<string, unknown>>>({ dialect: new SqliteDialect({ database: new Database(path, { fileMustExist: path !== ':memory:' }) }) });
+  const kdb = new Kysely<Record<string, Record<string, unknown>>>({
+    dialect: new SqliteDialect({ database: new Database(path, { fileMustExist: path !== ':memory:' }) }),
+  });
   try {
     const migrator = new Migrator({ db: kdb, provider: providerOf(set) });
     const { error } = await migrator.migrateToLatest();
@@ -155,7 +167,11 @@ export function expectedSchemaOf(set: MigrationSet): Promise<string> {
   let cached = expectedCache.get(set);
   if (cached === undefined) {
     const committed =
-      set === CONTRACT_STORE_MIGRATIONS ? EXPECTED_CONTRACT_STORE_SCHEMA : set === CONSUMPTION_STORE_MIGRATIONS ? EXPECTED_CONSUMPTION_STORE_SCHEMA : null;
+      set === CONTRACT_STORE_MIGRATIONS
+        ? EXPECTED_CONTRACT_STORE_SCHEMA
+        : set === CONSUMPTION_STORE_MIGRATIONS
+          ? EXPECTED_CONSUMPTION_STORE_SCHEMA
+          : null;
     cached = committed !== null ? Promise.resolve(JSON.stringify(committed)) : migratedSchemaOf(set);
     expectedCache.set(set, cached);
   }

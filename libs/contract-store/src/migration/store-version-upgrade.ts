@@ -45,7 +45,8 @@ export function legacyStoreRefusal(storeVersion: number): SchemaVersionError {
  * empty window state (only when the store has audit rows, as version 2 requires).
  */
 function rebindRateRow(db: Database.Database, recordMacKey: Uint8Array, storeId: string): void {
-  const row = db.prepare('SELECT state, mac FROM rate_windows WHERE scope = ?').get(RATE_WINDOW_SCOPE) as { state: Buffer; mac: Buffer } | undefined;
+  const row = db.prepare('SELECT state, mac FROM rate_windows WHERE scope = ?').get(RATE_WINDOW_SCOPE) as
+    { state: Buffer; mac: Buffer } | undefined;
   const head = (db.prepare('SELECT coalesce(max(sequence), 0) AS n FROM audit_events').get() as { n: number }).n;
   let windows: RateWindowState;
   if (row === undefined) {
@@ -63,20 +64,28 @@ function rebindRateRow(db: Database.Database, recordMacKey: Uint8Array, storeId:
     throw new RecordIntegrityError('RATE_STATE_MAC', null, 'rate window state failed authentication');
   }
   const bytes = rateRowBytes(head, windows);
-  db.prepare('INSERT INTO rate_windows (scope, state, mac) VALUES (?, ?, ?) ON CONFLICT(scope) DO UPDATE SET state = excluded.state, mac = excluded.mac').run(
-    RATE_WINDOW_SCOPE,
-    Buffer.from(bytes),
-    Buffer.from(rateRowMac(recordMacKey, storeId, bytes)),
-  );
+  db.prepare(
+    'INSERT INTO rate_windows (scope, state, mac) VALUES (?, ?, ?) ON CONFLICT(scope) DO UPDATE SET state = excluded.state, mac = excluded.mac',
+  ).run(RATE_WINDOW_SCOPE, Buffer.from(bytes), Buffer.from(rateRowMac(recordMacKey, storeId, bytes)));
 }
 
 /**
  * Upgrades an authenticated store from `from` to this release's version, step by step, inside the caller's
  * transaction (the caller verifies the whole store before it commits), and re-MACs the meta row last.
  */
-export function upgradeStoreVersion(db: Database.Database, recordMacKey: Uint8Array, storeId: string, createdAt: number, from: number): void {
+export function upgradeStoreVersion(
+  db: Database.Database,
+  recordMacKey: Uint8Array,
+  storeId: string,
+  createdAt: number,
+  from: number,
+): void {
   if (!Number.isSafeInteger(from) || from < OLDEST_MIGRATABLE_STORE_VERSION || from >= STORE_SCHEMA_VERSION) {
-    throw new SchemaVersionError('UNKNOWN_SCHEMA', `store schema version ${from} cannot be migrated by this release (version ${STORE_SCHEMA_VERSION})`, versions(from));
+    throw new SchemaVersionError(
+      'UNKNOWN_SCHEMA',
+      `store schema version ${from} cannot be migrated by this release (version ${STORE_SCHEMA_VERSION})`,
+      versions(from),
+    );
   }
   if (from < 2) rebindRateRow(db, recordMacKey, storeId);
   const mac = rowMac(recordMacKey, MacDomain.META, [storeId, String(STORE_SCHEMA_VERSION), String(createdAt)]);

@@ -46,7 +46,10 @@ export const configHistoryRecordSchema = z
     change_kind: z.literal(ALIAS_UPDATE_CHANGE_KIND).nullable(),
   })
   .refine((r) => (r.class === 'UNKNOWN') === (r.reason !== null), { message: 'reason is given exactly for UNKNOWN', path: ['reason'] })
-  .refine((r) => (r.class === 'ONE') === (r.change_kind !== null), { message: 'change_kind is given exactly for ONE', path: ['change_kind'] })
+  .refine((r) => (r.class === 'ONE') === (r.change_kind !== null), {
+    message: 'change_kind is given exactly for ONE',
+    path: ['change_kind'],
+  })
   .refine((r) => (r.new_count === null) === (r.new_times === null), { message: 'new_count and new_times go together', path: ['new_times'] })
   .refine((r) => r.new_times === null || r.new_times.length === Math.min(r.new_count ?? 0, MAX_RECORDED_REVISION_TIMES), {
     message: 'new_times lists the first new revisions',
@@ -68,7 +71,8 @@ export type ConfigHistoryRecord = Readonly<Omit<z.infer<typeof configHistoryReco
 /** Validates a record handed to the store (TypeError naming the argument); returns a frozen copy. */
 export function checkConfigHistoryRecord(fn: string, value: unknown): ConfigHistoryRecord {
   const parsed = configHistoryRecordSchema.safeParse(value);
-  if (!parsed.success) throw new TypeError(`${fn}: "configHistory" must be a config-history record (${parsed.error.issues[0]?.path.join('.') ?? ''})`);
+  if (!parsed.success)
+    throw new TypeError(`${fn}: "configHistory" must be a config-history record (${parsed.error.issues[0]?.path.join('.') ?? ''})`);
   const r = parsed.data;
   return Object.freeze({ ...r, new_times: r.new_times === null ? null : Object.freeze([...r.new_times]) });
 }

@@ -44,7 +44,14 @@ export function authenticRecord(s: StoreState, row: ContractRow): RecoveryContra
   } catch {
     throw new RecordIntegrityError('RECORD_MALFORMED', row.contract_id, 'contract record is not valid JSON');
   }
-  if (r === null || typeof r !== 'object' || r.provenance === null || typeof r.provenance !== 'object' || r.protected_artifacts === null || typeof r.protected_artifacts !== 'object') {
+  if (
+    r === null ||
+    typeof r !== 'object' ||
+    r.provenance === null ||
+    typeof r.provenance !== 'object' ||
+    r.protected_artifacts === null ||
+    typeof r.protected_artifacts !== 'object'
+  ) {
     throw new RecordIntegrityError('RECORD_MALFORMED', row.contract_id, 'contract record does not match the schema');
   }
   checkIndexColumns(row, r);
@@ -101,7 +108,16 @@ export function writeContract(s: StoreState, record: RecoveryContract, previous:
   const expectedVersion = previous.state_version;
   const sameTimes = record.expires_at === previous.expires_at && record.terminal_at === previous.terminal_at;
   const info = !sameTimes
-    ? s.stmt.updateContract.run(record.state, record.state_version, record.expires_at, record.terminal_at, recordBuf, mac, record.contract_id, expectedVersion)
+    ? s.stmt.updateContract.run(
+        record.state,
+        record.state_version,
+        record.expires_at,
+        record.terminal_at,
+        recordBuf,
+        mac,
+        record.contract_id,
+        expectedVersion,
+      )
     : record.state !== previous.state
       ? s.stmt.updateContractState.run(record.state, record.state_version, recordBuf, mac, record.contract_id, expectedVersion)
       : s.stmt.updateContractRecord.run(record.state_version, recordBuf, mac, record.contract_id, expectedVersion);

@@ -26,7 +26,8 @@ export function list(s: StoreState, filter: ListFilter = {}): readonly RecoveryC
   const limit = filter.limit ?? 100;
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw new TypeError('list: "limit" must be an integer in 1..1000');
   if (filter.operationId !== undefined && !isSafeToken(filter.operationId)) throw new TypeError('list: "operationId" must be a safe token');
-  if (filter.afterContractId !== undefined && !isSafeToken(filter.afterContractId)) throw new TypeError('list: "afterContractId" must be a safe token');
+  if (filter.afterContractId !== undefined && !isSafeToken(filter.afterContractId))
+    throw new TypeError('list: "afterContractId" must be a safe token');
   const states = filter.states ?? null;
   if (states !== null) {
     if (!Array.isArray(states) || states.some((st) => !(Object.values(RecoveryState) as string[]).includes(st))) {

@@ -143,4 +143,3 @@ export type RecoveryContract = DeepReadonly<z.infer<typeof recoveryContractSchem
 export type ProcessOwner = DeepReadonly<z.infer<typeof ownerSchema>>;
 export type ContractProvenance = DeepReadonly<z.infer<typeof provenanceSchema>>;
 export type ResolutionOutcome = z.infer<typeof resolutionRecordSchema>['outcome'];
-

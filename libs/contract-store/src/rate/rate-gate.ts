@@ -112,7 +112,8 @@ export class RateGate {
   #read(): KnownRateRow | null {
     const row = this.#get.get(SCOPE) as { state: Buffer; mac: Buffer } | undefined;
     if (row === undefined) return null;
-    if (!macMatches(this.#mac(row.state), row.mac)) throw new RecordIntegrityError('RATE_STATE_MAC', null, 'rate window state failed authentication');
+    if (!macMatches(this.#mac(row.state), row.mac))
+      throw new RecordIntegrityError('RATE_STATE_MAC', null, 'rate window state failed authentication');
     if (this.#known !== null && row.state.equals(this.#known.bytes)) return this.#known;
     let stored: z.infer<typeof storedRateRowSchema>;
     try {
@@ -186,7 +187,12 @@ export class RateGate {
 
   /** The windows in force at `nowMs` (read-only; inside the caller's transaction). */
   view(nowMs: number): RateWindowsView {
-    return rateWindowsView(this.#load(), this.#limits, { inFlight: this.#count(this.#countInFlight), reconciliation: this.#count(this.#countState, 'RECONCILIATION') }, nowMs);
+    return rateWindowsView(
+      this.#load(),
+      this.#limits,
+      { inFlight: this.#count(this.#countInFlight), reconciliation: this.#count(this.#countState, 'RECONCILIATION') },
+      nowMs,
+    );
   }
 
   /** The PREPARE decision for one target at `nowMs`, from the persisted windows and the live contract rows. */

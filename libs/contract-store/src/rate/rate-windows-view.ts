@@ -38,10 +38,18 @@ export function rateWindowsView(
     .map(([targetDigest, start]) => ({ targetDigest, remainingMs: start + limits.targetCooldownMs - atMs }))
     .filter((c) => c.remainingMs > 0);
   const targetWindows = Object.entries(state.targetWindows)
-    .map(([targetDigest, times]) => ({ targetDigest, used: live(times, atMs, limits.windowMs), limit: limits.maxPreparesPerTargetPerWindow }))
+    .map(([targetDigest, times]) => ({
+      targetDigest,
+      used: live(times, atMs, limits.windowMs),
+      limit: limits.maxPreparesPerTargetPerWindow,
+    }))
     .filter((w) => w.used > 0);
   const capabilityWindows = Object.entries(state.capabilityWindows)
-    .map(([capability, times]) => ({ capability, used: live(times, atMs, limits.windowMs), limit: limits.maxPreparesPerCapabilityPerWindow }))
+    .map(([capability, times]) => ({
+      capability,
+      used: live(times, atMs, limits.windowMs),
+      limit: limits.maxPreparesPerCapabilityPerWindow,
+    }))
     .filter((w) => w.used > 0);
   return Object.freeze({
     atMs,

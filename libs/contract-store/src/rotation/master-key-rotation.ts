@@ -44,8 +44,7 @@ export interface MasterKeyRotationResult {
 
 /** What the settle step found: no journal, an interrupted rotation rolled back (old key) or completed (new key). */
 export type RotationRecovery =
-  | { readonly action: 'none' }
-  | { readonly action: 'rolled-back' | 'completed'; readonly oldEpoch: number; readonly newEpoch: number };
+  { readonly action: 'none' } | { readonly action: 'rolled-back' | 'completed'; readonly oldEpoch: number; readonly newEpoch: number };
 
 const STAGED = '.next';
 
@@ -62,7 +61,8 @@ interface Files {
 function filesOf(paths: MasterKeyRotationPaths): Files {
   for (const name of ['masterKeyFile', 'journalFile', 'storeDirectory', 'contractsAnchorFile', 'consumptionAnchorFile'] as const) {
     const value = paths[name];
-    if (typeof value !== 'string' || value.length === 0 || value.includes('\0')) throw new TypeError(`master-key rotation: "${name}" must be a non-empty path`);
+    if (typeof value !== 'string' || value.length === 0 || value.includes('\0'))
+      throw new TypeError(`master-key rotation: "${name}" must be a non-empty path`);
   }
   const contractsName = paths.contractsFileName ?? 'contracts.sqlite';
   const consumptionName = paths.consumptionFileName ?? 'consumption.sqlite';
@@ -94,7 +94,8 @@ function removeStagedDatabase(path: string): void {
 function removeStagedAnchor(path: string): void {
   unlinkIfPresent(path);
   const prefix = `.${basename(path)}.`;
-  for (const name of readdirSync(dirname(path))) if (name.startsWith(prefix) && name.endsWith('.tmp')) unlinkIfPresent(join(dirname(path), name));
+  for (const name of readdirSync(dirname(path)))
+    if (name.startsWith(prefix) && name.endsWith('.tmp')) unlinkIfPresent(join(dirname(path), name));
 }
 
 /** The staged copy replaces the live database: the old WAL/SHM go first (they belong to the old file). */
@@ -161,11 +162,20 @@ export function recoverMasterKeyRotation(paths: MasterKeyRotationPaths): Rotatio
     finish(paths, files, () => undefined);
     return { action: 'completed', ...epochs };
   }
-  throw new KeyRotationError('JOURNAL_KEY_MISMATCH', 'the master key file is neither the old nor the staged new key of the interrupted rotation; restore the key file, never delete the journal');
+  throw new KeyRotationError(
+    'JOURNAL_KEY_MISMATCH',
+    'the master key file is neither the old nor the staged new key of the interrupted rotation; restore the key file, never delete the journal',
+  );
 }
 
 function stagedFilesPresent(files: Files): boolean {
-  return [files.keyNext, files.contracts + STAGED, files.consumption + STAGED, files.contractsAnchor + STAGED, files.consumptionAnchor + STAGED].some((p) => existsSync(p));
+  return [
+    files.keyNext,
+    files.contracts + STAGED,
+    files.consumption + STAGED,
+    files.contractsAnchor + STAGED,
+    files.consumptionAnchor + STAGED,
+  ].some((p) => existsSync(p));
 }
 
 /**
@@ -182,12 +192,20 @@ export async function rotateMasterKey(options: MasterKeyRotationOptions): Promis
   assertFunction(options.clock, 'rotateMasterKey: "clock"', 'a function returning UTC milliseconds');
   const files = filesOf(options);
   const hooks = options[ROTATION_CRASH_HOOKS];
-  if (hooks !== undefined && (hooks === null || typeof hooks.at !== 'function')) throw new TypeError('rotateMasterKey: crash hooks must have at()');
+  if (hooks !== undefined && (hooks === null || typeof hooks.at !== 'function'))
+    throw new TypeError('rotateMasterKey: crash hooks must have at()');
   const step = (s: RotationStep): void => hooks?.at(s);
   if (readRotationJournal(options.journalFile) !== null) {
-    throw new KeyRotationError('ROTATION_IN_PROGRESS', 'an interrupted rotation is pending; settle it first (any admin command or the server start does)');
+    throw new KeyRotationError(
+      'ROTATION_IN_PROGRESS',
+      'an interrupted rotation is pending; settle it first (any admin command or the server start does)',
+    );
   }
-  if (stagedFilesPresent(files)) throw new KeyRotationError('STALE_STAGED_FILE', 'a staged rotation file (*.next) exists without a journal; remove it after checking nothing else made it');
+  if (stagedFilesPresent(files))
+    throw new KeyRotationError(
+      'STALE_STAGED_FILE',
+      'a staged rotation file (*.next) exists without a journal; remove it after checking nothing else made it',
+    );
 
   const oldKey = readMasterKeyFile(options.masterKeyFile);
   const newKey = generateMasterKey();
@@ -209,11 +227,24 @@ export async function rotateMasterKey(options: MasterKeyRotationOptions): Promis
     try {
       const inFlight = contracts.list({ states: ['EXECUTING', 'ROLLING_BACK'], limit: 1 });
       if (inFlight.length > 0) {
-        throw new KeyRotationError('WORK_IN_FLIGHT', 'a contract is EXECUTING or ROLLING_BACK; start the server once so restart reconciliation settles it, then rotate');
+        throw new KeyRotationError(
+          'WORK_IN_FLIGHT',
+          'a contract is EXECUTING or ROLLING_BACK; start the server once so restart reconciliation settles it, then rotate',
+        );
       }
-      consumption = await SqliteConsumptionStore.open({ directory: options.storeDirectory, fileName: files.consumptionName, masterKey: oldKey, clock, anchor: { file: files.consumptionAnchor } });
+      consumption = await SqliteConsumptionStore.open({
+        directory: options.storeDirectory,
+        fileName: files.consumptionName,
+        masterKey: oldKey,
+        clock,
+        anchor: { file: files.consumptionAnchor },
+      });
       const oldEpoch = contracts.keyEpoch;
-      if (consumption.keyEpoch() !== oldEpoch) throw new KeyRotationError('EPOCHS_DIFFER', `the contract store is at master-key epoch ${oldEpoch}, the consumption store at ${consumption.keyEpoch()}`);
+      if (consumption.keyEpoch() !== oldEpoch)
+        throw new KeyRotationError(
+          'EPOCHS_DIFFER',
+          `the contract store is at master-key epoch ${oldEpoch}, the consumption store at ${consumption.keyEpoch()}`,
+        );
       const newEpoch = oldEpoch + 1;
       const from: EpochKeys = { keys: oldKeys, epoch: oldEpoch };
       const to: EpochKeys = { keys: newKeys, epoch: newEpoch };
@@ -260,8 +291,25 @@ export async function rotateMasterKey(options: MasterKeyRotationOptions): Promis
       step('consumption-staged');
 
       // The staged files must open and verify under the new key exactly as the server will open them.
-      (await SqliteRecoveryContractStore.open({ directory: options.storeDirectory, fileName: files.contractsName + STAGED, masterKey: newKey, clock, anchor: { file: files.contractsAnchor + STAGED }, verifyOnOpen: true })).close();
-      (await SqliteConsumptionStore.open({ directory: options.storeDirectory, fileName: files.consumptionName + STAGED, masterKey: newKey, clock, anchor: { file: files.consumptionAnchor + STAGED } })).close();
+      (
+        await SqliteRecoveryContractStore.open({
+          directory: options.storeDirectory,
+          fileName: files.contractsName + STAGED,
+          masterKey: newKey,
+          clock,
+          anchor: { file: files.contractsAnchor + STAGED },
+          verifyOnOpen: true,
+        })
+      ).close();
+      (
+        await SqliteConsumptionStore.open({
+          directory: options.storeDirectory,
+          fileName: files.consumptionName + STAGED,
+          masterKey: newKey,
+          clock,
+          anchor: { file: files.consumptionAnchor + STAGED },
+        })
+      ).close();
       for (const db of [files.contracts + STAGED, files.consumption + STAGED]) {
         // Closing the last connection checkpoints and removes the WAL; a WAL left behind would not move with the file.
         if (existsSync(`${db}-wal`)) throw new StoreFileError('EXISTS', `${db}-wal`, 'staged database kept a WAL after close');

@@ -16,15 +16,21 @@ const MAX_JOURNAL_BYTES = 4096;
  * passed. `begun`: nothing is staged yet or only partly; `staged`: both re-keyed copies and both new anchors
  * are complete and verified, the commit may happen. Replaced atomically (foundation's replaceFileAtomically).
  */
-export const rotationJournalSchema = z.strictObject({
-  v: z.literal(1),
-  phase: z.enum(['begun', 'staged']),
-  old_epoch: z.number().int().min(1).max(MAX_KEY_EPOCH - 1),
-  new_epoch: z.number().int().min(2).max(MAX_KEY_EPOCH),
-  old_key_check: z.string().regex(/^[0-9a-f]{32}$/),
-  new_key_check: z.string().regex(/^[0-9a-f]{32}$/),
-  started_at: z.number().int().nonnegative(),
-}).refine((j) => j.new_epoch === j.old_epoch + 1, { message: 'new_epoch must follow old_epoch' });
+export const rotationJournalSchema = z
+  .strictObject({
+    v: z.literal(1),
+    phase: z.enum(['begun', 'staged']),
+    old_epoch: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_KEY_EPOCH - 1),
+    new_epoch: z.number().int().min(2).max(MAX_KEY_EPOCH),
+    old_key_check: z.string().regex(/^[0-9a-f]{32}$/),
+    new_key_check: z.string().regex(/^[0-9a-f]{32}$/),
+    started_at: z.number().int().nonnegative(),
+  })
+  .refine((j) => j.new_epoch === j.old_epoch + 1, { message: 'new_epoch must follow old_epoch' });
 
 export type RotationJournal = z.infer<typeof rotationJournalSchema>;
 
@@ -42,7 +48,8 @@ export function readRotationJournal(path: string): RotationJournal | null {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
-  if (!st.isFile() || st.size > MAX_JOURNAL_BYTES) throw new KeyRotationError('JOURNAL_CORRUPT', 'the rotation journal is not a small regular file');
+  if (!st.isFile() || st.size > MAX_JOURNAL_BYTES)
+    throw new KeyRotationError('JOURNAL_CORRUPT', 'the rotation journal is not a small regular file');
   const text = readBoundedFile(path, MAX_JOURNAL_BYTES);
   if (text === null) throw new KeyRotationError('JOURNAL_CORRUPT', 'the rotation journal is not a small regular file');
   let parsed: unknown;

@@ -130,7 +130,10 @@ export class StoreRollbackError extends ContractStoreError {
   readonly anchorSequence: number | null;
   readonly storeSequence: number | null;
   constructor(code: StoreRollbackErrorCode, anchorSequence: number | null, storeSequence: number | null) {
-    super(code, `store rollback detected (${code}): anchor sequence ${anchorSequence ?? 'none'}, store sequence ${storeSequence ?? 'none'}`);
+    super(
+      code,
+      `store rollback detected (${code}): anchor sequence ${anchorSequence ?? 'none'}, store sequence ${storeSequence ?? 'none'}`,
+    );
     this.name = 'StoreRollbackError';
     this.anchorSequence = anchorSequence;
     this.storeSequence = storeSequence;
@@ -281,7 +284,10 @@ export class KeyEpochMismatchError extends ContractStoreError {
   readonly storeEpoch: number;
   readonly otherEpoch: number;
   constructor(what: string, storeEpoch: number, otherEpoch: number) {
-    super('KEY_EPOCH_MISMATCH', `${what} is at master-key epoch ${otherEpoch} but the store is at epoch ${storeEpoch} (an interrupted or partial key rotation?)`);
+    super(
+      'KEY_EPOCH_MISMATCH',
+      `${what} is at master-key epoch ${otherEpoch} but the store is at epoch ${storeEpoch} (an interrupted or partial key rotation?)`,
+    );
     this.name = 'KeyEpochMismatchError';
     this.storeEpoch = storeEpoch;
     this.otherEpoch = otherEpoch;
@@ -289,12 +295,7 @@ export class KeyEpochMismatchError extends ContractStoreError {
 }
 
 export type KeyRotationErrorCode =
-  | 'WORK_IN_FLIGHT'
-  | 'EPOCHS_DIFFER'
-  | 'STALE_STAGED_FILE'
-  | 'JOURNAL_CORRUPT'
-  | 'JOURNAL_KEY_MISMATCH'
-  | 'ROTATION_IN_PROGRESS';
+  'WORK_IN_FLIGHT' | 'EPOCHS_DIFFER' | 'STALE_STAGED_FILE' | 'JOURNAL_CORRUPT' | 'JOURNAL_KEY_MISMATCH' | 'ROTATION_IN_PROGRESS';
 
 /** `rotate master-key` refused, or an interrupted rotation cannot be settled from its journal. Value-free. */
 export class KeyRotationError extends ContractStoreError {

@@ -27,7 +27,8 @@ export interface WithCrashHooks {
 
 /** Reads the hooks from options; refuses the old string key so a stale test cannot silently run without them. */
 export function crashHooksOf(options: object, fn: string): CrashHooks | undefined {
-  if (Object.hasOwn(options, 'crashHooks')) throw new TypeError(`${fn}: "crashHooks" is not an option; tests pass hooks under the CRASH_HOOKS symbol`);
+  if (Object.hasOwn(options, 'crashHooks'))
+    throw new TypeError(`${fn}: "crashHooks" is not an option; tests pass hooks under the CRASH_HOOKS symbol`);
   const hooks = (options as WithCrashHooks)[CRASH_HOOKS];
   if (hooks !== undefined && (hooks === null || typeof hooks.at !== 'function')) throw new TypeError(`${fn}: crash hooks must have at()`);
   return hooks;

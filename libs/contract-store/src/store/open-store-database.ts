@@ -81,7 +81,8 @@ export interface OpenedStoreDatabase {
 export async function openStoreDatabase(options: StoreDatabaseOptions, spec: StoreDatabaseSpec): Promise<OpenedStoreDatabase> {
   const fn = spec.fn;
   assertObject(options, `${fn}: "options"`);
-  if (typeof options.directory !== 'string' || options.directory.length === 0) throw new TypeError(`${fn}: "directory" must be a non-empty string`);
+  if (typeof options.directory !== 'string' || options.directory.length === 0)
+    throw new TypeError(`${fn}: "directory" must be a non-empty string`);
   if (options.fileName !== undefined && !isSafeToken(options.fileName)) throw new TypeError(`${fn}: "fileName" must be a safe token`);
   assertFunction(options.clock, `${fn}: "clock"`, 'a function returning UTC milliseconds');
   if ((spec.anchorRequired || options.anchor !== undefined) && (options.anchor === null || typeof options.anchor !== 'object')) {
@@ -96,7 +97,8 @@ export async function openStoreDatabase(options: StoreDatabaseOptions, spec: Sto
   if (typeof options.masterKeyFile === 'string' && dirname(resolve(options.masterKeyFile)) === storeDir) {
     throw new StoreFileError('KEY_IN_STORE_DIRECTORY', options.masterKeyFile, 'master key file must not be in the store directory');
   }
-  const anchorFile = options.anchor !== undefined && 'file' in options.anchor && typeof options.anchor.file === 'string' ? options.anchor.file : null;
+  const anchorFile =
+    options.anchor !== undefined && 'file' in options.anchor && typeof options.anchor.file === 'string' ? options.anchor.file : null;
   if (anchorFile !== null && dirname(resolve(anchorFile)) === storeDir) {
     throw new StoreFileError('ANCHOR_IN_STORE_DIRECTORY', anchorFile, 'anchor file must not be in the store directory');
   }
@@ -105,7 +107,8 @@ export async function openStoreDatabase(options: StoreDatabaseOptions, spec: Sto
   if (anchorFile !== null) anchor = new FileAntiRollbackAnchor({ path: anchorFile, macKey: keys.anchor });
   else if (options.anchor !== undefined) {
     anchor = options.anchor as AntiRollbackAnchor;
-    if (typeof anchor.read !== 'function' || typeof anchor.write !== 'function') throw new TypeError(`${fn}: "anchor" must implement read() and write()`);
+    if (typeof anchor.read !== 'function' || typeof anchor.write !== 'function')
+      throw new TypeError(`${fn}: "anchor" must implement read() and write()`);
   }
 
   assertSecureDirectory(options.directory);

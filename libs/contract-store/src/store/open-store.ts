@@ -48,7 +48,8 @@ export async function openStore(options: ContractStoreOptions, mode: OpenMode = 
       }
     },
     beforeSchema: (db) => {
-      if (mode === 'verify' && executedMigrations(db) === null) throw new SchemaVersionError('UNKNOWN_SCHEMA', 'database has no recognizable schema version');
+      if (mode === 'verify' && executedMigrations(db) === null)
+        throw new SchemaVersionError('UNKNOWN_SCHEMA', 'database has no recognizable schema version');
       refuseNewerStore(db);
     },
   });

@@ -64,4 +64,3 @@ export function createSecureFile(path: string): void {
   }
   fsyncDirectory(dirname(path));
 }
-

@@ -5,7 +5,8 @@ import type { StoreState } from './store-state.js';
 /** A consistent online copy (SQLite backup API) into a new file created 0600 by exclusive creation. */
 export async function backupTo(s: StoreState, path: string): Promise<void> {
   assertOpen(s);
-  if (typeof path !== 'string' || path.length === 0 || path.includes('\0')) throw new TypeError('backupTo: "path" must be a non-empty path');
+  if (typeof path !== 'string' || path.length === 0 || path.includes('\0'))
+    throw new TypeError('backupTo: "path" must be a non-empty path');
   createSecureFile(path);
   await s.db.backup(path);
 }

@@ -27,11 +27,12 @@ export function loadOrCreateMeta(
   return db
     .transaction((): StoreMeta => {
       const row = db.prepare('SELECT store_id, schema_version, created_at, mac FROM store_meta WHERE id = 1').get() as
-        | { store_id: string; schema_version: number; created_at: number; mac: Buffer }
-        | undefined;
+        { store_id: string; schema_version: number; created_at: number; mac: Buffer } | undefined;
       if (row === undefined) {
         if (!create) throw new RecordIntegrityError('META_MISSING', null, 'store metadata row is missing');
-        const used = db.prepare('SELECT (SELECT count(*) FROM contracts) + (SELECT count(*) FROM audit_events) AS n').get() as { n: number };
+        const used = db.prepare('SELECT (SELECT count(*) FROM contracts) + (SELECT count(*) FROM audit_events) AS n').get() as {
+          n: number;
+        };
         if (used.n !== 0) throw new RecordIntegrityError('META_MISSING', null, 'store metadata row is missing');
         const storeId = `store-${randomBytes(16).toString('hex')}`;
         const createdAt = readClock(clock, 'contract store');
@@ -44,9 +45,18 @@ export function loadOrCreateMeta(
         );
         return { storeId, createdAt, olderVersion: null };
       }
-      const expected = rowMac(keys.recordMac, MacDomain.META, [row.store_id, String(row.schema_version), String(row.created_at), ...epochParts(keyEpoch)]);
+      const expected = rowMac(keys.recordMac, MacDomain.META, [
+        row.store_id,
+        String(row.schema_version),
+        String(row.created_at),
+        ...epochParts(keyEpoch),
+      ]);
       if (!macMatches(expected, row.mac)) {
-        throw new RecordIntegrityError('META_MAC', null, `store metadata failed authentication (the store says master-key epoch ${keyEpoch}: wrong key or tampered)`);
+        throw new RecordIntegrityError(
+          'META_MAC',
+          null,
+          `store metadata failed authentication (the store says master-key epoch ${keyEpoch}: wrong key or tampered)`,
+        );
       }
       if (row.schema_version === STORE_SCHEMA_VERSION) return { storeId: row.store_id, createdAt: row.created_at, olderVersion: null };
       // Newer versions were refused before the schema gate (refuseNewerStore); this one is older (and so never

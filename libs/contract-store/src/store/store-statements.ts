@@ -62,15 +62,17 @@ export function prepareStoreStatements(db: Database.Database) {
     ),
     // The same CAS update naming only what changed (contract-rows.ts writeContract): SQLite rewrites the
     // entries of every index over a column in the SET list, changed or not.
-    updateContractState: db.prepare('UPDATE contracts SET state = ?, state_version = ?, record = ?, mac = ? WHERE contract_id = ? AND state_version = ?'),
-    updateContractRecord: db.prepare('UPDATE contracts SET state_version = ?, record = ?, mac = ? WHERE contract_id = ? AND state_version = ?'),
+    updateContractState: db.prepare(
+      'UPDATE contracts SET state = ?, state_version = ?, record = ?, mac = ? WHERE contract_id = ? AND state_version = ?',
+    ),
+    updateContractRecord: db.prepare(
+      'UPDATE contracts SET state_version = ?, record = ?, mac = ? WHERE contract_id = ? AND state_version = ?',
+    ),
     byAuthorization: db.prepare('SELECT contract_id FROM contracts WHERE authorization_id = ?'),
     openByOperation: db.prepare(
       `SELECT contract_id FROM contracts WHERE operation_id = ? AND state NOT IN ('FAILED','ROLLED_BACK','ROLLBACK_FAILED','EXPIRED')`,
     ),
-    expirable: db.prepare(
-      `SELECT * FROM contracts WHERE state IN ('PREPARING','PREPARED') AND expires_at <= ? ORDER BY contract_id`,
-    ),
+    expirable: db.prepare(`SELECT * FROM contracts WHERE state IN ('PREPARING','PREPARED') AND expires_at <= ? ORDER BY contract_id`),
     inFlight: db.prepare(`SELECT * FROM contracts WHERE state IN ('EXECUTING','ROLLING_BACK') ORDER BY contract_id`),
     purgeable: db.prepare('SELECT * FROM contracts WHERE terminal_at IS NOT NULL AND terminal_at <= ? ORDER BY contract_id'),
     holdersOfTarget: db.prepare(
@@ -81,9 +83,13 @@ export function prepareStoreStatements(db: Database.Database) {
     getArtifact: db.prepare('SELECT envelope FROM protected_artifacts WHERE contract_id = ? AND purpose = ?'),
     zeroArtifacts: db.prepare('UPDATE protected_artifacts SET envelope = zeroblob(length(envelope)) WHERE contract_id = ?'),
     deleteArtifacts: db.prepare('DELETE FROM protected_artifacts WHERE contract_id = ?'),
-    getReservation: db.prepare('SELECT target_identity_digest, contract_id, acquired_at, mac FROM target_reservations WHERE target_identity_digest = ?'),
+    getReservation: db.prepare(
+      'SELECT target_identity_digest, contract_id, acquired_at, mac FROM target_reservations WHERE target_identity_digest = ?',
+    ),
     allReservations: db.prepare('SELECT target_identity_digest, contract_id, acquired_at, mac FROM target_reservations'),
-    insertReservation: db.prepare('INSERT INTO target_reservations (target_identity_digest, contract_id, acquired_at, mac) VALUES (?, ?, ?, ?)'),
+    insertReservation: db.prepare(
+      'INSERT INTO target_reservations (target_identity_digest, contract_id, acquired_at, mac) VALUES (?, ?, ?, ?)',
+    ),
     deleteReservation: db.prepare('DELETE FROM target_reservations WHERE target_identity_digest = ? AND contract_id = ?'),
   });
 }

@@ -27,10 +27,12 @@ export function confirm(s: StoreState, contractId: string, evidence: unknown): R
   return storeWrite(s, 'confirm', () => {
     const c = loadIn(s, contractId);
     const now = nowOf(s);
-    if (c.state !== RecoveryState.PREPARED) throw new PreconditionError('WRONG_STATE', contractId, `confirmation needs PREPARED, contract is ${c.state}`);
+    if (c.state !== RecoveryState.PREPARED)
+      throw new PreconditionError('WRONG_STATE', contractId, `confirmation needs PREPARED, contract is ${c.state}`);
     if (c.confirmation !== null) throw new PreconditionError('ALREADY_CONFIRMED', contractId, 'contract is already confirmed');
     if (c.expires_at <= now) throw new PreconditionError('CONTRACT_EXPIRED', contractId, 'contract has expired');
-    if (s.confirmationVerifier === undefined) throw new PreconditionError('VERIFIER_MISSING', contractId, 'no confirmation verifier is configured');
+    if (s.confirmationVerifier === undefined)
+      throw new PreconditionError('VERIFIER_MISSING', contractId, 'no confirmation verifier is configured');
     const verified = verifiedConfirmationSchema.safeParse(s.confirmationVerifier.verify(c, evidence, now));
     if (!verified.success) throw new EvidenceMismatchError('verifier_result');
     const v = verified.data;

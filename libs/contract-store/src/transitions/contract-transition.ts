@@ -15,21 +15,32 @@ import { acquireReservation, releaseReservationRow } from './target-reservations
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** The record fields a transition may change besides its state, version and times. */
-export type ContractPatch = Partial<Mutable<Pick<RecoveryContract,
-  | 'owner'
-  | 'verified_target_fingerprint'
-  | 'verified_lifecycle_locator'
-  | 'rollback_verified_target_fingerprint'
-  | 'rollback_verified_lifecycle_locator'
-  | 'reconciliation'
-  | 'resolution'
-  | 'last_outcome_class'
-  | 'execution_config_history'
-  | 'rollback_config_history'>>>;
+export type ContractPatch = Partial<
+  Mutable<
+    Pick<
+      RecoveryContract,
+      | 'owner'
+      | 'verified_target_fingerprint'
+      | 'verified_lifecycle_locator'
+      | 'rollback_verified_target_fingerprint'
+      | 'rollback_verified_lifecycle_locator'
+      | 'reconciliation'
+      | 'resolution'
+      | 'last_outcome_class'
+      | 'execution_config_history'
+      | 'rollback_config_history'
+    >
+  >
+>;
 
 /** The config-history record a send-ending transition keeps, under the forward or the rollback field. */
-export function historyPatch(fn: string, event: RecoveryEvent, configHistory: ConfigHistoryRecord | undefined): ReturnType<typeof configHistoryPatch> {
-  const rollback = event === RecoveryEvent.ROLLBACK_VERIFIED || event === RecoveryEvent.ROLLBACK_FAILED || event === RecoveryEvent.ROLLBACK_AMBIGUOUS;
+export function historyPatch(
+  fn: string,
+  event: RecoveryEvent,
+  configHistory: ConfigHistoryRecord | undefined,
+): ReturnType<typeof configHistoryPatch> {
+  const rollback =
+    event === RecoveryEvent.ROLLBACK_VERIFIED || event === RecoveryEvent.ROLLBACK_FAILED || event === RecoveryEvent.ROLLBACK_AMBIGUOUS;
   return configHistoryPatch(fn, rollback ? 'rollback' : 'execution', configHistory);
 }
 
@@ -48,7 +59,8 @@ export function transition(
   extras: AuditExtras,
   now: number,
 ): RecoveryContract {
-  if (current.state_version !== expectedVersion) throw new StaleStateVersionError(current.contract_id, expectedVersion, current.state_version);
+  if (current.state_version !== expectedVersion)
+    throw new StaleStateVersionError(current.contract_id, expectedVersion, current.state_version);
   const to = nextState(current.state, event);
   const terminal = TERMINAL_STATES.has(to);
   const next = deepFreeze({

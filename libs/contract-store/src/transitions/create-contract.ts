@@ -57,7 +57,8 @@ export function precheckCreate(s: StoreState, input: NewContractInput): void {
   if (!parsed.success) throw new TypeError(`precheckCreate: invalid input at ${zodPaths(parsed.error)}`);
   const i = parsed.data;
   const now = nowOf(s);
-  if (i.expires_at <= now) throw new PreconditionError('CONTRACT_EXPIRED', i.contract_id ?? null, 'contract would be created already expired');
+  if (i.expires_at <= now)
+    throw new PreconditionError('CONTRACT_EXPIRED', i.contract_id ?? null, 'contract would be created already expired');
   s.db.transaction(() => {
     duplicateChecks(s, { contractId: i.contract_id ?? null, operationId: i.operation_id, authorizationId: i.provenance.authorization_id });
     s.rate.checkCreate(i, now);

@@ -26,10 +26,19 @@ export function markExecutionVerified(
   seal: VerifiedSeal,
   configHistory?: ConfigHistoryRecord,
 ): RecoveryContract {
-  return markVerified(s, 'markExecutionVerified', contractId, expectedStateVersion, seal, RecoveryEvent.EXECUTION_VERIFIED, {
-    fingerprint: 'verified_target_fingerprint',
-    locator: 'verified_lifecycle_locator',
-  }, configHistory);
+  return markVerified(
+    s,
+    'markExecutionVerified',
+    contractId,
+    expectedStateVersion,
+    seal,
+    RecoveryEvent.EXECUTION_VERIFIED,
+    {
+      fingerprint: 'verified_target_fingerprint',
+      locator: 'verified_lifecycle_locator',
+    },
+    configHistory,
+  );
 }
 
 /** EXECUTING → FAILED (proven no effect or verified failure); releases the reservation. */
@@ -40,7 +49,16 @@ export function markExecutionFailed(
   outcomeClass: string,
   configHistory?: ConfigHistoryRecord,
 ): RecoveryContract {
-  return endInFlight(s, 'markExecutionFailed', contractId, expectedStateVersion, RecoveryEvent.EXECUTION_FAILED, outcomeClass, null, configHistory);
+  return endInFlight(
+    s,
+    'markExecutionFailed',
+    contractId,
+    expectedStateVersion,
+    RecoveryEvent.EXECUTION_FAILED,
+    outcomeClass,
+    null,
+    configHistory,
+  );
 }
 
 /** EXECUTING → RECONCILIATION (outcome not provable); the reservation stays held. */
@@ -51,5 +69,14 @@ export function markExecutionAmbiguous(
   outcomeClass: string,
   configHistory?: ConfigHistoryRecord,
 ): RecoveryContract {
-  return endInFlight(s, 'markExecutionAmbiguous', contractId, expectedStateVersion, RecoveryEvent.EXECUTION_AMBIGUOUS, outcomeClass, 'EXECUTING', configHistory);
+  return endInFlight(
+    s,
+    'markExecutionAmbiguous',
+    contractId,
+    expectedStateVersion,
+    RecoveryEvent.EXECUTION_AMBIGUOUS,
+    outcomeClass,
+    'EXECUTING',
+    configHistory,
+  );
 }

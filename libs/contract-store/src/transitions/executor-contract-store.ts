@@ -46,7 +46,8 @@ export class ExecutorContractStore extends storeFace(EXECUTOR_STORE_OPERATIONS) 
   }
 
   static of(store: SqliteRecoveryContractStore): ExecutorContractStore {
-    if (!(store instanceof SqliteRecoveryContractStore)) throw new TypeError('ExecutorContractStore.of: "store" must be a SqliteRecoveryContractStore');
+    if (!(store instanceof SqliteRecoveryContractStore))
+      throw new TypeError('ExecutorContractStore.of: "store" must be a SqliteRecoveryContractStore');
     return new ExecutorContractStore(stateOf(store));
   }
 }

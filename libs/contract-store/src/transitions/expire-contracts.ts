@@ -32,7 +32,8 @@ export function cancel(s: StoreState, contractId: string): RecoveryContract {
   if (!isSafeToken(contractId)) throw new TypeError('cancel: "contractId" must be a safe token');
   return storeWrite(s, 'cancel', () => {
     const c = loadIn(s, contractId);
-    if (c.state !== RecoveryState.PREPARED) throw new PreconditionError('WRONG_STATE', contractId, `cancel needs PREPARED, contract is ${c.state}`);
+    if (c.state !== RecoveryState.PREPARED)
+      throw new PreconditionError('WRONG_STATE', contractId, `cancel needs PREPARED, contract is ${c.state}`);
     return transition(s, c, c.state_version, RecoveryEvent.EXPIRE, {}, { outcomeClass: 'CANCELLED' }, nowOf(s));
   });
 }

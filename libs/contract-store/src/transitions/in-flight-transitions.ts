@@ -72,12 +72,20 @@ export function markVerified(
     nextState(c.state, event);
     requireOwner(s, c);
     if (locator.data !== c.lifecycle_locator) throw new BindingMismatchError('lifecycle_locator');
-    return transition(s, c, expectedVersion, event, {
-      owner: null,
-      [columns.fingerprint]: fingerprint.data,
-      [columns.locator]: locator.data,
-      ...history.patch,
-    }, { outcomeClass: 'VERIFIED_SUCCESS', evidenceDigest: history.evidenceDigest }, now);
+    return transition(
+      s,
+      c,
+      expectedVersion,
+      event,
+      {
+        owner: null,
+        [columns.fingerprint]: fingerprint.data,
+        [columns.locator]: locator.data,
+        ...history.patch,
+      },
+      { outcomeClass: 'VERIFIED_SUCCESS', evidenceDigest: history.evidenceDigest },
+      now,
+    );
   });
 }
 
@@ -95,7 +103,8 @@ export function endInFlight(
   reconciliationOrigin: 'EXECUTING' | 'ROLLING_BACK' | null,
   configHistory?: ConfigHistoryRecord,
 ): RecoveryContract {
-  if (!outcomeClassSchema.safeParse(outcomeClass).success) throw new TypeError(`${operation}: "outcomeClass" must match [A-Z][A-Z0-9_]{0,63}`);
+  if (!outcomeClassSchema.safeParse(outcomeClass).success)
+    throw new TypeError(`${operation}: "outcomeClass" must match [A-Z][A-Z0-9_]{0,63}`);
   const history = historyPatch(operation, event, configHistory);
   return storeWrite(s, operation, () => {
     const c = loadIn(s, contractId);
@@ -103,7 +112,8 @@ export function endInFlight(
     nextState(c.state, event);
     requireOwner(s, c);
     const patch: ContractPatch = { owner: null, ...history.patch };
-    if (reconciliationOrigin !== null) patch.reconciliation = { origin: reconciliationOrigin, entered_at: now, outcome_class: outcomeClass };
+    if (reconciliationOrigin !== null)
+      patch.reconciliation = { origin: reconciliationOrigin, entered_at: now, outcome_class: outcomeClass };
     return transition(s, c, expectedVersion, event, patch, { outcomeClass, evidenceDigest: history.evidenceDigest }, now);
   });
 }

@@ -27,10 +27,18 @@ export function reconcileInterrupted(s: StoreState): readonly ReconciledContract
       if (c.owner !== null && isOwnerAlive(c.owner)) continue;
       const origin = c.state as 'EXECUTING' | 'ROLLING_BACK';
       const event = origin === 'EXECUTING' ? RecoveryEvent.EXECUTION_AMBIGUOUS : RecoveryEvent.ROLLBACK_AMBIGUOUS;
-      transition(s, c, c.state_version, event, {
-        owner: null,
-        reconciliation: { origin, entered_at: now, outcome_class: 'INTERRUPTED' },
-      }, { outcomeClass: 'INTERRUPTED' }, now);
+      transition(
+        s,
+        c,
+        c.state_version,
+        event,
+        {
+          owner: null,
+          reconciliation: { origin, entered_at: now, outcome_class: 'INTERRUPTED' },
+        },
+        { outcomeClass: 'INTERRUPTED' },
+        now,
+      );
       moved.push(Object.freeze({ contract_id: c.contract_id, from_state: origin }));
     }
     return Object.freeze(moved);

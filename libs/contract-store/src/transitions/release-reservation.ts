@@ -16,12 +16,14 @@ export function releaseRollbackFailedReservation(s: StoreState, contractId: stri
   return storeWrite(s, 'releaseReservation', () => {
     const c = loadIn(s, contractId);
     const now = nowOf(s);
-    if (c.state !== RecoveryState.ROLLBACK_FAILED) throw new PreconditionError('WRONG_STATE', contractId, `release needs ROLLBACK_FAILED, contract is ${c.state}`);
+    if (c.state !== RecoveryState.ROLLBACK_FAILED)
+      throw new PreconditionError('WRONG_STATE', contractId, `release needs ROLLBACK_FAILED, contract is ${c.state}`);
     const held = reservationOf(s, c.target_identity_digest);
     if (held === null || held.contract_id !== contractId || c.reservation_release !== null) {
       throw new PreconditionError('NOT_HOLDING_RESERVATION', contractId, 'contract does not hold its target reservation');
     }
-    if (s.releaseVerifier === undefined) throw new PreconditionError('VERIFIER_MISSING', contractId, 'no reservation release verifier is configured');
+    if (s.releaseVerifier === undefined)
+      throw new PreconditionError('VERIFIER_MISSING', contractId, 'no reservation release verifier is configured');
     const parsed = verifiedReleaseSchema.safeParse(s.releaseVerifier.verify(c, signedRelease, now));
     if (!parsed.success) throw new EvidenceMismatchError('verifier_result');
     const v = parsed.data;
@@ -29,7 +31,12 @@ export function releaseRollbackFailedReservation(s: StoreState, contractId: stri
     s.stmt.deleteReservation.run(c.target_identity_digest, contractId);
     const next = deepFreeze({
       ...c,
-      reservation_release: { release_id: v.releaseId, release_digest: v.releaseDigest, authority_key_id: v.authorityKeyId, released_at: now },
+      reservation_release: {
+        release_id: v.releaseId,
+        release_digest: v.releaseDigest,
+        authority_key_id: v.authorityKeyId,
+        released_at: now,
+      },
       state_version: c.state_version + 1,
       updated_at: now,
     }) as RecoveryContract;

@@ -18,7 +18,8 @@ export function resolveReconciliation(s: StoreState, contractId: string, signedR
     if (c.state !== RecoveryState.RECONCILIATION || c.reconciliation === null) {
       throw new PreconditionError('WRONG_STATE', contractId, `resolution needs RECONCILIATION, contract is ${c.state}`);
     }
-    if (s.reconciliationVerifier === undefined) throw new PreconditionError('VERIFIER_MISSING', contractId, 'no reconciliation verifier is configured');
+    if (s.reconciliationVerifier === undefined)
+      throw new PreconditionError('VERIFIER_MISSING', contractId, 'no reconciliation verifier is configured');
     const parsed = verifiedResolutionSchema.safeParse(s.reconciliationVerifier.verify(c, signedResolution, now));
     if (!parsed.success) throw new EvidenceMismatchError('verifier_result');
     const v = parsed.data;
@@ -58,10 +59,18 @@ export function resolveReconciliation(s: StoreState, contractId: string, signedR
       default:
         event = RecoveryEvent.RESOLVE_ROLLBACK_NOT_APPLIED;
     }
-    return transition(s, c, c.state_version, event, patch, {
-      outcomeClass: `RESOLVED_${v.outcome}`,
-      evidenceDigest: v.resolutionDigest,
-      authorityKeyId: v.authorityKeyId,
-    }, now);
+    return transition(
+      s,
+      c,
+      c.state_version,
+      event,
+      patch,
+      {
+        outcomeClass: `RESOLVED_${v.outcome}`,
+        evidenceDigest: v.resolutionDigest,
+        authorityKeyId: v.authorityKeyId,
+      },
+      now,
+    );
   });
 }

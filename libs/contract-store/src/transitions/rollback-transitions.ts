@@ -18,10 +18,19 @@ export function markRollbackVerified(
   seal: VerifiedSeal,
   configHistory?: ConfigHistoryRecord,
 ): RecoveryContract {
-  return markVerified(s, 'markRollbackVerified', contractId, expectedStateVersion, seal, RecoveryEvent.ROLLBACK_VERIFIED, {
-    fingerprint: 'rollback_verified_target_fingerprint',
-    locator: 'rollback_verified_lifecycle_locator',
-  }, configHistory);
+  return markVerified(
+    s,
+    'markRollbackVerified',
+    contractId,
+    expectedStateVersion,
+    seal,
+    RecoveryEvent.ROLLBACK_VERIFIED,
+    {
+      fingerprint: 'rollback_verified_target_fingerprint',
+      locator: 'rollback_verified_lifecycle_locator',
+    },
+    configHistory,
+  );
 }
 
 /** ROLLING_BACK → ROLLBACK_FAILED; the reservation stays held until a signed release. */
@@ -32,7 +41,16 @@ export function markRollbackFailed(
   outcomeClass: string,
   configHistory?: ConfigHistoryRecord,
 ): RecoveryContract {
-  return endInFlight(s, 'markRollbackFailed', contractId, expectedStateVersion, RecoveryEvent.ROLLBACK_FAILED, outcomeClass, null, configHistory);
+  return endInFlight(
+    s,
+    'markRollbackFailed',
+    contractId,
+    expectedStateVersion,
+    RecoveryEvent.ROLLBACK_FAILED,
+    outcomeClass,
+    null,
+    configHistory,
+  );
 }
 
 /** ROLLING_BACK → RECONCILIATION; the reservation stays held. */
@@ -43,5 +61,14 @@ export function markRollbackAmbiguous(
   outcomeClass: string,
   configHistory?: ConfigHistoryRecord,
 ): RecoveryContract {
-  return endInFlight(s, 'markRollbackAmbiguous', contractId, expectedStateVersion, RecoveryEvent.ROLLBACK_AMBIGUOUS, outcomeClass, 'ROLLING_BACK', configHistory);
+  return endInFlight(
+    s,
+    'markRollbackAmbiguous',
+    contractId,
+    expectedStateVersion,
+    RecoveryEvent.ROLLBACK_AMBIGUOUS,
+    outcomeClass,
+    'ROLLING_BACK',
+    configHistory,
+  );
 }

@@ -14,10 +14,16 @@ export type { ChildResult, RunningChild };
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-export const buildChild = (): Promise<BuiltChild> => buildChildScript(join(here, '..', 'fixtures', 'coordinator-child.ts'), 'coordinator-child');
+export const buildChild = (): Promise<BuiltChild> =>
+  buildChildScript(join(here, '..', 'fixtures', 'coordinator-child.ts'), 'coordinator-child');
 
 /** The child's view of a world: the same files, keys and simulator (the private server key for the outbox). */
-export function childConfigOf(world: World, sim: { url: string; apiKey: string }, tlsMode: string, rateLimits: Record<string, number>): Record<string, unknown> {
+export function childConfigOf(
+  world: World,
+  sim: { url: string; apiKey: string },
+  tlsMode: string,
+  rateLimits: Record<string, number>,
+): Record<string, unknown> {
   return {
     storeDir: join(world.dir, 'store'),
     anchorFile: join(world.dir, 'anchor.json'),

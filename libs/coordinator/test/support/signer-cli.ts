@@ -27,7 +27,12 @@ export interface SignerRun {
 
 export function runSigner(args: readonly string[]): SignerRun {
   // Room for the review of an alias at the size bound (--json carries every member; --members lists them).
-  const r = spawnSync(process.execPath, [SIGNER_MAIN, ...args], { encoding: 'utf8', input: '', env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [SIGNER_MAIN, ...args], {
+    encoding: 'utf8',
+    input: '',
+    env: { ...process.env, NO_COLOR: '1' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
   let json: Record<string, unknown> | undefined;
   try {
     json = JSON.parse(r.stdout) as Record<string, unknown>;
@@ -41,22 +46,29 @@ export function runSigner(args: readonly string[]): SignerRun {
 export interface OperatorKeyring {
   readonly dir: string;
   readonly keys: Keys;
-  readonly files: Readonly<Record<'plan-authorization' | 'confirmation' | 'reconciliation' | 'server-request', { key: string; pub: string }>>;
+  readonly files: Readonly<
+    Record<'plan-authorization' | 'confirmation' | 'reconciliation' | 'server-request', { key: string; pub: string }>
+  >;
   remove(): void;
 }
 
 /** The signer run without blocking, so independent runs (the four keygens) overlap. */
 function runSignerAsync(args: readonly string[]): Promise<SignerRun> {
   return new Promise((done) => {
-    const child = execFile(process.execPath, [SIGNER_MAIN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
-      let json: Record<string, unknown> | undefined;
-      try {
-        json = JSON.parse(stdout) as Record<string, unknown>;
-      } catch {
-        json = undefined;
-      }
-      done({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr, json });
-    });
+    const child = execFile(
+      process.execPath,
+      [SIGNER_MAIN, ...args],
+      { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
+      (error, stdout, stderr) => {
+        let json: Record<string, unknown> | undefined;
+        try {
+          json = JSON.parse(stdout) as Record<string, unknown>;
+        } catch {
+          json = undefined;
+        }
+        done({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr, json });
+      },
+    );
     child.stdin?.end();
   });
 }
@@ -98,11 +110,25 @@ export function reviewAndSign(
   outcome?: 'APPLIED' | 'NOT_APPLIED',
 ): SignerRun & { readonly file: string; readonly review: Record<string, unknown> } {
   const review = runSigner(['review', requestFile, '--server-key', ring.files['server-request'].pub, '--json']);
-  if (review.status !== 0 || review.json === undefined) throw new Error(`review refused (${review.status}): ${review.stdout}${review.stderr}`);
+  if (review.status !== 0 || review.json === undefined)
+    throw new Error(`review refused (${review.status}): ${review.stdout}${review.stderr}`);
   const prefix = String((review.json.review as Record<string, unknown>).approve_prefix);
-  const args = ['sign', requestFile, '--key', ring.files[role].key, '--server-key', ring.files['server-request'].pub, '--out', outDir, '--approve', prefix, '--json'];
+  const args = [
+    'sign',
+    requestFile,
+    '--key',
+    ring.files[role].key,
+    '--server-key',
+    ring.files['server-request'].pub,
+    '--out',
+    outDir,
+    '--approve',
+    prefix,
+    '--json',
+  ];
   if (outcome !== undefined) args.push('--outcome', outcome);
   const signed = runSigner(args);
-  if (signed.status !== 0 || signed.json === undefined) throw new Error(`sign refused (${signed.status}): ${signed.stdout}${signed.stderr}`);
+  if (signed.status !== 0 || signed.json === undefined)
+    throw new Error(`sign refused (${signed.status}): ${signed.stdout}${signed.stderr}`);
   return { ...signed, file: String(signed.json.file), review: review.json.review as Record<string, unknown> };
 }

@@ -28,11 +28,7 @@ import { LOOSE_RATE_LIMITS, RecordingTransport, simulatorTransport } from '@pfse
 import { FaultProxyTransport } from '@pfsense-mcp/transports';
 import type { HttpTransport } from '@pfsense-mcp/transports';
 import { WriteApiClient } from '@pfsense-mcp/write-client';
-import {
-  AliasDescriptionOperationDriver,
-  MemoryRefusalAudit,
-  createStoreEvidenceVerifiers,
-} from '../../src/index.js';
+import { AliasDescriptionOperationDriver, MemoryRefusalAudit, createStoreEvidenceVerifiers } from '../../src/index.js';
 import type { AliasDescriptionGatekeeper, AliasDescriptionOperationDriverOptions, ConsumptionLedger } from '../../src/index.js';
 
 export const HOUR = 3_600_000;
@@ -265,7 +261,9 @@ function verifiedRequest(world: World, fileName: string): Artifact {
 }
 
 export function signAuthorization(world: World, pendingFile: string, key: SigningKey = world.keys.authorization): Artifact {
-  return createPlanAuthorizationFromRequest(verifiedRequest(world, pendingFile) as PendingAuthorizationRequest, key, { issuedAt: world.clock.now });
+  return createPlanAuthorizationFromRequest(verifiedRequest(world, pendingFile) as PendingAuthorizationRequest, key, {
+    issuedAt: world.clock.now,
+  });
 }
 
 export function signConfirmation(world: World, pendingFile: string, key: SigningKey = world.keys.confirmation): Artifact {
@@ -295,7 +293,11 @@ export async function adminSetDescription(sim: { url: string; apiKey: string }, 
   }
 }
 
-export async function aliasNow(sim: { url: string; apiKey: string }, name: string, maxResponseBytes?: number): Promise<Record<string, unknown> | undefined> {
+export async function aliasNow(
+  sim: { url: string; apiKey: string },
+  name: string,
+  maxResponseBytes?: number,
+): Promise<Record<string, unknown> | undefined> {
   const t = simulatorTransport(sim, { maxResponseBytes });
   try {
     const items = await new RestApiClient(t).readAllPages(ALIASES_PATH);

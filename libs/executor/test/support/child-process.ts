@@ -10,4 +10,5 @@ export type { ChildResult, RunningChild };
 const ENTRY = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'executor-child.ts');
 
 export const buildChild = (): Promise<BuiltChild> => buildChildScript(ENTRY, 'executor-child');
-export const startChild = (script: string, config: Record<string, unknown>): RunningChild => startShared(script, 'EXECUTOR_CHILD_CONFIG', config);
+export const startChild = (script: string, config: Record<string, unknown>): RunningChild =>
+  startShared(script, 'EXECUTOR_CHILD_CONFIG', config);

@@ -8,7 +8,13 @@ import { join } from 'node:path';
 import { AliasDescriptionAdapter, normalizeAliasDescriptionIntent } from '@pfsense-mcp/adapters';
 import type { AliasTarget } from '@pfsense-mcp/adapters';
 import { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
-import type { AntiRollbackAnchor, AnchorRecord, ContractStoreOptions, NewContractInput, RecoveryContract } from '@pfsense-mcp/contract-store';
+import type {
+  AntiRollbackAnchor,
+  AnchorRecord,
+  ContractStoreOptions,
+  NewContractInput,
+  RecoveryContract,
+} from '@pfsense-mcp/contract-store';
 import { ExecutorContractStore } from '@pfsense-mcp/contract-store/executor';
 import { generateMasterKey } from '@pfsense-mcp/crypto';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
@@ -121,7 +127,9 @@ export async function makeWorld(
   };
   const readClient = new RestApiClient(track(simulatorTransport(sim)));
   const writeProxy = new FaultProxyTransport(
-    track(simulatorTransport(sim, { responseTimeoutMs: extra.writeTimeoutMs ?? 5000, maxResponseBytes: extra.maxResponseBytes ?? 256 * 1024 })),
+    track(
+      simulatorTransport(sim, { responseTimeoutMs: extra.writeTimeoutMs ?? 5000, maxResponseBytes: extra.maxResponseBytes ?? 256 * 1024 }),
+    ),
   );
   const executorWith = (write: Transport, more: { policy?: MutationPolicy; read?: Transport } = {}): MutationExecutor =>
     new MutationExecutor({
@@ -235,7 +243,11 @@ export function auditTrail(store: SqliteRecoveryContractStore, contractId: strin
 }
 
 /** Admin-side edits of the simulator (the "someone else changed the firewall" of the drift tests). */
-export async function adminWrite(sim: { url: string; apiKey: string }, method: 'PATCH' | 'POST' | 'DELETE', body: Record<string, unknown>): Promise<void> {
+export async function adminWrite(
+  sim: { url: string; apiKey: string },
+  method: 'PATCH' | 'POST' | 'DELETE',
+  body: Record<string, unknown>,
+): Promise<void> {
   const t = simulatorTransport(sim);
   try {
     const r = await t.request(method, ALIAS_PATH, { body: JSON.stringify(body) });

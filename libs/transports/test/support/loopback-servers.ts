@@ -89,11 +89,7 @@ export function startHttpServer(handler: TestHandler, options: { keepAliveTimeou
 }
 
 export function startHttpsServer(cert: TestCertificate, handler: TestHandler): Promise<LoopbackServer> {
-  return wrap(
-    createHttpsServer({ key: readFileSync(cert.keyPath), cert: readFileSync(cert.certPath) }),
-    'https',
-    handler,
-  );
+  return wrap(createHttpsServer({ key: readFileSync(cert.keyPath), cert: readFileSync(cert.certPath) }), 'https', handler);
 }
 
 export interface TestCertificate {
@@ -111,9 +107,23 @@ export function makeCertificate(ip = '127.0.0.1'): TestCertificate {
   execFileSync(
     'openssl',
     [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', keyPath, '-out', certPath, '-days', '1', '-subj', `/CN=${ip}`,
-      '-addext', `subjectAltName=IP:${ip}`,
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      keyPath,
+      '-out',
+      certPath,
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${ip}`,
+      '-addext',
+      `subjectAltName=IP:${ip}`,
     ],
     { stdio: 'ignore' },
   );

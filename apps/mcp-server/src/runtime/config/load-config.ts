@@ -80,17 +80,27 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, kn
     const issue = parsed.error.issues[0];
     const variable = String(issue?.path[0] ?? 'environment');
     const rule = issue?.code === 'invalid_type' ? 'is required' : issue?.code === 'too_big' ? 'is too long' : 'is not valid';
-    const hint = variable === 'PFSENSE_LOG_LEVEL' ? ` (one of ${LOG_LEVELS.join(', ')})` : variable === 'PFSENSE_ALLOW_HTTP_LOOPBACK' ? ' (true or false)' : '';
+    const hint =
+      variable === 'PFSENSE_LOG_LEVEL'
+        ? ` (one of ${LOG_LEVELS.join(', ')})`
+        : variable === 'PFSENSE_ALLOW_HTTP_LOOPBACK'
+          ? ' (true or false)'
+          : '';
     throw new ConfigError('INVALID_VALUE', variable, `${variable} ${rule}${hint}`);
   }
   const e = parsed.data;
-  const allowHttpLoopback = e.PFSENSE_ALLOW_HTTP_LOOPBACK === 'true' || e.PFSENSE_ALLOW_HTTP_LOOPBACK === '1' || e.PFSENSE_ALLOW_HTTP_LOOPBACK === 'yes';
+  const allowHttpLoopback =
+    e.PFSENSE_ALLOW_HTTP_LOOPBACK === 'true' || e.PFSENSE_ALLOW_HTTP_LOOPBACK === '1' || e.PFSENSE_ALLOW_HTTP_LOOPBACK === 'yes';
 
   let profile: Profile;
   try {
     profile = parseProfile(e.PFSENSE_PROFILE ?? 'auditor');
   } catch {
-    throw new ConfigError('UNKNOWN_PROFILE', 'PFSENSE_PROFILE', 'PFSENSE_PROFILE is not a known profile (auditor, engineer, write_protected)');
+    throw new ConfigError(
+      'UNKNOWN_PROFILE',
+      'PFSENSE_PROFILE',
+      'PFSENSE_PROFILE is not a known profile (auditor, engineer, write_protected)',
+    );
   }
 
   if (!isAbsolute(e.PFSENSE_API_KEY_FILE)) {
@@ -142,7 +152,11 @@ function parseBaseUrl(raw: string, allowHttpLoopback: boolean): string {
       throw new ConfigError('HTTP_NOT_LOOPBACK', variable, `${variable} must use https (plain http is allowed only to a loopback address)`);
     }
     if (!allowHttpLoopback) {
-      throw new ConfigError('HTTP_NOT_ALLOWED', variable, `${variable} uses plain http; set PFSENSE_ALLOW_HTTP_LOOPBACK=true to allow it for a loopback address`);
+      throw new ConfigError(
+        'HTTP_NOT_ALLOWED',
+        variable,
+        `${variable} uses plain http; set PFSENSE_ALLOW_HTTP_LOOPBACK=true to allow it for a loopback address`,
+      );
     }
   } else if (url.protocol !== 'https:') {
     throw new ConfigError('URL_SCHEME', variable, `${variable} must use https`);

@@ -17,7 +17,8 @@ export function precheckCaFile(path: string): void {
   }
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_CA_BYTES) throw new ConfigError('CA_FILE_UNREADABLE', VARIABLE, `${VARIABLE} must be a regular file of at most 1 MiB`);
+    if (!stat.isFile() || stat.size > MAX_CA_BYTES)
+      throw new ConfigError('CA_FILE_UNREADABLE', VARIABLE, `${VARIABLE} must be a regular file of at most 1 MiB`);
     const buffer = Buffer.alloc(stat.size);
     readSync(fd, buffer, 0, stat.size, 0);
     if (!buffer.toString('latin1').includes('-----BEGIN CERTIFICATE-----')) {

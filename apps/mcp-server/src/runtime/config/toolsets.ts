@@ -38,12 +38,24 @@ export const TOOLSETS: readonly Toolset[] = deepFrozen([
   {
     name: 'nat',
     description: 'port forwards, outbound NAT mappings and mode, 1:1 NAT',
-    tools: ['firewall_nat_one_to_one_mappings', 'firewall_nat_outbound_mappings', 'firewall_nat_outbound_mode', 'firewall_nat_port_forwards'].map(g),
+    tools: [
+      'firewall_nat_one_to_one_mappings',
+      'firewall_nat_outbound_mappings',
+      'firewall_nat_outbound_mode',
+      'firewall_nat_port_forwards',
+    ].map(g),
   },
   {
     name: 'routing',
     description: 'gateways and their live status, gateway groups, the default gateway, static routes',
-    tools: ['gateway_status', 'gateways', 'routing_apply_status', 'routing_gateway_default', 'routing_gateway_groups', 'routing_static_routes'].map(g),
+    tools: [
+      'gateway_status',
+      'gateways',
+      'routing_apply_status',
+      'routing_gateway_default',
+      'routing_gateway_groups',
+      'routing_static_routes',
+    ].map(g),
   },
   {
     name: 'interfaces',
@@ -113,7 +125,15 @@ export const TOOLSETS: readonly Toolset[] = deepFrozen([
   {
     name: 'services',
     description: 'ACME, cron, FreeRADIUS, NTP, SSH and e-mail notification settings',
-    tools: ['acme_settings', 'cron_jobs', 'email_notification_settings', 'freeradius_eap', 'ntp_settings', 'ntp_time_servers', 'ssh_settings'].map(g),
+    tools: [
+      'acme_settings',
+      'cron_jobs',
+      'email_notification_settings',
+      'freeradius_eap',
+      'ntp_settings',
+      'ntp_time_servers',
+      'ssh_settings',
+    ].map(g),
   },
   {
     name: 'users',

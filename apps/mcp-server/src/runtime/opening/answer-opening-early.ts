@@ -67,7 +67,11 @@ export function answerOpeningEarly(inner: Transport, opening: EarlyOpening | nul
     const listed = opening.toolsListResult(era, revision);
     if (listed === undefined) return undefined;
     // Under a profile that grants the write, the answer waits for the write gates (which the load decides first).
-    if (listed instanceof Promise) listed.then((result) => reply(id, result), () => undefined);
+    if (listed instanceof Promise)
+      listed.then(
+        (result) => reply(id, result),
+        () => undefined,
+      );
     else reply(id, listed);
     markNeeded();
     return null;

@@ -34,7 +34,10 @@ export interface EarlyOpening {
    * The tools/list result of this configuration in `era` (the modern one per revision), or undefined. Under a
    * profile that grants the write it is a promise, settled once the write gates are decided (`writeTools`).
    */
-  toolsListResult(era: Era, protocolVersion: string): Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>> | undefined;
+  toolsListResult(
+    era: Era,
+    protocolVersion: string,
+  ): Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>> | undefined;
   /** The 2026-07-28 revisions a `server/discover` can be answered for. */
   readonly modernRevisions: ReadonlySet<string>;
 }
@@ -61,9 +64,14 @@ export function earlyOpening(
     // pfsense_mcp_info is in no toolset: toolsets never remove it.
     return tool.kind === 'info' || (tool.kind === 'read' && inToolsets(tool.name));
   };
-  const writeGated = replies().tools.some((tool) => tool.kind === 'write' && tool.capability !== null && isGranted(profile, tool.capability as Capability));
+  const writeGated = replies().tools.some(
+    (tool) => tool.kind === 'write' && tool.capability !== null && isGranted(profile, tool.capability as Capability),
+  );
   // The write tools come last, in registration order (attach registers them after the READ tools).
-  const tools = (write: readonly string[]) => replies().tools.filter((tool) => (tool.kind === 'write' ? write.includes(tool.name) : registered(tool))).map((tool) => tool.listed);
+  const tools = (write: readonly string[]) =>
+    replies()
+      .tools.filter((tool) => (tool.kind === 'write' ? write.includes(tool.name) : registered(tool)))
+      .map((tool) => tool.listed);
   return Object.freeze({
     initializeResult: (protocolVersion: string) => own(replies().initialize, protocolVersion),
     discoverResult: (protocolVersion: string) => own(replies().discover, protocolVersion),

@@ -158,7 +158,8 @@ export function gateUntilReady(inner: Transport, options: GateOptions = {}): Gat
     else {
       if (!overflowed) options.onOverflow?.();
       overflowed = true;
-      if ('id' in message && method !== undefined) inner.send(protocolRefusalResponse(message.id as RequestId, ProtocolRefusal.SERVER_STARTING)).catch(() => undefined);
+      if ('id' in message && method !== undefined)
+        inner.send(protocolRefusalResponse(message.id as RequestId, ProtocolRefusal.SERVER_STARTING)).catch(() => undefined);
       return;
     }
     // A request that needs the tools is waiting: attach now rather than after an idle delay. A notification

@@ -30,7 +30,11 @@ function isPlainClientCapabilities(value: unknown): boolean {
   if (value['elicitation'] !== undefined && !empty(value['elicitation'])) return false;
   const roots = value['roots'];
   if (roots === undefined) return true;
-  return isPlainObject(roots) && hasOnlyKeys(roots, ['listChanged']) && (roots['listChanged'] === undefined || typeof roots['listChanged'] === 'boolean');
+  return (
+    isPlainObject(roots) &&
+    hasOnlyKeys(roots, ['listChanged']) &&
+    (roots['listChanged'] === undefined || typeof roots['listChanged'] === 'boolean')
+  );
 }
 
 /** The request's `params`, when the message is a request of `method` with exactly the members a request has. */
@@ -57,7 +61,8 @@ export function plainInitializeRevision(message: JSONRPCMessage): string | null 
   const request = paramsOf(message, 'initialize');
   if (request === null || !isPlainObject(request.params)) return null;
   const params = request.params;
-  if (!hasOnlyKeys(params, ['protocolVersion', 'capabilities', 'clientInfo'], ['protocolVersion', 'capabilities', 'clientInfo'])) return null;
+  if (!hasOnlyKeys(params, ['protocolVersion', 'capabilities', 'clientInfo'], ['protocolVersion', 'capabilities', 'clientInfo']))
+    return null;
   if (typeof params['protocolVersion'] !== 'string' || !isPlainImplementation(params['clientInfo'])) return null;
   return isPlainClientCapabilities(params['capabilities']) ? params['protocolVersion'] : null;
 }

@@ -36,12 +36,23 @@ export type WriteToolOptions = Partial<Pick<OpenWriteRuntimeOptions, 'clock' | '
  * list) the write tools before it loads the SDK. When the write was asked for but a gate fails, one stderr JSON line
  * names the failed gate and rule.
  */
-export async function openWriteTool(config: ServerConfig, readApiKey: string, logger: Logger, options: WriteToolOptions = {}): Promise<OpenedWriteTool> {
+export async function openWriteTool(
+  config: ServerConfig,
+  readApiKey: string,
+  logger: Logger,
+  options: WriteToolOptions = {},
+): Promise<OpenedWriteTool> {
   const { allowListed, ...runtimeOptions } = options;
   const gates = evaluateStaticWriteGates(config.profile, config.allowedTools, config.write, allowListed, config.toolsets);
   const absent = (failure: WriteGateError | null): OpenedWriteTool => {
-    if (failure !== null && gates.requested) logger.log('warn', 'write_tool_absent', { gate: failure.gate, code: failure.code, rule: failure.rule });
-    return Object.freeze({ runtime: null, absent: failure !== null && gates.requested ? failure : null, names: [], allowListed: gates.allowListed });
+    if (failure !== null && gates.requested)
+      logger.log('warn', 'write_tool_absent', { gate: failure.gate, code: failure.code, rule: failure.rule });
+    return Object.freeze({
+      runtime: null,
+      absent: failure !== null && gates.requested ? failure : null,
+      names: [],
+      allowListed: gates.allowListed,
+    });
   };
   if (gates.failure !== null) return absent(gates.failure);
   // The allow-list removed both tools on purpose: nothing to open, nothing failed.
@@ -61,7 +72,11 @@ export async function openWriteTool(config: ServerConfig, readApiKey: string, lo
 }
 
 /** Registers the write tools an openWriteTool result names on every instance of the factory (either protocol era). */
-export async function attachOpenedWriteTool(factory: ServerFactory, opened: OpenedWriteTool, config: ServerConfig): Promise<WriteAttachment> {
+export async function attachOpenedWriteTool(
+  factory: ServerFactory,
+  opened: OpenedWriteTool,
+  config: ServerConfig,
+): Promise<WriteAttachment> {
   const runtime = opened.runtime;
   if (runtime === null) return Object.freeze({ runtime: null, absent: opened.absent });
   const paths = {
@@ -78,7 +93,11 @@ export async function attachOpenedWriteTool(factory: ServerFactory, opened: Open
     factory.names.add(WRITE_TOOL_NAME);
     factory.writeNames.add(WRITE_TOOL_NAME);
     factory.attach((server) => registerWriteTool(server, runtime.facade, paths));
-    factory.write.runtimeEnabled = isRuntimeEnabled(Capability.ALIAS_WRITE, { profile: config.profile, writeRuntimeReady: true, endpointAllowListed: opened.allowListed });
+    factory.write.runtimeEnabled = isRuntimeEnabled(Capability.ALIAS_WRITE, {
+      profile: config.profile,
+      writeRuntimeReady: true,
+      endpointAllowListed: opened.allowListed,
+    });
   }
   // The operations view: same three gates (it exists only with a constructed write runtime), read-only.
   if (opened.names.includes(WRITE_OPERATIONS_TOOL_NAME)) {
@@ -95,7 +114,13 @@ export async function attachOpenedWriteTool(factory: ServerFactory, opened: Open
  * attachOpenedWriteTool). Otherwise the tool is absent, READ keeps serving, and (when the write was asked for) one
  * stderr JSON line names the failed gate and rule.
  */
-export async function attachWriteTool(factory: ServerFactory, config: ServerConfig, readApiKey: string, logger: Logger, options: WriteToolOptions = {}): Promise<WriteAttachment> {
+export async function attachWriteTool(
+  factory: ServerFactory,
+  config: ServerConfig,
+  readApiKey: string,
+  logger: Logger,
+  options: WriteToolOptions = {},
+): Promise<WriteAttachment> {
   return attachOpenedWriteTool(factory, await openWriteTool(config, readApiKey, logger, options), config);
 }
 

@@ -32,7 +32,11 @@ export function buildReadClient(config: ServerConfig, apiKey: string, limits: Tr
     });
   } catch (error) {
     if (error instanceof TransportConfigError) {
-      const variable = error.code.startsWith('CA_FILE') ? 'PFSENSE_CA_FILE' : error.code === 'INSECURE_URL' ? 'PFSENSE_URL' : 'PFSENSE_API_KEY_FILE';
+      const variable = error.code.startsWith('CA_FILE')
+        ? 'PFSENSE_CA_FILE'
+        : error.code === 'INSECURE_URL'
+          ? 'PFSENSE_URL'
+          : 'PFSENSE_API_KEY_FILE';
       // TransportConfigError messages are fixed texts naming the option, never its value.
       throw new ConfigError(`TRANSPORT_${error.code}`, variable, `${variable}: ${error.message.replace(/^createHttpTransport: /, '')}`);
     }

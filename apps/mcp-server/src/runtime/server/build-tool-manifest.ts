@@ -35,7 +35,16 @@ const sha256 = (value: unknown) => createHash('sha256').update(canonicalize(valu
 export async function buildToolManifest(profile: Profile): Promise<ToolManifest> {
   // The client is never called: listing tools sends nothing upstream.
   const handle = buildReadClient(
-    { url: 'https://127.0.0.1', apiKeyFile: '/unused', caFile: null, profile, allowedTools: null, toolsets: null, logLevel: 'silent', allowHttpLoopback: false },
+    {
+      url: 'https://127.0.0.1',
+      apiKeyFile: '/unused',
+      caFile: null,
+      profile,
+      allowedTools: null,
+      toolsets: null,
+      logLevel: 'silent',
+      allowHttpLoopback: false,
+    },
     'manifest-builder-key',
   );
   const { factory } = createMcpServer({ profile, allowedTools: null, client: handle.client });
@@ -44,7 +53,11 @@ export async function buildToolManifest(profile: Profile): Promise<ToolManifest>
     const never = (): never => {
       throw new Error('manifest only');
     };
-    const facade = { requestAliasDescriptionChange: () => Promise.reject(new Error('manifest only')), listWriteOperations: never, artifactCounts: never };
+    const facade = {
+      requestAliasDescriptionChange: () => Promise.reject(new Error('manifest only')),
+      listWriteOperations: never,
+      artifactCounts: never,
+    };
     const paths = { writeDirectory: unused, outboxDirectory: `${unused}/outbox`, serverPublicKeyFile: `${unused}/keys/server-request.pub` };
     factory.attach((server) => {
       registerWriteTool(server, facade, paths);

@@ -63,7 +63,11 @@ export function createServerFactory(
     names: new Set(includeInfo ? [INFO_TOOL_NAME] : []),
     pfrestVersion: 'unknown',
     writeNames: new Set(),
-    write: { implemented: isImplemented(Capability.ALIAS_WRITE), granted: isGranted(profile, Capability.ALIAS_WRITE), runtimeEnabled: false },
+    write: {
+      implemented: isImplemented(Capability.ALIAS_WRITE),
+      granted: isGranted(profile, Capability.ALIAS_WRITE),
+      runtimeEnabled: false,
+    },
     writeArtifacts: null,
     create: () => {
       // Declaring the tools capability installs tools/list and tools/call even with nothing registered, so an
@@ -86,7 +90,12 @@ export function createServerFactory(
           writeToolCount: factory.writeNames.size,
           write: { implemented: factory.write.implemented, granted: factory.write.granted, runtimeEnabled: factory.write.runtimeEnabled },
           writeArtifacts: writeArtifactsNow(factory),
-          toolsets: TOOLSETS.map((set) => ({ name: set.name, description: set.description, selected: toolsets === null || toolsets.has(set.name), tools: set.tools })),
+          toolsets: TOOLSETS.map((set) => ({
+            name: set.name,
+            description: set.description,
+            selected: toolsets === null || toolsets.has(set.name),
+            tools: set.tools,
+          })),
         }));
       }
       for (const register of registrars) register(server);

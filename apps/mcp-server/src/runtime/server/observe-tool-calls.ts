@@ -34,7 +34,12 @@ export interface ObservedTransport extends Transport {
   drain(timeoutMs: number): Promise<void>;
 }
 
-export function observeToolCalls(inner: Transport, logger: Logger, registeredTools: ReadonlySet<string>, clock: () => number = () => performance.now()): ObservedTransport {
+export function observeToolCalls(
+  inner: Transport,
+  logger: Logger,
+  registeredTools: ReadonlySet<string>,
+  clock: () => number = () => performance.now(),
+): ObservedTransport {
   const pending = new Map<string | number, Pending>();
   const waiters: (() => void)[] = [];
   const settle = () => {
@@ -75,7 +80,12 @@ export function observeToolCalls(inner: Transport, logger: Logger, registeredToo
       const error = (message as { error: { code?: unknown; message?: unknown } }).error;
       // The SDK refuses an unknown tool name with a JSON-RPC error; callers of this server get the same
       // UNKNOWN_TOOL tool error for it in both eras.
-      if (call.tool === UNKNOWN && error.code === INVALID_PARAMS && typeof error.message === 'string' && UNKNOWN_TOOL_TEXT.test(error.message)) {
+      if (
+        call.tool === UNKNOWN &&
+        error.code === INVALID_PARAMS &&
+        typeof error.message === 'string' &&
+        UNKNOWN_TOOL_TEXT.test(error.message)
+      ) {
         logger.toolCall({ tool: call.tool, durationMs, outcome: 'client_error', code: ToolErrorCode.UNKNOWN_TOOL });
         const result: Record<string, unknown> = { content: [errorContent(ToolErrorCode.UNKNOWN_TOOL, null)], isError: true };
         if (call.modern) {
@@ -147,7 +157,8 @@ export function observeToolCalls(inner: Transport, logger: Logger, registeredToo
       const requested = typeof params?.name === 'string' ? params.name : null;
       const args = params?.arguments;
       const malformed = requested === null || (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)));
-      if (pending.size < MAX_PENDING) pending.set(message.id, { requested, startedAt: clock(), modern: isModernRequest(params), malformed });
+      if (pending.size < MAX_PENDING)
+        pending.set(message.id, { requested, startedAt: clock(), modern: isModernRequest(params), malformed });
     }
     outer.onmessage?.(message, extra);
   };
@@ -198,7 +209,9 @@ function classifySdkError(text: string): { code: ToolErrorCode; detail: string |
     // The schema's own complaint (which field, which bound) helps the caller fix the call; clip it and escape
     // every character that could reorder or hide text (controls, C1, bidi, zero-width, non-ASCII spaces) as
     // \u{XXXX}, as the signer renders untrusted text, so a hostile key name reaches the model visibly.
-    const detail = text.slice(at + marker.length).replace(UNSAFE_CHARACTER, (ch) => `\\u{${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}}`);
+    const detail = text
+      .slice(at + marker.length)
+      .replace(UNSAFE_CHARACTER, (ch) => `\\u{${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}}`);
     return { code: ToolErrorCode.INVALID_INPUT, detail: detail.length > MAX_DETAIL ? `${detail.slice(0, MAX_DETAIL)}…` : detail };
   }
   if (/^Invalid arguments for tool /.test(text)) return { code: ToolErrorCode.INVALID_INPUT, detail: null };

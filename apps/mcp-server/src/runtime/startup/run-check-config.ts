@@ -54,9 +54,15 @@ async function checkGet(client: RestApiClient, path: string, label: string, line
 }
 
 /** The write part: three facts, the failed gate's reason (the same as the serving server's stderr line). */
-async function checkWrite(config: ServerConfig, gates: StaticWriteGates, lines: string[]): Promise<{ ok: boolean; runtimeChecked: boolean }> {
+async function checkWrite(
+  config: ServerConfig,
+  gates: StaticWriteGates,
+  lines: string[],
+): Promise<{ ok: boolean; runtimeChecked: boolean }> {
   const facts = (runtimeEnabled: boolean) =>
-    lines.push(`  write           ALIAS_WRITE implemented: ${yesNo(gates.implemented)}, granted: ${yesNo(gates.granted)}, runtime-enabled: ${yesNo(runtimeEnabled)}`);
+    lines.push(
+      `  write           ALIAS_WRITE implemented: ${yesNo(gates.implemented)}, granted: ${yesNo(gates.granted)}, runtime-enabled: ${yesNo(runtimeEnabled)}`,
+    );
   const reason = (e: WriteGateError) => lines.push(`  write tool      ABSENT (${e.gate}, ${e.code}): ${e.rule}`);
   if (!gates.requested) {
     facts(false);
@@ -77,7 +83,11 @@ async function checkWrite(config: ServerConfig, gates: StaticWriteGates, lines: 
     await checkWriteRuntime(config);
   } catch (error) {
     facts(false);
-    reason(error instanceof WriteGateError ? error : new WriteGateError('runtime_enabled', 'BUILD_FAILED', 'the write runtime could not be built (internal error)'));
+    reason(
+      error instanceof WriteGateError
+        ? error
+        : new WriteGateError('runtime_enabled', 'BUILD_FAILED', 'the write runtime could not be built (internal error)'),
+    );
     return { ok: false, runtimeChecked: false };
   }
   facts(true);
@@ -140,7 +150,11 @@ function reportSettings(settings: Settings, profile: string, writes: boolean, li
   else warn('key auth', 'KeyAuth is not among the enabled authentication methods; enable it under System › REST API › Settings');
   // Read-only mode is what a reader-only API should use; it only matters as a problem to a profile that writes.
   if (settings.readOnly === true) {
-    if (writes) warn('read-only mode', `on: pfREST refuses every write, so the ${profile} profile's alias-description write would fail (READ tools work)`);
+    if (writes)
+      warn(
+        'read-only mode',
+        `on: pfREST refuses every write, so the ${profile} profile's alias-description write would fail (READ tools work)`,
+      );
     else lines.push('  read-only mode  on (pfREST answers GET only; every READ tool works)');
   } else if (settings.readOnly === false) {
     lines.push(`  read-only mode  off${writes ? '' : ' (enable it if this appliance’s API serves only readers)'}`);
@@ -176,7 +190,9 @@ export async function runCheckConfig(env: Readonly<Record<string, string | undef
     lines.push(`  configuration   ok`);
     lines.push(`  appliance       ${config.url}`);
     lines.push(`  profile         ${config.profile} (${selection.names.size} tools would be registered, the write tool not counted)`);
-    lines.push(`  toolsets        ${config.toolsets === null ? 'all (PFSENSE_TOOLSETS unset)' : config.toolsets.size === 0 ? 'none' : [...config.toolsets].join(', ')}`);
+    lines.push(
+      `  toolsets        ${config.toolsets === null ? 'all (PFSENSE_TOOLSETS unset)' : config.toolsets.size === 0 ? 'none' : [...config.toolsets].join(', ')}`,
+    );
     const apiKey = readApiKey(config.apiKeyFile);
     lines.push(`  api key file    ok (owner-only)`);
     handle = buildReadClient(config, apiKey);
@@ -206,7 +222,8 @@ export async function runCheckConfig(env: Readonly<Record<string, string | undef
       ok = s.ok && ok;
       const netgateId = s.data !== null && typeof s.data === 'object' ? (s.data as Record<string, unknown>)['netgate_id'] : undefined;
       // pfhostid (HA sync) is read only when the appliance reports no netgate_id.
-      if (s.ok && (typeof netgateId !== 'string' || netgateId.length === 0)) ok = (await checkGet(handle.client, hasync, 'write read', lines)).ok && ok;
+      if (s.ok && (typeof netgateId !== 'string' || netgateId.length === 0))
+        ok = (await checkGet(handle.client, hasync, 'write read', lines)).ok && ok;
     }
     return done(ok ? 0 : 1);
   } finally {

@@ -35,7 +35,11 @@ export interface DemoSimulator {
  */
 export async function startDemoSimulator(simulatorPath: string = defaultSimulatorPath()): Promise<DemoSimulator> {
   if (!existsSync(simulatorPath)) {
-    throw new ConfigError('DEMO_SIMULATOR_MISSING', '--demo', '--demo needs the built simulator (dist/tools/pfsense-sim/main.js); run `npm run build`');
+    throw new ConfigError(
+      'DEMO_SIMULATOR_MISSING',
+      '--demo',
+      '--demo needs the built simulator (dist/tools/pfsense-sim/main.js); run `npm run build`',
+    );
   }
   const dir = mkdtempSync(join(tmpdir(), 'pfsense-mcp-demo-'));
   chmodSync(dir, 0o700);

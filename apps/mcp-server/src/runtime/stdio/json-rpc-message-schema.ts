@@ -15,7 +15,11 @@ const requestMeta = z.looseObject({
 const params = z.optional(z.looseObject({ _meta: z.optional(requestMeta) }));
 const jsonRpcRequest = z.strictObject({ jsonrpc: z.literal('2.0'), id: requestId, method: z.string(), params });
 const jsonRpcNotification = z.strictObject({ jsonrpc: z.literal('2.0'), method: z.string(), params });
-const jsonRpcResult = z.strictObject({ jsonrpc: z.literal('2.0'), id: requestId, result: z.looseObject({ _meta: z.optional(z.looseObject({})) }) });
+const jsonRpcResult = z.strictObject({
+  jsonrpc: z.literal('2.0'),
+  id: requestId,
+  result: z.looseObject({ _meta: z.optional(z.looseObject({})) }),
+});
 const jsonRpcError = z.strictObject({
   jsonrpc: z.literal('2.0'),
   id: z.optional(requestId),

@@ -11,7 +11,11 @@ function isPlainRecord(v: unknown): v is Record<string, unknown> {
  * writes them (a value it cannot express, such as undefined, drops its key). `valueJson` may supply a value's
  * JSON as pieces of its own; otherwise the value is serialized here.
  */
-function appendObject(out: string[], object: Record<string, unknown>, valueJson: (key: string, value: unknown) => readonly string[] | undefined): void {
+function appendObject(
+  out: string[],
+  object: Record<string, unknown>,
+  valueJson: (key: string, value: unknown) => readonly string[] | undefined,
+): void {
   let separator = '{';
   for (const key of Object.keys(object)) {
     const value = object[key];

@@ -101,7 +101,8 @@ export async function serveStdio(options: ServeOptions): Promise<number> {
   // Load when a reply needs the SDK; the idle fallback covers a client that says nothing yet. After a discovery it
   // waits for a request instead (a discovery-only process is a probe about to be reaped).
   const idleFallback = new Promise<void>(
-    (resolve) => (idle = setTimeout(() => (early.discoveryAnswered() || transport.discoveryAnswered() ? undefined : resolve()), ATTACH_IDLE_MS)),
+    (resolve) =>
+      (idle = setTimeout(() => (early.discoveryAnswered() || transport.discoveryAnswered() ? undefined : resolve()), ATTACH_IDLE_MS)),
   );
   let loading = false;
   const startup = Promise.race([early.needed, transport.openingAnswered, idleFallback])

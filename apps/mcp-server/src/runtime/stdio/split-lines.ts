@@ -23,7 +23,8 @@ export class LineSplitter {
   #discarding = false;
 
   constructor(maxLineBytes: number) {
-    if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1) throw new RangeError('LineSplitter: "maxLineBytes" must be a positive integer');
+    if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1)
+      throw new RangeError('LineSplitter: "maxLineBytes" must be a positive integer');
     this.#maxLineBytes = maxLineBytes;
   }
 
@@ -63,7 +64,8 @@ export class LineSplitter {
   }
 
   #head(tail: Buffer): Buffer {
-    const held = this.#parts.length === 0 ? tail : Buffer.concat([...this.#parts, tail], Math.min(this.#size + tail.length, OVERSIZED_HEAD_BYTES));
+    const held =
+      this.#parts.length === 0 ? tail : Buffer.concat([...this.#parts, tail], Math.min(this.#size + tail.length, OVERSIZED_HEAD_BYTES));
     return Buffer.from(held.subarray(0, OVERSIZED_HEAD_BYTES));
   }
 }

@@ -32,9 +32,14 @@ export interface StdioWireTransport extends Transport {
  * client that writes without reading cannot grow the server. It never closes on stdin EOF: the caller decides what
  * EOF means (serve-stdio.ts lets calls in flight answer first).
  */
-export function createStdioWireTransport(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, options: StdioWireOptions = {}): StdioWireTransport {
+export function createStdioWireTransport(
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+  options: StdioWireOptions = {},
+): StdioWireTransport {
   const highWater = options.highWaterBytes ?? STDOUT_HIGH_WATER_BYTES;
-  if (!Number.isSafeInteger(highWater) || highWater < 1) throw new RangeError('createStdioWireTransport: "highWaterBytes" must be a positive integer');
+  if (!Number.isSafeInteger(highWater) || highWater < 1)
+    throw new RangeError('createStdioWireTransport: "highWaterBytes" must be a positive integer');
   const splitter = new LineSplitter(options.maxFrameBytes ?? MAX_FRAME_BYTES);
   const out = output as NodeJS.WritableStream & { readonly writableLength?: number };
   const queue: Buffer[] = [];
@@ -49,7 +54,8 @@ export function createStdioWireTransport(input: NodeJS.ReadableStream, output: N
     drainWaiters = [];
     for (const resolve of waiters) resolve();
   };
-  const whenWritable = (): Promise<void> => (closed || !backedUp() ? Promise.resolve() : new Promise((resolve) => drainWaiters.push(resolve)));
+  const whenWritable = (): Promise<void> =>
+    closed || !backedUp() ? Promise.resolve() : new Promise((resolve) => drainWaiters.push(resolve));
 
   const refuse = (refusal: ProtocolRefusal, id: RequestId | null) => {
     options.onRefused?.(refusal, id);

@@ -87,7 +87,11 @@ export function loadPinnedAuthorities(path: string): readonly PinnedOperatorKey[
     bytes = readSecretFile(path, { maxBytes: MAX_FILE_BYTES });
   } catch (error) {
     if (error instanceof KeyFileError) {
-      throw new PinnedAuthoritiesFileError('UNSAFE_FILE', path, `must be a regular owner-only file of at most ${MAX_FILE_BYTES} bytes, no symlink (${error.code})`);
+      throw new PinnedAuthoritiesFileError(
+        'UNSAFE_FILE',
+        path,
+        `must be a regular owner-only file of at most ${MAX_FILE_BYTES} bytes, no symlink (${error.code})`,
+      );
     }
     throw error;
   }
@@ -99,7 +103,11 @@ export function loadPinnedAuthorities(path: string): readonly PinnedOperatorKey[
   }
   const parsed = fileSchema.safeParse(json);
   if (!parsed.success) {
-    throw new PinnedAuthoritiesFileError('MALFORMED', path, `must be {"version": ${PINNED_AUTHORITIES_FILE_VERSION}, "authorities": [{role, key_id, public_key}]}`);
+    throw new PinnedAuthoritiesFileError(
+      'MALFORMED',
+      path,
+      `must be {"version": ${PINNED_AUTHORITIES_FILE_VERSION}, "authorities": [{role, key_id, public_key}]}`,
+    );
   }
   return checkEntries(
     path,
@@ -112,10 +120,14 @@ export function savePinnedAuthorities(path: string, entries: readonly PinnedOper
   assertPath(path, 'savePinnedAuthorities');
   if (!Array.isArray(entries)) throw new TypeError('savePinnedAuthorities: "entries" must be an array');
   const checked = checkEntries(path, entries);
-  const content = `${JSON.stringify({
-    version: PINNED_AUTHORITIES_FILE_VERSION,
-    authorities: checked.map((e) => ({ role: e.role, key_id: e.keyId, public_key: e.publicKey })),
-  }, null, 2)}\n`;
+  const content = `${JSON.stringify(
+    {
+      version: PINNED_AUTHORITIES_FILE_VERSION,
+      authorities: checked.map((e) => ({ role: e.role, key_id: e.keyId, public_key: e.publicKey })),
+    },
+    null,
+    2,
+  )}\n`;
   try {
     replaceFileAtomically(path, content);
   } catch (error) {
@@ -133,4 +145,3 @@ export function pinnedAuthoritySetOf(entries: readonly PinnedOperatorKey[]): Pin
   }));
   return PinnedAuthoritySet.of(authorities);
 }
-

@@ -36,7 +36,9 @@ const fileSchema = z.strictObject({
         key_id: hex64,
         public_key: hex64,
         retired_at: z.number().int().nonnegative(),
-        files: z.array(z.strictObject({ file: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.json$/), sha256: hex64 })).max(MAX_FILES_PER_KEY),
+        files: z
+          .array(z.strictObject({ file: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.json$/), sha256: hex64 }))
+          .max(MAX_FILES_PER_KEY),
       }),
     )
     .max(MAX_KEYS),
@@ -62,23 +64,36 @@ export function loadRetiredServerKeys(path: string): readonly RetiredServerKey[]
     throw malformed(path, 'must be JSON');
   }
   const parsed = fileSchema.safeParse(json);
-  if (!parsed.success) throw malformed(path, `must be {"version": ${RETIRED_SERVER_KEYS_FILE_VERSION}, "retired": [{key_id, public_key, retired_at, files}]}`);
+  if (!parsed.success)
+    throw malformed(path, `must be {"version": ${RETIRED_SERVER_KEYS_FILE_VERSION}, "retired": [{key_id, public_key, retired_at, files}]}`);
   return Object.freeze(
     parsed.data.retired.map((r, i) => {
       const key = hexToBytes(r.public_key);
-      if (!isValidEd25519PublicKey(key) || keyIdOf(key) !== r.key_id) throw malformed(path, `entry ${i}: key id is not the key id of a valid public key`);
-      return Object.freeze({ keyId: r.key_id, publicKey: r.public_key, retiredAt: r.retired_at, files: Object.freeze(r.files.map((f) => Object.freeze({ ...f }))) });
+      if (!isValidEd25519PublicKey(key) || keyIdOf(key) !== r.key_id)
+        throw malformed(path, `entry ${i}: key id is not the key id of a valid public key`);
+      return Object.freeze({
+        keyId: r.key_id,
+        publicKey: r.public_key,
+        retiredAt: r.retired_at,
+        files: Object.freeze(r.files.map((f) => Object.freeze({ ...f }))),
+      });
     }),
   );
 }
 
 /** Writes the whole list atomically (temp + fsync + rename, 0600). */
 export function saveRetiredServerKeys(path: string, keys: readonly RetiredServerKey[]): void {
-  if (!Array.isArray(keys) || keys.length > MAX_KEYS) throw new TypeError(`saveRetiredServerKeys: "keys" must be an array of at most ${MAX_KEYS}`);
+  if (!Array.isArray(keys) || keys.length > MAX_KEYS)
+    throw new TypeError(`saveRetiredServerKeys: "keys" must be an array of at most ${MAX_KEYS}`);
   const content = `${JSON.stringify(
     {
       version: RETIRED_SERVER_KEYS_FILE_VERSION,
-      retired: keys.map((k) => ({ key_id: k.keyId, public_key: k.publicKey, retired_at: k.retiredAt, files: k.files.map((f: RecordedRequestFile) => ({ file: f.file, sha256: f.sha256 })) })),
+      retired: keys.map((k) => ({
+        key_id: k.keyId,
+        public_key: k.publicKey,
+        retired_at: k.retiredAt,
+        files: k.files.map((f: RecordedRequestFile) => ({ file: f.file, sha256: f.sha256 })),
+      })),
     },
     null,
     2,

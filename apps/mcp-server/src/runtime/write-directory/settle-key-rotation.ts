@@ -26,7 +26,11 @@ export function rotationPathsOf(layout: WriteDirectoryLayout): MasterKeyRotation
 export function settleInterruptedRotation(layout: WriteDirectoryLayout): RotationRecovery {
   if (readRotationJournal(layout.rotationJournalFile) === null) return { action: 'none' };
   if (maintenanceInProgress(layout)) {
-    throw new WriteDirectoryError('IN_USE', layout.maintenanceLockFile, '`pfsense-mcp admin rotate master-key` is running on this write directory; wait for it to end');
+    throw new WriteDirectoryError(
+      'IN_USE',
+      layout.maintenanceLockFile,
+      '`pfsense-mcp admin rotate master-key` is running on this write directory; wait for it to end',
+    );
   }
   const held = beginMaintenance(layout, 'rotate master-key');
   try {

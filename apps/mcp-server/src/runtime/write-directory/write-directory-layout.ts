@@ -118,7 +118,11 @@ function problemOf(path: string, kind: 'directory' | 'file'): OwnerOnlyProblem |
   }
 }
 
-function writeDirectoryError(problem: OwnerOnlyProblem, path: string, messages: Readonly<Record<OwnerOnlyProblem, string>>): WriteDirectoryError {
+function writeDirectoryError(
+  problem: OwnerOnlyProblem,
+  path: string,
+  messages: Readonly<Record<OwnerOnlyProblem, string>>,
+): WriteDirectoryError {
   const { code, subject } = ownerOnlyRefusal(problem, path);
   return new WriteDirectoryError(code, subject, messages[problem]);
 }

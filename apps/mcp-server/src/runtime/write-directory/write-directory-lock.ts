@@ -89,7 +89,11 @@ export function announceServer(layout: WriteDirectoryLayout): () => void {
   writeOwnerFile(path);
   if (maintenanceInProgress(layout)) {
     removeQuietly(path);
-    throw new WriteDirectoryError('IN_USE', layout.maintenanceLockFile, 'a `pfsense-mcp admin` maintenance command (migrate, purge, reanchor, rotate) is running on this write directory; start the server after it ends');
+    throw new WriteDirectoryError(
+      'IN_USE',
+      layout.maintenanceLockFile,
+      'a `pfsense-mcp admin` maintenance command (migrate, purge, reanchor, rotate) is running on this write directory; start the server after it ends',
+    );
   }
   return () => removeQuietly(path);
 }
@@ -98,7 +102,10 @@ export function announceServer(layout: WriteDirectoryLayout): () => void {
  * The maintenance lock of one admin command (`command`, e.g. "migrate"): taken only when no live server is
  * announced; returns its release and the stale presence files it ignored. While it is held a server refuses to start.
  */
-export function beginMaintenance(layout: WriteDirectoryLayout, command: string): { readonly release: () => void; readonly stale: readonly string[] } {
+export function beginMaintenance(
+  layout: WriteDirectoryLayout,
+  command: string,
+): { readonly release: () => void; readonly stale: readonly string[] } {
   const busy = `another \`pfsense-mcp admin\` maintenance command is running on this write directory; retry after it ends`;
   if (!writeOwnerFile(layout.maintenanceLockFile)) {
     if (alive(layout.maintenanceLockFile)) throw new WriteDirectoryError('IN_USE', layout.maintenanceLockFile, busy);
@@ -109,7 +116,11 @@ export function beginMaintenance(layout: WriteDirectoryLayout, command: string):
   const first = presence.live[0];
   if (first !== undefined) {
     removeQuietly(layout.maintenanceLockFile);
-    throw new WriteDirectoryError('IN_USE', first, `a pfsense-mcp server is running on this write directory (this presence file's process is alive); stop it before \`admin ${command}\``);
+    throw new WriteDirectoryError(
+      'IN_USE',
+      first,
+      `a pfsense-mcp server is running on this write directory (this presence file's process is alive); stop it before \`admin ${command}\``,
+    );
   }
   return Object.freeze({ release: () => removeQuietly(layout.maintenanceLockFile), stale: presence.stale });
 }

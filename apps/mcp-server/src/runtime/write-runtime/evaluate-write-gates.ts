@@ -41,13 +41,18 @@ export function evaluateStaticWriteGates(
   const listed = allowListed();
   const inToolsets = (name: string) => toolsets === null || toolsets.has(toolsetOf(name) ?? '');
   const selected = (allowedTools === null || allowedTools.has(WRITE_TOOL_NAME)) && inToolsets(WRITE_TOOL_NAME);
-  const operationsSelected = (allowedTools === null || allowedTools.has(WRITE_OPERATIONS_TOOL_NAME)) && inToolsets(WRITE_OPERATIONS_TOOL_NAME);
+  const operationsSelected =
+    (allowedTools === null || allowedTools.has(WRITE_OPERATIONS_TOOL_NAME)) && inToolsets(WRITE_OPERATIONS_TOOL_NAME);
   const requested = granted || (env?.dir ?? null) !== null;
   let failure: WriteGateError | null = null;
   if (!implemented || !granted) {
-    failure = new WriteGateError(WriteGate.GRANTED, 'NOT_GRANTED', `the profile ${profile} does not grant ALIAS_WRITE (only PFSENSE_PROFILE=write_protected does)`);
+    failure = new WriteGateError(
+      WriteGate.GRANTED,
+      'NOT_GRANTED',
+      `the profile ${profile} does not grant ALIAS_WRITE (only PFSENSE_PROFILE=write_protected does)`,
+    );
   } else if (!listed) {
-    failure = new WriteGateError(WriteGate.ALLOW_LISTED, 'NOT_ALLOW_LISTED', 'the alias PATCH is not in this build\'s WriteEndpoints');
+    failure = new WriteGateError(WriteGate.ALLOW_LISTED, 'NOT_ALLOW_LISTED', "the alias PATCH is not in this build's WriteEndpoints");
   }
   return Object.freeze({ implemented, granted, allowListed: listed, selected, operationsSelected, requested, failure });
 }

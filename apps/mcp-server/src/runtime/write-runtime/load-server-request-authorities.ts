@@ -35,7 +35,9 @@ export function loadServerRequestAuthorities(
 }
 
 /** A contract by id from a store, or undefined when it has none (or cannot give it: then no file is needed for it). */
-export function contractLookup(store: { load(contractId: string): RecoveryContract }): (contractId: string) => RecoveryContract | undefined {
+export function contractLookup(store: {
+  load(contractId: string): RecoveryContract;
+}): (contractId: string) => RecoveryContract | undefined {
   return (contractId) => {
     try {
       return store.load(contractId);

@@ -2,7 +2,15 @@
 // both stores with their anchors, inbox/outbox → executor → the operation driver (and its gatekeeper) → the facade the tool
 // holds. All or nothing: the first problem closes what was opened and throws one WriteGateError.
 import { isAbsolute, relative } from 'node:path';
-import { ContractStoreError, RecordIntegrityError, SchemaVersionError, SqliteConsumptionStore, SqliteRecoveryContractStore, StoreConsistencyError, readRotationJournal } from '@pfsense-mcp/contract-store';
+import {
+  ContractStoreError,
+  RecordIntegrityError,
+  SchemaVersionError,
+  SqliteConsumptionStore,
+  SqliteRecoveryContractStore,
+  StoreConsistencyError,
+  readRotationJournal,
+} from '@pfsense-mcp/contract-store';
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
 import {
   AliasDescriptionOperationDriver,
@@ -80,7 +88,11 @@ export class WriteRuntimeClosedError extends Error {
   }
 }
 
-const ALIAS_POLICY_ENTRY = Object.freeze({ capability: Capability.ALIAS_WRITE, endpointSymbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH' } as const);
+const ALIAS_POLICY_ENTRY = Object.freeze({
+  capability: Capability.ALIAS_WRITE,
+  endpointSymbol: 'FIREWALL_ALIAS_PATCH',
+  method: 'PATCH',
+} as const);
 
 function runtimeFailure(code: string, rule: string, error: unknown = null): WriteGateError {
   const errorClass = error instanceof Error ? error.name : null;
@@ -95,7 +107,11 @@ function layoutName(layout: WriteDirectoryLayout | null, path: string): string {
     if (rel === '') return label;
     return rel.startsWith('..') || isAbsolute(rel) ? null : `${label}/${rel}`;
   };
-  return under(layout.dir, 'PFSENSE_WRITE_DIR') ?? (layout.anchorDirIsExternal ? under(layout.anchorDir, 'PFSENSE_WRITE_ANCHOR_DIR') : null) ?? 'a path of the write directory';
+  return (
+    under(layout.dir, 'PFSENSE_WRITE_DIR') ??
+    (layout.anchorDirIsExternal ? under(layout.anchorDir, 'PFSENSE_WRITE_ANCHOR_DIR') : null) ??
+    'a path of the write directory'
+  );
 }
 
 const safeCode = (code: unknown): string => (typeof code === 'string' && /^[A-Z][A-Z0-9_]{0,40}$/.test(code) ? code : 'UNUSABLE');
@@ -117,20 +133,36 @@ function classifyBuildError(error: unknown, layout: WriteDirectoryLayout | null)
     return runtimeFailure(`WRITE_DIR_${safeCode(error.code)}`, `${layoutName(layout, error.path)} ${error.rule}`, error);
   }
   if (error instanceof PinnedAuthoritiesFileError) {
-    return runtimeFailure(`AUTHORITIES_${safeCode(error.code)}`, `PFSENSE_WRITE_DIR/authorities.json is unusable (${safeCode(error.code)}); fix it with \`pfsense-mcp admin trust\``, error);
+    return runtimeFailure(
+      `AUTHORITIES_${safeCode(error.code)}`,
+      `PFSENSE_WRITE_DIR/authorities.json is unusable (${safeCode(error.code)}); fix it with \`pfsense-mcp admin trust\``,
+      error,
+    );
   }
   if (error instanceof KeyFileError) {
-    return runtimeFailure(`KEY_FILE_${safeCode(error.code)}`, `a key file in PFSENSE_WRITE_DIR/keys is unusable (${safeCode(error.code)})`, error);
+    return runtimeFailure(
+      `KEY_FILE_${safeCode(error.code)}`,
+      `a key file in PFSENSE_WRITE_DIR/keys is unusable (${safeCode(error.code)})`,
+      error,
+    );
   }
   if (error instanceof ArtifactFileError) {
-    return runtimeFailure(`ARTIFACT_DIR_${safeCode(error.code)}`, `PFSENSE_WRITE_DIR/inbox or outbox is unusable (${safeCode(error.code)}): both must be real directories of the server user, mode 0700, holding only safe files`, error);
+    return runtimeFailure(
+      `ARTIFACT_DIR_${safeCode(error.code)}`,
+      `PFSENSE_WRITE_DIR/inbox or outbox is unusable (${safeCode(error.code)}): both must be real directories of the server user, mode 0700, holding only safe files`,
+      error,
+    );
   }
   if (error instanceof SchemaVersionError && (error.code === 'LEGACY_SCHEMA' || error.code === 'NEWER_SCHEMA')) {
     // The store's own sentence: both version numbers and what to do (`admin migrate`, or the newer release).
     return runtimeFailure(`STORE_${error.code}`, `the store refused to open: ${error.message}`, error);
   }
   if (error instanceof ContractStoreError) {
-    return runtimeFailure(`STORE_${safeCode(error.code)}`, `the contract or consumption store refused to open (${error.name} ${safeCode(error.code)}${whereInStore(error)}); see \`pfsense-mcp admin\` and the contract-store README (backup and restore)`, error);
+    return runtimeFailure(
+      `STORE_${safeCode(error.code)}`,
+      `the contract or consumption store refused to open (${error.name} ${safeCode(error.code)}${whereInStore(error)}); see \`pfsense-mcp admin\` and the contract-store README (backup and restore)`,
+      error,
+    );
   }
   if (error instanceof ConfigError) {
     return runtimeFailure(error.code, error.message, error);
@@ -145,7 +177,10 @@ function appliedEnvironment(config: ServerConfig): WriteEnvironment {
 /** The layout of PFSENSE_WRITE_DIR (and PFSENSE_WRITE_ANCHOR_DIR), checked to be owner-only and laid out by init. */
 function checkedLayout(env: WriteEnvironment): WriteDirectoryLayout {
   if (env.dir === null) {
-    throw runtimeFailure('WRITE_DIR_UNSET', 'PFSENSE_WRITE_DIR is not set (create it with `pfsense-mcp admin init --dir DIR`, then set PFSENSE_WRITE_DIR=DIR)');
+    throw runtimeFailure(
+      'WRITE_DIR_UNSET',
+      'PFSENSE_WRITE_DIR is not set (create it with `pfsense-mcp admin init --dir DIR`, then set PFSENSE_WRITE_DIR=DIR)',
+    );
   }
   if (!isAbsolute(env.dir)) throw runtimeFailure('WRITE_DIR_NOT_ABSOLUTE', 'PFSENSE_WRITE_DIR must be an absolute path');
   if (env.anchorDir !== null && !isAbsolute(env.anchorDir)) {
@@ -165,17 +200,24 @@ function loadAuthorities(layout: WriteDirectoryLayout): PinnedAuthoritySet {
   const entries = loadPinnedAuthorities(layout.authoritiesFile);
   const roles = new Set(entries.map((e) => e.role));
   if (!roles.has('plan-authorization')) {
-    throw runtimeFailure('NO_PLAN_AUTHORIZATION_KEY', 'no plan-authorization key is pinned (`pfsense-mcp admin trust --dir DIR --role plan-authorization --public-key KEY`)');
+    throw runtimeFailure(
+      'NO_PLAN_AUTHORIZATION_KEY',
+      'no plan-authorization key is pinned (`pfsense-mcp admin trust --dir DIR --role plan-authorization --public-key KEY`)',
+    );
   }
   if (!roles.has('confirmation')) {
-    throw runtimeFailure('NO_CONFIRMATION_KEY', 'no confirmation key is pinned (`pfsense-mcp admin trust --dir DIR --role confirmation --public-key KEY`)');
+    throw runtimeFailure(
+      'NO_CONFIRMATION_KEY',
+      'no confirmation key is pinned (`pfsense-mcp admin trust --dir DIR --role confirmation --public-key KEY`)',
+    );
   }
   return pinnedAuthoritySetOf(entries);
 }
 
 function readWriteApiKey(env: WriteEnvironment, readKey: string): string {
   if (env.apiKeyFile === null) return readKey;
-  if (!isAbsolute(env.apiKeyFile)) throw runtimeFailure('WRITE_API_KEY_FILE_NOT_ABSOLUTE', 'PFSENSE_WRITE_API_KEY_FILE must be an absolute path');
+  if (!isAbsolute(env.apiKeyFile))
+    throw runtimeFailure('WRITE_API_KEY_FILE_NOT_ABSOLUTE', 'PFSENSE_WRITE_API_KEY_FILE must be an absolute path');
   try {
     return readApiKey(env.apiKeyFile);
   } catch (error) {
@@ -221,7 +263,12 @@ async function openStores(
   });
   closers.push(() => store.close());
   // Always with its own anchor: a restored older consumption file would forget consumed authorizations.
-  const consumption = await SqliteConsumptionStore.open({ directory: layout.storeDir, masterKey, clock, anchor: { file: layout.consumptionAnchorFile } });
+  const consumption = await SqliteConsumptionStore.open({
+    directory: layout.storeDir,
+    masterKey,
+    clock,
+    anchor: { file: layout.consumptionAnchorFile },
+  });
   closers.push(() => consumption.close());
   return { store, consumption };
 }
@@ -239,7 +286,10 @@ export async function checkWriteRuntime(config: ServerConfig): Promise<WriteDire
     layout = checkedLayout(env);
     // --check-config changes nothing: a pending rotation is reported, the server start or any admin command settles it.
     if (readRotationJournal(layout.rotationJournalFile) !== null) {
-      throw runtimeFailure('KEY_ROTATION_PENDING', 'an interrupted `pfsense-mcp admin rotate master-key` is pending; start the server or run any `pfsense-mcp admin` command on DIR to settle it');
+      throw runtimeFailure(
+        'KEY_ROTATION_PENDING',
+        'an interrupted `pfsense-mcp admin rotate master-key` is pending; start the server or run any `pfsense-mcp admin` command on DIR to settle it',
+      );
     }
     const masterKey = readMasterKeyFile(layout.masterKeyFile);
     readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
@@ -322,7 +372,9 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
       emitRecoveryRequest: (id: string, kind: 'reconciliation' | 'release') => driver.emitRecoveryRequest(id, kind),
       resumeRecovery: (id: string, kind: 'reconciliation' | 'release') => driver.resumeRecovery(id, kind),
     });
-    return trackedRuntime(createAliasDescriptionWriteFacade(driver), recovery, layout, executor.reconciledAtStart.length, expired.length, [...closers]);
+    return trackedRuntime(createAliasDescriptionWriteFacade(driver), recovery, layout, executor.reconciledAtStart.length, expired.length, [
+      ...closers,
+    ]);
   } catch (error) {
     closeAll(closers);
     throw classifyBuildError(error, layout);

@@ -55,7 +55,11 @@ export function signedRequestOf(bytes: Uint8Array, keys: PinnedAuthoritySet): Si
 }
 
 /** For each retired key, which of its recorded files still need it. A retired key equal to `currentKeyId` is skipped. */
-export function retiredKeyNeeds(retired: readonly RetiredServerKey[], currentKeyId: string, facts: RequestFileFacts): readonly RetiredKeyNeed[] {
+export function retiredKeyNeeds(
+  retired: readonly RetiredServerKey[],
+  currentKeyId: string,
+  facts: RequestFileFacts,
+): readonly RetiredKeyNeed[] {
   return Object.freeze(
     retired
       .filter((k) => k.keyId !== currentKeyId)
@@ -75,15 +79,25 @@ export function retiredKeyNeeds(retired: readonly RetiredServerKey[], currentKey
 }
 
 /** The set the server verifies its outbox with: the current key and every retired key still needed. */
-export function serverRequestAuthorities(current: { readonly keyId: string; readonly publicKey: Uint8Array }, needs: readonly RetiredKeyNeed[]): PinnedAuthoritySet {
+export function serverRequestAuthorities(
+  current: { readonly keyId: string; readonly publicKey: Uint8Array },
+  needs: readonly RetiredKeyNeed[],
+): PinnedAuthoritySet {
   return PinnedAuthoritySet.of([
     { keyId: current.keyId, publicKey: current.publicKey, role: 'server-request', active: true },
-    ...needs.filter((n) => n.neededBy.length > 0).map((n) => ({ keyId: n.key.keyId, publicKey: hexToBytes(n.key.publicKey), role: 'server-request' as const, active: true })),
+    ...needs
+      .filter((n) => n.neededBy.length > 0)
+      .map((n) => ({ keyId: n.key.keyId, publicKey: hexToBytes(n.key.publicKey), role: 'server-request' as const, active: true })),
   ]);
 }
 
 /** The files of the outbox a key signed that are still needed now (what a rotation records). */
-export function filesNeedingKey(names: readonly string[], keyId: string, publicKey: Uint8Array, facts: RequestFileFacts): readonly { file: string; sha256: string }[] {
+export function filesNeedingKey(
+  names: readonly string[],
+  keyId: string,
+  publicKey: Uint8Array,
+  facts: RequestFileFacts,
+): readonly { file: string; sha256: string }[] {
   const keys = PinnedAuthoritySet.of([{ keyId, publicKey, role: 'server-request', active: true }]);
   const out: { file: string; sha256: string }[] = [];
   for (const file of names) {
