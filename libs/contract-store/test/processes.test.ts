@@ -42,9 +42,7 @@ type Step = Record<string, unknown>;
 /** One operation of the crash table: `prepare` builds its store in its own directory and returns what the child runs and what the parent then asserts. */
 interface CrashCase {
   readonly op: string;
-  prepare(
-    hx: Harness,
-  ): Promise<{
+  prepare(hx: Harness): Promise<{
     readonly steps: readonly Step[];
     readonly extra?: Record<string, unknown>;
     check(committed: boolean, point: CrashPoint): Promise<void>;
