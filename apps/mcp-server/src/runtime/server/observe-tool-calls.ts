@@ -221,7 +221,8 @@ function classifySdkError(text: string): { code: ToolErrorCode; detail: string |
 
 function outcomeOf(code: ToolErrorCode): OutcomeClass {
   if (code === ToolErrorCode.CANCELLED) return 'cancelled';
-  if (code === ToolErrorCode.INVALID_INPUT || code === ToolErrorCode.UNKNOWN_TOOL) return 'client_error';
+  if (code === ToolErrorCode.INVALID_INPUT || code === ToolErrorCode.UNKNOWN_TOOL || code === ToolErrorCode.SCAN_LIMIT_EXCEEDED)
+    return 'client_error';
   if (code === ToolErrorCode.INTERNAL_ERROR || code === ToolErrorCode.RESULT_TOO_LARGE) return 'internal_error';
   return 'upstream_error';
 }
