@@ -27,7 +27,7 @@ import { CoordinatorRefusedError } from './coordinator-refused-error.js';
 import { InboxIndex } from './inbox-index.js';
 import type { ArtifactSelector, InboxEntry } from './inbox-index.js';
 import { allContracts, contractsOfOperation } from './operation-contracts.js';
-import { OperationStatus, isClosedWithoutEffect, statusOfContract } from './operation-outcome.js';
+import { OperationStatus, isClosed, statusOfContract } from './operation-outcome.js';
 import { reconciliationRequestName } from './pending-request-names.js';
 import { PendingRequestOutbox } from './pending-request-outbox.js';
 import { prepareAliasExecutionIntent } from './prepare-alias-execution-intent.js';
@@ -236,7 +236,7 @@ export class AliasDescriptionOperationDriver {
     this.#store.expire();
     const contracts = contractsOfOperation(this.#store, operationId);
     const latest = contracts[contracts.length - 1];
-    if (latest !== undefined && !isClosedWithoutEffect(latest)) return this.#resume(latest, { input, binding, bindingDigest, operationId });
+    if (latest !== undefined && !isClosed(latest)) return this.#resume(latest, { input, binding, bindingDigest, operationId });
 
     // No open contract: a new attempt (the n-th attempt has its own step id, so its plan is new).
     let target: AliasTarget;

@@ -11,7 +11,7 @@ export { createAliasDescriptionWriteFacade } from './alias-description-write-fac
 export type { AliasDescriptionWriteFacade, ArtifactCounts } from './alias-description-write-facade.js';
 export { writeOperationsView, pendingRequestNameOf } from './write-operations-view.js';
 export type { WriteOperationView, WriteOperationsPage, WriteOperationsQuery } from './write-operations-view.js';
-export { OperationStatus, STATUS_OF_STATE, isClosedWithoutEffect, statusOfContract } from './operation-outcome.js';
+export { CLOSED_STATUSES, OperationStatus, STATUS_OF_STATE, isClosed, statusOfContract } from './operation-outcome.js';
 export { ArtifactDirectory } from './artifact-directory.js';
 export { WRITE_REQUEST_LIMITS } from './write-request-limits.js';
 export { authorizationRequestName, parseAuthorizationRequestName } from './authorization-request-name.js';

@@ -28,7 +28,7 @@ const NEXT_STEP: Readonly<Record<string, string>> = Object.freeze({
   [RecoveryState.ROLLBACK_FAILED]:
     '`admin release emit ID`, sign with the reconciliation key, `admin inbox add`, `admin release resume ID`',
   [RecoveryState.FAILED]: 'nothing (closed without effect)',
-  [RecoveryState.ROLLED_BACK]: 'nothing (rolled back)',
+  [RecoveryState.ROLLED_BACK]: 'nothing (applied, then rolled back: the old description is back)',
   [RecoveryState.EXPIRED]: 'nothing (expired or cancelled before execution)',
 });
 

@@ -93,6 +93,8 @@ export function operationNextStep(op: WriteOperationView, pendingPath: string | 
       return 'NOT done: in flight or being settled. Call pfsense_set_firewall_alias_description again with the same arguments.';
     case OperationStatus.REQUESTED:
       return 'Waiting for a human to authorize it. Call pfsense_set_firewall_alias_description again with the same arguments.';
+    case OperationStatus.ROLLED_BACK:
+      return 'Closed: applied, verified, then rolled back by the operator; the old description is back. Asking again with the same arguments starts a new attempt.';
     case OperationStatus.REFUSED:
       return 'Closed without effect. Asking again with the same arguments starts a new attempt.';
   }

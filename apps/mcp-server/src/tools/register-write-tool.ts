@@ -55,7 +55,7 @@ const DESCRIPTION =
   'Ask to change the description of one firewall alias. ASYNCHRONOUS and human-gated: nothing changes until a human operator ' +
   'reviews and signs the request on ANOTHER machine with pfsense-mcp-signer (an authorization, then a confirmation) and hands ' +
   'each signed file back to this server with `pfsense-mcp admin inbox add`. Each call returns status requested, ' +
-  'awaiting_confirmation, verified, reconciliation_required or refused, the file the operator must sign next (pending_request) ' +
+  'awaiting_confirmation, verified, reconciliation_required, rolled_back (applied, then undone by the operator) or refused, the file the operator must sign next (pending_request) ' +
   'and next_step for the human. Call again with the SAME arguments to resume the same operation; the change is sent at most once ' +
   'and verified by re-reading. reconciliation_required is not success: the outcome is uncertain until the operator resolves it.';
 
@@ -100,6 +100,8 @@ export function nextStepOf(result: AliasDescriptionChangeResult, pendingPath: st
         );
       }
       return 'NOT done: the change is in flight or its outcome is being settled. Call this tool again with the same arguments later; the operator can inspect the write directory with `pfsense-mcp admin`.';
+    case OperationStatus.ROLLED_BACK:
+      return 'Closed: the change was applied, verified, and then rolled back by the operator; the old description is back. Calling again with the same arguments asks for the change anew (fresh signatures).';
     case OperationStatus.REFUSED:
       return 'Refused. The operator can inspect the write directory with `pfsense-mcp admin`.';
   }
