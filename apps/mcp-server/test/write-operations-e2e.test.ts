@@ -69,4 +69,45 @@ describe('pfsense_get_write_operations through the built server', () => {
       await server.close();
     }
   });
+
+  it('lists operations still waiting for their first signature as requested, with the file to sign and the next step (issue 36 item 3)', async () => {
+    const fresh = await initTestWriteDirectory();
+    const server = await connectBuilt({
+      PFSENSE_URL: sim.url,
+      PFSENSE_API_KEY_FILE: keyFile,
+      PFSENSE_ALLOW_HTTP_LOOPBACK: 'true',
+      PFSENSE_PROFILE: 'write_protected',
+      PFSENSE_WRITE_DIR: fresh.layout.dir,
+    });
+    try {
+      const asked = [];
+      for (const alias_name of ['LAN_SERVERS', 'WEB_PORTS', 'DMZ_HOSTS']) {
+        const r = await callWrite(server.client, { alias_name, description: `PENDING-SENTINEL ${alias_name.toLowerCase()}` });
+        expect(r.status).toBe('requested');
+        asked.push(r);
+      }
+      const listed = await server.client.callTool({ name: 'pfsense_get_write_operations', arguments: {} });
+      expect(listed.isError).toBeFalsy();
+      const out = listed.structuredContent as { data: Record<string, unknown>[]; total: number };
+      expect(out.total).toBe(3);
+      expect(new Set(out.data.map((o) => o['operation_id']))).toEqual(new Set(asked.map((r) => r.operation_id)));
+      for (const op of out.data) {
+        const r = asked.find((a) => a.operation_id === op['operation_id']);
+        expect(op).toMatchObject({
+          status: 'requested',
+          contract_state: null,
+          contract_id: null,
+          attempts: 0,
+          pending_request: r?.pending_request,
+        });
+        expect(String(op['next_step'])).toContain('plan-authorization');
+      }
+      const text = JSON.stringify(listed);
+      expect(text).not.toContain('PENDING-SENTINEL');
+      for (const alias of ['LAN_SERVERS', 'WEB_PORTS', 'DMZ_HOSTS']) expect(text).not.toContain(alias);
+    } finally {
+      await server.close();
+      fresh.cleanup();
+    }
+  });
 });

@@ -397,8 +397,9 @@ export class AliasDescriptionOperationDriver {
   // ------------------------------------------------------------------ read-only views
 
   /**
-   * The operations the store knows, newest first (docs/DESIGN.md §6): ids, status, contract state, times
-   * and the pending request's file name when it is in the outbox — never a value. Read-only: nothing is
+   * The operations the store and the outbox know, newest first (docs/DESIGN.md §6): ids, status, contract state,
+   * times and the pending request's file name when it is in the outbox — never a value. Operations still
+   * `requested` come from the outbox's unanswered authorization requests. Read-only: nothing is
    * expired, moved or written. `limit` 1..1000, `offset` ≥ 0, `operationId` a safe token when given.
    */
   listWriteOperations(query: WriteOperationsQuery): WriteOperationsPage {
@@ -411,7 +412,7 @@ export class AliasDescriptionOperationDriver {
       throw new TypeError(`${fn}: "operationId" must be op- followed by 64 lowercase hex`);
     }
     const contracts = query.operationId === undefined ? allContracts(this.#store) : contractsOfOperation(this.#store, query.operationId);
-    return writeOperationsView(contracts, query, (name) => this.#requests.has(name));
+    return writeOperationsView(contracts, query, (name) => this.#requests.has(name), this.#requests.requestedOperations(query.operationId));
   }
 
   /**

@@ -10,7 +10,7 @@ export type { RecoveryKind } from './recovery-kinds.js';
 export { createAliasDescriptionWriteFacade } from './alias-description-write-facade.js';
 export type { AliasDescriptionWriteFacade, ArtifactCounts } from './alias-description-write-facade.js';
 export { writeOperationsView, pendingRequestNameOf } from './write-operations-view.js';
-export type { WriteOperationView, WriteOperationsPage, WriteOperationsQuery } from './write-operations-view.js';
+export type { RequestedOperation, WriteOperationView, WriteOperationsPage, WriteOperationsQuery } from './write-operations-view.js';
 export { CLOSED_STATUSES, OperationStatus, STATUS_OF_STATE, isClosed, statusOfContract } from './operation-outcome.js';
 export { ArtifactDirectory } from './artifact-directory.js';
 export { WRITE_REQUEST_LIMITS } from './write-request-limits.js';

@@ -32,6 +32,7 @@ import { confirmationRequestName, reconciliationRequestName, releaseRequestName 
 import { RefusalGate } from './refusal-audit.js';
 import type { RefusalRecorder } from './refusal-recorder.js';
 import { WRITE_REQUEST_LIMITS } from './write-request-limits.js';
+import type { RequestedOperation } from './write-operations-view.js';
 
 /** What the outbox needs from its owner: the directory, the server's request key and the store's view. */
 export interface PendingRequestOutboxOptions {
@@ -161,6 +162,30 @@ export class PendingRequestOutbox {
       throw this.#refusals.refuse('ANOMALY', RefusalGate.OUTBOX);
     }
     return fileName;
+  }
+
+  /**
+   * The operations whose authorization request waits in the outbox for the operator's signature: unexpired by
+   * name, unanswered (no contract from its plan), and the server's own signed file (read and verified; any other
+   * file is skipped), of one operation when `operationId` is given. Read-only: nothing is refused, audited or written — the operations view calls it.
+   */
+  requestedOperations(operationId?: string): readonly RequestedOperation[] {
+    const now = this.#clock();
+    const out: RequestedOperation[] = [];
+    for (const fileName of this.#outbox.list()) {
+      const parts = parseAuthorizationRequestName(fileName);
+      if (parts === null || parts.expiresAt <= now || (operationId !== undefined && parts.operationId !== operationId)) continue;
+      if (this.#contractsOf(parts.operationId).some((c) => c.provenance.plan_digest.startsWith(parts.planPrefix))) continue;
+      try {
+        const doc = parseArtifact(this.#outbox.read(fileName));
+        if (doc.kind !== ArtifactKind.AUTHORIZATION_REQUEST || doc.payload.operation_id !== parts.operationId) continue;
+        verifyArtifactSignature(doc, this.#serverAuthorities);
+        out.push(Object.freeze({ operationId: parts.operationId, fileName, issuedAt: doc.payload.issued_at }));
+      } catch {
+        // Not the server's own current file: not an operation to show.
+      }
+    }
+    return Object.freeze(out);
   }
 
   /**
