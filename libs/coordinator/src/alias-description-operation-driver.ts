@@ -265,7 +265,7 @@ export class AliasDescriptionOperationDriver {
     );
     if (authorizations.length === 0) {
       const pending = this.#requests.authorizationRequest(operationId, stepId, planDigest, prepared, binding, input.alias_name);
-      return changeResult(OperationStatus.REQUESTED, operationId, null, pending);
+      return changeResult(OperationStatus.REQUESTED, operationId, null, pending.fileName, pending.earlierExpiredAt);
     }
     const [only] = authorizations;
     if (only === undefined || authorizations.length > 1) throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId });

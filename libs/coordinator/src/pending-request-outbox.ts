@@ -34,6 +34,12 @@ import type { RefusalRecorder } from './refusal-recorder.js';
 import { WRITE_REQUEST_LIMITS } from './write-request-limits.js';
 import type { RequestedOperation } from './write-operations-view.js';
 
+/** The authorization request a call answers with, and when this plan's earlier request expired unanswered (UTC ms), if one did. */
+export interface AuthorizationRequestWritten {
+  readonly fileName: string;
+  readonly earlierExpiredAt: number | null;
+}
+
 /** What the outbox needs from its owner: the directory, the server's request key and the store's view. */
 export interface PendingRequestOutboxOptions {
   readonly directory: ArtifactDirectory;
@@ -203,7 +209,7 @@ export class PendingRequestOutbox {
     prepared: { executionIntent: PreparedExecutionIntentV1; review: AliasChangeReview },
     binding: ApplianceBinding,
     aliasName: string,
-  ): string {
+  ): AuthorizationRequestWritten {
     const now = this.#clock();
     const aliasKey = ADAPTER.identityDigest(Object.freeze({ alias_name: aliasName })).slice(0, 16);
     const planPrefix = planDigest.slice(0, 16);
@@ -213,9 +219,10 @@ export class PendingRequestOutbox {
     } catch {
       throw this.#refusals.refuse('ANOMALY', RefusalGate.OUTBOX, { operationId });
     }
-    const live = names
+    const parsed = names
       .map((fileName) => ({ fileName, parts: parseAuthorizationRequestName(fileName) }))
-      .filter((e): e is { fileName: string; parts: NonNullable<typeof e.parts> } => e.parts !== null && e.parts.expiresAt > now);
+      .filter((e): e is { fileName: string; parts: NonNullable<typeof e.parts> } => e.parts !== null);
+    const live = parsed.filter((e) => e.parts.expiresAt > now);
 
     // This plan's current request: reused (no new file, no count).
     for (const e of live) {
@@ -224,7 +231,7 @@ export class PendingRequestOutbox {
       if (artifact.kind !== ArtifactKind.AUTHORIZATION_REQUEST || artifact.payload.plan_digest !== planDigest) continue;
       try {
         checkCurrentness(artifact, now);
-        return e.fileName;
+        return Object.freeze({ fileName: e.fileName, earlierExpiredAt: null });
       } catch {
         // Not current after all (issued in the future, or expired since the name was chosen): not reused.
       }
@@ -256,6 +263,13 @@ export class PendingRequestOutbox {
       throw this.#refusals.refuse('STALE', RefusalGate.REQUEST_LIMIT, { operationId });
     }
 
+    // This plan's own earlier request that expired unanswered (by name: no contract came of this plan, or the
+    // call would not be here): the caller says so, with its time only, instead of a silent fresh `requested`.
+    const expired = parsed.filter(
+      (e) => e.parts.operationId === operationId && e.parts.planPrefix === planPrefix && e.parts.expiresAt <= now,
+    );
+    const earlierExpiredAt = expired.length === 0 ? null : Math.max(...expired.map((e) => e.parts.expiresAt));
+
     const expiresAt = now + this.#requestLifetimeMs;
     const request = this.#build(
       () =>
@@ -274,7 +288,8 @@ export class PendingRequestOutbox {
         ),
       { operationId },
     );
-    return this.#write(authorizationRequestName({ aliasKey, operationId, planPrefix, expiresAt }), request);
+    const fileName = this.#write(authorizationRequestName({ aliasKey, operationId, planPrefix, expiresAt }), request);
+    return Object.freeze({ fileName, earlierExpiredAt });
   }
 
   confirmationRequest(

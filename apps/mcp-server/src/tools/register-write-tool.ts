@@ -39,6 +39,12 @@ export const WriteToolOutputSchema = z
     operation_id: z.string().nullable(),
     contract_id: z.string().nullable(),
     pending_request: z.string().nullable().describe('Absolute path of the file the operator must review and sign now, or null.'),
+    earlier_request_expired_at: z
+      .string()
+      .optional()
+      .describe(
+        'requested only: ISO 8601 UTC time at which the earlier request for this change expired unanswered; a new one was written.',
+      ),
     next_step: z.string(),
   })
   .strict();
@@ -69,12 +75,18 @@ function signSteps(file: string, paths: WriteToolPaths, role: string, extra: str
   );
 }
 
+/** The earlier request expired unanswered: said first, with its time only (a new one was written). */
+function expiredNote(result: AliasDescriptionChangeResult): string {
+  if (result.earlierRequestExpiredAt === undefined) return '';
+  return `The earlier request for this change expired unanswered at ${new Date(result.earlierRequestExpiredAt).toISOString()}; a new one was written. `;
+}
+
 /** What the human does next, per status (the result never carries a digest or the approval prefix). */
 export function nextStepOf(result: AliasDescriptionChangeResult, pendingPath: string | null, paths: WriteToolPaths): string {
   const name = result.pendingRequest ?? '';
   switch (result.status) {
     case OperationStatus.REQUESTED:
-      return `Waiting for a human to authorize this change. ${signSteps(pendingPath ?? 'the pending request', paths, 'plan-authorization', '')}`;
+      return `${expiredNote(result)}Waiting for a human to authorize this change. ${signSteps(pendingPath ?? 'the pending request', paths, 'plan-authorization', '')}`;
     case OperationStatus.AWAITING_CONFIRMATION:
       return pendingPath === null
         ? "The change is authorized and waits for the operator's confirmation. Call this tool again with the same arguments."
@@ -124,6 +136,9 @@ export function writeToolOutputOf(result: AliasDescriptionChangeResult, paths: W
     operation_id: result.operationId,
     contract_id: result.contractId,
     pending_request: pendingPath,
+    ...(result.earlierRequestExpiredAt === undefined
+      ? {}
+      : { earlier_request_expired_at: new Date(result.earlierRequestExpiredAt).toISOString() }),
     next_step: nextStepOf(result, pendingPath, paths),
   };
 }
