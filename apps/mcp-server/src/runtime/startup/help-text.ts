@@ -21,7 +21,7 @@ Environment:
                                services, users, certificates, system, status, diagnostics); narrows like
                                PFSENSE_ALLOWED_TOOLS; pfsense_mcp_info stays
   PFSENSE_LOG_LEVEL            debug | info (default) | warn | error | silent  (JSON lines on stderr)
-  PFSENSE_ALLOW_HTTP_LOOPBACK  true to allow plain http to a loopback address (simulator, tests)
+  PFSENSE_ALLOW_HTTP_LOOPBACK  true | false (default): true allows plain http to a loopback address
   PFSENSE_WRITE_DIR            absolute path of the write directory made by \`pfsense-mcp admin init\`; with
                                PFSENSE_PROFILE=write_protected it enables pfsense_set_firewall_alias_description
   PFSENSE_WRITE_ANCHOR_DIR     absolute path of the anti-rollback anchors, if init put them on another medium
