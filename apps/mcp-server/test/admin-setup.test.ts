@@ -231,9 +231,19 @@ describe('every command refuses a DIR that is not owner-only or not laid out by 
     const gone = init();
     rmSync(join(gone, 'store', 'consumption.sqlite'));
     for (const c of commands(gone)) expectRefusal(admin(c), 'WRITE_DIR_NOT_FOUND');
+    // A folder init never made says first to run init, not the first rule it breaks (issue 36 item 9).
     const bare = fresh();
     mkdirSync(bare, { mode: 0o700 });
-    for (const c of commands(bare)) expectRefusal(admin(c), 'WRITE_DIR_NOT_FOUND');
+    for (const c of commands(bare)) expectRefusal(admin(c), 'WRITE_DIR_NOT_INITIALIZED');
+    const made = fresh();
+    mkdirSync(made, { mode: 0o755 });
+    chmodSync(made, 0o755);
+    for (const c of [['status', '--dir', made], ...commands(made)]) {
+      const r = admin([...c.filter((a) => a !== '--json')]);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`run \`pfsense-mcp admin init --dir ${made}\``);
+      expect(r.stderr).not.toContain('0700');
+    }
   });
 
   it.skipIf(process.getuid?.() !== 0)('a file owned by another user (run as root: chown)', () => {
