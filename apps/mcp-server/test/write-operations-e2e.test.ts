@@ -39,6 +39,8 @@ describe('pfsense_get_write_operations through the built server', () => {
     try {
       const names = (await server.client.listTools()).tools.map((t) => t.name);
       expect(names).toEqual(expect.arrayContaining([WRITE_TOOL, 'pfsense_get_write_operations']));
+      // The title names the profile: never "read-only" while the write tool is listed (issue 36 item 11).
+      expect(server.client.getServerVersion()?.title).toBe('pfSense (profile write_protected)');
       const description = 'E2E-SENTINEL description';
       const r1 = await callWrite(server.client, { alias_name: 'DMZ_HOSTS', description });
       expect(r1.status).toBe('requested');

@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import type { ArtifactCounts } from '@pfsense-mcp/coordinator';
 import { Capability, isGranted, isImplemented, type Profile } from '@pfsense-mcp/policy';
 import { INFO_TOOL_CAPABILITY, INFO_TOOL_NAME, registerInfoTool } from '../../tools/register-info-tool.js';
-import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from '../startup/server-identity.js';
+import { SERVER_NAME, SERVER_VERSION, serverTitle } from '../startup/server-identity.js';
 import { TOOLSETS } from '../config/toolsets.js';
 
 /** Registers a group of tools on one McpServer instance. */
@@ -86,7 +86,7 @@ export function createServerFactory(
       // Declaring the tools capability installs tools/list and tools/call even with nothing registered, so an
       // empty selection lists [] in both eras.
       const server = new McpServer(
-        { name: SERVER_NAME, version: SERVER_VERSION, title: SERVER_TITLE },
+        { name: SERVER_NAME, version: SERVER_VERSION, title: serverTitle(profile) },
         {
           capabilities: { tools: {} },
           instructions:
