@@ -75,10 +75,14 @@ confirmations of its own contracts with per-run in-memory keys (the owner's
 signed gate receipt permits them); a reconciliation decision or a release is the
 owner's alone (reconciliation_public_key_file is the only key pinned for it).
 
-Exit: 0 every selected scenario met its declaration (and, against an appliance,
-it is exactly as found) · 1 a scenario failed · 2 usage error or lab config
-refused · 3 gate receipt, preflight or resume refused, nothing changed · 4
-stopped for the owner's signature (continue with --resume) · 130 interrupted.
+Exit:
+  0   every selected scenario met its declaration (and, against an appliance,
+      it is exactly as found)
+  1   a scenario failed
+  2   usage error or lab config refused
+  3   gate receipt, preflight or resume refused, nothing changed
+  4   stopped for the owner's signature (continue with --resume)
+  130 interrupted
 `;
 
 export function listLine(s: ScenarioDefinition): string {

@@ -85,7 +85,11 @@ describe.skipIf(!hasTmux)('the review on a real 80-column terminal', { timeout: 
     // Without escaping, the spaces push the rest to where an 80-column terminal wraps it, and the quote
     // closes the real value early: the screen would show the harmless text as the new description.
     const attack = `x" ${' '.repeat(60)}→   "Web servers (unchanged)`;
-    const screen = review(authorizationRequest(server.key, { desc: attack }));
+    // By default the (long, escaped) value is cut with its marker; one → row either way.
+    const cut = review(authorizationRequest(server.key, { desc: attack }));
+    expectNoTerminalWrap(cut);
+    expect(rowsStarting(cut.rows, /^ *→/)).toHaveLength(1);
+    const screen = review(authorizationRequest(server.key, { desc: attack }), '--full');
     expectNoTerminalWrap(screen);
     expect(rowsStarting(screen.rows, /^ *→/)).toHaveLength(1);
     expect(descriptionsOnScreen(screen.rows)).toEqual({ old: PRE_STATE.descr, new: attack });
@@ -154,7 +158,7 @@ describe.skipIf(!hasTmux)('the review on a real 80-column terminal', { timeout: 
     expect(text).toMatch(new RegExp(`^ {2}approve with {2}${digest.slice(0, 12)}$`, 'm'));
     expect(text).toMatch(new RegExp(`^ {2}request {7}${digest.slice(0, 16)}…$`, 'm'));
     expect(text).not.toContain(digest);
-    expect(text).toMatch(/^ {2}#1 {12}"10\.0\.0\.10" {2}detail "www1"$/m);
+    expect(text).toMatch(/^ {4}#1 {10}"10\.0\.0\.10" {2}detail "www1"$/m);
     // The seven recomputed digests are for --full; the request digest's prefix stays (issue 36 item 12).
     expect(text).not.toContain('digests');
     for (const d of [req.payload.plan_digest, req.payload.execution_intent_digest, req.payload.appliance_binding_digest]) {
