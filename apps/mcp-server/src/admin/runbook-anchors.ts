@@ -17,6 +17,7 @@ export const RUNBOOK_ANCHORS = Object.freeze({
   refusedKeepsComingBack: 'refused-keeps-coming-back',
   anchorAtStart: 'anchor-behind-diverged-ahead',
   retention: 'retention',
+  clockBehind: 'clock-behind',
 } as const);
 export type RunbookAnchor = (typeof RUNBOOK_ANCHORS)[keyof typeof RUNBOOK_ANCHORS];
 
