@@ -1,5 +1,7 @@
-// The product package as a user gets it: `npm pack` at the root, the tarball installed into an empty project with
-// `npm install --omit=dev`, and the three installed commands run from there (a real MCP client for the server).
+// The two packages as users get them. The server's: `npm pack` at the root, the tarball installed into an empty
+// project with `npm install --omit=dev`, and its two commands run from there (a real MCP client for the server); it
+// holds no signer. The operator's: `npm run pack:signer`, installed into another empty project, `pfsense-mcp-signer`
+// run from there; it holds the signer's bundle alone, with no dependency (no SQLite, no network package).
 //
 // better-sqlite3 is the one runtime dependency (a native addon; every other dependency is bundled into the
 // programs). A user's install downloads a prebuilt addon or compiles it; neither is possible quickly here (no
@@ -23,7 +25,6 @@ const EXPECTED_FILES = [
   'LICENSE',
   'README.md',
   'dist/apps/mcp-server/main.js',
-  'dist/apps/signer-cli/main.js',
   'dist/tools/pfsense-sim/main.js',
   'package.json',
   'server.json',
@@ -50,6 +51,8 @@ function ensureBuilt(): void {
 let work: string;
 let project: string;
 let packedFiles: string[];
+let signerProject: string;
+let signerFiles: string[];
 // The installed commands run with this test's Node first on PATH (their `#!/usr/bin/env node` finds it).
 const env = (): NodeJS.ProcessEnv => ({ ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env['PATH'] ?? ''}` });
 const bin = (name: string) => join(project, 'node_modules', '.bin', name);
@@ -79,6 +82,18 @@ beforeAll(() => {
     join(WORKSPACE_ROOT, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'),
     join(addonDir, 'better_sqlite3.node'),
   );
+  // The operator's package, packed by the script `npm run pack:signer` runs (the bundle is current: --no-build).
+  const signer = JSON.parse(
+    execFileSync(process.execPath, ['tools/scripts/pack-signer.mjs', '--no-build', '--json', '--out', work], {
+      cwd: WORKSPACE_ROOT,
+      encoding: 'utf8',
+    }),
+  ) as { file: string; files: string[] };
+  signerFiles = signer.files;
+  signerProject = join(work, 'signer-project');
+  mkdirSync(signerProject);
+  writeFileSync(join(signerProject, 'package.json'), JSON.stringify({ name: 'operator-machine', version: '1.0.0', private: true }));
+  npm(['install', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-package-lock', signer.file], signerProject);
 }, 300_000);
 
 afterAll(() => {
@@ -86,7 +101,7 @@ afterAll(() => {
 });
 
 describe('the packed package pfsense-mcp', () => {
-  it('holds exactly the three programs, README, LICENSE, server.json and package.json (no tests, maps, fixtures, keys)', () => {
+  it('holds exactly the server and the simulator, README, LICENSE, server.json and package.json (no signer, tests, maps, fixtures, keys)', () => {
     // The server is code-split: main.js loads content-hashed chunks from its own directory, exactly those of its build.
     const chunk = /^dist\/apps\/mcp-server\/[a-z-]+-[A-Z0-9]{8}\.js$/u;
     const built = readdirSync(join(WORKSPACE_ROOT, 'dist', 'apps', 'mcp-server'))
@@ -95,7 +110,10 @@ describe('the packed package pfsense-mcp', () => {
     expect(built.length).toBeGreaterThan(0);
     expect(built.every((f) => chunk.test(f))).toBe(true);
     expect(packedFiles).toEqual([...EXPECTED_FILES, ...built].sort());
-    expect(packedFiles.filter((f) => /\.map$|test|fixture|\.key$|\.pem$|lab-runner|bench/u.test(f))).toEqual([]);
+    expect(packedFiles.filter((f) => /\.map$|test|fixture|\.key$|\.pem$|lab-runner|bench|signer/u.test(f))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'pfsense-mcp', 'package.json'), 'utf8')) as { bin: object };
+    expect(Object.keys(manifest.bin).sort()).toEqual(['pfsense-mcp', 'pfsense-sim']);
+    expect(existsSync(bin('pfsense-mcp-signer'))).toBe(false);
   });
 
   it('installs with only better-sqlite3 and its own dependencies beside it', () => {
@@ -113,10 +131,7 @@ describe('the packed package pfsense-mcp', () => {
     expect(r.stdout.startsWith(`pfsense-mcp ${version} `), r.stdout).toBe(true);
   });
 
-  it('pfsense-mcp-signer --help and pfsense-sim --help answer', () => {
-    const signer = spawnSync(bin('pfsense-mcp-signer'), ['--help'], { env: env(), encoding: 'utf8' });
-    expect(signer.status, signer.stderr).toBe(0);
-    expect(signer.stdout).toContain('pfsense-mcp-signer');
+  it('pfsense-sim --help answers', () => {
     const sim = spawnSync(bin('pfsense-sim'), ['--help'], { env: env(), encoding: 'utf8' });
     expect(sim.status, sim.stderr).toBe(0);
     expect(sim.stdout).toContain('pfsense-sim');
@@ -144,4 +159,30 @@ describe('the packed package pfsense-mcp', () => {
       await client.close();
     }
   }, 60_000);
+});
+
+describe('the packed package pfsense-mcp-signer (the operator machine)', () => {
+  it('holds the signer bundle, its README, LICENSE and package.json, and depends on nothing', () => {
+    expect(signerFiles).toEqual(['LICENSE', 'README.md', 'main.js', 'package.json']);
+    const manifest = JSON.parse(readFileSync(join(signerProject, 'node_modules', 'pfsense-mcp-signer', 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(manifest['dependencies']).toBeUndefined();
+    expect(manifest['bin']).toEqual({ 'pfsense-mcp-signer': 'main.js' });
+    const installed = readdirSync(join(signerProject, 'node_modules')).filter((n) => !n.startsWith('.'));
+    expect(installed).toEqual(['pfsense-mcp-signer']);
+    const bundle = readFileSync(join(signerProject, 'node_modules', 'pfsense-mcp-signer', 'main.js'), 'utf8');
+    for (const absent of ['better-sqlite3', 'node:http', 'node:https', 'node:net', 'node:tls', 'undici', 'XMLHttpRequest', 'WebSocket('])
+      expect(bundle).not.toContain(absent);
+  });
+
+  it('pfsense-mcp-signer --help answers from the installed package', () => {
+    const signer = spawnSync(join(signerProject, 'node_modules', '.bin', 'pfsense-mcp-signer'), ['--help'], {
+      env: env(),
+      encoding: 'utf8',
+    });
+    expect(signer.status, signer.stderr).toBe(0);
+    expect(signer.stdout).toContain('pfsense-mcp-signer');
+  });
 });
