@@ -8,12 +8,24 @@
 // download host, and compiling takes minutes), so the test installs with --ignore-scripts and puts the addon the
 // workspace compiled for this same Node (same ABI) where the install script would have put it.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  realpathSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markdownAnchors } from '../src/index.js';
 import { WORKSPACE_ROOT } from './workspace-root.js';
 
 const PROGRAMS = [
@@ -28,7 +40,17 @@ const EXPECTED_FILES = [
   'dist/tools/pfsense-sim/main.js',
   'package.json',
   'server.json',
+  // The documents the programs point to (docs/), and the READMEs and source note those documents link.
+  'docs/DESIGN.md',
+  'docs/OPERATIONS.md',
+  'vendor/pfrest/SOURCE.md',
 ];
+/** Every README.md of apps/, libs/ and tools/ in the workspace: the package ships them for docs/DESIGN.md's links. */
+const README_FILES = ['apps', 'libs', 'tools'].flatMap((top) =>
+  readdirSync(join(WORKSPACE_ROOT, top))
+    .filter((d) => existsSync(join(WORKSPACE_ROOT, top, d, 'README.md')))
+    .map((d) => `${top}/${d}/README.md`),
+);
 
 function newestMtime(path: string): number {
   if (!existsSync(path)) return 0;
@@ -109,8 +131,10 @@ describe('the packed package pfsense-mcp', () => {
       .map((f) => `dist/apps/mcp-server/${f}`);
     expect(built.length).toBeGreaterThan(0);
     expect(built.every((f) => chunk.test(f))).toBe(true);
-    expect(packedFiles).toEqual([...EXPECTED_FILES, ...built].sort());
-    expect(packedFiles.filter((f) => /\.map$|test|fixture|\.key$|\.pem$|lab-runner|bench|signer/u.test(f))).toEqual([]);
+    expect(packedFiles).toEqual([...EXPECTED_FILES, ...README_FILES, ...built].sort());
+    expect(packedFiles.filter((f) => !f.endsWith('.md') && /\.map$|test|fixture|\.key$|\.pem$|lab-runner|bench|signer/u.test(f))).toEqual(
+      [],
+    );
     const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'pfsense-mcp', 'package.json'), 'utf8')) as { bin: object };
     expect(Object.keys(manifest.bin).sort()).toEqual(['pfsense-mcp', 'pfsense-sim']);
     expect(existsSync(bin('pfsense-mcp-signer'))).toBe(false);
@@ -159,6 +183,27 @@ describe('the packed package pfsense-mcp', () => {
       await client.close();
     }
   }, 60_000);
+});
+
+describe('the documents the installed programs point to', () => {
+  it('every docs/… reference printed by admin --help, init and status is a file of the installed package, its anchor a heading', () => {
+    const dir = join(work, 'write-dir');
+    const outputs = [
+      spawnSync(bin('pfsense-mcp'), ['admin', '--help'], { env: env(), encoding: 'utf8' }),
+      spawnSync(bin('pfsense-mcp'), ['admin', 'init', '--dir', dir], { env: env(), encoding: 'utf8' }),
+      spawnSync(bin('pfsense-mcp'), ['admin', 'status', '--dir', dir], { env: env(), encoding: 'utf8' }),
+    ];
+    for (const r of outputs) expect(r.status, r.stderr).toBe(0);
+    const printed = outputs.map((r) => `${r.stdout}\n${r.stderr}`).join('\n');
+    const references = [...printed.matchAll(/(\/[^\s`'"()]*\/docs\/(?:OPERATIONS|DESIGN)\.md)(?:#([a-z0-9-]+))?/gu)];
+    expect(references.length).toBeGreaterThanOrEqual(3);
+    expect(printed).not.toMatch(/(?<![\w/])docs\/(?:OPERATIONS|DESIGN)\.md/u);
+    const packageDir = realpathSync(join(project, 'node_modules', 'pfsense-mcp'));
+    for (const [, path, anchor] of references) {
+      expect(realpathSync(path as string).startsWith(`${packageDir}/`), path).toBe(true);
+      if (anchor !== undefined) expect(markdownAnchors(readFileSync(path as string, 'utf8')).has(anchor), `${path}#${anchor}`).toBe(true);
+    }
+  });
 });
 
 describe('the packed package pfsense-mcp-signer (the operator machine)', () => {

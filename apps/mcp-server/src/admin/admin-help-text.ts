@@ -1,5 +1,9 @@
+import { installedDoc } from './installed-docs.js';
+
 /** `pfsense-mcp admin --help`. Kept in step with the commands in run-admin.ts and apps/mcp-server/README.md. */
-export const ADMIN_HELP_TEXT = `pfsense-mcp admin — set up and operate the write directory on the server host (docs/DESIGN.md §6)
+export const ADMIN_HELP_TEXT = `pfsense-mcp admin — set up and operate the write directory on the server host
+The design of the write: ${installedDoc('DESIGN.md')} §6
+The runbook for each situation: ${installedDoc('OPERATIONS.md')}
 
 Usage: pfsense-mcp admin COMMAND --dir DIR [options] [--json]
 Options and arguments may come in any order. --json prints one JSON object as the last line of stdout
@@ -24,7 +28,7 @@ Operating the write (only --dir; safe beside a running server unless said otherw
   status --dir DIR [--all] [--show-targets]
                                        contracts (not terminal; --all: every one): id, operation, state, the MCP
                                        status it maps to, age, expiry, the alias as a digest prefix, what to do
-                                       next (with its docs/OPERATIONS.md section); pending outbox requests, inbox
+                                       next (with its runbook section); pending outbox requests, inbox
                                        artifacts, anchors, the retention window (PFSENSE_WRITE_RETENTION_DAYS) and how
                                        many contracts purge would take, rate limits and the live windows (cooldowns
                                        left, window counts used/limit).
