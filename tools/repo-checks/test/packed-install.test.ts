@@ -34,6 +34,7 @@ const PROGRAMS = [
   { name: 'pfsense-sim', bundle: 'dist/tools/pfsense-sim/main.js', sources: ['tools/pfsense-sim/src'] },
 ] as const;
 const EXPECTED_FILES = [
+  'CHANGELOG.md',
   'LICENSE',
   'README.md',
   'dist/apps/mcp-server/main.js',
