@@ -1,6 +1,10 @@
+import { installedDoc } from './installed-docs.js';
+
 /** `pfsense-mcp admin --help`. Kept in step with the commands in run-admin.ts and apps/mcp-server/README.md. */
 export const ADMIN_HELP_TEXT = `pfsense-mcp admin — set up and operate the write directory on the server host
-(docs/DESIGN.md §6)
+The design of the write (§6) and the runbook for each situation:
+  ${installedDoc('DESIGN.md')}
+  ${installedDoc('OPERATIONS.md')}
 
 Usage: pfsense-mcp admin COMMAND --dir DIR [options] [--json]
 
@@ -41,7 +45,7 @@ otherwise):
                                        one): id, operation, state, the MCP
                                        status it maps to, age, expiry, the alias
                                        as a digest prefix, what to do next (with
-                                       its docs/OPERATIONS.md section); pending
+                                       its runbook section); pending
                                        outbox requests, inbox artifacts,
                                        anchors, the retention window
                                        (PFSENSE_WRITE_RETENTION_DAYS) and how
