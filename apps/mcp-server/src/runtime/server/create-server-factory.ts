@@ -4,6 +4,7 @@ import { Capability, isGranted, isImplemented, type Profile } from '@pfsense-mcp
 import { INFO_TOOL_CAPABILITY, INFO_TOOL_NAME, registerInfoTool } from '../../tools/register-info-tool.js';
 import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from '../startup/server-identity.js';
 import { TOOLSETS } from '../config/toolsets.js';
+import { TOOL_LIST_CACHE_HINT } from './tool-list-cache-hint.js';
 
 /** Registers a group of tools on one McpServer instance. */
 export type ToolRegistrar = (server: McpServer) => void;
@@ -76,6 +77,8 @@ export function createServerFactory(
         { name: SERVER_NAME, version: SERVER_VERSION, title: SERVER_TITLE },
         {
           capabilities: { tools: {} },
+          // 2026-07-28 tools/list results carry a real time-to-live (tool-list-cache-hint.ts says which and why).
+          cacheHints: { 'tools/list': TOOL_LIST_CACHE_HINT },
           instructions:
             'Read-only tools for one pfSense firewall via its REST API. List tools take limit (1-1000, default 100) and offset; next_offset is set when more items may follow, and a result marked truncated: true continues at next_offset. A result with drift names fields that are null because pfSense sent an unexpected type. Identifying fields stay null unless include_identifying_metadata is true; secrets are never returned.',
         },
