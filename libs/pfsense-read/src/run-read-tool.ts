@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { PfrestResponseError } from './pfrest-response-error.js';
+import { markProjectedPrefix } from './projected-items.js';
 import { READ_CATALOGUE } from './read-catalogue.js';
 import type { ReadToolDefinition } from './read-tool-definition.js';
 import { ReadToolInputError } from './read-tool-input-error.js';
@@ -88,8 +89,10 @@ export function truncateReadResult(result: PluralReadToolResult, keep: number): 
   if (!Number.isSafeInteger(keep) || keep < 0 || keep >= result.data.length) {
     throw new RangeError('truncateReadResult: "keep" must be an integer from 0 to data.length - 1');
   }
+  const kept = Object.freeze(result.data.slice(0, keep));
+  markProjectedPrefix(result.data, kept);
   const cut: PluralReadToolResult = {
-    data: Object.freeze(result.data.slice(0, keep)),
+    data: kept,
     count: keep,
     limit: result.limit,
     offset: result.offset,
