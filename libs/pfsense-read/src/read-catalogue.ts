@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { IDENTIFYING_METADATA } from './identifying-metadata.js';
 import { compileModel, modelHasPath, type DriftSink } from './model-projection.js';
 import { PfrestResponseError } from './pfrest-response-error.js';
+import { isProjectedBy, markProjected } from './projected-items.js';
 import { READ_CATALOGUE_DATA } from './read-catalogue-data.js';
 import type { ReadCatalogueEntry } from './read-catalogue-entry.js';
 import { READ_MODELS } from './read-models.js';
@@ -65,6 +66,7 @@ const isIntIn = (v: unknown, min: number, max: number): boolean => Number.isSafe
 
 /** outputSchemaOf's check in plain code (see ReadToolDefinition.conformsToOutputSchema): stricter, never laxer. */
 function conformsToOutputOf(plural: boolean, item: (value: unknown) => boolean): (value: unknown) => boolean {
+  // The projection's own lists are keyed by `item` (its model's check): see projected-items.ts.
   return (value) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype)
       return false;
@@ -88,6 +90,7 @@ function conformsToOutputOf(plural: boolean, item: (value: unknown) => boolean):
     ) {
       return false;
     }
+    if (isProjectedBy(data, item)) return true;
     for (const row of data) if (!item(row)) return false;
     return true;
   };
@@ -169,6 +172,7 @@ function buildDefinition(entry: ReadCatalogueEntry): ReadToolDefinition {
       const items: unknown[] = new Array<unknown>(data.length);
       for (let i = 0; i < data.length; i += 1) items[i] = compiled.project(data[i], withheld, () => `$[${i}]`, drift);
       projected = Object.freeze(items);
+      markProjected(projected as unknown[], compiled.conforms);
     }
     return Object.freeze({ data: projected, drift: drift.size === 0 ? NO_DRIFT : Object.freeze([...drift].sort()) });
   }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { markProjectedPrefix } from './projected-items.js';
 import { READ_CATALOGUE } from './read-catalogue.js';
 import { readListPage } from './read-list-page.js';
 import { readQueryOf, type ReadQueryArgs } from './read-query.js';
@@ -89,8 +90,10 @@ export function truncateReadResult(result: PluralReadToolResult, keep: number): 
   if (!Number.isSafeInteger(keep) || keep < 0 || keep >= result.data.length) {
     throw new RangeError('truncateReadResult: "keep" must be an integer from 0 to data.length - 1');
   }
+  const kept = Object.freeze(result.data.slice(0, keep));
+  markProjectedPrefix(result.data, kept);
   const cut: PluralReadToolResult = {
-    data: Object.freeze(result.data.slice(0, keep)),
+    data: kept,
     count: keep,
     limit: result.limit,
     offset: result.offset,

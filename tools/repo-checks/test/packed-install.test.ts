@@ -145,8 +145,8 @@ describe('the packed package pfsense-mcp', () => {
     const installed = readdirSync(join(project, 'node_modules')).filter((n) => !n.startsWith('.'));
     expect(installed).toContain('pfsense-mcp');
     expect(installed).toContain('better-sqlite3');
-    // Bundled, so never installed: the SDK, zod, got, kysely, noble.
-    for (const bundled of ['@modelcontextprotocol', 'zod', 'got', 'kysely', '@noble']) expect(installed).not.toContain(bundled);
+    // Bundled, so never installed: the SDK, zod, kysely, noble.
+    for (const bundled of ['@modelcontextprotocol', 'zod', 'kysely', '@noble']) expect(installed).not.toContain(bundled);
   });
 
   it('pfsense-mcp --version names the package version', () => {

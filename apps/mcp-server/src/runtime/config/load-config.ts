@@ -62,7 +62,7 @@ const EnvSchema = z.object({
 /**
  * The same rule as transports' isLoopbackHost (localhost, [::1], 127.0.0.0/8), so a URL this accepts is never one
  * the transport then refuses, nor the reverse; test/config.test.ts compares the two on every case. It is a copy,
- * not an import, on purpose: importing @pfsense-mcp/transports here would evaluate got before the `initialize`
+ * not an import, on purpose: importing @pfsense-mcp/transports here would evaluate the HTTP stack before the `initialize`
  * reply (the bundle defers it until after), costing cold start.
  */
 export function isLoopbackHostname(hostname: string): boolean {

@@ -4,6 +4,7 @@ import { Capability, isGranted, isImplemented, type Profile } from '@pfsense-mcp
 import { INFO_TOOL_CAPABILITY, INFO_TOOL_NAME, registerInfoTool } from '../../tools/register-info-tool.js';
 import { SERVER_NAME, SERVER_VERSION, serverTitle } from '../startup/server-identity.js';
 import { TOOLSETS } from '../config/toolsets.js';
+import { TOOL_LIST_CACHE_HINT } from './tool-list-cache-hint.js';
 
 /** Registers a group of tools on one McpServer instance. */
 export type ToolRegistrar = (server: McpServer) => void;
@@ -89,6 +90,8 @@ export function createServerFactory(
         { name: SERVER_NAME, version: SERVER_VERSION, title: serverTitle(profile) },
         {
           capabilities: { tools: {} },
+          // 2026-07-28 tools/list results carry a real time-to-live (tool-list-cache-hint.ts says which and why).
+          cacheHints: { 'tools/list': TOOL_LIST_CACHE_HINT },
           instructions:
             'Read-only tools for one pfSense firewall via its REST API. List tools take limit (1-1000, default 100) and offset; next_offset is set when more items may follow, and a result marked truncated: true continues at next_offset. To read only what a question needs, list tools also take fields (the field names to return; rows keep their id), filter (up to 8 objects {field, op, value}, all must match; op is eq, ne, contains, startswith, endswith, in with a list value, lt, lte, gt or gte; the value has the type of the field) and sort_by (a field) with sort_order (asc or desc); an unknown field name is refused with the nearest valid one. A result with drift names fields that are null because pfSense sent an unexpected type. Identifying fields stay null unless include_identifying_metadata is true, which is also needed to select, filter or sort by them; secrets are never returned.',
         },
