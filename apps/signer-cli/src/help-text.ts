@@ -5,9 +5,10 @@ network code at all.
 
 Usage:
   pfsense-mcp-signer keygen --role ROLE --out DIR [--json]
-  pfsense-mcp-signer review FILE --server-key KEY [--full] [--members] [--json]
-  pfsense-mcp-signer sign FILE --key PRIVATE_KEY_FILE --server-key KEY --out DIR
-                          [--approve DIGEST_PREFIX] [--outcome APPLIED|NOT_APPLIED]
+  pfsense-mcp-signer review FILE --server-key KEY [--key PRIVATE_KEY_FILE | --keys DIR]
+                          [--full] [--members] [--json]
+  pfsense-mcp-signer sign FILE (--key PRIVATE_KEY_FILE | --keys DIR) --server-key KEY --out DIR
+                          [--approve CODE] [--outcome APPLIED|NOT_APPLIED]
                           [--full] [--members] [--json]
   pfsense-mcp-signer verify FILE [--server-key KEY] [--pin ROLE=KEY ...] [--request REQUEST_FILE] [--json]
 
@@ -16,13 +17,16 @@ Commands:
            server-request, lab-gate) in DIR (an existing owner-only directory). Writes ROLE-<id>.key (private, 0600,
            never overwritten) and ROLE-<id>.pub, and prints the public key and key id to pin.
   review   Verify a pending request's server signature against the pinned server key, refuse it if it
-           has expired, recompute every digest from the facts it carries, and show them.
+           has expired, recompute every digest from the facts it carries, and show them. With your key
+           of the role the request needs (--key, or --keys DIR holding ROLE-<id>.key), also the approval
+           code; a key of another role is refused.
   sign     Review, then — only after explicit approval — sign: a PlanAuthorizationV2 for an authorization
            request, ConfirmationEvidence for a confirmation request, reconciliation evidence for a
            reconciliation request (--outcome required), a reservation release, or a lab gate
            receipt for a lab gate request (only with a lab-gate key, which signs nothing else). Approval is typing the
-           first 12 hex characters of the request digest (or "yes") at the prompt on a terminal, or
-           --approve with those 12 characters in scripts. The result is written to DIR by exclusive
+           approval code shown after "approve with" at the prompt on a terminal, or --approve CODE in
+           scripts. The code is 12 hex computed from your private key and the request digest, so only
+           your key gives it; "yes" and the request digest's prefix approve nothing. The result is written to DIR by exclusive
            creation (mode 0600).
   verify   Verify any artifact file: signature against the pinned keys given, currentness, and for a
            pending request its digests. With --request, also that a signed artifact answers that request.
@@ -43,11 +47,11 @@ Exit codes:
 
 Examples:
   pfsense-mcp-signer keygen --role plan-authorization --out ~/.pfsense-mcp-keys
-  pfsense-mcp-signer review authorization-request-op1.json --server-key server.pub
+  pfsense-mcp-signer review authorization-request-op1.json --server-key server.pub --keys ~/.pfsense-mcp-keys
   pfsense-mcp-signer sign authorization-request-op1.json --key ~/.pfsense-mcp-keys/plan-authorization-1a2b.key \\
       --server-key server.pub --out ./signed
   pfsense-mcp-signer sign confirmation-request-c1.json --key confirm.key --server-key server.pub \\
-      --out ./signed --approve 3f9c0a1b2c4d --json
+      --out ./signed --approve 3f9c0a1b2c4d --json      # the code review --key confirm.key showed
   pfsense-mcp-signer sign reconciliation-request-c1.json --key recon.key --server-key server.pub \\
       --out ./signed --outcome NOT_APPLIED
   pfsense-mcp-signer verify ./signed/authorization-….json --pin plan-authorization=pa.pub

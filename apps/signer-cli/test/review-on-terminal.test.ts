@@ -8,6 +8,7 @@ import {
   PRE_STATE,
   authorizationRequest,
   cleanup,
+  codeFor,
   ensureBuilt,
   filesIn,
   json,
@@ -128,7 +129,7 @@ describe.skipIf(!hasTmux)('the review on a real 80-column terminal', { timeout: 
     expect(text).toMatch(/^ {2}alias {9}"web_servers" {3}type "host"$/m);
     expect(descriptionsOnScreen(screen.rows)).toEqual({ old: 'Web servers', new: 'Public web servers' });
     expect(text).toMatch(/^ {2}expires {7}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(in \d+ min\)$/m);
-    expect(text).toMatch(new RegExp(`^ {2}approve with {2}${digest.slice(0, 12)}$`, 'm'));
+    expect(text).toMatch(/^ {2}approve with {2}needs your plan-authorization key \(--key or --keys\)$/m);
     expect(text).toContain(`${digest.slice(0, 16)}…`);
     expect(text).not.toContain(digest);
     expect(text).toContain(req.payload.operation_id);
@@ -194,7 +195,7 @@ describe.skipIf(!hasTmux)('signing on a real 80-column terminal', { timeout: 90_
     const plan = keygen(dir, 'plan-authorization');
     const req = authorizationRequest(server.key, { desc: `Public "web" servers${' '.repeat(40)}→ "x"` });
     const out = tempDir();
-    const prefix = artifactDigestOf(req).slice(0, 12);
+    const prefix = codeFor(plan.keyFile, req);
     // The keys are typed as soon as the pane exists; the terminal holds them until the prompt reads them.
     const screen = onScreen(
       ['sign', writeArtifact(dir, req), '--key', plan.keyFile, '--server-key', server.pubFile, '--out', out],
@@ -203,7 +204,7 @@ describe.skipIf(!hasTmux)('signing on a real 80-column terminal', { timeout: 90_
     );
     expectNoTerminalWrap(screen);
     expect(descriptionsOnScreen(screen.rows).new).toBe(req.payload.review.new_description);
-    expect(screen.rows.some((r) => r.includes(`Type ${prefix} or "yes": `))).toBe(true);
+    expect(screen.rows.some((r) => r.includes(`Type the code ${prefix}: `))).toBe(true);
     expect(screen.rows.some((r) => r.startsWith('signed pfsense-mcp/plan-authorization v2'))).toBe(true);
     expect(filesIn(out)).toHaveLength(1);
     cleanup(out);
