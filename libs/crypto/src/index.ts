@@ -30,7 +30,7 @@ export {
   writeEd25519PrivateKeyFile,
 } from './ed25519-private-key-file.js';
 export type { Ed25519PrivateKeyFileContent, KeyFileRole } from './ed25519-private-key-file.js';
-export { PRIVATE_KEY_LABEL_PROBE_BYTES, startsWithPrivateKeyLabel } from './private-key-label.js';
+export { opensWithPrivateKeyLabel } from './private-key-label.js';
 export { LAB_GATE_PRIVATE_KEY_FILE_LABEL, readLabGatePrivateKeyFile, writeLabGatePrivateKeyFile } from './lab-gate-private-key-file.js';
 export { HKDF_SHA256_MAX_INFO_BYTES, HKDF_SHA256_MAX_LENGTH, hkdfSha256 } from './hkdf-sha256.js';
 export { hmacSha256 } from './hmac-sha256.js';

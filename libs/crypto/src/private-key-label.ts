@@ -1,15 +1,27 @@
+import { ED25519_PRIVATE_KEY_FILE_LABEL, ED25519_PRIVATE_KEY_FILE_LABEL_V2 } from './ed25519-private-key-file.js';
+import { LAB_GATE_PRIVATE_KEY_FILE_LABEL } from './lab-gate-private-key-file.js';
+
+/** The leading bytes of every private signing key file of this product (Ed25519 v1/v2, lab-gate). */
+const PRIVATE_KEY_LABELS: readonly Buffer[] = Object.freeze(
+  [ED25519_PRIVATE_KEY_FILE_LABEL, ED25519_PRIVATE_KEY_FILE_LABEL_V2, LAB_GATE_PRIVATE_KEY_FILE_LABEL].map((l) =>
+    Buffer.from(`${l} `, 'ascii'),
+  ),
+);
+
 /**
- * The label lines that open a private key file of this product (Ed25519 v1/v2, lab-gate). Only the label is
- * compared — a caller that must never load a private key (the server host, `admin trust`) reads a file's first
- * bytes and asks this, and never decodes what follows.
+ * Whether a file opens with a private key file's label line, reading it one byte at a time through `byteAt`
+ * (null past the end) and stopping at the first byte that no label can continue with. A caller that must never
+ * load a private key — the server host in `admin trust` (docs/DESIGN.md §10) — asks this: it reads at most the
+ * label and never a byte of the key after it.
  */
-const PRIVATE_KEY_LABEL = /^pfsense-mcp-(?:lab-gate-)?ed25519-private-key-v[0-9]+ /;
-
-/** How many leading bytes `startsWithPrivateKeyLabel` needs to decide. */
-export const PRIVATE_KEY_LABEL_PROBE_BYTES = 64;
-
-export function startsWithPrivateKeyLabel(head: Uint8Array): boolean {
-  return PRIVATE_KEY_LABEL.test(
-    Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, PRIVATE_KEY_LABEL_PROBE_BYTES)).toString('latin1'),
-  );
+export function opensWithPrivateKeyLabel(byteAt: (offset: number) => number | null): boolean {
+  let candidates = PRIVATE_KEY_LABELS;
+  for (let i = 0; candidates.length > 0; i++) {
+    const done = candidates.find((c) => c.length === i);
+    if (done !== undefined) return true;
+    const b = byteAt(i);
+    if (b === null) return false;
+    candidates = candidates.filter((c) => c[i] === b);
+  }
+  return false;
 }

@@ -9,6 +9,7 @@ import {
   generateEd25519KeyPair,
   generateMasterKey,
   keyIdOf,
+  opensWithPrivateKeyLabel,
   readApiKeyFile,
   readEd25519PrivateKeyFile,
   readLabGatePrivateKeyFile,
@@ -296,5 +297,35 @@ describe('lab-gate private key file', () => {
     writeEd25519PrivateKeyFile(operator, privateKey, 'plan-authorization');
     expect(codeOf(() => readLabGatePrivateKeyFile(operator))).toBe('BAD_FORMAT');
     expect(codeOf(() => writeLabGatePrivateKeyFile(gate, privateKey))).toBe('EXISTS');
+  });
+});
+
+describe('opensWithPrivateKeyLabel (what admin trust asks of a file beside a .pub)', () => {
+  const reader = (content: string) => {
+    const bytes = Buffer.from(content, 'latin1');
+    const read: number[] = [];
+    return {
+      byteAt: (i: number) => {
+        read.push(i);
+        return i < bytes.length ? (bytes[i] as number) : null;
+      },
+      read,
+    };
+  };
+  it('recognises every private key label and reads nothing after it', () => {
+    const seed = b64(new Uint8Array(32).fill(7));
+    for (const label of [LABEL, 'pfsense-mcp-ed25519-private-key-v2', 'pfsense-mcp-lab-gate-ed25519-private-key-v1']) {
+      const r = reader(`${label} ${seed}\n`);
+      expect(opensWithPrivateKeyLabel(r.byteAt)).toBe(true);
+      expect(Math.max(...r.read)).toBeLessThan(label.length + 1);
+    }
+  });
+  it('stops at the first byte no label continues with: a master key file, a public key, anything else', () => {
+    const master = reader(`pfsense-mcp-master-key-v1 ${b64(new Uint8Array(32).fill(9))}\n`);
+    expect(opensWithPrivateKeyLabel(master.byteAt)).toBe(false);
+    expect(Math.max(...master.read)).toBe('pfsense-mcp-m'.length - 1);
+    expect(opensWithPrivateKeyLabel(reader(`${'ab'.repeat(32)}\n`).byteAt)).toBe(false);
+    expect(opensWithPrivateKeyLabel(reader('').byteAt)).toBe(false);
+    expect(opensWithPrivateKeyLabel(reader('pfsense-mcp-ed25519-private-key-v1').byteAt)).toBe(false);
   });
 });
