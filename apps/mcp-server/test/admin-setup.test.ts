@@ -69,6 +69,7 @@ function planAuthorization(key: { privateKey: Uint8Array }, issuedAt = Date.now(
         planDigest: digestA,
         steps: [{ step_id: 'step-1', execution_intent_digest: 'b'.repeat(64) }],
         riskClass: 'low',
+        requestKeyId: 'e'.repeat(64),
         issuedAt,
         expiresAt,
       },

@@ -125,6 +125,9 @@ export function renderReview(
   if (r.request === 'release' && r.state_version !== null) lines.field('state version', text(String(r.state_version)));
   lines.field('issued', text(time(r.issued_at)));
   lines.field('expires', text(`${time(r.expires_at)} (${remaining(r.expires_at, nowMs)})`));
+  // The signed answer carries this id: only the server holding that request key accepts it (docs/DESIGN.md §10).
+  if (r.request === 'authorization' || r.request === 'confirmation')
+    lines.field('answers', text(`server key ${shortDigest(r.server_key_id)}`));
   renderDigests(lines, r, style, layout);
   return lines.toString();
 }
