@@ -49,11 +49,11 @@ interface Pending {
   resume_command: string;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only access to the JSON lines
 const jsonLines = (stdout: string) =>
   stdout
     .trim()
     .split('\n')
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only access to the JSON lines
     .map((l) => JSON.parse(l) as Record<string, any>);
 
 /** A lab with the owner's reconciliation key pinned through the lab config (made with the real signer). */
