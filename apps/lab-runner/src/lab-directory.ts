@@ -43,7 +43,7 @@ export function loadOrCreateRequestKey(config: LabConfig): RunnerRequestKey {
   if (!existsSync(keyFile)) {
     const k = generateEd25519KeyPair();
     try {
-      writeEd25519PrivateKeyFile(keyFile, k.privateKey);
+      writeEd25519PrivateKeyFile(keyFile, k.privateKey, 'server-request');
       writeSecretFile(join(config.labDir, REQUEST_PUB_FILE), `${bytesToHex(k.publicKey)}\n`);
     } catch (e) {
       fileError(REQUEST_KEY_FILE, e);

@@ -49,11 +49,11 @@ interface Pending {
   resume_command: string;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only access to the JSON lines
 const jsonLines = (stdout: string) =>
   stdout
     .trim()
     .split('\n')
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only access to the JSON lines
     .map((l) => JSON.parse(l) as Record<string, any>);
 
 /** A lab with the owner's reconciliation key pinned through the lab config (made with the real signer). */
@@ -68,10 +68,12 @@ async function ownerLab(name: string, sim: Sim): Promise<{ lab: Lab; ownerKey: s
 
 /** The owner reviews the pending request and signs it with the real signer into the evidence directory. */
 function ownerAnswers(p: Pending, ownerKey: string, outcome: 'APPLIED' | 'NOT_APPLIED' | null): string {
-  const review = signer(['review', p.pending_request, '--server-key', p.server_key_file, '--json']);
+  const review = signer(['review', p.pending_request, '--server-key', p.server_key_file, '--key', ownerKey, '--json']);
   expect(review.status, review.stderr).toBe(0);
   const prefix = (JSON.parse(review.stdout) as { review: { approve_prefix: string } }).review.approve_prefix;
-  expect(prefix).toBe(p.request_digest.slice(0, 12));
+  // The approval code is keyed by the owner's key: never the request digest's prefix the runner printed.
+  expect(prefix).toMatch(/^[0-9a-f]{12}$/);
+  expect(prefix).not.toBe(p.request_digest.slice(0, 12));
   const args = [
     'sign',
     p.pending_request,

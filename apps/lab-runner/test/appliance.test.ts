@@ -205,10 +205,10 @@ describe('against a disposable appliance (a separately started simulator)', () =
       { cwd: lab.dir },
     );
     expect(r.code, r.stderr).toBe(0);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only access to the JSON lines
     const [line, summary] = r.stdout
       .trim()
       .split('\n')
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only access to the JSON lines
       .map((l) => JSON.parse(l) as Record<string, any>);
     expect(line).toMatchObject({
       id: 'g-restart-after-verified',
@@ -258,10 +258,10 @@ describe('against a disposable appliance (a separately started simulator)', () =
       },
     );
     expect(r.code).toBe(1);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only access to the JSON lines
     const [line, summary] = r.stdout
       .trim()
       .split('\n')
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only access to the JSON lines
       .map((l) => JSON.parse(l) as Record<string, any>);
     expect(line?.ok).toBe(false);
     expect(line?.failures[0]).toMatch(/^GATE_DEADLINE/);
@@ -288,10 +288,10 @@ describe('against a disposable appliance (a separately started simulator)', () =
       },
     );
     expect(r.code).toBe(1);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only access to the JSON lines
     const [line, summary] = r.stdout
       .trim()
       .split('\n')
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only access to the JSON lines
       .map((l) => JSON.parse(l) as Record<string, any>);
     expect(line?.ok).toBe(false);
     expect(line?.states).toEqual(['PREPARED']);

@@ -202,6 +202,7 @@ describe('admin artifacts list / clean', () => {
               planDigest: 'a'.repeat(64),
               steps: [{ step_id: 'step-1', execution_intent_digest: 'b'.repeat(64) }],
               riskClass: 'low',
+              requestKeyId: 'e'.repeat(64),
               issuedAt: issued,
               expiresAt: expires,
             },

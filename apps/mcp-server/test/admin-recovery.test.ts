@@ -59,7 +59,8 @@ async function setup(): Promise<Setup> {
   let recon: Record<string, unknown> = {};
   const host = await setUpDriverHost(admin, sim, dir, keys, async () => {
     recon = (await ok(signer(['keygen', '--role', 'reconciliation', '--out', keys, '--json']))).json;
-    await ok(admin(['trust', '--dir', dir, '--role', 'reconciliation', '--public-key', String(recon['public_key_file'])]));
+    // The hex, not the .pub: its private key lies beside it (admin trust refuses that file, docs/DESIGN.md §10).
+    await ok(admin(['trust', '--dir', dir, '--role', 'reconciliation', '--public-key', String(recon['public_key'])]));
   });
   return { ...host, reconciliationKey: String(recon['private_key_file']) };
 }
@@ -94,10 +95,12 @@ async function newestRevisionDescription(): Promise<string> {
   return ((await r.json()) as { data: Array<{ description: string }> }).data[0]?.description ?? '';
 }
 
-/** The real signer: review for the approval prefix, then sign with --approve. */
+/** The real signer: review with the operator key for the approval code, then sign with --approve. */
 async function signWithSigner(s: Setup, request: string, outcome?: 'APPLIED' | 'NOT_APPLIED'): Promise<string> {
   const serverKey = join(s.dir, 'keys', 'server-request.pub');
-  const review = (await ok(signer(['review', request, '--server-key', serverKey, '--json']))).json['review'] as { approve_prefix: string };
+  const review = (await ok(signer(['review', request, '--server-key', serverKey, '--key', s.reconciliationKey, '--json']))).json[
+    'review'
+  ] as { approve_prefix: string };
   const out = mkdtempSync(join(tmpdir(), 'admin-recovery-signed-'));
   const signed = await signer([
     'sign',

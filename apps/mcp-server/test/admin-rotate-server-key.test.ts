@@ -19,9 +19,9 @@ const serve = shared.serve;
 const stop = shared.stop;
 const call = world.call;
 
-/** The signer's review + sign --approve against `serverPub`, then `admin inbox add`. */
+/** The signer's review with the operator key (the approval code) + sign --approve against `serverPub`, then `admin inbox add`. */
 function approveWith(serverPub: string, requestFile: string, role: 'plan-authorization' | 'confirmation'): void {
-  const review = signer(['review', requestFile, '--server-key', serverPub, '--json']);
+  const review = signer(['review', requestFile, '--server-key', serverPub, '--key', shared.host.keys[role], '--json']);
   expect(review.status, review.stderr).toBe(0);
   const prefix = String((review.json['review'] as Record<string, unknown>)['approve_prefix']);
   const signed = signer([

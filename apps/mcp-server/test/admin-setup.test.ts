@@ -3,12 +3,14 @@ import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
   chownSync,
+  copyFileSync,
   existsSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
+  renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -22,12 +24,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureBuilt, serverMain } from './support/built-server.js';
 import { runAdmin } from './support/run-admin.js';
 import type { ProgramRun as Run } from './support/run-program.js';
+import { ensureSignerBuilt, runSigner } from './support/signer-program.js';
 
 // Each test runs many real child processes (the built program, the signer): seconds each on a loaded machine.
 vi.setConfig({ testTimeout: 240_000 });
 const root = mkdtempSync(join(tmpdir(), 'admin-setup-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-beforeAll(() => ensureBuilt(), 120_000);
+beforeAll(async () => {
+  ensureBuilt();
+  await ensureSignerBuilt();
+}, 240_000);
 
 const admin = runAdmin;
 
@@ -68,6 +74,7 @@ function planAuthorization(
         planDigest,
         steps: [{ step_id: 'step-1', execution_intent_digest: 'b'.repeat(64) }],
         riskClass: 'low',
+        requestKeyId: 'e'.repeat(64),
         issuedAt,
         expiresAt,
       },
@@ -147,10 +154,13 @@ describe('admin init', () => {
       readFileSync(join(dir, 'keys', 'master.key'), 'utf8')
         .split(' ')[1]
         ?.trim() ?? '';
+    // The key file's last field is the key (version 2 files record the role before it).
     const privateKey =
       readFileSync(join(dir, 'keys', 'server-request.key'), 'utf8')
-        .split(' ')[1]
+        .split(' ')
+        .at(-1)
         ?.trim() ?? '';
+    expect(privateKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(r.stdout + r.stderr).not.toContain(secret);
     expect(r.stdout + r.stderr).not.toContain(privateKey);
   });
@@ -306,6 +316,50 @@ describe('admin trust / untrust', () => {
     chmodSync(writable.pubFile, 0o666);
     expectRefusal(admin(['trust', '--dir', dir, '--role', 'confirmation', '--public-key', writable.pubFile, '--json']), 'FILE_UNSAFE_MODE');
     expect(admin(['trust', '--dir', dir, '--list', '--json']).json['authorities']).toEqual([{ role: 'reconciliation', key_id: k.keyId }]);
+  });
+
+  it('refuses a .pub whose private key lies beside it (by name or by label), or one inside the write, anchor, inbox or outbox directory (issue 34)', () => {
+    const anchors = join(root, `anchors-${counter}`);
+    mkdirSync(anchors, { mode: 0o700 });
+    const dir = init(fresh(), { PFSENSE_WRITE_ANCHOR_DIR: anchors });
+    const env = { PFSENSE_WRITE_ANCHOR_DIR: anchors };
+    // The operator's signer made its keys here: ROLE-<id>.key beside ROLE-<id>.pub (the README's "never on this host").
+    const operator = join(root, `operator-${counter}`);
+    mkdirSync(operator, { mode: 0o700 });
+    const made = runSigner(['keygen', '--role', 'confirmation', '--out', operator, '--json']);
+    expect(made.status, made.stderr).toBe(0);
+    const pubFile = String(made.json['public_key_file']);
+    const keyFile = String(made.json['private_key_file']);
+    const trust = (file: string) => admin(['trust', '--dir', dir, '--role', 'confirmation', '--public-key', file, '--json'], env);
+    expectRefusal(trust(pubFile), 'PRIVATE_KEY_BESIDE_PUBLIC_KEY');
+    // Renamed: the name no longer gives it away, the key file's label line does (only the label is read).
+    const renamed = join(operator, 'mine.bin');
+    renameSync(keyFile, renamed);
+    expectRefusal(trust(pubFile), 'PRIVATE_KEY_BESIDE_PUBLIC_KEY');
+    // A lab-gate key beside it counts too.
+    rmSync(renamed);
+    const gate = runSigner(['keygen', '--role', 'lab-gate', '--out', operator, '--json']);
+    expect(gate.status, gate.stderr).toBe(0);
+    renameSync(String(gate.json['private_key_file']), join(operator, 'other'));
+    expectRefusal(trust(pubFile), 'PRIVATE_KEY_BESIDE_PUBLIC_KEY');
+    rmSync(join(operator, 'other'));
+    // Inside the write directory, its inbox or outbox, or the anchor directory: a file the server's account wrote.
+    for (const inside of [
+      join(dir, 'confirmation.pub'),
+      join(dir, 'inbox', 'c.pub'),
+      join(dir, 'outbox', 'c.pub'),
+      join(anchors, 'c.pub'),
+    ]) {
+      copyFileSync(pubFile, inside);
+      chmodSync(inside, 0o600);
+      expectRefusal(trust(inside), 'PUBLIC_KEY_IN_WRITE_DIRECTORY');
+      rmSync(inside);
+    }
+    expect(admin(['trust', '--dir', dir, '--list', '--json'], env).json['authorities']).toEqual([]);
+    // No private key beside it, outside those directories: pinned.
+    const r = trust(pubFile);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.json['key_id']).toBe(made.json['key_id']);
   });
 
   it('a tampered authorities.json is refused, not repaired', () => {

@@ -1,7 +1,8 @@
 // The one write end to end, as a user does it: `pfsense-mcp admin init/trust` on the host, the SDK Client
 // spawning the BUILT server over stdio with PFSENSE_PROFILE=write_protected, the REAL signer on the "operator's
 // machine" (keygen, review, sign --approve), `pfsense-mcp admin inbox add`, and the simulator over loopback.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBuilt } from './support/built-server.js';
 import { ALIAS_PATH, ALIASES_PATH, useBuiltWriteWorld } from './support/built-write-world.js';
@@ -29,6 +30,13 @@ async function descr(name: string): Promise<unknown> {
 }
 
 const patches = world.patches;
+
+/** Every regular file under `dir`, recursively. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : e.isFile() ? [join(dir, e.name)] : [],
+  );
+}
 
 const absentLine = (stderr: string): Record<string, unknown> | null => {
   const line = stderr.split('\n').find((l) => l.includes('"event":"write_tool_absent"'));
@@ -66,6 +74,14 @@ describe('the signed write through MCP, the real signer and pfsense-mcp admin', 
     expect(patches()).toBe(before + 1);
     // stderr: JSON lines only, none carrying the description.
     expect(s.stderr()).not.toContain('reviewed 2026');
+    // The approval codes (keyed by the operator keys, docs/DESIGN.md §10) are in no artifact and no server output:
+    // not in the write directory (outbox, inbox, stores), not among the signed files, not on the server's stderr.
+    for (const code of [prefix, confirmPrefix]) {
+      for (const file of [...filesUnder(h.dir), ...filesUnder(h.signedDir)])
+        expect(readFileSync(file).toString('latin1'), file).not.toContain(code);
+      expect(s.stderr()).not.toContain(code);
+      expect(JSON.stringify(verified)).not.toContain(code);
+    }
   });
 
   it('response lost after apply → reconciliation_required with its pending request → signed APPLIED → verified, never resent', async () => {

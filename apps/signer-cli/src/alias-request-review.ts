@@ -20,6 +20,7 @@ import { Capability } from '@pfsense-mcp/policy';
 import { configHistoryReviewOf } from './config-history-review.js';
 import type { ConfigHistoryReview } from './config-history-review.js';
 import { ExitCode } from './exit-code.js';
+import { roleForRequest } from './role-key-file.js';
 import { SignerError } from './signer-error.js';
 
 export type RequestType = 'authorization' | 'confirmation' | 'reconciliation' | 'release';
@@ -28,7 +29,13 @@ export type RequestType = 'authorization' | 'confirmation' | 'reconciliation' | 
 export interface RequestReview {
   readonly request: RequestType;
   readonly request_digest: string;
-  readonly approve_prefix: string;
+  /**
+   * The approval code (12 hex, keyed by the operator's private key of `key_role`, docs/DESIGN.md §10): null until
+   * the command was given that key (--key FILE or --keys DIR).
+   */
+  readonly approve_prefix: string | null;
+  /** The role whose key answers this request and computes its approval code. */
+  readonly key_role: string;
   readonly server_key_id: string;
   readonly issued_at: number;
   readonly expires_at: number;
@@ -50,13 +57,17 @@ export interface RequestReview {
   readonly digests: Readonly<Record<string, string>>;
 }
 
-/** Length of the digest prefix an operator types or passes to --approve. */
-export const APPROVE_PREFIX_LENGTH = 12;
-
 /** sha256 over canonical {address, detail} — a display summary anyone can recompute, not a signed digest. */
 export function membersDigestOf(address: readonly string[], detail: readonly string[]): string {
   return createHash('sha256').update(canonicalize({ address, detail }, ARTIFACT_CANONICAL_LIMITS)).digest('hex');
 }
+
+const TYPE_OF_KIND = Object.freeze({
+  [ArtifactKind.AUTHORIZATION_REQUEST]: 'authorization',
+  [ArtifactKind.CONFIRMATION_REQUEST]: 'confirmation',
+  [ArtifactKind.RECONCILIATION_REQUEST]: 'reconciliation',
+  [ArtifactKind.RELEASE_REQUEST]: 'release',
+} as const);
 
 function inconsistent(what: string): never {
   throw new SignerError(ExitCode.ARTIFACT_REFUSED, 'INCONSISTENT', `request is inconsistent: ${what}`);
@@ -143,6 +154,7 @@ type CommonReview = Pick<
   RequestReview,
   | 'request_digest'
   | 'approve_prefix'
+  | 'key_role'
   | 'server_key_id'
   | 'issued_at'
   | 'expires_at'
@@ -200,7 +212,8 @@ export function reviewPendingRequest(request: PendingRequest): RequestReview {
   const pre = snapshotOf(p.review.pre_state, 'pre_state');
   const common = {
     request_digest: digest,
-    approve_prefix: digest.slice(0, APPROVE_PREFIX_LENGTH),
+    approve_prefix: null,
+    key_role: roleForRequest(TYPE_OF_KIND[request.kind]),
     server_key_id: p.key_id,
     issued_at: p.issued_at,
     expires_at: p.expires_at,

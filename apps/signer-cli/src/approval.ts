@@ -2,13 +2,12 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 
 /**
- * True only for the exact approval: the 12-hex prefix of the digest that was shown (or, typed at the
- * interactive prompt, the word "yes"). No case folding, no trimming of anything but the line end.
+ * True only for the exact approval code shown (keyed by the operator's private key, docs/DESIGN.md §10), typed
+ * or passed to --approve. Nothing else approves — not "yes", not the request digest's prefix. No case folding,
+ * no trimming of anything but the line end.
  */
-export function isApproved(answer: string, approvePrefix: string, interactive: boolean): boolean {
-  if (!/^[0-9a-f]{12}$/.test(approvePrefix)) return false;
-  if (answer === approvePrefix) return true;
-  return interactive && answer === 'yes';
+export function isApproved(answer: string, approveCode: string): boolean {
+  return /^[0-9a-f]{12}$/.test(approveCode) && answer === approveCode;
 }
 
 /** Asks once on the terminal and returns the line typed (without its line end). */

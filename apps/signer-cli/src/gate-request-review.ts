@@ -1,7 +1,7 @@
 import { ArtifactKind, artifactDigestOf, verifyLabGateRequest } from '@pfsense-mcp/authorization';
 import type { Artifact, LabGateRequest } from '@pfsense-mcp/authorization';
 import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
-import { APPROVE_PREFIX_LENGTH } from './alias-request-review.js';
+import { roleForRequest } from './role-key-file.js';
 import { refuseOnVerification } from './load-verified-request.js';
 import { readPublicKeyInput } from './public-key-input.js';
 
@@ -9,7 +9,9 @@ import { readPublicKeyInput } from './public-key-input.js';
 export interface GateRequestReview {
   readonly request: 'lab-gate';
   readonly request_digest: string;
-  readonly approve_prefix: string;
+  /** The approval code, keyed by the lab-gate key (null until the command was given it). */
+  readonly approve_prefix: string | null;
+  readonly key_role: string;
   /** The lab runner's request key (what --server-key pinned). */
   readonly server_key_id: string;
   readonly issued_at: number;
@@ -39,7 +41,8 @@ export function reviewGateRequest(request: LabGateRequest, serverKey: string, no
   return Object.freeze({
     request: 'lab-gate' as const,
     request_digest: digest,
-    approve_prefix: digest.slice(0, APPROVE_PREFIX_LENGTH),
+    approve_prefix: null,
+    key_role: roleForRequest('lab-gate'),
     server_key_id: p.key_id,
     issued_at: p.issued_at,
     expires_at: p.expires_at,

@@ -9,9 +9,11 @@ writes files; it has no network code at all.
 
 Usage:
   pfsense-mcp-signer keygen --role ROLE --out DIR [--json]
-  pfsense-mcp-signer review FILE --server-key KEY [--full] [--members] [--json]
-  pfsense-mcp-signer sign FILE --key PRIVATE_KEY_FILE --server-key KEY --out DIR
-                          [--approve DIGEST_PREFIX]
+  pfsense-mcp-signer review FILE --server-key KEY
+                          [--key PRIVATE_KEY_FILE | --keys DIR]
+                          [--full] [--members] [--json]
+  pfsense-mcp-signer sign FILE (--key PRIVATE_KEY_FILE | --keys DIR)
+                          --server-key KEY --out DIR [--approve CODE]
                           [--outcome APPLIED|NOT_APPLIED]
                           [--full] [--members] [--json]
   pfsense-mcp-signer verify FILE [--server-key KEY] [--pin ROLE=KEY ...]
@@ -26,17 +28,20 @@ Commands:
            to pin.
   review   Verify a pending request's server signature against the pinned server
            key, refuse it if it has expired, recompute every digest from the
-           facts it carries, and show them.
+           facts it carries, and show them. With your key of the role the
+           request needs (--key, or --keys DIR holding ROLE-<id>.key), also the
+           approval code; a key of another role is refused.
   sign     Review, then — only after explicit approval — sign: a
            PlanAuthorizationV2 for an authorization request,
            ConfirmationEvidence for a confirmation request, reconciliation
            evidence for a reconciliation request (--outcome required), a
            reservation release, or a lab gate receipt for a lab gate request
            (only with a lab-gate key, which signs nothing else). Approval is
-           typing the first 12 hex characters of the request digest (or "yes")
-           at the prompt on a terminal, or --approve with those 12 characters in
-           scripts. The result is written to DIR by exclusive creation (mode
-           0600).
+           typing the approval code shown after "approve with" at the prompt on
+           a terminal, or --approve CODE in scripts: 12 hex computed from your
+           private key and the request digest, so only your key gives it; "yes"
+           and the request digest's prefix approve nothing. The result is
+           written to DIR by exclusive creation (mode 0600).
   verify   Verify any artifact file: signature against the pinned keys given,
            currentness, and for a pending request its digests. With --request,
            also that a signed artifact answers that request.
@@ -68,12 +73,13 @@ Exit codes:
 Examples:
   pfsense-mcp-signer keygen --role plan-authorization --out ~/.pfsense-mcp-keys
   pfsense-mcp-signer review authorization-request-op1.json \\
-      --server-key server.pub
+      --server-key server.pub --keys ~/.pfsense-mcp-keys
   pfsense-mcp-signer sign authorization-request-op1.json \\
       --key ~/.pfsense-mcp-keys/plan-authorization-1a2b.key \\
       --server-key server.pub --out ./signed
   pfsense-mcp-signer sign confirmation-request-c1.json --key confirm.key \\
       --server-key server.pub --out ./signed --approve 3f9c0a1b2c4d --json
+      (the code review --key confirm.key showed)
   pfsense-mcp-signer sign reconciliation-request-c1.json --key recon.key \\
       --server-key server.pub --out ./signed --outcome NOT_APPLIED
   pfsense-mcp-signer verify ./signed/authorization-….json \\

@@ -1,7 +1,9 @@
 // Public API of signer-cli (for its tests; the program is main.ts): explicit named exports only.
-export { APPROVE_PREFIX_LENGTH, reviewPendingRequest } from './alias-request-review.js';
+export { reviewPendingRequest } from './alias-request-review.js';
 export type { RequestReview, RequestType } from './alias-request-review.js';
 export { isApproved } from './approval.js';
+export { roleForRequest } from './role-key-file.js';
+export type { AnsweredRequest } from './role-key-file.js';
 export { ExitCode } from './exit-code.js';
 export { HELP_TEXT } from './help-text.js';
 export { asciiJson, renderSafe } from './render-safe.js';

@@ -36,8 +36,10 @@ export function keygenCommand(ctx: CliContext): number {
   const publicPath = join(out, `${base}.pub`);
   try {
     // A lab-gate key has its own file label: no other role's reader accepts it, and it reads no other role's file.
-    const write = role === 'lab-gate' ? writeLabGatePrivateKeyFile : writeEd25519PrivateKeyFile;
-    withFileRefusal('--out', privatePath, () => write(privatePath, privateKey));
+    // Every other key file records its role in its label (v2), so the signer refuses it in another role.
+    withFileRefusal('--out', privatePath, () =>
+      role === 'lab-gate' ? writeLabGatePrivateKeyFile(privatePath, privateKey) : writeEd25519PrivateKeyFile(privatePath, privateKey, role),
+    );
   } finally {
     privateKey.fill(0);
   }

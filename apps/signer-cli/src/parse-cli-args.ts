@@ -10,6 +10,8 @@ export interface CliArgs {
   readonly role: string | undefined;
   readonly out: string | undefined;
   readonly key: string | undefined;
+  /** review/sign: a directory of key files; the one of the role the request needs is used. */
+  readonly keys: string | undefined;
   readonly serverKey: string | undefined;
   readonly approve: string | undefined;
   readonly outcome: string | undefined;
@@ -39,6 +41,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         role: { type: 'string' },
         out: { type: 'string' },
         key: { type: 'string' },
+        keys: { type: 'string' },
         'server-key': { type: 'string' },
         approve: { type: 'string' },
         outcome: { type: 'string' },
@@ -71,6 +74,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if ((v.full === true || v.members === true) && first !== 'review' && first !== 'sign') {
     throw new SignerError(ExitCode.USAGE, 'USAGE', '--full and --members are for review and sign; see --help');
   }
+  if (v.keys !== undefined && first !== 'review' && first !== 'sign') {
+    throw new SignerError(ExitCode.USAGE, 'USAGE', '--keys is for review and sign; see --help');
+  }
   return build(first as Command, file);
 
   function build(command: Command, f: string | undefined): CliArgs {
@@ -80,6 +86,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       role: v.role,
       out: v.out,
       key: v.key,
+      keys: v.keys,
       serverKey: v['server-key'],
       approve: v.approve,
       outcome: v.outcome,

@@ -1,5 +1,5 @@
 import type { GateRequestReview } from './gate-request-review.js';
-import { DIGEST_SHOWN_LENGTH, REVIEW_WIDTH } from './render-review.js';
+import { DIGEST_SHOWN_LENGTH, REVIEW_WIDTH, approveNeedsKey } from './render-review.js';
 import { displayWidth } from './display-width.js';
 import { safeTokens } from './render-safe.js';
 import type { Style } from './terminal-style.js';
@@ -64,6 +64,8 @@ export function renderGateReview(r: GateRequestReview, style: Style, nowMs: numb
       full ? [`    ${k}`, `      ${style.dim(v)}`] : [`    ${k.padEnd(26)} ${style.dim(short(v))}`],
     ),
     ...(full ? ['  request digest', `      ${r.request_digest}`] : wrapped('request', [short(r.request_digest)])),
-    ...wrapped('approve with', [r.approve_prefix], (s) => style.cyan(style.bold(s))),
+    ...(r.approve_prefix === null
+      ? wrapped('approve with', [approveNeedsKey(r.key_role)], style.yellow)
+      : wrapped('approve with', [r.approve_prefix], (s) => style.cyan(style.bold(s)))),
   ].join('\n')}\n`;
 }

@@ -91,14 +91,23 @@ function renderDigests(lines: Lines, r: RequestReview, style: Style, layout: Rev
       lines.raw(`      ${style.dim(value)}`);
     }
     lines.raw('  request digest');
-    lines.raw(`      ${style.cyan(style.bold(r.approve_prefix))}${r.request_digest.slice(r.approve_prefix.length)}`);
+    lines.raw(`      ${r.request_digest}`);
   } else {
     lines.field('request', text(shortDigest(r.request_digest)));
   }
-  lines.field(
-    'approve with',
-    text(r.approve_prefix, (s) => style.cyan(style.bold(s))),
-  );
+  lines.field('approve with', approveWith(r, style));
+}
+
+/** What the review says instead of the code when no key was given (fits the value column for every role). */
+export function approveNeedsKey(role: string): string {
+  return `needs your ${role} key (--key or --keys)`;
+}
+
+/** The approval code, or — without the operator's key — what is needed to see it (docs/DESIGN.md §10). */
+export function approveWith(r: { approve_prefix: string | null; key_role: string }, style: Style): ReturnType<typeof text> {
+  return r.approve_prefix === null
+    ? text(approveNeedsKey(r.key_role), style.yellow)
+    : text(r.approve_prefix, (s) => style.cyan(style.bold(s)));
 }
 
 /**

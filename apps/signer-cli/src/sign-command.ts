@@ -11,7 +11,7 @@ import {
   encodeArtifact,
 } from '@pfsense-mcp/authorization';
 import type { LabGateRequest, PendingRequest, SignedArtifact, SigningKey } from '@pfsense-mcp/authorization';
-import { writeSecretFile } from '@pfsense-mcp/crypto';
+import { APPROVE_CODE_LENGTH, writeSecretFile } from '@pfsense-mcp/crypto';
 import { isApproved, promptLine } from './approval.js';
 import type { CliContext } from './cli-context.js';
 import { ExitCode } from './exit-code.js';
@@ -25,7 +25,8 @@ import { readArtifactFile } from './read-artifact-file.js';
 import { renderGateReview } from './render-gate-review.js';
 import { renderReview } from './render-review.js';
 import { wrappedQuoted } from './review-lines.js';
-import { readSigningKeyFor } from './role-key-file.js';
+import { approveCodeFor, readKeyFor } from './role-key-file.js';
+import type { AnsweredRequest, RoleKey } from './role-key-file.js';
 import { SignerError } from './signer-error.js';
 
 function outcomeFor(request: PendingRequest, outcome: string | undefined): 'APPLIED' | 'NOT_APPLIED' | null {
@@ -63,12 +64,15 @@ function idOf(a: SignedArtifact): string {
 }
 
 /**
- * sign FILE --key K --server-key S --out DIR [--approve PREFIX] [--outcome …]: everything review does, then
- * explicit approval of the digest shown, then one signature, written by exclusive creation (0600).
+ * sign FILE (--key K | --keys DIR) --server-key S --out DIR [--approve CODE] [--outcome …]: everything review does,
+ * then explicit approval with the code only the operator's key gives, then one signature, written by exclusive
+ * creation (0600).
  */
 export async function signCommand(ctx: CliContext): Promise<number> {
   const { args, style } = ctx;
-  if (args.key === undefined) throw new SignerError(ExitCode.USAGE, 'USAGE', 'missing --key (your private key file)');
+  if (args.key === undefined && args.keys === undefined) {
+    throw new SignerError(ExitCode.USAGE, 'USAGE', 'missing --key (your private key file) or --keys (the directory of your key files)');
+  }
   if (args.out === undefined) throw new SignerError(ExitCode.USAGE, 'USAGE', 'missing --out DIR');
   if (args.file !== undefined && args.serverKey !== undefined) {
     const artifact = readArtifactFile(args.file, 'FILE');
@@ -77,19 +81,14 @@ export async function signCommand(ctx: CliContext): Promise<number> {
   const { request, review } = loadVerifiedRequest(args.file, args.serverKey, ctx.now());
   const outcome = outcomeFor(request, args.outcome);
   assertSafeOutputDirectory(args.out, false);
-  const key = readSigningKeyFor(false, args.key);
+  const key = signingKeyFor(ctx, review.request, review.server_key_id, '--key is the server request key; use an operator key');
   try {
-    // The server's own request key must never sign an operator artifact (it would be refused anyway).
-    if (key.keyId === review.server_key_id) {
-      throw new SignerError(ExitCode.USAGE, 'SERVER_KEY_AS_SIGNER', '--key is the server request key; use an operator key');
-    }
+    const code = approveCodeFor(key, review.request_digest);
     if (!args.json) {
-      ctx.stdout.write(renderReview(review, style, ctx.now(), { full: args.full, members: args.members }));
+      ctx.stdout.write(renderReview({ ...review, approve_prefix: code }, style, ctx.now(), { full: args.full, members: args.members }));
       if (outcome !== null) ctx.stdout.write(`  declared outcome ${style.bold(outcome)}\n`);
     }
-    const approved = await approval(ctx, review.approve_prefix, key.keyId);
-    if (!approved)
-      throw new SignerError(ExitCode.NOT_APPROVED, 'APPROVAL_MISMATCH', 'not signed: the approval does not match the request digest shown');
+    await approval(ctx, code, review.request_digest, key.keyId);
     const issuedAt = ctx.now();
     // Approval may have taken a while: the request must still be current when it is signed.
     refuseOnVerification(() => checkCurrentness(request, issuedAt));
@@ -100,23 +99,49 @@ export async function signCommand(ctx: CliContext): Promise<number> {
   }
 }
 
-/** Explicit approval of the digest shown: --approve PREFIX, or typed at a terminal. */
-async function approval(ctx: CliContext, prefix: string, keyId: string): Promise<boolean> {
+/**
+ * The signing key of the role `request` needs, read before anything is shown or asked: a key of another role —
+ * the server's own request key included — is refused (WRONG_ROLE_KEY). A key of the right role that is the
+ * server's own key (the same seed filed under an operator role) is refused too: it would be refused anyway.
+ */
+function signingKeyFor(ctx: CliContext, request: AnsweredRequest, serverKeyId: string, serverKeyMessage: string): RoleKey {
+  const key = readKeyFor(ctx.args, request);
+  if (key === null) throw new SignerError(ExitCode.USAGE, 'USAGE', 'missing --key or --keys');
+  if (key.keyId === serverKeyId) {
+    key.privateKey.fill(0);
+    throw new SignerError(ExitCode.USAGE, 'SERVER_KEY_AS_SIGNER', serverKeyMessage);
+  }
+  return key;
+}
+
+/**
+ * Explicit approval with the code shown: --approve CODE, or typed at a terminal. Only the code approves:
+ * "yes" approves nothing, and the request digest's own prefix — which anyone holding the request can compute,
+ * an assistant on the server host included — is refused by name (docs/DESIGN.md §10).
+ */
+async function approval(ctx: CliContext, code: string, requestDigest: string, keyId: string): Promise<void> {
   const { args, style } = ctx;
-  let approved: boolean;
+  let answer: string;
   if (args.approve !== undefined) {
-    approved = isApproved(args.approve, prefix, false);
+    answer = args.approve;
   } else if (ctx.interactive && !args.json) {
-    const answer = await promptLine(ctx.stdin, ctx.stdout, `Sign with key ${keyId.slice(0, 16)}…? Type ${style.bold(prefix)} or "yes": `);
-    approved = isApproved(answer, prefix, true);
+    answer = await promptLine(ctx.stdin, ctx.stdout, `Sign with key ${keyId.slice(0, 16)}…? Type the code ${style.bold(code)}: `);
   } else {
     throw new SignerError(
       ExitCode.NOT_APPROVED,
       'NO_APPROVAL',
-      'not signed: no approval (run on a terminal, or pass --approve with the first 12 hex of the request digest shown by review)',
+      'not signed: no approval (run on a terminal, or pass --approve with the approval code review shows with your key)',
     );
   }
-  return approved;
+  if (isApproved(answer, code)) return;
+  if (answer === requestDigest.slice(0, APPROVE_CODE_LENGTH)) {
+    throw new SignerError(
+      ExitCode.NOT_APPROVED,
+      'DIGEST_PREFIX',
+      "not signed: that is the request digest's prefix, not the approval code (review or sign with your key shows the code)",
+    );
+  }
+  throw new SignerError(ExitCode.NOT_APPROVED, 'APPROVAL_MISMATCH', 'not signed: the approval does not match the code shown');
 }
 
 /** Writes the signed artifact by exclusive creation (0600) and reports it. */
@@ -144,15 +169,11 @@ async function signGate(ctx: CliContext, request: LabGateRequest, review: GateRe
   const { args, style } = ctx;
   if (args.outcome !== undefined) throw new SignerError(ExitCode.USAGE, 'USAGE', '--outcome is only for reconciliation requests');
   assertSafeOutputDirectory(args.out as string, false);
-  const key = readSigningKeyFor(true, args.key as string);
+  const key = signingKeyFor(ctx, 'lab-gate', review.server_key_id, '--key is the runner request key; use your lab-gate key');
   try {
-    if (key.keyId === review.server_key_id) {
-      throw new SignerError(ExitCode.USAGE, 'SERVER_KEY_AS_SIGNER', '--key is the runner request key; use your lab-gate key');
-    }
-    if (!args.json) ctx.stdout.write(renderGateReview(review, style, ctx.now(), args.full));
-    const approved = await approval(ctx, review.approve_prefix, key.keyId);
-    if (!approved)
-      throw new SignerError(ExitCode.NOT_APPROVED, 'APPROVAL_MISMATCH', 'not signed: the approval does not match the request digest shown');
+    const code = approveCodeFor(key, review.request_digest);
+    if (!args.json) ctx.stdout.write(renderGateReview({ ...review, approve_prefix: code }, style, ctx.now(), args.full));
+    await approval(ctx, code, review.request_digest, key.keyId);
     const issuedAt = ctx.now();
     refuseOnVerification(() => checkCurrentness(request, issuedAt));
     return writeSigned(ctx, createLabGateReceipt(request, key, { issuedAt }), 'lab-gate', review.request_digest, key.keyId);

@@ -2,6 +2,7 @@ import {
   ArtifactKind,
   PENDING_REQUEST_KINDS,
   artifactDigestOf,
+  checkAnswersThisServer,
   checkConfirmationBinding,
   checkCurrentness,
   checkPlanAuthorizationBinding,
@@ -58,6 +59,7 @@ function checkAnswers(signed: SignedArtifact, request: PendingRequest): void {
       stepId: r.step_id,
       executionIntentDigest: r.execution_intent_digest,
     });
+    checkAnswersThisServer(signed, [r.key_id]);
   } else if (signed.kind === ArtifactKind.CONFIRMATION && request.kind === ArtifactKind.CONFIRMATION_REQUEST) {
     const r = request.payload;
     checkConfirmationBinding(signed, {
@@ -67,6 +69,7 @@ function checkAnswers(signed: SignedArtifact, request: PendingRequest): void {
       executionIntentDigest: r.execution_intent_digest,
       targetFingerprint: r.target_fingerprint,
     });
+    checkAnswersThisServer(signed, [r.key_id]);
   } else if (signed.kind === ArtifactKind.RECONCILIATION && request.kind === ArtifactKind.RECONCILIATION_REQUEST) {
     const r = request.payload;
     checkReconciliationBinding(signed, {

@@ -2,13 +2,14 @@
 // description, in plain words, within 80 columns and in --json; both request versions are reviewed and signed.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifactDigestOf, parseArtifact, verifyReconciliationEvidence } from '@pfsense-mcp/authorization';
+import { parseArtifact, verifyReconciliationEvidence } from '@pfsense-mcp/authorization';
 import type { ConfigHistoryCorroboration, SignedArtifact } from '@pfsense-mcp/authorization';
 import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ONE_NEW_REVISION,
   cleanup,
+  codeFor,
   ensureBuilt,
   filesIn,
   json,
@@ -124,7 +125,7 @@ describe('config history in the reconciliation review', () => {
     for (const request of [v1, reconciliationRequest(server.key)]) {
       const out = tempDir();
       const f = writeArtifact(inbox, request);
-      const prefix = artifactDigestOf(request).slice(0, 12);
+      const prefix = codeFor(recon.keyFile, request);
       const s = signer([
         'sign',
         f,

@@ -19,6 +19,7 @@ import {
   createPreparedExecutionIntentV1,
   encodeArtifact,
   parseArtifact,
+  artifactDigestOf,
   signingDigestBytes,
 } from '@pfsense-mcp/authorization';
 import type {
@@ -29,7 +30,8 @@ import type {
   SigningKey,
 } from '@pfsense-mcp/authorization';
 import { bytesToHex, canonicalize } from '@pfsense-mcp/canonical';
-import { ed25519Sign, readEd25519PrivateKeyFile, writeSecretFile } from '@pfsense-mcp/crypto';
+import { approveCodeOf, ed25519Sign, readEd25519PrivateKeyFile, readLabGatePrivateKeyFile, writeSecretFile } from '@pfsense-mcp/crypto';
+import type { AuthorityRole } from '@pfsense-mcp/crypto';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 export const MAIN = join(ROOT, 'dist', 'apps', 'signer-cli', 'main.js');
@@ -83,6 +85,18 @@ export function keygen(
   if (r.status !== 0) throw new Error(`keygen failed: ${r.stdout}${r.stderr}`);
   const out = json(r);
   return { keyFile: out.private_key_file, pubFile: out.public_key_file, key: readEd25519PrivateKeyFile(out.private_key_file) };
+}
+
+/**
+ * The approval code of `request` for the key in `keyFile` (what the signer shows with that key): crypto's
+ * approveCodeOf in the role the file records — the spec, computed independently of the signer's code path.
+ */
+export function codeFor(keyFile: string, request: Parameters<typeof artifactDigestOf>[0]): string {
+  const k = keyFile.includes('lab-gate-')
+    ? { ...readLabGatePrivateKeyFile(keyFile), role: 'lab-gate' as const }
+    : readEd25519PrivateKeyFile(keyFile);
+  if (k.role === null) throw new Error('codeFor: the key file records no role');
+  return approveCodeOf(k.privateKey, k.role as AuthorityRole, artifactDigestOf(request));
 }
 
 export const PRE_STATE: AliasState = {

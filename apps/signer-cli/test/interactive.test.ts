@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArtifactKind, artifactDigestOf, parseArtifact } from '@pfsense-mcp/authorization';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizationRequest, cleanup, ensureBuilt, filesIn, keygen, MAIN, tempDir, writeArtifact } from './harness.js';
+import { authorizationRequest, cleanup, codeFor, ensureBuilt, filesIn, keygen, MAIN, tempDir, writeArtifact } from './harness.js';
 
 /** Runs the built signer under script(1), so stdin and stdout are a real pseudo-terminal; `typed` is the keyboard. */
 function onTerminal(args: readonly string[], typed: string, noColor = false): { status: number | null; output: string } {
@@ -32,17 +32,37 @@ describe.skipIf(!hasScript)('interactive approval on a terminal', () => {
   });
   afterAll(() => cleanup(dir));
 
-  it('signs after the operator types the digest prefix shown', () => {
+  it('signs after the operator types the approval code shown (keyed by the operator key)', () => {
     const req = authorizationRequest(server.key);
     const file = writeArtifact(dir, req);
     const out = tempDir();
-    const prefix = artifactDigestOf(req).slice(0, 12);
-    const r = onTerminal(['sign', file, '--key', plan.keyFile, '--server-key', server.pubFile, '--out', out], `${prefix}\n`);
+    const code = codeFor(plan.keyFile, req);
+    const r = onTerminal(['sign', file, '--key', plan.keyFile, '--server-key', server.pubFile, '--out', out], `${code}\n`);
     expect(r.status).toBe(0);
-    expect(r.output).toContain(prefix);
+    expect(r.output).toContain('Type the code ');
+    expect(r.output).toContain(code);
     const files = filesIn(out);
     expect(files).toHaveLength(1);
     expect(parseArtifact(readFileSync(join(out, files[0] as string))).kind).toBe(ArtifactKind.PLAN_AUTHORIZATION);
+    cleanup(out);
+  });
+
+  it('"yes" and the request digest prefix approve nothing at the prompt (issue 34)', () => {
+    const req = authorizationRequest(server.key);
+    const file = writeArtifact(dir, req);
+    const out = tempDir();
+    const yes = onTerminal(['sign', file, '--key', plan.keyFile, '--server-key', server.pubFile, '--out', out], 'yes\n', true);
+    expect(yes.status).toBe(5);
+    expect(yes.output).toContain('(APPROVAL_MISMATCH)');
+    const digestPrefix = artifactDigestOf(req).slice(0, 12);
+    const prefix = onTerminal(
+      ['sign', file, '--key', plan.keyFile, '--server-key', server.pubFile, '--out', out],
+      `${digestPrefix}\n`,
+      true,
+    );
+    expect(prefix.status).toBe(5);
+    expect(prefix.output).toContain('(DIGEST_PREFIX)');
+    expect(filesIn(out)).toEqual([]);
     cleanup(out);
   });
 

@@ -9,7 +9,19 @@ import {
   applianceBindingDigest,
 } from '@pfsense-mcp/authorization';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appliance, cleanup, confirmationRequest, ensureBuilt, filesIn, json, keygen, signer, tempDir, writeArtifact } from './harness.js';
+import {
+  appliance,
+  cleanup,
+  codeFor,
+  confirmationRequest,
+  ensureBuilt,
+  filesIn,
+  json,
+  keygen,
+  signer,
+  tempDir,
+  writeArtifact,
+} from './harness.js';
 
 let keys: string;
 let out: string;
@@ -78,7 +90,7 @@ describe('lab gate (role lab-gate)', () => {
   it('sign with the lab-gate key writes a receipt bound to the request; any other role is refused', () => {
     const request = gateRequest();
     const file = writeArtifact(keys, request);
-    const prefix = artifactDigestOf(request).slice(0, 12);
+    const prefix = codeFor(gateKeyFile, request);
     for (const key of [recon.keyFile, runner.keyFile]) {
       const r = signer(['sign', file, '--key', key, '--server-key', runner.pubFile, '--out', out, '--approve', prefix, '--json']);
       expect(r.status).toBe(2);
@@ -119,11 +131,14 @@ describe('lab gate (role lab-gate)', () => {
       '--out',
       out,
       '--approve',
-      artifactDigestOf(request).slice(0, 12),
+      codeFor(gateKeyFile, request),
       '--json',
     ]);
     expect(r.status).toBe(2);
-    expect(json(r).error.code).toBe('WRONG_ROLE_KEY');
+    expect(json(r).error).toEqual({
+      code: 'WRONG_ROLE_KEY',
+      message: 'this confirmation request needs a confirmation key; KEY is a lab-gate key',
+    });
   });
 
   it('an expired gate request is refused', async () => {

@@ -71,13 +71,12 @@ describe('renderSafe', () => {
 });
 
 describe('isApproved', () => {
-  it('accepts only the exact prefix, or "yes" at an interactive prompt', () => {
-    expect(isApproved('0123456789ab', '0123456789ab', false)).toBe(true);
-    expect(isApproved('yes', '0123456789ab', false)).toBe(false);
-    expect(isApproved('yes', '0123456789ab', true)).toBe(true);
-    expect(isApproved('0123456789AB', '0123456789ab', false)).toBe(false);
-    expect(isApproved('0123456789a', '0123456789ab', false)).toBe(false);
-    expect(isApproved(' 0123456789ab', '0123456789ab', true)).toBe(false);
-    expect(isApproved('', '', true)).toBe(false);
+  it('accepts only the exact code: never "yes", never another case or length', () => {
+    expect(isApproved('0123456789ab', '0123456789ab')).toBe(true);
+    expect(isApproved('yes', '0123456789ab')).toBe(false);
+    expect(isApproved('0123456789AB', '0123456789ab')).toBe(false);
+    expect(isApproved('0123456789a', '0123456789ab')).toBe(false);
+    expect(isApproved(' 0123456789ab', '0123456789ab')).toBe(false);
+    expect(isApproved('', '')).toBe(false);
   });
 });

@@ -8,6 +8,7 @@ import {
   PRE_STATE,
   authorizationRequest,
   cleanup,
+  codeFor,
   ensureBuilt,
   filesIn,
   json,
@@ -131,7 +132,7 @@ describe.skipIf(!hasTmux)('the review on a real 80-column terminal', { timeout: 
     const text = screen.rows.join('\n');
     expect(screen.rows.length).toBeLessThanOrEqual(22);
     expect(text).toMatch(/^ {2}alias {9}"web_servers" {3}type "host"$/m);
-    expect(text).toMatch(new RegExp(`^ {2}approve with {2}${artifactDigestOf(req).slice(0, 12)}$`, 'm'));
+    expect(text).toMatch(/^ {2}approve with {2}needs your plan-authorization key \(--key or --keys\)$/m);
     const marker = '…  [cut: --full shows all]';
     // old (2 rows), new (3 rows) and the one member (1 row), each cut and marked.
     expect(screen.rows.filter((r) => r.endsWith(marker))).toHaveLength(3);
@@ -155,7 +156,7 @@ describe.skipIf(!hasTmux)('the review on a real 80-column terminal', { timeout: 
     expect(text).toMatch(/^ {2}alias {9}"web_servers" {3}type "host"$/m);
     expect(descriptionsOnScreen(screen.rows)).toEqual({ old: 'Web servers', new: 'Public web servers' });
     expect(text).toMatch(/^ {2}expires {7}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(in \d+ min\)$/m);
-    expect(text).toMatch(new RegExp(`^ {2}approve with {2}${digest.slice(0, 12)}$`, 'm'));
+    expect(text).toMatch(/^ {2}approve with {2}needs your plan-authorization key \(--key or --keys\)$/m);
     expect(text).toMatch(new RegExp(`^ {2}request {7}${digest.slice(0, 16)}…$`, 'm'));
     expect(text).not.toContain(digest);
     expect(text).toMatch(/^ {4}#1 {10}"10\.0\.0\.10" {2}detail "www1"$/m);
@@ -227,7 +228,7 @@ describe.skipIf(!hasTmux)('signing on a real 80-column terminal', { timeout: 90_
     const plan = keygen(dir, 'plan-authorization');
     const req = authorizationRequest(server.key, { desc: `Public "web" servers${' '.repeat(40)}→ "x"` });
     const out = tempDir();
-    const prefix = artifactDigestOf(req).slice(0, 12);
+    const prefix = codeFor(plan.keyFile, req);
     // The keys are typed as soon as the pane exists; the terminal holds them until the prompt reads them.
     const screen = onScreen(
       // --full: the new description (quotes and a run of spaces, escaped) is read back whole.
@@ -237,7 +238,7 @@ describe.skipIf(!hasTmux)('signing on a real 80-column terminal', { timeout: 90_
     );
     expectNoTerminalWrap(screen);
     expect(descriptionsOnScreen(screen.rows).new).toBe(req.payload.review.new_description);
-    expect(screen.rows.some((r) => r.includes(`Type ${prefix} or "yes": `))).toBe(true);
+    expect(screen.rows.some((r) => r.includes(`Type the code ${prefix}: `))).toBe(true);
     expect(screen.rows.some((r) => r.startsWith('signed pfsense-mcp/plan-authorization v2'))).toBe(true);
     expect(filesIn(out)).toHaveLength(1);
     cleanup(out);

@@ -24,6 +24,7 @@ import {
   appliance,
   authorizationRequest,
   cleanup,
+  codeFor,
   confirmationRequest,
   contractFacts,
   ensureBuilt,
@@ -138,7 +139,8 @@ describe('review', () => {
     expect(r.stdout).toContain('"Web servers"');
     expect(r.stdout).toContain('→  "Public web servers"');
     expect(r.stdout).toContain('expires');
-    expect(r.stdout).toContain(`approve with  ${artifactDigestOf(req).slice(0, 12)}`);
+    // Without the operator's key the change is shown, the approval code is not (docs/DESIGN.md §10).
+    expect(r.stdout).toContain('approve with  needs your plan-authorization key (--key or --keys)');
     // The recomputed digests are shown under --full; the default keeps the request digest's prefix (issue 36 item 12).
     expect(r.stdout).not.toContain(req.payload.execution_intent_digest.slice(0, 16));
     expect(r.stdout).toContain(`request       ${artifactDigestOf(req).slice(0, 16)}…`);
@@ -147,7 +149,8 @@ describe('review', () => {
     expect(full.stdout).toContain(req.payload.execution_intent_digest);
 
     const j = json(signer(['review', file, '--server-key', Buffer.from(server.key.publicKey).toString('hex'), '--json']));
-    expect(j.review.approve_prefix).toBe(artifactDigestOf(req).slice(0, 12));
+    expect(j.review.approve_prefix).toBeNull();
+    expect(j.review.key_role).toBe('plan-authorization');
     expect(j.review.digests.precondition_fingerprint).toBe(req.payload.execution_intent.payload.precondition_fingerprint);
     expect(j.review.digests.plan).toBe(req.payload.plan_digest);
     expect(j.review.old_description).toBe('Web servers');
@@ -285,10 +288,11 @@ describe('sign', () => {
     cleanup(out);
   });
 
-  it('signs an authorization after --approve with the digest prefix shown, 0600, bound to the request', () => {
+  it('signs an authorization after --approve with the approval code shown, 0600, bound to the request', () => {
     const req = authorizationRequest(server.key);
     const file = writeArtifact(inbox, req);
-    const prefix = json(signer(['review', file, '--server-key', server.pubFile, '--json'])).review.approve_prefix;
+    const prefix = json(signer(['review', file, '--server-key', server.pubFile, '--key', plan.keyFile, '--json'])).review.approve_prefix;
+    expect(prefix).toBe(codeFor(plan.keyFile, req));
     const out = tempDir();
     const r = signer(['sign', file, '--key', plan.keyFile, '--server-key', server.pubFile, '--out', out, '--approve', prefix, '--json']);
     expect(r.status).toBe(0);
@@ -349,7 +353,7 @@ describe('sign', () => {
       '--out',
       out,
       '--approve',
-      artifactDigestOf(req).slice(0, 12),
+      codeFor(confirm.keyFile, req),
     ]);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('signed pfsense-mcp/confirmation');
@@ -374,7 +378,7 @@ describe('sign', () => {
     const req = reconciliationRequest(server.key);
     const file = writeArtifact(inbox, req);
     const out = tempDir();
-    const prefix = artifactDigestOf(req).slice(0, 12);
+    const prefix = codeFor(recon.keyFile, req);
     expect(signer(['sign', file, '--key', recon.keyFile, '--server-key', server.pubFile, '--out', out, '--approve', prefix]).status).toBe(
       2,
     );
@@ -423,18 +427,8 @@ describe('sign', () => {
     const file = writeArtifact(inbox, req);
     const out = tempDir();
     expect(
-      signer([
-        'sign',
-        file,
-        '--key',
-        recon.keyFile,
-        '--server-key',
-        server.pubFile,
-        '--out',
-        out,
-        '--approve',
-        artifactDigestOf(req).slice(0, 12),
-      ]).status,
+      signer(['sign', file, '--key', recon.keyFile, '--server-key', server.pubFile, '--out', out, '--approve', codeFor(recon.keyFile, req)])
+        .status,
     ).toBe(0);
     const facts = verifyReservationRelease(signedFile(out).artifact, {
       authorities: pinned,
@@ -447,7 +441,7 @@ describe('sign', () => {
 
   it('refuses tampered or expired requests, the server key as signer, unsafe key files and unsafe output dirs', () => {
     const req = authorizationRequest(server.key);
-    const prefix = artifactDigestOf(req).slice(0, 12);
+    const prefix = codeFor(plan.keyFile, req);
     const file = writeArtifact(inbox, req);
     const out = tempDir();
     const tampered = writeArtifact(inbox, readFileSync(file, 'utf8').replace('"risk_class":"low"', '"risk_class":"medium"'));
@@ -472,7 +466,11 @@ describe('sign', () => {
       prefix,
       '--json',
     ]);
-    expect(json(asServer).error.code).toBe('SERVER_KEY_AS_SIGNER');
+    // The server's own request key is another role's key: refused as such, before anything is shown.
+    expect(json(asServer).error).toEqual({
+      code: 'WRONG_ROLE_KEY',
+      message: 'this authorization request needs a plan-authorization key; KEY is a server-request key',
+    });
     chmodSync(plan.keyFile, 0o640);
     expect(signer(['sign', file, '--key', plan.keyFile, '--server-key', server.pubFile, '--out', out, '--approve', prefix]).status).toBe(3);
     chmodSync(plan.keyFile, 0o600);
@@ -484,6 +482,110 @@ describe('sign', () => {
     expect(filesIn(shared)).toEqual([]);
     cleanup(out);
     cleanup(shared);
+  });
+});
+
+describe('the approval code (issue 34: only the operator key gives it)', () => {
+  it("review shows the keyed code with --key or --keys, never without; the code is crypto's approveCodeOf", () => {
+    const req = confirmationRequest(server.key, 'contract-code');
+    const file = writeArtifact(inbox, req);
+    const expected = codeFor(confirm.keyFile, req);
+    expect(expected).not.toBe(artifactDigestOf(req).slice(0, 12));
+    const withKey = json(signer(['review', file, '--server-key', server.pubFile, '--key', confirm.keyFile, '--json']));
+    expect(withKey.review.approve_prefix).toBe(expected);
+    const fromDir = json(signer(['review', file, '--server-key', server.pubFile, '--keys', keys, '--json']));
+    expect(fromDir.review.approve_prefix).toBe(expected);
+    const human = signer(['review', file, '--server-key', server.pubFile, '--keys', keys]);
+    expect(human.stdout).toContain(`approve with  ${expected}\n`);
+    const without = signer(['review', file, '--server-key', server.pubFile, '--json']);
+    expect(json(without).review.approve_prefix).toBeNull();
+    expect(without.stdout).not.toContain(expected);
+  });
+
+  it('sign refuses the plain request digest prefix (what anyone holding the request computes) and writes nothing', () => {
+    const req = confirmationRequest(server.key, 'contract-prefix');
+    const file = writeArtifact(inbox, req);
+    const out = tempDir();
+    const r = signer([
+      'sign',
+      file,
+      '--key',
+      confirm.keyFile,
+      '--server-key',
+      server.pubFile,
+      '--out',
+      out,
+      '--approve',
+      artifactDigestOf(req).slice(0, 12),
+      '--json',
+    ]);
+    expect(r.status).toBe(5);
+    expect(json(r).error.code).toBe('DIGEST_PREFIX');
+    expect(filesIn(out)).toEqual([]);
+    const code = codeFor(confirm.keyFile, req);
+    const ok = signer(['sign', file, '--keys', keys, '--server-key', server.pubFile, '--out', out, '--approve', code, '--json']);
+    expect(ok.status, ok.stdout).toBe(0);
+    // The code is in no artifact: neither the request nor the signed confirmation carries it.
+    expect(readFileSync(file, 'utf8')).not.toContain(code);
+    expect(readFileSync(json(ok).file, 'utf8')).not.toContain(code);
+    cleanup(out);
+  });
+
+  it('a key of the wrong role is refused before anything is shown or asked, naming the role needed', () => {
+    const file = writeArtifact(inbox, confirmationRequest(server.key, 'contract-role'));
+    const out = tempDir();
+    for (const command of [
+      ['sign', file, '--key', plan.keyFile, '--server-key', server.pubFile, '--out', out],
+      ['review', file, '--key', plan.keyFile, '--server-key', server.pubFile],
+    ]) {
+      const r = signer(command, 'yes\n');
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        'pfsense-mcp-signer: refused: this confirmation request needs a confirmation key; KEY is a plan-authorization key (WRONG_ROLE_KEY)\n',
+      );
+    }
+    const auth = writeArtifact(inbox, authorizationRequest(server.key));
+    expect(json(signer(['review', auth, '--key', recon.keyFile, '--server-key', server.pubFile, '--json'])).error.message).toBe(
+      'this authorization request needs a plan-authorization key; KEY is a reconciliation key',
+    );
+    const release = writeArtifact(inbox, releaseRequest(server.key));
+    expect(json(signer(['review', release, '--key', confirm.keyFile, '--server-key', server.pubFile, '--json'])).error.message).toBe(
+      'this release request needs a reconciliation key; KEY is a confirmation key',
+    );
+    expect(filesIn(out)).toEqual([]);
+    cleanup(out);
+  });
+
+  it('keygen records the role in the key file; a version-1 file keeps working, its role from the name keygen gave it', () => {
+    expect(readFileSync(confirm.keyFile, 'utf8')).toMatch(/^pfsense-mcp-ed25519-private-key-v2 confirmation [A-Za-z0-9_-]{43}\n$/);
+    const legacy = tempDir();
+    const seed = Buffer.from(confirm.key.privateKey).toString('base64url');
+    const named = join(legacy, `confirmation-${confirm.key.keyId.slice(0, 16)}.key`);
+    writeFileSync(named, `pfsense-mcp-ed25519-private-key-v1 ${seed}\n`, { mode: 0o600 });
+    const req = confirmationRequest(server.key, 'contract-legacy');
+    const file = writeArtifact(inbox, req);
+    const out = tempDir();
+    const r = signer([
+      'sign',
+      file,
+      '--key',
+      named,
+      '--server-key',
+      server.pubFile,
+      '--out',
+      out,
+      '--approve',
+      codeFor(confirm.keyFile, req),
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    const unnamed = join(legacy, 'my.key');
+    writeFileSync(unnamed, `pfsense-mcp-ed25519-private-key-v1 ${seed}\n`, { mode: 0o600 });
+    const unknown = signer(['review', file, '--key', unnamed, '--server-key', server.pubFile, '--json']);
+    expect(unknown.status).toBe(2);
+    expect(json(unknown).error.code).toBe('KEY_ROLE_UNKNOWN');
+    cleanup(legacy);
+    cleanup(out);
   });
 });
 
@@ -499,18 +601,7 @@ describe('verify', () => {
     const out = tempDir();
     const req = authorizationRequest(server.key);
     const file = writeArtifact(inbox, req);
-    signer([
-      'sign',
-      file,
-      '--key',
-      plan.keyFile,
-      '--server-key',
-      server.pubFile,
-      '--out',
-      out,
-      '--approve',
-      artifactDigestOf(req).slice(0, 12),
-    ]);
+    signer(['sign', file, '--key', plan.keyFile, '--server-key', server.pubFile, '--out', out, '--approve', codeFor(plan.keyFile, req)]);
     const { path } = signedFile(out);
     const doc = JSON.parse(readFileSync(path, 'utf8'));
     doc.payload.risk_class = 'high';

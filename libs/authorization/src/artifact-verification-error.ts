@@ -12,7 +12,8 @@ export type ArtifactVerificationErrorCode =
   | 'PLAN_MISMATCH'
   | 'STEP_NOT_AUTHORIZED'
   | 'INTENT_MISMATCH'
-  | 'BINDING_MISMATCH';
+  | 'BINDING_MISMATCH'
+  | 'OTHER_SERVER';
 
 /**
  * Refusal of one verification check (signature, currentness, binding). Carries the check's code and the

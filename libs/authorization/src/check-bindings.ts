@@ -31,6 +31,25 @@ export function checkPlanAuthorizationBinding(authorization: PlanAuthorizationV2
   }
 }
 
+/**
+ * An authorization or confirmation answers the server whose request key signed the request: it names that key's
+ * id (`request_key_id`), and a server accepts it only when the id is one of its own request keys — the current one
+ * or one it retired (docs/DESIGN.md §10). So an answer obtained through one write directory does not authorize a
+ * change through another on the same appliance with the same operator keys pinned. Code OTHER_SERVER.
+ */
+export function checkAnswersThisServer(answer: PlanAuthorizationV2 | ConfirmationEvidence, requestKeyIds: readonly string[]): void {
+  if (answer.kind !== ArtifactKind.PLAN_AUTHORIZATION && answer.kind !== ArtifactKind.CONFIRMATION) {
+    throw new ArtifactVerificationError(
+      'WRONG_KIND',
+      String((answer as { kind: unknown }).kind),
+      'is not an authorization or confirmation',
+    );
+  }
+  if (!requestKeyIds.includes(answer.payload.request_key_id)) {
+    throw new ArtifactVerificationError('OTHER_SERVER', answer.kind, "answers another server's request key");
+  }
+}
+
 /** The contract's stored facts a confirmation must name. */
 export interface ExpectedConfirmationBinding {
   readonly contractId: string;

@@ -16,6 +16,8 @@ export interface ConfirmationEvidencePayload extends SignatureFields {
   readonly intent_digest: string;
   readonly execution_intent_digest: string;
   readonly target_fingerprint: string;
+  /** The key id of the server request key that signed the confirmation request (docs/DESIGN.md §10). */
+  readonly request_key_id: string;
 }
 
 /** Operator-signed (role `confirmation`) approval of one exact contract (docs/DESIGN.md §6). */
@@ -35,13 +37,14 @@ export const confirmationEvidenceSchema = signedDocumentSchema(
     intent_digest: hex64Schema,
     execution_intent_digest: hex64Schema,
     target_fingerprint: hex64Schema,
+    request_key_id: hex64Schema,
     ...signatureFieldsShape,
   }),
 );
 
 /**
- * Signs a confirmation of the contract a (verified) pending request names, copying its bindings and its
- * expiry. `issuedAt` is the signer's clock; a request already expired is refused here too.
+ * Signs a confirmation of the contract a (verified) pending request names, copying its bindings, its expiry
+ * and the id of the server key that signed it. `issuedAt` is the signer's clock; a request already expired is refused here too.
  */
 export function createConfirmationEvidence(
   request: PendingConfirmationRequest,
@@ -56,6 +59,7 @@ export function createConfirmationEvidence(
     intent_digest: p.intent_digest,
     execution_intent_digest: p.execution_intent_digest,
     target_fingerprint: p.target_fingerprint,
+    request_key_id: p.key_id,
     ...signatureFieldsOf(authorityKey, options.issuedAt, p.expires_at),
   };
   return signPayload(ArtifactKind.CONFIRMATION, confirmationEvidenceSchema.shape.payload, payload, authorityKey) as ConfirmationEvidence;

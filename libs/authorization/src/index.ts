@@ -83,6 +83,7 @@ export { verifyArtifactSignature } from './verify-artifact-signature.js';
 export { checkCurrentness } from './check-currentness.js';
 export {
   checkConfirmationBinding,
+  checkAnswersThisServer,
   checkPlanAuthorizationBinding,
   checkReconciliationBinding,
   checkReleaseBinding,

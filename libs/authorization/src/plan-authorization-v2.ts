@@ -18,6 +18,11 @@ export interface PlanAuthorizationV2Payload extends SignatureFields {
   /** Non-empty, sorted by step id, no repeats: each step with the exact execution intent it may run. */
   readonly steps: readonly PlanStepBinding[];
   readonly risk_class: RiskClass;
+  /**
+   * The key id of the server request key that signed the request this answers (copied by the signer): a server
+   * accepts the authorization only when that is its own current or retired request key (docs/DESIGN.md §10).
+   */
+  readonly request_key_id: string;
 }
 
 /** The operator's signed, expiring authorization of exact plan steps (docs/DESIGN.md §6); proof outside the payload. */
@@ -47,6 +52,7 @@ export const planAuthorizationV2Schema = signedDocumentSchema(
     plan_digest: hex64Schema,
     steps: z.array(stepSchema).min(1).max(64).refine(stepsCanonical, { message: 'steps must be sorted by step_id without repeats' }),
     risk_class: riskClassSchema,
+    request_key_id: hex64Schema,
     ...signatureFieldsShape,
   }),
 );
@@ -57,6 +63,8 @@ export interface PlanAuthorizationV2Input {
   readonly planDigest: string;
   readonly steps: readonly PlanStepBinding[];
   readonly riskClass: RiskClass;
+  /** The key id of the server request key whose request this answers (the server's own, for a pre-signed one). */
+  readonly requestKeyId: string;
   readonly issuedAt: number;
   readonly expiresAt: number;
 }
@@ -69,6 +77,7 @@ export function createPlanAuthorizationV2(input: PlanAuthorizationV2Input, autho
     plan_digest: input.planDigest,
     steps: sortedStepBindings(input.steps),
     risk_class: input.riskClass,
+    request_key_id: input.requestKeyId,
     ...signatureFieldsOf(authorityKey, input.issuedAt, input.expiresAt),
   };
   return signPayload(
@@ -81,7 +90,7 @@ export function createPlanAuthorizationV2(input: PlanAuthorizationV2Input, autho
 
 /**
  * Signs the authorization a (verified) pending request asks for: its plan digest, its one step bound to its
- * execution-intent digest, its risk class, and its requested expiry.
+ * execution-intent digest, its risk class, its requested expiry, and the id of the server key that signed it.
  */
 export function createPlanAuthorizationFromRequest(
   request: PendingAuthorizationRequest,
@@ -95,6 +104,7 @@ export function createPlanAuthorizationFromRequest(
       planDigest: p.plan_digest,
       steps: [{ step_id: p.step_id, execution_intent_digest: p.execution_intent_digest }],
       riskClass: p.risk_class,
+      requestKeyId: p.key_id,
       issuedAt: options.issuedAt,
       expiresAt: p.expires_at,
     },

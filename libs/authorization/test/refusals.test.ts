@@ -7,6 +7,7 @@ import {
   MAX_ARTIFACT_BYTES,
   MAX_CLOCK_SKEW_MS,
   applianceBindingDigest,
+  checkAnswersThisServer,
   checkConfirmationBinding,
   checkCurrentness,
   checkPlanAuthorizationBinding,
@@ -196,6 +197,7 @@ describe('binding', () => {
           { step_id: 'a-step', execution_intent_digest: '1'.repeat(64) },
         ],
         riskClass: 'medium',
+        requestKeyId: 'e'.repeat(64),
         issuedAt: NOW,
         expiresAt: NOW + HOUR,
       },
@@ -231,6 +233,25 @@ describe('binding', () => {
     ]) {
       expect(verifyCode(() => checkConfirmationBinding(conf, { ...exp, ...swap }))).toBe('BINDING_MISMATCH');
     }
+  });
+
+  it('an authorization or confirmation names the request key it answers; another server refuses it (issue 34)', () => {
+    const other = newKey();
+    const auth = createPlanAuthorizationFromRequest(authorizationRequest(k.server), k.plan, { issuedAt: NOW });
+    const conf = createConfirmationEvidence(confirmationRequest(k.server, 'contract-A'), k.confirmation, { issuedAt: NOW });
+    for (const answer of [auth, conf]) {
+      expect(answer.payload.request_key_id).toBe(k.server.keyId);
+      // The server's current key, or one it retired: accepted.
+      expect(verifyCode(() => checkAnswersThisServer(answer, [k.server.keyId]))).toBe('ACCEPTED');
+      expect(verifyCode(() => checkAnswersThisServer(answer, [other.keyId, k.server.keyId]))).toBe('ACCEPTED');
+      // A server whose request keys never included it: refused.
+      expect(verifyCode(() => checkAnswersThisServer(answer, [other.keyId]))).toBe('OTHER_SERVER');
+      expect(verifyCode(() => checkAnswersThisServer(answer, []))).toBe('OTHER_SERVER');
+    }
+    // The field is signed: an answer without it is not one this build reads.
+    const doc = mutable(auth);
+    delete (doc.payload as Record<string, unknown>).request_key_id;
+    expect(() => parseArtifact(Buffer.from(canonicalize(doc as Json)))).toThrow(ArtifactFormatError);
   });
 
   it('refuses reconciliation evidence for another state version, origin or contract', () => {

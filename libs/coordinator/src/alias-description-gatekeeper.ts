@@ -4,6 +4,7 @@ import {
   applianceBindingDigest,
   artifactDigestOf,
   checkCurrentness,
+  checkAnswersThisServer,
   checkPlanAuthorizationBinding,
   executionIntentDigest,
   parsePreparedExecutionIntent,
@@ -57,6 +58,8 @@ export interface AliasDescriptionGatekeeperOptions {
   readonly profile: Profile;
   /** Pinned operator authorities (plan-authorization, confirmation, reconciliation roles). */
   readonly authorities: PinnedAuthoritySet;
+  /** This server's own request keys, current and retired (role server-request): whose requests an answer may answer. */
+  readonly serverAuthorities: PinnedAuthoritySet;
   readonly appliance: ApplianceConfig;
   /** Injected wall clock, UTC ms (the store's clock). */
   readonly clock: () => number;
@@ -101,6 +104,7 @@ export class AliasDescriptionGatekeeper {
   readonly #policy: MutationPolicy;
   readonly #profile: Profile;
   readonly #authorities: PinnedAuthoritySet;
+  readonly #requestKeyIds: readonly string[];
   readonly #appliance: ApplianceConfig;
   readonly #clock: () => number;
   readonly #refusals: RefusalRecorder;
@@ -119,6 +123,8 @@ export class AliasDescriptionGatekeeper {
     if (!(options.policy instanceof MutationPolicy)) throw new TypeError(`${fn}: "policy" must be a MutationPolicy`);
     if (!isProfile(options.profile)) throw new TypeError(`${fn}: "profile" must be a Profile`);
     if (!(options.authorities instanceof PinnedAuthoritySet)) throw new TypeError(`${fn}: "authorities" must be a PinnedAuthoritySet`);
+    if (!(options.serverAuthorities instanceof PinnedAuthoritySet))
+      throw new TypeError(`${fn}: "serverAuthorities" must be a PinnedAuthoritySet`);
     assertObject(options.appliance, `${fn}: "appliance"`);
     if (typeof options.appliance.baseUrl !== 'string' || !isSafeToken(options.appliance.tlsMode))
       throw new TypeError(`${fn}: "appliance" must be {baseUrl, tlsMode}`);
@@ -133,6 +139,12 @@ export class AliasDescriptionGatekeeper {
     this.#policy = options.policy;
     this.#profile = options.profile;
     this.#authorities = options.authorities;
+    this.#requestKeyIds = Object.freeze(
+      options.serverAuthorities
+        .entries()
+        .filter((e) => e.role === 'server-request')
+        .map((e) => e.keyId),
+    );
     this.#appliance = Object.freeze({ baseUrl: options.appliance.baseUrl, tlsMode: options.appliance.tlsMode });
     this.#clock = options.clock;
     this.#refusals = options.refusals;
@@ -197,10 +209,12 @@ export class AliasDescriptionGatekeeper {
       gate('ANOMALY', RefusalGate.SIGNATURE, () => verifyArtifactSignature(authorization, this.#authorities));
       // (3) currentness: now < expires_at.
       gate('ANOMALY', RefusalGate.CURRENTNESS, () => checkCurrentness(authorization, now));
-      // (4) exact plan digest, step membership and that step's execution-intent digest.
-      gate('ANOMALY', RefusalGate.BINDING, () =>
-        checkPlanAuthorizationBinding(authorization, { planDigest, stepId, executionIntentDigest: intentDigest }),
-      );
+      // (4) exact plan digest, step membership and that step's execution-intent digest; and it answers this
+      // server's own request key (docs/DESIGN.md §10).
+      gate('ANOMALY', RefusalGate.BINDING, () => {
+        checkPlanAuthorizationBinding(authorization, { planDigest, stepId, executionIntentDigest: intentDigest });
+        checkAnswersThisServer(authorization, this.#requestKeyIds);
+      });
 
       // (5) freshness: the first I/O. The appliance must be the one the intent names (else ANOMALY), and
       // the intent rebuilt from a fresh read must be byte-identical (else STALE; nothing consumed).
@@ -306,6 +320,12 @@ export class AliasDescriptionGatekeeper {
       const contract = gate('ANOMALY', RefusalGate.CONFIRMATION, () => this.#store.load(contractId));
       const intent = this.#boundIntent(contract, preparedIntent);
       if (contract.state !== RecoveryState.PREPARED || contract.confirmation !== null) fail('ANOMALY', RefusalGate.CONFIRMATION);
+      // It answers this server's own request key (docs/DESIGN.md §10); the store's verifier checks the rest.
+      gate('ANOMALY', RefusalGate.CONFIRMATION, () => {
+        const doc = validateArtifactDocument(evidence);
+        if (doc.kind !== ArtifactKind.CONFIRMATION) throw new TypeError('kind');
+        checkAnswersThisServer(doc, this.#requestKeyIds);
+      });
       gate('ANOMALY', RefusalGate.CONFIRMATION, () => this.#store.confirm(contractId, evidence));
       return await this.#handoff(contractId, intent);
     } catch (e) {

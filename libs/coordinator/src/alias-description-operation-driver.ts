@@ -148,6 +148,7 @@ export class AliasDescriptionOperationDriver {
       policy: options.policy,
       profile: options.profile,
       authorities: options.authorities,
+      serverAuthorities: options.serverAuthorities,
       appliance: options.appliance,
       clock: options.clock,
       refusals: this.#refusals,

@@ -139,6 +139,8 @@ describe('alias description chain', () => {
         planDigest: planDigestOf({ operationId, steps: [{ step_id: stepId, execution_intent_digest: prepared.executionIntentDigest }] }),
         steps: [{ step_id: stepId, execution_intent_digest: prepared.executionIntentDigest }],
         riskClass: 'low',
+        // Pre-signed: the operator names this server's request key (its server-request.pub).
+        requestKeyId: world.keys.server.keyId,
         issuedAt: world.clock.now,
         expiresAt: world.clock.now + HOUR,
       },

@@ -42,7 +42,7 @@ function attempt(req: Requested, authorization: unknown, stepId = req.request.pa
 function signWith(
   req: Requested,
   key: SigningKey,
-  overrides: Partial<{ planDigest: string; stepDigest: string; expiresAt: number }> = {},
+  overrides: Partial<{ planDigest: string; stepDigest: string; expiresAt: number; requestKeyId: string }> = {},
 ): PlanAuthorizationV2 {
   const p = req.request.payload;
   return createPlanAuthorizationV2(
@@ -50,6 +50,7 @@ function signWith(
       planDigest: overrides.planDigest ?? p.plan_digest,
       steps: [{ step_id: p.step_id, execution_intent_digest: overrides.stepDigest ?? p.execution_intent_digest }],
       riskClass: 'low',
+      requestKeyId: overrides.requestKeyId ?? world.keys.server.keyId,
       issuedAt: world.clock.now - 1000,
       expiresAt: overrides.expiresAt ?? world.clock.now + HOUR,
     },
@@ -132,6 +133,13 @@ describe('authorizeAndCreate gate order', () => {
     await expectPureRefusal(attempt(req, signWith(req, world.keys.authorization, { planDigest: 'e'.repeat(64) })));
   });
 
+  it("refuses an authorization answering another server's request key, before any read (issue 34)", async () => {
+    const req = await requested();
+    // Same operator key, same plan and intent — but signed for a request of another write directory's server.
+    await expectPureRefusal(attempt(req, signWith(req, world.keys.authorization, { requestKeyId: world.keys.stranger.keyId })));
+    expect(world.audit.events().at(-1)?.gate).toBe('BINDING');
+  });
+
   it('refuses anything that is not a PlanAuthorizationV2 (a pending request, garbage)', async () => {
     const req = await requested();
     await expectPureRefusal(attempt(req, req.request));
@@ -153,6 +161,7 @@ describe('authorizeAndCreate gate order', () => {
         planDigest: planDigestOf({ operationId: opId, steps }),
         steps,
         riskClass: 'low',
+        requestKeyId: world.keys.server.keyId,
         issuedAt: world.clock.now,
         expiresAt: world.clock.now + HOUR,
       },

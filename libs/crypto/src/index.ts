@@ -1,4 +1,5 @@
 // Public API of @pfsense-mcp/crypto: explicit named exports only. @noble/* is imported in this lib and nowhere else.
+export { APPROVE_CODE_INFO, APPROVE_CODE_LENGTH, approveCodeOf } from './approve-code.js';
 export { AeadError } from './aead-error.js';
 export type { AeadErrorCode } from './aead-error.js';
 export { AEAD_ENVELOPE_VERSION, AEAD_KEY_BYTES, AEAD_NONCE_BYTES, AEAD_TAG_BYTES, aeadOpen, aeadSeal } from './aead.js';
@@ -20,7 +21,16 @@ export {
   generateEd25519KeyPair,
   isValidEd25519PublicKey,
 } from './ed25519.js';
-export { ED25519_PRIVATE_KEY_FILE_LABEL, readEd25519PrivateKeyFile, writeEd25519PrivateKeyFile } from './ed25519-private-key-file.js';
+export {
+  ED25519_PRIVATE_KEY_FILE_LABEL,
+  ED25519_PRIVATE_KEY_FILE_LABEL_V2,
+  KEY_FILE_ROLES,
+  keyFileRoleOfName,
+  readEd25519PrivateKeyFile,
+  writeEd25519PrivateKeyFile,
+} from './ed25519-private-key-file.js';
+export type { Ed25519PrivateKeyFileContent, KeyFileRole } from './ed25519-private-key-file.js';
+export { opensWithPrivateKeyLabel } from './private-key-label.js';
 export { LAB_GATE_PRIVATE_KEY_FILE_LABEL, readLabGatePrivateKeyFile, writeLabGatePrivateKeyFile } from './lab-gate-private-key-file.js';
 export { HKDF_SHA256_MAX_INFO_BYTES, HKDF_SHA256_MAX_LENGTH, hkdfSha256 } from './hkdf-sha256.js';
 export { hmacSha256 } from './hmac-sha256.js';

@@ -9,6 +9,7 @@ import {
   generateEd25519KeyPair,
   generateMasterKey,
   keyIdOf,
+  opensWithPrivateKeyLabel,
   readApiKeyFile,
   readEd25519PrivateKeyFile,
   readLabGatePrivateKeyFile,
@@ -152,19 +153,52 @@ describe('writeSecretFile', () => {
 });
 
 describe('Ed25519 private key file', () => {
-  it('round-trips in the exact documented format', () => {
+  it('round-trips in the exact documented format (version 2: the role is in the label)', () => {
     const { privateKey, publicKey } = generateEd25519KeyPair();
     const p = fresh('ed');
-    writeEd25519PrivateKeyFile(p, privateKey);
-    expect(readFileSync(p, 'utf8')).toBe(`${LABEL} ${b64(privateKey)}\n`);
+    writeEd25519PrivateKeyFile(p, privateKey, 'confirmation');
+    expect(readFileSync(p, 'utf8')).toBe(`pfsense-mcp-ed25519-private-key-v2 confirmation ${b64(privateKey)}\n`);
     const got = readEd25519PrivateKeyFile(p);
     expect(got.privateKey).toEqual(privateKey);
     expect(got.publicKey).toEqual(publicKey);
     expect(got.keyId).toBe(keyIdOf(publicKey));
+    expect(got.role).toBe('confirmation');
     const m = new Uint8Array([1]);
     expect(ed25519Verify(got.publicKey, m, ed25519Sign(got.privateKey, m))).toBe(true);
-    expect(codeOf(() => writeEd25519PrivateKeyFile(p, privateKey))).toBe('EXISTS');
-    expect(() => writeEd25519PrivateKeyFile(fresh(), new Uint8Array(31))).toThrow(RangeError);
+    expect(codeOf(() => writeEd25519PrivateKeyFile(p, privateKey, 'confirmation'))).toBe('EXISTS');
+    expect(() => writeEd25519PrivateKeyFile(fresh(), new Uint8Array(31), 'confirmation')).toThrow(RangeError);
+    expect(() => writeEd25519PrivateKeyFile(fresh(), privateKey, 'lab-gate' as never)).toThrow(TypeError);
+  });
+
+  it('a version-1 file keeps working; its role comes from the name keygen or init gave it, else null', () => {
+    const { privateKey, publicKey } = generateEd25519KeyPair();
+    const sub = join(dir, `v1-${n++}`);
+    mkdirSync(sub, { mode: 0o700 });
+    const at = (name: string) => {
+      const p = join(sub, name);
+      writeFileSync(p, `${LABEL} ${b64(privateKey)}\n`, { mode: 0o600 });
+      return readEd25519PrivateKeyFile(p);
+    };
+    expect(at('plan-authorization-0123456789abcdef.key')).toMatchObject({ role: 'plan-authorization', keyId: keyIdOf(publicKey) });
+    expect(at('server-request.key').role).toBe('server-request');
+    expect(at('reconciliation-0123456789abcdef.key').role).toBe('reconciliation');
+    expect(at('my-key.key').role).toBeNull();
+    expect(at('confirmation-xyz.key').role).toBeNull();
+  });
+
+  it('version 2: an unknown role, or another role spelled in, is BAD_FORMAT', () => {
+    const k = b64(new Uint8Array(32).fill(0x11));
+    for (const content of [
+      `pfsense-mcp-ed25519-private-key-v2 admin ${k}\n`,
+      `pfsense-mcp-ed25519-private-key-v2 lab-gate ${k}\n`,
+      `pfsense-mcp-ed25519-private-key-v2 ${k}\n`,
+      `pfsense-mcp-ed25519-private-key-v2 confirmation  ${k}\n`,
+      `pfsense-mcp-ed25519-private-key-v2 Confirmation ${k}\n`,
+    ])
+      expect(
+        codeOf(() => readEd25519PrivateKeyFile(file(content))),
+        content,
+      ).toBe('BAD_FORMAT');
   });
 
   it('applies the file rules before parsing', () => {
@@ -260,8 +294,38 @@ describe('lab-gate private key file', () => {
     expect(got.keyId).toBe(keyIdOf(publicKey));
     expect(codeOf(() => readEd25519PrivateKeyFile(gate))).toBe('BAD_FORMAT');
     const operator = fresh('op');
-    writeEd25519PrivateKeyFile(operator, privateKey);
+    writeEd25519PrivateKeyFile(operator, privateKey, 'plan-authorization');
     expect(codeOf(() => readLabGatePrivateKeyFile(operator))).toBe('BAD_FORMAT');
     expect(codeOf(() => writeLabGatePrivateKeyFile(gate, privateKey))).toBe('EXISTS');
+  });
+});
+
+describe('opensWithPrivateKeyLabel (what admin trust asks of a file beside a .pub)', () => {
+  const reader = (content: string) => {
+    const bytes = Buffer.from(content, 'latin1');
+    const read: number[] = [];
+    return {
+      byteAt: (i: number) => {
+        read.push(i);
+        return i < bytes.length ? (bytes[i] as number) : null;
+      },
+      read,
+    };
+  };
+  it('recognises every private key label and reads nothing after it', () => {
+    const seed = b64(new Uint8Array(32).fill(7));
+    for (const label of [LABEL, 'pfsense-mcp-ed25519-private-key-v2', 'pfsense-mcp-lab-gate-ed25519-private-key-v1']) {
+      const r = reader(`${label} ${seed}\n`);
+      expect(opensWithPrivateKeyLabel(r.byteAt)).toBe(true);
+      expect(Math.max(...r.read)).toBeLessThan(label.length + 1);
+    }
+  });
+  it('stops at the first byte no label continues with: a master key file, a public key, anything else', () => {
+    const master = reader(`pfsense-mcp-master-key-v1 ${b64(new Uint8Array(32).fill(9))}\n`);
+    expect(opensWithPrivateKeyLabel(master.byteAt)).toBe(false);
+    expect(Math.max(...master.read)).toBe('pfsense-mcp-m'.length - 1);
+    expect(opensWithPrivateKeyLabel(reader(`${'ab'.repeat(32)}\n`).byteAt)).toBe(false);
+    expect(opensWithPrivateKeyLabel(reader('').byteAt)).toBe(false);
+    expect(opensWithPrivateKeyLabel(reader('pfsense-mcp-ed25519-private-key-v1').byteAt)).toBe(false);
   });
 });

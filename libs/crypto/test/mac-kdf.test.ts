@@ -4,7 +4,16 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes } from '@pfsense-mcp/canonical';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { HKDF_SHA256_MAX_INFO_BYTES, STORE_KEY_LABELS, constantTimeEqual, deriveStoreKeys, hkdfSha256, hmacSha256 } from '../src/index.js';
+import {
+  APPROVE_CODE_INFO,
+  HKDF_SHA256_MAX_INFO_BYTES,
+  STORE_KEY_LABELS,
+  approveCodeOf,
+  constantTimeEqual,
+  deriveStoreKeys,
+  hkdfSha256,
+  hmacSha256,
+} from '../src/index.js';
 
 const ascii = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'));
 const fill = (byte: number, n: number) => new Uint8Array(n).fill(byte);
@@ -164,5 +173,28 @@ describe('constantTimeEqual', () => {
     expect(constantTimeEqual(hexToBytes('0102'), hexToBytes('010200'))).toBe(false);
     expect(constantTimeEqual(new Uint8Array(), new Uint8Array())).toBe(true);
     expect(() => constantTimeEqual('a' as never, new Uint8Array())).toThrow(TypeError);
+  });
+});
+
+describe('approveCodeOf (the operator approval code, docs/DESIGN.md §10)', () => {
+  const seed = fill(0x42, 32);
+  const digestHex = 'ab'.repeat(32);
+  it('is HMAC-SHA256(HKDF-SHA256(seed, "", "pfsense-mcp approve-code v1" ‖ role, 32), digest bytes), first 12 hex', () => {
+    const key = hkdf(sha256, seed, new Uint8Array(0), ascii(`pfsense-mcp approve-code v1confirmation`), 32);
+    const expected = bytesToHex(hmac(sha256, key, hexToBytes(digestHex))).slice(0, 12);
+    expect(approveCodeOf(seed, 'confirmation', digestHex)).toBe(expected);
+    expect(APPROVE_CODE_INFO).toBe('pfsense-mcp approve-code v1');
+    expect(approveCodeOf(seed, 'confirmation', digestHex)).toMatch(/^[0-9a-f]{12}$/);
+  });
+  it('differs by role, by key and by digest, and is never the digest prefix', () => {
+    const c = approveCodeOf(seed, 'confirmation', digestHex);
+    expect(approveCodeOf(seed, 'plan-authorization', digestHex)).not.toBe(c);
+    expect(approveCodeOf(fill(0x43, 32), 'confirmation', digestHex)).not.toBe(c);
+    expect(approveCodeOf(seed, 'confirmation', 'cd'.repeat(32))).not.toBe(c);
+    expect(c).not.toBe(digestHex.slice(0, 12));
+  });
+  it('refuses a seed of the wrong size and a digest that is not 64 lowercase hex', () => {
+    expect(() => approveCodeOf(new Uint8Array(31), 'confirmation', digestHex)).toThrow(RangeError);
+    expect(() => approveCodeOf(seed, 'confirmation', 'AB'.repeat(32))).toThrow(TypeError);
   });
 });

@@ -40,7 +40,7 @@ async function cli(file: string, args: readonly string[]): Promise<Record<string
 /**
  * One full lifecycle of the one write (requested → authorization → awaiting_confirmation → confirmation →
  * verified) through the product surface — the built server over stdio, the real signer (review + sign
- * --approve, two processes per signature) and `pfsense-mcp admin inbox add` — vs the same lifecycle at library
+ * --approve with the keyed code, two processes per signature) and `pfsense-mcp admin inbox add` — vs the same lifecycle at library
  * level (operation driver, library signing, files into the inbox), both against one built simulator. The ratio is
  * the surface's overhead: process starts and stdio, not the write itself.
  */
@@ -85,7 +85,8 @@ export const writeLifecycleBenchmark: Benchmark = {
       for (const role of ['plan-authorization', 'confirmation']) {
         const k = await cli(signer, ['keygen', '--role', role, '--out', operator, '--json']);
         keys[role] = String(k['private_key_file']);
-        await cli(server, ['admin', 'trust', '--dir', dir, '--role', role, '--public-key', String(k['public_key_file']), '--json']);
+        // The hex, not the .pub beside its private key (admin trust refuses that file, docs/DESIGN.md §10).
+        await cli(server, ['admin', 'trust', '--dir', dir, '--role', role, '--public-key', String(k['public_key']), '--json']);
       }
       const transport = new StdioClientTransport({
         command: process.execPath,
@@ -110,7 +111,7 @@ export const writeLifecycleBenchmark: Benchmark = {
         return r.structuredContent as unknown as Status;
       };
       const approve = async (file: string, role: string) => {
-        const review = await cli(signer, ['review', file, '--server-key', serverPub, '--json']);
+        const review = await cli(signer, ['review', file, '--server-key', serverPub, '--key', keys[role] ?? '', '--json']);
         const prefix = String((review['review'] as Record<string, unknown>)['approve_prefix']);
         const signed = await cli(signer, [
           'sign',

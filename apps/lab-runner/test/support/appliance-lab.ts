@@ -159,7 +159,7 @@ export async function requestGate(
 /** The owner reviews and signs the pending gate request with the real signer; returns the receipt file. */
 export function ownerSigns(lab: Lab, pending: string): string {
   const runnerPub = join(lab.dir, 'lab-request.pub');
-  const review = signer(['review', pending, '--server-key', runnerPub, '--json']);
+  const review = signer(['review', pending, '--server-key', runnerPub, '--key', lab.gateKey, '--json']);
   expect(review.status).toBe(0);
   const prefix = (JSON.parse(review.stdout) as { review: { approve_prefix: string } }).review.approve_prefix;
   const sign = signer([

@@ -117,7 +117,7 @@ export async function initCommand(args: AdminArgs, ctx: AdminContext): Promise<A
     }
     const { privateKey, publicKey } = generateEd25519KeyPair();
     try {
-      writeEd25519PrivateKeyFile(layout.serverRequestKeyFile, privateKey);
+      writeEd25519PrivateKeyFile(layout.serverRequestKeyFile, privateKey, 'server-request');
     } finally {
       privateKey.fill(0);
     }

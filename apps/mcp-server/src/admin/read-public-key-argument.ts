@@ -39,9 +39,14 @@ function readKeyFile(path: string, flag: string): string {
   }
 }
 
+/** Whether --public-key was given as 64 lowercase hex (not a file). */
+export function isPublicKeyHex(value: string): boolean {
+  return HEX_KEY.test(value);
+}
+
 /** --public-key KEY: 64 lowercase hex, or the signer's .pub file; a valid Ed25519 point. */
 export function readPublicKeyArgument(value: string, flag: string): { readonly publicKey: string; readonly keyId: string } {
-  const hex = HEX_KEY.test(value) ? value : readKeyFile(value, flag);
+  const hex = isPublicKeyHex(value) ? value : readKeyFile(value, flag);
   const bytes = hexToBytes(hex);
   if (!isValidEd25519PublicKey(bytes)) throw new AdminError('BAD_PUBLIC_KEY', `${flag}: not a valid Ed25519 public key`);
   return Object.freeze({ publicKey: hex, keyId: keyIdOf(bytes) });

@@ -85,7 +85,7 @@ export async function rotateServerKeyCommand(args: AdminArgs, ctx: AdminContext)
     rmSync(pubTemp, { force: true });
     const { privateKey, publicKey } = generateEd25519KeyPair();
     try {
-      writeEd25519PrivateKeyFile(keyTemp, privateKey);
+      writeEd25519PrivateKeyFile(keyTemp, privateKey, 'server-request');
     } finally {
       privateKey.fill(0);
     }

@@ -13,7 +13,8 @@ import { adminResult } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';
 import { openWriteDirectory } from './open-write-directory.js';
 import type { AdminArgs } from './parse-admin-args.js';
-import { readPublicKeyArgument } from './read-public-key-argument.js';
+import { assertPublicKeyFromElsewhere } from './public-key-placement.js';
+import { isPublicKeyHex, readPublicKeyArgument } from './read-public-key-argument.js';
 
 const KEY_ID = /^[0-9a-f]{64}$/;
 
@@ -103,6 +104,7 @@ export async function trustCommand(args: AdminArgs, ctx: AdminContext): Promise<
       "--public-key: is the server's own server-request key; a server-request key is refused in every operator role",
     );
   }
+  if (!isPublicKeyHex(key)) assertPublicKeyFromElsewhere(key, layout, '--public-key');
   const entries = loadPinnedAuthorities(layout.authoritiesFile);
   const same = entries.find((e) => e.keyId === pinned.keyId);
   if (same !== undefined) {

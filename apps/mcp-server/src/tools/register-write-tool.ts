@@ -68,8 +68,8 @@ const DESCRIPTION =
 function signSteps(file: string, paths: WriteToolPaths, role: string, extra: string): string {
   return (
     `1) Copy ${file} and ${paths.serverPublicKeyFile} to the operator's machine (never sign on this host). ` +
-    `2) There: pfsense-mcp-signer review FILE --server-key server-request.pub, check alias, appliance and old → new description, then ` +
-    `pfsense-mcp-signer sign FILE --key <your ${role} key> --server-key server-request.pub --out DIR${extra} and approve with the digest prefix review shows. ` +
+    `2) There: pfsense-mcp-signer review FILE --server-key server-request.pub --key <your ${role} key>, check alias, appliance and old → new description, then ` +
+    `pfsense-mcp-signer sign FILE --key <your ${role} key> --server-key server-request.pub --out DIR${extra} and type the approval code it shows (only that key gives it). ` +
     `3) Copy the signed file back and run on this host: pfsense-mcp admin inbox add --dir ${paths.writeDirectory} SIGNED_FILE. ` +
     '4) Call this tool again with the same arguments.'
   );

@@ -1,7 +1,7 @@
 // The README's host setup and the operator's approval, all through BUILT programs: `pfsense-mcp admin` (init,
 // trust, inbox add) on the host and the real signer (keygen, review, sign --approve) on "another machine".
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAdmin } from './run-admin.js';
@@ -44,12 +44,18 @@ export function setUpHost(pinned: readonly HostRole[] = ROLES): HostSetup {
   for (const d of [operatorDir, signedDir]) {
     execFileSync('mkdir', ['-m', '700', '-p', d]);
   }
+  // What the operator copies to the server host: only the .pub files, into a folder of their own (admin trust
+  // refuses a .pub with its private key beside it, docs/DESIGN.md §10).
+  const transferDir = join(root, 'transfer');
+  execFileSync('mkdir', ['-m', '700', '-p', transferDir]);
   const keys = {} as Record<HostRole, string>;
   for (const role of ROLES) {
     const k = ok(runSigner(['keygen', '--role', role, '--out', operatorDir, '--json']), `keygen ${role}`);
     keys[role] = String(k.json['private_key_file']);
-    if (pinned.includes(role))
-      ok(runAdmin(['trust', '--dir', dir, '--role', role, '--public-key', String(k.json['public_key_file']), '--json']), `trust ${role}`);
+    const pub = join(transferDir, `${role}.pub`);
+    copyFileSync(String(k.json['public_key_file']), pub);
+    chmodSync(pub, 0o600);
+    if (pinned.includes(role)) ok(runAdmin(['trust', '--dir', dir, '--role', role, '--public-key', pub, '--json']), `trust ${role}`);
   }
   return Object.freeze({
     root,
@@ -62,10 +68,14 @@ export function setUpHost(pinned: readonly HostRole[] = ROLES): HostSetup {
   });
 }
 
-/** review (reads the approval prefix the signer shows), sign --approve, then `admin inbox add`. Returns the prefix. */
+/**
+ * review with the operator's key of `role` (reads the approval code the signer shows — keyed by that key, so only
+ * the operator's machine has it), sign --approve CODE, then `admin inbox add`. Returns the code.
+ */
 export function approve(host: HostSetup, requestFile: string, role: HostRole, outcome?: 'APPLIED' | 'NOT_APPLIED'): string {
-  const review = ok(runSigner(['review', requestFile, '--server-key', host.serverPub, '--json']), 'review');
+  const review = ok(runSigner(['review', requestFile, '--server-key', host.serverPub, '--key', host.keys[role], '--json']), 'review');
   const prefix = String((review.json['review'] as Record<string, unknown>)['approve_prefix']);
+  if (!/^[0-9a-f]{12}$/.test(prefix)) throw new Error('the review with the key showed no approval code');
   const args = [
     'sign',
     requestFile,

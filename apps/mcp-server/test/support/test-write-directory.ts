@@ -58,7 +58,7 @@ export async function initTestWriteDirectory(
   const masterKey = generateMasterKey();
   writeMasterKeyFile(layout.masterKeyFile, new Uint8Array(masterKey));
   const server = operatorKey();
-  writeEd25519PrivateKeyFile(layout.serverRequestKeyFile, server.privateKey);
+  writeEd25519PrivateKeyFile(layout.serverRequestKeyFile, server.privateKey, 'server-request');
   writeFileSync(layout.serverRequestPublicKeyFile, `${bytesToHex(server.publicKey)}\n`, { mode: 0o600, flag: 'wx' });
   const store = await SqliteRecoveryContractStore.open({
     directory: layout.storeDir,

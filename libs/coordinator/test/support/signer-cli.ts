@@ -99,8 +99,9 @@ export async function operatorKeyring(): Promise<OperatorKeyring> {
 }
 
 /**
- * review FILE, then sign it with the digest prefix review displayed (`--approve`), output into `outDir`
- * (the server's inbox: the operator copies the signed file there). Returns the sign run.
+ * review FILE with the operator's key of `role`, then sign it with the approval code review displayed
+ * (`--approve`: the keyed code, docs/DESIGN.md §10), output into `outDir` (the server's inbox: the operator
+ * copies the signed file there). Returns the sign run.
  */
 export function reviewAndSign(
   ring: OperatorKeyring,
@@ -109,10 +110,19 @@ export function reviewAndSign(
   outDir: string,
   outcome?: 'APPLIED' | 'NOT_APPLIED',
 ): SignerRun & { readonly file: string; readonly review: Record<string, unknown> } {
-  const review = runSigner(['review', requestFile, '--server-key', ring.files['server-request'].pub, '--json']);
+  const review = runSigner([
+    'review',
+    requestFile,
+    '--server-key',
+    ring.files['server-request'].pub,
+    '--key',
+    ring.files[role].key,
+    '--json',
+  ]);
   if (review.status !== 0 || review.json === undefined)
     throw new Error(`review refused (${review.status}): ${review.stdout}${review.stderr}`);
-  const prefix = String((review.json.review as Record<string, unknown>).approve_prefix);
+  const prefix = (review.json.review as Record<string, unknown>).approve_prefix;
+  if (typeof prefix !== 'string' || !/^[0-9a-f]{12}$/.test(prefix)) throw new Error('review with the key showed no approval code');
   const args = [
     'sign',
     requestFile,
