@@ -66,18 +66,12 @@ describe('server.json (MCP Registry)', () => {
     const [npm] = serverJson['packages'] as NpmPackage[];
     const vars = new Map((npm?.environmentVariables ?? []).map((v) => [v.name, v]));
     for (const v of vars.values()) expect(v.description?.length ?? 0, v.name).toBeGreaterThan(10);
-    expect([...vars.keys()].sort()).toEqual([
-      'PFSENSE_ALLOWED_TOOLS',
-      'PFSENSE_API_KEY_FILE',
-      'PFSENSE_CA_FILE',
-      'PFSENSE_LOG_LEVEL',
-      'PFSENSE_PROFILE',
-      'PFSENSE_TOOLSETS',
-      'PFSENSE_URL',
-      'PFSENSE_WRITE_ANCHOR_DIR',
-      'PFSENSE_WRITE_API_KEY_FILE',
-      'PFSENSE_WRITE_DIR',
-    ]);
+    // Every variable the server's configuration table documents (apps/mcp-server/README.md), and no other.
+    const readme = readFileSync(join(WORKSPACE_ROOT, 'apps', 'mcp-server', 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('## Configuration (environment)'), readme.indexOf('## A least-privilege'));
+    const documented = [...new Set([...table.matchAll(/^\| `(PFSENSE_[A-Z0-9_]+)`/gmu)].map((m) => m[1] as string))].sort();
+    expect(documented.length).toBeGreaterThan(10);
+    expect([...vars.keys()].sort()).toEqual(documented);
     const secret = [...vars.values()]
       .filter((v) => v.isSecret === true)
       .map((v) => v.name)
