@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { lstatSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AdminContext } from './admin-context.js';
 import { adminResult } from './admin-result.js';
@@ -32,6 +32,23 @@ function json(a: ClassifiedArtifact) {
     condition: a.condition,
     blocking: a.blocking,
   };
+}
+
+/**
+ * Removes one inbox/outbox entry whatever its kind — a file, a FIFO, a socket, a symbolic link (the link, never its
+ * target) or a directory with what it holds (an output once misdirected there) — and returns null, or the errno
+ * code of the failure (say EACCES on another user's directory): reported by name, never an INTERNAL.
+ */
+function removeEntry(path: string): string | null {
+  try {
+    const st = lstatSync(path);
+    if (st.isDirectory()) rmSync(path, { recursive: true, force: true });
+    else unlinkSync(path);
+    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? null : typeof code === 'string' && /^E[A-Z]+$/.test(code) ? code : 'EIO';
+  }
 }
 
 /** `admin artifacts list`: every outbox and inbox file with what it is and whether it blocks. */
@@ -69,16 +86,26 @@ export async function artifactsCleanCommand(args: AdminArgs, ctx: AdminContext):
           a.condition === 'expired' ||
           (a.condition === 'blocking' && (withBlocking || a.blocking === 'expired') && a.box === 'inbox')),
     );
-    for (const a of chosen) if (!dryRun) rmSync(join(a.box === 'inbox' ? layout.inboxDir : layout.outboxDir, a.file), { force: true });
+    const failed: { readonly artifact: ClassifiedArtifact; readonly code: string }[] = [];
+    const removed: ClassifiedArtifact[] = [];
+    for (const a of chosen) {
+      const code = dryRun ? null : removeEntry(join(a.box === 'inbox' ? layout.inboxDir : layout.outboxDir, a.file));
+      if (code === null) removed.push(a);
+      else failed.push({ artifact: a, code });
+    }
     const verb = dryRun ? 'would remove' : 'removed';
     return adminResult(
-      chosen.length === 0
-        ? ['nothing to remove']
-        : chosen.map((a) => `${verb} ${a.box}/${a.file} (${a.condition === 'blocking' ? a.blocking : a.condition})`),
+      [
+        ...(chosen.length === 0 ? ['nothing to remove'] : []),
+        ...removed.map((a) => `${verb} ${a.box}/${a.file} (${a.condition === 'blocking' ? a.blocking : a.condition})`),
+        ...failed.map((f) => `could not remove ${f.artifact.box}/${f.artifact.file} (${f.code}): remove it by hand`),
+      ],
       {
         dry_run: dryRun,
-        removed: chosen.map(json),
+        removed: removed.map(json),
+        ...(failed.length === 0 ? {} : { failed: failed.map((f) => ({ ...json(f.artifact), code: f.code })) }),
       },
+      failed.length === 0 ? 0 : 1,
     );
   });
 }

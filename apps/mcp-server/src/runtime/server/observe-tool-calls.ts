@@ -1,4 +1,5 @@
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
+import { terminalSafeText } from '@pfsense-mcp/foundation';
 import { TOOL_ERROR_CODES, TOOL_ERROR_MESSAGES, ToolErrorCode } from '../../tools/tool-error-code.js';
 import type { Logger, OutcomeClass } from '../startup/create-logger.js';
 import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from '../startup/server-identity.js';
@@ -166,8 +167,6 @@ export function observeToolCalls(
 }
 
 const UNKNOWN = 'unknown_tool';
-/** The signer's unsafe set (apps/signer-cli render-safe): Cc, Cf, Cs, Co, Cn, Zl, Zp, default-ignorable, non-ASCII spaces. */
-const UNSAFE_CHARACTER = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]|[^\P{Zs} ]/gu;
 const UNKNOWN_TOOL_TEXT = /^Tool .* (not found|disabled)$/s;
 
 function isModernRequest(params: { _meta?: unknown } | undefined): boolean {
@@ -209,9 +208,7 @@ function classifySdkError(text: string): { code: ToolErrorCode; detail: string |
     // The schema's own complaint (which field, which bound) helps the caller fix the call; clip it and escape
     // every character that could reorder or hide text (controls, C1, bidi, zero-width, non-ASCII spaces) as
     // \u{XXXX}, as the signer renders untrusted text, so a hostile key name reaches the model visibly.
-    const detail = text
-      .slice(at + marker.length)
-      .replace(UNSAFE_CHARACTER, (ch) => `\\u{${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}}`);
+    const detail = terminalSafeText(text.slice(at + marker.length), { keepLineFeeds: false, notation: 'code-point' });
     return { code: ToolErrorCode.INVALID_INPUT, detail: detail.length > MAX_DETAIL ? `${detail.slice(0, MAX_DETAIL)}…` : detail };
   }
   if (/^Invalid arguments for tool /.test(text)) return { code: ToolErrorCode.INVALID_INPUT, detail: null };

@@ -1,0 +1,141 @@
+// What a hostile name, path or file at the edges of `pfsense-mcp admin` can do, through the BUILT program: planted
+// inbox names and echoed options reach the terminal escaped; outputs are refused inside the write directory and
+// every entry kind a planted output leaves is cleaned; inputs are regular files read with a bound, and a path too
+// long is a documented refusal, never INTERNAL.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ensureBuilt } from './support/built-server.js';
+import { runAdmin } from './support/run-admin.js';
+import type { ProgramRun } from './support/run-program.js';
+
+vi.setConfig({ testTimeout: 120_000 });
+const root = mkdtempSync(join(tmpdir(), 'admin-edges-'));
+beforeAll(() => ensureBuilt(), 120_000);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+let n = 0;
+function init(): string {
+  n += 1;
+  const dir = join(root, `w${n}`);
+  const r = runAdmin(['init', '--dir', dir, '--json']);
+  expect(r.status, r.stderr).toBe(0);
+  return dir;
+}
+
+/** No byte a terminal would act on: C0 controls but the line feed, DEL, C1 controls, bidi and zero-width characters. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point.
+const TERMINAL_ACTIVE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/u;
+function expectTerminalSafe(r: ProgramRun): void {
+  expect(r.stdout).not.toMatch(TERMINAL_ACTIVE);
+  expect(r.stderr).not.toMatch(TERMINAL_ACTIVE);
+}
+
+describe('terminal escapes through names (item 1)', () => {
+  it('planted inbox names are listed and cleaned escaped: no title, no clear screen, no carriage return', () => {
+    const dir = init();
+    const names = [
+      '\u001b]0;pwned\u0007x.json',
+      '\u001b[2J\u001b[32mALL CHECKS OK\u001b[0m.json',
+      'a\rALL CHECKS OK.json',
+      'b\u202egnp.json',
+    ];
+    for (const name of names) writeFileSync(join(dir, 'inbox', name), 'junk', { mode: 0o600 });
+    const list = runAdmin(['artifacts', 'list', '--dir', dir]);
+    expect(list.status, list.stderr).toBe(0);
+    expectTerminalSafe(list);
+    expect(list.stdout).toContain('\\u001b]0;pwned\\u0007x.json');
+    expect(list.stdout.split('\n').filter((l) => l.includes('inbox/'))).toHaveLength(names.length);
+    const clean = runAdmin(['artifacts', 'clean', '--blocking', '--dir', dir]);
+    expect(clean.status, clean.stderr).toBe(0);
+    expectTerminalSafe(clean);
+    expect(readdirSync(join(dir, 'inbox'))).toEqual([]);
+  });
+
+  it('an unknown option and a --dir value are echoed escaped on stderr', () => {
+    const option = runAdmin(['status', '--\u001b]0;pwned\u0007']);
+    expect(option.status).toBe(2);
+    expectTerminalSafe(option);
+    expect(option.stderr).toContain('unknown option');
+    const dir = runAdmin(['status', '--dir', join(root, '\u001b[2Jnowhere\r')]);
+    expect(dir.status).toBe(1);
+    expectTerminalSafe(dir);
+    expect(dir.stderr).toContain('\\u001b[2Jnowhere');
+  });
+});
+
+describe('outputs inside the write directory (item 2)', () => {
+  it('audit export --out and backup --out inside DIR, its inbox or its anchors are refused and create nothing', () => {
+    const dir = init();
+    const inside = [join(dir, 'inbox', 'x.json'), join(dir, 'outbox', 'y.json'), join(dir, 'anchors', 'z'), join(dir, 'export.jsonl')];
+    for (const out of inside) {
+      const exported = runAdmin(['audit', 'export', '--dir', dir, '--out', out, '--json']);
+      expect(exported.status, out).toBe(1);
+      expect(exported.json['error']).toMatchObject({ code: 'OUT_INSIDE_WRITE_DIR' });
+      const backup = runAdmin(['backup', '--dir', dir, '--out', out, '--json']);
+      expect(backup.status, out).toBe(1);
+      expect(backup.json['error']).toMatchObject({ code: 'OUT_INSIDE_WRITE_DIR' });
+      expect(existsSync(out)).toBe(false);
+    }
+    // Through a symbolic link to the inbox, too.
+    const link = join(root, `link${n}`);
+    symlinkSync(join(dir, 'inbox'), link);
+    expect(runAdmin(['backup', '--dir', dir, '--out', join(link, 'b.json'), '--json']).json['error']).toMatchObject({
+      code: 'OUT_INSIDE_WRITE_DIR',
+    });
+    expect(readdirSync(join(dir, 'inbox'))).toEqual([]);
+    // Outside, both still work.
+    expect(runAdmin(['audit', 'export', '--dir', dir, '--out', join(root, `export${n}.jsonl`)]).status).toBe(0);
+    expect(runAdmin(['backup', '--dir', dir, '--out', join(root, `backup${n}`)]).status).toBe(0);
+  });
+
+  it('artifacts clean --blocking removes every entry kind planted in the inbox: a directory with files, a FIFO, a dangling symlink', () => {
+    const dir = init();
+    const inbox = join(dir, 'inbox');
+    mkdirSync(join(inbox, 'b.json'), { mode: 0o700 });
+    writeFileSync(join(inbox, 'b.json', 'contracts.sqlite'), 'x', { mode: 0o600 });
+    mkdirSync(join(inbox, 'b.json', 'deeper'), { mode: 0o700 });
+    execFileSync('mkfifo', ['-m', '600', join(inbox, 'fifo.json')]);
+    symlinkSync(join(root, 'absent'), join(inbox, 'link.json'));
+    const list = runAdmin(['artifacts', 'list', '--dir', dir, '--json']);
+    expect(list.status, list.stderr).toBe(0);
+    expect((list.json['artifacts'] as Array<{ condition: string }>).map((a) => a.condition)).toEqual(['blocking', 'blocking', 'blocking']);
+    const clean = runAdmin(['artifacts', 'clean', '--blocking', '--dir', dir, '--json']);
+    expect(clean.status, clean.stderr).toBe(0);
+    expect((clean.json['removed'] as unknown[]).length).toBe(3);
+    expect(readdirSync(inbox)).toEqual([]);
+  });
+});
+
+describe('unbounded inputs (item 3)', () => {
+  it('audit verify --export of /dev/zero or a FIFO is refused at once (not a regular file), never read', () => {
+    const fifo = join(root, `export-fifo${n}`);
+    execFileSync('mkfifo', ['-m', '600', fifo]);
+    for (const file of ['/dev/zero', fifo]) {
+      const r = runAdmin(['audit', 'verify', '--export', file, '--json']);
+      expect(r.status, file).toBe(1);
+      expect(r.json['error'], file).toMatchObject({ code: 'EXPORT_UNREADABLE' });
+    }
+  });
+
+  it('an export line beyond the bound is a failure at that line, not a read of the whole line', () => {
+    const file = join(root, `long${n}.jsonl`);
+    writeFileSync(file, `${'x'.repeat(2 * 1024 * 1024)}\n`, { mode: 0o600 });
+    const r = runAdmin(['audit', 'verify', '--export', file, '--json']);
+    expect(r.status).toBe(1);
+    expect(r.json['failure']).toMatchObject({ table: 'export', row: '1', kind: 'LINE_TOO_LONG' });
+  });
+
+  it('--dir of 5,000 characters (relative, or one long component) is a documented refusal, never INTERNAL', () => {
+    const relative = Array.from({ length: 1000 }, () => 'abcd').join('/');
+    const long = join(root, 'x'.repeat(300));
+    for (const dir of [relative.slice(0, 4090), `/${'y'.repeat(4000)}`, long]) {
+      const r = runAdmin(['status', '--dir', dir, '--json']);
+      expect(r.status, r.stderr).not.toBe(0);
+      expect((r.json['error'] as { code: string }).code).not.toBe('INTERNAL');
+      expect((r.json['error'] as { code: string }).code).toMatch(/^WRITE_DIR_/);
+    }
+  });
+});
