@@ -6,6 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { aliasTargetIdentityDigest } from '@pfsense-mcp/adapters';
+import { authorizationRequestName } from '@pfsense-mcp/coordinator';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureBuilt } from './support/built-server.js';
 import { runAdmin } from './support/run-admin.js';
@@ -137,5 +139,57 @@ describe('unbounded inputs (item 3)', () => {
       expect((r.json['error'] as { code: string }).code).not.toBe('INTERNAL');
       expect((r.json['error'] as { code: string }).code).toMatch(/^WRITE_DIR_/);
     }
+  });
+});
+
+describe('the request limit as a denial of service (item 5)', () => {
+  it('admin status names the aliases holding the slots; artifacts clean --requests [--alias NAME] frees them, explicitly', () => {
+    const dir = init();
+    const keyOf = (alias: string) => aliasTargetIdentityDigest({ alias_name: alias }).slice(0, 16);
+    const expiresAt = Date.now() + 3_600_000;
+    const hex = (n: number) => n.toString(16).padStart(64, '0');
+    // One caller's junk: 3 requests on each of 34 aliases (named as the server names them; the limit counts names).
+    const aliases = Array.from({ length: 34 }, (_, i) => `ALIAS_${i}`);
+    aliases.forEach((alias, i) => {
+      for (let k = 0; k < 3; k += 1) {
+        const name = authorizationRequestName({
+          aliasKey: keyOf(alias),
+          operationId: `op-${hex(i * 8 + k)}`,
+          planPrefix: hex(i * 8 + k).slice(0, 16),
+          expiresAt,
+        });
+        writeFileSync(join(dir, 'outbox', name), 'junk', { mode: 0o600 });
+      }
+    });
+    const status = runAdmin(['status', '--dir', dir, '--json']);
+    expect(status.status, status.stderr).toBe(0);
+    const slots = status.json['request_slots'] as {
+      per_alias_limit: number;
+      outbox_limit: number;
+      outstanding: number;
+      aliases: { alias_key: string; outstanding: number; full: boolean }[];
+    };
+    expect(slots).toMatchObject({ per_alias_limit: 3, outbox_limit: 1000, outstanding: 102 });
+    expect(slots.aliases).toHaveLength(34);
+    expect(slots.aliases.find((a) => a.alias_key === keyOf('ALIAS_7'))).toEqual({
+      alias_key: keyOf('ALIAS_7'),
+      outstanding: 3,
+      full: true,
+    });
+    const text = runAdmin(['status', '--dir', dir]).stdout;
+    expect(text).toContain(`alias key ${keyOf('ALIAS_7')}  3/3  FULL`);
+    expect(text).not.toContain('ALIAS_7');
+
+    // Nothing goes without being asked: a plain clean keeps outstanding requests.
+    expect(runAdmin(['artifacts', 'clean', '--dir', dir]).stdout).toContain('nothing to remove');
+    expect(runAdmin(['artifacts', 'clean', '--dir', dir, '--alias', 'ALIAS_7']).status).toBe(2);
+    const one = runAdmin(['artifacts', 'clean', '--dir', dir, '--requests', '--alias', 'ALIAS_7', '--json']);
+    expect(one.status, one.stderr).toBe(0);
+    expect((one.json['removed'] as unknown[]).length).toBe(3);
+    expect(readdirSync(join(dir, 'outbox'))).toHaveLength(99);
+    expect(readdirSync(join(dir, 'outbox')).some((f) => f.includes(keyOf('ALIAS_7')))).toBe(false);
+    const all = runAdmin(['artifacts', 'clean', '--dir', dir, '--requests', '--json']);
+    expect((all.json['removed'] as unknown[]).length).toBe(99);
+    expect(readdirSync(join(dir, 'outbox'))).toEqual([]);
   });
 });

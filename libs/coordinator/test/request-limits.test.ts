@@ -24,7 +24,7 @@ function plantForeignRequest(i: number, expiresAt: number): string {
 
 describe('request limits', () => {
   it('numbers in one place', () => {
-    expect(WRITE_REQUEST_LIMITS).toEqual({ perAlias: 3, outbox: 100, leftoverWarningFiles: 500 });
+    expect(WRITE_REQUEST_LIMITS).toEqual({ perAlias: 3, outbox: 1_000, leftoverWarningFiles: 500 });
     expect(Object.isFrozen(WRITE_REQUEST_LIMITS)).toBe(true);
   });
 
@@ -70,7 +70,25 @@ describe('request limits', () => {
     expect((await ask('LAN_SERVERS', 'd4')).status).toBe(OperationStatus.REQUESTED);
   });
 
-  it("at most 100 outstanding requests in the whole outbox; other aliases' requests are counted by name, never opened", async () => {
+  it('the per-alias limit is the one that bites: 3 requests on each of 34 other aliases (the junk of one caller) never refuse this alias', async () => {
+    const now = world.clock.now;
+    for (let alias = 0; alias < 34; alias += 1) {
+      for (let k = 0; k < WRITE_REQUEST_LIMITS.perAlias; k += 1) {
+        const name = authorizationRequestName({
+          aliasKey: `e${hex(alias, 15)}`,
+          operationId: `op-${hex(alias * 16 + k, 64)}`,
+          planPrefix: hex(alias * 16 + k, 16),
+          expiresAt: now + HOUR,
+        });
+        writeFileSync(join(world.outbox, name), 'not an artifact', { mode: 0o600 });
+      }
+    }
+    expect((await ask('LAN_SERVERS', 'd1')).status).toBe(OperationStatus.REQUESTED);
+    expect(refusals()).toEqual([]);
+    expect(WRITE_REQUEST_LIMITS.outbox).toBeGreaterThanOrEqual(100 * WRITE_REQUEST_LIMITS.perAlias);
+  });
+
+  it("at most 1,000 outstanding requests in the whole outbox; other aliases' requests are counted by name, never opened", async () => {
     const now = world.clock.now;
     for (let i = 0; i < WRITE_REQUEST_LIMITS.outbox; i += 1) plantForeignRequest(i, now + HOUR);
     // Opening any of them would be ANOMALY/OUTBOX: the refusal is the limit, so none was opened.
@@ -88,8 +106,9 @@ describe('request limits', () => {
     const r = await ask('LAN_SERVERS', 'd1');
     expect(r.status).toBe(OperationStatus.REQUESTED);
     expect(refusals()).toEqual([]);
-    expect(outbox()).toHaveLength(1 + 99 + 100 + 1000);
-    expect(world.driver.artifactCounts()).toEqual({ inboxFiles: 0, outboxFiles: 1200, pileUp: true });
+    const files = 1 + (WRITE_REQUEST_LIMITS.outbox - 1) + 100 + 1000;
+    expect(outbox()).toHaveLength(files);
+    expect(world.driver.artifactCounts()).toEqual({ inboxFiles: 0, outboxFiles: files, pileUp: true });
   });
 });
 

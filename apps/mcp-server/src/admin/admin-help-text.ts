@@ -38,9 +38,11 @@ Operating the write (only --dir; safe beside a running server unless said otherw
   artifacts list --dir DIR             every outbox/inbox file: kind, operation, contract, still-useful /
                                        answered / expired / BLOCKING (malformed, wrong-mode-or-owner, wrong-role,
                                        expired, duplicate)
-  artifacts clean --dir DIR [--dry-run] [--blocking]
+  artifacts clean --dir DIR [--dry-run] [--blocking] [--requests [--alias NAME]]
                                        removes expired or answered files (never the confirmation request of a
-                                       live contract); --blocking also the blocking inbox files. Grants no retry.
+                                       live contract); --blocking also the blocking inbox files; --requests the
+                                       pending authorization requests (of one alias), freeing their slots.
+                                       Grants no retry.
   backup --dir DIR --out DIR2          online copies of both databases (0700/0600); never the anchors
   expire --dir DIR                     expires PREPARING/PREPARED contracts past their expiry
   cancel --dir DIR CONTRACT_ID         takes back a PREPARED, unexecuted contract (EXPIRED, outcome CANCELLED)
