@@ -193,3 +193,24 @@ describe('the request limit as a denial of service (item 5)', () => {
     expect(readdirSync(join(dir, 'outbox'))).toEqual([]);
   });
 });
+
+describe('dead inbox files (item 4)', () => {
+  it('admin status names each blocking inbox file, the calls its name could concern, and the exact command that clears it', () => {
+    const dir = init();
+    const canonical = `plan-authorization.${'ab'.repeat(8)}.json`;
+    symlinkSync(join(root, 'nowhere'), join(dir, 'inbox', canonical));
+    writeFileSync(join(dir, 'inbox', 'Upper.json'), 'junk', { mode: 0o600 });
+    const r = runAdmin(['status', '--dir', dir]);
+    expect(r.status, r.stderr).toBe(0);
+    const clear = `pfsense-mcp admin artifacts clean --blocking --dir ${dir}`;
+    expect(r.stdout).toContain(
+      `inbox/${canonical}  wrong-mode-or-owner: refuses calls needing the plan-authorization of plan ${'ab'.repeat(8)}…; clear it: ${clear}`,
+    );
+    expect(r.stdout).toContain('inbox/Upper.json  malformed: refuses no call (its name is not canonical, so it is ignored;');
+    const json = runAdmin(['status', '--dir', dir, '--json']).json['inbox'] as { blocking_files: { file: string; clear_with: string }[] };
+    expect(json.blocking_files.map((b) => [b.file, b.clear_with])).toEqual([
+      ['Upper.json', clear],
+      [canonical, clear],
+    ]);
+  });
+});

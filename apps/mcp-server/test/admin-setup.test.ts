@@ -318,23 +318,24 @@ describe('admin inbox add', () => {
     return path;
   }
 
-  it('installs a verified artifact 0600 under its kind name, once', () => {
+  it('installs a verified artifact 0600 under its canonical name (kind and what it concerns), once', () => {
     const { dir, pa } = setup();
     const file = artifactFile(planAuthorization(pa));
     const r = admin(['inbox', 'add', file, '--json', '--dir', dir]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.json).toMatchObject({ ok: true, kind: 'pfsense-mcp/plan-authorization', key_id: pa.keyId });
     const installed = r.json['file'] as string;
-    expect(installed.startsWith(join(dir, 'inbox', 'plan-authorization.'))).toBe(true);
+    expect(installed).toBe(join(dir, 'inbox', `plan-authorization.${digestA.slice(0, 16)}.json`));
     expect(mode(installed)).toBe(0o600);
     expect(readFileSync(installed, 'utf8')).toBe(readFileSync(file, 'utf8'));
     expect(readdirSync(join(dir, 'inbox'))).toHaveLength(1);
     const again = admin(['--dir', dir, '--json', 'inbox', 'add', file]);
     expectRefusal(again, 'ALREADY_INSTALLED');
     expect(readdirSync(join(dir, 'inbox'))).toHaveLength(1);
-    expect(admin(['inbox', 'add', '--dir', dir, artifactFile(planAuthorization(pa))]).stdout).toContain(
-      'installed pfsense-mcp/plan-authorization',
-    );
+    // A second signature answering the same plan would be a duplicate the gate refuses: refused here, naming the file.
+    const second = admin(['inbox', 'add', '--dir', dir, '--json', artifactFile(planAuthorization(pa, Date.now() + 1))]);
+    expectRefusal(second, 'ALREADY_INSTALLED');
+    expect((second.json['error'] as { message: string }).message).toContain(installed);
   });
 
   it('refuses tampered, unpinned, wrong-role, expired, future, relabelled, malformed and symlinked files; installs nothing', () => {

@@ -3,7 +3,7 @@
 import { ArtifactKind, checkCurrentness, parseArtifact, verifyArtifactSignature } from '@pfsense-mcp/authorization';
 import type { Artifact, SignedArtifact } from '@pfsense-mcp/authorization';
 import type { RecoveryContract, SqliteConsumptionStore } from '@pfsense-mcp/contract-store';
-import { ArtifactFileError } from '@pfsense-mcp/coordinator';
+import { ArtifactFileError, parseInboxArtifactName } from '@pfsense-mcp/coordinator';
 import type { ArtifactDirectory } from '@pfsense-mcp/coordinator';
 import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { RecoveryState, isTerminal } from '@pfsense-mcp/state-machine';
@@ -24,6 +24,8 @@ export interface ClassifiedArtifact {
   readonly blocking: BlockingReason | null;
   /** True when `artifacts clean` may remove it (blocking files only with --blocking). */
   readonly removable: boolean;
+  /** Inbox only: which calls the file can refuse — by its canonical name, else by its content, else none. */
+  readonly refuses: string | null;
 }
 
 export interface ArtifactFacts {
@@ -101,6 +103,27 @@ function duplicateKey(a: Artifact): string {
   return `${a.kind}|${field(a, 'contract_id') ?? field(a, 'plan_digest') ?? ''}|${stateVersionOf(a) ?? ''}`;
 }
 
+/** Which calls an inbox file can refuse (docs/DESIGN.md §6): its canonical name says; a name that is not canonical concerns none. */
+function refusesOf(file: string, a: Artifact | null, condition: ArtifactCondition): string | null {
+  if (condition !== 'blocking') return null;
+  const named = parseInboxArtifactName(file);
+  const short = (kind: string) => kind.slice(kind.indexOf('/') + 1);
+  if (named !== null) {
+    const what =
+      named.planPrefix !== null
+        ? `plan ${named.planPrefix}…`
+        : `contract ${named.contractId ?? ''}${named.stateVersion === null ? '' : ` at state version ${named.stateVersion}`}`;
+    return `calls needing the ${short(named.kind)} of ${what}`;
+  }
+  if (a !== null) {
+    const plan = field(a, 'plan_digest');
+    const contract = field(a, 'contract_id');
+    const what = contract !== null ? `contract ${contract}` : plan !== null ? `plan ${plan.slice(0, 16)}…` : null;
+    if (what !== null) return `calls needing the ${short(a.kind)} of ${what} (read from its content)`;
+  }
+  return 'no call (its name is not canonical, so it is ignored; `admin inbox add` installs a file under its canonical name)';
+}
+
 function entry(
   box: ArtifactBox,
   file: string,
@@ -119,6 +142,7 @@ function entry(
     condition,
     blocking,
     removable,
+    refuses: box === 'inbox' ? refusesOf(file, a, condition) : null,
   });
 }
 
@@ -184,7 +208,17 @@ export function classifyArtifacts(
   }
   for (const { entry: e, artifact } of inboxed) {
     const dup = artifact !== null && e.condition === 'still-useful' && (counts.get(duplicateKey(artifact)) ?? 0) > 1;
-    out.push(dup ? Object.freeze({ ...e, condition: 'blocking' as const, blocking: 'duplicate' as const, removable: true }) : e);
+    out.push(
+      dup
+        ? Object.freeze({
+            ...e,
+            condition: 'blocking' as const,
+            blocking: 'duplicate' as const,
+            removable: true,
+            refuses: refusesOf(e.file, artifact, 'blocking'),
+          })
+        : e,
+    );
   }
   return Object.freeze(out);
 }

@@ -7,7 +7,7 @@ import {
   verifyArtifactSignature,
 } from '@pfsense-mcp/authorization';
 import type { SignedArtifact } from '@pfsense-mcp/authorization';
-import { ArtifactDirectory, ArtifactFileError } from '@pfsense-mcp/coordinator';
+import { ArtifactDirectory, ArtifactFileError, inboxArtifactName } from '@pfsense-mcp/coordinator';
 import { join } from 'node:path';
 import { loadPinnedAuthorities, pinnedAuthoritySetOf } from '../runtime/write-directory/pinned-authorities-file.js';
 import type { AdminContext } from './admin-context.js';
@@ -36,10 +36,6 @@ const REFUSAL_RULES: Readonly<Record<string, string>> = Object.freeze({
   NOT_YET_VALID: 'is issued in the future (check both clocks)',
 });
 
-function shortKind(kind: string): string {
-  return kind.slice(kind.indexOf('/') + 1);
-}
-
 /**
  * `admin inbox add --dir DIR FILE`: verifies an operator-signed artifact (kind, signature against the pinned keys,
  * currentness) and installs a canonical copy in the inbox by exclusive creation (0600, owned by the server
@@ -67,12 +63,17 @@ export function inboxAddCommand(args: AdminArgs, ctx: AdminContext, file: string
     throw error;
   }
   const digest = artifactDigestOf(signed);
-  const name = `${shortKind(signed.kind)}.${digest.slice(0, 16)}.json`;
+  // The name carries what the file concerns (docs/DESIGN.md §6): were it ever unreadable, it would refuse only those calls.
+  const name = inboxArtifactName(signed);
+  if (name === null) throw new AdminError('NOT_OPERATOR_ARTIFACT', 'FILE: names no plan digest or contract the inbox can file it under');
   try {
     ArtifactDirectory.open(layout.inboxDir).write(name, encodeArtifact(signed));
   } catch (error) {
     if (error instanceof ArtifactFileError && error.code === 'EXISTS') {
-      throw new AdminError('ALREADY_INSTALLED', `${join(layout.inboxDir, name)}: this artifact is already in the inbox`);
+      throw new AdminError(
+        'ALREADY_INSTALLED',
+        `${join(layout.inboxDir, name)}: an artifact answering the same request is already in the inbox`,
+      );
     }
     if (error instanceof ArtifactFileError)
       throw new AdminError(`INBOX_${error.code}`, `${layout.inboxDir}: cannot install (${error.code})`);

@@ -119,6 +119,11 @@ function requestSlotsOf(
     .sort((x, y) => y.outstanding - x.outstanding || x.aliasKey.localeCompare(y.aliasKey));
 }
 
+/** The exact command that clears the blocking inbox files of DIR. */
+function clearCommand(dir: string): string {
+  return `pfsense-mcp admin artifacts clean --blocking --dir ${dir}`;
+}
+
 /** The slot holders, by alias key (never the alias name), with the explicit command that frees a full alias. */
 function requestSlotLines(slots: readonly { readonly aliasKey: string; readonly outstanding: number }[]): string[] {
   const total = slots.reduce((n, a) => n + a.outstanding, 0);
@@ -166,6 +171,9 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
       ...pending.map((p) => `  ${p.file}  ${p.kind ?? '?'}${p.contractId === null ? '' : `  contract ${p.contractId}`}`),
       ...requestSlotLines(slots),
       `inbox artifacts: ${inbox.length} (${blocking.length} blocking${blocking.length > 0 ? `: \`admin artifacts list\` says why — ${seeRunbook(RUNBOOK_ANCHORS.refusedKeepsComingBack)}` : ''})`,
+      ...blocking.map(
+        (b) => `  inbox/${b.file}  ${b.blocking ?? 'blocking'}: refuses ${b.refuses ?? 'no call'}; clear it: ${clearCommand(layout.dir)}`,
+      ),
       `anchors: ${anchor}`,
       `master key epoch: ${w.store.keyEpoch} (\`admin rotate master-key\` moves it on)`,
       retentionLine(retention),
@@ -194,7 +202,16 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
           full: a.outstanding >= WRITE_REQUEST_LIMITS.perAlias,
         })),
       },
-      inbox: { files: inbox.length, blocking: blocking.length },
+      inbox: {
+        files: inbox.length,
+        blocking: blocking.length,
+        blocking_files: blocking.map((b) => ({
+          file: b.file,
+          reason: b.blocking,
+          refuses: b.refuses,
+          clear_with: clearCommand(layout.dir),
+        })),
+      },
       rate_limits: DEFAULT_RATE_LIMITS,
       rate_windows: windows,
       retention: { days: retention.days, source: retention.source, purgeable_contracts: retention.purgeable },
