@@ -4,6 +4,7 @@
 import { chmodSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { encodeArtifact } from '@pfsense-mcp/authorization';
 import { OperationStatus, WRITE_REQUEST_LIMITS, authorizationRequestName, parseAuthorizationRequestName } from '../src/index.js';
 import { useCoordinatorWorld, world } from './support/coordinator-suite.js';
 import { HOUR, putInbox, signAuthorization } from './support/world.js';
@@ -144,24 +145,31 @@ describe('a relevant file still fails closed', () => {
 });
 
 describe('inbox leftovers', () => {
-  it("1,001 inbox leftovers (another operation's signed authorization) never stop the write; a changed file is re-read and fails closed", async () => {
+  it("1,001 inbox leftovers (another operation's signed authorization) never stop the write, even unsafe or broken; a file named for the call that changed is re-read and fails closed", async () => {
     const other = await ask('WEB_PORTS', 'w1');
     const leftover = signAuthorization(world, other.pendingRequest as string);
     for (let i = 0; i < 1001; i += 1) putInbox(world, `leftover-${hex(i, 4)}.json`, leftover);
     expect((await ask('LAN_SERVERS', 'd1')).status).toBe(OperationStatus.REQUESTED);
     expect((await ask('LAN_SERVERS', 'd1')).status).toBe(OperationStatus.REQUESTED);
     expect(refusals()).toEqual([]);
-    // Same name, new content: the cache key changed, so the scan reads it again and fails closed.
-    const path = join(world.inbox, 'leftover-0007.json');
-    writeFileSync(path, '{"kind":"broken"}');
+    // A leftover made unsafe or broken under a name that is not canonical concerns no call: still never stops it.
+    chmodSync(join(world.inbox, 'leftover-0008.json'), 0o640);
+    writeFileSync(join(world.inbox, 'leftover-0007.json'), '{"kind":"broken"}');
+    expect((await ask('LAN_SERVERS', 'd1')).status).toBe(OperationStatus.REQUESTED);
+    expect(refusals()).toEqual([]);
+    // Under this call's canonical name, another content is refused; a changed file is re-read (the cache key
+    // changed) and fails closed; a mode change alone (same content, same mtime) is seen too.
+    const mine = await ask('LAN_SERVERS', 'd1');
+    const path = join(world.inbox, `plan-authorization.${parseAuthorizationRequestName(mine.pendingRequest as string)?.planPrefix}.json`);
+    writeFileSync(path, readFileSync(join(world.inbox, 'leftover-0009.json')), { mode: 0o600 });
     expect((await ask('LAN_SERVERS', 'd1')).status).toBe(OperationStatus.REFUSED);
     expect(refusals()).toEqual(['ANOMALY/INBOX']);
-    // And a mode change alone (same content, same mtime) is seen too.
-    putInbox(world, 'leftover-ffff.json', leftover);
-    writeFileSync(path, readFileSync(join(world.inbox, 'leftover-ffff.json')));
-    expect((await ask('LAN_SERVERS', 'd1')).status).toBe(OperationStatus.REQUESTED);
-    chmodSync(path, 0o640);
+    writeFileSync(path, '{"kind":"broken"}');
     expect((await ask('LAN_SERVERS', 'd1')).status).toBe(OperationStatus.REFUSED);
     expect(refusals()).toEqual(['ANOMALY/INBOX', 'ANOMALY/INBOX']);
+    writeFileSync(path, encodeArtifact(signAuthorization(world, mine.pendingRequest as string)));
+    chmodSync(path, 0o640);
+    expect((await ask('LAN_SERVERS', 'd1')).status).toBe(OperationStatus.REFUSED);
+    expect(refusals()).toEqual(['ANOMALY/INBOX', 'ANOMALY/INBOX', 'ANOMALY/INBOX']);
   });
 });
