@@ -3,6 +3,7 @@ import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, re
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_ARTIFACT_BYTES } from '@pfsense-mcp/authorization';
+import type { PlanAuthorizationV2 } from '@pfsense-mcp/authorization';
 import { AliasDescriptionOperationDriver, ArtifactDirectory, ArtifactFileError, OperationStatus, inboxArtifactName } from '../src/index.js';
 import { useCoordinatorWorld, world } from './support/coordinator-suite.js';
 import { putInbox, signAuthorization } from './support/world.js';
@@ -206,7 +207,7 @@ describe('dead or unsafe inbox files refuse only the calls their names could con
     const authz = signAuthorization(world, r.pendingRequest as string);
     const name = inboxArtifactName(authz) as string;
     putInbox(world, name, authz);
-    world.clock.now = authz.payload.expires_at + 1;
+    world.clock.now = (authz as PlanAuthorizationV2).payload.expires_at + 1;
     const again = await world.driver.requestAliasDescriptionChange(input);
     expect(again.status).toBe(OperationStatus.REQUESTED);
     expect(again.pendingRequest).not.toBe(r.pendingRequest);
