@@ -14,7 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { MAX_ARTIFACT_BYTES, createPlanAuthorizationV2, encodeArtifact } from '@pfsense-mcp/authorization';
 import { bytesToHex } from '@pfsense-mcp/canonical';
 import { generateEd25519KeyPair, keyIdOf } from '@pfsense-mcp/crypto';
@@ -56,11 +56,16 @@ function operatorKey(dirForPub: string, name: string): { privateKey: Uint8Array;
 }
 
 const digestA = 'a'.repeat(64);
-function planAuthorization(key: { privateKey: Uint8Array }, issuedAt = Date.now(), expiresAt = Date.now() + 600_000): string {
+function planAuthorization(
+  key: { privateKey: Uint8Array },
+  issuedAt = Date.now(),
+  expiresAt = Date.now() + 600_000,
+  planDigest = digestA,
+): string {
   return encodeArtifact(
     createPlanAuthorizationV2(
       {
-        planDigest: digestA,
+        planDigest,
         steps: [{ step_id: 'step-1', execution_intent_digest: 'b'.repeat(64) }],
         riskClass: 'low',
         issuedAt,
@@ -226,9 +231,19 @@ describe('every command refuses a DIR that is not owner-only or not laid out by 
     const gone = init();
     rmSync(join(gone, 'store', 'consumption.sqlite'));
     for (const c of commands(gone)) expectRefusal(admin(c), 'WRITE_DIR_NOT_FOUND');
+    // A folder init never made says first to run init, not the first rule it breaks (issue 36 item 9).
     const bare = fresh();
     mkdirSync(bare, { mode: 0o700 });
-    for (const c of commands(bare)) expectRefusal(admin(c), 'WRITE_DIR_NOT_FOUND');
+    for (const c of commands(bare)) expectRefusal(admin(c), 'WRITE_DIR_NOT_INITIALIZED');
+    const made = fresh();
+    mkdirSync(made, { mode: 0o755 });
+    chmodSync(made, 0o755);
+    for (const c of [['status', '--dir', made], ...commands(made)]) {
+      const r = admin([...c.filter((a) => a !== '--json')]);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`run \`pfsense-mcp admin init --dir ${made}\``);
+      expect(r.stderr).not.toContain('0700');
+    }
   });
 
   it.skipIf(process.getuid?.() !== 0)('a file owned by another user (run as root: chown)', () => {
@@ -332,10 +347,46 @@ describe('admin inbox add', () => {
     const again = admin(['--dir', dir, '--json', 'inbox', 'add', file]);
     expectRefusal(again, 'ALREADY_INSTALLED');
     expect(readdirSync(join(dir, 'inbox'))).toHaveLength(1);
-    // A second signature answering the same plan would be a duplicate the gate refuses: refused here, naming the file.
-    const second = admin(['inbox', 'add', '--dir', dir, '--json', artifactFile(planAuthorization(pa, Date.now() + 1))]);
-    expectRefusal(second, 'ALREADY_INSTALLED');
-    expect((second.json['error'] as { message: string }).message).toContain(installed);
+    // A second signed answer to the same request (another signature of the same plan) is refused at install time,
+    // naming the file installed first; that one stays (issue 36 item 1).
+    const second = admin(['inbox', 'add', '--dir', dir, artifactFile(planAuthorization(pa, Date.now() - 1000)), '--json']);
+    expectRefusal(second, 'ALREADY_ANSWERED');
+    expect(String((second.json['error'] as { message: string }).message)).toContain(installed);
+    expect(second.stderr).toContain(`answers the same request as ${installed}`);
+    expect(readdirSync(join(dir, 'inbox'))).toEqual([basename(installed)]);
+    // An answer to another request installs beside it.
+    expect(
+      admin(['inbox', 'add', '--dir', dir, artifactFile(planAuthorization(pa, undefined, undefined, 'c'.repeat(64)))]).stdout,
+    ).toContain('installed pfsense-mcp/plan-authorization');
+    expect(readdirSync(join(dir, 'inbox'))).toHaveLength(2);
+  });
+
+  it('which request a file answers is its canonical name: a hand-placed copy under another name counts; a dead file under the name is in the way', () => {
+    const { dir, pa } = setup();
+    const inbox = join(dir, 'inbox');
+    // Copied in by hand under a name that is not canonical: readable, it still answers its plan (the coordinator reads it).
+    const byHand = join(inbox, 'copied-by-hand.json');
+    writeFileSync(byHand, planAuthorization(pa), { mode: 0o600 });
+    const second = admin(['inbox', 'add', '--dir', dir, '--json', artifactFile(planAuthorization(pa, Date.now() - 1000))]);
+    expectRefusal(second, 'ALREADY_ANSWERED');
+    expect(String((second.json['error'] as { message: string }).message)).toContain(`answers the same request as ${byHand}`);
+    expect(readdirSync(inbox)).toEqual(['copied-by-hand.json']);
+    // A file that cannot be parsed answers nothing, but one holding the canonical name is in the way: named, kept.
+    const canonical = join(inbox, `plan-authorization.${'c'.repeat(16)}.json`);
+    writeFileSync(canonical, '{"not": "an artifact"}', { mode: 0o600 });
+    const blocked = admin([
+      'inbox',
+      'add',
+      '--dir',
+      dir,
+      '--json',
+      artifactFile(planAuthorization(pa, undefined, undefined, 'c'.repeat(64))),
+    ]);
+    expectRefusal(blocked, 'ALREADY_INSTALLED');
+    expect(String((blocked.json['error'] as { message: string }).message)).toContain(
+      `${canonical}: holds the name FILE is installed under but cannot be read`,
+    );
+    expect(readFileSync(canonical, 'utf8')).toBe('{"not": "an artifact"}');
   });
 
   it('refuses tampered, unpinned, wrong-role, expired, future, relabelled, malformed and symlinked files; installs nothing', () => {

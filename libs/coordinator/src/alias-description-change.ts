@@ -15,6 +15,11 @@ export interface AliasDescriptionChangeResult {
   readonly contractId: string | null;
   /** The outbox file (name only) the operator should review and sign now, when one is pending. */
   readonly pendingRequest: string | null;
+  /**
+   * `requested` only, and only then present: when this operation's earlier authorization request expired
+   * unanswered (UTC ms) and the pending one was written in its place. A time only, never the file.
+   */
+  readonly earlierRequestExpiredAt?: number;
 }
 
 const REFUSED: AliasDescriptionChangeResult = Object.freeze({
@@ -34,7 +39,14 @@ export function changeResult(
   operationId: string | null,
   contractId: string | null = null,
   pendingRequest: string | null = null,
+  earlierRequestExpiredAt: number | null = null,
 ): AliasDescriptionChangeResult {
   if (status === OperationStatus.REFUSED) return REFUSED;
-  return Object.freeze({ status, operationId, contractId, pendingRequest });
+  return Object.freeze({
+    status,
+    operationId,
+    contractId,
+    pendingRequest,
+    ...(earlierRequestExpiredAt === null ? {} : { earlierRequestExpiredAt }),
+  });
 }

@@ -28,7 +28,7 @@ import { InboxIndex } from './inbox-index.js';
 import type { InboxEntry } from './inbox-index.js';
 import type { InboxWant } from './inbox-artifact-name.js';
 import { allContracts, contractsOfOperation } from './operation-contracts.js';
-import { OperationStatus, isClosedWithoutEffect, statusOfContract } from './operation-outcome.js';
+import { OperationStatus, isClosed, statusOfContract } from './operation-outcome.js';
 import { reconciliationRequestName } from './pending-request-names.js';
 import { PendingRequestOutbox } from './pending-request-outbox.js';
 import { prepareAliasExecutionIntent } from './prepare-alias-execution-intent.js';
@@ -239,7 +239,7 @@ export class AliasDescriptionOperationDriver {
     this.#store.expire();
     const contracts = contractsOfOperation(this.#store, operationId);
     const latest = contracts[contracts.length - 1];
-    if (latest !== undefined && !isClosedWithoutEffect(latest)) return this.#resume(latest, { input, binding, bindingDigest, operationId });
+    if (latest !== undefined && !isClosed(latest)) return this.#resume(latest, { input, binding, bindingDigest, operationId });
 
     // No open contract: a new attempt (the n-th attempt has its own step id, so its plan is new).
     let target: AliasTarget;
@@ -265,7 +265,7 @@ export class AliasDescriptionOperationDriver {
     const authorizations = this.#inboxMatches(operationId, { kind: ArtifactKind.PLAN_AUTHORIZATION, planDigest });
     if (authorizations.length === 0) {
       const pending = this.#requests.authorizationRequest(operationId, stepId, planDigest, prepared, binding, input.alias_name);
-      return changeResult(OperationStatus.REQUESTED, operationId, null, pending);
+      return changeResult(OperationStatus.REQUESTED, operationId, null, pending.fileName, pending.earlierExpiredAt);
     }
     const [only] = authorizations;
     if (only === undefined || authorizations.length > 1) throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId });
@@ -398,8 +398,9 @@ export class AliasDescriptionOperationDriver {
   // ------------------------------------------------------------------ read-only views
 
   /**
-   * The operations the store knows, newest first (docs/DESIGN.md §6): ids, status, contract state, times
-   * and the pending request's file name when it is in the outbox — never a value. Read-only: nothing is
+   * The operations the store and the outbox know, newest first (docs/DESIGN.md §6): ids, status, contract state,
+   * times and the pending request's file name when it is in the outbox — never a value. Operations still
+   * `requested` come from the outbox's unanswered authorization requests. Read-only: nothing is
    * expired, moved or written. `limit` 1..1000, `offset` ≥ 0, `operationId` a safe token when given.
    */
   listWriteOperations(query: WriteOperationsQuery): WriteOperationsPage {
@@ -412,7 +413,7 @@ export class AliasDescriptionOperationDriver {
       throw new TypeError(`${fn}: "operationId" must be op- followed by 64 lowercase hex`);
     }
     const contracts = query.operationId === undefined ? allContracts(this.#store) : contractsOfOperation(this.#store, query.operationId);
-    return writeOperationsView(contracts, query, (name) => this.#requests.has(name));
+    return writeOperationsView(contracts, query, (name) => this.#requests.has(name), this.#requests.requestedOperations(query.operationId));
   }
 
   /**

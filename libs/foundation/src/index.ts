@@ -1,5 +1,6 @@
 // Public API of foundation: the bottom layer every library may import (docs/DESIGN.md §2). Frozen
-// collections, the HTTP method vocabulary, the injected-clock check and argument assertions.
+// collections, the HTTP method vocabulary, the injected-clock check, argument assertions and the quiet end of a
+// command whose stdout reader went away.
 export { deepFreeze } from './deep-freeze.js';
 export { ReadOnlySet } from './read-only-set.js';
 export { HTTP_METHODS, MUTATING_HTTP_METHODS, isHttpMethod } from './http-method.js';
@@ -21,3 +22,4 @@ export { TERMINAL_UNSAFE_CHARACTER, escapedCodePoint, terminalSafeText } from '.
 export type { TerminalSafeOptions } from './terminal-safe-text.js';
 export { RegularFileError, readRegularFile, readRegularFileChunks } from './read-regular-file.js';
 export type { RegularFileProblem } from './read-regular-file.js';
+export { endQuietlyOnBrokenPipe } from './end-quietly-on-broken-pipe.js';

@@ -3,7 +3,7 @@
 import { ArtifactKind, checkCurrentness, parseArtifact, verifyArtifactSignature } from '@pfsense-mcp/authorization';
 import type { Artifact, SignedArtifact } from '@pfsense-mcp/authorization';
 import type { RecoveryContract, SqliteConsumptionStore } from '@pfsense-mcp/contract-store';
-import { ArtifactFileError, parseInboxArtifactName } from '@pfsense-mcp/coordinator';
+import { ArtifactFileError, inboxArtifactName, parseInboxArtifactName } from '@pfsense-mcp/coordinator';
 import type { ArtifactDirectory } from '@pfsense-mcp/coordinator';
 import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { RecoveryState, isTerminal } from '@pfsense-mcp/state-machine';
@@ -96,11 +96,6 @@ function neededByLiveContract(a: Artifact, facts: ArtifactFacts): boolean {
   const id = field(a, 'contract_id');
   const c = id === null ? undefined : facts.contracts.get(id);
   return c !== undefined && !isTerminal(c.state);
-}
-
-/** What one artifact is asking about: files with the same key and kind in the inbox are duplicates. */
-function duplicateKey(a: Artifact): string {
-  return `${a.kind}|${field(a, 'contract_id') ?? field(a, 'plan_digest') ?? ''}|${stateVersionOf(a) ?? ''}`;
 }
 
 /** Which calls an inbox file can refuse (docs/DESIGN.md §6): its canonical name says; a name that is not canonical concerns none. */
@@ -201,13 +196,18 @@ export function classifyArtifacts(
   const out: ClassifiedArtifact[] = [];
   for (const file of candidateNames(outbox)) out.push(classifyOne('outbox', outbox, file, facts).entry);
   const inboxed = candidateNames(inbox).map((file) => classifyOne('inbox', inbox, file, facts));
+  // Which request a file answers is its content's canonical inbox name (`inboxArtifactName`, the rule `inbox add`
+  // also refuses a second answer by): two still-useful files with one such name are what the coordinator refuses.
+  const answered = (a: Artifact | null, e: ClassifiedArtifact) =>
+    a !== null && e.condition === 'still-useful' ? inboxArtifactName(a) : null;
   const counts = new Map<string, number>();
   for (const { entry: e, artifact } of inboxed) {
-    if (artifact !== null && e.condition === 'still-useful')
-      counts.set(duplicateKey(artifact), (counts.get(duplicateKey(artifact)) ?? 0) + 1);
+    const key = answered(artifact, e);
+    if (key !== null) counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   for (const { entry: e, artifact } of inboxed) {
-    const dup = artifact !== null && e.condition === 'still-useful' && (counts.get(duplicateKey(artifact)) ?? 0) > 1;
+    const key = answered(artifact, e);
+    const dup = key !== null && (counts.get(key) ?? 0) > 1;
     out.push(
       dup
         ? Object.freeze({

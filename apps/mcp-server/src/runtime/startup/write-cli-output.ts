@@ -1,7 +1,9 @@
 // The one place besides serve-stdio.ts that may touch stdout: the answer of the non-serving modes.
 // eslint-disable-next-line no-restricted-imports -- --help/--version/--check-config answer on stdout; no MCP session exists in those modes.
 import { stdout } from 'node:process';
-import { terminalSafeText } from '@pfsense-mcp/foundation';
+import { endQuietlyOnBrokenPipe, terminalSafeText } from '@pfsense-mcp/foundation';
+
+let quietOnBrokenPipe = false;
 
 // Every line printed passes terminalSafeText: a name, path or option echoed back (an inbox file name, an unknown
 // option, --dir) can carry escape sequences, and no caller has to remember to escape it.
@@ -24,5 +26,10 @@ export function writeCliOutput(text: string): void {
  * less`). Only those modes call this; they never start an MCP session, so no protocol frame can be mixed in.
  */
 export function writeCliAnswer(text: string): void {
+  // `pfsense-mcp admin audit export … | head`: a reader that went away ends the command quietly (its exit code).
+  if (!quietOnBrokenPipe) {
+    quietOnBrokenPipe = true;
+    endQuietlyOnBrokenPipe(stdout);
+  }
   writeLine(stdout, text);
 }

@@ -3,6 +3,7 @@ export type WriteDirectoryErrorCode =
   | 'NOT_ABSOLUTE'
   | 'PATH_TOO_LONG'
   | 'NOT_FOUND'
+  | 'NOT_INITIALIZED'
   | 'SYMLINK'
   | 'NOT_DIRECTORY'
   | 'NOT_REGULAR_FILE'
