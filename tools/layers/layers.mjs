@@ -94,7 +94,8 @@ const TABLE = Object.freeze([
       'coordinator',
     ],
   },
-  { name: 'pfsense-sim', kind: 'tool', root: 'tools/pfsense-sim', mayImport: [] },
+  // foundation: the simulator is a shipped program too, and prints through the one terminal-safe helper.
+  { name: 'pfsense-sim', kind: 'tool', root: 'tools/pfsense-sim', mayImport: [FOUNDATION] },
   // Shared test support (child processes for crash and race tests); only tests import it (TEST_FIXTURES).
   // Its recording mock is a Transport that validates calls as the HTTP transport does, hence transports.
   { name: 'test-support', kind: 'tool', root: 'tools/test-support', mayImport: ['transports'] },

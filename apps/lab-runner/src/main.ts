@@ -1,7 +1,7 @@
 // pfsense-mcp-lab: the closed lab runner (docs/DESIGN.md §7). With PFSENSE_MCP_LAB_WORKER=1 and an IPC channel the
 // same bundle is a G scenario's worker process (its job comes over IPC only).
 import { fileURLToPath } from 'node:url';
-import { endQuietlyOnBrokenPipe } from '@pfsense-mcp/foundation';
+import { endQuietlyOnBrokenPipe, terminalSafeText } from '@pfsense-mcp/foundation';
 import { UsageError, parseCliArgs } from './cli-args.js';
 import { HELP_TEXT, listText } from './help-text.js';
 import { GATE_LEASE_MS, LabGateError, requestGate } from './appliance-gate.js';
@@ -43,8 +43,12 @@ async function runCli(argv: readonly string[]): Promise<number> {
   endQuietlyOnBrokenPipe(process.stdout, () => {
     stdoutGone = true;
   });
-  const out = { write: (t: string) => void (stdoutGone || process.stdout.write(t)), isTTY: process.stdout.isTTY === true };
-  const err = { write: (t: string) => void process.stderr.write(t), isTTY: process.stderr.isTTY === true };
+  // Every line printed passes terminalSafeText: an option, a path or a config value echoed back reaches the terminal escaped.
+  const out = {
+    write: (t: string) => void (stdoutGone || process.stdout.write(terminalSafeText(t))),
+    isTTY: process.stdout.isTTY === true,
+  };
+  const err = { write: (t: string) => void process.stderr.write(terminalSafeText(t)), isTTY: process.stderr.isTTY === true };
   let command;
   try {
     command = parseCliArgs(argv);

@@ -157,19 +157,24 @@ async function runWorkerPhase(
     let reconciled: number | null = null;
     let paused: { info: OwnerPauseInfo; nextStep: number } | null = null;
     const end = await new Promise<WorkerEnd>((resolve) => {
-      const timer = setTimeout(
-        () => resolve({ kind: 'failed', message: 'WORKER_TIMEOUT: the worker did not finish its phase' }),
-        WORKER_TIMEOUT_MS,
-      );
+      // A bound on silence, not on the phase: every worker message (an event, a signature) restarts it, so a phase
+      // that is slow under load but moving never times out; only a worker that says nothing for the whole bound does.
+      let ended = false;
+      let timer: NodeJS.Timeout | undefined;
       const finish = (e: WorkerEnd) => {
+        ended = true;
         clearTimeout(timer);
         resolve(e);
       };
+      const silent = () => finish({ kind: 'failed', message: 'WORKER_TIMEOUT: the worker said nothing for too long' });
+      timer = setTimeout(silent, WORKER_TIMEOUT_MS);
       void options.interruption.whenInterrupted.then(() => {
         if (phase === 'before-kill') finish({ kind: 'failed', message: 'INTERRUPTED' });
         else if (child.connected) child.send({ type: 'interrupt' });
       });
       child.on('message', (raw) => {
+        clearTimeout(timer);
+        if (!ended) timer = setTimeout(silent, WORKER_TIMEOUT_MS);
         const m = workerMessageSchema.safeParse(raw);
         if (!m.success) return finish({ kind: 'failed', message: 'WORKER_PROTOCOL: an unreadable worker message' });
         const msg = m.data;

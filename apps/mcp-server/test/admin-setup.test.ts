@@ -387,14 +387,14 @@ describe('admin inbox add', () => {
     return path;
   }
 
-  it('installs a verified artifact 0600 under its kind name, once', () => {
+  it('installs a verified artifact 0600 under its canonical name (kind and what it concerns), once', () => {
     const { dir, pa } = setup();
     const file = artifactFile(planAuthorization(pa));
     const r = admin(['inbox', 'add', file, '--json', '--dir', dir]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.json).toMatchObject({ ok: true, kind: 'pfsense-mcp/plan-authorization', key_id: pa.keyId });
     const installed = r.json['file'] as string;
-    expect(installed.startsWith(join(dir, 'inbox', 'plan-authorization.'))).toBe(true);
+    expect(installed).toBe(join(dir, 'inbox', `plan-authorization.${digestA.slice(0, 16)}.json`));
     expect(mode(installed)).toBe(0o600);
     expect(readFileSync(installed, 'utf8')).toBe(readFileSync(file, 'utf8'));
     expect(readdirSync(join(dir, 'inbox'))).toHaveLength(1);
@@ -413,6 +413,34 @@ describe('admin inbox add', () => {
       admin(['inbox', 'add', '--dir', dir, artifactFile(planAuthorization(pa, undefined, undefined, 'c'.repeat(64)))]).stdout,
     ).toContain('installed pfsense-mcp/plan-authorization');
     expect(readdirSync(join(dir, 'inbox'))).toHaveLength(2);
+  });
+
+  it('which request a file answers is its canonical name: a hand-placed copy under another name counts; a dead file under the name is in the way', () => {
+    const { dir, pa } = setup();
+    const inbox = join(dir, 'inbox');
+    // Copied in by hand under a name that is not canonical: readable, it still answers its plan (the coordinator reads it).
+    const byHand = join(inbox, 'copied-by-hand.json');
+    writeFileSync(byHand, planAuthorization(pa), { mode: 0o600 });
+    const second = admin(['inbox', 'add', '--dir', dir, '--json', artifactFile(planAuthorization(pa, Date.now() - 1000))]);
+    expectRefusal(second, 'ALREADY_ANSWERED');
+    expect(String((second.json['error'] as { message: string }).message)).toContain(`answers the same request as ${byHand}`);
+    expect(readdirSync(inbox)).toEqual(['copied-by-hand.json']);
+    // A file that cannot be parsed answers nothing, but one holding the canonical name is in the way: named, kept.
+    const canonical = join(inbox, `plan-authorization.${'c'.repeat(16)}.json`);
+    writeFileSync(canonical, '{"not": "an artifact"}', { mode: 0o600 });
+    const blocked = admin([
+      'inbox',
+      'add',
+      '--dir',
+      dir,
+      '--json',
+      artifactFile(planAuthorization(pa, undefined, undefined, 'c'.repeat(64))),
+    ]);
+    expectRefusal(blocked, 'ALREADY_INSTALLED');
+    expect(String((blocked.json['error'] as { message: string }).message)).toContain(
+      `${canonical}: holds the name FILE is installed under but cannot be read`,
+    );
+    expect(readFileSync(canonical, 'utf8')).toBe('{"not": "an artifact"}');
   });
 
   it('refuses tampered, unpinned, wrong-role, expired, future, relabelled, malformed and symlinked files; installs nothing', () => {

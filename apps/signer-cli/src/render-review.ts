@@ -1,4 +1,5 @@
 import type { RequestReview } from './alias-request-review.js';
+import { reviewLookAlikeNotes } from './look-alike.js';
 import { LABEL_WIDTH, Lines, idPieces, quoted, text } from './review-lines.js';
 import type { Piece } from './review-lines.js';
 import type { Style } from './terminal-style.js';
@@ -133,6 +134,18 @@ export function renderReview(
   renderMembers(lines, r, style, layout);
   valueField(lines, 'description', quoted(r.old_description), ROWS.old, style, layout);
   valueField(lines, NEW_VALUE_LABEL, quoted(r.new_description, style.yellow), ROWS.new, style, layout);
+  const lookAlikes = reviewLookAlikeNotes(
+    {
+      oldDescription: r.old_description,
+      newDescription: r.new_description,
+      observedDescription: r.observed?.description ?? null,
+      aliasType: r.alias.type,
+      members: r.alias.address.map((address, i) => ({ address, detail: r.alias.detail[i] ?? '' })),
+      appliance: r.appliance === null ? null : { baseUrl: r.appliance.base_url, applianceId: r.appliance.appliance_id },
+    },
+    layout.full,
+  );
+  for (const note of lookAlikes) lines.prose(note);
   if (r.observed !== null) {
     const seen = r.observed.description === null ? text('no single alias could be observed', style.red) : quoted(r.observed.description);
     valueField(lines, 'observed now', [...seen, ...text(`   locator ${r.observed.locator}`)], ROWS.observed, style, layout);

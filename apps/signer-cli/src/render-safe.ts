@@ -1,11 +1,12 @@
+import { TERMINAL_UNSAFE_CHARACTER, escapedCodePoint } from '@pfsense-mcp/foundation';
+
 /**
- * Characters that could change what a terminal shows, or show nothing at all: every control (Cc), format
- * (Cf — bidi overrides and isolates, zero-width joiners, BOM, soft hyphen, tag characters), surrogate,
- * private-use and unassigned code point, the line/paragraph separators, every default-ignorable code point
- * (U+034F, variation selectors such as U+FE0F, Hangul fillers such as U+3164 — a terminal may draw them as
- * nothing), and non-ASCII spaces (which imitate an ordinary space).
+ * Characters that could change what a terminal shows, or show nothing at all (foundation's one definition):
+ * every control, format (bidi overrides and isolates, zero-width joiners, BOM, soft hyphen, tag characters),
+ * surrogate, private-use and unassigned code point, the line/paragraph separators, every default-ignorable code
+ * point (U+034F, variation selectors such as U+FE0F, Hangul fillers such as U+3164) and non-ASCII spaces.
  */
-const UNSAFE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]|[^\P{Zs} ]/u;
+const UNSAFE = TERMINAL_UNSAFE_CHARACTER;
 
 /** Visible-as-blank characters that no Unicode property above catches (U+2800 BRAILLE PATTERN BLANK). */
 const BLANK_LOOKING: ReadonlySet<number> = new Set([0x2800]);
@@ -14,9 +15,7 @@ const MARK = /^\p{M}$/u;
 /** A base character that may carry one combining mark shown as itself (letters and digits only). */
 const MARK_BASE = /^[\p{L}\p{N}]$/u;
 
-function escapeCodePoint(cp: number): string {
-  return `\\u{${cp.toString(16).toUpperCase().padStart(4, '0')}}`;
-}
+const escapeCodePoint = escapedCodePoint;
 
 const SPACE_ESCAPE = escapeCodePoint(0x20);
 

@@ -1,5 +1,6 @@
 // The review's line layout for an 80-column terminal: values as styled pieces, wrapped by the review itself.
 import { displayWidth } from './display-width.js';
+import { isolateRightToLeft } from './look-alike.js';
 import { safeTokens } from './render-safe.js';
 
 /** The operator's terminal: no line of the review is wider, so the terminal never wraps one. */
@@ -18,7 +19,8 @@ export interface Piece {
 const plain = (s: string) => s;
 
 export function quoted(value: string, style: (s: string) => string = plain): Piece[] {
-  return ['"', ...safeTokens(value), '"'].map((text) => ({ text, style }));
+  // Right-to-left letters are isolated one by one (look-alike.ts): the quotes, the arrow and the label stay in place.
+  return ['"', ...isolateRightToLeft(safeTokens(value)), '"'].map((text) => ({ text, style }));
 }
 
 export function text(s: string, style: (s: string) => string = plain): Piece[] {

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { terminalSafeText } from '@pfsense-mcp/foundation';
 import { ArtifactFormatError, ArtifactVerificationError } from '@pfsense-mcp/authorization';
 import type { CliContext } from './cli-context.js';
 import { ExitCode } from './exit-code.js';
@@ -24,7 +25,9 @@ export interface CliIo {
 }
 
 /** The one place a refusal is worded: "pfsense-mcp-signer: refused: <message> (<CODE>)", or JSON. */
-function report(io: CliIo, json: boolean, colour: boolean, code: string, message: string): void {
+function report(io: CliIo, json: boolean, colour: boolean, code: string, rawMessage: string): void {
+  // Whatever a message echoes (a file name, an option) reaches the terminal escaped.
+  const message = terminalSafeText(rawMessage, { keepLineFeeds: false });
   if (json) {
     io.stdout.write(`${asciiJson({ ok: false, error: { code, message } })}\n`);
   } else {

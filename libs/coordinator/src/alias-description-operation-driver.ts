@@ -10,7 +10,7 @@ import type { AliasChangeReview, ApplianceBinding, Artifact, PreparedExecutionIn
 import { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
 import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
-import { assertFunction, assertObject } from '@pfsense-mcp/foundation';
+import { assertFunction, readClock, assertObject } from '@pfsense-mcp/foundation';
 import type { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { changeResult } from './alias-description-change.js';
@@ -25,7 +25,8 @@ import { checkAliasDescriptionInput } from './check-alias-description-input.js';
 import { CoordinatorInputError } from './coordinator-input-error.js';
 import { CoordinatorRefusedError } from './coordinator-refused-error.js';
 import { InboxIndex } from './inbox-index.js';
-import type { ArtifactSelector, InboxEntry } from './inbox-index.js';
+import type { InboxEntry } from './inbox-index.js';
+import type { InboxWant } from './inbox-artifact-name.js';
 import { allContracts, contractsOfOperation } from './operation-contracts.js';
 import { OperationStatus, isClosed, statusOfContract } from './operation-outcome.js';
 import { reconciliationRequestName } from './pending-request-names.js';
@@ -109,6 +110,7 @@ export class AliasDescriptionOperationDriver {
   readonly #appliance: ApplianceConfig;
   readonly #inbox: ArtifactDirectory;
   readonly #inboxIndex: InboxIndex;
+  readonly #clock: () => number;
   readonly #refusals: RefusalRecorder;
   readonly #requests: PendingRequestOutbox;
   readonly #awaitedEvidence: readonly AwaitedEvidence[];
@@ -138,6 +140,7 @@ export class AliasDescriptionOperationDriver {
       throw new TypeError(`${fn}: "inboxDirectory" and "outboxDirectory" must be two different paths`);
     }
     const store = options.store;
+    this.#clock = () => readClock(options.clock, `${fn}: clock`);
     this.#refusals = new RefusalRecorder(options.audit ?? new StoreRefusalAudit(store), options.clock);
     // The gatekeeper checks the options it is built from (executor, ledger, read client, policy, …).
     this.gatekeeper = new AliasDescriptionGatekeeper({
@@ -260,10 +263,7 @@ export class AliasDescriptionOperationDriver {
     const stepId = aliasAttemptStepId(contracts.length + 1);
     const planDigest = planDigestOf({ operationId, steps: [{ step_id: stepId, execution_intent_digest: prepared.executionIntentDigest }] });
 
-    const authorizations = this.#inboxMatches(
-      operationId,
-      (a) => a.kind === ArtifactKind.PLAN_AUTHORIZATION && a.planDigest === planDigest,
-    );
+    const authorizations = this.#inboxMatches(operationId, { kind: ArtifactKind.PLAN_AUTHORIZATION, planDigest });
     if (authorizations.length === 0) {
       const pending = this.#requests.authorizationRequest(operationId, stepId, planDigest, prepared, binding, input.alias_name);
       return changeResult(OperationStatus.REQUESTED, operationId, null, pending.fileName, pending.earlierExpiredAt);
@@ -296,10 +296,11 @@ export class AliasDescriptionOperationDriver {
     for (const step of this.#awaitedEvidence) {
       if (!step.awaits(c)) continue;
       const version = c.state_version;
-      const evidence = this.#inboxMatches(
-        call.operationId,
-        (a) => a.kind === step.kind && a.contractId === id && (!step.byStateVersion || a.stateVersion === version),
-      );
+      const evidence = this.#inboxMatches(call.operationId, {
+        kind: step.kind,
+        contractId: id,
+        ...(step.byStateVersion ? { stateVersion: version } : {}),
+      });
       if (evidence.length === 0) return changeResult(step.status, call.operationId, id, await step.request(c, call));
       const [only] = evidence;
       if (only === undefined || evidence.length > 1)
@@ -498,10 +499,7 @@ export class AliasDescriptionOperationDriver {
     const k = RECOVERY_KINDS[kind];
     if (!k.awaits(c)) throw this.#refusals.refuse('ANOMALY', k.gate, { contractId });
     const version = c.state_version;
-    const evidence = this.#inboxMatches(
-      c.operation_id,
-      (a) => a.kind === k.evidence && a.contractId === c.contract_id && a.stateVersion === version,
-    );
+    const evidence = this.#inboxMatches(c.operation_id, { kind: k.evidence, contractId: c.contract_id, stateVersion: version });
     const [only] = evidence;
     if (only === undefined || evidence.length > 1)
       throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId: c.operation_id, contractId });
@@ -532,10 +530,10 @@ export class AliasDescriptionOperationDriver {
     return ADAPTER.readTarget(this.#readClient, { alias_name: aliasName });
   }
 
-  /** The inbox files `relevant` selects (InboxIndex.matches); any unsafe or malformed candidate refuses the call. */
-  #inboxMatches(operationId: string, relevant: (a: ArtifactSelector) => boolean): readonly InboxEntry[] {
+  /** The inbox files a call looks for (InboxIndex.matches); an unreadable file whose name concerns it refuses the call. */
+  #inboxMatches(operationId: string, want: InboxWant): readonly InboxEntry[] {
     try {
-      return this.#inboxIndex.matches(relevant);
+      return this.#inboxIndex.matches(want, this.#clock());
     } catch {
       throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId });
     }

@@ -33,3 +33,5 @@ export { prepareAliasExecutionIntent } from './prepare-alias-execution-intent.js
 export type { PreparedAliasChange } from './prepare-alias-execution-intent.js';
 export { createStoreEvidenceVerifiers } from './store-evidence-verifiers.js';
 export type { StoreEvidenceVerifiers } from './store-evidence-verifiers.js';
+export { inboxArtifactName, nameCouldConcern, parseInboxArtifactName } from './inbox-artifact-name.js';
+export type { InboxArtifactName, InboxWant } from './inbox-artifact-name.js';

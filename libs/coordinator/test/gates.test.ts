@@ -252,9 +252,10 @@ describe('the driver: one refusal shape, and the audit class of a failed applian
     }
     // a later gate (the operation id is computable): the requested description is already the current one
     expect(await world.driver.requestAliasDescriptionChange({ aliasName: 'LAN_SERVERS', description: 'Servers' })).toEqual(REFUSED);
-    // the inbox gate: a malformed artifact fails the scan closed
+    // the inbox gate: a malformed artifact named for this call's plan fails the call closed
     const { writeFileSync } = await import('node:fs');
-    writeFileSync(`${world.inbox}/junk.json`, '{', { mode: 0o600 });
+    const pending = (await world.driver.requestAliasDescriptionChange(input)).pendingRequest as string;
+    writeFileSync(`${world.inbox}/plan-authorization.${pending.split('.')[3]}.json`, '{', { mode: 0o600 });
     expect(await world.driver.requestAliasDescriptionChange(input)).toEqual(REFUSED);
     expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'INBOX' });
   });

@@ -3,7 +3,8 @@ import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, re
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_ARTIFACT_BYTES } from '@pfsense-mcp/authorization';
-import { AliasDescriptionOperationDriver, ArtifactDirectory, ArtifactFileError, OperationStatus } from '../src/index.js';
+import type { PlanAuthorizationV2 } from '@pfsense-mcp/authorization';
+import { AliasDescriptionOperationDriver, ArtifactDirectory, ArtifactFileError, OperationStatus, inboxArtifactName } from '../src/index.js';
 import { useCoordinatorWorld, world } from './support/coordinator-suite.js';
 import { putInbox, signAuthorization } from './support/world.js';
 
@@ -73,11 +74,13 @@ describe('ArtifactDirectory', () => {
   });
 });
 
-describe('inbox discovery fails closed', () => {
+describe('inbox discovery fails closed for the calls a file concerns', () => {
   async function pendingAndAuthorization() {
     const r = await world.driver.requestAliasDescriptionChange(input);
     expect(r.status).toBe(OperationStatus.REQUESTED);
-    return { file: r.pendingRequest as string, authz: signAuthorization(world, r.pendingRequest as string) };
+    const authz = signAuthorization(world, r.pendingRequest as string);
+    // The canonical inbox name (what `admin inbox add` writes): it says which calls the file concerns.
+    return { file: r.pendingRequest as string, authz, name: inboxArtifactName(authz) as string };
   }
 
   async function expectRefusedAndUntouched(names: readonly string[]) {
@@ -96,31 +99,31 @@ describe('inbox discovery fails closed', () => {
     await expectRefusedAndUntouched(['one.json', 'two.json']);
   });
 
-  it('refuses an unsafe-mode inbox file', async () => {
-    const { authz } = await pendingAndAuthorization();
-    putInbox(world, 'loose.json', authz, 0o644);
-    await expectRefusedAndUntouched(['loose.json']);
+  it('refuses an unsafe-mode inbox file whose name concerns the call', async () => {
+    const { authz, name } = await pendingAndAuthorization();
+    putInbox(world, name, authz, 0o644);
+    await expectRefusedAndUntouched([name]);
   });
 
-  it('refuses a symlinked inbox file', async () => {
-    const { authz } = await pendingAndAuthorization();
+  it('refuses a symlinked inbox file whose name concerns the call', async () => {
+    const { authz, name } = await pendingAndAuthorization();
     const elsewhere = join(world.dir, 'elsewhere.json');
     writeFileSync(elsewhere, JSON.stringify(authz), { mode: 0o600 });
     putInbox(world, 'real.json', authz);
-    symlinkSync(join(world.inbox, 'real.json'), join(world.inbox, 'link.json'));
-    await expectRefusedAndUntouched(['real.json', 'link.json']);
+    symlinkSync(join(world.inbox, 'real.json'), join(world.inbox, name));
+    await expectRefusedAndUntouched(['real.json', name]);
   });
 
   it.skipIf(!isRoot)('refuses a wrongly-owned inbox file (root: a real chown)', async () => {
-    const { authz } = await pendingAndAuthorization();
-    const path = putInbox(world, 'theirs.json', authz);
+    const { authz, name } = await pendingAndAuthorization();
+    const path = putInbox(world, name, authz);
     chownSync(path, 4242, 4242);
-    await expectRefusedAndUntouched(['theirs.json']);
+    await expectRefusedAndUntouched([name]);
   });
 
   it('refuses a wrongly-owned inbox file (any user: the test-only owner seam expects another uid for files)', async () => {
-    const { authz } = await pendingAndAuthorization();
-    putInbox(world, 'theirs.json', authz);
+    const { authz, name } = await pendingAndAuthorization();
+    putInbox(world, name, authz);
     const uid = process.getuid?.() ?? -1;
     const driver = new AliasDescriptionOperationDriver({
       ...world.driverOptions,
@@ -130,7 +133,7 @@ describe('inbox discovery fails closed', () => {
     expect(r.status).toBe(OperationStatus.REFUSED);
     expect(world.ledger.calls).toBe(0);
     expect(world.store.list()).toEqual([]);
-    expect(existsSync(join(world.inbox, 'theirs.json'))).toBe(true);
+    expect(existsSync(join(world.inbox, name))).toBe(true);
     expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'INBOX' });
     // the same file, owned as expected, is accepted (so it was the owner that refused it)
     expect((await world.driver.requestAliasDescriptionChange(input)).status).toBe(OperationStatus.AWAITING_CONFIRMATION);
@@ -148,21 +151,21 @@ describe('inbox discovery fails closed', () => {
     for (const n of [...others, 'old', 'good.json']) expect(existsSync(join(world.inbox, n))).toBe(true);
   });
 
-  it('refuses a *.json name that is not a safe lowercase artifact name (fails the scan, not skipped)', async () => {
-    const { authz } = await pendingAndAuthorization();
-    putInbox(world, 'Upper.json', authz);
-    await expectRefusedAndUntouched(['Upper.json']);
-  });
-
-  it('refuses a malformed inbox file; once the operator removes it the signed authorization is accepted', async () => {
-    const { authz } = await pendingAndAuthorization();
+  it('refuses a malformed inbox file whose name concerns the call; once the operator removes it the signed authorization is accepted', async () => {
+    const { authz, name } = await pendingAndAuthorization();
     putInbox(world, 'good.json', authz);
-    writeFileSync(join(world.inbox, 'junk.json'), '{"kind":"pfsense-mcp/plan-authorization"', { mode: 0o600 });
-    await expectRefusedAndUntouched(['good.json', 'junk.json']);
+    writeFileSync(join(world.inbox, name), '{"kind":"pfsense-mcp/plan-authorization"', { mode: 0o600 });
+    await expectRefusedAndUntouched(['good.json', name]);
     const { unlinkSync } = await import('node:fs');
-    unlinkSync(join(world.inbox, 'junk.json')); // the explicit operator action
+    unlinkSync(join(world.inbox, name)); // the explicit operator action
     const r = await world.driver.requestAliasDescriptionChange(input);
     expect(r.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
+  });
+
+  it('a file whose canonical name says another plan than its content is refused for the calls either concerns', async () => {
+    const { authz } = await pendingAndAuthorization();
+    putInbox(world, `plan-authorization.${'0'.repeat(16)}.json`, authz);
+    await expectRefusedAndUntouched([`plan-authorization.${'0'.repeat(16)}.json`]);
   });
 
   it('refuses an authorization signed by the wrong role found in the inbox (full verification, not discovery)', async () => {
@@ -172,5 +175,43 @@ describe('inbox discovery fails closed', () => {
     expect(r.status).toBe(OperationStatus.REFUSED);
     expect(world.ledger.calls).toBe(0);
     expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'SIGNATURE' });
+  });
+});
+
+describe('dead or unsafe inbox files refuse only the calls their names could concern', () => {
+  const otherPlan = `plan-authorization.${'f'.repeat(16)}.json`;
+  const otherContract = 'confirmation.ctr-00000000000000000000000000000000.json';
+
+  it('unsafe files named for another plan or contract, and unsafe or malformed files whose names are not canonical, never refuse this call', async () => {
+    const r = await world.driver.requestAliasDescriptionChange(input);
+    expect(r.status).toBe(OperationStatus.REQUESTED);
+    const authz = signAuthorization(world, r.pendingRequest as string);
+    // Canonical names for other work: a symlink, a FIFO-like directory, a loose mode.
+    symlinkSync(join(world.dir, 'nowhere'), join(world.inbox, otherPlan));
+    mkdirSync(join(world.inbox, otherContract));
+    // Names that are not canonical: they concern no call (an upper-case name, a loose mode, a malformed file).
+    putInbox(world, 'Upper.json', authz);
+    putInbox(world, 'loose.json', authz, 0o644);
+    writeFileSync(join(world.inbox, 'junk.json'), '{"kind":', { mode: 0o600 });
+    // Before the signature is installed the call still answers `requested`; the ignored copies grant nothing.
+    expect((await world.driver.requestAliasDescriptionChange(input)).status).toBe(OperationStatus.REQUESTED);
+    putInbox(world, inboxArtifactName(authz) as string, authz);
+    const ok = await world.driver.requestAliasDescriptionChange(input);
+    expect(ok.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
+    expect(world.audit.events().filter((e) => e.gate === 'INBOX')).toEqual([]);
+    for (const n of [otherPlan, otherContract, 'Upper.json', 'loose.json', 'junk.json']) expect(readdirSync(world.inbox)).toContain(n);
+  });
+
+  it('a signed authorization that expired in the inbox no longer pins its operation: the next call asks again', async () => {
+    const r = await world.driver.requestAliasDescriptionChange(input);
+    const authz = signAuthorization(world, r.pendingRequest as string);
+    const name = inboxArtifactName(authz) as string;
+    putInbox(world, name, authz);
+    world.clock.now = (authz as PlanAuthorizationV2).payload.expires_at + 1;
+    const again = await world.driver.requestAliasDescriptionChange(input);
+    expect(again.status).toBe(OperationStatus.REQUESTED);
+    expect(again.pendingRequest).not.toBe(r.pendingRequest);
+    expect(world.audit.events()).toEqual([]);
+    expect(readdirSync(world.inbox)).toEqual([name]);
   });
 });

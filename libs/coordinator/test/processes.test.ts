@@ -120,23 +120,28 @@ describe('coordinator processes', () => {
         putInbox(strict, `${description.includes('left') ? 'left' : 'right'}.json`, authz);
         signed.push({ description, id: authz.payload.authorization_id });
       }
-      // Both pass every gate including the containment pre-check, then meet just before the creation
-      // transaction: the one that loses the write lock is refused there, still before any consumption.
-      const releaseFile = join(strict.dir, 'release');
-      const racers = signed.map((s) =>
+      // Both pass every gate including the containment pre-check and hold just before the creation transaction;
+      // then they are let in one after the other, each on the other's event (held, then done) — never on time or on
+      // who wins the write lock under load: the first creates the contract, the second repeats containment inside
+      // its transaction and is refused there, still before any consumption.
+      const releaseFiles = signed.map((_, i) => join(strict.dir, `release-${i}`));
+      const racers = signed.map((s, i) =>
         startChild(child.script, {
           ...childConfigOf(strict, sim, TLS_MODE, { ...DEFAULT_RATE_LIMITS }),
           op: 'request',
           input: { aliasName: 'LAN_SERVERS', description: s.description },
           holdAt: 'before-begin',
           holdOps: ['create'],
-          releaseFile,
+          releaseFile: releaseFiles[i],
         }),
       );
       for (const r of racers) r.process.stdin?.end();
       await Promise.all(racers.map((r) => r.waitFor((l) => l.held === true)));
-      writeFileSync(releaseFile, '');
-      const results = await Promise.all(racers.map((r) => r.done));
+      const results = [];
+      for (const [i, r] of racers.entries()) {
+        writeFileSync(releaseFiles[i] as string, '');
+        results.push(await r.done);
+      }
       for (const r of results) expect(r.code, r.stderr).toBe(0);
       const outcomes = results.map((r) => r.lines.at(-1) ?? {});
       expect(outcomes.map((o) => o.status).sort()).toEqual([OperationStatus.AWAITING_CONFIRMATION, OperationStatus.REFUSED]);
@@ -154,7 +159,8 @@ describe('coordinator processes', () => {
     } finally {
       strict.cleanup();
     }
-  }, 60_000);
+    // A bound for a stuck child, never a wait: two children start and open the stores, seconds each under load.
+  }, 180_000);
 
   it('SIGKILL inside the creation transaction after the consumption committed: authorization burned, no contract, a retry is refused', async () => {
     // The child finds the authorization in the inbox and passes every gate; inside the creation

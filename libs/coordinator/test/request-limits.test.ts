@@ -4,6 +4,7 @@
 import { chmodSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { encodeArtifact } from '@pfsense-mcp/authorization';
 import { OperationStatus, WRITE_REQUEST_LIMITS, authorizationRequestName, parseAuthorizationRequestName } from '../src/index.js';
 import { useCoordinatorWorld, world } from './support/coordinator-suite.js';
 import { HOUR, putInbox, signAuthorization } from './support/world.js';
@@ -24,7 +25,7 @@ function plantForeignRequest(i: number, expiresAt: number): string {
 
 describe('request limits', () => {
   it('numbers in one place', () => {
-    expect(WRITE_REQUEST_LIMITS).toEqual({ perAlias: 3, outbox: 100, leftoverWarningFiles: 500 });
+    expect(WRITE_REQUEST_LIMITS).toEqual({ perAlias: 3, outbox: 1_000, leftoverWarningFiles: 500 });
     expect(Object.isFrozen(WRITE_REQUEST_LIMITS)).toBe(true);
   });
 
@@ -70,7 +71,25 @@ describe('request limits', () => {
     expect((await ask('LAN_SERVERS', 'd4')).status).toBe(OperationStatus.REQUESTED);
   });
 
-  it("at most 100 outstanding requests in the whole outbox; other aliases' requests are counted by name, never opened", async () => {
+  it('the per-alias limit is the one that bites: 3 requests on each of 34 other aliases (the junk of one caller) never refuse this alias', async () => {
+    const now = world.clock.now;
+    for (let alias = 0; alias < 34; alias += 1) {
+      for (let k = 0; k < WRITE_REQUEST_LIMITS.perAlias; k += 1) {
+        const name = authorizationRequestName({
+          aliasKey: `e${hex(alias, 15)}`,
+          operationId: `op-${hex(alias * 16 + k, 64)}`,
+          planPrefix: hex(alias * 16 + k, 16),
+          expiresAt: now + HOUR,
+        });
+        writeFileSync(join(world.outbox, name), 'not an artifact', { mode: 0o600 });
+      }
+    }
+    expect((await ask('LAN_SERVERS', 'd1')).status).toBe(OperationStatus.REQUESTED);
+    expect(refusals()).toEqual([]);
+    expect(WRITE_REQUEST_LIMITS.outbox).toBeGreaterThanOrEqual(100 * WRITE_REQUEST_LIMITS.perAlias);
+  });
+
+  it("at most 1,000 outstanding requests in the whole outbox; other aliases' requests are counted by name, never opened", async () => {
     const now = world.clock.now;
     for (let i = 0; i < WRITE_REQUEST_LIMITS.outbox; i += 1) plantForeignRequest(i, now + HOUR);
     // Opening any of them would be ANOMALY/OUTBOX: the refusal is the limit, so none was opened.
@@ -88,8 +107,9 @@ describe('request limits', () => {
     const r = await ask('LAN_SERVERS', 'd1');
     expect(r.status).toBe(OperationStatus.REQUESTED);
     expect(refusals()).toEqual([]);
-    expect(outbox()).toHaveLength(1 + 99 + 100 + 1000);
-    expect(world.driver.artifactCounts()).toEqual({ inboxFiles: 0, outboxFiles: 1200, pileUp: true });
+    const files = 1 + (WRITE_REQUEST_LIMITS.outbox - 1) + 100 + 1000;
+    expect(outbox()).toHaveLength(files);
+    expect(world.driver.artifactCounts()).toEqual({ inboxFiles: 0, outboxFiles: files, pileUp: true });
   });
 });
 
@@ -125,24 +145,31 @@ describe('a relevant file still fails closed', () => {
 });
 
 describe('inbox leftovers', () => {
-  it("1,001 inbox leftovers (another operation's signed authorization) never stop the write; a changed file is re-read and fails closed", async () => {
+  it("1,001 inbox leftovers (another operation's signed authorization) never stop the write, even unsafe or broken; a file named for the call that changed is re-read and fails closed", async () => {
     const other = await ask('WEB_PORTS', 'w1');
     const leftover = signAuthorization(world, other.pendingRequest as string);
     for (let i = 0; i < 1001; i += 1) putInbox(world, `leftover-${hex(i, 4)}.json`, leftover);
     expect((await ask('LAN_SERVERS', 'd1')).status).toBe(OperationStatus.REQUESTED);
     expect((await ask('LAN_SERVERS', 'd1')).status).toBe(OperationStatus.REQUESTED);
     expect(refusals()).toEqual([]);
-    // Same name, new content: the cache key changed, so the scan reads it again and fails closed.
-    const path = join(world.inbox, 'leftover-0007.json');
-    writeFileSync(path, '{"kind":"broken"}');
+    // A leftover made unsafe or broken under a name that is not canonical concerns no call: still never stops it.
+    chmodSync(join(world.inbox, 'leftover-0008.json'), 0o640);
+    writeFileSync(join(world.inbox, 'leftover-0007.json'), '{"kind":"broken"}');
+    expect((await ask('LAN_SERVERS', 'd1')).status).toBe(OperationStatus.REQUESTED);
+    expect(refusals()).toEqual([]);
+    // Under this call's canonical name, another content is refused; a changed file is re-read (the cache key
+    // changed) and fails closed; a mode change alone (same content, same mtime) is seen too.
+    const mine = await ask('LAN_SERVERS', 'd1');
+    const path = join(world.inbox, `plan-authorization.${parseAuthorizationRequestName(mine.pendingRequest as string)?.planPrefix}.json`);
+    writeFileSync(path, readFileSync(join(world.inbox, 'leftover-0009.json')), { mode: 0o600 });
     expect((await ask('LAN_SERVERS', 'd1')).status).toBe(OperationStatus.REFUSED);
     expect(refusals()).toEqual(['ANOMALY/INBOX']);
-    // And a mode change alone (same content, same mtime) is seen too.
-    putInbox(world, 'leftover-ffff.json', leftover);
-    writeFileSync(path, readFileSync(join(world.inbox, 'leftover-ffff.json')));
-    expect((await ask('LAN_SERVERS', 'd1')).status).toBe(OperationStatus.REQUESTED);
-    chmodSync(path, 0o640);
+    writeFileSync(path, '{"kind":"broken"}');
     expect((await ask('LAN_SERVERS', 'd1')).status).toBe(OperationStatus.REFUSED);
     expect(refusals()).toEqual(['ANOMALY/INBOX', 'ANOMALY/INBOX']);
+    writeFileSync(path, encodeArtifact(signAuthorization(world, mine.pendingRequest as string)));
+    chmodSync(path, 0o640);
+    expect((await ask('LAN_SERVERS', 'd1')).status).toBe(OperationStatus.REFUSED);
+    expect(refusals()).toEqual(['ANOMALY/INBOX', 'ANOMALY/INBOX', 'ANOMALY/INBOX']);
   });
 });

@@ -18,4 +18,8 @@ export { ReadyChildError } from './ready-child-error.js';
 export type { ReadyChildFailure } from './ready-child-error.js';
 export { replaceFileAtomically } from './replace-file-atomically.js';
 export { readBoundedFile } from './read-bounded-file.js';
+export { TERMINAL_UNSAFE_CHARACTER, escapedCodePoint, terminalSafeText } from './terminal-safe-text.js';
+export type { TerminalSafeOptions } from './terminal-safe-text.js';
+export { RegularFileError, readRegularFile, readRegularFileChunks } from './read-regular-file.js';
+export type { RegularFileProblem } from './read-regular-file.js';
 export { endQuietlyOnBrokenPipe } from './end-quietly-on-broken-pipe.js';

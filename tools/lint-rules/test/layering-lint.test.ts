@@ -75,11 +75,11 @@ const cases: ReadonlyArray<{ name: string; file: string; code: string; rule: str
     mentions: 'public entry',
   },
   {
-    name: 'a tool of the product surface importing foundation (only libs, apps and bench may)',
-    file: 'tools/pfsense-sim/src/zz-fixture.ts',
+    name: 'a tool importing foundation (only libs, apps, bench and the simulator, a shipped program, may)',
+    file: 'tools/repo-checks/src/zz-fixture.ts',
     code: "import { deepFreeze } from '@pfsense-mcp/foundation';\nexport const x = deepFreeze;\n",
     rule: 'boundaries/dependencies',
-    mentions: '"pfsense-sim" may not import "foundation"',
+    mentions: '"repo-checks" may not import "foundation"',
   },
   {
     name: 'a product source importing test support (the recording mock is for tests only)',

@@ -1,18 +1,20 @@
 // Entry point of the built program (dist/tools/pfsense-sim/main.js).
+import { endQuietlyOnBrokenPipe, terminalSafeText } from '@pfsense-mcp/foundation';
 import { runCli } from './cli.js';
 
 // `pfsense-sim --help | head`: once stdout's reader went away (EPIPE), stdout is left alone — no stack trace —
-// and the simulator goes on (a running one keeps serving) and exits with its usual code. The rule of the product's
-// endQuietlyOnBrokenPipe (libs/foundation), which a tool does not import (docs/DESIGN.md §2).
+// and the simulator goes on (a running one keeps serving) and exits with its usual code: foundation's
+// endQuietlyOnBrokenPipe with a callback that only stops writing.
 let stdoutGone = false;
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') throw error;
+endQuietlyOnBrokenPipe(process.stdout, () => {
   stdoutGone = true;
 });
 
+// Every line printed passes terminalSafeText: an unknown option or a path echoed back reaches the terminal escaped
+// (JSON lines stay valid JSON: the escape is JSON's own).
 const code = await runCli(process.argv.slice(2), {
-  stdout: (line) => void (stdoutGone || process.stdout.write(`${line}\n`)),
-  stderr: (line) => process.stderr.write(`${line}\n`),
+  stdout: (line) => void (stdoutGone || process.stdout.write(`${terminalSafeText(line)}\n`)),
+  stderr: (line) => process.stderr.write(`${terminalSafeText(line)}\n`),
   stdin: process.stdin,
 });
 // Exit at once rather than when the event loop drains: runCli has just removed its signal handlers, and a

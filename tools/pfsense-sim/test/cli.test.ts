@@ -197,6 +197,14 @@ describe('pfsense-sim CLI', () => {
     expect(spawned.stderr).toContain('bogus');
   });
 
+  it('echoes a hostile option escaped: no escape sequence, bell or carriage return reaches the terminal', async () => {
+    const r = await runToEnd(['--\u001b]0;pwned\u0007\r\u202e']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('\\u001b]0;pwned\\u0007\\u000d\\u202e');
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point.
+    expect(r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/u);
+  });
+
   it('survives a repeated SIGINT (npm run sim forwards Ctrl-C): exit code 0 and the generated key file is gone', async () => {
     const s = await start(['--port', '0']);
     expect(existsSync(s.ready.apiKeyFile)).toBe(true);

@@ -70,10 +70,13 @@ otherwise):
                                        wrong-mode-or-owner, wrong-role, expired,
                                        duplicate)
   artifacts clean --dir DIR [--dry-run] [--blocking]
+                  [--requests [--alias NAME]]
                                        removes expired or answered files (never
                                        the confirmation request of a live
                                        contract); --blocking also the blocking
-                                       inbox files. Grants no retry.
+                                       inbox files; --requests the pending
+                                       authorization requests (of one alias),
+                                       freeing their slots. Grants no retry.
   backup --dir DIR --out DIR2          online copies of both databases
                                        (0700/0600); never the anchors
   expire --dir DIR                     expires PREPARING/PREPARED contracts past

@@ -1,3 +1,5 @@
+import { terminalSafeText } from '@pfsense-mcp/foundation';
+
 /** What a command answers: the readable lines and the JSON object (without `ok`, which the runner adds). */
 export interface AdminResult {
   readonly text: readonly string[];
@@ -15,10 +17,7 @@ export function asciiJson(value: unknown): string {
   return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** A path or name shown in readable output: control and bidi characters escaped so a line stays one line. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point: they are escaped.
-const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
-
+/** A path or name shown in readable output: every control, bidi and invisible character escaped, so a line stays one line. */
 export function safeText(value: string): string {
-  return value.replace(UNSAFE_TEXT, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return terminalSafeText(value, { keepLineFeeds: false });
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, openSync, writeSync } from 'node:fs';
+import { RegularFileError, readRegularFileChunks } from '@pfsense-mcp/foundation';
 import { canonicalize } from '@pfsense-mcp/canonical';
 import type { AuditEventView } from '@pfsense-mcp/contract-store';
 import { writeCliAnswer } from '../runtime/startup/write-cli-output.js';
@@ -9,6 +10,7 @@ import { adminResult } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';
 import { openAdminConsumptionStore, openAdminContractStore } from './open-admin-stores.js';
 import { openWriteDirectory } from './open-write-directory.js';
+import { outputPathOutsideWriteDirectory } from './output-path.js';
 import type { AdminArgs } from './parse-admin-args.js';
 
 export const AUDIT_EXPORT_FORMAT = 'pfsense-mcp/audit-export';
@@ -92,8 +94,9 @@ function parseSince(value: string | undefined): number {
  */
 export async function auditExportCommand(args: AdminArgs, ctx: AdminContext): Promise<AdminResult> {
   const since = parseSince(args.values.get('--since'));
-  const out = args.values.get('--out');
   const layout = openWriteDirectory(args, ctx);
+  const outValue = args.values.get('--out');
+  const out = outValue === undefined ? undefined : outputPathOutsideWriteDirectory(layout, outValue, '--out');
   const store = await openAdminContractStore(layout, ctx);
   const lines: string[] = [];
   let chain: string;
@@ -155,43 +158,97 @@ export async function auditExportCommand(args: AdminArgs, ctx: AdminContext): Pr
   );
 }
 
+/** An export is read as a regular file of at most this many bytes, one line of at most MAX_EXPORT_LINE_BYTES at a time. */
+export const MAX_EXPORT_BYTES = 4 * 1024 * 1024 * 1024;
+export const MAX_EXPORT_LINE_BYTES = 1024 * 1024;
+
+/** A failure found while reading: ends the read at once (thrown out of the chunk callback). */
+class ExportFailure {
+  readonly result: AdminResult;
+  constructor(result: AdminResult) {
+    this.result = result;
+  }
+}
+
+/**
+ * The non-empty lines of an export, each handed over with whether it is the last (one line of lookahead), read as a
+ * bounded regular file: never more than one chunk and one line in memory, and a line over the bound is a failure
+ * at that line, found before the rest of it is read.
+ */
+function forEachExportLine(file: string, onLine: (text: string, index: number, last: boolean) => void): number {
+  let held: string | null = null;
+  let count = 0;
+  let partial: Buffer[] = [];
+  let partialBytes = 0;
+  const push = (bytes: Buffer) => {
+    if (bytes.length === 0) return;
+    if (held !== null) onLine(held, count - 1, false);
+    held = bytes.toString('utf8');
+    count += 1;
+  };
+  const tooLong = () => new ExportFailure(failureResult('export', String(count + 1), 'LINE_TOO_LONG', {}));
+  try {
+    readRegularFileChunks(file, MAX_EXPORT_BYTES, (chunk) => {
+      let from = 0;
+      for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, from)) {
+        if (partialBytes + at - from > MAX_EXPORT_LINE_BYTES) throw tooLong();
+        push(Buffer.concat([...partial, chunk.subarray(from, at)]));
+        partial = [];
+        partialBytes = 0;
+        from = at + 1;
+      }
+      partialBytes += chunk.length - from;
+      if (partialBytes > MAX_EXPORT_LINE_BYTES) throw tooLong();
+      partial.push(Buffer.from(chunk.subarray(from)));
+    });
+  } catch (error) {
+    if (error instanceof ExportFailure) throw error;
+    if (error instanceof RegularFileError && error.problem === 'TOO_LARGE') {
+      throw new AdminError('EXPORT_TOO_LARGE', `--export: must be at most ${MAX_EXPORT_BYTES} bytes`);
+    }
+    throw new AdminError('EXPORT_UNREADABLE', '--export: cannot be read (it must be a regular file)');
+  }
+  push(Buffer.concat(partial));
+  if (held !== null) onLine(held, count - 1, true);
+  return count;
+}
+
 /** `admin audit verify --export FILE`: recomputes the keyless chain of an export; order and completeness, not authenticity. */
 function verifyExport(file: string): AdminResult {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    throw new AdminError('EXPORT_UNREADABLE', '--export: cannot be read');
-  }
-  const lines = text.split('\n').filter((l) => l.length > 0);
   let chain = GENESIS;
   let previousSequence: number | null = null;
   let rows = 0;
-  for (let i = 0; i < lines.length; i += 1) {
-    let parsed: Record<string, unknown>;
-    try {
-      parsed = JSON.parse(lines[i] ?? '') as Record<string, unknown>;
-    } catch {
-      return failureResult('export', String(i + 1), 'NOT_JSON', {});
-    }
-    const { chain: claimed, ...line } = parsed;
-    const type = line['type'];
-    if ((i === 0) !== (type === 'header') || (i === lines.length - 1) !== (type === 'end'))
-      return failureResult('export', String(i + 1), 'BAD_STRUCTURE', {});
-    if (type === 'header' && (line['format'] !== AUDIT_EXPORT_FORMAT || line['version'] !== 1))
-      return failureResult('export', '1', 'UNKNOWN_FORMAT', {});
-    chain = link(chain, line);
-    if (claimed !== chain) return failureResult('export', String(i + 1), 'CHAIN_MISMATCH', {});
-    if (type === 'row') {
-      const seq = line['sequence'];
-      if (typeof seq !== 'number' || (previousSequence !== null && seq !== previousSequence + 1))
-        return failureResult('export', String(i + 1), 'SEQUENCE_GAP', {});
-      previousSequence = seq;
-      rows += 1;
-    }
-    if (type === 'end' && line['rows'] !== rows) return failureResult('export', String(i + 1), 'ROW_COUNT', {});
+  const fail = (line: number | string, kind: string): never => {
+    throw new ExportFailure(failureResult('export', String(line), kind, {}));
+  };
+  let count: number;
+  try {
+    count = forEachExportLine(file, (text, i, last) => {
+      let parsed: Record<string, unknown>;
+      try {
+        parsed = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        return fail(i + 1, 'NOT_JSON');
+      }
+      const { chain: claimed, ...line } = parsed;
+      const type = line['type'];
+      if ((i === 0) !== (type === 'header') || last !== (type === 'end')) fail(i + 1, 'BAD_STRUCTURE');
+      if (type === 'header' && (line['format'] !== AUDIT_EXPORT_FORMAT || line['version'] !== 1)) fail(1, 'UNKNOWN_FORMAT');
+      chain = link(chain, line);
+      if (claimed !== chain) fail(i + 1, 'CHAIN_MISMATCH');
+      if (type === 'row') {
+        const seq = line['sequence'];
+        if (typeof seq !== 'number' || (previousSequence !== null && seq !== previousSequence + 1)) fail(i + 1, 'SEQUENCE_GAP');
+        previousSequence = seq as number;
+        rows += 1;
+      }
+      if (type === 'end' && line['rows'] !== rows) fail(i + 1, 'ROW_COUNT');
+    });
+  } catch (error) {
+    if (error instanceof ExportFailure) return error.result;
+    throw error;
   }
-  if (lines.length < 2) return failureResult('export', '', 'TRUNCATED', {});
+  if (count < 2) return failureResult('export', '', 'TRUNCATED', {});
   return adminResult(
     [
       `export chain holds: ${rows} rows in order, none missing, chain ${chain}`,

@@ -1,17 +1,19 @@
 import { lstatSync, mkdirSync, readdirSync, chmodSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join } from 'node:path';
+import type { WriteDirectoryLayout } from '../runtime/write-directory/write-directory-layout.js';
 import type { AdminContext } from './admin-context.js';
 import { AdminError } from './admin-error.js';
 import { adminResult } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';
 import { openAdminConsumptionStore, openAdminContractStore, storeRefusal } from './open-admin-stores.js';
 import { openWriteDirectory } from './open-write-directory.js';
+import { outputPathOutsideWriteDirectory } from './output-path.js';
 import type { AdminArgs } from './parse-admin-args.js';
 import { RUNBOOK } from './runbook-anchors.js';
 
-/** --out DIR2: a new (or empty) directory of ours, made 0700. */
-export function prepareBackupDirectory(value: string): string {
-  const dir = isAbsolute(value) ? resolve(value) : resolve(process.cwd(), value);
+/** --out DIR2: a new (or empty) directory of ours, made 0700, outside the write and anchor directories. */
+export function prepareBackupDirectory(layout: WriteDirectoryLayout, value: string): string {
+  const dir = outputPathOutsideWriteDirectory(layout, value, '--out');
   let st;
   try {
     st = lstatSync(dir);
@@ -40,7 +42,7 @@ export async function backupCommand(args: AdminArgs, ctx: AdminContext): Promise
   const out = args.values.get('--out');
   if (out === undefined) throw AdminError.usage('--out: required (a new directory for the copies)');
   const layout = openWriteDirectory(args, ctx);
-  const dir = prepareBackupDirectory(out);
+  const dir = prepareBackupDirectory(layout, out);
   const contracts = join(dir, 'contracts.sqlite');
   const consumption = join(dir, 'consumption.sqlite');
   const store = await openAdminContractStore(layout, ctx);

@@ -3,12 +3,11 @@
 import { ArtifactKind, checkCurrentness, parseArtifact, verifyArtifactSignature } from '@pfsense-mcp/authorization';
 import type { Artifact, SignedArtifact } from '@pfsense-mcp/authorization';
 import type { RecoveryContract, SqliteConsumptionStore } from '@pfsense-mcp/contract-store';
-import { ArtifactFileError } from '@pfsense-mcp/coordinator';
+import { ArtifactFileError, inboxArtifactName, parseInboxArtifactName } from '@pfsense-mcp/coordinator';
 import type { ArtifactDirectory } from '@pfsense-mcp/coordinator';
 import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { RecoveryState, isTerminal } from '@pfsense-mcp/state-machine';
 import { readdirSync } from 'node:fs';
-import { answeredRequestKey } from './answered-request-key.js';
 
 export type ArtifactBox = 'inbox' | 'outbox';
 export type ArtifactCondition = 'still-useful' | 'answered' | 'expired' | 'blocking';
@@ -25,6 +24,8 @@ export interface ClassifiedArtifact {
   readonly blocking: BlockingReason | null;
   /** True when `artifacts clean` may remove it (blocking files only with --blocking). */
   readonly removable: boolean;
+  /** Inbox only: which calls the file can refuse — by its canonical name, else by its content, else none. */
+  readonly refuses: string | null;
 }
 
 export interface ArtifactFacts {
@@ -97,6 +98,27 @@ function neededByLiveContract(a: Artifact, facts: ArtifactFacts): boolean {
   return c !== undefined && !isTerminal(c.state);
 }
 
+/** Which calls an inbox file can refuse (docs/DESIGN.md §6): its canonical name says; a name that is not canonical concerns none. */
+function refusesOf(file: string, a: Artifact | null, condition: ArtifactCondition): string | null {
+  if (condition !== 'blocking') return null;
+  const named = parseInboxArtifactName(file);
+  const short = (kind: string) => kind.slice(kind.indexOf('/') + 1);
+  if (named !== null) {
+    const what =
+      named.planPrefix !== null
+        ? `plan ${named.planPrefix}…`
+        : `contract ${named.contractId ?? ''}${named.stateVersion === null ? '' : ` at state version ${named.stateVersion}`}`;
+    return `calls needing the ${short(named.kind)} of ${what}`;
+  }
+  if (a !== null) {
+    const plan = field(a, 'plan_digest');
+    const contract = field(a, 'contract_id');
+    const what = contract !== null ? `contract ${contract}` : plan !== null ? `plan ${plan.slice(0, 16)}…` : null;
+    if (what !== null) return `calls needing the ${short(a.kind)} of ${what} (read from its content)`;
+  }
+  return 'no call (its name is not canonical, so it is ignored; `admin inbox add` installs a file under its canonical name)';
+}
+
 function entry(
   box: ArtifactBox,
   file: string,
@@ -115,6 +137,7 @@ function entry(
     condition,
     blocking,
     removable,
+    refuses: box === 'inbox' ? refusesOf(file, a, condition) : null,
   });
 }
 
@@ -173,14 +196,29 @@ export function classifyArtifacts(
   const out: ClassifiedArtifact[] = [];
   for (const file of candidateNames(outbox)) out.push(classifyOne('outbox', outbox, file, facts).entry);
   const inboxed = candidateNames(inbox).map((file) => classifyOne('inbox', inbox, file, facts));
+  // Which request a file answers is its content's canonical inbox name (`inboxArtifactName`, the rule `inbox add`
+  // also refuses a second answer by): two still-useful files with one such name are what the coordinator refuses.
+  const answered = (a: Artifact | null, e: ClassifiedArtifact) =>
+    a !== null && e.condition === 'still-useful' ? inboxArtifactName(a) : null;
   const counts = new Map<string, number>();
   for (const { entry: e, artifact } of inboxed) {
-    if (artifact !== null && e.condition === 'still-useful')
-      counts.set(answeredRequestKey(artifact), (counts.get(answeredRequestKey(artifact)) ?? 0) + 1);
+    const key = answered(artifact, e);
+    if (key !== null) counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   for (const { entry: e, artifact } of inboxed) {
-    const dup = artifact !== null && e.condition === 'still-useful' && (counts.get(answeredRequestKey(artifact)) ?? 0) > 1;
-    out.push(dup ? Object.freeze({ ...e, condition: 'blocking' as const, blocking: 'duplicate' as const, removable: true }) : e);
+    const key = answered(artifact, e);
+    const dup = key !== null && (counts.get(key) ?? 0) > 1;
+    out.push(
+      dup
+        ? Object.freeze({
+            ...e,
+            condition: 'blocking' as const,
+            blocking: 'duplicate' as const,
+            removable: true,
+            refuses: refusesOf(e.file, artifact, 'blocking'),
+          })
+        : e,
+    );
   }
   return Object.freeze(out);
 }

@@ -8,13 +8,12 @@ import {
   verifyArtifactSignature,
 } from '@pfsense-mcp/authorization';
 import type { Artifact, SignedArtifact } from '@pfsense-mcp/authorization';
-import { ArtifactDirectory, ArtifactFileError } from '@pfsense-mcp/coordinator';
+import { ArtifactDirectory, ArtifactFileError, inboxArtifactName } from '@pfsense-mcp/coordinator';
 import { join } from 'node:path';
 import { loadPinnedAuthorities, pinnedAuthoritySetOf } from '../runtime/write-directory/pinned-authorities-file.js';
 import type { AdminContext } from './admin-context.js';
 import { AdminError } from './admin-error.js';
 import { adminResult } from './admin-result.js';
-import { answeredRequestKey } from './answered-request-key.js';
 import type { AdminResult } from './admin-result.js';
 import { openWriteDirectory } from './open-write-directory.js';
 import type { AdminArgs } from './parse-admin-args.js';
@@ -38,18 +37,16 @@ const REFUSAL_RULES: Readonly<Record<string, string>> = Object.freeze({
   NOT_YET_VALID: 'is issued in the future (check both clocks)',
 });
 
-function shortKind(kind: string): string {
-  return kind.slice(kind.indexOf('/') + 1);
-}
-
 /**
  * A second signed answer to a request already answered in the inbox is refused here, naming the file installed
  * first: two would make the server refuse the operation (it never chooses between them), and removing both is
- * what the runbook would then have said. The first stays and the operation goes on with it. The same artifact
- * again is ALREADY_INSTALLED (its name), checked by the exclusive creation below. An inbox file that cannot be
- * read or parsed is not an answer (`admin artifacts list` reports it).
+ * what the runbook would then have said. The first stays and the operation goes on with it. Which request a file
+ * answers is one rule, its canonical inbox name (`inboxArtifactName`, libs/coordinator): the file holding the
+ * same name, or any other readable file whose content has that name (one placed by hand under another name still
+ * answers its call). The same artifact again is ALREADY_INSTALLED. An inbox file that cannot be read or parsed is
+ * not an answer (`admin artifacts list` reports it); one holding the canonical name is in the way all the same.
  */
-function refuseSecondAnswer(inboxDir: string, name: string, signed: SignedArtifact, now: number): void {
+function refuseSecondAnswer(inboxDir: string, name: string, signed: SignedArtifact, digest: string, now: number): void {
   let inbox: ArtifactDirectory;
   let names: readonly string[];
   try {
@@ -59,17 +56,26 @@ function refuseSecondAnswer(inboxDir: string, name: string, signed: SignedArtifa
     if (error instanceof ArtifactFileError) throw new AdminError(`INBOX_${error.code}`, `${inboxDir}: cannot install (${error.code})`);
     throw error;
   }
-  const key = answeredRequestKey(signed);
-  for (const other of names) {
-    if (other === name) continue;
-    let existing: Artifact;
+  // The file under the canonical name first: it is the one the operation would go on with.
+  for (const other of [...names].sort((a, b) => Number(b === name) - Number(a === name))) {
+    const path = join(inboxDir, other);
+    let existing: Artifact | null;
     try {
       existing = parseArtifact(inbox.read(other));
     } catch {
-      continue;
+      existing = null;
     }
-    if (answeredRequestKey(existing) !== key) continue;
-    const path = join(inboxDir, other);
+    const answers = existing === null ? null : inboxArtifactName(existing);
+    if (other === name && answers !== name) {
+      throw new AdminError(
+        'ALREADY_INSTALLED',
+        `${path}: holds the name FILE is installed under but ${existing === null ? 'cannot be read' : 'another artifact'}; remove it first (\`pfsense-mcp admin artifacts clean --dir DIR --blocking\`), then add FILE again`,
+      );
+    }
+    if (existing === null || answers !== name) continue;
+    if (artifactDigestOf(existing) === digest) {
+      throw new AdminError('ALREADY_INSTALLED', `${path}: FILE is already installed there`);
+    }
     let current = 'proof' in existing;
     try {
       if (current) checkCurrentness(existing as SignedArtifact, now);
@@ -112,13 +118,15 @@ export function inboxAddCommand(args: AdminArgs, ctx: AdminContext, file: string
     throw error;
   }
   const digest = artifactDigestOf(signed);
-  const name = `${shortKind(signed.kind)}.${digest.slice(0, 16)}.json`;
-  refuseSecondAnswer(layout.inboxDir, name, signed, ctx.now());
+  // The name carries what the file concerns (docs/DESIGN.md §6): were it ever unreadable, it would refuse only those calls.
+  const name = inboxArtifactName(signed);
+  if (name === null) throw new AdminError('NOT_OPERATOR_ARTIFACT', 'FILE: names no plan digest or contract the inbox can file it under');
+  refuseSecondAnswer(layout.inboxDir, name, signed, digest, ctx.now());
   try {
     ArtifactDirectory.open(layout.inboxDir).write(name, encodeArtifact(signed));
   } catch (error) {
     if (error instanceof ArtifactFileError && error.code === 'EXISTS') {
-      throw new AdminError('ALREADY_INSTALLED', `${join(layout.inboxDir, name)}: this artifact is already in the inbox`);
+      throw new AdminError('ALREADY_INSTALLED', `${join(layout.inboxDir, name)}: a file is already installed under that name`);
     }
     if (error instanceof ArtifactFileError)
       throw new AdminError(`INBOX_${error.code}`, `${layout.inboxDir}: cannot install (${error.code})`);

@@ -50,6 +50,7 @@ async function contractStoreVersion(layout: WriteDirectoryLayout, ctx: AdminCont
 export async function migrateCommand(args: AdminArgs, ctx: AdminContext): Promise<AdminResult> {
   return withHeldWriteDirectory(args, ctx, 'migrate', async (layout, hold) => {
     const out = prepareBackupDirectory(
+      layout,
       args.values.get('--out') ?? `${layout.dir}-pre-migrate-${new Date(ctx.now()).toISOString().replace(/[:.]/g, '-')}`,
     );
     const copied: string[] = [];

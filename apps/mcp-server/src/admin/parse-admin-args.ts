@@ -1,7 +1,16 @@
 import { AdminError } from './admin-error.js';
 
 /** Options that take a value (`--dir DIR` or `--dir=DIR`). */
-const VALUE_OPTIONS: ReadonlySet<string> = new Set(['--dir', '--role', '--public-key', '--key-id', '--out', '--since', '--export']);
+const VALUE_OPTIONS: ReadonlySet<string> = new Set([
+  '--dir',
+  '--role',
+  '--public-key',
+  '--key-id',
+  '--out',
+  '--since',
+  '--export',
+  '--alias',
+]);
 /** Options that take none. */
 const FLAG_OPTIONS: ReadonlySet<string> = new Set([
   '--json',
@@ -12,6 +21,7 @@ const FLAG_OPTIONS: ReadonlySet<string> = new Set([
   '--blocking',
   '--accept-restore',
   '--help',
+  '--requests',
 ]);
 
 const MAX_ARGUMENTS = 32;

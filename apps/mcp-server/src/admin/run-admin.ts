@@ -54,7 +54,7 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   [
     'artifacts clean',
     {
-      spec: { name: 'artifacts clean', values: ['--dir'], flags: ['--dry-run', '--blocking'] },
+      spec: { name: 'artifacts clean', values: ['--dir', '--alias'], flags: ['--dry-run', '--blocking', '--requests'] },
       run: (a, c) => artifactsCleanCommand(a, c),
     },
   ],

@@ -1,13 +1,14 @@
 import { parseAliasIdentity } from '@pfsense-mcp/adapters';
 import { ProtectedArtifactError } from '@pfsense-mcp/contract-store';
 import type { RateWindowsView, RecoveryContract } from '@pfsense-mcp/contract-store';
-import { statusOfContract } from '@pfsense-mcp/coordinator';
+import { WRITE_REQUEST_LIMITS, parseAuthorizationRequestName, statusOfContract } from '@pfsense-mcp/coordinator';
 import { DEFAULT_RATE_LIMITS } from '@pfsense-mcp/policy';
 import { RecoveryState, isTerminal } from '@pfsense-mcp/state-machine';
 import type { AdminContext } from './admin-context.js';
 import { adminResult } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';
 import { classifyArtifacts } from './classify-artifacts.js';
+import type { ClassifiedArtifact } from './classify-artifacts.js';
 import { retentionLine, retentionStatus } from './retention-status.js';
 import { RUNBOOK, RUNBOOK_ANCHORS, runbookAnchorOf, seeRunbook } from './runbook-anchors.js';
 import { withWriteDirectory } from './admin-facts.js';
@@ -114,6 +115,46 @@ function row(c: RecoveryContract, now: number) {
   });
 }
 
+/**
+ * Which aliases hold the request slots, counted by name as the coordinator counts them (WRITE_REQUEST_LIMITS):
+ * authorization requests whose names are unexpired and from whose plan no contract was made — junk named like a
+ * request included, since it holds a slot all the same.
+ */
+function requestSlotsOf(
+  artifacts: readonly ClassifiedArtifact[],
+  contracts: Iterable<RecoveryContract>,
+  now: number,
+): readonly { readonly aliasKey: string; readonly outstanding: number }[] {
+  const all = [...contracts];
+  const counts = new Map<string, number>();
+  for (const a of artifacts) {
+    const parts = a.box === 'outbox' ? parseAuthorizationRequestName(a.file) : null;
+    if (parts === null || parts.expiresAt <= now) continue;
+    if (all.some((c) => c.operation_id === parts.operationId && c.provenance.plan_digest.startsWith(parts.planPrefix))) continue;
+    counts.set(parts.aliasKey, (counts.get(parts.aliasKey) ?? 0) + 1);
+  }
+  return [...counts]
+    .map(([aliasKey, outstanding]) => ({ aliasKey, outstanding }))
+    .sort((x, y) => y.outstanding - x.outstanding || x.aliasKey.localeCompare(y.aliasKey));
+}
+
+/** The exact command that clears the blocking inbox files of DIR. */
+function clearCommand(dir: string): string {
+  return `pfsense-mcp admin artifacts clean --blocking --dir ${dir}`;
+}
+
+/** The slot holders, by alias key (never the alias name), with the explicit command that frees a full alias. */
+function requestSlotLines(slots: readonly { readonly aliasKey: string; readonly outstanding: number }[]): string[] {
+  const total = slots.reduce((n, a) => n + a.outstanding, 0);
+  return [
+    `request slots: ${total} outstanding authorization requests on ${slots.length} aliases (limits: ${WRITE_REQUEST_LIMITS.perAlias} per alias, ${WRITE_REQUEST_LIMITS.outbox} in the outbox)`,
+    ...slots.map(
+      (a) =>
+        `  alias key ${a.aliasKey}  ${a.outstanding}/${WRITE_REQUEST_LIMITS.perAlias}${a.outstanding >= WRITE_REQUEST_LIMITS.perAlias ? '  FULL: new requests for this alias are refused; `admin artifacts clean --requests --alias NAME` frees them' : ''}`,
+    ),
+  ];
+}
+
 /** `admin status [--all] [--show-targets]`: contracts (non-terminal unless --all), pending requests, inbox artifacts, the anchors. */
 export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise<AdminResult> {
   const layout = openWriteDirectory(args, ctx);
@@ -128,6 +169,7 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
     );
     const artifacts = classifyArtifacts(w.inbox, w.outbox, facts);
     const pending = artifacts.filter((a) => a.box === 'outbox' && a.condition === 'still-useful');
+    const slots = requestSlotsOf(artifacts, facts.contracts.values(), facts.now);
     const inbox = artifacts.filter((a) => a.box === 'inbox');
     const blocking = inbox.filter((a) => a.condition === 'blocking');
     const integrity = w.store.integrityReport();
@@ -146,7 +188,11 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
       ),
       `pending requests in the outbox: ${pending.length}`,
       ...pending.map((p) => `  ${p.file}  ${p.kind ?? '?'}${p.contractId === null ? '' : `  contract ${p.contractId}`}`),
+      ...requestSlotLines(slots),
       `inbox artifacts: ${inbox.length} (${blocking.length} blocking${blocking.length > 0 ? `: \`admin artifacts list\` says why — ${seeRunbook(RUNBOOK_ANCHORS.refusedKeepsComingBack)}` : ''})`,
+      ...blocking.map(
+        (b) => `  inbox/${b.file}  ${b.blocking ?? 'blocking'}: refuses ${b.refuses ?? 'no call'}; clear it: ${clearCommand(layout.dir)}`,
+      ),
       `anchors: ${anchor}`,
       `master key epoch: ${w.store.keyEpoch} (\`admin rotate master-key\` moves it on)`,
       retentionLine(retention),
@@ -165,7 +211,26 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
         operation_id: p.operationId,
         expires_at: p.expiresAt,
       })),
-      inbox: { files: inbox.length, blocking: blocking.length },
+      request_slots: {
+        per_alias_limit: WRITE_REQUEST_LIMITS.perAlias,
+        outbox_limit: WRITE_REQUEST_LIMITS.outbox,
+        outstanding: slots.reduce((n, a) => n + a.outstanding, 0),
+        aliases: slots.map((a) => ({
+          alias_key: a.aliasKey,
+          outstanding: a.outstanding,
+          full: a.outstanding >= WRITE_REQUEST_LIMITS.perAlias,
+        })),
+      },
+      inbox: {
+        files: inbox.length,
+        blocking: blocking.length,
+        blocking_files: blocking.map((b) => ({
+          file: b.file,
+          reason: b.blocking,
+          refuses: b.refuses,
+          clear_with: clearCommand(layout.dir),
+        })),
+      },
       rate_limits: DEFAULT_RATE_LIMITS,
       rate_windows: windows,
       retention: { days: retention.days, source: retention.source, purgeable_contracts: retention.purgeable },

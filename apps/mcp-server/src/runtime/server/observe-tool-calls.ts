@@ -1,4 +1,5 @@
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
+import { terminalSafeText } from '@pfsense-mcp/foundation';
 import { TOOL_ERROR_CODES, TOOL_ERROR_MESSAGES, ToolErrorCode } from '../../tools/tool-error-code.js';
 import type { Logger, OutcomeClass } from '../startup/create-logger.js';
 import { SERVER_NAME, SERVER_VERSION } from '../startup/server-identity.js';
@@ -32,6 +33,12 @@ interface Pending {
 export interface ObservedTransport extends Transport {
   /** Resolves once no tool call is awaiting its response (or after `timeoutMs`). */
   drain(timeoutMs: number): Promise<void>;
+  /**
+   * At shutdown, after the drain: answers every tool call still awaiting its response with the INTERNAL_ERROR tool
+   * error (detail `SERVER_STOPPING`), so a client that sent its calls and then closed stdin gets one answer per
+   * call; a late answer of the handler is then dropped (one response per id). Resolves once those lines are sent.
+   */
+  answerOutstanding(): Promise<number>;
 }
 
 export function observeToolCalls(
@@ -43,6 +50,7 @@ export function observeToolCalls(
   clock: () => number = () => performance.now(),
 ): ObservedTransport {
   const pending = new Map<string | number, Pending>();
+  const answeredAtShutdown = new Set<string | number>();
   const waiters: (() => void)[] = [];
   const settle = () => {
     if (pending.size === 0) for (const w of waiters.splice(0)) w();
@@ -60,10 +68,45 @@ export function observeToolCalls(
               resolve();
             });
           }),
+    answerOutstanding: async () => {
+      const ids = [...pending.keys()];
+      for (const id of ids) {
+        const call = pending.get(id);
+        if (call === undefined) continue;
+        pending.delete(id);
+        answeredAtShutdown.add(id);
+        logger.toolCall({
+          tool: toolName(call),
+          durationMs: clock() - call.startedAt,
+          outcome: 'internal_error',
+          code: ToolErrorCode.INTERNAL_ERROR,
+        });
+        const result: Record<string, unknown> = { content: [errorContent(ToolErrorCode.INTERNAL_ERROR, SHUTDOWN_DETAIL)], isError: true };
+        if (call.modern) {
+          result['resultType'] = 'complete';
+          result['_meta'] = { [SERVER_INFO_META_KEY]: { name: SERVER_NAME, version: SERVER_VERSION, title } };
+        }
+        try {
+          await inner.send({ jsonrpc: '2.0', id, result } as JSONRPCMessage);
+        } catch {
+          // The output is gone (EPIPE): nobody is left to answer.
+        }
+      }
+      settle();
+      return ids.length;
+    },
     start: () => inner.start(),
     close: () => inner.close(),
     setProtocolVersion: (version: string) => inner.setProtocolVersion?.(version),
     send: (message: JSONRPCMessage, options?: TransportSendOptions) => {
+      // A call answered at shutdown already has its one response: the handler's late one is dropped.
+      if (
+        'id' in message &&
+        ('result' in message || 'error' in message) &&
+        answeredAtShutdown.has((message as { id: string | number }).id)
+      ) {
+        return Promise.resolve();
+      }
       const rewritten = 'id' in message && ('result' in message || 'error' in message) ? onResponse(message) : message;
       const sent = inner.send(rewritten, options);
       settle();
@@ -168,8 +211,8 @@ export function observeToolCalls(
 }
 
 const UNKNOWN = 'unknown_tool';
-/** The signer's unsafe set (apps/signer-cli render-safe): Cc, Cf, Cs, Co, Cn, Zl, Zp, default-ignorable, non-ASCII spaces. */
-const UNSAFE_CHARACTER = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]|[^\P{Zs} ]/gu;
+/** The detail of the answer a call still running at shutdown gets (the call may or may not have completed). */
+const SHUTDOWN_DETAIL = 'SERVER_STOPPING: the server stopped before this call completed; it may or may not have taken effect';
 const UNKNOWN_TOOL_TEXT = /^Tool .* (not found|disabled)$/s;
 
 function isModernRequest(params: { _meta?: unknown } | undefined): boolean {
@@ -211,9 +254,7 @@ function classifySdkError(text: string): { code: ToolErrorCode; detail: string |
     // The schema's own complaint (which field, which bound) helps the caller fix the call; clip it and escape
     // every character that could reorder or hide text (controls, C1, bidi, zero-width, non-ASCII spaces) as
     // \u{XXXX}, as the signer renders untrusted text, so a hostile key name reaches the model visibly.
-    const detail = text
-      .slice(at + marker.length)
-      .replace(UNSAFE_CHARACTER, (ch) => `\\u{${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}}`);
+    const detail = terminalSafeText(text.slice(at + marker.length), { keepLineFeeds: false, notation: 'code-point' });
     return { code: ToolErrorCode.INVALID_INPUT, detail: detail.length > MAX_DETAIL ? `${detail.slice(0, MAX_DETAIL)}…` : detail };
   }
   if (/^Invalid arguments for tool /.test(text)) return { code: ToolErrorCode.INVALID_INPUT, detail: null };

@@ -1,13 +1,16 @@
 // The one place besides serve-stdio.ts that may touch stdout: the answer of the non-serving modes.
 // eslint-disable-next-line no-restricted-imports -- --help/--version/--check-config answer on stdout; no MCP session exists in those modes.
 import { stdout } from 'node:process';
-import { endQuietlyOnBrokenPipe } from '@pfsense-mcp/foundation';
+import { endQuietlyOnBrokenPipe, terminalSafeText } from '@pfsense-mcp/foundation';
 
 let quietOnBrokenPipe = false;
 
+// Every line printed passes terminalSafeText: a name, path or option echoed back (an inbox file name, an unknown
+// option, --dir) can carry escape sequences, and no caller has to remember to escape it.
 function writeLine(stream: NodeJS.WritableStream, text: string): void {
+  const safe = terminalSafeText(text);
   try {
-    stream.write(text.endsWith('\n') ? text : `${text}\n`);
+    stream.write(safe.endsWith('\n') ? safe : `${safe}\n`);
   } catch {
     // The stream is closed: nothing else to do.
   }

@@ -143,6 +143,9 @@ export async function serveStdio(options: ServeOptions): Promise<number> {
   if (reason === 'stdin_eof' && open !== null) await open.observed.drain(DRAIN_TIMEOUT_MS);
   // The finished write's answer is a few ticks behind its promise: give it a moment to reach stdout.
   if (options.beforeClose !== undefined && (await options.beforeClose()) && open !== null) await open.observed.drain(ANSWER_GRACE_MS);
+  // Every call the client sent gets one answer before exit: those still running after the bounded drain get a
+  // stable tool error (detail SERVER_STOPPING) instead of silence.
+  if (open !== null) await open.observed.answerOutstanding();
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   stdin.off('end', onEnd);

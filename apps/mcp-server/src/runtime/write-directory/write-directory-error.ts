@@ -1,6 +1,7 @@
 /** What is wrong with the write directory; a stable code the admin CLI and the runtime report. */
 export type WriteDirectoryErrorCode =
   | 'NOT_ABSOLUTE'
+  | 'PATH_TOO_LONG'
   | 'NOT_FOUND'
   | 'NOT_INITIALIZED'
   | 'SYMLINK'

@@ -47,12 +47,19 @@ export function serverPresenceFile(layout: WriteDirectoryLayout, pid: number): s
   return join(layout.presenceDir, `.server-${pid}.lock`);
 }
 
+/** PATH_MAX on Linux: a longer path cannot be opened, so it is refused by name before any file call. */
+const MAX_PATH_LENGTH = 4096;
+
 function assertPathArgument(name: string, value: unknown): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > 4096 || value.includes('\0')) {
+  if (typeof value !== 'string' || value.length === 0 || value.includes('\0')) {
     throw new TypeError(`writeDirectoryLayout: "${name}" must be a non-empty path without NUL`);
   }
   if (!isAbsolute(value)) throw new WriteDirectoryError('NOT_ABSOLUTE', name, 'must be an absolute path');
-  return resolve(value);
+  const path = resolve(value);
+  // Every path of the layout is DIR plus at most a few dozen characters: leave room for them.
+  if (path.length > MAX_PATH_LENGTH - 256)
+    throw new WriteDirectoryError('PATH_TOO_LONG', name, `must be at most ${MAX_PATH_LENGTH - 256} characters`);
+  return path;
 }
 
 /**
@@ -114,7 +121,9 @@ const FILE_MESSAGES: Readonly<Record<OwnerOnlyProblem, string>> = Object.freeze(
 function problemOf(path: string, kind: 'directory' | 'file'): OwnerOnlyProblem | null {
   try {
     return ownerOnlyProblem(path, { kind, modeBits: 0o7777 });
-  } catch {
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENAMETOOLONG')
+      throw new WriteDirectoryError('PATH_TOO_LONG', path, 'has a name longer than the file system allows');
     throw new WriteDirectoryError('IO_ERROR', path, 'cannot be inspected');
   }
 }

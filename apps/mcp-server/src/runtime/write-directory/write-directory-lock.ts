@@ -1,13 +1,16 @@
 // Who is using a write directory: each server process announces itself with a presence file; the admin commands
 // that need DIR to themselves (migrate, purge, reanchor, rotate) hold a maintenance lock. Each side writes its own file first and then looks for the other's, so the two can never both
 // go ahead (docs/DESIGN.md §6). A file whose process is gone (pid, start time, boot id) is stale and ignored.
-import { closeSync, constants, fsyncSync, openSync, readFileSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, openSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
+import { readRegularFile } from '@pfsense-mcp/foundation';
 import { join } from 'node:path';
 import { currentProcessOwner, isOwnerAlive } from '@pfsense-mcp/contract-store';
 import type { ProcessOwner } from '@pfsense-mcp/contract-store';
 import { WriteDirectoryError } from './write-directory-error.js';
 import { SERVER_PRESENCE_PATTERN, serverPresenceFile } from './write-directory-layout.js';
 import type { WriteDirectoryLayout } from './write-directory-layout.js';
+
+const MAX_OWNER_FILE_BYTES = 4096;
 
 function writeOwnerFile(path: string): boolean {
   let fd: number;
@@ -30,7 +33,9 @@ function writeOwnerFile(path: string): boolean {
 /** The owner recorded in a lock file, or null when it is unreadable (treated as stale). */
 function ownerOf(path: string): ProcessOwner | null {
   try {
-    const o = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    // A regular file of at most a few hundred bytes (what writeOwnerFile writes): a FIFO or a huge file planted
+    // under that name is unreadable, so stale.
+    const o = JSON.parse(Buffer.from(readRegularFile(path, MAX_OWNER_FILE_BYTES)).toString('utf8')) as Record<string, unknown>;
     if (typeof o['pid'] === 'number' && typeof o['start_time'] === 'string' && typeof o['boot_id'] === 'string') {
       return { pid: o['pid'], start_time: o['start_time'], boot_id: o['boot_id'] };
     }
