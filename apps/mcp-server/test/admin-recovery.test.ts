@@ -133,7 +133,7 @@ describe('admin rollback', () => {
     expect(JSON.stringify(missing.json['error'])).toContain('PFSENSE_URL');
     sim.control.resetCounters();
     const r = await ok(admin(['rollback', v.contractId, '--dir', s.dir]));
-    // Plain words, not the state machine's names (issue 36 item 2).
+    // Plain words, not the state machine's names.
     expect(r.stdout.trim()).toBe(`rolled back ${v.contractId}: the old description is back on the appliance (read back and checked)`);
     expect(sim.control.count(ALIAS_PATH, 'PATCH')).toBe(1);
     expect(await aliasDescr('LAN_SERVERS')).toBe(original);

@@ -241,7 +241,7 @@ describe('every command refuses a DIR that is not owner-only or not laid out by 
     const gone = init();
     rmSync(join(gone, 'store', 'consumption.sqlite'));
     for (const c of commands(gone)) expectRefusal(admin(c), 'WRITE_DIR_NOT_FOUND');
-    // A folder init never made says first to run init, not the first rule it breaks (issue 36 item 9).
+    // A folder init never made says first to run init, not the first rule it breaks.
     const bare = fresh();
     mkdirSync(bare, { mode: 0o700 });
     for (const c of commands(bare)) expectRefusal(admin(c), 'WRITE_DIR_NOT_INITIALIZED');
@@ -318,7 +318,7 @@ describe('admin trust / untrust', () => {
     expect(admin(['trust', '--dir', dir, '--list', '--json']).json['authorities']).toEqual([{ role: 'reconciliation', key_id: k.keyId }]);
   });
 
-  it('refuses a .pub whose private key lies beside it (by name or by label), or one inside the write, anchor, inbox or outbox directory (issue 34)', () => {
+  it('refuses a .pub whose private key lies beside it (by name or by label), or one inside the write, anchor, inbox or outbox directory', () => {
     const anchors = join(root, `anchors-${counter}`);
     mkdirSync(anchors, { mode: 0o700 });
     const dir = init(fresh(), { PFSENSE_WRITE_ANCHOR_DIR: anchors });
@@ -402,7 +402,7 @@ describe('admin inbox add', () => {
     expectRefusal(again, 'ALREADY_INSTALLED');
     expect(readdirSync(join(dir, 'inbox'))).toHaveLength(1);
     // A second signed answer to the same request (another signature of the same plan) is refused at install time,
-    // naming the file installed first; that one stays (issue 36 item 1).
+    // naming the file installed first; that one stays.
     const second = admin(['inbox', 'add', '--dir', dir, artifactFile(planAuthorization(pa, Date.now() - 1000)), '--json']);
     expectRefusal(second, 'ALREADY_ANSWERED');
     expect(String((second.json['error'] as { message: string }).message)).toContain(installed);

@@ -128,7 +128,7 @@ describe('--check-config', () => {
     expect(sets.stdout).toContain('PFSENSE_TOOLSETS: "nope" is not a toolset');
   });
 
-  it('a key-file problem is its own FAILED line, and the one verdict comes last (issue 36 item 7)', async () => {
+  it('a key-file problem is its own FAILED line, and the one verdict comes last', async () => {
     const run = await runBuilt(
       { PFSENSE_URL: 'http://127.0.0.1:9', PFSENSE_API_KEY_FILE: '/nonexistent/key', PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' },
       ['--check-config'],

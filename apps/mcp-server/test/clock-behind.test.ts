@@ -1,4 +1,4 @@
-// A host clock stepped backwards (issue 36 item 4), through the BUILT program: the write path recorded a prepare at a
+// A host clock stepped backwards, through the BUILT program: the write path recorded a prepare at a
 // time the clock has not reached again, so every prepare (a signed authorization being used) is refused until then.
 // `admin status` says for how long and where the runbook section is; pfsense_mcp_info carries the time
 // (write_clock_blocked_until). The write tool's `refused` keeps its one shape (unchanged).

@@ -1,4 +1,4 @@
-// What a new operator meets first on each command line (issue 36 items 8 and 10), through the BUILT programs: an
+// What a new operator meets first on each command line, through the BUILT programs: an
 // unknown option is named, every --help fits 80 columns and says it prints on stdout (and does), the signer and
 // the simulator answer --version, and a first run without configuration names every missing variable at once.
 import { spawn, spawnSync } from 'node:child_process';
@@ -104,7 +104,7 @@ function withReaderGone(main: string, args: readonly string[]): Promise<{ code: 
   return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stderr })));
 }
 
-describe('a stdout reader that goes away (EPIPE, issue 36 item 6)', () => {
+describe('a stdout reader that goes away (EPIPE)', () => {
   it('every command ends quietly with its usual exit code: no stack trace', async () => {
     const dir = join(root, 'w');
     expect(run(serverMain, ['admin', 'init', '--dir', dir]).status).toBe(0);

@@ -61,7 +61,7 @@ describe('loadConfig', () => {
       [{ ...base, PFSENSE_PROFILE: 'Auditor' }, 'PFSENSE_PROFILE', 'UNKNOWN_PROFILE'],
       [{ ...base, PFSENSE_LOG_LEVEL: 'verbose' }, 'PFSENSE_LOG_LEVEL', 'INVALID_VALUE'],
       [{ ...base, PFSENSE_ALLOW_HTTP_LOOPBACK: 'maybe' }, 'PFSENSE_ALLOW_HTTP_LOOPBACK', 'INVALID_VALUE'],
-      // Exactly true or false, everywhere (issue 36 item 8).
+      // Exactly true or false, everywhere.
       [{ ...base, PFSENSE_ALLOW_HTTP_LOOPBACK: '1' }, 'PFSENSE_ALLOW_HTTP_LOOPBACK', 'INVALID_VALUE'],
       [{ ...base, PFSENSE_ALLOW_HTTP_LOOPBACK: 'yes' }, 'PFSENSE_ALLOW_HTTP_LOOPBACK', 'INVALID_VALUE'],
       [{ ...base, PFSENSE_ALLOW_HTTP_LOOPBACK: 'TRUE' }, 'PFSENSE_ALLOW_HTTP_LOOPBACK', 'INVALID_VALUE'],
@@ -159,7 +159,7 @@ describe('PFSENSE_ALLOWED_TOOLS', () => {
     }
     expect(fail({ ...base, PFSENSE_ALLOWED_TOOLS: 'pfsense_get_firewall_aliasez' }).message).toContain('"pfsense_get_firewall_aliasez"');
     expect(fail({ ...base, PFSENSE_ALLOWED_TOOLS: 'sk-LIVE secret!' }).message).not.toContain('secret');
-    // A near miss names the tool meant; stray text gets no suggestion (issue 36 item 8).
+    // A near miss names the tool meant; stray text gets no suggestion.
     expect(fail({ ...base, PFSENSE_ALLOWED_TOOLS: 'pfsense_get_firewall_aliasez' }).message).toContain(
       '(did you mean pfsense_get_firewall_aliases?)',
     );

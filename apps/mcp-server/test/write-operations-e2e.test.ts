@@ -39,7 +39,7 @@ describe('pfsense_get_write_operations through the built server', () => {
     try {
       const names = (await server.client.listTools()).tools.map((t) => t.name);
       expect(names).toEqual(expect.arrayContaining([WRITE_TOOL, 'pfsense_get_write_operations']));
-      // The title names the profile: never "read-only" while the write tool is listed (issue 36 item 11).
+      // The title names the profile: never "read-only" while the write tool is listed.
       expect(server.client.getServerVersion()?.title).toBe('pfSense (profile write_protected)');
       const description = 'E2E-SENTINEL description';
       const r1 = await callWrite(server.client, { alias_name: 'DMZ_HOSTS', description });
@@ -73,7 +73,7 @@ describe('pfsense_get_write_operations through the built server', () => {
     }
   });
 
-  it('says when the earlier request for the same change expired unanswered, with its time, and that a new one was written (issue 36 item 5)', async () => {
+  it('says when the earlier request for the same change expired unanswered, with its time, and that a new one was written', async () => {
     const fresh = await initTestWriteDirectory();
     // The first request is written two hours "ago" (the write path in this process, its clock behind): it expired an hour ago.
     const earlier = await openDriver(fresh.layout.dir, { url: sim.url, apiKey: READ_KEY }, { clockOffsetMs: -2 * 3_600_000 });
@@ -106,7 +106,7 @@ describe('pfsense_get_write_operations through the built server', () => {
     }
   });
 
-  it('lists operations still waiting for their first signature as requested, with the file to sign and the next step (issue 36 item 3)', async () => {
+  it('lists operations still waiting for their first signature as requested, with the file to sign and the next step', async () => {
     const fresh = await initTestWriteDirectory();
     const server = await connectBuilt({
       PFSENSE_URL: sim.url,

@@ -89,7 +89,7 @@ describe('pfsense_get_write_operations: the view', () => {
     const DESCR_B = 'Web ports SENTINEL-DESCR-B';
     expect(await ops(h.client)).toMatchObject({ data: [], count: 0, total: 0, limit: 100, offset: 0, next_offset: null });
 
-    // requested: no contract yet; the outbox's authorization request makes it an operation (issue 36 item 3).
+    // requested: no contract yet; the outbox's authorization request makes it an operation.
     const a1 = await callWrite(h.client, { alias_name: 'LAN_SERVERS', description: DESCR_A });
     expect(a1.status).toBe('requested');
     expect((await ops(h.client)).data).toEqual([

@@ -1,4 +1,4 @@
-// Answers bound to the asking server (issue 34, docs/DESIGN.md §10), through BUILT programs: two write directories
+// Answers bound to the asking server (docs/DESIGN.md §10), through BUILT programs: two write directories
 // on the same appliance with the same operator keys pinned; an authorization the real signer made for A's request
 // is installed into B's inbox too (`pfsense-mcp admin inbox add` accepts it: the signature is genuine) — B refuses it,
 // A accepts it.

@@ -47,7 +47,7 @@ describe.skipIf(!hasScript)('interactive approval on a terminal', () => {
     cleanup(out);
   });
 
-  it('"yes" and the request digest prefix approve nothing at the prompt (issue 34)', () => {
+  it('"yes" and the request digest prefix approve nothing at the prompt', () => {
     const req = authorizationRequest(server.key);
     const file = writeArtifact(dir, req);
     const out = tempDir();

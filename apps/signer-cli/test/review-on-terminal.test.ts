@@ -122,7 +122,7 @@ describe.skipIf(!hasTmux)('the review on a real 80-column terminal', { timeout: 
     expect(descriptionsOnScreen(screen.rows).new).toBe(desc);
   });
 
-  it('by default long values are cut with a visible marker, so alias, old → new and the approve line stay on one screen (issue 36 item 12)', () => {
+  it('by default long values are cut with a visible marker, so alias, old → new and the approve line stay on one screen', () => {
     const old = `${'Old servers of the rack, '.repeat(20)}end`;
     const desc = `${'Public web servers behind the load balancer, '.repeat(20)}end`;
     const pre = { ...PRE_STATE, descr: old, address: ['10.0.0.10'], detail: [`${'x'.repeat(200)}`] };
@@ -160,7 +160,7 @@ describe.skipIf(!hasTmux)('the review on a real 80-column terminal', { timeout: 
     expect(text).toMatch(new RegExp(`^ {2}request {7}${digest.slice(0, 16)}…$`, 'm'));
     expect(text).not.toContain(digest);
     expect(text).toMatch(/^ {4}#1 {10}"10\.0\.0\.10" {2}detail "www1"$/m);
-    // The seven recomputed digests are for --full; the request digest's prefix stays (issue 36 item 12).
+    // The seven recomputed digests are for --full; the request digest's prefix stays.
     expect(text).not.toMatch(/^ {2}digests /m);
     for (const d of [req.payload.plan_digest, req.payload.execution_intent_digest, req.payload.appliance_binding_digest]) {
       expect(text).not.toContain(d.slice(0, 16));

@@ -141,7 +141,7 @@ describe('review', () => {
     expect(r.stdout).toContain('expires');
     // Without the operator's key the change is shown, the approval code is not (docs/DESIGN.md §10).
     expect(r.stdout).toContain('approve with  needs your plan-authorization key (--key or --keys)');
-    // The recomputed digests are shown under --full; the default keeps the request digest's prefix (issue 36 item 12).
+    // The recomputed digests are shown under --full; the default keeps the request digest's prefix.
     expect(r.stdout).not.toContain(req.payload.execution_intent_digest.slice(0, 16));
     expect(r.stdout).toContain(`request       ${artifactDigestOf(req).slice(0, 16)}…`);
     const full = signer(['review', file, '--server-key', server.pubFile, '--full']);
@@ -485,7 +485,7 @@ describe('sign', () => {
   });
 });
 
-describe('the approval code (issue 34: only the operator key gives it)', () => {
+describe('the approval code (only the operator key gives it)', () => {
   it("review shows the keyed code with --key or --keys, never without; the code is crypto's approveCodeOf", () => {
     const req = confirmationRequest(server.key, 'contract-code');
     const file = writeArtifact(inbox, req);

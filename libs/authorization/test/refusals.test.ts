@@ -235,7 +235,7 @@ describe('binding', () => {
     }
   });
 
-  it('an authorization or confirmation names the request key it answers; another server refuses it (issue 34)', () => {
+  it('an authorization or confirmation names the request key it answers; another server refuses it', () => {
     const other = newKey();
     const auth = createPlanAuthorizationFromRequest(authorizationRequest(k.server), k.plan, { issuedAt: NOW });
     const conf = createConfirmationEvidence(confirmationRequest(k.server, 'contract-A'), k.confirmation, { issuedAt: NOW });

@@ -133,7 +133,7 @@ describe('authorizeAndCreate gate order', () => {
     await expectPureRefusal(attempt(req, signWith(req, world.keys.authorization, { planDigest: 'e'.repeat(64) })));
   });
 
-  it("refuses an authorization answering another server's request key, before any read (issue 34)", async () => {
+  it("refuses an authorization answering another server's request key, before any read", async () => {
     const req = await requested();
     // Same operator key, same plan and intent — but signed for a request of another write directory's server.
     await expectPureRefusal(attempt(req, signWith(req, world.keys.authorization, { requestKeyId: world.keys.stranger.keyId })));

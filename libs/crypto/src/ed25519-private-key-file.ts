@@ -32,7 +32,7 @@ export interface Ed25519PrivateKeyFileContent {
 
 /**
  * The role a version-1 file's name gives: keygen wrote `ROLE-<16 hex>.key` and `admin init` `server-request.key`,
- * so files made by this product keep working with their role known (docs/DESIGN.md §10, issue 34).
+ * so files made by this product keep working with their role known (docs/DESIGN.md §10).
  */
 export function keyFileRoleOfName(name: string): KeyFileRole | null {
   for (const role of KEY_FILE_ROLES) {

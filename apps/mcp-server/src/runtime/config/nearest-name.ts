@@ -1,7 +1,7 @@
 /**
  * The known name closest to `typed` by edit distance (insertions, deletions, substitutions, and a swap of two
  * neighbours), when it is close enough to be a typo: at most a third of the typed length, and at least one edit.
- * null when nothing is that close. Used to suggest a fix for an unknown tool name at startup (issue 36).
+ * null when nothing is that close. Used to suggest a fix for an unknown tool name at startup.
  */
 export function nearestName(typed: string, known: Iterable<string>): string | null {
   const budget = Math.max(1, Math.floor(typed.length / 3));
