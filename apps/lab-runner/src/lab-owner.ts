@@ -11,6 +11,7 @@ import {
   verifyPendingRequest,
 } from '@pfsense-mcp/authorization';
 import type { Artifact, PendingRequest } from '@pfsense-mcp/authorization';
+import { inboxArtifactName } from '@pfsense-mcp/coordinator';
 import { LabError } from './lab-error.js';
 import { serverAuthorities } from './lab-keys.js';
 import type { LabKeys } from './lab-keys.js';
@@ -100,7 +101,9 @@ export class LabOwner {
         throw new LabError('UNKNOWN_REQUEST', 'the outbox file is not a request the owner signs');
     }
     const digest = artifactDigestOf(signed);
-    const path = join(side.inbox, `${signed.kind.replace('pfsense-mcp/', '')}.${digest.slice(0, 16)}.json`);
+    // The name `pfsense-mcp admin inbox add` would give it: a canonical name says what the file concerns, and one
+    // whose content says otherwise refuses the calls it names (the coordinator's inbox rule).
+    const path = join(side.inbox, inboxArtifactName(signed) ?? `${signed.kind.replace('pfsense-mcp/', '')}.${digest.slice(0, 16)}.json`);
     writeFileSync(path, encodeArtifact(signed), { mode: 0o600, flag: 'wx' });
     chmodSync(path, 0o600);
     return Object.freeze({
