@@ -16,7 +16,7 @@ export type OperationStatus = (typeof OperationStatus)[keyof typeof OperationSta
  * Every contract state → one of the five. Only VERIFIED is `verified`; every state in which the target's
  * condition is not known to the store (in flight, ambiguous, a failed rollback still holding its
  * reservation) is `reconciliation_required`; states that ended without effect are `refused` for that
- * contract (asking again then starts a new attempt — see AliasDescriptionOperationDriver).
+ * contract (asking again then starts a new attempt — see OperationDriver).
  */
 export const STATUS_OF_STATE: Readonly<Record<RecoveryStateType, OperationStatus>> = Object.freeze({
   [RecoveryState.PREPARING]: OperationStatus.AWAITING_CONFIRMATION,

@@ -7,7 +7,7 @@ import type { PendingAuthorizationRequest, PlanAuthorizationV2 } from '@pfsense-
 import { DEFAULT_RATE_LIMITS } from '@pfsense-mcp/policy';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { CoordinatorRefusedError, OperationStatus } from '../src/index.js';
-import type { AliasDescriptionChangeResult } from '../src/index.js';
+import type { ChangeResult } from '../src/index.js';
 import { sim, useCoordinatorWorld, world } from './support/coordinator-suite.js';
 import { aliasNow, patchCount, putInbox, readOutbox, signAuthorization, signConfirmation } from './support/world.js';
 
@@ -16,8 +16,8 @@ useCoordinatorWorld({ world: { limits: 'default', audit: 'store' } });
 const COOLDOWN_MS = DEFAULT_RATE_LIMITS.targetCooldownMs;
 const REFUSED = { status: OperationStatus.REFUSED, operationId: null, contractId: null, pendingRequest: null };
 
-function ask(description: string, aliasName = 'LAN_SERVERS'): Promise<AliasDescriptionChangeResult> {
-  return world.driver.requestAliasDescriptionChange({ aliasName, description });
+function ask(description: string, aliasName = 'LAN_SERVERS'): Promise<ChangeResult> {
+  return world.driver.requestChange('ALIAS_WRITE', { alias_name: aliasName, description });
 }
 
 /** requested → the operator signs the pending authorization → it is in the inbox (not yet used). */
@@ -105,7 +105,12 @@ describe('containment is decided before consumption (real default limits)', () =
     // The gatekeeper directly, with the same authorization: the same refusal, tryConsume never called.
     const calls = world.ledger.calls;
     const direct = await world.gatekeeper
-      .authorizeAndCreate({ authorization: authz, preparedIntent: request.payload.execution_intent, stepId: request.payload.step_id })
+      .authorizeAndCreate({
+        fresh: world.freshRead('LAN_SERVERS'),
+        authorization: authz,
+        preparedIntent: request.payload.execution_intent,
+        stepId: request.payload.step_id,
+      })
       .then(
         () => null,
         (e: unknown) => e,
@@ -131,6 +136,7 @@ describe('containment is decided before consumption (real default limits)', () =
     const authz = signAuthorization(world, r.pendingRequest as string) as PlanAuthorizationV2;
     const attempt = () =>
       world.gatekeeper.authorizeAndCreate({
+        fresh: world.freshRead('LAN_SERVERS'),
         authorization: authz,
         preparedIntent: request.payload.execution_intent,
         stepId: request.payload.step_id,

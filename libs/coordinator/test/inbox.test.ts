@@ -3,12 +3,12 @@ import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, re
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_ARTIFACT_BYTES } from '@pfsense-mcp/authorization';
-import { AliasDescriptionOperationDriver, ArtifactDirectory, ArtifactFileError, OperationStatus } from '../src/index.js';
+import { OperationDriver, ArtifactDirectory, ArtifactFileError, OperationStatus } from '../src/index.js';
 import { useCoordinatorWorld, world } from './support/coordinator-suite.js';
 import { putInbox, signAuthorization } from './support/world.js';
 
 useCoordinatorWorld();
-const input = { aliasName: 'LAN_SERVERS', description: 'Servers (inbox)' };
+const input = { alias_name: 'LAN_SERVERS', description: 'Servers (inbox)' };
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
@@ -75,13 +75,13 @@ describe('ArtifactDirectory', () => {
 
 describe('inbox discovery fails closed', () => {
   async function pendingAndAuthorization() {
-    const r = await world.driver.requestAliasDescriptionChange(input);
+    const r = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r.status).toBe(OperationStatus.REQUESTED);
     return { file: r.pendingRequest as string, authz: signAuthorization(world, r.pendingRequest as string) };
   }
 
   async function expectRefusedAndUntouched(names: readonly string[]) {
-    const r = await world.driver.requestAliasDescriptionChange(input);
+    const r = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r.status).toBe(OperationStatus.REFUSED);
     expect(world.ledger.calls).toBe(0);
     expect(world.store.list()).toEqual([]);
@@ -122,18 +122,18 @@ describe('inbox discovery fails closed', () => {
     const { authz } = await pendingAndAuthorization();
     putInbox(world, 'theirs.json', authz);
     const uid = process.getuid?.() ?? -1;
-    const driver = new AliasDescriptionOperationDriver({
+    const driver = new OperationDriver({
       ...world.driverOptions,
       inboxDirectory: ArtifactDirectory.open(world.inbox, { ownerUid: (entry) => (entry === 'file' ? uid + 1 : uid) }),
     });
-    const r = await driver.requestAliasDescriptionChange(input);
+    const r = await driver.requestChange('ALIAS_WRITE', input);
     expect(r.status).toBe(OperationStatus.REFUSED);
     expect(world.ledger.calls).toBe(0);
     expect(world.store.list()).toEqual([]);
     expect(existsSync(join(world.inbox, 'theirs.json'))).toBe(true);
     expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'INBOX' });
     // the same file, owned as expected, is accepted (so it was the owner that refused it)
-    expect((await world.driver.requestAliasDescriptionChange(input)).status).toBe(OperationStatus.AWAITING_CONFIRMATION);
+    expect((await world.driver.requestChange('ALIAS_WRITE', input)).status).toBe(OperationStatus.AWAITING_CONFIRMATION);
   });
 
   it('ignores names that are not *.json — never reads or deletes them — and still accepts the signed authorization', async () => {
@@ -143,7 +143,7 @@ describe('inbox discovery fails closed', () => {
     for (const n of others) writeFileSync(join(world.inbox, n), 'not an artifact', { mode: 0o644 });
     mkdirSync(join(world.inbox, 'old'));
     expect(ArtifactDirectory.open(world.inbox).list()).toEqual(['good.json']);
-    const r = await world.driver.requestAliasDescriptionChange(input);
+    const r = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
     for (const n of [...others, 'old', 'good.json']) expect(existsSync(join(world.inbox, n))).toBe(true);
   });
@@ -161,14 +161,14 @@ describe('inbox discovery fails closed', () => {
     await expectRefusedAndUntouched(['good.json', 'junk.json']);
     const { unlinkSync } = await import('node:fs');
     unlinkSync(join(world.inbox, 'junk.json')); // the explicit operator action
-    const r = await world.driver.requestAliasDescriptionChange(input);
+    const r = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
   });
 
   it('refuses an authorization signed by the wrong role found in the inbox (full verification, not discovery)', async () => {
     const { file } = await pendingAndAuthorization();
     putInbox(world, 'wrong.json', signAuthorization(world, file, world.keys.confirmation));
-    const r = await world.driver.requestAliasDescriptionChange(input);
+    const r = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r.status).toBe(OperationStatus.REFUSED);
     expect(world.ledger.calls).toBe(0);
     expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'SIGNATURE' });

@@ -10,7 +10,7 @@ import { HOUR, putInbox, signAuthorization } from './support/world.js';
 
 useCoordinatorWorld();
 
-const ask = (aliasName: string, description: string) => world.driver.requestAliasDescriptionChange({ aliasName, description });
+const ask = (aliasName: string, description: string) => world.driver.requestChange('ALIAS_WRITE', { alias_name: aliasName, description });
 const refusals = () => world.audit.events().map((e) => `${e.refusalClass}/${e.gate}`);
 const outbox = () => readdirSync(world.outbox).sort();
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');

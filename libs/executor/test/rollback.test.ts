@@ -216,6 +216,8 @@ describe('observeReconciliationTarget', () => {
       stateVersion: before.state_version,
       observedFingerprint: adapter.fingerprint(now),
       observedLifecycleLocator: 0,
+      // The snapshot of that same read: what the owner is shown as the observed state.
+      observedSnapshot: adapter.snapshotOf(now),
       locatorMatches: true,
       matchesPreForwardFingerprint: false,
       matchesVerifiedFingerprint: null,

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { CallToolResult, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { OperationStatus } from '@pfsense-mcp/coordinator';
-import type { AliasDescriptionWriteFacade, WriteOperationView } from '@pfsense-mcp/coordinator';
+import type { WriteFacade, WriteOperationView } from '@pfsense-mcp/coordinator';
 import { localToolAnnotations } from './tool-annotations.js';
 import { ToolCallError, ToolErrorCode, toolErrorText } from './tool-error-code.js';
 import type { WriteToolPaths } from './register-write-tool.js';
@@ -126,7 +126,7 @@ export function writeOperationsOutputOf(
  * Registers pfsense_get_write_operations over the coordinator's write facade, next to the write tool and
  * under the same three gates (read-only annotations: it reads the local store and moves nothing).
  */
-export function registerWriteOperationsTool(server: McpServer, facade: AliasDescriptionWriteFacade, paths: WriteToolPaths): RegisteredTool {
+export function registerWriteOperationsTool(server: McpServer, facade: WriteFacade, paths: WriteToolPaths): RegisteredTool {
   const title = 'Write operations (read-only)';
   return server.registerTool(
     WRITE_OPERATIONS_TOOL_NAME,

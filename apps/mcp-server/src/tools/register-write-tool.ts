@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { CallToolResult, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { CoordinatorInputError, OperationStatus } from '@pfsense-mcp/coordinator';
-import type { AliasDescriptionChangeResult, AliasDescriptionWriteFacade } from '@pfsense-mcp/coordinator';
+import type { ChangeResult, WriteFacade } from '@pfsense-mcp/coordinator';
 import { writeToolAnnotations } from './tool-annotations.js';
 import { ToolCallError, ToolErrorCode, toolErrorText } from './tool-error-code.js';
 import { WRITE_TOOL_NAME } from './write-tool-name.js';
@@ -70,7 +70,7 @@ function signSteps(file: string, paths: WriteToolPaths, role: string, extra: str
 }
 
 /** What the human does next, per status (the result never carries a digest or the approval prefix). */
-export function nextStepOf(result: AliasDescriptionChangeResult, pendingPath: string | null, paths: WriteToolPaths): string {
+export function nextStepOf(result: ChangeResult, pendingPath: string | null, paths: WriteToolPaths): string {
   const name = result.pendingRequest ?? '';
   switch (result.status) {
     case OperationStatus.REQUESTED:
@@ -106,7 +106,7 @@ export function nextStepOf(result: AliasDescriptionChangeResult, pendingPath: st
 }
 
 /** The tool's result object: absolute pending path, next_step; `refused` has one shape whatever refused. */
-export function writeToolOutputOf(result: AliasDescriptionChangeResult, paths: WriteToolPaths): WriteToolOutput {
+export function writeToolOutputOf(result: ChangeResult, paths: WriteToolPaths): WriteToolOutput {
   if (result.status === OperationStatus.REFUSED) {
     return {
       status: result.status,
@@ -126,12 +126,13 @@ export function writeToolOutputOf(result: AliasDescriptionChangeResult, paths: W
   };
 }
 
-const ARGUMENT: Readonly<Record<string, string>> = Object.freeze({ aliasName: 'alias_name', description: 'description' });
+// The coordinator names the argument by its wire name, the tool's own: only those names are shown.
+const ARGUMENTS: ReadonlySet<string> = new Set(['alias_name', 'description']);
 
 function inputErrorOf(error: CoordinatorInputError): ToolCallError {
-  const argument = ARGUMENT[error.argument] ?? 'input';
+  const argument = ARGUMENTS.has(error.argument) ? error.argument : 'input';
   const rule =
-    error.code === 'UNKNOWN_ALIAS'
+    error.code === 'UNKNOWN_TARGET'
       ? 'names no alias on the appliance (UNKNOWN_ALIAS)'
       : `is invalid${error.reason === null ? '' : ` (${error.reason})`}`;
   return new ToolCallError(ToolErrorCode.INVALID_INPUT, { detail: `${argument} ${rule}` });
@@ -141,7 +142,7 @@ function inputErrorOf(error: CoordinatorInputError): ToolCallError {
  * Registers pfsense_set_firewall_alias_description over the coordinator's write facade — the only write
  * object this folder may hold. A call moves the operation as far as the signed files allow and reports it.
  */
-export function registerWriteTool(server: McpServer, facade: AliasDescriptionWriteFacade, paths: WriteToolPaths): RegisteredTool {
+export function registerWriteTool(server: McpServer, facade: WriteFacade, paths: WriteToolPaths): RegisteredTool {
   const title = 'Set firewall alias description (signed, asynchronous)';
   return server.registerTool(
     WRITE_TOOL_NAME,
@@ -154,7 +155,7 @@ export function registerWriteTool(server: McpServer, facade: AliasDescriptionWri
     },
     async (input: { alias_name: string; description: string }): Promise<CallToolResult> => {
       try {
-        const result = await facade.requestAliasDescriptionChange({ aliasName: input.alias_name, description: input.description });
+        const result = await facade.requestChange(WRITE_TOOL_CAPABILITY, { alias_name: input.alias_name, description: input.description });
         const structured = writeToolOutputOf(result, paths);
         return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
       } catch (error) {

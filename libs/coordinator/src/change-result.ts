@@ -1,15 +1,12 @@
 import { OperationStatus } from './operation-outcome.js';
 
-/** The caller's request: change one alias's description. */
-export interface AliasDescriptionChangeInput {
-  readonly aliasName: string;
-  readonly description: string;
-}
+/** The caller's request, by the capability's wire names (for the alias description: `{alias_name, description}`). */
+export type ChangeInput = Readonly<Record<string, unknown>>;
 
 /** What one call returns (frozen). Never says which gate refused. */
-export interface AliasDescriptionChangeResult {
+export interface ChangeResult {
   readonly status: OperationStatus;
-  /** Derived from appliance binding + alias + description; always null when `refused` (one shape for every refusal). */
+  /** Derived from appliance binding + the checked input; always null when `refused` (one shape for every refusal). */
   readonly operationId: string | null;
   /** The operation's current contract, when one exists (null when `refused`). */
   readonly contractId: string | null;
@@ -17,12 +14,7 @@ export interface AliasDescriptionChangeResult {
   readonly pendingRequest: string | null;
 }
 
-const REFUSED: AliasDescriptionChangeResult = Object.freeze({
-  status: OperationStatus.REFUSED,
-  operationId: null,
-  contractId: null,
-  pendingRequest: null,
-});
+const REFUSED: ChangeResult = Object.freeze({ status: OperationStatus.REFUSED, operationId: null, contractId: null, pendingRequest: null });
 
 /**
  * Every `refused` has one shape — no operation id, contract id or pending request — whichever gate refused
@@ -34,7 +26,7 @@ export function changeResult(
   operationId: string | null,
   contractId: string | null = null,
   pendingRequest: string | null = null,
-): AliasDescriptionChangeResult {
+): ChangeResult {
   if (status === OperationStatus.REFUSED) return REFUSED;
   return Object.freeze({ status, operationId, contractId, pendingRequest });
 }
