@@ -15,7 +15,7 @@ function expectStatus(r: ChangeResult, status: string, step: string): void {
 
 function pendingOf(r: ChangeResult, step: string): string {
   if (r.pendingRequest === null) throw new LabError('NO_PENDING_REQUEST', `${step}: no pending request in the outbox`);
-  return r.pendingRequest;
+  return r.pendingRequest.file;
 }
 
 /**

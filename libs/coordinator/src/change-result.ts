@@ -1,4 +1,5 @@
 import { OperationStatus } from './operation-outcome.js';
+import type { PendingRequest } from './pending-request.js';
 
 /** The caller's request, by the capability's wire names (for the alias description: `{alias_name, description}`). */
 export type ChangeInput = Readonly<Record<string, unknown>>;
@@ -10,8 +11,8 @@ export interface ChangeResult {
   readonly operationId: string | null;
   /** The operation's current contract, when one exists (null when `refused`). */
   readonly contractId: string | null;
-  /** The outbox file (name only) the operator should review and sign now, when one is pending. */
-  readonly pendingRequest: string | null;
+  /** The request the operator should review and sign now, when one is pending: its kind and outbox file name. */
+  readonly pendingRequest: PendingRequest | null;
 }
 
 const REFUSED: ChangeResult = Object.freeze({ status: OperationStatus.REFUSED, operationId: null, contractId: null, pendingRequest: null });
@@ -25,7 +26,7 @@ export function changeResult(
   status: OperationStatus,
   operationId: string | null,
   contractId: string | null = null,
-  pendingRequest: string | null = null,
+  pendingRequest: PendingRequest | null = null,
 ): ChangeResult {
   if (status === OperationStatus.REFUSED) return REFUSED;
   return Object.freeze({ status, operationId, contractId, pendingRequest });

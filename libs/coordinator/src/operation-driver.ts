@@ -26,6 +26,8 @@ import { attemptStepId, operationIdOf } from './operation-id.js';
 import { OperationStatus, isClosedWithoutEffect, statusOfContract } from './operation-outcome.js';
 import { reconciliationRequestName } from './pending-request-names.js';
 import { PendingRequestOutbox } from './pending-request-outbox.js';
+import { PendingRequestKind, pendingRequest } from './pending-request.js';
+import type { PendingRequest } from './pending-request.js';
 import { prepareExecutionIntent } from './prepare-execution-intent.js';
 import { ApplianceIdentityError, readApplianceBinding } from './read-appliance-binding.js';
 import type { ApplianceConfig } from './read-appliance-binding.js';
@@ -90,8 +92,9 @@ interface AwaitedEvidence {
   readonly kind: Artifact['kind'];
   /** Whether the evidence names the contract's state version too (reconciliation, release), not only the contract. */
   readonly byStateVersion: boolean;
-  /** The status answered while the request is pending. */
+  /** The status answered while the request is pending, and the kind of that request. */
   readonly status: OperationStatus;
+  readonly requestKind: PendingRequest['kind'];
   readonly request: (c: RecoveryContract, call: OperationCall) => Promise<string>;
   readonly resolve: (c: RecoveryContract, artifact: Artifact, call: OperationCall) => Promise<ChangeResult>;
 }
@@ -290,7 +293,7 @@ export class OperationDriver implements WriteFacade {
     if (authorizations.length === 0) {
       const targetKey = adapter.identityDigest(adapter.identityOfIntent(intent)).slice(0, 16);
       const pending = this.#requests.authorizationRequest(operationId, stepId, planDigest, prepared, call.binding, targetKey);
-      return changeResult(OperationStatus.REQUESTED, operationId, null, pending);
+      return changeResult(OperationStatus.REQUESTED, operationId, null, pendingRequest(PendingRequestKind.AUTHORIZATION, pending));
     }
     const [only] = authorizations;
     if (only === undefined || authorizations.length > 1) throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId });
@@ -302,7 +305,12 @@ export class OperationDriver implements WriteFacade {
     });
     call.committed = contract;
     const pending = this.#requests.confirmationRequest(contract, prepared.executionIntent, prepared.review, call.binding);
-    return changeResult(OperationStatus.AWAITING_CONFIRMATION, operationId, contract.contract_id, pending);
+    return changeResult(
+      OperationStatus.AWAITING_CONFIRMATION,
+      operationId,
+      contract.contract_id,
+      pendingRequest(PendingRequestKind.CONFIRMATION, pending),
+    );
   }
 
   /**
@@ -331,7 +339,9 @@ export class OperationDriver implements WriteFacade {
         call.operationId,
         (a) => a.kind === step.kind && a.contractId === id && (!step.byStateVersion || a.stateVersion === version),
       );
-      if (evidence.length === 0) return changeResult(step.status, call.operationId, id, await step.request(c, call));
+      if (evidence.length === 0) {
+        return changeResult(step.status, call.operationId, id, pendingRequest(step.requestKind, await step.request(c, call)));
+      }
       const [only] = evidence;
       if (only === undefined || evidence.length > 1)
         throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId: call.operationId, contractId: id });
@@ -352,6 +362,7 @@ export class OperationDriver implements WriteFacade {
         kind: ArtifactKind.CONFIRMATION,
         byStateVersion: false,
         status: OperationStatus.AWAITING_CONFIRMATION,
+        requestKind: PendingRequestKind.CONFIRMATION,
         request: async (c: RecoveryContract, call: OperationCall) => {
           const intent = this.#intentOf(c, call);
           const review = await this.#reviewForConfirmation(c, call);
@@ -365,6 +376,7 @@ export class OperationDriver implements WriteFacade {
         kind: reconciliation.evidence,
         byStateVersion: true,
         status: OperationStatus.RECONCILIATION_REQUIRED,
+        requestKind: PendingRequestKind.RECONCILIATION,
         request: (c: RecoveryContract, call: OperationCall) => this.#ensureReconciliationRequest(c, this.#boundAppliance(c, call)),
         resolve: async (c: RecoveryContract, artifact: Artifact, call: OperationCall) =>
           this.#committedResult(this.#gates.resumeReconciliation(artifact), call),
@@ -374,6 +386,7 @@ export class OperationDriver implements WriteFacade {
         kind: release.evidence,
         byStateVersion: true,
         status: OperationStatus.RECONCILIATION_REQUIRED,
+        requestKind: PendingRequestKind.RELEASE,
         request: async (c: RecoveryContract, call: OperationCall) => this.#requests.releaseRequest(c, this.#boundAppliance(c, call)),
         resolve: async (c: RecoveryContract, artifact: Artifact, call: OperationCall) =>
           this.#committedResult(this.#gates.releaseRollbackFailedReservation(artifact), call),
@@ -391,7 +404,7 @@ export class OperationDriver implements WriteFacade {
     const result = this.#committedResult(contract, call);
     if (!RECOVERY_KINDS.reconciliation.awaits(contract)) return result;
     const pending = await this.#ensureReconciliationRequest(contract, this.#boundAppliance(contract, call));
-    return changeResult(result.status, call.operationId, contract.contract_id, pending);
+    return changeResult(result.status, call.operationId, contract.contract_id, pendingRequest(PendingRequestKind.RECONCILIATION, pending));
   }
 
   /** The answer from a contract the store committed in this call (remembered for a later step's failure). */
@@ -517,16 +530,17 @@ export class OperationDriver implements WriteFacade {
   async emitRecoveryRequest(
     contractId: string,
     kind: RecoveryKind,
-  ): Promise<{ readonly contract: RecoveryContract; readonly pendingRequest: string; readonly alreadyPending: boolean }> {
+  ): Promise<{ readonly contract: RecoveryContract; readonly pendingRequest: PendingRequest; readonly alreadyPending: boolean }> {
     const c = this.#store.load(contractId);
     const k = RECOVERY_KINDS[kind];
     if (!k.awaits(c)) throw this.#refusals.refuse('ANOMALY', k.gate, { contractId });
     const name = k.requestName(c.contract_id, c.state_version);
-    if (this.#requests.has(name)) return Object.freeze({ contract: c, pendingRequest: name, alreadyPending: true });
+    // The recovery kinds are named as their requests are (reconciliation, release).
+    if (this.#requests.has(name)) return Object.freeze({ contract: c, pendingRequest: pendingRequest(kind, name), alreadyPending: true });
     const appliance = await this.#applianceOfContract(c);
     const pending =
       kind === 'release' ? this.#requests.releaseRequest(c, appliance) : await this.#ensureReconciliationRequest(c, appliance);
-    return Object.freeze({ contract: c, pendingRequest: pending, alreadyPending: false });
+    return Object.freeze({ contract: c, pendingRequest: pendingRequest(kind, pending), alreadyPending: false });
   }
 
   /**

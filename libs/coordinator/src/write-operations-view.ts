@@ -3,6 +3,8 @@ import { RecoveryState } from '@pfsense-mcp/state-machine';
 import type { OperationStatus } from './operation-outcome.js';
 import { statusOfContract } from './operation-outcome.js';
 import { confirmationRequestName, reconciliationRequestName, releaseRequestName } from './pending-request-names.js';
+import { PendingRequestKind, pendingRequest } from './pending-request.js';
+import type { PendingRequest } from './pending-request.js';
 
 /**
  * One write operation as the store knows it, for a client checking on its requests: ids, status, state and
@@ -20,8 +22,8 @@ export interface WriteOperationView {
   readonly createdAt: number;
   /** updated_at of its latest contract, UTC ms. */
   readonly updatedAt: number;
-  /** The outbox file (name only) the operator must sign next, when the server has written it; else null. */
-  readonly pendingRequest: string | null;
+  /** The request the operator must sign next (kind, outbox file name), when the server has written it; else null. */
+  readonly pendingRequest: PendingRequest | null;
 }
 
 export interface WriteOperationsQuery {
@@ -37,11 +39,13 @@ export interface WriteOperationsPage {
 }
 
 /** The request the operator must sign next for this contract, if one is due (by name; existence checked by the caller). */
-export function pendingRequestNameOf(c: RecoveryContract): string | null {
-  if (c.state === RecoveryState.PREPARED && c.confirmation === null) return confirmationRequestName(c.contract_id);
-  if (c.state === RecoveryState.RECONCILIATION) return reconciliationRequestName(c.contract_id, c.state_version);
+export function pendingRequestOf(c: RecoveryContract): PendingRequest | null {
+  if (c.state === RecoveryState.PREPARED && c.confirmation === null)
+    return pendingRequest(PendingRequestKind.CONFIRMATION, confirmationRequestName(c.contract_id));
+  if (c.state === RecoveryState.RECONCILIATION)
+    return pendingRequest(PendingRequestKind.RECONCILIATION, reconciliationRequestName(c.contract_id, c.state_version));
   if (c.state === RecoveryState.ROLLBACK_FAILED && c.reservation_release === null)
-    return releaseRequestName(c.contract_id, c.state_version);
+    return pendingRequest(PendingRequestKind.RELEASE, releaseRequestName(c.contract_id, c.state_version));
   return null;
 }
 
@@ -70,7 +74,7 @@ export function writeOperationsView(
   const page = groups.slice(query.offset, query.offset + query.limit).map((list): WriteOperationView => {
     const latest = latestOf(list);
     const first = list[0] as RecoveryContract;
-    const pending = pendingRequestNameOf(latest);
+    const pending = pendingRequestOf(latest);
     return Object.freeze({
       operationId: latest.operation_id,
       status: statusOfContract(latest),
@@ -79,7 +83,7 @@ export function writeOperationsView(
       attempts: list.length,
       createdAt: first.created_at,
       updatedAt: latest.updated_at,
-      pendingRequest: pending !== null && exists(pending) ? pending : null,
+      pendingRequest: pending !== null && exists(pending.file) ? pending : null,
     });
   });
   return Object.freeze({ operations: Object.freeze(page), total: groups.length });

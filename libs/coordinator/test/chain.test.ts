@@ -30,7 +30,7 @@ describe('alias description chain', () => {
     expect(r1.status).toBe(OperationStatus.REQUESTED);
     expect(r1.operationId).toMatch(/^op-[0-9a-f]{64}$/);
     expect(r1.contractId).toBeNull();
-    const authRequest = r1.pendingRequest as string;
+    const authRequest = r1.pendingRequest?.file as string;
     const request = readOutbox(world, authRequest);
     expect(request.kind).toBe('pfsense-mcp/authorization-request');
 
@@ -48,7 +48,7 @@ describe('alias description chain', () => {
     expect(r2.operationId).toBe(r1.operationId);
     const contractId = r2.contractId as string;
     expect(world.store.load(contractId).state).toBe(RecoveryState.PREPARED);
-    expect(readOutbox(world, r2.pendingRequest as string).kind).toBe('pfsense-mcp/confirmation-request');
+    expect(readOutbox(world, r2.pendingRequest?.file as string).kind).toBe('pfsense-mcp/confirmation-request');
     expect(world.ledger.calls).toBe(1);
 
     // resuming from the contract's durable state: no second contract, no second consumption
@@ -60,7 +60,7 @@ describe('alias description chain', () => {
     expect(nonGet(world)).toBe(0);
 
     // 3. the operator confirms with the CLI; the next call hands the contract to the executor: one PATCH, VERIFIED
-    const signedConfirmation = reviewAndSign(ring, 'confirmation', join(world.outbox, r2.pendingRequest as string), world.inbox);
+    const signedConfirmation = reviewAndSign(ring, 'confirmation', join(world.outbox, r2.pendingRequest?.file as string), world.inbox);
     expect(signedConfirmation.json?.kind).toBe('pfsense-mcp/confirmation');
     const r3 = await facade.requestChange('ALIAS_WRITE', input);
     expect(r3).toEqual({ status: OperationStatus.VERIFIED, operationId: r1.operationId, contractId, pendingRequest: null });
@@ -82,13 +82,13 @@ describe('alias description chain', () => {
     const r4 = await facade.requestChange('ALIAS_WRITE', input);
     expect(r4.status).toBe(OperationStatus.REQUESTED);
     expect(r4.operationId).toBe(r1.operationId);
-    expect(r4.pendingRequest).not.toBe(authRequest);
+    expect(r4.pendingRequest?.file).not.toBe(authRequest);
     expect(world.audit.events()).toEqual([]);
   });
 
   it('the signer refuses a tampered pending request (exit 4) and signs nothing; the untampered one passes review', async () => {
     const r = await world.driver.requestChange('ALIAS_WRITE', { alias_name: 'DMZ_HOSTS', description: 'DMZ (web only)' });
-    const original = join(world.outbox, r.pendingRequest as string);
+    const original = join(world.outbox, r.pendingRequest?.file as string);
     const text = readFileSync(original, 'utf8');
     expect(runSigner(['review', original, '--server-key', ring.files['server-request'].pub, '--json']).status).toBe(0);
     // An attacker on the way to the operator edits what the operator will see (the new description).
@@ -145,7 +145,7 @@ describe('alias description chain', () => {
     expect(r.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
     expect(r.operationId).toBe(operationId);
     // no authorization request was needed: only the confirmation request is in the outbox
-    expect(readdirSync(world.outbox)).toEqual([r.pendingRequest]);
+    expect(readdirSync(world.outbox)).toEqual([r.pendingRequest?.file]);
     expect(world.store.load(r.contractId as string).provenance.authorization_id).toBe(
       authorization.kind === 'pfsense-mcp/plan-authorization' ? authorization.payload.authorization_id : '',
     );

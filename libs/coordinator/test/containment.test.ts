@@ -27,9 +27,9 @@ async function signedInInbox(
 ): Promise<{ authz: PlanAuthorizationV2; request: PendingAuthorizationRequest }> {
   const r = await ask(description);
   expect(r.status).toBe(OperationStatus.REQUESTED);
-  const authz = signAuthorization(world, r.pendingRequest as string) as PlanAuthorizationV2;
+  const authz = signAuthorization(world, r.pendingRequest?.file as string) as PlanAuthorizationV2;
   putInbox(world, fileName, authz);
-  return { authz, request: readOutbox(world, r.pendingRequest as string) as PendingAuthorizationRequest };
+  return { authz, request: readOutbox(world, r.pendingRequest?.file as string) as PendingAuthorizationRequest };
 }
 
 /** The chained refusal rows of the store's audit, as class:gate. */
@@ -46,7 +46,7 @@ describe('containment is decided before consumption (real default limits)', () =
     await signedInInbox('Servers (first)', 'first.json');
     const prepared = await ask('Servers (first)');
     expect(prepared.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
-    putInbox(world, 'first-confirmation.json', signConfirmation(world, prepared.pendingRequest as string));
+    putInbox(world, 'first-confirmation.json', signConfirmation(world, prepared.pendingRequest?.file as string));
     expect((await ask('Servers (first)')).status).toBe(OperationStatus.VERIFIED);
     expect(patchCount(sim)).toBe(1);
 
@@ -77,7 +77,7 @@ describe('containment is decided before consumption (real default limits)', () =
       state: RecoveryState.PREPARED,
       provenance: { authorization_id: id },
     });
-    putInbox(world, 'second-confirmation.json', signConfirmation(world, second.pendingRequest as string));
+    putInbox(world, 'second-confirmation.json', signConfirmation(world, second.pendingRequest?.file as string));
     expect((await ask('Servers (second)')).status).toBe(OperationStatus.VERIFIED);
     expect((await aliasNow(sim, 'LAN_SERVERS'))?.descr).toBe('Servers (second)');
     expect(patchCount(sim)).toBe(2);
@@ -132,8 +132,8 @@ describe('containment is decided before consumption (real default limits)', () =
 
   it('a replay of a consumed authorization inside the cooldown is still a replay (ANOMALY/REPLAY), not containment', async () => {
     const r = await ask('Servers (replayed)');
-    const request = readOutbox(world, r.pendingRequest as string) as PendingAuthorizationRequest;
-    const authz = signAuthorization(world, r.pendingRequest as string) as PlanAuthorizationV2;
+    const request = readOutbox(world, r.pendingRequest?.file as string) as PendingAuthorizationRequest;
+    const authz = signAuthorization(world, r.pendingRequest?.file as string) as PlanAuthorizationV2;
     const attempt = () =>
       world.gatekeeper.authorizeAndCreate({
         fresh: world.freshRead('LAN_SERVERS'),

@@ -49,7 +49,7 @@ describe('one read pass', () => {
   it('a call presenting an authorization reads the binding and the target once each (simulator counters)', async () => {
     const r1 = await world.driver.requestChange(ALIAS_WRITE, input);
     expect(r1.status).toBe(OperationStatus.REQUESTED);
-    putInbox(world, 'authorization.json', signAuthorization(world, r1.pendingRequest as string));
+    putInbox(world, 'authorization.json', signAuthorization(world, r1.pendingRequest?.file as string));
     sim.control.resetCounters();
     const r2 = await world.driver.requestChange(ALIAS_WRITE, input);
     expect(r2.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
@@ -58,7 +58,7 @@ describe('one read pass', () => {
 
     // The confirmation call: the driver reads the binding only; then the executor's own reads (config
     // history first, then its authoritative alias read before the send).
-    putInbox(world, 'confirmation.json', signConfirmation(world, r2.pendingRequest as string));
+    putInbox(world, 'confirmation.json', signConfirmation(world, r2.pendingRequest?.file as string));
     sim.control.resetCounters();
     world.reads.calls.length = 0;
     const r3 = await world.driver.requestChange(ALIAS_WRITE, input);
@@ -72,9 +72,9 @@ describe('one read pass', () => {
 describe('the answer comes from what the store committed', () => {
   it('an applied change whose post-read and observation fail is reconciliation_required with its ids — never refused (issue 34 §2)', async () => {
     const r1 = await world.driver.requestChange(ALIAS_WRITE, input);
-    putInbox(world, 'authorization.json', signAuthorization(world, r1.pendingRequest as string));
+    putInbox(world, 'authorization.json', signAuthorization(world, r1.pendingRequest?.file as string));
     const r2 = await world.driver.requestChange(ALIAS_WRITE, input);
-    putInbox(world, 'confirmation.json', signConfirmation(world, r2.pendingRequest as string));
+    putInbox(world, 'confirmation.json', signConfirmation(world, r2.pendingRequest?.file as string));
     const contractId = r2.contractId as string;
 
     // The appliance applies the PATCH, then answers 503 to every alias read: the executor's post-read fails
@@ -101,7 +101,8 @@ describe('the answer comes from what the store committed', () => {
     sim.control.clearFaults();
     const r5 = await world.driver.requestChange(ALIAS_WRITE, input);
     expect(r5).toMatchObject({ status: OperationStatus.RECONCILIATION_REQUIRED, contractId });
-    expect(r5.pendingRequest).toMatch(/^reconciliation-request\./);
+    expect(r5.pendingRequest?.kind).toBe('reconciliation');
+    expect(r5.pendingRequest?.file).toMatch(/^reconciliation-request\./);
     expect(patchCount(sim)).toBe(1);
     expect(sim.control.count(ALIAS_PATH, 'PATCH')).toBe(1);
   });

@@ -30,7 +30,7 @@ interface Requested {
 async function requested(description = 'Servers (new)', aliasName = 'LAN_SERVERS'): Promise<Requested> {
   const r = await world.driver.requestChange('ALIAS_WRITE', { alias_name: aliasName, description });
   expect(r.status).toBe(OperationStatus.REQUESTED);
-  const file = r.pendingRequest as string;
+  const file = r.pendingRequest?.file as string;
   world.reads.calls.length = 0;
   return { request: readOutbox(world, file) as PendingAuthorizationRequest, file };
 }
@@ -295,7 +295,7 @@ describe('confirmAndHandoff', () => {
     // the driver writes the confirmation requests when asked again
     const ra = await world.driver.requestChange('ALIAS_WRITE', { alias_name: 'LAN_SERVERS', description: 'A side' });
     expect(ra.contractId).toBe(ca.contract_id);
-    const evidenceForA: Artifact = signConfirmation(world, ra.pendingRequest as string);
+    const evidenceForA: Artifact = signConfirmation(world, ra.pendingRequest?.file as string);
     const before = patchCount(sim);
     const error = await world.gatekeeper.confirmAndHandoff(cb.contract_id, evidenceForA, b.request.payload.execution_intent).then(
       () => null,
@@ -330,8 +330,8 @@ describe('the default refusal audit is the store chain (docs/DESIGN.md §6: a va
     const chained = await makeWorld(sim, { audit: 'store' });
     try {
       const r = await chained.driver.requestChange('ALIAS_WRITE', { alias_name: 'LAN_SERVERS', description: 'Servers (chained)' });
-      const request = readOutbox(chained, r.pendingRequest as string) as PendingAuthorizationRequest;
-      const authz = signAuthorization(chained, r.pendingRequest as string) as PlanAuthorizationV2;
+      const request = readOutbox(chained, r.pendingRequest?.file as string) as PendingAuthorizationRequest;
+      const authz = signAuthorization(chained, r.pendingRequest?.file as string) as PlanAuthorizationV2;
       const attemptHere = () =>
         chained.gatekeeper.authorizeAndCreate({
           fresh: chained.freshRead('LAN_SERVERS'),
@@ -345,7 +345,7 @@ describe('the default refusal audit is the store chain (docs/DESIGN.md §6: a va
       await adminSetDescription(sim, 0, 'someone else');
       await expect(attemptHere()).rejects.toBeInstanceOf(CoordinatorRefusedError);
       // ANOMALY: a wrong-role key (pure gate), then a replay after the target is back and one contract exists
-      const wrongRole = signWith({ request, file: r.pendingRequest as string }, chained.keys.confirmation);
+      const wrongRole = signWith({ request, file: r.pendingRequest?.file as string }, chained.keys.confirmation);
       await expect(
         chained.gatekeeper.authorizeAndCreate({
           fresh: chained.freshRead('LAN_SERVERS'),

@@ -77,7 +77,7 @@ describe('inbox discovery fails closed', () => {
   async function pendingAndAuthorization() {
     const r = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r.status).toBe(OperationStatus.REQUESTED);
-    return { file: r.pendingRequest as string, authz: signAuthorization(world, r.pendingRequest as string) };
+    return { file: r.pendingRequest?.file as string, authz: signAuthorization(world, r.pendingRequest?.file as string) };
   }
 
   async function expectRefusedAndUntouched(names: readonly string[]) {

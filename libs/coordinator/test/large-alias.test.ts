@@ -81,7 +81,7 @@ describe('an alias of MAX_ALIAS_MEMBERS members at the byte bound', () => {
 
     const r1 = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r1.status).toBe(OperationStatus.REQUESTED);
-    const requestFile = join(world.outbox, r1.pendingRequest as string);
+    const requestFile = join(world.outbox, r1.pendingRequest?.file as string);
 
     // The operator's review stays readable: a count and a digest, not 20,000 lines; --members lists them all.
     const shown = runSigner(['review', requestFile, '--server-key', ring.files['server-request'].pub]);
@@ -103,7 +103,7 @@ describe('an alias of MAX_ALIAS_MEMBERS members at the byte bound', () => {
     expect(r2.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
     expect(world.store.load(r2.contractId as string).state).toBe(RecoveryState.PREPARED);
 
-    reviewAndSign(ring, 'confirmation', join(world.outbox, r2.pendingRequest as string), world.inbox);
+    reviewAndSign(ring, 'confirmation', join(world.outbox, r2.pendingRequest?.file as string), world.inbox);
     const r3 = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r3.status).toBe(OperationStatus.VERIFIED);
     expect(patchCount(sim)).toBe(1);

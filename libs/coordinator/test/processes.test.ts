@@ -26,8 +26,8 @@ const RACERS = 6;
 async function signedRequest(): Promise<{ request: PendingAuthorizationRequest; authz: PlanAuthorizationV2 }> {
   const r = await world.driver.requestChange('ALIAS_WRITE', input);
   expect(r.status).toBe(OperationStatus.REQUESTED);
-  const request = readOutbox(world, r.pendingRequest as string) as PendingAuthorizationRequest;
-  return { request, authz: signAuthorization(world, r.pendingRequest as string) as PlanAuthorizationV2 };
+  const request = readOutbox(world, r.pendingRequest?.file as string) as PendingAuthorizationRequest;
+  return { request, authz: signAuthorization(world, r.pendingRequest?.file as string) as PlanAuthorizationV2 };
 }
 
 /**
@@ -116,7 +116,7 @@ describe('coordinator processes', () => {
       for (const description of ['Servers (left)', 'Servers (right)']) {
         const r = await strict.driver.requestChange('ALIAS_WRITE', { alias_name: 'LAN_SERVERS', description });
         expect(r.status).toBe(OperationStatus.REQUESTED);
-        const authz = signAuthorization(strict, r.pendingRequest as string) as PlanAuthorizationV2;
+        const authz = signAuthorization(strict, r.pendingRequest?.file as string) as PlanAuthorizationV2;
         putInbox(strict, `${description.includes('left') ? 'left' : 'right'}.json`, authz);
         signed.push({ description, id: authz.payload.authorization_id });
       }

@@ -34,10 +34,10 @@ const nonGetReads = () => world.reads.calls.filter((c) => c.method !== 'GET').le
 /** request → sign (CLI) → PREPARED → sign the confirmation (CLI): the next call hands over to the executor. */
 async function confirmedInInbox(): Promise<ChangeResult> {
   const r1 = await world.driver.requestChange('ALIAS_WRITE', input);
-  reviewAndSign(ring, 'plan-authorization', join(world.outbox, r1.pendingRequest as string), world.inbox);
+  reviewAndSign(ring, 'plan-authorization', join(world.outbox, r1.pendingRequest?.file as string), world.inbox);
   const r2 = await world.driver.requestChange('ALIAS_WRITE', input);
   expect(r2.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
-  reviewAndSign(ring, 'confirmation', join(world.outbox, r2.pendingRequest as string), world.inbox);
+  reviewAndSign(ring, 'confirmation', join(world.outbox, r2.pendingRequest?.file as string), world.inbox);
   return r2;
 }
 
@@ -58,7 +58,7 @@ async function lostForward(
   // Asked again: the executor's read-only observation, and a server-signed pending request in the outbox.
   const r4 = await world.driver.requestChange('ALIAS_WRITE', input);
   expect(r4.status).toBe(OperationStatus.RECONCILIATION_REQUIRED);
-  const requestFile = r4.pendingRequest as string;
+  const requestFile = r4.pendingRequest?.file as string;
   expect(requestFile).toMatch(/^reconciliation-request\./);
   const request = verifyPendingRequest(readOutbox(world, requestFile), {
     serverAuthorities: serverAuthorities(world.keys),
@@ -89,7 +89,7 @@ async function lostForward(
       : { class: 'NONE', reason: null, new_count: 0, new_times: [], change_note: null, descriptions_digest: null },
   );
   // asking again writes nothing new; nothing was sent while observing
-  expect((await world.driver.requestChange('ALIAS_WRITE', input)).pendingRequest).toBe(requestFile);
+  expect((await world.driver.requestChange('ALIAS_WRITE', input)).pendingRequest).toEqual({ kind: 'reconciliation', file: requestFile });
   expect(sends()).toBe(sendsBefore);
   expect(world.reads.calls.length).toBeGreaterThan(readsBefore);
   return { contractId, requestFile };
@@ -177,7 +177,7 @@ describe('ROLLBACK_FAILED release', () => {
 
     const r4 = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r4).toMatchObject({ status: OperationStatus.RECONCILIATION_REQUIRED, contractId });
-    const releaseRequest = r4.pendingRequest as string;
+    const releaseRequest = r4.pendingRequest?.file as string;
     expect(releaseRequest).toMatch(/^release-request\./);
     expectBoundToContract(readOutbox(world, releaseRequest).payload, contractId);
     const sendsBefore = sends();

@@ -179,10 +179,10 @@ export const writeLifecycleBenchmark: Benchmark = {
       for (let i = 0; i < LIFECYCLES; i += 1) {
         const input = { alias_name: `BENCH_${LIFECYCLES + i}`, description: `via library ${i}` };
         const t = performance.now();
-        sign((await driver.requestChange('ALIAS_WRITE', input)).pendingRequest, (r) =>
+        sign((await driver.requestChange('ALIAS_WRITE', input)).pendingRequest?.file ?? null, (r) =>
           createPlanAuthorizationFromRequest(r as PendingAuthorizationRequest, auth, { issuedAt: Date.now() }),
         );
-        sign((await driver.requestChange('ALIAS_WRITE', input)).pendingRequest, (r) =>
+        sign((await driver.requestChange('ALIAS_WRITE', input)).pendingRequest?.file ?? null, (r) =>
           createConfirmationEvidence(r as PendingConfirmationRequest, conf, { issuedAt: Date.now() }),
         );
         const done = await driver.requestChange('ALIAS_WRITE', input);

@@ -57,7 +57,7 @@ export const writeOutboxBenchmark: Benchmark = Object.freeze({
       const { driver, outbox } = path;
       const input = { alias_name: 'LAN_SERVERS', description: 'benchmarked description' };
       const first = await driver.requestChange('ALIAS_WRITE', input);
-      const own = first.pendingRequest;
+      const own = first.pendingRequest?.file ?? null;
       const parts = own === null ? null : parseAuthorizationRequestName(own);
       if (own === null || parts === null) throw new Error('bench: no pending authorization request was written');
 
@@ -84,7 +84,7 @@ export const writeOutboxBenchmark: Benchmark = Object.freeze({
           const t0 = performance.now();
           const r = await driver.requestChange('ALIAS_WRITE', input);
           times.push(performance.now() - t0);
-          if (r.pendingRequest !== own) throw new Error('bench: the call did not resume its own request');
+          if (r.pendingRequest?.file !== own) throw new Error('bench: the call did not resume its own request');
         }
         const m = median(times);
         ctx.note(`write-outbox: ${size} files → median ${m.toFixed(2)} ms`);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { CallToolResult, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { CoordinatorInputError, OperationStatus } from '@pfsense-mcp/coordinator';
+import { CoordinatorInputError, HumanStep, OperationStatus, nextHumanStep } from '@pfsense-mcp/coordinator';
 import type { ChangeResult, WriteFacade } from '@pfsense-mcp/coordinator';
 import { writeToolAnnotations } from './tool-annotations.js';
 import { ToolCallError, ToolErrorCode, toolErrorText } from './tool-error-code.js';
@@ -69,38 +69,31 @@ function signSteps(file: string, paths: WriteToolPaths, role: string, extra: str
   );
 }
 
-/** What the human does next, per status (the result never carries a digest or the approval prefix). */
+/** What the human does next (the coordinator's nextHumanStep, in this tool's words; never a digest or the approval prefix). */
 export function nextStepOf(result: ChangeResult, pendingPath: string | null, paths: WriteToolPaths): string {
-  const name = result.pendingRequest ?? '';
-  switch (result.status) {
-    case OperationStatus.REQUESTED:
-      return `Waiting for a human to authorize this change. ${signSteps(pendingPath ?? 'the pending request', paths, 'plan-authorization', '')}`;
-    case OperationStatus.AWAITING_CONFIRMATION:
-      return pendingPath === null
-        ? "The change is authorized and waits for the operator's confirmation. Call this tool again with the same arguments."
-        : `The change is authorized; a human must now confirm it (this is what lets it be sent, once). ${signSteps(pendingPath, paths, 'confirmation', '')}`;
-    case OperationStatus.VERIFIED:
+  const file = pendingPath ?? 'the pending request';
+  switch (nextHumanStep(result.status, result.pendingRequest)) {
+    case HumanStep.SIGN_AUTHORIZATION:
+      return `Waiting for a human to authorize this change. ${signSteps(file, paths, 'plan-authorization', '')}`;
+    case HumanStep.ASK_AGAIN:
+      return "The change is authorized and waits for the operator's confirmation. Call this tool again with the same arguments.";
+    case HumanStep.SIGN_CONFIRMATION:
+      return `The change is authorized; a human must now confirm it (this is what lets it be sent, once). ${signSteps(file, paths, 'confirmation', '')}`;
+    case HumanStep.NOTHING:
       return 'The change was sent once and verified by re-reading the alias on the appliance. Nothing to sign.';
-    case OperationStatus.RECONCILIATION_REQUIRED:
-      if (pendingPath !== null && name.startsWith('release-request.')) {
-        return (
-          'NOT done: the rollback failed and the alias stays reserved until a human releases it. ' +
-          signSteps(pendingPath, paths, 'reconciliation', '')
-        );
-      }
-      if (pendingPath !== null) {
-        return (
-          'NOT done: the outcome of the change is uncertain and it is never resent. A human must look at the alias on the appliance and record what they saw. ' +
-          signSteps(
-            pendingPath,
-            paths,
-            'reconciliation',
-            ' --outcome APPLIED|NOT_APPLIED (what you observed; if you do not know, do not sign)',
-          )
-        );
-      }
+    case HumanStep.SIGN_RELEASE:
+      return (
+        'NOT done: the rollback failed and the alias stays reserved until a human releases it. ' +
+        signSteps(file, paths, 'reconciliation', '')
+      );
+    case HumanStep.SIGN_RECONCILIATION:
+      return (
+        'NOT done: the outcome of the change is uncertain and it is never resent. A human must look at the alias on the appliance and record what they saw. ' +
+        signSteps(file, paths, 'reconciliation', ' --outcome APPLIED|NOT_APPLIED (what you observed; if you do not know, do not sign)')
+      );
+    case HumanStep.SETTLING:
       return 'NOT done: the change is in flight or its outcome is being settled. Call this tool again with the same arguments later; the operator can inspect the write directory with `pfsense-mcp admin`.';
-    case OperationStatus.REFUSED:
+    case HumanStep.CLOSED:
       return 'Refused. The operator can inspect the write directory with `pfsense-mcp admin`.';
   }
 }
@@ -116,7 +109,7 @@ export function writeToolOutputOf(result: ChangeResult, paths: WriteToolPaths): 
       next_step: nextStepOf(result, null, paths),
     };
   }
-  const pendingPath = result.pendingRequest === null ? null : join(paths.outboxDirectory, result.pendingRequest);
+  const pendingPath = result.pendingRequest === null ? null : join(paths.outboxDirectory, result.pendingRequest.file);
   return {
     status: result.status,
     operation_id: result.operationId,
