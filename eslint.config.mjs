@@ -50,7 +50,7 @@ const depConstraints = [
   { sourceTag: 'layer:lint-rules', onlyDependOnLibsWithTags: ['layer:lint-rules'] },
 ];
 
-// One no-restricted-imports block per layer: confined external packages (better-sqlite3/kysely, @noble/*, got),
+// One no-restricted-imports block per layer: confined external packages (better-sqlite3/kysely, @noble/*, the MCP SDK),
 // no reaching into another project's files past its public entry, and the executor-only store entry.
 const projectNames = LAYERS.map((l) => l.name).join('|');
 const EXECUTOR_ENTRY = '@pfsense-mcp/contract-store/executor';

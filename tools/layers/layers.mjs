@@ -147,7 +147,6 @@ export const LAB_RUNTIME_FACTORY = Object.freeze({
 export const CONFINED_PACKAGES = Object.freeze([
   { packages: ['better-sqlite3', 'kysely'], onlyIn: ['contract-store'] },
   { packages: ['@noble/curves', '@noble/hashes'], onlyIn: ['crypto'] },
-  { packages: ['got'], onlyIn: ['transports'] },
   // The MCP SDK — the v2 server and client, and the v1 SDK whose client keeps proving 2025-era hosts in one
   // e2e suite — belongs to the MCP server (its tests and the demo script included); repo-checks drives the
   // packed program with the client.

@@ -11,7 +11,7 @@ const WRITE_PATH_LIBS = ['@pfsense-mcp/transports', '@pfsense-mcp/write-client',
 /** Node modules that do I/O (with or without the node: prefix, and their subpaths such as fs/promises). */
 const NODE_IO_MODULES = ['http', 'https', 'http2', 'net', 'tls', 'dgram', 'dns', 'fs', 'child_process'];
 /** HTTP client packages (with any subpath). */
-const HTTP_CLIENT_PACKAGES = ['got', 'undici'];
+const HTTP_CLIENT_PACKAGES = ['undici'];
 
 const NETWORK_GLOBALS = new Set(['fetch', 'WebSocket', 'XMLHttpRequest']);
 const TRANSPORT_VERBS = new Set(['send', 'request', 'post', 'put', 'patch', 'delete', 'get']);

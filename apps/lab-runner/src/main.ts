@@ -1,6 +1,7 @@
 // pfsense-mcp-lab: the closed lab runner (docs/DESIGN.md §7). With PFSENSE_MCP_LAB_WORKER=1 and an IPC channel the
 // same bundle is a G scenario's worker process (its job comes over IPC only).
 import { fileURLToPath } from 'node:url';
+import { endQuietlyOnBrokenPipe } from '@pfsense-mcp/foundation';
 import { UsageError, parseCliArgs } from './cli-args.js';
 import { HELP_TEXT, listText } from './help-text.js';
 import { GATE_LEASE_MS, LabGateError, requestGate } from './appliance-gate.js';
@@ -36,7 +37,13 @@ function interruption() {
 }
 
 async function runCli(argv: readonly string[]): Promise<number> {
-  const out = { write: (t: string) => void process.stdout.write(t), isTTY: process.stdout.isTTY === true };
+  // `npm run -s lab -- --list | head`: once the reader went away, stdout is left alone and the run finishes with
+  // its usual exit code (never cut short mid-scenario: the candidate must be brought back).
+  let stdoutGone = false;
+  endQuietlyOnBrokenPipe(process.stdout, () => {
+    stdoutGone = true;
+  });
+  const out = { write: (t: string) => void (stdoutGone || process.stdout.write(t)), isTTY: process.stdout.isTTY === true };
   const err = { write: (t: string) => void process.stderr.write(t), isTTY: process.stderr.isTTY === true };
   let command;
   try {

@@ -106,7 +106,7 @@ describe('the built program', () => {
       '--scenarios',
       '--resume',
       'reconciliation_public_key_file',
-      '4 stopped for the owner',
+      "4   stopped for the owner's signature",
       '--help',
       'nx run lab-runner:run',
       'throw-away',

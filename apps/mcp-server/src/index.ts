@@ -24,7 +24,7 @@ export { classifyToolError } from './runtime/server/classify-tool-error.js';
 export { buildReadClient, type ReadClientHandle, type TransportLimits } from './runtime/server/build-read-client.js';
 export { readApiKey } from './runtime/config/read-api-key.js';
 export { startDemoSimulator, type DemoSimulator } from './runtime/startup/run-demo.js';
-export { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from './runtime/startup/server-identity.js';
+export { SERVER_NAME, SERVER_VERSION, serverTitle } from './runtime/startup/server-identity.js';
 export { ToolErrorCode, ToolCallError, TOOL_ERROR_MESSAGES, toolErrorText } from './tools/tool-error-code.js';
 export { boundResultSize, MAX_RESULT_BYTES } from './tools/bound-result-size.js';
 export { rememberSerializedJson, serializedJsonOf } from './tools/serialized-json.js';

@@ -8,7 +8,7 @@ import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ALIASES, openDriver, SIM_DATA } from './support/admin-driver.js';
 import type { Driver } from './support/admin-driver.js';
-import { ensureBuilt } from './support/built-server.js';
+import { connectBuilt, ensureBuilt } from './support/built-server.js';
 import { confirmAndRun as signAndRun, setUpDriverHost, type DriverHost } from './support/driver-host.js';
 import { runAdminAsync } from './support/run-admin.js';
 import type { ProgramRun as Run } from './support/run-program.js';
@@ -129,10 +129,30 @@ describe('admin rollback', () => {
     expect(missing.status).toBe(1);
     expect(JSON.stringify(missing.json['error'])).toContain('PFSENSE_URL');
     sim.control.resetCounters();
-    const r = await ok(admin(['rollback', v.contractId, '--dir', s.dir, '--json']));
-    expect(r.json).toMatchObject({ ok: true, contract_id: v.contractId, state: 'ROLLED_BACK' });
+    const r = await ok(admin(['rollback', v.contractId, '--dir', s.dir]));
+    // Plain words, not the state machine's names (issue 36 item 2).
+    expect(r.stdout.trim()).toBe(`rolled back ${v.contractId}: the old description is back on the appliance (read back and checked)`);
     expect(sim.control.count(ALIAS_PATH, 'PATCH')).toBe(1);
     expect(await aliasDescr('LAN_SERVERS')).toBe(original);
+    // Applied and undone is `rolled_back`, never `refused`: in `admin status` and in the MCP operations view.
+    const status = await ok(admin(['status', '--dir', s.dir, '--all', '--json']));
+    expect(status.json['contracts']).toEqual([
+      expect.objectContaining({ contract_id: v.contractId, state: 'ROLLED_BACK', mcp_status: 'rolled_back' }),
+    ]);
+    const server = await connectBuilt({ ...applianceEnv(), PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: s.dir });
+    try {
+      const listed = (await server.client.callTool({ name: 'pfsense_get_write_operations', arguments: {} })).structuredContent as {
+        data: Record<string, unknown>[];
+      };
+      expect(listed.data).toEqual([
+        expect.objectContaining({ contract_id: v.contractId, contract_state: 'ROLLED_BACK', status: 'rolled_back' }),
+      ]);
+      expect(String(listed.data[0]?.['next_step'])).toContain('rolled back');
+    } finally {
+      await server.close();
+    }
+    const r2 = await ok(admin(['status', '--dir', s.dir, '--all']));
+    expect(r2.stdout).toContain('rolled_back');
     const again = await admin(['rollback', '--dir', s.dir, v.contractId, '--json']);
     expect(again.status).toBe(1);
     expect(again.json['error']).toMatchObject({ code: 'WRONG_STATE' });

@@ -14,7 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { MAX_ARTIFACT_BYTES, createPlanAuthorizationV2, encodeArtifact } from '@pfsense-mcp/authorization';
 import { bytesToHex } from '@pfsense-mcp/canonical';
 import { generateEd25519KeyPair, keyIdOf } from '@pfsense-mcp/crypto';
@@ -56,11 +56,16 @@ function operatorKey(dirForPub: string, name: string): { privateKey: Uint8Array;
 }
 
 const digestA = 'a'.repeat(64);
-function planAuthorization(key: { privateKey: Uint8Array }, issuedAt = Date.now(), expiresAt = Date.now() + 600_000): string {
+function planAuthorization(
+  key: { privateKey: Uint8Array },
+  issuedAt = Date.now(),
+  expiresAt = Date.now() + 600_000,
+  planDigest = digestA,
+): string {
   return encodeArtifact(
     createPlanAuthorizationV2(
       {
-        planDigest: digestA,
+        planDigest,
         steps: [{ step_id: 'step-1', execution_intent_digest: 'b'.repeat(64) }],
         riskClass: 'low',
         issuedAt,
@@ -226,9 +231,19 @@ describe('every command refuses a DIR that is not owner-only or not laid out by 
     const gone = init();
     rmSync(join(gone, 'store', 'consumption.sqlite'));
     for (const c of commands(gone)) expectRefusal(admin(c), 'WRITE_DIR_NOT_FOUND');
+    // A folder init never made says first to run init, not the first rule it breaks (issue 36 item 9).
     const bare = fresh();
     mkdirSync(bare, { mode: 0o700 });
-    for (const c of commands(bare)) expectRefusal(admin(c), 'WRITE_DIR_NOT_FOUND');
+    for (const c of commands(bare)) expectRefusal(admin(c), 'WRITE_DIR_NOT_INITIALIZED');
+    const made = fresh();
+    mkdirSync(made, { mode: 0o755 });
+    chmodSync(made, 0o755);
+    for (const c of [['status', '--dir', made], ...commands(made)]) {
+      const r = admin([...c.filter((a) => a !== '--json')]);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`run \`pfsense-mcp admin init --dir ${made}\``);
+      expect(r.stderr).not.toContain('0700');
+    }
   });
 
   it.skipIf(process.getuid?.() !== 0)('a file owned by another user (run as root: chown)', () => {
@@ -332,9 +347,18 @@ describe('admin inbox add', () => {
     const again = admin(['--dir', dir, '--json', 'inbox', 'add', file]);
     expectRefusal(again, 'ALREADY_INSTALLED');
     expect(readdirSync(join(dir, 'inbox'))).toHaveLength(1);
-    expect(admin(['inbox', 'add', '--dir', dir, artifactFile(planAuthorization(pa))]).stdout).toContain(
-      'installed pfsense-mcp/plan-authorization',
-    );
+    // A second signed answer to the same request (another signature of the same plan) is refused at install time,
+    // naming the file installed first; that one stays (issue 36 item 1).
+    const second = admin(['inbox', 'add', '--dir', dir, artifactFile(planAuthorization(pa, Date.now() - 1000)), '--json']);
+    expectRefusal(second, 'ALREADY_ANSWERED');
+    expect(String((second.json['error'] as { message: string }).message)).toContain(installed);
+    expect(second.stderr).toContain(`answers the same request as ${installed}`);
+    expect(readdirSync(join(dir, 'inbox'))).toEqual([basename(installed)]);
+    // An answer to another request installs beside it.
+    expect(
+      admin(['inbox', 'add', '--dir', dir, artifactFile(planAuthorization(pa, undefined, undefined, 'c'.repeat(64)))]).stdout,
+    ).toContain('installed pfsense-mcp/plan-authorization');
+    expect(readdirSync(join(dir, 'inbox'))).toHaveLength(2);
   });
 
   it('refuses tampered, unpinned, wrong-role, expired, future, relabelled, malformed and symlinked files; installs nothing', () => {

@@ -128,6 +128,28 @@ describe('--check-config', () => {
     expect(sets.stdout).toContain('PFSENSE_TOOLSETS: "nope" is not a toolset');
   });
 
+  it('a key-file problem is its own FAILED line, and the one verdict comes last (issue 36 item 7)', async () => {
+    const run = await runBuilt(
+      { PFSENSE_URL: 'http://127.0.0.1:9', PFSENSE_API_KEY_FILE: '/nonexistent/key', PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' },
+      ['--check-config'],
+    );
+    expect(run.code).toBe(1);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(line(run, 'configuration')).toMatch(/ok$/);
+    expect(line(run, 'api key file')).toMatch(/^ *api key file +FAILED: PFSENSE_API_KEY_FILE /);
+    expect(lines.filter((l) => /^ *(configuration|result) /.test(l))).toEqual(['  configuration   ok', '  result          FAILED']);
+    expect(lines[lines.length - 1]).toBe('  result          FAILED');
+    // A configuration that fails: its line, then the verdict.
+    const bad = await runBuilt({ PFSENSE_URL: 'http://127.0.0.1:9', PFSENSE_API_KEY_FILE: '/k', PFSENSE_PROFILE: 'root' }, [
+      '--check-config',
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout.trimEnd().split('\n').slice(-2)).toEqual([
+      expect.stringMatching(/^ {2}configuration {3}FAILED: PFSENSE_PROFILE/),
+      '  result          FAILED',
+    ]);
+  });
+
   it('names the selected toolsets and counts their tools', async () => {
     const run = await check({}, { PFSENSE_TOOLSETS: 'firewall,nat,diagnostics' });
     expect(run.code).toBe(0);

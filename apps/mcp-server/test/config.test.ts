@@ -61,6 +61,10 @@ describe('loadConfig', () => {
       [{ ...base, PFSENSE_PROFILE: 'Auditor' }, 'PFSENSE_PROFILE', 'UNKNOWN_PROFILE'],
       [{ ...base, PFSENSE_LOG_LEVEL: 'verbose' }, 'PFSENSE_LOG_LEVEL', 'INVALID_VALUE'],
       [{ ...base, PFSENSE_ALLOW_HTTP_LOOPBACK: 'maybe' }, 'PFSENSE_ALLOW_HTTP_LOOPBACK', 'INVALID_VALUE'],
+      // Exactly true or false, everywhere (issue 36 item 8).
+      [{ ...base, PFSENSE_ALLOW_HTTP_LOOPBACK: '1' }, 'PFSENSE_ALLOW_HTTP_LOOPBACK', 'INVALID_VALUE'],
+      [{ ...base, PFSENSE_ALLOW_HTTP_LOOPBACK: 'yes' }, 'PFSENSE_ALLOW_HTTP_LOOPBACK', 'INVALID_VALUE'],
+      [{ ...base, PFSENSE_ALLOW_HTTP_LOOPBACK: 'TRUE' }, 'PFSENSE_ALLOW_HTTP_LOOPBACK', 'INVALID_VALUE'],
       [{ ...base, PFSENSE_URL: `https://${'a'.repeat(5000)}` }, 'PFSENSE_URL', 'INVALID_VALUE'],
     ];
     for (const [env, variable, code] of cases) {
@@ -155,6 +159,18 @@ describe('PFSENSE_ALLOWED_TOOLS', () => {
     }
     expect(fail({ ...base, PFSENSE_ALLOWED_TOOLS: 'pfsense_get_firewall_aliasez' }).message).toContain('"pfsense_get_firewall_aliasez"');
     expect(fail({ ...base, PFSENSE_ALLOWED_TOOLS: 'sk-LIVE secret!' }).message).not.toContain('secret');
+    // A near miss names the tool meant; stray text gets no suggestion (issue 36 item 8).
+    expect(fail({ ...base, PFSENSE_ALLOWED_TOOLS: 'pfsense_get_firewall_aliasez' }).message).toContain(
+      '(did you mean pfsense_get_firewall_aliases?)',
+    );
+    expect(fail({ ...base, PFSENSE_ALLOWED_TOOLS: 'pfsense_mcp_inf' }).message).toContain('(did you mean pfsense_mcp_info?)');
+    expect(fail({ ...base, PFSENSE_ALLOWED_TOOLS: 'completely_unrelated' }).message).not.toContain('did you mean');
+  });
+
+  it('names every missing required variable at once', () => {
+    const both = fail({ PFSENSE_PROFILE: 'auditor' });
+    expect(both.message).toBe('PFSENSE_URL and PFSENSE_API_KEY_FILE are required');
+    expect(fail({ ...base, PFSENSE_URL: undefined }).message).toBe('PFSENSE_URL is required');
   });
 });
 

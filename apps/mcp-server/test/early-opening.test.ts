@@ -281,6 +281,9 @@ describe('the built program', () => {
         const [late] = await server.repliesTo(4);
         expect(early?.result).toEqual(late?.result);
         expect((early?.result?.['tools'] as unknown[]).length).toBe(era === 'legacy' ? 95 : 3);
+        // 2026-07-28 gives the list its time-to-live (tool-list-cache-hint.ts); a 2025 result has no cache fields.
+        const cache = { ttlMs: early?.result?.['ttlMs'], cacheScope: early?.result?.['cacheScope'] };
+        expect(cache).toEqual(era === 'legacy' ? { ttlMs: undefined, cacheScope: undefined } : { ttlMs: 3_600_000, cacheScope: 'private' });
         expect(server.replies.map((r) => r.id)).toEqual([1, 2, 3, 4]);
       } finally {
         await server.close();

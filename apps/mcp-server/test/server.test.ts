@@ -46,6 +46,7 @@ describe.each(ERAS)('MCP server over the in-process simulator (auditor, %s era)'
       write_runtime_enabled: false,
       write_artifact_files: null,
       write_artifacts_warning: false,
+      write_clock_blocked_until: null,
     });
     // every toolset is selected when PFSENSE_TOOLSETS is unset, and together they hold every READ tool
     expect(toolsets.every((t) => t.selected)).toBe(true);

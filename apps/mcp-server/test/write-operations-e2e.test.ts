@@ -3,6 +3,7 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDriver } from './support/admin-driver.js';
 import { connectBuilt, ensureBuilt, writeKeyFile } from './support/built-server.js';
 import { signIntoInbox } from './support/sign-into-inbox.js';
 import { initTestWriteDirectory, type TestWriteDirectory } from './support/test-write-directory.js';
@@ -38,6 +39,8 @@ describe('pfsense_get_write_operations through the built server', () => {
     try {
       const names = (await server.client.listTools()).tools.map((t) => t.name);
       expect(names).toEqual(expect.arrayContaining([WRITE_TOOL, 'pfsense_get_write_operations']));
+      // The title names the profile: never "read-only" while the write tool is listed (issue 36 item 11).
+      expect(server.client.getServerVersion()?.title).toBe('pfSense (profile write_protected)');
       const description = 'E2E-SENTINEL description';
       const r1 = await callWrite(server.client, { alias_name: 'DMZ_HOSTS', description });
       expect(r1.status).toBe('requested');
@@ -67,6 +70,80 @@ describe('pfsense_get_write_operations through the built server', () => {
       expect(server.stderr()).not.toContain('E2E-SENTINEL');
     } finally {
       await server.close();
+    }
+  });
+
+  it('says when the earlier request for the same change expired unanswered, with its time, and that a new one was written (issue 36 item 5)', async () => {
+    const fresh = await initTestWriteDirectory();
+    // The first request is written two hours "ago" (the write path in this process, its clock behind): it expired an hour ago.
+    const earlier = await openDriver(fresh.layout.dir, { url: sim.url, apiKey: READ_KEY }, { clockOffsetMs: -2 * 3_600_000 });
+    const first = await earlier.request('DMZ_HOSTS', 'EXPIRY-SENTINEL');
+    earlier.close();
+    expect(first.status).toBe('requested');
+    const expiredAt = Number(/\.(\d+)\.json$/.exec(first.pendingRequest?.file ?? '')?.[1]);
+    expect(expiredAt).toBeLessThan(Date.now());
+    const server = await connectBuilt({
+      PFSENSE_URL: sim.url,
+      PFSENSE_API_KEY_FILE: keyFile,
+      PFSENSE_ALLOW_HTTP_LOOPBACK: 'true',
+      PFSENSE_PROFILE: 'write_protected',
+      PFSENSE_WRITE_DIR: fresh.layout.dir,
+    });
+    try {
+      const again = await callWrite(server.client, { alias_name: 'DMZ_HOSTS', description: 'EXPIRY-SENTINEL' });
+      expect(again.status).toBe('requested');
+      expect(again.operation_id).toBe(first.operationId);
+      expect(again.pending_request).not.toContain(first.pendingRequest?.file as string);
+      expect(again).toMatchObject({ earlier_request_expired_at: new Date(expiredAt).toISOString() });
+      expect(again.next_step).toContain(`expired unanswered at ${new Date(expiredAt).toISOString()}; a new one was written`);
+      // Asked once more, the new request is simply pending: nothing expired since.
+      const third = await callWrite(server.client, { alias_name: 'DMZ_HOSTS', description: 'EXPIRY-SENTINEL' });
+      expect(third.pending_request).toBe(again.pending_request);
+      expect(third).not.toHaveProperty('earlier_request_expired_at');
+    } finally {
+      await server.close();
+      fresh.cleanup();
+    }
+  });
+
+  it('lists operations still waiting for their first signature as requested, with the file to sign and the next step (issue 36 item 3)', async () => {
+    const fresh = await initTestWriteDirectory();
+    const server = await connectBuilt({
+      PFSENSE_URL: sim.url,
+      PFSENSE_API_KEY_FILE: keyFile,
+      PFSENSE_ALLOW_HTTP_LOOPBACK: 'true',
+      PFSENSE_PROFILE: 'write_protected',
+      PFSENSE_WRITE_DIR: fresh.layout.dir,
+    });
+    try {
+      const asked = [];
+      for (const alias_name of ['LAN_SERVERS', 'WEB_PORTS', 'DMZ_HOSTS']) {
+        const r = await callWrite(server.client, { alias_name, description: `PENDING-SENTINEL ${alias_name.toLowerCase()}` });
+        expect(r.status).toBe('requested');
+        asked.push(r);
+      }
+      const listed = await server.client.callTool({ name: 'pfsense_get_write_operations', arguments: {} });
+      expect(listed.isError).toBeFalsy();
+      const out = listed.structuredContent as { data: Record<string, unknown>[]; total: number };
+      expect(out.total).toBe(3);
+      expect(new Set(out.data.map((o) => o['operation_id']))).toEqual(new Set(asked.map((r) => r.operation_id)));
+      for (const op of out.data) {
+        const r = asked.find((a) => a.operation_id === op['operation_id']);
+        expect(op).toMatchObject({
+          status: 'requested',
+          contract_state: null,
+          contract_id: null,
+          attempts: 0,
+          pending_request: r?.pending_request,
+        });
+        expect(String(op['next_step'])).toContain('plan-authorization');
+      }
+      const text = JSON.stringify(listed);
+      expect(text).not.toContain('PENDING-SENTINEL');
+      for (const alias of ['LAN_SERVERS', 'WEB_PORTS', 'DMZ_HOSTS']) expect(text).not.toContain(alias);
+    } finally {
+      await server.close();
+      fresh.cleanup();
     }
   });
 });

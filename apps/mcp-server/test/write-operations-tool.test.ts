@@ -20,8 +20,8 @@ interface OpsResult {
   data: {
     operation_id: string;
     status: string;
-    contract_state: string;
-    contract_id: string;
+    contract_state: string | null;
+    contract_id: string | null;
     attempts: number;
     created_at: string;
     updated_at: string;
@@ -89,10 +89,22 @@ describe('pfsense_get_write_operations: the view', () => {
     const DESCR_B = 'Web ports SENTINEL-DESCR-B';
     expect(await ops(h.client)).toMatchObject({ data: [], count: 0, total: 0, limit: 100, offset: 0, next_offset: null });
 
-    // requested: no contract yet, so the store knows no operation.
+    // requested: no contract yet; the outbox's authorization request makes it an operation (issue 36 item 3).
     const a1 = await callWrite(h.client, { alias_name: 'LAN_SERVERS', description: DESCR_A });
     expect(a1.status).toBe('requested');
-    expect((await ops(h.client)).total).toBe(0);
+    expect((await ops(h.client)).data).toEqual([
+      {
+        operation_id: a1.operation_id,
+        status: 'requested',
+        contract_state: null,
+        contract_id: null,
+        attempts: 0,
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        pending_request: a1.pending_request,
+        next_step: expect.stringContaining('plan-authorization'),
+      },
+    ]);
 
     // awaiting_confirmation: the contract exists and its confirmation request waits in the outbox.
     signIntoInbox(w, a1.pending_request as string);

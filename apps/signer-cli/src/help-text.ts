@@ -1,54 +1,81 @@
+/** This program's version (the workspace package's, package.json). */
+export const SIGNER_VERSION = '0.1.0';
+export const VERSION_TEXT = `pfsense-mcp-signer ${SIGNER_VERSION}`;
+
 /** `--help` text. Kept in one place so the README can quote it. */
 export const HELP_TEXT = `pfsense-mcp-signer — review and sign pfsense-mcp requests with an operator key.
-Runs on the operator's machine, never on the server host. It reads files and writes files; it has no
-network code at all.
+Runs on the operator's machine, never on the server host. It reads files and
+writes files; it has no network code at all.
 
 Usage:
   pfsense-mcp-signer keygen --role ROLE --out DIR [--json]
   pfsense-mcp-signer review FILE --server-key KEY [--full] [--members] [--json]
   pfsense-mcp-signer sign FILE --key PRIVATE_KEY_FILE --server-key KEY --out DIR
-                          [--approve DIGEST_PREFIX] [--outcome APPLIED|NOT_APPLIED]
+                          [--approve DIGEST_PREFIX]
+                          [--outcome APPLIED|NOT_APPLIED]
                           [--full] [--members] [--json]
-  pfsense-mcp-signer verify FILE [--server-key KEY] [--pin ROLE=KEY ...] [--request REQUEST_FILE] [--json]
+  pfsense-mcp-signer verify FILE [--server-key KEY] [--pin ROLE=KEY ...]
+                          [--request REQUEST_FILE] [--json]
+  pfsense-mcp-signer --version | --help
 
 Commands:
-  keygen   Create an Ed25519 key for ROLE (plan-authorization, confirmation, reconciliation,
-           server-request, lab-gate) in DIR (an existing owner-only directory). Writes ROLE-<id>.key (private, 0600,
-           never overwritten) and ROLE-<id>.pub, and prints the public key and key id to pin.
-  review   Verify a pending request's server signature against the pinned server key, refuse it if it
-           has expired, recompute every digest from the facts it carries, and show them.
-  sign     Review, then — only after explicit approval — sign: a PlanAuthorizationV2 for an authorization
-           request, ConfirmationEvidence for a confirmation request, reconciliation evidence for a
-           reconciliation request (--outcome required), a reservation release, or a lab gate
-           receipt for a lab gate request (only with a lab-gate key, which signs nothing else). Approval is typing the
-           first 12 hex characters of the request digest (or "yes") at the prompt on a terminal, or
-           --approve with those 12 characters in scripts. The result is written to DIR by exclusive
-           creation (mode 0600).
-  verify   Verify any artifact file: signature against the pinned keys given, currentness, and for a
-           pending request its digests. With --request, also that a signed artifact answers that request.
+  keygen   Create an Ed25519 key for ROLE (plan-authorization, confirmation,
+           reconciliation, server-request, lab-gate) in DIR (an existing
+           owner-only directory). Writes ROLE-<id>.key (private, 0600, never
+           overwritten) and ROLE-<id>.pub, and prints the public key and key id
+           to pin.
+  review   Verify a pending request's server signature against the pinned server
+           key, refuse it if it has expired, recompute every digest from the
+           facts it carries, and show them.
+  sign     Review, then — only after explicit approval — sign: a
+           PlanAuthorizationV2 for an authorization request,
+           ConfirmationEvidence for a confirmation request, reconciliation
+           evidence for a reconciliation request (--outcome required), a
+           reservation release, or a lab gate receipt for a lab gate request
+           (only with a lab-gate key, which signs nothing else). Approval is
+           typing the first 12 hex characters of the request digest (or "yes")
+           at the prompt on a terminal, or --approve with those 12 characters in
+           scripts. The result is written to DIR by exclusive creation (mode
+           0600).
+  verify   Verify any artifact file: signature against the pinned keys given,
+           currentness, and for a pending request its digests. With --request,
+           also that a signed artifact answers that request.
 
-Keys (KEY): 64 hex characters of an Ed25519 public key, or a file holding them (mode 0600 or 0400).
-Input files must be regular files owned by you with mode 0600 or 0400 — copy them with care.
+Keys (KEY): 64 hex characters of an Ed25519 public key, or a file holding them
+(mode 0600 or 0400). Input files must be regular files owned by you with mode
+0600 or 0400 — copy them with care.
 
 Options:
-  --full       review/sign: every digest in full (64 hex, each on its own line); otherwise the first 16
-  --members    review/sign: list every member of the alias, however many (more than 10 are otherwise
-               summarised as a count and a digest)
-  --json       one JSON object on stdout (ASCII only), no colour, no prompt; always every digest in full
-  --no-color   no ANSI colour (also when NO_COLOR is set or stdout is not a terminal)
+  --full       review/sign: every value whole, every recomputed digest in full
+               (64 hex, each on its own line); otherwise long values are cut
+               with a marker and only the request digest's prefix is shown
+  --members    review/sign: list every member of the alias, whole, however many
+               (more than 3 are otherwise summarised as a count and a digest)
+  --json       one JSON object on stdout (ASCII only), no colour, no prompt;
+               always every digest in full
+  --no-color   no ANSI colour (also when NO_COLOR is set or stdout is not a
+               terminal)
+  --version    the version
   -h, --help   this text
 
+Output: this text, --version, reviews and results print on stdout; refusals and
+the approval prompt go to stderr.
+
 Exit codes:
-  0 done  1 internal error  2 usage  3 unsafe or unusable file  4 artifact refused  5 not approved
+  0 done  1 internal error  2 usage  3 unsafe or unusable file
+  4 artifact refused  5 not approved
 
 Examples:
   pfsense-mcp-signer keygen --role plan-authorization --out ~/.pfsense-mcp-keys
-  pfsense-mcp-signer review authorization-request-op1.json --server-key server.pub
-  pfsense-mcp-signer sign authorization-request-op1.json --key ~/.pfsense-mcp-keys/plan-authorization-1a2b.key \\
+  pfsense-mcp-signer review authorization-request-op1.json \\
+      --server-key server.pub
+  pfsense-mcp-signer sign authorization-request-op1.json \\
+      --key ~/.pfsense-mcp-keys/plan-authorization-1a2b.key \\
       --server-key server.pub --out ./signed
-  pfsense-mcp-signer sign confirmation-request-c1.json --key confirm.key --server-key server.pub \\
-      --out ./signed --approve 3f9c0a1b2c4d --json
-  pfsense-mcp-signer sign reconciliation-request-c1.json --key recon.key --server-key server.pub \\
-      --out ./signed --outcome NOT_APPLIED
-  pfsense-mcp-signer verify ./signed/authorization-….json --pin plan-authorization=pa.pub
+  pfsense-mcp-signer sign confirmation-request-c1.json --key confirm.key \\
+      --server-key server.pub --out ./signed --approve 3f9c0a1b2c4d --json
+  pfsense-mcp-signer sign reconciliation-request-c1.json --key recon.key \\
+      --server-key server.pub --out ./signed --outcome NOT_APPLIED
+  pfsense-mcp-signer verify ./signed/authorization-….json \\
+      --pin plan-authorization=pa.pub
 `;

@@ -1,5 +1,9 @@
 // Entry of pfsense-mcp-signer (bundled to dist/apps/signer-cli/main.js). See help-text.ts and README.md.
+import { endQuietlyOnBrokenPipe } from '@pfsense-mcp/foundation';
 import { runCli } from './run-cli.js';
+
+// `pfsense-mcp-signer review … --members | head`: the reader going away ends the program quietly.
+endQuietlyOnBrokenPipe(process.stdout);
 
 const code = await runCli(process.argv.slice(2), {
   stdin: process.stdin,

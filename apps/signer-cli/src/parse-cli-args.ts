@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { ExitCode } from './exit-code.js';
 import { SignerError } from './signer-error.js';
 
-export type Command = 'keygen' | 'review' | 'sign' | 'verify' | 'help';
+export type Command = 'keygen' | 'review' | 'sign' | 'verify' | 'help' | 'version';
 
 export interface CliArgs {
   readonly command: Command;
@@ -25,6 +25,7 @@ export interface CliArgs {
 }
 
 const COMMANDS: readonly Command[] = ['keygen', 'review', 'sign', 'verify', 'help'];
+// `version` is only the --version flag, never a command word.
 
 /** Strict parsing: unknown flags, repeated single flags and stray positionals are usage errors. */
 export function parseCliArgs(argv: readonly string[]): CliArgs {
@@ -48,6 +49,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         full: { type: 'boolean' },
         members: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
       },
     });
   } catch (e) {
@@ -58,6 +60,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   const v = parsed.values;
   if (first === undefined) {
     if (v.help === true) return build('help', undefined);
+    if (v.version === true) return build('version', undefined);
     throw new SignerError(ExitCode.USAGE, 'USAGE', 'missing command; see --help');
   }
   if (!(COMMANDS as readonly string[]).includes(first)) throw new SignerError(ExitCode.USAGE, 'USAGE', 'unknown command; see --help');

@@ -100,6 +100,29 @@ export class Lines {
     rows.forEach((row, i) => this.#out.push(`${i === 0 ? head : ' '.repeat(VALUE_COLUMN)}${emit(row)}`));
   }
 
+  /**
+   * Like field, but never more than `maxRows` rows: a longer value is cut at a piece boundary and ends with
+   * `marker` (renderer text, so the cut is visible and cannot be mistaken for the value: a value's own quote is
+   * always escaped). The default review keeps every value short this way, so the approve line, the alias and
+   * old → new stay on one screen; --full shows them whole.
+   */
+  fieldCut(label: string, pieces: readonly Piece[], maxRows: number, marker: readonly Piece[]): void {
+    const width = REVIEW_WIDTH - VALUE_COLUMN;
+    if (wrap(pieces, width).length <= maxRows) {
+      this.field(label, pieces);
+      return;
+    }
+    // The longest prefix that fits with the marker (wrapping is monotone in the prefix length).
+    let lo = 0;
+    let hi = pieces.length;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (wrap([...pieces.slice(0, mid), ...marker], width).length <= maxRows) lo = mid;
+      else hi = mid - 1;
+    }
+    this.field(label, [...pieces.slice(0, lo), ...marker]);
+  }
+
   /** A value on the label's line when it fits there, else on its own line(s) below the label. */
   fieldOrOwnLine(label: string, pieces: readonly Piece[], indent = OWN_LINE_INDENT): void {
     if (widthOf(pieces) <= REVIEW_WIDTH - VALUE_COLUMN) {

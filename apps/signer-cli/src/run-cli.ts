@@ -2,7 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { ArtifactFormatError, ArtifactVerificationError } from '@pfsense-mcp/authorization';
 import type { CliContext } from './cli-context.js';
 import { ExitCode } from './exit-code.js';
-import { HELP_TEXT } from './help-text.js';
+import { HELP_TEXT, VERSION_TEXT } from './help-text.js';
 import { keygenCommand } from './keygen-command.js';
 import { parseCliArgs } from './parse-cli-args.js';
 import type { CliArgs } from './parse-cli-args.js';
@@ -49,6 +49,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   if (args.help || args.command === 'help') {
     io.stdout.write(HELP_TEXT);
+    return ExitCode.OK;
+  }
+  if (args.command === 'version') {
+    io.stdout.write(`${VERSION_TEXT}\n`);
     return ExitCode.OK;
   }
   const ctx: CliContext = {

@@ -85,7 +85,11 @@ describe.skipIf(!hasTmux)('the review on a real 80-column terminal', { timeout: 
     // Without escaping, the spaces push the rest to where an 80-column terminal wraps it, and the quote
     // closes the real value early: the screen would show the harmless text as the new description.
     const attack = `x" ${' '.repeat(60)}→   "Web servers (unchanged)`;
-    const screen = review(authorizationRequest(server.key, { desc: attack }));
+    // By default the (long, escaped) value is cut with its marker; one → row either way.
+    const cut = review(authorizationRequest(server.key, { desc: attack }));
+    expectNoTerminalWrap(cut);
+    expect(rowsStarting(cut.rows, /^ *→/)).toHaveLength(1);
+    const screen = review(authorizationRequest(server.key, { desc: attack }), '--full');
     expectNoTerminalWrap(screen);
     expect(rowsStarting(screen.rows, /^ *→/)).toHaveLength(1);
     expect(descriptionsOnScreen(screen.rows)).toEqual({ old: PRE_STATE.descr, new: attack });
@@ -99,25 +103,48 @@ describe.skipIf(!hasTmux)('the review on a real 80-column terminal', { timeout: 
     expect(screen.rows.filter((r) => r.includes('0.0.0.0/0'))).toHaveLength(1);
   });
 
-  it('hostile members and details read back exactly, one per row', () => {
+  it('hostile members and details read back exactly, one per row (--members shows them whole)', () => {
     const pre = {
       ...PRE_STATE,
       address: ['10.0.0.10', '10.0.0.11', 'host.example'],
       detail: ['www1" detail "evil', `long ${'detail '.repeat(12)}end`, 'x\u034F\u2800  y'],
     };
-    const screen = review(authorizationRequest(server.key, { pre }));
+    const screen = review(authorizationRequest(server.key, { pre }), '--members');
     expectNoTerminalWrap(screen);
     expect(membersOnScreen(screen.rows)).toEqual({ address: pre.address, detail: pre.detail });
   });
 
-  it('a long description is wrapped by the review itself, never by the terminal, and reads back whole', () => {
+  it('a long description is wrapped by the review itself, never by the terminal, and reads back whole under --full', () => {
     const desc = `${'Public web servers behind the load balancer, '.repeat(8)}東京 ${'データセンター'.repeat(6)} end`;
-    const screen = review(authorizationRequest(server.key, { desc }));
+    const screen = review(authorizationRequest(server.key, { desc }), '--full');
     expectNoTerminalWrap(screen);
     expect(descriptionsOnScreen(screen.rows).new).toBe(desc);
   });
 
-  it('fits 80 columns: appliance, alias, old → new, expiry and the prefix to type; digests shortened, full under --full', () => {
+  it('by default long values are cut with a visible marker, so alias, old → new and the approve line stay on one screen (issue 36 item 12)', () => {
+    const old = `${'Old servers of the rack, '.repeat(20)}end`;
+    const desc = `${'Public web servers behind the load balancer, '.repeat(20)}end`;
+    const pre = { ...PRE_STATE, descr: old, address: ['10.0.0.10'], detail: [`${'x'.repeat(200)}`] };
+    const req = authorizationRequest(server.key, { pre, desc });
+    const screen = review(req);
+    expectNoTerminalWrap(screen);
+    const text = screen.rows.join('\n');
+    expect(screen.rows.length).toBeLessThanOrEqual(22);
+    expect(text).toMatch(/^ {2}alias {9}"web_servers" {3}type "host"$/m);
+    expect(text).toMatch(new RegExp(`^ {2}approve with {2}${artifactDigestOf(req).slice(0, 12)}$`, 'm'));
+    const marker = '…  [cut: --full shows all]';
+    // old (2 rows), new (3 rows) and the one member (1 row), each cut and marked.
+    expect(screen.rows.filter((r) => r.endsWith(marker))).toHaveLength(3);
+    const at = (re: RegExp) => rowsStarting(screen.rows, re)[0] as number;
+    expect(at(/^ +→ /) - at(/^ {2}description /)).toBe(2);
+    expect(text).not.toContain(desc);
+    const full = review(req, '--full');
+    expectNoTerminalWrap(full);
+    expect(full.rows.join('\n')).not.toContain('[cut:');
+    expect(descriptionsOnScreen(full.rows)).toEqual({ old, new: desc });
+  });
+
+  it('fits one 80×24 screen: appliance, alias, members, old → new, expiry and the prefix to type; the digests under --full', () => {
     const req = authorizationRequest(server.key);
     const digest = artifactDigestOf(req);
     const screen = review(req);
@@ -129,14 +156,16 @@ describe.skipIf(!hasTmux)('the review on a real 80-column terminal', { timeout: 
     expect(descriptionsOnScreen(screen.rows)).toEqual({ old: 'Web servers', new: 'Public web servers' });
     expect(text).toMatch(/^ {2}expires {7}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(in \d+ min\)$/m);
     expect(text).toMatch(new RegExp(`^ {2}approve with {2}${digest.slice(0, 12)}$`, 'm'));
-    expect(text).toContain(`${digest.slice(0, 16)}…`);
+    expect(text).toMatch(new RegExp(`^ {2}request {7}${digest.slice(0, 16)}…$`, 'm'));
     expect(text).not.toContain(digest);
-    expect(text).toContain(req.payload.operation_id);
-    // Every digest the request carries is on screen as its 16-hex prefix.
+    expect(text).toMatch(/^ {4}#1 {10}"10\.0\.0\.10" {2}detail "www1"$/m);
+    // The seven recomputed digests are for --full; the request digest's prefix stays (issue 36 item 12).
+    expect(text).not.toMatch(/^ {2}digests /m);
     for (const d of [req.payload.plan_digest, req.payload.execution_intent_digest, req.payload.appliance_binding_digest]) {
-      expect(text).toContain(`${d.slice(0, 16)}…`);
+      expect(text).not.toContain(d.slice(0, 16));
     }
-    expect(screen.rows.length).toBeLessThan(40);
+    // With the prompt and an answer line below it, on one 24-row screen.
+    expect(screen.rows.length).toBeLessThanOrEqual(20);
 
     const full = review(req, '--full');
     expectNoTerminalWrap(full);
@@ -149,8 +178,12 @@ describe.skipIf(!hasTmux)('the review on a real 80-column terminal', { timeout: 
     expect(j.review.digests.plan).toBe(req.payload.plan_digest);
   });
 
-  it('puts a long operation id on its own line', () => {
-    const screen = review(authorizationRequest(server.key, { operationId: `op-${'a'.repeat(64)}` }));
+  it('puts a long operation id on its own line under --full; by default it is cut to one row', () => {
+    const req = authorizationRequest(server.key, { operationId: `op-${'a'.repeat(64)}` });
+    const short = review(req);
+    expectNoTerminalWrap(short);
+    expect(short.rows).toContainEqual(expect.stringMatching(/^ {2}operation {5}op-a+…$/));
+    const screen = review(req, '--full');
     expectNoTerminalWrap(screen);
     const at = rowsStarting(screen.rows, '  operation')[0] as number;
     expect(screen.rows[at]).toBe('  operation');
@@ -197,7 +230,8 @@ describe.skipIf(!hasTmux)('signing on a real 80-column terminal', { timeout: 90_
     const prefix = artifactDigestOf(req).slice(0, 12);
     // The keys are typed as soon as the pane exists; the terminal holds them until the prompt reads them.
     const screen = onScreen(
-      ['sign', writeArtifact(dir, req), '--key', plan.keyFile, '--server-key', server.pubFile, '--out', out],
+      // --full: the new description (quotes and a run of spaces, escaped) is read back whole.
+      ['sign', writeArtifact(dir, req), '--key', plan.keyFile, '--server-key', server.pubFile, '--out', out, '--full'],
       120,
       `${prefix}\n`,
     );

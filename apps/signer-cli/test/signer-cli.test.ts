@@ -139,7 +139,9 @@ describe('review', () => {
     expect(r.stdout).toContain('→  "Public web servers"');
     expect(r.stdout).toContain('expires');
     expect(r.stdout).toContain(`approve with  ${artifactDigestOf(req).slice(0, 12)}`);
-    expect(r.stdout).toContain(`${req.payload.execution_intent_digest.slice(0, 16)}…`);
+    // The recomputed digests are shown under --full; the default keeps the request digest's prefix (issue 36 item 12).
+    expect(r.stdout).not.toContain(req.payload.execution_intent_digest.slice(0, 16));
+    expect(r.stdout).toContain(`request       ${artifactDigestOf(req).slice(0, 16)}…`);
     const full = signer(['review', file, '--server-key', server.pubFile, '--full']);
     expect(full.stdout).toContain(artifactDigestOf(req));
     expect(full.stdout).toContain(req.payload.execution_intent_digest);

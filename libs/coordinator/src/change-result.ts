@@ -13,6 +13,11 @@ export interface ChangeResult {
   readonly contractId: string | null;
   /** The request the operator should review and sign now, when one is pending: its kind and outbox file name. */
   readonly pendingRequest: PendingRequest | null;
+  /**
+   * `requested` only, and only then present: when this operation's earlier authorization request expired
+   * unanswered (UTC ms) and the pending one was written in its place. A time only, never the file.
+   */
+  readonly earlierRequestExpiredAt?: number;
 }
 
 const REFUSED: ChangeResult = Object.freeze({ status: OperationStatus.REFUSED, operationId: null, contractId: null, pendingRequest: null });
@@ -27,7 +32,14 @@ export function changeResult(
   operationId: string | null,
   contractId: string | null = null,
   pendingRequest: PendingRequest | null = null,
+  earlierRequestExpiredAt: number | null = null,
 ): ChangeResult {
   if (status === OperationStatus.REFUSED) return REFUSED;
-  return Object.freeze({ status, operationId, contractId, pendingRequest });
+  return Object.freeze({
+    status,
+    operationId,
+    contractId,
+    pendingRequest,
+    ...(earlierRequestExpiredAt === null ? {} : { earlierRequestExpiredAt }),
+  });
 }

@@ -14,8 +14,8 @@ export { writeOperationsView, pendingRequestOf } from './write-operations-view.j
 export { PendingRequestKind } from './pending-request.js';
 export { HumanStep, nextHumanStep } from './next-human-step.js';
 export type { PendingRequest } from './pending-request.js';
-export type { WriteOperationView, WriteOperationsPage, WriteOperationsQuery } from './write-operations-view.js';
-export { OperationStatus, STATUS_OF_STATE, isClosedWithoutEffect, statusOfContract } from './operation-outcome.js';
+export type { RequestedOperation, WriteOperationView, WriteOperationsPage, WriteOperationsQuery } from './write-operations-view.js';
+export { CLOSED_STATUSES, OperationStatus, STATUS_OF_STATE, isClosed, statusOfContract } from './operation-outcome.js';
 export { ArtifactDirectory } from './artifact-directory.js';
 export { WRITE_REQUEST_LIMITS } from './write-request-limits.js';
 export { authorizationRequestName, parseAuthorizationRequestName } from './authorization-request-name.js';

@@ -1,4 +1,4 @@
-import { OperationStatus } from './operation-outcome.js';
+import { CLOSED_STATUSES, OperationStatus } from './operation-outcome.js';
 import { PendingRequestKind } from './pending-request.js';
 import type { PendingRequest } from './pending-request.js';
 
@@ -19,6 +19,8 @@ export const HumanStep = Object.freeze({
   NOTHING: 'nothing',
   /** Closed without effect: asking again starts a new attempt. */
   CLOSED: 'closed',
+  /** Closed: applied, verified, then rolled back by the operator; asking again starts a new attempt. */
+  ROLLED_BACK: 'rolled-back',
 } as const);
 export type HumanStep = (typeof HumanStep)[keyof typeof HumanStep];
 
@@ -35,11 +37,15 @@ const WITHOUT_REQUEST: Readonly<Record<OperationStatus, HumanStep>> = Object.fre
   [OperationStatus.AWAITING_CONFIRMATION]: HumanStep.ASK_AGAIN,
   [OperationStatus.VERIFIED]: HumanStep.NOTHING,
   [OperationStatus.RECONCILIATION_REQUIRED]: HumanStep.SETTLING,
+  [OperationStatus.ROLLED_BACK]: HumanStep.ROLLED_BACK,
   [OperationStatus.REFUSED]: HumanStep.CLOSED,
 });
 
-/** The next human step: sign the pending request when there is one, else what the status asks for. */
+/**
+ * The next human step: sign the pending request when there is one, else what the status asks for. A closed
+ * status (CLOSED_STATUSES) is its own step whatever is passed: nothing of a closed attempt is signed.
+ */
 export function nextHumanStep(status: OperationStatus, pending: PendingRequest | null): HumanStep {
-  if (status !== OperationStatus.REFUSED && pending !== null) return SIGN[pending.kind];
+  if (!CLOSED_STATUSES.has(status) && pending !== null) return SIGN[pending.kind];
   return WITHOUT_REQUEST[status];
 }

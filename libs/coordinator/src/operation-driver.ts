@@ -23,7 +23,7 @@ import { InboxIndex } from './inbox-index.js';
 import type { ArtifactSelector, InboxEntry } from './inbox-index.js';
 import { allContracts, contractsOfOperation } from './operation-contracts.js';
 import { attemptStepId, operationIdOf } from './operation-id.js';
-import { OperationStatus, isClosedWithoutEffect, statusOfContract } from './operation-outcome.js';
+import { OperationStatus, isClosed, statusOfContract } from './operation-outcome.js';
 import { reconciliationRequestName } from './pending-request-names.js';
 import { PendingRequestOutbox } from './pending-request-outbox.js';
 import { PendingRequestKind, pendingRequest } from './pending-request.js';
@@ -269,7 +269,7 @@ export class OperationDriver implements WriteFacade {
     this.#store.expire();
     const contracts = contractsOfOperation(this.#store, operationId);
     const latest = contracts[contracts.length - 1];
-    if (latest !== undefined && !isClosedWithoutEffect(latest)) return this.#resume(latest, call);
+    if (latest !== undefined && !isClosed(latest)) return this.#resume(latest, call);
 
     // No open contract: a new attempt (the n-th attempt has its own step id, so its plan is new). The read
     // pass, part 2: the target, read once; the authorization is selected by the plan this read determines,
@@ -293,7 +293,13 @@ export class OperationDriver implements WriteFacade {
     if (authorizations.length === 0) {
       const targetKey = adapter.identityDigest(adapter.identityOfIntent(intent)).slice(0, 16);
       const pending = this.#requests.authorizationRequest(operationId, stepId, planDigest, prepared, call.binding, targetKey);
-      return changeResult(OperationStatus.REQUESTED, operationId, null, pendingRequest(PendingRequestKind.AUTHORIZATION, pending));
+      return changeResult(
+        OperationStatus.REQUESTED,
+        operationId,
+        null,
+        pendingRequest(PendingRequestKind.AUTHORIZATION, pending.fileName),
+        pending.earlierExpiredAt,
+      );
     }
     const [only] = authorizations;
     if (only === undefined || authorizations.length > 1) throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId });
@@ -461,8 +467,9 @@ export class OperationDriver implements WriteFacade {
   // ------------------------------------------------------------------ read-only views
 
   /**
-   * The operations the store knows, newest first (docs/DESIGN.md §6): ids, status, contract state, times
-   * and the pending request's file name when it is in the outbox — never a value. Read-only: nothing is
+   * The operations the store and the outbox know, newest first (docs/DESIGN.md §6): ids, status, contract state,
+   * times and the pending request's file name when it is in the outbox — never a value. Operations still
+   * `requested` come from the outbox's unanswered authorization requests. Read-only: nothing is
    * expired, moved or written. `limit` 1..1000, `offset` ≥ 0, `operationId` a safe token when given.
    */
   listWriteOperations(query: WriteOperationsQuery): WriteOperationsPage {
@@ -475,7 +482,7 @@ export class OperationDriver implements WriteFacade {
       throw new TypeError(`${fn}: "operationId" must be op- followed by 64 lowercase hex`);
     }
     const contracts = query.operationId === undefined ? allContracts(this.#store) : contractsOfOperation(this.#store, query.operationId);
-    return writeOperationsView(contracts, query, (name) => this.#requests.has(name));
+    return writeOperationsView(contracts, query, (name) => this.#requests.has(name), this.#requests.requestedOperations(query.operationId));
   }
 
   /**

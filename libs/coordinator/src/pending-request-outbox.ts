@@ -30,6 +30,13 @@ import { confirmationRequestName, reconciliationRequestName, releaseRequestName 
 import { RefusalGate } from './refusal-audit.js';
 import type { RefusalRecorder } from './refusal-recorder.js';
 import { WRITE_REQUEST_LIMITS } from './write-request-limits.js';
+import type { RequestedOperation } from './write-operations-view.js';
+
+/** The authorization request a call answers with, and when this plan's earlier request expired unanswered (UTC ms), if one did. */
+export interface AuthorizationRequestWritten {
+  readonly fileName: string;
+  readonly earlierExpiredAt: number | null;
+}
 
 /** What the outbox needs from its owner: the directory, the server's request key and the store's view. */
 export interface PendingRequestOutboxOptions {
@@ -166,6 +173,30 @@ export class PendingRequestOutbox {
   }
 
   /**
+   * The operations whose authorization request waits in the outbox for the operator's signature: unexpired by
+   * name, unanswered (no contract from its plan), and the server's own signed file (read and verified; any other
+   * file is skipped), of one operation when `operationId` is given. Read-only: nothing is refused, audited or written — the operations view calls it.
+   */
+  requestedOperations(operationId?: string): readonly RequestedOperation[] {
+    const now = this.#clock();
+    const out: RequestedOperation[] = [];
+    for (const fileName of this.#outbox.list()) {
+      const parts = parseAuthorizationRequestName(fileName);
+      if (parts === null || parts.expiresAt <= now || (operationId !== undefined && parts.operationId !== operationId)) continue;
+      if (this.#contractsOf(parts.operationId).some((c) => c.provenance.plan_digest.startsWith(parts.planPrefix))) continue;
+      try {
+        const doc = parseArtifact(this.#outbox.read(fileName));
+        if (doc.kind !== ArtifactKind.AUTHORIZATION_REQUEST || doc.payload.operation_id !== parts.operationId) continue;
+        verifyArtifactSignature(doc, this.#serverAuthorities);
+        out.push(Object.freeze({ operationId: parts.operationId, fileName, issuedAt: doc.payload.issued_at }));
+      } catch {
+        // Not the server's own current file: not an operation to show.
+      }
+    }
+    return Object.freeze(out);
+  }
+
+  /**
    * The operation's current pending authorization request, or a new one within WRITE_REQUEST_LIMITS. The
    * outbox is scanned by name only (authorization-request-name.ts): names of other operations, expired
    * requests and other kinds are skipped without being opened. What can concern this call is read and
@@ -181,7 +212,7 @@ export class PendingRequestOutbox {
     prepared: { executionIntent: PreparedExecutionIntentV1; review: AliasChangeReview },
     binding: ApplianceBinding,
     targetKey: string,
-  ): string {
+  ): AuthorizationRequestWritten {
     const now = this.#clock();
     const aliasKey = targetKey;
     const planPrefix = planDigest.slice(0, 16);
@@ -191,9 +222,10 @@ export class PendingRequestOutbox {
     } catch {
       throw this.#refusals.refuse('ANOMALY', RefusalGate.OUTBOX, { operationId });
     }
-    const live = names
+    const parsed = names
       .map((fileName) => ({ fileName, parts: parseAuthorizationRequestName(fileName) }))
-      .filter((e): e is { fileName: string; parts: NonNullable<typeof e.parts> } => e.parts !== null && e.parts.expiresAt > now);
+      .filter((e): e is { fileName: string; parts: NonNullable<typeof e.parts> } => e.parts !== null);
+    const live = parsed.filter((e) => e.parts.expiresAt > now);
 
     // This plan's current request: reused (no new file, no count).
     for (const e of live) {
@@ -202,7 +234,7 @@ export class PendingRequestOutbox {
       if (artifact.kind !== ArtifactKind.AUTHORIZATION_REQUEST || artifact.payload.plan_digest !== planDigest) continue;
       try {
         checkCurrentness(artifact, now);
-        return e.fileName;
+        return Object.freeze({ fileName: e.fileName, earlierExpiredAt: null });
       } catch {
         // Not current after all (issued in the future, or expired since the name was chosen): not reused.
       }
@@ -234,6 +266,13 @@ export class PendingRequestOutbox {
       throw this.#refusals.refuse('STALE', RefusalGate.REQUEST_LIMIT, { operationId });
     }
 
+    // This plan's own earlier request that expired unanswered (by name: no contract came of this plan, or the
+    // call would not be here): the caller says so, with its time only, instead of a silent fresh `requested`.
+    const expired = parsed.filter(
+      (e) => e.parts.operationId === operationId && e.parts.planPrefix === planPrefix && e.parts.expiresAt <= now,
+    );
+    const earlierExpiredAt = expired.length === 0 ? null : Math.max(...expired.map((e) => e.parts.expiresAt));
+
     const expiresAt = now + this.#requestLifetimeMs;
     const request = this.#build(
       () =>
@@ -252,7 +291,8 @@ export class PendingRequestOutbox {
         ),
       { operationId },
     );
-    return this.#write(authorizationRequestName({ aliasKey, operationId, planPrefix, expiresAt }), request);
+    const fileName = this.#write(authorizationRequestName({ aliasKey, operationId, planPrefix, expiresAt }), request);
+    return Object.freeze({ fileName, earlierExpiredAt });
   }
 
   confirmationRequest(

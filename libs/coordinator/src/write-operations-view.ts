@@ -1,29 +1,38 @@
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
-import type { OperationStatus } from './operation-outcome.js';
-import { statusOfContract } from './operation-outcome.js';
+import { OperationStatus, isClosed, statusOfContract } from './operation-outcome.js';
 import { confirmationRequestName, reconciliationRequestName, releaseRequestName } from './pending-request-names.js';
 import { PendingRequestKind, pendingRequest } from './pending-request.js';
 import type { PendingRequest } from './pending-request.js';
 
 /**
- * One write operation as the store knows it, for a client checking on its requests: ids, status, state and
- * times only — never a description, alias name, key or file content.
+ * One write operation as the store and the outbox know it, for a client checking on its requests: ids, status,
+ * state and times only — never a description, alias name, key or file content.
  */
 export interface WriteOperationView {
   readonly operationId: string;
   readonly status: OperationStatus;
-  /** The state of the operation's latest contract (attempt). */
-  readonly contractState: RecoveryState;
-  readonly contractId: string;
-  /** How many contracts (attempts) the operation has. */
+  /** The state of the operation's latest contract (attempt); null while its first request waits for a signature. */
+  readonly contractState: RecoveryState | null;
+  readonly contractId: string | null;
+  /** How many contracts (attempts) the operation has (0 while its first request waits for a signature). */
   readonly attempts: number;
-  /** created_at of its first contract, UTC ms. */
+  /** created_at of its first contract (or its first pending request's issued_at when it has none), UTC ms. */
   readonly createdAt: number;
-  /** updated_at of its latest contract, UTC ms. */
+  /** updated_at of its latest contract, or the issued_at of a newer pending request, UTC ms. */
   readonly updatedAt: number;
   /** The request the operator must sign next (kind, outbox file name), when the server has written it; else null. */
   readonly pendingRequest: PendingRequest | null;
+}
+
+/**
+ * An authorization request in the outbox that no contract answers yet and that has not expired: the operation
+ * is `requested` (its name and the server's signature on the file say so; nothing of its content is shown).
+ */
+export interface RequestedOperation {
+  readonly operationId: string;
+  readonly fileName: string;
+  readonly issuedAt: number;
 }
 
 export interface WriteOperationsQuery {
@@ -50,41 +59,75 @@ export function pendingRequestOf(c: RecoveryContract): PendingRequest | null {
 }
 
 /**
- * Groups authenticated contracts by operation: newest first (the latest attempt's created_at, then its
- * contract id), filtered by operation id, then offset and limit. `exists` says whether an outbox file of
+ * Groups authenticated contracts and pending authorization requests by operation: newest first (the latest
+ * attempt's created_at or the pending request's issued_at, then the operation id), filtered by operation id, then
+ * offset and limit. An operation with a pending authorization request — none of its contracts yet, or a new
+ * attempt after a closed one — is `requested` with that file to sign. `exists` says whether an outbox file of
  * that name is there (by name, nothing opened).
  */
 export function writeOperationsView(
   contracts: readonly RecoveryContract[],
   query: WriteOperationsQuery,
   exists: (fileName: string) => boolean,
+  requested: readonly RequestedOperation[] = [],
 ): WriteOperationsPage {
-  const byOperation = new Map<string, RecoveryContract[]>();
+  const byOperation = new Map<string, { contracts: RecoveryContract[]; request: RequestedOperation | null }>();
+  const groupOf = (operationId: string) => {
+    let g = byOperation.get(operationId);
+    if (g === undefined) byOperation.set(operationId, (g = { contracts: [], request: null }));
+    return g;
+  };
   for (const c of contracts) {
     if (query.operationId !== undefined && c.operation_id !== query.operationId) continue;
-    const list = byOperation.get(c.operation_id) ?? [];
-    list.push(c);
-    byOperation.set(c.operation_id, list);
+    groupOf(c.operation_id).contracts.push(c);
+  }
+  for (const r of requested) {
+    if (query.operationId !== undefined && r.operationId !== query.operationId) continue;
+    const g = groupOf(r.operationId);
+    if (g.request === null || r.issuedAt > g.request.issuedAt) g.request = r;
   }
   const order = (a: RecoveryContract, b: RecoveryContract): number =>
     a.created_at - b.created_at || (a.contract_id < b.contract_id ? -1 : a.contract_id > b.contract_id ? 1 : 0);
-  const groups = [...byOperation.values()].map((list) => list.sort(order));
-  const latestOf = (list: RecoveryContract[]): RecoveryContract => list[list.length - 1] as RecoveryContract;
-  groups.sort((a, b) => order(latestOf(b), latestOf(a)));
-  const page = groups.slice(query.offset, query.offset + query.limit).map((list): WriteOperationView => {
-    const latest = latestOf(list);
+  const views = [...byOperation.entries()].map(([operationId, g]): { at: number; tie: string; view: WriteOperationView } => {
+    const list = g.contracts.sort(order);
+    const latest = list[list.length - 1];
+    // A pending authorization request is the operation's next step unless an open contract already answers it.
+    const request = g.request !== null && (latest === undefined || isClosed(latest)) ? g.request : null;
+    if (latest === undefined || request !== null) {
+      const r = request as RequestedOperation;
+      return {
+        at: Math.max(r.issuedAt, latest?.created_at ?? r.issuedAt),
+        tie: latest?.contract_id ?? operationId,
+        view: Object.freeze({
+          operationId,
+          status: OperationStatus.REQUESTED,
+          contractState: latest?.state ?? null,
+          contractId: latest?.contract_id ?? null,
+          attempts: list.length,
+          createdAt: list[0]?.created_at ?? r.issuedAt,
+          updatedAt: Math.max(r.issuedAt, latest?.updated_at ?? r.issuedAt),
+          pendingRequest: pendingRequest(PendingRequestKind.AUTHORIZATION, r.fileName),
+        }),
+      };
+    }
     const first = list[0] as RecoveryContract;
     const pending = pendingRequestOf(latest);
-    return Object.freeze({
-      operationId: latest.operation_id,
-      status: statusOfContract(latest),
-      contractState: latest.state,
-      contractId: latest.contract_id,
-      attempts: list.length,
-      createdAt: first.created_at,
-      updatedAt: latest.updated_at,
-      pendingRequest: pending !== null && exists(pending.file) ? pending : null,
-    });
+    return {
+      at: latest.created_at,
+      tie: latest.contract_id,
+      view: Object.freeze({
+        operationId,
+        status: statusOfContract(latest),
+        contractState: latest.state,
+        contractId: latest.contract_id,
+        attempts: list.length,
+        createdAt: first.created_at,
+        updatedAt: latest.updated_at,
+        pendingRequest: pending !== null && exists(pending.file) ? pending : null,
+      }),
+    };
   });
-  return Object.freeze({ operations: Object.freeze(page), total: groups.length });
+  views.sort((a, b) => b.at - a.at || (a.tie < b.tie ? 1 : a.tie > b.tie ? -1 : 0));
+  const page = views.slice(query.offset, query.offset + query.limit).map((v) => v.view);
+  return Object.freeze({ operations: Object.freeze(page), total: views.length });
 }

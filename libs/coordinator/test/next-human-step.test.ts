@@ -16,9 +16,17 @@ describe('nextHumanStep', () => {
     expect(nextHumanStep(OperationStatus.RECONCILIATION_REQUIRED, { kind: PendingRequestKind.RELEASE, file })).toBe(HumanStep.SIGN_RELEASE);
   });
 
-  it('without one, every status has its step; refused is closed whatever is passed', () => {
+  it('without one, every status has its step; the closed statuses are closed whatever is passed', () => {
     const steps = Object.values(OperationStatus).map((s) => nextHumanStep(s, null));
-    expect(steps).toEqual([HumanStep.SIGN_AUTHORIZATION, HumanStep.ASK_AGAIN, HumanStep.NOTHING, HumanStep.SETTLING, HumanStep.CLOSED]);
+    expect(steps).toEqual([
+      HumanStep.SIGN_AUTHORIZATION,
+      HumanStep.ASK_AGAIN,
+      HumanStep.NOTHING,
+      HumanStep.SETTLING,
+      HumanStep.ROLLED_BACK,
+      HumanStep.CLOSED,
+    ]);
     expect(nextHumanStep(OperationStatus.REFUSED, { kind: PendingRequestKind.CONFIRMATION, file: 'x.json' })).toBe(HumanStep.CLOSED);
+    expect(nextHumanStep(OperationStatus.ROLLED_BACK, { kind: PendingRequestKind.RELEASE, file: 'x.json' })).toBe(HumanStep.ROLLED_BACK);
   });
 });

@@ -1,5 +1,6 @@
 // Public API of foundation: the bottom layer every library may import (docs/DESIGN.md §2). Frozen
-// collections, the HTTP method vocabulary, the injected-clock check and argument assertions.
+// collections, the HTTP method vocabulary, the injected-clock check, argument assertions and the quiet end of a
+// command whose stdout reader went away.
 export { deepFreeze } from './deep-freeze.js';
 export { ReadOnlySet } from './read-only-set.js';
 export { HTTP_METHODS, MUTATING_HTTP_METHODS, isHttpMethod } from './http-method.js';
@@ -17,3 +18,4 @@ export { ReadyChildError } from './ready-child-error.js';
 export type { ReadyChildFailure } from './ready-child-error.js';
 export { replaceFileAtomically } from './replace-file-atomically.js';
 export { readBoundedFile } from './read-bounded-file.js';
+export { endQuietlyOnBrokenPipe } from './end-quietly-on-broken-pipe.js';

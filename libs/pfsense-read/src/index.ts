@@ -7,6 +7,13 @@ export type { PfrestResponseErrorCode } from './pfrest-response-error.js';
 export { PfrestEnvelopeSchema } from './pfrest-envelope.js';
 export type { PfrestEnvelope } from './pfrest-envelope.js';
 export { ReadToolInputError } from './read-tool-input-error.js';
+export type { ReadToolInputIssue } from './read-tool-input-error.js';
+export { ReadScanLimitError } from './read-scan-limit-error.js';
+export { MAX_SCAN_ROWS, SCAN_PAGE_SIZE } from './read-list-page.js';
+export { FILTER_OPS, MAX_FILTERS, MAX_IN_VALUES, MAX_FILTER_TEXT } from './read-filter.js';
+export type { FilterOp } from './read-filter.js';
+export { SORT_ORDERS } from './read-query.js';
+export type { QueryField, QueryFieldTable } from './query-field.js';
 export type { ReadToolDefinition, ProjectOptions, ProjectedRead } from './read-tool-definition.js';
 export type { ReadModelSpec, FieldKind, ScalarKind } from './read-model-spec.js';
 export {

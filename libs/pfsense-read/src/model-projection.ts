@@ -30,8 +30,9 @@ export interface CompiledModel {
    * True only when `value` certainly satisfies `outputSchema` (exactly its keys, each null or of its kind): the
    * same check in plain code, so a large result is not walked by zod once per row (docs/DESIGN.md §8). Stricter
    * than the schema, never laxer: false means "ask outputSchema", which gives the verdict and the issues.
+   * `partial`: some keys may be absent (a list row cut by `fields`; the schema's `.partial()`).
    */
-  conforms(value: unknown): boolean;
+  conforms(value: unknown, partial?: boolean): boolean;
 }
 
 export interface CompileOptions {
@@ -125,19 +126,19 @@ export function compileModel(models: Readonly<Record<string, ReadModelSpec>>, mo
   // JSON.parse builds it in fast mode (a literal built key by key would end in dictionary mode).
   const template: JsonObject = Object.freeze(JSON.parse(JSON.stringify(Object.fromEntries(keys.map((k) => [k, null])))) as JsonObject);
 
-  function conforms(value: unknown): boolean {
+  function conforms(value: unknown, partial = false): boolean {
     // Plain objects only (as the projection builds them): nothing inherited for a key check to miss.
     if (!isPlainObject(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
     const own = Object.keys(value);
-    if (own.length !== keys.length) return false;
+    if (partial ? own.length > keys.length : own.length !== keys.length) return false;
     for (const key of own) if (!keySet.has(key)) return false;
     for (const idField of idFields) {
       const v = value[idField];
-      if (v !== null && !conformsScalar('scalar', v)) return false;
+      if (v === undefined ? !partial : v !== null && !conformsScalar('scalar', v)) return false;
     }
     for (const f of fields) {
       const v = value[f.name];
-      if (v === null) continue;
+      if (v === null || (partial && v === undefined)) continue;
       if (f.nested !== null) {
         if (!f.list) {
           if (!f.nested.conforms(v)) return false;

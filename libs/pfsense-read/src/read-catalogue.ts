@@ -4,10 +4,13 @@ import { z } from 'zod';
 import { IDENTIFYING_METADATA } from './identifying-metadata.js';
 import { compileModel, modelHasPath, type DriftSink } from './model-projection.js';
 import { PfrestResponseError } from './pfrest-response-error.js';
+import { isProjectedBy, markProjected } from './projected-items.js';
 import { READ_CATALOGUE_DATA } from './read-catalogue-data.js';
 import type { ReadCatalogueEntry } from './read-catalogue-entry.js';
 import { READ_MODELS } from './read-models.js';
 import type { FieldKind } from './read-model-spec.js';
+import { buildQueryFieldTable, type QueryFieldTable } from './query-field.js';
+import { checkReadQuery, readQueryShape, type ReadQueryArgs } from './read-query.js';
 import type { ProjectedRead, ProjectOptions, ReadToolDefinition } from './read-tool-definition.js';
 
 /** pfSense-pkg-RESTAPI version the catalogue, models and paths were derived from. */
@@ -36,20 +39,25 @@ const NO_DRIFT: readonly string[] = Object.freeze([]);
 const ROOT = (): string => '$';
 
 // The input schemas carry no per-property descriptions and no `$schema` marker: the names, types, bounds and
-// defaults say it all, the server's instructions explain paging once, and the model-facing part of tools/list
-// must stay small (docs/DESIGN.md §8: ≤ 40 KB for the full READ surface). MCP reads a schema without `$schema`
-// as JSON Schema 2020-12; these use only keywords that mean the same in draft-07 and 2020-12.
+// defaults say it all, the server's instructions explain paging, fields, filters and sorting once, and the
+// model-facing part of tools/list must stay small (docs/DESIGN.md §8: ≤ 48 KB for the full READ surface). MCP
+// reads a schema without `$schema` as JSON Schema 2020-12; these use only keywords that mean the same in draft-07
+// and 2020-12.
 const NO_SCHEMA_MARKER = { $schema: undefined };
 
-function inputSchemaOf(entry: ReadCatalogueEntry): z.ZodObject {
+function inputSchemaOf(entry: ReadCatalogueEntry, table: QueryFieldTable | null, withheld: readonly string[]): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
   if (entry.plural) {
     shape['limit'] = z.number().int().min(MIN_LIMIT).max(MAX_LIMIT).default(DEFAULT_LIMIT);
     shape['offset'] = z.number().int().min(0).max(MAX_OFFSET).default(0);
+    Object.assign(shape, readQueryShape());
   }
   if (entry.identifyingFlag) shape['include_identifying_metadata'] = z.boolean().default(false);
-  // Strict: an unknown argument (a filter, a typo) is refused, never ignored or passed upstream.
-  return z.strictObject(shape).meta(NO_SCHEMA_MARKER);
+  // Strict: an unknown argument (a typo, a raw pfrest parameter) is refused, never ignored or passed upstream.
+  const schema = z.strictObject(shape);
+  if (table === null) return schema.meta(NO_SCHEMA_MARKER);
+  // The names, the filters and the order are checked against the tool's own fields (read-query.ts).
+  return schema.superRefine((args, ctx) => checkReadQuery(table, withheld, args as ReadQueryArgs, ctx)).meta(NO_SCHEMA_MARKER);
 }
 
 const PLURAL_KEYS: ReadonlySet<string> = new Set(['data', 'count', 'limit', 'offset', 'next_offset', 'truncated', 'drift']);
@@ -58,6 +66,7 @@ const isIntIn = (v: unknown, min: number, max: number): boolean => Number.isSafe
 
 /** outputSchemaOf's check in plain code (see ReadToolDefinition.conformsToOutputSchema): stricter, never laxer. */
 function conformsToOutputOf(plural: boolean, item: (value: unknown) => boolean): (value: unknown) => boolean {
+  // The projection's own lists are keyed by `item` (its model's check): see projected-items.ts.
   return (value) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype)
       return false;
@@ -81,6 +90,7 @@ function conformsToOutputOf(plural: boolean, item: (value: unknown) => boolean):
     ) {
       return false;
     }
+    if (isProjectedBy(data, item)) return true;
     for (const row of data) if (!item(row)) return false;
     return true;
   };
@@ -91,7 +101,8 @@ function outputSchemaOf(plural: boolean, item: z.ZodObject): z.ZodObject {
   const drift = z.array(z.string()).optional();
   if (!plural) return z.strictObject({ data: item, drift });
   return z.strictObject({
-    data: z.array(item),
+    // A row holds every field, or with `fields` only the ids and the named ones.
+    data: z.array(item.partial()),
     count: z.number().int().min(0),
     limit: z.number().int().min(MIN_LIMIT).max(MAX_LIMIT),
     offset: z.number().int().min(0),
@@ -145,6 +156,7 @@ function buildDefinition(entry: ReadCatalogueEntry): ReadToolDefinition {
   }
   const idFields: ('id' | 'parent_id')[] = entry.plural ? (entry.childOf === null ? ['id'] : ['id', 'parent_id']) : [];
   const compiled = compileModel(READ_MODELS, entry.model, { idFields });
+  const queryFields = entry.plural ? buildQueryFieldTable(READ_MODELS, entry.model, idFields, identifying) : null;
   const withheldByDefault: ReadonlySet<string> = new Set(identifying);
   const never = withheldOf(entry.model);
 
@@ -160,6 +172,7 @@ function buildDefinition(entry: ReadCatalogueEntry): ReadToolDefinition {
       const items: unknown[] = new Array<unknown>(data.length);
       for (let i = 0; i < data.length; i += 1) items[i] = compiled.project(data[i], withheld, () => `$[${i}]`, drift);
       projected = Object.freeze(items);
+      markProjected(projected as unknown[], compiled.conforms);
     }
     return Object.freeze({ data: projected, drift: drift.size === 0 ? NO_DRIFT : Object.freeze([...drift].sort()) });
   }
@@ -178,15 +191,19 @@ function buildDefinition(entry: ReadCatalogueEntry): ReadToolDefinition {
     plural: entry.plural,
     model: entry.model,
     get inputSchema(): z.ZodObject {
-      return (inputSchema ??= inputSchemaOf(entry));
+      return (inputSchema ??= inputSchemaOf(entry, queryFields, never));
     },
     get outputSchema(): z.ZodObject {
       return (outputSchema ??= outputSchemaOf(entry.plural, compiled.outputSchema));
     },
-    conformsToOutputSchema: conformsToOutputOf(entry.plural, compiled.conforms),
+    conformsToOutputSchema: conformsToOutputOf(
+      entry.plural,
+      entry.plural ? (row) => compiled.conforms(row, true) : (data) => compiled.conforms(data),
+    ),
     supportsIdentifyingMetadata: entry.identifyingFlag,
     identifyingFields: Object.freeze([...identifying]),
     withheldFields: Object.freeze(never),
+    queryFields,
     project,
   });
 }

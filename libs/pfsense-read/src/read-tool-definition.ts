@@ -1,5 +1,6 @@
 import type { Capability } from '@pfsense-mcp/policy';
 import type { z } from 'zod';
+import type { QueryFieldTable } from './query-field.js';
 
 export interface ProjectOptions {
   readonly includeIdentifyingMetadata: boolean;
@@ -9,13 +10,6 @@ export interface ProjectOptions {
 export interface ProjectedRead {
   readonly data: unknown;
   readonly drift: readonly string[];
-}
-
-/** Input of a plural tool after parsing (defaults applied). */
-export interface PluralReadInput {
-  readonly limit: number;
-  readonly offset: number;
-  readonly include_identifying_metadata?: boolean;
 }
 
 /**
@@ -44,6 +38,11 @@ export interface ReadToolDefinition {
   readonly identifyingFields: readonly string[];
   /** Upstream fields never returned (secrets, write-only values, free-form blobs), as `field` / `nested.field`. */
   readonly withheldFields: readonly string[];
+  /**
+   * For a list tool, the fields `fields`, `filter` and `sort_by` may name (the ids and the model's fields, with
+   * their kinds and whether they are identifying); null for a singular tool.
+   */
+  readonly queryFields: QueryFieldTable | null;
   /**
    * Allow-list projection of the envelope's `data`: an array of items for plural tools, one item otherwise.
    * A field of the wrong JSON type is coerced only when lossless, else nulled and named in `drift` (sorted,

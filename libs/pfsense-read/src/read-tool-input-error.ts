@@ -1,15 +1,36 @@
+/** One refused argument: its path, the zod issue code and, for the read query's own checks, a message naming
+ * fields and rules (never a value). */
+export interface ReadToolInputIssue {
+  readonly path: string;
+  readonly issue: string;
+  readonly message?: string;
+}
+
 /** Refused tool input. Carries the offending argument names and zod issue codes — never the values. */
 export class ReadToolInputError extends Error {
   override readonly name = 'ReadToolInputError';
   readonly code = 'INVALID_INPUT';
   readonly tool: string;
   /** e.g. [{ path: 'limit', issue: 'too_big' }, { path: '', issue: 'unrecognized_keys' }] */
-  readonly issues: readonly { readonly path: string; readonly issue: string }[];
+  readonly issues: readonly ReadToolInputIssue[];
 
-  constructor(tool: string, issues: readonly { readonly path: string; readonly issue: string }[]) {
-    const summary = issues.map((i) => (i.path === '' ? i.issue : `${i.path}: ${i.issue}`)).join('; ');
-    super(`${tool}: invalid input (${summary})`);
+  constructor(tool: string, issues: readonly ReadToolInputIssue[]) {
+    super(`${tool}: invalid input (${summaryOf(issues)})`);
     this.tool = tool;
     this.issues = Object.freeze(issues.map((i) => Object.freeze({ ...i })));
   }
+
+  /** The issues as one line (`path: message-or-code; …`), for an MCP caller's error detail. */
+  get summary(): string {
+    return summaryOf(this.issues);
+  }
+}
+
+function summaryOf(issues: readonly ReadToolInputIssue[]): string {
+  return issues
+    .map((i) => {
+      const what = i.message ?? i.issue;
+      return i.path === '' ? what : `${i.path}: ${what}`;
+    })
+    .join('; ');
 }

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
-import { PfrestResponseError } from './pfrest-response-error.js';
+import { markProjectedPrefix } from './projected-items.js';
 import { READ_CATALOGUE } from './read-catalogue.js';
+import { readListPage } from './read-list-page.js';
+import { readQueryOf, type ReadQueryArgs } from './read-query.js';
 import type { ReadToolDefinition } from './read-tool-definition.js';
 import { ReadToolInputError } from './read-tool-input-error.js';
 import type { RestApiClient } from './rest-api-client.js';
@@ -31,19 +33,22 @@ export type ReadToolResult = PluralReadToolResult | SingularReadToolResult;
 
 const KNOWN: ReadonlySet<ReadToolDefinition> = new Set(READ_CATALOGUE);
 
-function issuesOf(error: z.ZodError): { path: string; issue: string }[] {
+function issuesOf(error: z.ZodError): { path: string; issue: string; message?: string }[] {
   return error.issues.map((i) => ({
     // Unknown keys are reported by name: the key is the caller's own text, which is not a secret.
     path: i.code === 'unrecognized_keys' ? i.keys.join(',') : i.path.map(String).join('.'),
     issue: i.code,
+    // The read query's own checks name fields and rules, never a value (read-query.ts).
+    ...(i.code === 'custom' ? { message: i.message } : {}),
   }));
 }
 
 /**
- * Runs one READ tool: validates `input` with the tool's strict input schema, issues exactly one GET (with
- * limit/offset for plural tools, no other query), projects the data through the allow-list and returns a
- * frozen result that the tool's outputSchema accepts. Fields nulled for type drift are named in `drift`.
- * `signal` (the MCP call's cancellation) aborts the GET, queued or on the wire.
+ * Runs one READ tool: validates `input` with the tool's strict input schema, reads through the GET-only client,
+ * projects the data through the allow-list and returns a frozen result that the tool's outputSchema accepts. A
+ * singular tool is one GET with no query; a list tool applies `fields`, `filter`, `sort_by` and `sort_order` as
+ * readListPage documents (one GET when pfrest can apply every filter). Fields nulled for type drift are named in
+ * `drift`. `signal` (the MCP call's cancellation) aborts the GET, queued or on the wire.
  */
 export async function runReadTool(
   client: RestApiClient,
@@ -54,29 +59,26 @@ export async function runReadTool(
   if (!KNOWN.has(tool)) throw new TypeError('runReadTool: "tool" must be an entry of READ_CATALOGUE');
   const parsed = tool.inputSchema.safeParse(input ?? {});
   if (!parsed.success) throw new ReadToolInputError(tool.name, issuesOf(parsed.error));
-  const args = parsed.data as { limit?: number; offset?: number; include_identifying_metadata?: boolean };
+  const args = parsed.data as ReadQueryArgs & { limit?: number; offset?: number };
   const projectOptions = { includeIdentifyingMetadata: args.include_identifying_metadata === true };
-  if (!tool.plural) {
+  const table = tool.queryFields;
+  if (!tool.plural || table === null) {
     const { data } = await client.read(tool.path, undefined, signal);
     const projected = tool.project(data, projectOptions);
     return Object.freeze(projected.drift.length === 0 ? { data: projected.data } : { data: projected.data, drift: projected.drift });
   }
   const limit = args.limit as number;
   const offset = args.offset as number;
-  const { data } = await client.read(tool.path, { limit, offset }, signal);
-  const projected = tool.project(data, projectOptions);
-  const items = projected.data as readonly unknown[];
-  // pfrest honours limit; a longer page means it did not, and the result would misstate paging.
-  if (items.length > limit) throw new PfrestResponseError('UNEXPECTED_SHAPE', 200, null, '$.length');
+  const page = await readListPage(client, tool, table, { limit, offset }, readQueryOf(table, args), projectOptions, signal);
   const result: PluralReadToolResult = {
-    data: items,
-    count: items.length,
+    data: page.items,
+    count: page.items.length,
     limit,
     offset,
-    next_offset: items.length === limit ? offset + items.length : null,
+    next_offset: page.nextOffset,
     truncated: false,
   };
-  return Object.freeze(projected.drift.length === 0 ? result : { ...result, drift: projected.drift });
+  return Object.freeze(page.drift.length === 0 ? result : { ...result, drift: page.drift });
 }
 
 /**
@@ -88,8 +90,10 @@ export function truncateReadResult(result: PluralReadToolResult, keep: number): 
   if (!Number.isSafeInteger(keep) || keep < 0 || keep >= result.data.length) {
     throw new RangeError('truncateReadResult: "keep" must be an integer from 0 to data.length - 1');
   }
+  const kept = Object.freeze(result.data.slice(0, keep));
+  markProjectedPrefix(result.data, kept);
   const cut: PluralReadToolResult = {
-    data: Object.freeze(result.data.slice(0, keep)),
+    data: kept,
     count: keep,
     limit: result.limit,
     offset: result.offset,

@@ -64,8 +64,8 @@ describe('READ catalogue matches vendor/pfrest/tool-endpoints.json', () => {
     const reference = new Set(te.inputs);
     const wanted = new Set(te.inputs);
     if (tool.plural) {
-      wanted.add('limit');
-      wanted.add('offset');
+      // Every list tool pages, and selects, filters and sorts (libs/pfsense-read/README.md, Inputs), whatever the reference listed.
+      for (const added of ['limit', 'offset', 'fields', 'filter', 'sort_by', 'sort_order']) wanted.add(added);
       if (!reference.has('limit')) expect(LIMIT_ADDED).toContain(name);
     } else {
       expect(reference.has('limit')).toBe(false);

@@ -76,4 +76,17 @@ describe('conformsToOutputSchema', () => {
     expect(tool.conformsToOutputSchema(cut)).toBe(true);
     for (const v of [null, undefined, 'x', 1, []]) expect(tool.conformsToOutputSchema(v)).toBe(false);
   });
+
+  it("a list one tool's projection made is checked item by item under another tool's schema (and refused there)", () => {
+    const plural = READ_CATALOGUE.filter((t) => t.plural);
+    const a = plural.find((t) => t.name === 'pfsense_get_firewall_aliases');
+    const b = plural.find((t) => t.name === 'pfsense_get_firewall_rules');
+    if (a === undefined || b === undefined) throw new Error('two plural tools');
+    const fromA = resultOf(a);
+    expect(a.conformsToOutputSchema(fromA)).toBe(true);
+    expect(b.conformsToOutputSchema(fromA)).toBe(false);
+    expect(zodAccepts(b, fromA)).toBe(false);
+    // The same items in a list the projection did not make are walked, and pass on their own merits.
+    expect(a.conformsToOutputSchema({ ...fromA, data: [...(fromA['data'] as unknown[])] })).toBe(true);
+  });
 });

@@ -88,15 +88,26 @@ function sortedRecord<V>(rec: Readonly<Record<string, V>>, map: (v: V) => V): Re
   );
 }
 
+/** States built by freezeRateWindowState: frozen all the way down, so a verdict on one holds for good. */
+const DEEP_FROZEN = new WeakSet<RateWindowState>();
+/**
+ * Deep-frozen states that passed the schema. Every decision checks the state it is handed (assertState), and a
+ * store hands the same state to several decisions per write: one that passed is not walked by zod again
+ * (docs/DESIGN.md §8). Only a state that passed enters; anything else is checked in full every time.
+ */
+const PASSED = new WeakSet<RateWindowState>();
+
 /** Builds the frozen, key-sorted form (so JSON.stringify of equal states is byte-equal). */
 export function freezeRateWindowState(s: RateWindowState): RateWindowState {
-  return Object.freeze({
+  const frozen: RateWindowState = Object.freeze({
     version: 1,
     highWaterMs: s.highWaterMs,
     capabilityWindows: sortedRecord(s.capabilityWindows, (a) => Object.freeze([...a])),
     targetWindows: sortedRecord(s.targetWindows, (a) => Object.freeze([...a])),
     targetCooldowns: sortedRecord(s.targetCooldowns, (n) => n),
   });
+  DEEP_FROZEN.add(frozen);
+  return frozen;
 }
 
 /**
@@ -121,7 +132,10 @@ function badRecordKey(value: unknown): string | null {
 }
 
 export function isRateWindowState(value: unknown): value is RateWindowState {
-  return badRecordKey(value) === null && schema.safeParse(value).success;
+  if (typeof value === 'object' && value !== null && PASSED.has(value as RateWindowState)) return true;
+  const passes = badRecordKey(value) === null && schema.safeParse(value).success;
+  if (passes && DEEP_FROZEN.has(value as RateWindowState)) PASSED.add(value as RateWindowState);
+  return passes;
 }
 
 /**
@@ -138,5 +152,7 @@ export function parseRateWindowState(value: unknown): RateWindowState {
     const top = r.error.issues[0]?.path[0];
     throw new RateStateError(typeof top === 'string' && TOP_KEYS.includes(top) ? `$.${top}` : '$');
   }
-  return freezeRateWindowState(r.data as RateWindowState);
+  const state = freezeRateWindowState(r.data as RateWindowState);
+  PASSED.add(state);
+  return state;
 }

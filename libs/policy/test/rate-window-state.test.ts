@@ -19,6 +19,15 @@ describe('rate window state', () => {
     expect(Object.keys(back.capabilityWindows)).toEqual([CAP, CAP2].sort());
   });
 
+  it("a state that passed keeps passing, and so does its decisions' output once checked", () => {
+    const l = limits({ targetCooldownMs: 60_000 });
+    const s = parseRateWindowState(JSON.parse(JSON.stringify(admit(EMPTY_RATE_WINDOW_STATE, T0, l, { target: T1 }))));
+    expect(isRateWindowState(s)).toBe(true);
+    expect(isRateWindowState(s)).toBe(true);
+    const next = recordOutcome({ nowMs: T0 + 1, targetDigest: T1, outcome: 'FAILED', state: s, limits: l });
+    expect([isRateWindowState(next), isRateWindowState(next)]).toEqual([true, true]);
+  });
+
   it('the empty state parses and is frozen', () => {
     expect(parseRateWindowState(JSON.parse(JSON.stringify(EMPTY_RATE_WINDOW_STATE)))).toEqual(EMPTY_RATE_WINDOW_STATE);
     expect(Object.isFrozen(EMPTY_RATE_WINDOW_STATE)).toBe(true);
@@ -45,6 +54,8 @@ describe('rate window state', () => {
   ];
 
   it.each(bad)('refuses %s with RateStateError', (_label, value, path) => {
+    expect(isRateWindowState(value)).toBe(false);
+    // Refused again on a second look: only a state that passed is remembered as passing.
     expect(isRateWindowState(value)).toBe(false);
     let caught: unknown;
     try {

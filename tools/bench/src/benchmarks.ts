@@ -1,6 +1,7 @@
 import type { Benchmark } from './benchmark.js';
 import { coldStartBenchmark } from './cold-start-benchmark.js';
 import { readOverheadBenchmark } from './read-overhead-benchmark.js';
+import { readQuestionsBenchmark } from './read-questions-benchmark.js';
 import { storeBenchmark } from './store-benchmark.js';
 import { toolSurfaceBenchmark } from './tool-surface-benchmark.js';
 import { writeLifecycleBenchmark } from './write-lifecycle-benchmark.js';
@@ -10,6 +11,7 @@ import { writeOutboxBenchmark } from './write-outbox-benchmark.js';
 export const BENCHMARKS: readonly Benchmark[] = Object.freeze([
   coldStartBenchmark,
   readOverheadBenchmark,
+  readQuestionsBenchmark,
   toolSurfaceBenchmark,
   storeBenchmark,
   writeLifecycleBenchmark,

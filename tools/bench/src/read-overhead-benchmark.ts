@@ -209,7 +209,12 @@ export const readOverheadBenchmark: Benchmark = {
       const added = median(bigMcp) - median(bigDirect);
       const addedSmall = median(viaMcp) - median(direct);
       out.push(
-        result('read_10k_rows_median_ms', median(bigMcp), 'ms', median(bigDirect), 1.5),
+        // Against the direct GETs: reported only. Its old target (1.5×) measured the paging the 1 MiB bound forces
+        // on both copies of a result, not the server (docs/DESIGN.md §8); the target is read_10k_rows_vs_floor_ms.
+        result('read_10k_rows_median_ms', median(bigMcp), 'ms', median(bigDirect)),
+        // The target: the same read against read_10k_rows_floor_ms (the same GETs plus the serialization and parse
+        // no server can skip), so the ratio is what the server, the SDK and the pipe add.
+        result('read_10k_rows_vs_floor_ms', median(bigMcp), 'ms', median(bigFloor), 1.25),
         result('read_10k_rows_mcp_calls', mcpPages, 'calls', BIG_ROWS / PAGE),
         // Diagnostics, no target: the same read against the direct GETs its MCP calls made, and the server's own
         // CPU per 10,000-row read (robust on a busy machine, where wall times are not).

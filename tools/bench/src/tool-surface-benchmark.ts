@@ -8,8 +8,8 @@ import { result, type BenchResult } from './bench-result.js';
 import type { Benchmark } from './benchmark.js';
 import { modelFacingBytes, estimatedTokens } from './model-facing-size.js';
 
-/** docs/DESIGN.md §8: the model-facing part of the full READ surface (the auditor profile) stays ≤ 40 KB. */
-const AUDITOR_TARGET_BYTES = 40 * 1024;
+/** docs/DESIGN.md §8: the model-facing part of the full READ surface (the auditor profile) stays ≤ 48 KB (it lists fields, filter, sort_by and sort_order on every list tool). */
+const AUDITOR_TARGET_BYTES = 48 * 1024;
 
 interface ListedTools {
   readonly tools: readonly { name: string; description?: string; inputSchema: unknown }[];
@@ -46,7 +46,7 @@ async function listTools(server: string, env: Record<string, string>, extraEnv: 
  * Tool surface: the model-facing part of `tools/list` (each tool's name, description and input schema, as JSON)
  * of the built server, as an MCP client receives it — per profile, then per toolset of the auditor profile
  * (PFSENSE_TOOLSETS=<one set>, which also keeps pfsense_mcp_info). Bytes, and tokens estimated at 4 bytes per
- * token. Target: the auditor profile ≤ 40 KB.
+ * token. Target: the auditor profile ≤ 48 KB.
  */
 export const toolSurfaceBenchmark: Benchmark = {
   id: 'tool-surface',

@@ -10,7 +10,7 @@ import { errorEnvelope, successEnvelope, type Envelope } from './envelope.js';
 import { READ_PATHS } from './model-catalog.js';
 import { modelFieldNames, type JsonObject } from './model-shaper.js';
 import { applyQuery } from './query-filters.js';
-import { requestParams } from './request-params.js';
+import { isJsonContentType, requestParams } from './request-params.js';
 
 export const FIREWALL_APPLY_PATH = '/api/v2/firewall/apply';
 export const JWT_PATH = '/api/v2/auth/jwt';
@@ -54,12 +54,13 @@ function knownFields(path: string, rows: readonly unknown[]): Set<string> {
   return names;
 }
 
-function readPath(path: string, params: JsonObject, store: DataStore): unknown {
+function readPath(path: string, params: JsonObject, store: DataStore, fromQueryString: boolean): unknown {
   const served = store.served(path);
   if (!Array.isArray(served)) return served ?? (READ_PATHS[path]?.many ? [] : {});
   return applyQuery(served as JsonObject[], params, {
     knownFields: knownFields(path, served),
     defaultLimit: path === STATES_PATH ? STATES_DEFAULT_LIMIT : 0,
+    fromQueryString,
   });
 }
 
@@ -94,7 +95,7 @@ function dispatch(req: ApiRequest, deps: ApiDeps): unknown {
     if (req.method === 'GET' && deps.store.isVerbatim(req.path)) return deps.store.served(req.path);
     return firewallApplyStatus(deps.store);
   }
-  return readPath(req.path, params, deps.store);
+  return readPath(req.path, params, deps.store, !isJsonContentType(req.headers['content-type']));
 }
 
 /** Undefined means "no such endpoint": the server answers with nginx's 404 page. */

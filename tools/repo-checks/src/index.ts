@@ -8,3 +8,5 @@ export { copyToLoneDirectory } from './copy-to-lone-directory.js';
 export type { LoneCopy } from './copy-to-lone-directory.js';
 export { MAX_SOURCE_LINES, findOversizedSource, generatorOf, isCoveredSource, lineCount } from './find-oversized-source.js';
 export type { OversizedSource } from './find-oversized-source.js';
+export { checkMarkdown, headingSlug, markdownAnchors } from './check-markdown.js';
+export type { MarkdownProblem, MarkdownWorld } from './check-markdown.js';

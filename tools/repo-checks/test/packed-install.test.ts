@@ -1,17 +1,31 @@
-// The product package as a user gets it: `npm pack` at the root, the tarball installed into an empty project with
-// `npm install --omit=dev`, and the three installed commands run from there (a real MCP client for the server).
+// The two packages as users get them. The server's: `npm pack` at the root, the tarball installed into an empty
+// project with `npm install --omit=dev`, and its two commands run from there (a real MCP client for the server); it
+// holds no signer. The operator's: `npm run pack:signer`, installed into another empty project, `pfsense-mcp-signer`
+// run from there; it holds the signer's bundle alone, with no dependency (no SQLite, no network package).
 //
 // better-sqlite3 is the one runtime dependency (a native addon; every other dependency is bundled into the
 // programs). A user's install downloads a prebuilt addon or compiles it; neither is possible quickly here (no
 // download host, and compiling takes minutes), so the test installs with --ignore-scripts and puts the addon the
 // workspace compiled for this same Node (same ABI) where the install script would have put it.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  realpathSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markdownAnchors } from '../src/index.js';
 import { WORKSPACE_ROOT } from './workspace-root.js';
 
 const PROGRAMS = [
@@ -20,14 +34,24 @@ const PROGRAMS = [
   { name: 'pfsense-sim', bundle: 'dist/tools/pfsense-sim/main.js', sources: ['tools/pfsense-sim/src'] },
 ] as const;
 const EXPECTED_FILES = [
+  'CHANGELOG.md',
   'LICENSE',
   'README.md',
   'dist/apps/mcp-server/main.js',
-  'dist/apps/signer-cli/main.js',
   'dist/tools/pfsense-sim/main.js',
   'package.json',
   'server.json',
+  // The documents the programs point to (docs/), and the READMEs and source note those documents link.
+  'docs/DESIGN.md',
+  'docs/OPERATIONS.md',
+  'vendor/pfrest/SOURCE.md',
 ];
+/** Every README.md of apps/, libs/ and tools/ in the workspace: the package ships them for docs/DESIGN.md's links. */
+const README_FILES = ['apps', 'libs', 'tools'].flatMap((top) =>
+  readdirSync(join(WORKSPACE_ROOT, top))
+    .filter((d) => existsSync(join(WORKSPACE_ROOT, top, d, 'README.md')))
+    .map((d) => `${top}/${d}/README.md`),
+);
 
 function newestMtime(path: string): number {
   if (!existsSync(path)) return 0;
@@ -50,6 +74,8 @@ function ensureBuilt(): void {
 let work: string;
 let project: string;
 let packedFiles: string[];
+let signerProject: string;
+let signerFiles: string[];
 // The installed commands run with this test's Node first on PATH (their `#!/usr/bin/env node` finds it).
 const env = (): NodeJS.ProcessEnv => ({ ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env['PATH'] ?? ''}` });
 const bin = (name: string) => join(project, 'node_modules', '.bin', name);
@@ -79,6 +105,18 @@ beforeAll(() => {
     join(WORKSPACE_ROOT, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'),
     join(addonDir, 'better_sqlite3.node'),
   );
+  // The operator's package, packed by the script `npm run pack:signer` runs (the bundle is current: --no-build).
+  const signer = JSON.parse(
+    execFileSync(process.execPath, ['tools/scripts/pack-signer.mjs', '--no-build', '--json', '--out', work], {
+      cwd: WORKSPACE_ROOT,
+      encoding: 'utf8',
+    }),
+  ) as { file: string; files: string[] };
+  signerFiles = signer.files;
+  signerProject = join(work, 'signer-project');
+  mkdirSync(signerProject);
+  writeFileSync(join(signerProject, 'package.json'), JSON.stringify({ name: 'operator-machine', version: '1.0.0', private: true }));
+  npm(['install', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-package-lock', signer.file], signerProject);
 }, 300_000);
 
 afterAll(() => {
@@ -86,7 +124,7 @@ afterAll(() => {
 });
 
 describe('the packed package pfsense-mcp', () => {
-  it('holds exactly the three programs, README, LICENSE, server.json and package.json (no tests, maps, fixtures, keys)', () => {
+  it('holds exactly the server and the simulator, README, LICENSE, server.json and package.json (no signer, tests, maps, fixtures, keys)', () => {
     // The server is code-split: main.js loads content-hashed chunks from its own directory, exactly those of its build.
     const chunk = /^dist\/apps\/mcp-server\/[a-z-]+-[A-Z0-9]{8}\.js$/u;
     const built = readdirSync(join(WORKSPACE_ROOT, 'dist', 'apps', 'mcp-server'))
@@ -94,16 +132,21 @@ describe('the packed package pfsense-mcp', () => {
       .map((f) => `dist/apps/mcp-server/${f}`);
     expect(built.length).toBeGreaterThan(0);
     expect(built.every((f) => chunk.test(f))).toBe(true);
-    expect(packedFiles).toEqual([...EXPECTED_FILES, ...built].sort());
-    expect(packedFiles.filter((f) => /\.map$|test|fixture|\.key$|\.pem$|lab-runner|bench/u.test(f))).toEqual([]);
+    expect(packedFiles).toEqual([...EXPECTED_FILES, ...README_FILES, ...built].sort());
+    expect(packedFiles.filter((f) => !f.endsWith('.md') && /\.map$|test|fixture|\.key$|\.pem$|lab-runner|bench|signer/u.test(f))).toEqual(
+      [],
+    );
+    const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'pfsense-mcp', 'package.json'), 'utf8')) as { bin: object };
+    expect(Object.keys(manifest.bin).sort()).toEqual(['pfsense-mcp', 'pfsense-sim']);
+    expect(existsSync(bin('pfsense-mcp-signer'))).toBe(false);
   });
 
   it('installs with only better-sqlite3 and its own dependencies beside it', () => {
     const installed = readdirSync(join(project, 'node_modules')).filter((n) => !n.startsWith('.'));
     expect(installed).toContain('pfsense-mcp');
     expect(installed).toContain('better-sqlite3');
-    // Bundled, so never installed: the SDK, zod, got, kysely, noble.
-    for (const bundled of ['@modelcontextprotocol', 'zod', 'got', 'kysely', '@noble']) expect(installed).not.toContain(bundled);
+    // Bundled, so never installed: the SDK, zod, kysely, noble.
+    for (const bundled of ['@modelcontextprotocol', 'zod', 'kysely', '@noble']) expect(installed).not.toContain(bundled);
   });
 
   it('pfsense-mcp --version names the package version', () => {
@@ -113,10 +156,7 @@ describe('the packed package pfsense-mcp', () => {
     expect(r.stdout.startsWith(`pfsense-mcp ${version} `), r.stdout).toBe(true);
   });
 
-  it('pfsense-mcp-signer --help and pfsense-sim --help answer', () => {
-    const signer = spawnSync(bin('pfsense-mcp-signer'), ['--help'], { env: env(), encoding: 'utf8' });
-    expect(signer.status, signer.stderr).toBe(0);
-    expect(signer.stdout).toContain('pfsense-mcp-signer');
+  it('pfsense-sim --help answers', () => {
     const sim = spawnSync(bin('pfsense-sim'), ['--help'], { env: env(), encoding: 'utf8' });
     expect(sim.status, sim.stderr).toBe(0);
     expect(sim.stdout).toContain('pfsense-sim');
@@ -144,4 +184,53 @@ describe('the packed package pfsense-mcp', () => {
       await client.close();
     }
   }, 60_000);
+});
+
+describe('the documents the installed programs point to', () => {
+  it('every docs/… reference printed by admin --help, init and status is a file of the installed package, its anchor a heading', () => {
+    const dir = join(work, 'write-dir');
+    const outputs = [
+      spawnSync(bin('pfsense-mcp'), ['admin', '--help'], { env: env(), encoding: 'utf8' }),
+      spawnSync(bin('pfsense-mcp'), ['admin', 'init', '--dir', dir], { env: env(), encoding: 'utf8' }),
+      spawnSync(bin('pfsense-mcp'), ['admin', 'status', '--dir', dir], { env: env(), encoding: 'utf8' }),
+    ];
+    for (const r of outputs) expect(r.status, r.stderr).toBe(0);
+    const printed = outputs.map((r) => `${r.stdout}\n${r.stderr}`).join('\n');
+    const references = [...printed.matchAll(/(\/[^\s`'"()]*\/docs\/(?:OPERATIONS|DESIGN)\.md)(?:#([a-z0-9-]+))?/gu)];
+    expect(references.length).toBeGreaterThanOrEqual(3);
+    expect(printed).not.toMatch(/(?<![\w/])docs\/(?:OPERATIONS|DESIGN)\.md/u);
+    const packageDir = realpathSync(join(project, 'node_modules', 'pfsense-mcp'));
+    for (const [, path, anchor] of references) {
+      expect(realpathSync(path as string).startsWith(`${packageDir}/`), path).toBe(true);
+      if (anchor !== undefined) expect(markdownAnchors(readFileSync(path as string, 'utf8')).has(anchor), `${path}#${anchor}`).toBe(true);
+    }
+  });
+});
+
+describe('the packed package pfsense-mcp-signer (the operator machine)', () => {
+  it('holds the signer bundle, its README, LICENSE and package.json, and depends on nothing', () => {
+    expect(signerFiles).toEqual(['LICENSE', 'README.md', 'main.js', 'package.json']);
+    const manifest = JSON.parse(readFileSync(join(signerProject, 'node_modules', 'pfsense-mcp-signer', 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(manifest['dependencies']).toBeUndefined();
+    expect(manifest['bin']).toEqual({ 'pfsense-mcp-signer': 'main.js' });
+    const installed = readdirSync(join(signerProject, 'node_modules')).filter((n) => !n.startsWith('.'));
+    expect(installed).toEqual(['pfsense-mcp-signer']);
+    const bundle = readFileSync(join(signerProject, 'node_modules', 'pfsense-mcp-signer', 'main.js'), 'utf8');
+    for (const absent of ['better-sqlite3', 'node:http', 'node:https', 'node:net', 'node:tls', 'undici', 'XMLHttpRequest', 'WebSocket('])
+      expect(bundle).not.toContain(absent);
+  });
+
+  it('pfsense-mcp-signer --version and --help answer from the installed package', () => {
+    const { version } = JSON.parse(readFileSync(join(WORKSPACE_ROOT, 'package.json'), 'utf8')) as { version: string };
+    const signerBin = join(signerProject, 'node_modules', '.bin', 'pfsense-mcp-signer');
+    const v = spawnSync(signerBin, ['--version'], { env: env(), encoding: 'utf8' });
+    expect(v.status, v.stderr).toBe(0);
+    expect(v.stdout).toContain(version);
+    const help = spawnSync(signerBin, ['--help'], { env: env(), encoding: 'utf8' });
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toContain('pfsense-mcp-signer');
+  });
 });

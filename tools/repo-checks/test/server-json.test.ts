@@ -92,8 +92,8 @@ describe('server.json (MCP Registry)', () => {
     expect(pkg['name']).toBe('pfsense-mcp');
     expect(pkg['private']).toBeUndefined();
     const engines = (pkg['engines'] as { node: string }).node;
-    expect(engines).toBe('^20.19.0 || ^22.12.0');
+    expect(engines).toBe('^20.19.0 || ^22.12.0 || ^24.0.0 || ^26.0.0');
     const readme = readFileSync(join(WORKSPACE_ROOT, 'README.md'), 'utf8');
-    expect(readme).toContain('Node.js 20 (20.19 or later) and 22 (22.12 or later)');
+    expect(readme).toContain('Node.js 20 (20.19 or later; end of life since April 2026, still tested), 22 (22.12 or later) and 24');
   });
 });

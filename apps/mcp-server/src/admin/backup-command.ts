@@ -7,6 +7,7 @@ import type { AdminResult } from './admin-result.js';
 import { openAdminConsumptionStore, openAdminContractStore, storeRefusal } from './open-admin-stores.js';
 import { openWriteDirectory } from './open-write-directory.js';
 import type { AdminArgs } from './parse-admin-args.js';
+import { RUNBOOK } from './runbook-anchors.js';
 
 /** --out DIR2: a new (or empty) directory of ours, made 0700. */
 export function prepareBackupDirectory(value: string): string {
@@ -63,7 +64,7 @@ export async function backupCommand(args: AdminArgs, ctx: AdminContext): Promise
       `backed up both stores to ${dir} (0700, files 0600)`,
       `  ${contracts}`,
       `  ${consumption}`,
-      'the anchors are NOT copied: keep backups away from the anchor medium; after restoring, run `pfsense-mcp admin reanchor --accept-restore` (docs/OPERATIONS.md#restore-from-backup)',
+      `the anchors are NOT copied: keep backups away from the anchor medium; after restoring, run \`pfsense-mcp admin reanchor --accept-restore\` (${RUNBOOK}#restore-from-backup)`,
       'the master key (keys/master.key) is not copied either: back it up separately, never next to these files',
     ],
     { dir, files: [contracts, consumption] },

@@ -8,6 +8,7 @@ import type { ArtifactDirectory } from '@pfsense-mcp/coordinator';
 import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { RecoveryState, isTerminal } from '@pfsense-mcp/state-machine';
 import { readdirSync } from 'node:fs';
+import { answeredRequestKey } from './answered-request-key.js';
 
 export type ArtifactBox = 'inbox' | 'outbox';
 export type ArtifactCondition = 'still-useful' | 'answered' | 'expired' | 'blocking';
@@ -96,11 +97,6 @@ function neededByLiveContract(a: Artifact, facts: ArtifactFacts): boolean {
   return c !== undefined && !isTerminal(c.state);
 }
 
-/** What one artifact is asking about: files with the same key and kind in the inbox are duplicates. */
-function duplicateKey(a: Artifact): string {
-  return `${a.kind}|${field(a, 'contract_id') ?? field(a, 'plan_digest') ?? ''}|${stateVersionOf(a) ?? ''}`;
-}
-
 function entry(
   box: ArtifactBox,
   file: string,
@@ -180,10 +176,10 @@ export function classifyArtifacts(
   const counts = new Map<string, number>();
   for (const { entry: e, artifact } of inboxed) {
     if (artifact !== null && e.condition === 'still-useful')
-      counts.set(duplicateKey(artifact), (counts.get(duplicateKey(artifact)) ?? 0) + 1);
+      counts.set(answeredRequestKey(artifact), (counts.get(answeredRequestKey(artifact)) ?? 0) + 1);
   }
   for (const { entry: e, artifact } of inboxed) {
-    const dup = artifact !== null && e.condition === 'still-useful' && (counts.get(duplicateKey(artifact)) ?? 0) > 1;
+    const dup = artifact !== null && e.condition === 'still-useful' && (counts.get(answeredRequestKey(artifact)) ?? 0) > 1;
     out.push(dup ? Object.freeze({ ...e, condition: 'blocking' as const, blocking: 'duplicate' as const, removable: true }) : e);
   }
   return Object.freeze(out);

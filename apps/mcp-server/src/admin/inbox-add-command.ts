@@ -4,15 +4,17 @@ import {
   artifactDigestOf,
   checkCurrentness,
   encodeArtifact,
+  parseArtifact,
   verifyArtifactSignature,
 } from '@pfsense-mcp/authorization';
-import type { SignedArtifact } from '@pfsense-mcp/authorization';
+import type { Artifact, SignedArtifact } from '@pfsense-mcp/authorization';
 import { ArtifactDirectory, ArtifactFileError } from '@pfsense-mcp/coordinator';
 import { join } from 'node:path';
 import { loadPinnedAuthorities, pinnedAuthoritySetOf } from '../runtime/write-directory/pinned-authorities-file.js';
 import type { AdminContext } from './admin-context.js';
 import { AdminError } from './admin-error.js';
 import { adminResult } from './admin-result.js';
+import { answeredRequestKey } from './answered-request-key.js';
 import type { AdminResult } from './admin-result.js';
 import { openWriteDirectory } from './open-write-directory.js';
 import type { AdminArgs } from './parse-admin-args.js';
@@ -38,6 +40,49 @@ const REFUSAL_RULES: Readonly<Record<string, string>> = Object.freeze({
 
 function shortKind(kind: string): string {
   return kind.slice(kind.indexOf('/') + 1);
+}
+
+/**
+ * A second signed answer to a request already answered in the inbox is refused here, naming the file installed
+ * first: two would make the server refuse the operation (it never chooses between them), and removing both is
+ * what the runbook would then have said. The first stays and the operation goes on with it. The same artifact
+ * again is ALREADY_INSTALLED (its name), checked by the exclusive creation below. An inbox file that cannot be
+ * read or parsed is not an answer (`admin artifacts list` reports it).
+ */
+function refuseSecondAnswer(inboxDir: string, name: string, signed: SignedArtifact, now: number): void {
+  let inbox: ArtifactDirectory;
+  let names: readonly string[];
+  try {
+    inbox = ArtifactDirectory.open(inboxDir);
+    names = inbox.list();
+  } catch (error) {
+    if (error instanceof ArtifactFileError) throw new AdminError(`INBOX_${error.code}`, `${inboxDir}: cannot install (${error.code})`);
+    throw error;
+  }
+  const key = answeredRequestKey(signed);
+  for (const other of names) {
+    if (other === name) continue;
+    let existing: Artifact;
+    try {
+      existing = parseArtifact(inbox.read(other));
+    } catch {
+      continue;
+    }
+    if (answeredRequestKey(existing) !== key) continue;
+    const path = join(inboxDir, other);
+    let current = 'proof' in existing;
+    try {
+      if (current) checkCurrentness(existing as SignedArtifact, now);
+    } catch {
+      current = false;
+    }
+    throw new AdminError(
+      'ALREADY_ANSWERED',
+      current
+        ? `FILE: answers the same request as ${path}, installed earlier; nothing installed — the operation goes on with that file`
+        : `FILE: answers the same request as ${path}, which has expired; remove it first (\`pfsense-mcp admin artifacts clean --dir DIR --blocking\`), then add FILE again`,
+    );
+  }
 }
 
 /**
@@ -68,6 +113,7 @@ export function inboxAddCommand(args: AdminArgs, ctx: AdminContext, file: string
   }
   const digest = artifactDigestOf(signed);
   const name = `${shortKind(signed.kind)}.${digest.slice(0, 16)}.json`;
+  refuseSecondAnswer(layout.inboxDir, name, signed, ctx.now());
   try {
     ArtifactDirectory.open(layout.inboxDir).write(name, encodeArtifact(signed));
   } catch (error) {

@@ -73,7 +73,10 @@ export async function rollbackCommand(args: AdminArgs, ctx: AdminContext, operan
     }
     const reason = after.last_outcome_class ?? 'NONE';
     const json = { contract_id: contractId, state: after.state, reason_class: reason };
-    if (after.state === 'ROLLED_BACK') return adminResult([`rolled back ${contractId}: ROLLED_BACK (${reason})`], json);
+    if (after.state === 'ROLLED_BACK') {
+      // Plain words for the operator; the state and outcome class stay in --json.
+      return adminResult([`rolled back ${contractId}: the old description is back on the appliance (read back and checked)`], json);
+    }
     const next =
       after.state === 'RECONCILIATION'
         ? '`admin reconcile emit`'

@@ -1,8 +1,9 @@
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
+import { installedDoc } from './installed-docs.js';
 
-/** The operator's runbook, as a path from the repository root (shipped with the package). */
-export const RUNBOOK = 'docs/OPERATIONS.md';
+/** The operator's runbook: the absolute path of the copy the package ships beside this program (installed-docs.ts). */
+export const RUNBOOK = installedDoc('OPERATIONS.md');
 
 /** Every section of the runbook `admin status` may point to; each exists in docs/OPERATIONS.md (a test checks it). */
 export const RUNBOOK_ANCHORS = Object.freeze({
@@ -17,10 +18,11 @@ export const RUNBOOK_ANCHORS = Object.freeze({
   refusedKeepsComingBack: 'refused-keeps-coming-back',
   anchorAtStart: 'anchor-behind-diverged-ahead',
   retention: 'retention',
+  clockBehind: 'clock-behind',
 } as const);
 export type RunbookAnchor = (typeof RUNBOOK_ANCHORS)[keyof typeof RUNBOOK_ANCHORS];
 
-/** "see docs/OPERATIONS.md#anchor". */
+/** "see /…/docs/OPERATIONS.md#anchor". */
 export function seeRunbook(anchor: RunbookAnchor): string {
   return `see ${RUNBOOK}#${anchor}`;
 }

@@ -28,7 +28,7 @@ const NEXT_STEP: Readonly<Record<string, string>> = Object.freeze({
   [RecoveryState.ROLLBACK_FAILED]:
     '`admin release emit ID`, sign with the reconciliation key, `admin inbox add`, `admin release resume ID`',
   [RecoveryState.FAILED]: 'nothing (closed without effect)',
-  [RecoveryState.ROLLED_BACK]: 'nothing (rolled back)',
+  [RecoveryState.ROLLED_BACK]: 'nothing (applied, then rolled back: the old description is back)',
   [RecoveryState.EXPIRED]: 'nothing (expired or cancelled before execution)',
 });
 
@@ -38,6 +38,15 @@ function age(ms: number): string {
   if (s < 7200) return `${Math.floor(s / 60)}m`;
   if (s < 172_800) return `${Math.floor(s / 3600)}h`;
   return `${Math.floor(s / 86_400)}d`;
+}
+
+/** A duration for the operator, e.g. `1h 59m`, `3m 5s`, `42s` (rounded up: writes resume no earlier). */
+function howLong(ms: number): string {
+  const s = Math.max(1, Math.ceil(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${s % 60}s`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+  return `${Math.floor(s / 86_400)}d ${Math.floor((s % 86_400) / 3600)}h`;
 }
 
 /**
@@ -67,13 +76,23 @@ function rateWindowsOf(v: RateWindowsView) {
     reconciliation: { used: v.reconciliation.used, lockout_at: v.reconciliation.limit },
     window_ms: v.windowMs,
     clock_regression: v.clockRegression,
+    clock_blocked_until: v.clockBlockedUntilMs,
   });
 }
 
-function rateWindowLines(w: ReturnType<typeof rateWindowsOf>): string[] {
+/**
+ * A clock stepped backwards: the store's rate windows refuse every prepare until the clock is past the latest time
+ * they accepted (docs/DESIGN.md §3). The MCP `refused` stays uniform; the operator reads here for how long.
+ */
+function clockBehindLine(until: number, now: number): string {
+  return `CLOCK BEHIND the latest time the write path recorded: no signed change is accepted for another ${howLong(until - now)}, until ${new Date(until).toISOString()} — ${seeRunbook(RUNBOOK_ANCHORS.clockBehind)}`;
+}
+
+function rateWindowLines(w: ReturnType<typeof rateWindowsOf>, now: number): string[] {
   const caps = w.capability_windows.map((c) => `${c.capability} ${c.used}/${c.limit}`).join(', ') || 'none';
   return [
-    `rate windows now: in flight ${w.in_flight.used}/${w.in_flight.limit}, reconciliation ${w.reconciliation.used}/${w.reconciliation.lockout_at} (lockout), prepares this ${Math.round(w.window_ms / 60_000)} min: ${caps}${w.clock_regression ? '; CLOCK BEHIND the windows: every prepare is refused' : ''}`,
+    `rate windows now: in flight ${w.in_flight.used}/${w.in_flight.limit}, reconciliation ${w.reconciliation.used}/${w.reconciliation.lockout_at} (lockout), prepares this ${Math.round(w.window_ms / 60_000)} min: ${caps}`,
+    ...(w.clock_blocked_until === null ? [] : [clockBehindLine(w.clock_blocked_until, now)]),
     ...w.target_cooldowns.map((c) => `  cooldown target ${c.target}… ${Math.ceil(c.remaining_ms / 1000)}s left`),
     ...w.target_windows.map((t) => `  prepares target ${t.target}… ${t.used}/${t.limit}`),
   ];
@@ -135,7 +154,7 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
       `rate limits in force: ${Object.entries(DEFAULT_RATE_LIMITS)
         .map(([k, v]) => `${k}=${v}`)
         .join(', ')}`,
-      ...rateWindowLines(windows),
+      ...rateWindowLines(windows, facts.now),
     ];
     return adminResult(text, {
       contracts: rows,

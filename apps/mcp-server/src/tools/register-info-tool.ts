@@ -16,6 +16,8 @@ export interface ServerFacts {
   readonly write: { readonly implemented: boolean; readonly granted: boolean; readonly runtimeEnabled: boolean };
   /** Artifact files in the write directory's inbox and outbox (counted by name), or null without a write runtime. */
   readonly writeArtifacts: { readonly inboxFiles: number; readonly outboxFiles: number; readonly pileUp: boolean } | null;
+  /** While the clock is behind the store's rate windows: until when every write is refused (UTC ms); else null. */
+  readonly writeClockBlockedUntil: number | null;
   /** The closed toolset grouping, whether PFSENSE_TOOLSETS selected each set, and the tools each holds. */
   readonly toolsets: readonly ToolsetFact[];
 }
@@ -51,6 +53,12 @@ export const InfoOutputSchema = z.object({
     .describe(
       'Leftover request and artifact files have piled up (the operator should clean up with `pfsense-mcp admin`); they never stop the write.',
     ),
+  write_clock_blocked_until: z
+    .string()
+    .nullable()
+    .describe(
+      'ISO 8601 UTC: the host clock is behind the latest time the write path recorded (it was stepped backwards), so every signed change is refused when it is to be prepared until then; null when the clock holds nothing back (or without a write runtime).',
+    ),
   toolsets: z.array(
     z.object({
       name: z.string(),
@@ -72,7 +80,7 @@ export function registerInfoTool(server: McpServer, facts: () => ServerFacts): R
     {
       title: 'MCP server info',
       description:
-        "Report this MCP server's own version, active capability profile, registered tool counts (READ and WRITE), whether the one write (ALIAS_WRITE) is implemented, granted and runtime-enabled, the pfREST version it targets, the toolsets (PFSENSE_TOOLSETS) with the tools each holds, and how many signed files wait in the write directory (and whether leftovers piled up). Makes no pfSense API call.",
+        "Report this MCP server's own version, active capability profile, registered tool counts (READ and WRITE), whether the one write (ALIAS_WRITE) is implemented, granted and runtime-enabled, the pfREST version it targets, the toolsets (PFSENSE_TOOLSETS) with the tools each holds, how many signed files wait in the write directory (and whether leftovers piled up), and until when a host clock stepped backwards holds every change back (write_clock_blocked_until). Makes no pfSense API call.",
       // No `$schema` marker, like the READ tools' input schemas (the model-facing list stays small).
       inputSchema: z.object({}).strict().meta({ $schema: undefined }),
       outputSchema: InfoOutputSchema,
@@ -94,6 +102,7 @@ export function registerInfoTool(server: McpServer, facts: () => ServerFacts): R
         write_artifact_files:
           f.writeArtifacts === null ? null : { inbox: f.writeArtifacts.inboxFiles, outbox: f.writeArtifacts.outboxFiles },
         write_artifacts_warning: f.writeArtifacts?.pileUp ?? false,
+        write_clock_blocked_until: f.writeClockBlockedUntil === null ? null : new Date(f.writeClockBlockedUntil).toISOString(),
         toolsets: f.toolsets,
       };
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };

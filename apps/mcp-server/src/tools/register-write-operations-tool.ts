@@ -41,11 +41,16 @@ const OperationSchema = z
   .object({
     operation_id: z.string(),
     status: z.enum(STATUSES),
-    contract_state: z.string().describe('The Recovery Contract state of the latest attempt (e.g. PREPARED, VERIFIED, RECONCILIATION).'),
-    contract_id: z.string(),
-    attempts: z.number().int().min(1),
-    created_at: z.string().describe("ISO 8601 UTC: when the operation's first contract was created."),
-    updated_at: z.string().describe('ISO 8601 UTC: when its latest contract last changed.'),
+    contract_state: z
+      .string()
+      .nullable()
+      .describe(
+        'The Recovery Contract state of the latest attempt (e.g. PREPARED, VERIFIED, RECONCILIATION); null before the first signature.',
+      ),
+    contract_id: z.string().nullable(),
+    attempts: z.number().int().min(0),
+    created_at: z.string().describe("ISO 8601 UTC: when the operation's first contract (or its first request) was created."),
+    updated_at: z.string().describe('ISO 8601 UTC: when its latest contract (or a newer request) last changed.'),
     pending_request: z.string().nullable().describe('Absolute path of the file the operator must review and sign next, or null.'),
     next_step: z.string(),
   })
@@ -64,11 +69,11 @@ export const WriteOperationsOutputSchema = z
 export type WriteOperationsOutput = z.infer<typeof WriteOperationsOutputSchema>;
 
 const DESCRIPTION =
-  'List the alias-description write operations this server knows (those with a Recovery Contract), newest first: operation_id, ' +
-  'status (awaiting_confirmation, verified, reconciliation_required, refused), contract state, created/updated times and what ' +
-  'the human operator must do next. Read-only: it moves, signs and sends nothing, and never shows a description, alias name, ' +
-  'key or file content. Filter with operation_id; paged with limit/offset (next_offset is set when more may follow). A request ' +
-  'still waiting for its first signature (status requested) has no contract yet: ask pfsense_set_firewall_alias_description again.';
+  'List the alias-description write operations this server knows, newest first: operation_id, status (requested, ' +
+  'awaiting_confirmation, verified, reconciliation_required, rolled_back, refused), contract state, created/updated times, the ' +
+  'file the operator must sign next and what the human operator must do next. A request still waiting for its first signature ' +
+  'is listed as requested (from the outbox; no contract yet). Read-only: it moves, signs and sends nothing, and never shows a ' +
+  'description, alias name, key or file content. Filter with operation_id; paged with limit/offset (next_offset is set when more may follow).';
 
 /** What the human does next for one listed operation (fixed words plus the pending file's path). */
 export function operationNextStep(op: WriteOperationView, pendingPath: string | null, paths: WriteToolPaths): string {
@@ -90,7 +95,11 @@ export function operationNextStep(op: WriteOperationView, pendingPath: string | 
     case HumanStep.SETTLING:
       return 'NOT done: in flight or being settled. Call pfsense_set_firewall_alias_description again with the same arguments.';
     case HumanStep.SIGN_AUTHORIZATION:
-      return 'Waiting for a human to authorize it. Call pfsense_set_firewall_alias_description again with the same arguments.';
+      return pendingPath === null
+        ? 'Waiting for a human to authorize it. Call pfsense_set_firewall_alias_description again with the same arguments.'
+        : `Waiting for a human to authorize it. ${sign('plan-authorization', '')}`;
+    case HumanStep.ROLLED_BACK:
+      return 'Closed: applied, verified, then rolled back by the operator; the old description is back. Asking again with the same arguments starts a new attempt.';
     case HumanStep.CLOSED:
       return 'Closed without effect. Asking again with the same arguments starts a new attempt.';
   }

@@ -39,6 +39,12 @@ export const WriteToolOutputSchema = z
     operation_id: z.string().nullable(),
     contract_id: z.string().nullable(),
     pending_request: z.string().nullable().describe('Absolute path of the file the operator must review and sign now, or null.'),
+    earlier_request_expired_at: z
+      .string()
+      .optional()
+      .describe(
+        'requested only: ISO 8601 UTC time at which the earlier request for this change expired unanswered; a new one was written.',
+      ),
     next_step: z.string(),
   })
   .strict();
@@ -55,7 +61,7 @@ const DESCRIPTION =
   'Ask to change the description of one firewall alias. ASYNCHRONOUS and human-gated: nothing changes until a human operator ' +
   'reviews and signs the request on ANOTHER machine with pfsense-mcp-signer (an authorization, then a confirmation) and hands ' +
   'each signed file back to this server with `pfsense-mcp admin inbox add`. Each call returns status requested, ' +
-  'awaiting_confirmation, verified, reconciliation_required or refused, the file the operator must sign next (pending_request) ' +
+  'awaiting_confirmation, verified, reconciliation_required, rolled_back (applied, then undone by the operator) or refused, the file the operator must sign next (pending_request) ' +
   'and next_step for the human. Call again with the SAME arguments to resume the same operation; the change is sent at most once ' +
   'and verified by re-reading. reconciliation_required is not success: the outcome is uncertain until the operator resolves it.';
 
@@ -69,12 +75,18 @@ function signSteps(file: string, paths: WriteToolPaths, role: string, extra: str
   );
 }
 
+/** The earlier request expired unanswered: said first, with its time only (a new one was written). */
+function expiredNote(result: ChangeResult): string {
+  if (result.earlierRequestExpiredAt === undefined) return '';
+  return `The earlier request for this change expired unanswered at ${new Date(result.earlierRequestExpiredAt).toISOString()}; a new one was written. `;
+}
+
 /** What the human does next (the coordinator's nextHumanStep, in this tool's words; never a digest or the approval prefix). */
 export function nextStepOf(result: ChangeResult, pendingPath: string | null, paths: WriteToolPaths): string {
   const file = pendingPath ?? 'the pending request';
   switch (nextHumanStep(result.status, result.pendingRequest)) {
     case HumanStep.SIGN_AUTHORIZATION:
-      return `Waiting for a human to authorize this change. ${signSteps(file, paths, 'plan-authorization', '')}`;
+      return `${expiredNote(result)}Waiting for a human to authorize this change. ${signSteps(file, paths, 'plan-authorization', '')}`;
     case HumanStep.ASK_AGAIN:
       return "The change is authorized and waits for the operator's confirmation. Call this tool again with the same arguments.";
     case HumanStep.SIGN_CONFIRMATION:
@@ -93,6 +105,8 @@ export function nextStepOf(result: ChangeResult, pendingPath: string | null, pat
       );
     case HumanStep.SETTLING:
       return 'NOT done: the change is in flight or its outcome is being settled. Call this tool again with the same arguments later; the operator can inspect the write directory with `pfsense-mcp admin`.';
+    case HumanStep.ROLLED_BACK:
+      return 'Closed: the change was applied, verified, and then rolled back by the operator; the old description is back. Calling again with the same arguments asks for the change anew (fresh signatures).';
     case HumanStep.CLOSED:
       return 'Refused. The operator can inspect the write directory with `pfsense-mcp admin`.';
   }
@@ -115,6 +129,9 @@ export function writeToolOutputOf(result: ChangeResult, paths: WriteToolPaths): 
     operation_id: result.operationId,
     contract_id: result.contractId,
     pending_request: pendingPath,
+    ...(result.earlierRequestExpiredAt === undefined
+      ? {}
+      : { earlier_request_expired_at: new Date(result.earlierRequestExpiredAt).toISOString() }),
     next_step: nextStepOf(result, pendingPath, paths),
   };
 }

@@ -18,6 +18,7 @@ export const ToolErrorCode = Object.freeze({
   UPSTREAM_ERROR: 'UPSTREAM_ERROR',
   UPSTREAM_MALFORMED_RESPONSE: 'UPSTREAM_MALFORMED_RESPONSE',
   RESULT_TOO_LARGE: 'RESULT_TOO_LARGE',
+  SCAN_LIMIT_EXCEEDED: 'SCAN_LIMIT_EXCEEDED',
   INTERNAL_ERROR: 'INTERNAL_ERROR',
 } as const);
 export type ToolErrorCode = (typeof ToolErrorCode)[keyof typeof ToolErrorCode];
@@ -38,6 +39,8 @@ export const TOOL_ERROR_MESSAGES: Readonly<Record<ToolErrorCode, string>> = Obje
   UPSTREAM_ERROR: 'The pfSense API returned an error.',
   UPSTREAM_MALFORMED_RESPONSE: 'The pfSense API response did not have the expected structure.',
   RESULT_TOO_LARGE: 'The result exceeds the size limit for one tool result.',
+  SCAN_LIMIT_EXCEEDED:
+    'This filter is applied by the server, which would have to read more than 10,000 rows; add a filter pfSense applies itself (eq, ne, contains, startswith, endswith, lt, lte, gt, gte on plain text, numbers or booleans).',
   INTERNAL_ERROR: 'The server failed to complete the call.',
 });
 

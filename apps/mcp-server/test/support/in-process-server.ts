@@ -11,6 +11,7 @@ import {
   createLogger,
   createMcpServer,
   observeToolCalls,
+  serverTitle,
   type ServerFactory,
   type ToolSelection,
   type TransportLimits,
@@ -61,7 +62,9 @@ export async function startHarness(
   const logs: string[] = [];
   const logger = createLogger('debug', (line) => logs.push(line));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const served = serveStdio(() => factory.create(), { transport: observeToolCalls(serverSide, logger, selection.names) });
+  const served = serveStdio(() => factory.create(), {
+    transport: observeToolCalls(serverSide, logger, selection.names, serverTitle(options.profile ?? 'auditor')),
+  });
   const client = newClient(era);
   await client.connect(clientSide);
   assertEra(client, era);

@@ -40,7 +40,8 @@ export async function sdkReplies(selection: SdkSelection, requests: readonly JSO
     start: async () => undefined,
     close: async () => transport.onclose?.(),
     send: async (message) => {
-      sent.push(message);
+      // As the wire carries it: JSON, so the SDK's symbol-keyed cache-hint carrier on a 2025 result is not part of it.
+      sent.push(JSON.parse(JSON.stringify(message)) as JSONRPCMessage);
       notify();
     },
   };

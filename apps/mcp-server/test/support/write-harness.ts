@@ -13,6 +13,7 @@ import {
   createLogger,
   createServerFactory,
   observeToolCalls,
+  serverTitle,
   type ServerConfig,
   type WriteAttachment,
 } from '../../src/index.js';
@@ -54,7 +55,9 @@ export async function startWriteHarness(
   attachReadTools(factory, handle.client);
   const attachment = await attachWriteTool(factory, config, readApiKey, logger, attachOptions);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const served = serveStdio(() => factory.create(), { transport: observeToolCalls(serverSide, logger, factory.names) });
+  const served = serveStdio(() => factory.create(), {
+    transport: observeToolCalls(serverSide, logger, factory.names, serverTitle(factory.profile)),
+  });
   const client = newClient(era, 'mcp-write-test');
   await client.connect(clientSide);
   assertEra(client, era);

@@ -9,6 +9,7 @@ export interface WriteResult {
   readonly operation_id: string | null;
   readonly contract_id: string | null;
   readonly pending_request: string | null;
+  readonly earlier_request_expired_at?: string;
   readonly next_step: string;
 }
 

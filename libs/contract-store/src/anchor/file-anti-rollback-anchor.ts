@@ -26,6 +26,12 @@ export interface FileAntiRollbackAnchorOptions {
 export class FileAntiRollbackAnchor implements AntiRollbackAnchor {
   readonly path: string;
   readonly #key: Uint8Array;
+  /**
+   * The file content this object last wrote and the mark it encodes. A read that finds exactly that content
+   * returns that mark without parsing it and computing its MAC again: this process made both (docs/DESIGN.md §8).
+   * The file is still checked and read every time; any other content is parsed and authenticated in full.
+   */
+  #written: { readonly content: string; readonly record: AnchorRecord } | null = null;
 
   constructor(options: FileAntiRollbackAnchorOptions) {
     assertObject(options, 'FileAntiRollbackAnchor: "options"');
@@ -63,6 +69,7 @@ export class FileAntiRollbackAnchor implements AntiRollbackAnchor {
     }
     const text = readBoundedFile(this.path, MAX_ANCHOR_BYTES);
     if (text === null) throw new AnchorError('ANCHOR_CORRUPT', 'anchor file too large');
+    if (this.#written !== null && this.#written.content === text) return this.#written.record;
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -126,8 +133,25 @@ export class FileAntiRollbackAnchor implements AntiRollbackAnchor {
           ? { v: 1, ...body }
           : { v: 2, ...body, accepted_restore_at: accepted },
     );
+    this.#written = null;
     try {
       replaceFileAtomically(this.path, content);
+      // What read() gives for this content (the version chosen above decides which fields the mark carries), kept
+      // only for a mark that passes read()'s own field checks: a malformed one is still refused when read back.
+      const wellFormed =
+        isSafeToken(record.storeId) && Number.isSafeInteger(record.sequence) && record.sequence >= 0 && isHex64(record.headMac);
+      this.#written = wellFormed
+        ? {
+            content,
+            record: Object.freeze({
+              storeId: record.storeId,
+              sequence: record.sequence,
+              headMac: record.headMac,
+              acceptedRestoreAt: accepted,
+              ...(epoch !== FIRST_KEY_EPOCH ? { keyEpoch: epoch } : {}),
+            }),
+          }
+        : null;
     } catch (error) {
       throw new AnchorError('ANCHOR_WRITE_FAILED', `anchor write failed (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
     }

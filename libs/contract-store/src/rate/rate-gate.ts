@@ -44,6 +44,8 @@ const storedRateRowSchema = z.strictObject({
 /** The stored rate row as last read or written (see `RateGate.#known`); `windows` is filled on first use. */
 interface KnownRateRow {
   readonly bytes: Buffer;
+  /** The MAC of `bytes`, computed or checked by this gate. */
+  readonly mac: Uint8Array;
   readonly auditSequence: number;
   readonly rawWindows: unknown;
   windows: RateWindowState | null;
@@ -73,9 +75,10 @@ export class RateGate {
   #pending: RateWindowState | null = null;
   /**
    * The row bytes this gate last read or wrote: their audit binding, the raw `windows` value and — once a
-   * decision or view needed it — its validated, frozen parse. A read of exactly these bytes (MAC still
-   * checked) reuses them instead of JSON-parsing and schema-checking the whole window state on every write;
-   * keyed by the bytes, so a rolled-back write or another process's row is read afresh.
+   * decision or view needed it — its validated, frozen parse. A read of exactly these bytes and this MAC
+   * reuses them instead of computing the MAC again and JSON-parsing and schema-checking the whole window state
+   * on every write (the MAC a check would compute is the one held); keyed by the bytes, so a rolled-back write
+   * or another process's row is read afresh.
    */
   #known: KnownRateRow | null = null;
 
@@ -112,16 +115,16 @@ export class RateGate {
   #read(): KnownRateRow | null {
     const row = this.#get.get(SCOPE) as { state: Buffer; mac: Buffer } | undefined;
     if (row === undefined) return null;
-    if (!macMatches(this.#mac(row.state), row.mac))
-      throw new RecordIntegrityError('RATE_STATE_MAC', null, 'rate window state failed authentication');
-    if (this.#known !== null && row.state.equals(this.#known.bytes)) return this.#known;
+    if (this.#known !== null && row.state.equals(this.#known.bytes) && macMatches(this.#known.mac, row.mac)) return this.#known;
+    const mac = this.#mac(row.state);
+    if (!macMatches(mac, row.mac)) throw new RecordIntegrityError('RATE_STATE_MAC', null, 'rate window state failed authentication');
     let stored: z.infer<typeof storedRateRowSchema>;
     try {
       stored = storedRateRowSchema.parse(JSON.parse(row.state.toString('utf8')));
     } catch {
       throw new RecordIntegrityError('RATE_STATE_MALFORMED', null, 'rate window state is malformed');
     }
-    this.#known = { bytes: row.state, auditSequence: stored.audit_sequence, rawWindows: stored.windows, windows: null };
+    this.#known = { bytes: row.state, mac, auditSequence: stored.audit_sequence, rawWindows: stored.windows, windows: null };
     return this.#known;
   }
 
@@ -154,8 +157,9 @@ export class RateGate {
   flush(auditSequence: number): void {
     const windows = this.#load();
     const bytes = Buffer.from(rateRowBytes(auditSequence, windows));
-    this.#put.run(SCOPE, bytes, Buffer.from(this.#mac(bytes)));
-    this.#known = { bytes, auditSequence, rawWindows: null, windows };
+    const mac = Buffer.from(this.#mac(bytes));
+    this.#put.run(SCOPE, bytes, mac);
+    this.#known = { bytes, mac, auditSequence, rawWindows: null, windows };
     this.#pending = null;
   }
 

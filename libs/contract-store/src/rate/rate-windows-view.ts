@@ -22,6 +22,8 @@ export interface RateWindowsView {
   readonly reconciliation: RateCount;
   /** The clock is behind the latest reading the windows accepted: every PREPARE is refused until it catches up. */
   readonly clockRegression: boolean;
+  /** With clockRegression: that latest reading (UTC ms) — when PREPAREs are admitted again; null otherwise. */
+  readonly clockBlockedUntilMs: number | null;
 }
 
 const live = (times: readonly number[], atMs: number, windowMs: number): number => times.filter((t) => atMs - t < windowMs).length;
@@ -60,5 +62,6 @@ export function rateWindowsView(
     inFlight: Object.freeze({ used: counts.inFlight, limit: limits.maxGlobalInFlight }),
     reconciliation: Object.freeze({ used: counts.reconciliation, limit: limits.reconciliationLockoutThreshold }),
     clockRegression: state.highWaterMs !== null && atMs < state.highWaterMs,
+    clockBlockedUntilMs: state.highWaterMs !== null && atMs < state.highWaterMs ? state.highWaterMs : null,
   });
 }

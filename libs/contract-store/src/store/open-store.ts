@@ -7,6 +7,7 @@ import { readKeyEpoch } from './key-epoch.js';
 import { openStoreDatabase } from './open-store-database.js';
 import type { StoreDatabaseKind } from './open-store-database.js';
 import { RateGate } from '../rate/rate-gate.js';
+import { VerifiedRecords } from '../model/verified-records.js';
 import { expireAfterRestore, refuseRestoreWithWorkInFlight } from '../anchor/restored-store.js';
 import { CONTRACT_STORE_MIGRATIONS, executedMigrations } from '../migration/schema-migrations.js';
 import { acceptAnchor, openAnchorCheck } from '../anchor/store-anchor.js';
@@ -73,6 +74,7 @@ export async function openStore(options: ContractStoreOptions, mode: OpenMode = 
       retentionMs: options.retentionMs ?? DEFAULT_RETENTION_MS,
       crashHooks: opened.crashHooks,
       rate: new RateGate(db, keys.recordMac, meta.storeId, options.rateLimits ?? {}),
+      records: new VerifiedRecords(),
       life: { closed: false, auditWritten: false, owner: null },
     });
     if (mode === 'reanchor') {

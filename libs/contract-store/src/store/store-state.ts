@@ -9,6 +9,7 @@ import type { RateGate } from '../rate/rate-gate.js';
 import type { ProcessOwner } from '../model/recovery-contract.js';
 import type { StoreStatements } from './store-statements.js';
 import type { StoreKeys } from './store-keys.js';
+import type { VerifiedRecords } from '../model/verified-records.js';
 
 /** What changes during an open store's life: the only mutable part of its state. */
 export interface StoreLife {
@@ -40,6 +41,8 @@ export interface StoreState {
   readonly retentionMs: number;
   readonly crashHooks: CrashHooks | undefined;
   readonly rate: RateGate;
+  /** The contract rows this process wrote or authenticated, reused while a row holds exactly their bytes. */
+  readonly records: VerifiedRecords;
   readonly life: StoreLife;
 }
 

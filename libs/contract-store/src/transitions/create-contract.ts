@@ -122,6 +122,7 @@ export function create(s: StoreState, input: NewContractInput, options: CreateOp
   }) as RecoveryContract;
   // Self-check: what we write must be what load accepts.
   recoveryContractSchema.parse(record);
+  s.records.validated(record);
 
   return storeWrite(s, 'create', () => {
     const authorizationId = record.provenance.authorization_id;

@@ -39,7 +39,10 @@ export interface WriteEnvironment {
 const MAX_VALUE_LENGTH = 4096;
 const text = z.string().check(z.maxLength(MAX_VALUE_LENGTH));
 const required = z.string().check(z.maxLength(MAX_VALUE_LENGTH), z.minLength(1));
-const flag = z.enum(['true', 'false', '1', '0', 'yes', 'no']);
+// Boolean variables are exactly `true` or `false` (README "Environment"): no `1`, `yes` or `TRUE`.
+const flag = z.enum(['true', 'false']);
+
+const REQUIRED = ['PFSENSE_URL', 'PFSENSE_API_KEY_FILE'] as const;
 
 // Only these variables are read; anything else in the environment is ignored.
 const EnvSchema = z.object({
@@ -59,7 +62,7 @@ const EnvSchema = z.object({
 /**
  * The same rule as transports' isLoopbackHost (localhost, [::1], 127.0.0.0/8), so a URL this accepts is never one
  * the transport then refuses, nor the reverse; test/config.test.ts compares the two on every case. It is a copy,
- * not an import, on purpose: importing @pfsense-mcp/transports here would evaluate got before the `initialize`
+ * not an import, on purpose: importing @pfsense-mcp/transports here would evaluate the HTTP stack before the `initialize`
  * reply (the bundle defers it until after), costing cold start.
  */
 export function isLoopbackHostname(hostname: string): boolean {
@@ -77,6 +80,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, kn
   const picked = Object.fromEntries(Object.keys(EnvSchema.shape).map((k) => [k, env[k]]));
   const parsed = EnvSchema.safeParse(picked);
   if (!parsed.success) {
+    // Every missing required variable at once, so a first run is fixed in one go.
+    const missing = REQUIRED.filter((k) => picked[k] === undefined || picked[k] === '');
+    if (missing.length > 0) {
+      const names = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing[missing.length - 1]}`;
+      throw new ConfigError('INVALID_VALUE', missing[0] as string, `${names} ${missing.length === 1 ? 'is' : 'are'} required`);
+    }
     const issue = parsed.error.issues[0];
     const variable = String(issue?.path[0] ?? 'environment');
     const rule = issue?.code === 'invalid_type' ? 'is required' : issue?.code === 'too_big' ? 'is too long' : 'is not valid';
@@ -84,13 +93,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, kn
       variable === 'PFSENSE_LOG_LEVEL'
         ? ` (one of ${LOG_LEVELS.join(', ')})`
         : variable === 'PFSENSE_ALLOW_HTTP_LOOPBACK'
-          ? ' (true or false)'
+          ? ' (exactly true or false)'
           : '';
     throw new ConfigError('INVALID_VALUE', variable, `${variable} ${rule}${hint}`);
   }
   const e = parsed.data;
-  const allowHttpLoopback =
-    e.PFSENSE_ALLOW_HTTP_LOOPBACK === 'true' || e.PFSENSE_ALLOW_HTTP_LOOPBACK === '1' || e.PFSENSE_ALLOW_HTTP_LOOPBACK === 'yes';
+  const allowHttpLoopback = e.PFSENSE_ALLOW_HTTP_LOOPBACK === 'true';
 
   let profile: Profile;
   try {

@@ -1,4 +1,5 @@
 import { ConfigError } from './config-error.js';
+import { nearestName } from './nearest-name.js';
 
 const VARIABLE = 'PFSENSE_ALLOWED_TOOLS';
 const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
@@ -24,8 +25,12 @@ export function parseAllowedTools(raw: string | undefined, knownNames: ReadonlyS
     }
     if (!knownNames.has(name)) {
       // Echo the name only when it looks like a tool name, so stray text (or a secret) is never printed.
-      const shown = TOOL_NAME.test(name) ? `"${name}"` : position;
-      throw new ConfigError('ALLOWED_TOOLS_UNKNOWN', VARIABLE, `${VARIABLE}: ${shown} is not a known tool name`);
+      const looksLikeName = TOOL_NAME.test(name);
+      const shown = looksLikeName ? `"${name}"` : position;
+      // A near miss (a typo) is answered with the name meant; only for names that look like one (never stray text).
+      const nearest = looksLikeName ? nearestName(name, knownNames) : null;
+      const hint = nearest === null ? '' : ` (did you mean ${nearest}?)`;
+      throw new ConfigError('ALLOWED_TOOLS_UNKNOWN', VARIABLE, `${VARIABLE}: ${shown} is not a known tool name${hint}`);
     }
     names.add(name);
   });

@@ -1,6 +1,7 @@
 import { isGranted, type Capability, type Profile } from '@pfsense-mcp/policy';
 import { OPENING_REPLIES_JSON } from './opening-replies.js';
 import { toolsetOf } from '../config/toolsets.js';
+import { serverTitle } from '../startup/server-identity.js';
 
 /** Which protocol era a connection opened in: `initialize` (2025) or `server/discover` (2026-07-28). */
 export type Era = 'legacy' | 'modern';
@@ -72,17 +73,35 @@ export function earlyOpening(
     replies()
       .tools.filter((tool) => (tool.kind === 'write' ? write.includes(tool.name) : registered(tool)))
       .map((tool) => tool.listed);
+  // The recorded replies carry the title of the profile they were recorded under; this server's names its own.
+  const title = serverTitle(profile);
   return Object.freeze({
-    initializeResult: (protocolVersion: string) => own(replies().initialize, protocolVersion),
-    discoverResult: (protocolVersion: string) => own(replies().discover, protocolVersion),
+    initializeResult: (protocolVersion: string) => titled(own(replies().initialize, protocolVersion), title),
+    discoverResult: (protocolVersion: string) => titled(own(replies().discover, protocolVersion), title),
     toolsListResult: (era: Era, protocolVersion: string) => {
-      const wrapper = era === 'legacy' ? replies().toolsList.legacy : own(replies().toolsList.modern, protocolVersion);
+      const wrapper = era === 'legacy' ? replies().toolsList.legacy : titled(own(replies().toolsList.modern, protocolVersion), title);
       if (wrapper === undefined) return undefined;
       if (!writeGated) return { ...wrapper, tools: tools([]) };
       return writeTools === null ? undefined : writeTools.then((write) => ({ ...wrapper, tools: tools(write) }));
     },
     modernRevisions: new Set(Object.keys(replies().discover)),
   });
+}
+
+const SERVER_INFO_META_KEY = 'io.modelcontextprotocol/serverInfo';
+
+/** A recorded reply with the server identity's title replaced (`serverInfo`, and the modern era's `_meta`). */
+function titled(result: Readonly<Record<string, unknown>> | undefined, title: string): Readonly<Record<string, unknown>> | undefined {
+  if (result === undefined) return undefined;
+  const out: Record<string, unknown> = { ...result };
+  const info = result['serverInfo'];
+  if (typeof info === 'object' && info !== null) out['serverInfo'] = { ...info, title };
+  const meta = result['_meta'];
+  if (typeof meta === 'object' && meta !== null) {
+    const metaInfo = (meta as Record<string, unknown>)[SERVER_INFO_META_KEY];
+    if (typeof metaInfo === 'object' && metaInfo !== null) out['_meta'] = { ...meta, [SERVER_INFO_META_KEY]: { ...metaInfo, title } };
+  }
+  return out;
 }
 
 function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {

@@ -105,6 +105,7 @@ export async function attachOpenedWriteTool(
     factory.attach((server) => registerWriteOperationsTool(server, runtime.facade, paths));
   }
   factory.writeArtifacts = () => runtime.facade.artifactCounts();
+  factory.writeClockBlockedUntil = () => runtime.clockBlockedUntil();
   return Object.freeze({ runtime, absent: null });
 }
 

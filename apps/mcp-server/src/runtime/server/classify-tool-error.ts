@@ -1,4 +1,4 @@
-import { PfrestResponseError, ReadToolInputError } from '@pfsense-mcp/pfsense-read';
+import { PfrestResponseError, ReadScanLimitError, ReadToolInputError } from '@pfsense-mcp/pfsense-read';
 import { TransportError } from '@pfsense-mcp/transports';
 import { ToolCallError, ToolErrorCode } from '../../tools/tool-error-code.js';
 
@@ -23,6 +23,9 @@ const TRANSPORT_CODES: Readonly<Record<string, ToolErrorCode>> = Object.freeze({
   TRANSPORT_FAILURE: ToolErrorCode.UPSTREAM_UNREACHABLE,
 });
 
+const MAX_DETAIL = 512;
+const clip = (text: string): string => (text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL)}…` : text);
+
 /**
  * Maps a failed read to the stable code a caller sees. Only fixed texts and the sanitized facts the typed
  * errors already carry (HTTP status, pfrest response_id) survive; anything unexpected is INTERNAL_ERROR with
@@ -30,7 +33,10 @@ const TRANSPORT_CODES: Readonly<Record<string, ToolErrorCode>> = Object.freeze({
  */
 export function classifyToolError(error: unknown): ToolCallError {
   if (error instanceof ToolCallError) return error;
-  if (error instanceof ReadToolInputError) return new ToolCallError(ToolErrorCode.INVALID_INPUT);
+  // The summary names arguments, fields and rules, never a value (pfsense-read's read-query.ts); clipped like the
+  // SDK's own schema complaints.
+  if (error instanceof ReadToolInputError) return new ToolCallError(ToolErrorCode.INVALID_INPUT, { detail: clip(error.summary) });
+  if (error instanceof ReadScanLimitError) return new ToolCallError(ToolErrorCode.SCAN_LIMIT_EXCEEDED);
   if (error instanceof TransportError) {
     return new ToolCallError(TRANSPORT_CODES[error.code] ?? ToolErrorCode.INTERNAL_ERROR);
   }

@@ -2,8 +2,9 @@ import { McpServer } from '@modelcontextprotocol/server';
 import type { ArtifactCounts } from '@pfsense-mcp/coordinator';
 import { Capability, isGranted, isImplemented, type Profile } from '@pfsense-mcp/policy';
 import { INFO_TOOL_CAPABILITY, INFO_TOOL_NAME, registerInfoTool } from '../../tools/register-info-tool.js';
-import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from '../startup/server-identity.js';
+import { SERVER_NAME, SERVER_VERSION, serverTitle } from '../startup/server-identity.js';
 import { TOOLSETS } from '../config/toolsets.js';
+import { TOOL_LIST_CACHE_HINT } from './tool-list-cache-hint.js';
 
 /** Registers a group of tools on one McpServer instance. */
 export type ToolRegistrar = (server: McpServer) => void;
@@ -29,6 +30,8 @@ export interface ServerFactory {
   readonly write: { readonly implemented: boolean; readonly granted: boolean; runtimeEnabled: boolean };
   /** Set by attachWriteTool: the inbox/outbox file counts pfsense_mcp_info reports (by name, nothing opened). */
   writeArtifacts: (() => ArtifactCounts) | null;
+  /** Set by attachWriteTool: until when a clock behind the store's rate windows holds every write back (UTC ms), or null. */
+  writeClockBlockedUntil: (() => number | null) | null;
   /** Registers tools on every instance built so far and on every later one. */
   attach(register: ToolRegistrar): void;
 }
@@ -38,6 +41,16 @@ function writeArtifactsNow(factory: ServerFactory): ArtifactCounts | null {
   if (factory.writeArtifacts === null) return null;
   try {
     return factory.writeArtifacts();
+  } catch {
+    return null;
+  }
+}
+
+/** Until when the clock holds writes back, or null (no write runtime, not held back, or the store cannot say). */
+function writeClockBlockedUntilNow(factory: ServerFactory): number | null {
+  if (factory.writeClockBlockedUntil === null) return null;
+  try {
+    return factory.writeClockBlockedUntil();
   } catch {
     return null;
   }
@@ -69,15 +82,18 @@ export function createServerFactory(
       runtimeEnabled: false,
     },
     writeArtifacts: null,
+    writeClockBlockedUntil: null,
     create: () => {
       // Declaring the tools capability installs tools/list and tools/call even with nothing registered, so an
       // empty selection lists [] in both eras.
       const server = new McpServer(
-        { name: SERVER_NAME, version: SERVER_VERSION, title: SERVER_TITLE },
+        { name: SERVER_NAME, version: SERVER_VERSION, title: serverTitle(profile) },
         {
           capabilities: { tools: {} },
+          // 2026-07-28 tools/list results carry a real time-to-live (tool-list-cache-hint.ts says which and why).
+          cacheHints: { 'tools/list': TOOL_LIST_CACHE_HINT },
           instructions:
-            'Read-only tools for one pfSense firewall via its REST API. List tools take limit (1-1000, default 100) and offset; next_offset is set when more items may follow, and a result marked truncated: true continues at next_offset. A result with drift names fields that are null because pfSense sent an unexpected type. Identifying fields stay null unless include_identifying_metadata is true; secrets are never returned.',
+            'Read-only tools for one pfSense firewall via its REST API. List tools take limit (1-1000, default 100) and offset; next_offset is set when more items may follow, and a result marked truncated: true continues at next_offset. To read only what a question needs, list tools also take fields (the field names to return; rows keep their id), filter (up to 8 objects {field, op, value}, all must match; op is eq, ne, contains, startswith, endswith, in with a list value, lt, lte, gt or gte; the value has the type of the field) and sort_by (a field) with sort_order (asc or desc); an unknown field name is refused with the nearest valid one. A result with drift names fields that are null because pfSense sent an unexpected type. Identifying fields stay null unless include_identifying_metadata is true, which is also needed to select, filter or sort by them; secrets are never returned.',
         },
       );
       if (includeInfo) {
@@ -90,6 +106,7 @@ export function createServerFactory(
           writeToolCount: factory.writeNames.size,
           write: { implemented: factory.write.implemented, granted: factory.write.granted, runtimeEnabled: factory.write.runtimeEnabled },
           writeArtifacts: writeArtifactsNow(factory),
+          writeClockBlockedUntil: writeClockBlockedUntilNow(factory),
           toolsets: TOOLSETS.map((set) => ({
             name: set.name,
             description: set.description,

@@ -1,7 +1,7 @@
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import { TOOL_ERROR_CODES, TOOL_ERROR_MESSAGES, ToolErrorCode } from '../../tools/tool-error-code.js';
 import type { Logger, OutcomeClass } from '../startup/create-logger.js';
-import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from '../startup/server-identity.js';
+import { SERVER_NAME, SERVER_VERSION } from '../startup/server-identity.js';
 
 const MAX_PENDING = 10_000;
 const MAX_DETAIL = 512;
@@ -38,6 +38,8 @@ export function observeToolCalls(
   inner: Transport,
   logger: Logger,
   registeredTools: ReadonlySet<string>,
+  /** The server's title (serverTitle of the profile), for the replies this layer answers itself. */
+  title: string,
   clock: () => number = () => performance.now(),
 ): ObservedTransport {
   const pending = new Map<string | number, Pending>();
@@ -90,7 +92,7 @@ export function observeToolCalls(
         const result: Record<string, unknown> = { content: [errorContent(ToolErrorCode.UNKNOWN_TOOL, null)], isError: true };
         if (call.modern) {
           result['resultType'] = 'complete';
-          result['_meta'] = { [SERVER_INFO_META_KEY]: { name: SERVER_NAME, version: SERVER_VERSION, title: SERVER_TITLE } };
+          result['_meta'] = { [SERVER_INFO_META_KEY]: { name: SERVER_NAME, version: SERVER_VERSION, title } };
         }
         return { jsonrpc: '2.0', id, result } as JSONRPCMessage;
       }
@@ -104,7 +106,7 @@ export function observeToolCalls(
         };
         if (call.modern) {
           result['resultType'] = 'complete';
-          result['_meta'] = { [SERVER_INFO_META_KEY]: { name: SERVER_NAME, version: SERVER_VERSION, title: SERVER_TITLE } };
+          result['_meta'] = { [SERVER_INFO_META_KEY]: { name: SERVER_NAME, version: SERVER_VERSION, title } };
         }
         return { jsonrpc: '2.0', id, result } as JSONRPCMessage;
       }
@@ -221,7 +223,8 @@ function classifySdkError(text: string): { code: ToolErrorCode; detail: string |
 
 function outcomeOf(code: ToolErrorCode): OutcomeClass {
   if (code === ToolErrorCode.CANCELLED) return 'cancelled';
-  if (code === ToolErrorCode.INVALID_INPUT || code === ToolErrorCode.UNKNOWN_TOOL) return 'client_error';
+  if (code === ToolErrorCode.INVALID_INPUT || code === ToolErrorCode.UNKNOWN_TOOL || code === ToolErrorCode.SCAN_LIMIT_EXCEEDED)
+    return 'client_error';
   if (code === ToolErrorCode.INTERNAL_ERROR || code === ToolErrorCode.RESULT_TOO_LARGE) return 'internal_error';
   return 'upstream_error';
 }

@@ -177,27 +177,43 @@ export async function runCheckConfig(env: Readonly<Record<string, string | undef
     warnings += 1;
     lines.push(`  ${label.padEnd(15)} WARNING: ${text}`);
   };
+  // One verdict, the last line: `ok` (with its warnings) or FAILED (the lines above say which check failed).
   const done = (code: number) => {
     if (code === 0) lines.push(`  result          ok${warnings === 0 ? '' : ` with ${warnings} warning${warnings === 1 ? '' : 's'}`}`);
+    else lines.push('  result          FAILED');
     writeCliAnswer(lines.join('\n'));
     return code;
   };
+  const failure = (error: unknown): string => (error instanceof ConfigError ? error.message : 'internal error');
   let handle: ReturnType<typeof buildReadClient>;
   let config: ServerConfig;
+  let selection: ReturnType<typeof selectTools>;
   try {
     config = loadConfig(env, knownToolNames());
-    const selection = selectTools(config.profile, config.allowedTools, undefined, config.toolsets);
-    lines.push(`  configuration   ok`);
-    lines.push(`  appliance       ${config.url}`);
-    lines.push(`  profile         ${config.profile} (${selection.names.size} tools would be registered, the write tool not counted)`);
-    lines.push(
-      `  toolsets        ${config.toolsets === null ? 'all (PFSENSE_TOOLSETS unset)' : config.toolsets.size === 0 ? 'none' : [...config.toolsets].join(', ')}`,
-    );
-    const apiKey = readApiKey(config.apiKeyFile);
+    selection = selectTools(config.profile, config.allowedTools, undefined, config.toolsets);
+  } catch (error) {
+    lines.push(`  configuration   FAILED: ${failure(error)}`);
+    return done(1);
+  }
+  lines.push(`  configuration   ok`);
+  lines.push(`  appliance       ${config.url}`);
+  lines.push(`  profile         ${config.profile} (${selection.names.size} tools would be registered, the write tool not counted)`);
+  lines.push(
+    `  toolsets        ${config.toolsets === null ? 'all (PFSENSE_TOOLSETS unset)' : config.toolsets.size === 0 ? 'none' : [...config.toolsets].join(', ')}`,
+  );
+  // Each later check has its own line: a key-file problem is never reported as the configuration's.
+  let apiKey: string;
+  try {
+    apiKey = readApiKey(config.apiKeyFile);
     lines.push(`  api key file    ok (owner-only)`);
+  } catch (error) {
+    lines.push(`  api key file    FAILED: ${failure(error)}`);
+    return done(1);
+  }
+  try {
     handle = buildReadClient(config, apiKey);
   } catch (error) {
-    lines.push(`  configuration   FAILED: ${error instanceof ConfigError ? error.message : 'internal error'}`);
+    lines.push(`  connection      FAILED: ${failure(error)}`);
     return done(1);
   }
   try {

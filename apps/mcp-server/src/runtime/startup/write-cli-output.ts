@@ -1,6 +1,9 @@
 // The one place besides serve-stdio.ts that may touch stdout: the answer of the non-serving modes.
 // eslint-disable-next-line no-restricted-imports -- --help/--version/--check-config answer on stdout; no MCP session exists in those modes.
 import { stdout } from 'node:process';
+import { endQuietlyOnBrokenPipe } from '@pfsense-mcp/foundation';
+
+let quietOnBrokenPipe = false;
 
 function writeLine(stream: NodeJS.WritableStream, text: string): void {
   try {
@@ -20,5 +23,10 @@ export function writeCliOutput(text: string): void {
  * less`). Only those modes call this; they never start an MCP session, so no protocol frame can be mixed in.
  */
 export function writeCliAnswer(text: string): void {
+  // `pfsense-mcp admin audit export … | head`: a reader that went away ends the command quietly (its exit code).
+  if (!quietOnBrokenPipe) {
+    quietOnBrokenPipe = true;
+    endQuietlyOnBrokenPipe(stdout);
+  }
   writeLine(stdout, text);
 }

@@ -1,5 +1,6 @@
 // Loaded after the opening reply (run-serve.ts): the MCP SDK, its zod schemas and the server factory live behind
 // this module, so the first replies never wait for them (docs/DESIGN.md §8).
+import { serverTitle } from '../startup/server-identity.js';
 import type { Transport } from '@modelcontextprotocol/server';
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import type { Profile } from '@pfsense-mcp/policy';
@@ -18,7 +19,7 @@ export function createSdkSession(
   const session: SdkSession = {
     names: factory.names,
     connect: (transport: Transport, logger: Logger) => {
-      const observed = observeToolCalls(transport, logger, factory.names);
+      const observed = observeToolCalls(transport, logger, factory.names, serverTitle(profile));
       // The opening exchange picks the era; the entry then pins one instance from the factory for the connection.
       const handle = sdkServeStdio(() => factory.create(), { transport: observed });
       return { observed, close: () => handle.close() };

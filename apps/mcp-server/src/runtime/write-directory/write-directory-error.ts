@@ -2,6 +2,7 @@
 export type WriteDirectoryErrorCode =
   | 'NOT_ABSOLUTE'
   | 'NOT_FOUND'
+  | 'NOT_INITIALIZED'
   | 'SYMLINK'
   | 'NOT_DIRECTORY'
   | 'NOT_REGULAR_FILE'

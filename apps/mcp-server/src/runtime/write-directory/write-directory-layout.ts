@@ -1,6 +1,7 @@
 // The one owner of every path of the write directory (docs/DESIGN.md §6): `pfsense-mcp admin` creates it,
 // the write runtime opens it, and neither spells a path of its own.
-import { isAbsolute, join, resolve } from 'node:path';
+import { lstatSync, readdirSync } from 'node:fs';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { ownerOnlyProblem, ownerOnlyRefusal } from '@pfsense-mcp/foundation';
 import type { OwnerOnlyProblem } from '@pfsense-mcp/foundation';
 import { WriteDirectoryError } from './write-directory-error.js';
@@ -142,11 +143,35 @@ export function assertOwnerOnlyFile(path: string, mustExist = true): boolean {
 }
 
 /**
+ * A folder `admin init` did not make (an empty one, or one with none of init's entries): the first thing to say is
+ * to run init — not the first rule it breaks (often its mode, which init would set). Existence only is looked at;
+ * a folder that cannot even be listed is left to the owner-only checks.
+ */
+function refuseUninitialized(layout: WriteDirectoryLayout): void {
+  let entries: string[];
+  try {
+    if (!lstatSync(layout.dir).isDirectory()) return;
+    entries = readdirSync(layout.dir);
+  } catch {
+    return;
+  }
+  const made = [layout.storeDir, layout.keysDir, layout.authoritiesFile].some((p) => entries.includes(basename(p)));
+  if (!made) {
+    throw new WriteDirectoryError(
+      'NOT_INITIALIZED',
+      layout.dir,
+      `is not a write directory (\`pfsense-mcp admin init\` did not make it): run \`pfsense-mcp admin init --dir ${layout.dir}\` (on a new or empty directory)`,
+    );
+  }
+}
+
+/**
  * Throws WriteDirectoryError unless DIR is owner-only and laid out by `pfsense-mcp admin init`: every
  * directory 0700, every file 0600, all owned by the current user, none a symlink. Anchor files may be absent
  * (the store decides what a missing anchor means); present, they obey the same rules. Reads no content.
  */
 export function assertWriteDirectory(layout: WriteDirectoryLayout): void {
+  refuseUninitialized(layout);
   for (const dir of [layout.dir, layout.storeDir, layout.keysDir, layout.localAnchorDir, layout.inboxDir, layout.outboxDir]) {
     assertOwnerOnlyDirectory(dir);
   }

@@ -56,6 +56,11 @@ export interface WriteRuntime {
   /** Contracts restart reconciliation moved to RECONCILIATION, and contracts expired, at construction. */
   readonly reconciledAtStart: number;
   readonly expiredAtStart: number;
+  /**
+   * While the clock is behind the latest time the store's rate windows accepted (a clock stepped backwards), every
+   * write is refused until that time (UTC ms); null when writes are not held back by the clock.
+   */
+  clockBlockedUntil(): number | null;
   /** Refuses new calls and waits (bounded) for the calls in flight to finish; true when there were any. */
   drain(timeoutMs?: number): Promise<boolean>;
   /** Closes both stores (SQLite checkpoints the WAL on the last close) and the runtime's transports. */
@@ -375,7 +380,8 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
       emitRecoveryRequest: (id: string, kind: 'reconciliation' | 'release') => driver.emitRecoveryRequest(id, kind),
       resumeRecovery: (id: string, kind: 'reconciliation' | 'release') => driver.resumeRecovery(id, kind),
     });
-    return trackedRuntime(driver, recovery, layout, executor.reconciledAtStart.length, expired.length, [...closers]);
+    const clockBlockedUntil = (): number | null => store.rateWindows().clockBlockedUntilMs;
+    return trackedRuntime(driver, recovery, layout, executor.reconciledAtStart.length, expired.length, [...closers], clockBlockedUntil);
   } catch (error) {
     closeAll(closers);
     throw classifyBuildError(error, layout);
@@ -390,6 +396,7 @@ function trackedRuntime(
   reconciledAtStart: number,
   expiredAtStart: number,
   closers: (() => void)[],
+  clockBlockedUntil: () => number | null,
 ): WriteRuntime {
   const inFlight = new Set<Promise<unknown>>();
   let closing = false;
@@ -413,6 +420,7 @@ function trackedRuntime(
     layout,
     reconciledAtStart,
     expiredAtStart,
+    clockBlockedUntil,
     drain: async (timeoutMs = WRITE_DRAIN_TIMEOUT_MS) => {
       closing = true;
       if (inFlight.size === 0) return false;

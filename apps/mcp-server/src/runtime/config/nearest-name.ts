@@ -1,0 +1,36 @@
+/**
+ * The known name closest to `typed` by edit distance (insertions, deletions, substitutions, and a swap of two
+ * neighbours), when it is close enough to be a typo: at most a third of the typed length, and at least one edit.
+ * null when nothing is that close. Used to suggest a fix for an unknown tool name at startup (issue 36).
+ */
+export function nearestName(typed: string, known: Iterable<string>): string | null {
+  const budget = Math.max(1, Math.floor(typed.length / 3));
+  let best: string | null = null;
+  let bestDistance = budget + 1;
+  for (const name of known) {
+    if (Math.abs(name.length - typed.length) >= bestDistance) continue;
+    const d = editDistance(typed, name);
+    if (d < bestDistance || (d === bestDistance && best !== null && name < best)) {
+      best = name;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= budget ? best : null;
+}
+
+/** Optimal string alignment distance (Damerau–Levenshtein without repeated edits of one substring). */
+function editDistance(a: string, b: string): number {
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i += 1) rows.push([i, ...new Array<number>(b.length).fill(0)]);
+  const row = (i: number): number[] => rows[i] as number[];
+  for (let j = 0; j <= b.length; j += 1) row(0)[j] = j;
+  for (let i = 1; i <= a.length; i += 1) {
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min((row(i - 1)[j] as number) + 1, (row(i)[j - 1] as number) + 1, (row(i - 1)[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, (row(i - 2)[j - 2] as number) + 1);
+      row(i)[j] = d;
+    }
+  }
+  return row(a.length)[b.length] as number;
+}
