@@ -2,6 +2,7 @@
 // owner-confirmed Recovery Contract executed by the orchestration executor over its clean proxy. Its
 // methods are the registry's D actions; the descriptions are the scenario's constants, never parameters.
 import { OperationStatus } from '@pfsense-mcp/coordinator';
+import { Capability } from '@pfsense-mcp/policy';
 import { LabError } from './lab-error.js';
 import type { ScenarioContext } from './scenario-context.js';
 import { prepareConfirmed } from './subject-flow.js';
@@ -14,7 +15,7 @@ async function change(ctx: ScenarioContext, to: 'C' | 'A'): Promise<void> {
   ctx.beforeAction(`orchestration to ${to} (executor call)`);
   const revisions = await ctx.revisionsNow();
   const before = ctx.runtime.orchestrationSends();
-  const r = await side.driver.requestAliasDescriptionChange(input);
+  const r = await side.driver.requestChange(Capability.ALIAS_WRITE, input);
   ctx.record('orchestration', `candidate changed to ${to}`, { orchestration: ctx.runtime.orchestrationSends() - before }, null, {
     before: revisions,
     after: await ctx.revisionsNow(),

@@ -260,7 +260,7 @@ async function recover(ctx: ScenarioContext): Promise<LeftState> {
   try {
     if (stateNow() === RecoveryState.VERIFIED && ctx.subjectContractId !== null) {
       const before = rt.subjectSends();
-      await rt.subject.gatekeeper.requestRollback(ctx.subjectContractId);
+      await rt.subject.driver.rollback(ctx.subjectContractId);
       ctx.record('runner', 'recovery: sealed rollback of the subject', { rollback: rt.subjectSends() - before });
       return {
         action: 'sealed-rollback',

@@ -2,13 +2,13 @@
 // import write-client or transports (lint: tools/layers/layers.mjs LAB_RUNTIME_FACTORY). It builds, from
 // fixed configuration and the scenario's exact registry entry only: the read client, the store (reopened
 // from the scenario's private directory), the subject executor over the scenario-selected fault proxy,
-// a separate orchestration executor over a clean proxy, and an operation driver (with its gatekeeper) for each.
+// a separate orchestration executor over a clean proxy, and an operation driver for each (the app's public API:
+// its gatekeeper is its own).
 import { join } from 'node:path';
 import { AliasDescriptionAdapter } from '@pfsense-mcp/adapters';
 import type { AliasTarget } from '@pfsense-mcp/adapters';
 import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
-import { AliasDescriptionOperationDriver, createStoreEvidenceVerifiers, readApplianceBinding } from '@pfsense-mcp/coordinator';
-import type { AliasDescriptionGatekeeper } from '@pfsense-mcp/coordinator';
+import { CapabilityRegistry, OperationDriver, createStoreEvidenceVerifiers, readApplianceBinding } from '@pfsense-mcp/coordinator';
 import type { ApplianceBinding } from '@pfsense-mcp/authorization';
 import { readApiKeyFile, readMasterKeyFile } from '@pfsense-mcp/crypto';
 import { CONFIG_HISTORY_REVISIONS_PATH, MutationExecutor } from '@pfsense-mcp/executor';
@@ -63,8 +63,7 @@ export function scenarioPaths(scenarioDir: string) {
 }
 
 export interface LabSide {
-  readonly driver: AliasDescriptionOperationDriver;
-  readonly gatekeeper: AliasDescriptionGatekeeper;
+  readonly driver: OperationDriver;
   readonly inbox: string;
   readonly outbox: string;
 }
@@ -203,7 +202,8 @@ export async function buildLabRuntime(scenario: ScenarioDefinition, fixed: LabFi
 
     const appliance = Object.freeze({ baseUrl: fixed.simulator.url, tlsMode: fixed.simulator.tlsMode ?? LAB_TLS_MODE });
     const side = (executor: MutationExecutor, inbox: string, outbox: string): LabSide => {
-      const driver = new AliasDescriptionOperationDriver({
+      const driver = new OperationDriver({
+        capabilities: CapabilityRegistry.of([AliasDescriptionAdapter]),
         store,
         consumption: consumption as SqliteConsumptionStore,
         executor,
@@ -218,7 +218,7 @@ export async function buildLabRuntime(scenario: ScenarioDefinition, fixed: LabFi
         serverAuthorities: serverAuthorities(fixed.keys, fixed.pins),
         clock,
       });
-      return Object.freeze({ driver, gatekeeper: driver.gatekeeper, inbox, outbox });
+      return Object.freeze({ driver, inbox, outbox });
     };
     const subjectExecutor = new MutationExecutor({
       store,

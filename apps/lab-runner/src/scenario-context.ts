@@ -84,13 +84,13 @@ export class ScenarioContext {
   }
 
   /** The subject's change A → B (the scenario's constant). */
-  get subjectInput(): { aliasName: string; description: string } {
-    return { aliasName: this.candidate, description: REPLACEMENTS[this.scenario.id].b };
+  get subjectInput(): { alias_name: string; description: string } {
+    return { alias_name: this.candidate, description: REPLACEMENTS[this.scenario.id].b };
   }
 
   /** The orchestration's closed changes: to C (the scenario's constant) or back to A. */
-  orchestrationInput(to: 'C' | 'A'): { aliasName: string; description: string } {
-    return { aliasName: this.candidate, description: to === 'C' ? REPLACEMENTS[this.scenario.id].c : this.descriptionA };
+  orchestrationInput(to: 'C' | 'A'): { alias_name: string; description: string } {
+    return { alias_name: this.candidate, description: to === 'C' ? REPLACEMENTS[this.scenario.id].c : this.descriptionA };
   }
 
   /** Takes the baseline from the candidate as read before anything ran. */

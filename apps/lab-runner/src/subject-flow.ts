@@ -1,20 +1,21 @@
-// The subject contract's lifecycle, driven only through the operation driver and its gatekeeper (the sealed
+// The subject contract's lifecycle, driven only through the operation driver's public API, as the app's (the sealed
 // path): the runner asks, the owner signs what the server's outbox asks for, the executor sends.
 import { OperationStatus } from '@pfsense-mcp/coordinator';
-import type { AliasDescriptionChangeResult } from '@pfsense-mcp/coordinator';
+import { Capability } from '@pfsense-mcp/policy';
+import type { ChangeResult } from '@pfsense-mcp/coordinator';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { LabError } from './lab-error.js';
 import { OwnerPause } from './owner-pause.js';
 import type { ScenarioContext } from './scenario-context.js';
 import type { LabSide } from './runtime-factory.js';
 
-function expectStatus(r: AliasDescriptionChangeResult, status: string, step: string): void {
+function expectStatus(r: ChangeResult, status: string, step: string): void {
   if (r.status !== status) throw new LabError('UNEXPECTED_STATUS', `${step}: the driver answered ${r.status}, expected ${status}`);
 }
 
-function pendingOf(r: AliasDescriptionChangeResult, step: string): string {
+function pendingOf(r: ChangeResult, step: string): string {
   if (r.pendingRequest === null) throw new LabError('NO_PENDING_REQUEST', `${step}: no pending request in the outbox`);
-  return r.pendingRequest;
+  return r.pendingRequest.file;
 }
 
 /**
@@ -47,16 +48,16 @@ export function ownerSigns(
 export async function prepareConfirmed(
   ctx: ScenarioContext,
   side: LabSide,
-  input: { aliasName: string; description: string },
+  input: { alias_name: string; description: string },
   actor: 'subject' | 'orchestration',
 ): Promise<string> {
   ctx.beforeAction(`${actor} gate`);
-  const r1 = await side.driver.requestAliasDescriptionChange(input);
+  const r1 = await side.driver.requestChange(Capability.ALIAS_WRITE, input);
   expectStatus(r1, OperationStatus.REQUESTED, `${actor} request`);
   ctx.record(actor, 'authorization requested');
   ownerSigns(ctx, side, pendingOf(r1, `${actor} request`), `${actor} authorization`);
   ctx.beforeAction(`${actor} gate`);
-  const r2 = await side.driver.requestAliasDescriptionChange(input);
+  const r2 = await side.driver.requestChange(Capability.ALIAS_WRITE, input);
   expectStatus(r2, OperationStatus.AWAITING_CONFIRMATION, `${actor} prepare`);
   if (r2.contractId === null) throw new LabError('NO_CONTRACT', `${actor} prepare: no contract`);
   if (actor === 'subject') ctx.subjectContractId = r2.contractId;
@@ -73,7 +74,7 @@ export async function executeSubject(ctx: ScenarioContext): Promise<void> {
   const revisions = await ctx.revisionsNow();
   rt.armSubjectFault('forward');
   const before = rt.subjectSends();
-  await rt.subject.driver.requestAliasDescriptionChange(ctx.subjectInput);
+  await rt.subject.driver.requestChange(Capability.ALIAS_WRITE, ctx.subjectInput);
   ctx.record('subject', 'forward executed', { forward: rt.subjectSends() - before }, null, {
     before: revisions,
     after: await ctx.revisionsNow(),
@@ -88,7 +89,7 @@ export async function rollbackSubject(ctx: ScenarioContext): Promise<void> {
   const revisions = await ctx.revisionsNow();
   rt.armSubjectFault('rollback');
   const before = rt.subjectSends();
-  await rt.subject.gatekeeper.requestRollback(id);
+  await rt.subject.driver.rollback(id);
   ctx.record('subject', 'rollback executed', { rollback: rt.subjectSends() - before }, null, {
     before: revisions,
     after: await ctx.revisionsNow(),
@@ -110,7 +111,7 @@ export async function requestReconciliation(ctx: ScenarioContext): Promise<void>
   const rt = ctx.runtime;
   const before = rt.subjectSends() + rt.orchestrationSends();
   ctx.beforeAction('observation');
-  const observation = await rt.subject.gatekeeper.observeReconciliationTarget(id);
+  const observation = await rt.subject.driver.observeReconciliationTarget(id);
   ctx.record('subject', `observation (origin ${observation.origin})`);
   if (!observation.locatorMatches) throw new LabError('OBSERVATION_LOCATOR', 'the observed locator is not the contract’s');
   let decision: 'APPLIED' | 'NOT_APPLIED' | null = null;
@@ -125,7 +126,7 @@ export async function requestReconciliation(ctx: ScenarioContext): Promise<void>
   if (decision !== ctx.scenario.ownerOutcome)
     throw new LabError('OWNER_DECISION_DISAGREES', `the observation says ${decision}, the scenario declares ${ctx.scenario.ownerOutcome}`);
   ctx.beforeAction('reconciliation gate');
-  const r1 = await rt.subject.driver.requestAliasDescriptionChange(ctx.subjectInput);
+  const r1 = await rt.subject.driver.requestChange(Capability.ALIAS_WRITE, ctx.subjectInput);
   expectStatus(r1, OperationStatus.RECONCILIATION_REQUIRED, 'reconciliation request');
   if (rt.subjectSends() + rt.orchestrationSends() !== before)
     throw new LabError('SENT_WHILE_RECONCILING', 'a send happened while reconciling');
@@ -138,7 +139,7 @@ export async function resolveReconciliation(ctx: ScenarioContext): Promise<void>
   const rt = ctx.runtime;
   const before = rt.subjectSends() + rt.orchestrationSends();
   ctx.beforeAction('reconciliation resolution');
-  await rt.subject.driver.requestAliasDescriptionChange(ctx.subjectInput);
+  await rt.subject.driver.requestChange(Capability.ALIAS_WRITE, ctx.subjectInput);
   const after = rt.subjectSends() + rt.orchestrationSends();
   if (after !== before) throw new LabError('SENT_WHILE_RECONCILING', 'a send happened while reconciling');
   if (ctx.subjectState() === RecoveryState.RECONCILIATION)
@@ -153,7 +154,7 @@ export async function requestRelease(ctx: ScenarioContext): Promise<void> {
   const c = rt.store.load(id);
   if (c.state !== RecoveryState.ROLLBACK_FAILED) throw new LabError('UNEXPECTED_STATE', `release: the subject is ${c.state}`);
   ctx.beforeAction('release gate');
-  const r1 = await rt.subject.driver.requestAliasDescriptionChange(ctx.subjectInput);
+  const r1 = await rt.subject.driver.requestChange(Capability.ALIAS_WRITE, ctx.subjectInput);
   expectStatus(r1, OperationStatus.RECONCILIATION_REQUIRED, 'release request');
   ownerSigns(ctx, rt.subject, pendingOf(r1, 'release request'), 'reservation release', null, 'release');
 }
@@ -164,7 +165,7 @@ export async function resolveRelease(ctx: ScenarioContext): Promise<void> {
   const rt = ctx.runtime;
   const before = rt.subjectSends() + rt.orchestrationSends();
   ctx.beforeAction('release resolution');
-  await rt.subject.driver.requestAliasDescriptionChange(ctx.subjectInput);
+  await rt.subject.driver.requestChange(Capability.ALIAS_WRITE, ctx.subjectInput);
   if (rt.subjectSends() + rt.orchestrationSends() !== before) throw new LabError('SENT_WHILE_RELEASING', 'a send happened while releasing');
   if (rt.store.holdsReservation(id)) throw new LabError('RESERVATION_HELD', 'the signed release did not release the target');
   ctx.record('subject', 'reservation released');

@@ -69,10 +69,10 @@ async function prepared(
 ): Promise<{ contractId: string; confirmationRequest: string }> {
   const r1 = await s.driver.request(alias, description);
   expect(r1.status).toBe('requested');
-  await installSigned(admin, s, r1.pendingRequest, s.plan);
+  await installSigned(admin, s, r1.pendingRequest?.file ?? null, s.plan);
   const r2 = await s.driver.request(alias, description);
   expect(r2.status).toBe('awaiting_confirmation');
-  return { contractId: r2.contractId ?? '', confirmationRequest: r2.pendingRequest ?? '' };
+  return { contractId: r2.contractId ?? '', confirmationRequest: r2.pendingRequest?.file ?? '' };
 }
 
 async function verified(s: Setup, alias: string, description = `${SENTINEL} ${n}`): Promise<string> {
@@ -182,7 +182,11 @@ describe('admin artifacts list / clean', () => {
       expect(readdirSync(s.driver.layout.outboxDir)).toEqual([p.confirmationRequest]);
       // The consumed authorization stays consumed: the operation is exactly where it was.
       const again = await s.driver.request('LAN_SERVERS', 'first change');
-      expect(again).toMatchObject({ status: 'awaiting_confirmation', contractId: p.contractId, pendingRequest: p.confirmationRequest });
+      expect(again).toMatchObject({
+        status: 'awaiting_confirmation',
+        contractId: p.contractId,
+        pendingRequest: { kind: 'confirmation', file: p.confirmationRequest },
+      });
       expect(ok(['artifacts', 'clean', '--dir', s.dir]).stdout).toContain('nothing to remove');
     } finally {
       s.driver.close();

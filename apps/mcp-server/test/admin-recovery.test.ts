@@ -72,7 +72,7 @@ async function confirmAndRun(
   description: string,
 ): Promise<{ contractId: string; status: string; pending: string | null }> {
   const r3 = await signAndRun(admin, s, alias, description);
-  return { contractId: r3.contractId ?? '', status: r3.status, pending: r3.pendingRequest };
+  return { contractId: r3.contractId ?? '', status: r3.status, pending: r3.pendingRequest?.file ?? null };
 }
 
 async function aliasDescr(name: string): Promise<string> {

@@ -52,10 +52,10 @@ async function raced(alias: string): Promise<Raced> {
   const aDescription = `A on ${alias}`;
   let a: string;
   try {
-    approve(h, outbox((await earlier.request(alias, aDescription)).pendingRequest), 'plan-authorization');
+    approve(h, outbox((await earlier.request(alias, aDescription)).pendingRequest?.file ?? null), 'plan-authorization');
     const aPrepared = await earlier.request(alias, aDescription);
     expect(aPrepared.status).toBe('awaiting_confirmation');
-    approve(h, outbox(aPrepared.pendingRequest), 'confirmation');
+    approve(h, outbox(aPrepared.pendingRequest?.file ?? null), 'confirmation');
     const aRun = await earlier.request(alias, aDescription);
     expect(aRun.status).toBe('verified');
     a = aRun.contractId ?? '';

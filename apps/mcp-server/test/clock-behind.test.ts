@@ -51,7 +51,9 @@ describe('a clock behind the write path', () => {
     const ahead = await openDriver(host.dir, sim, { clockOffsetMs: AHEAD_MS });
     const r1 = await ahead.request('LAN_SERVERS', 'clock sentinel');
     // Signed now (the request was issued "later": the operator's clock is the right one), installed by the built admin.
-    expect((await admin(['inbox', 'add', '--dir', host.dir, signedNow(host.dir, r1.pendingRequest ?? '', host.plan)])).status).toBe(0);
+    expect((await admin(['inbox', 'add', '--dir', host.dir, signedNow(host.dir, r1.pendingRequest?.file ?? '', host.plan)])).status).toBe(
+      0,
+    );
     const preparedAt = Date.now() + AHEAD_MS;
     expect((await ahead.request('LAN_SERVERS', 'clock sentinel')).status).toBe('awaiting_confirmation');
     ahead.close();

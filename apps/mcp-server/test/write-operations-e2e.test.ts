@@ -80,7 +80,7 @@ describe('pfsense_get_write_operations through the built server', () => {
     const first = await earlier.request('DMZ_HOSTS', 'EXPIRY-SENTINEL');
     earlier.close();
     expect(first.status).toBe('requested');
-    const expiredAt = Number(/\.(\d+)\.json$/.exec(first.pendingRequest ?? '')?.[1]);
+    const expiredAt = Number(/\.(\d+)\.json$/.exec(first.pendingRequest?.file ?? '')?.[1]);
     expect(expiredAt).toBeLessThan(Date.now());
     const server = await connectBuilt({
       PFSENSE_URL: sim.url,
@@ -93,7 +93,7 @@ describe('pfsense_get_write_operations through the built server', () => {
       const again = await callWrite(server.client, { alias_name: 'DMZ_HOSTS', description: 'EXPIRY-SENTINEL' });
       expect(again.status).toBe('requested');
       expect(again.operation_id).toBe(first.operationId);
-      expect(again.pending_request).not.toContain(first.pendingRequest as string);
+      expect(again.pending_request).not.toContain(first.pendingRequest?.file as string);
       expect(again).toMatchObject({ earlier_request_expired_at: new Date(expiredAt).toISOString() });
       expect(again.next_step).toContain(`expired unanswered at ${new Date(expiredAt).toISOString()}; a new one was written`);
       // Asked once more, the new request is simply pending: nothing expired since.

@@ -1,8 +1,15 @@
 import { Capability } from '@pfsense-mcp/policy';
 import { z } from 'zod';
 import { AdapterInputError } from './adapter-error.js';
-import { parseAliasDescriptionIntent, parseAliasIdentity, aliasDescriptionIntentDigest } from './alias-description-intent.js';
-import type { AliasDescriptionIntent, AliasIdentity } from './alias-description-intent.js';
+import {
+  ALIAS_DESCRIPTION_OPERATION,
+  aliasDescriptionIntentDigest,
+  normalizeAliasDescriptionIntent,
+  parseAliasDescriptionInput,
+  parseAliasDescriptionIntent,
+  parseAliasIdentity,
+} from './alias-description-intent.js';
+import type { AliasDescriptionInput, AliasDescriptionIntent, AliasIdentity } from './alias-description-intent.js';
 import { createAliasDescriptionRequest, isAliasDescriptionRequest } from './alias-description-request.js';
 import type { AliasDescriptionRequest } from './alias-description-request.js';
 import { aliasSnapshotDigest, aliasTargetFingerprint, aliasTargetIdentityDigest } from './alias-fingerprint.js';
@@ -19,12 +26,20 @@ export const ALIAS_DESCRIPTION_SEMANTICS_VERSION = 'firewall-alias-description/v
 /** Rollback policy identifier (docs/DESIGN.md §5). */
 export const ALIAS_DESCRIPTION_ROLLBACK_PLAN_VERSION = 'firewall-alias-description-rollback/v1';
 
+/** What the operator reviews for an alias-description change: the alias's five fields now and the new description. */
+export interface AliasDescriptionReview {
+  readonly pre_state: AliasSnapshot;
+  readonly new_description: string;
+}
+
 export type AliasDescriptionCapabilityAdapter = CapabilityAdapter<
   AliasTarget,
   AliasIdentity,
   AliasDescriptionIntent,
   AliasSnapshot,
-  AliasDescriptionRequest
+  AliasDescriptionRequest,
+  AliasDescriptionInput,
+  AliasDescriptionReview
 >;
 
 const anyObject = z.record(z.string(), z.unknown());
@@ -50,6 +65,25 @@ export const AliasDescriptionAdapter: AliasDescriptionCapabilityAdapter = Object
   capability: Capability.ALIAS_WRITE,
   semanticsVersion: ALIAS_DESCRIPTION_SEMANTICS_VERSION,
   rollbackPlanVersion: ALIAS_DESCRIPTION_ROLLBACK_PLAN_VERSION,
+  stepPrefix: 'alias-description',
+
+  parseInput: (input: unknown): AliasDescriptionInput => parseAliasDescriptionInput(input),
+  intentOfInput: (input: AliasDescriptionInput): AliasDescriptionIntent => {
+    const checked = parseAliasDescriptionInput(input);
+    return Object.freeze({
+      operation: ALIAS_DESCRIPTION_OPERATION,
+      raw_target_hint: Object.freeze({ alias_name: checked.alias_name }),
+      new_description: checked.description,
+    });
+  },
+  inputOfIntent: (intent: AliasDescriptionIntent): AliasDescriptionInput => {
+    const i = parseAliasDescriptionIntent(intent);
+    return Object.freeze({ alias_name: i.raw_target_hint.alias_name, description: i.new_description });
+  },
+  identityOfIntent: (intent: AliasDescriptionIntent): AliasIdentity => parseAliasDescriptionIntent(intent).raw_target_hint,
+  normalizeIntent: normalizeAliasDescriptionIntent,
+  reviewOf: (target: AliasTarget, intent: AliasDescriptionIntent): AliasDescriptionReview =>
+    Object.freeze({ pre_state: aliasSnapshotOf(target), new_description: parseAliasDescriptionIntent(intent).new_description }),
 
   readTarget: readAliasTarget,
   naturalIdentity: (hint: unknown): AliasIdentity => parseAliasIdentity(hint, 'raw_target_hint'),

@@ -37,13 +37,29 @@ export interface WriteResponseView {
  * Descriptor fields are readonly properties of the frozen adapter object (TypeScript interfaces cannot
  * declare statics); the executor matches them against policy and WriteEndpoints, they authorize nothing.
  */
-export interface CapabilityAdapter<TTarget, TIdentity, TIntent, TSnapshot, TRequest extends object> {
+export interface CapabilityAdapter<TTarget, TIdentity, TIntent, TSnapshot, TRequest extends object, TInput = unknown, TReview = unknown> {
   readonly endpointSymbol: string;
   readonly httpMethod: HttpMethod;
   readonly capability: Capability;
   /** Changes with any change of identity, fingerprint, intent, request or verification semantics. */
   readonly semanticsVersion: string;
   readonly rollbackPlanVersion: string;
+  /** The prefix of a plan's step ids (`<stepPrefix>.attempt-<n>`): an old attempt's authorization never matches a new plan. */
+  readonly stepPrefix: string;
+
+  // What the coordinator uses to prepare a change (docs/DESIGN.md §6); the executor never calls these.
+  /** The caller's input, by its wire names, checked (AdapterInputError names the wire argument, never its value). */
+  parseInput(input: unknown): TInput;
+  /** The normalized intent checked input asks for, without looking at the appliance (resuming a contract). */
+  intentOfInput(input: TInput): TIntent;
+  /** The checked input that asks for an intent (the inverse of intentOfInput: the operation id is derived from it). */
+  inputOfIntent(intent: TIntent): TInput;
+  /** The natural identity an intent names (what `readTarget` is given). */
+  identityOfIntent(intent: TIntent): TIdentity;
+  /** The normalized intent from checked input and one fresh read; refuses another target and a no-op. */
+  normalizeIntent(input: TInput, current: TTarget): TIntent;
+  /** What the operator reviews and signs over: the target's pre-state and the requested change. */
+  reviewOf(target: TTarget, intent: TIntent): TReview;
 
   /** The authoritative read of exactly one target; throws on zero, several or a malformed target. */
   readTarget(reader: TargetReader, identity: unknown): Promise<TTarget>;

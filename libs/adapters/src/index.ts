@@ -15,7 +15,7 @@ export {
   ALIAS_DESCRIPTION_ROLLBACK_PLAN_VERSION,
   ALIAS_DESCRIPTION_SEMANTICS_VERSION,
 } from './alias-description-adapter.js';
-export type { AliasDescriptionCapabilityAdapter } from './alias-description-adapter.js';
+export type { AliasDescriptionCapabilityAdapter, AliasDescriptionReview } from './alias-description-adapter.js';
 export {
   ALIAS_DESCRIPTION_OPERATION,
   aliasDescriptionIntentDigest,

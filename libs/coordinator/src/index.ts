@@ -1,15 +1,19 @@
-// Public API of @pfsense-mcp/coordinator: the alias-description operation driver (one operation across calls)
-// and the gatekeeper it owns (authorization → contract → executor), its write facade, the artifact
-// inbox/outbox, the contract state → operation status table, and the store's evidence verifiers. Explicit
-// named exports only.
-export { AliasDescriptionOperationDriver } from './alias-description-operation-driver.js';
-export type { AliasDescriptionOperationDriverOptions } from './alias-description-operation-driver.js';
-export type { AliasDescriptionChangeInput, AliasDescriptionChangeResult } from './alias-description-change.js';
-export type { AliasDescriptionGatekeeper, AuthorizeAndCreateRequest, ConsumptionLedger } from './alias-description-gatekeeper.js';
+// Public API of @pfsense-mcp/coordinator: the capability-generic operation driver (one operation across calls,
+// through the CapabilityAdapter port and a closed capability registry), its write facade, the artifact
+// inbox/outbox, the contract state → operation status table, and the store's evidence verifiers. The
+// gatekeeper is the driver's own (not exported). Explicit named exports only.
+export { OperationDriver } from './operation-driver.js';
+export type { OperationDriverOptions } from './operation-driver.js';
+export { CapabilityRegistry } from './capability-registry.js';
+export type { WriteCapability } from './capability-registry.js';
+export type { ChangeInput, ChangeResult } from './change-result.js';
+export type { ConsumptionLedger } from './gatekeeper.js';
 export type { RecoveryKind } from './recovery-kinds.js';
-export { createAliasDescriptionWriteFacade } from './alias-description-write-facade.js';
-export type { AliasDescriptionWriteFacade, ArtifactCounts } from './alias-description-write-facade.js';
-export { writeOperationsView, pendingRequestNameOf } from './write-operations-view.js';
+export type { ArtifactCounts, WriteFacade } from './write-facade.js';
+export { writeOperationsView, pendingRequestOf } from './write-operations-view.js';
+export { PendingRequestKind } from './pending-request.js';
+export { HumanStep, nextHumanStep } from './next-human-step.js';
+export type { PendingRequest } from './pending-request.js';
 export type { RequestedOperation, WriteOperationView, WriteOperationsPage, WriteOperationsQuery } from './write-operations-view.js';
 export { CLOSED_STATUSES, OperationStatus, STATUS_OF_STATE, isClosed, statusOfContract } from './operation-outcome.js';
 export { ArtifactDirectory } from './artifact-directory.js';
@@ -28,9 +32,9 @@ export { StoreRefusalAudit } from './store-refusal-audit.js';
 export type { RefusalContext, RefusalRecorder } from './refusal-recorder.js';
 export { ApplianceIdentityError, SYSTEM_HASYNC_PATH, SYSTEM_STATUS_PATH, readApplianceBinding } from './read-appliance-binding.js';
 export type { ApplianceConfig } from './read-appliance-binding.js';
-export { aliasAttemptStepId, aliasOperationId } from './alias-operation-id.js';
-export { prepareAliasExecutionIntent } from './prepare-alias-execution-intent.js';
-export type { PreparedAliasChange } from './prepare-alias-execution-intent.js';
+export { attemptStepId, operationIdOf } from './operation-id.js';
+export { prepareExecutionIntent } from './prepare-execution-intent.js';
+export type { PreparedChange } from './prepare-execution-intent.js';
 export { createStoreEvidenceVerifiers } from './store-evidence-verifiers.js';
 export type { StoreEvidenceVerifiers } from './store-evidence-verifiers.js';
 export { inboxArtifactName, nameCouldConcern, parseInboxArtifactName } from './inbox-artifact-name.js';

@@ -20,7 +20,7 @@ export type OperationStatus = (typeof OperationStatus)[keyof typeof OperationSta
  * condition is not known to the store (in flight, ambiguous, a failed rollback still holding its
  * reservation) is `reconciliation_required`; ROLLED_BACK is `rolled_back` (it had an effect, undone — never
  * reported as a refusal); states that ended without effect are `refused` for that contract. Asking again
- * after either closed status starts a new attempt — see AliasDescriptionOperationDriver.
+ * after either closed status starts a new attempt — see OperationDriver.
  */
 export const STATUS_OF_STATE: Readonly<Record<RecoveryStateType, OperationStatus>> = Object.freeze({
   [RecoveryState.PREPARING]: OperationStatus.AWAITING_CONFIRMATION,

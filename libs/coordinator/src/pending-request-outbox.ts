@@ -1,5 +1,3 @@
-import { AliasDescriptionAdapter as ADAPTER, aliasTargetFingerprint } from '@pfsense-mcp/adapters';
-import type { AliasTarget } from '@pfsense-mcp/adapters';
 import {
   ArtifactFormatError,
   ArtifactKind,
@@ -23,8 +21,8 @@ import type {
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
 import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import type { ReconciliationObservation } from '@pfsense-mcp/executor';
-import { aliasStateCopy } from './alias-state-copy.js';
 import type { ArtifactDirectory } from './artifact-directory.js';
+import type { CapabilityRegistry } from './capability-registry.js';
 import { authorizationRequestName, parseAuthorizationRequestName } from './authorization-request-name.js';
 import { configHistoryCorroborationOf } from './config-history-corroboration-of.js';
 import { CoordinatorRefusedError } from './coordinator-refused-error.js';
@@ -43,6 +41,8 @@ export interface AuthorizationRequestWritten {
 /** What the outbox needs from its owner: the directory, the server's request key and the store's view. */
 export interface PendingRequestOutboxOptions {
   readonly directory: ArtifactDirectory;
+  /** The capabilities whose adapters check a review against its contract (fingerprint, snapshot). */
+  readonly capabilities: CapabilityRegistry;
   /** The server's own request key (role server-request): it signs pending requests, nothing else. */
   readonly serverKey: SigningKey;
   /** The pinned public half of serverKey: re-verifies the server's own outbox files. */
@@ -61,6 +61,7 @@ export interface PendingRequestOutboxOptions {
  */
 export class PendingRequestOutbox {
   readonly #outbox: ArtifactDirectory;
+  readonly #capabilities: CapabilityRegistry;
   readonly #serverKey: SigningKey;
   readonly #serverAuthorities: PinnedAuthoritySet;
   readonly #clock: () => number;
@@ -71,6 +72,7 @@ export class PendingRequestOutbox {
   /** Options are checked by the operation driver that owns this outbox (its constructor is the boundary). */
   constructor(options: PendingRequestOutboxOptions) {
     this.#outbox = options.directory;
+    this.#capabilities = options.capabilities;
     this.#serverKey = options.serverKey;
     this.#serverAuthorities = options.serverAuthorities;
     this.#clock = options.clock;
@@ -198,8 +200,9 @@ export class PendingRequestOutbox {
    * The operation's current pending authorization request, or a new one within WRITE_REQUEST_LIMITS. The
    * outbox is scanned by name only (authorization-request-name.ts): names of other operations, expired
    * requests and other kinds are skipped without being opened. What can concern this call is read and
-   * verified: this plan's unexpired request (reused), and this alias's unexpired, unanswered requests
-   * (counted). Other aliases' requests are counted by name, and a request is answered when the store holds
+   * verified: this plan's unexpired request (reused), and this target's unexpired, unanswered requests
+   * (counted; `targetKey` is the first 16 hex of the target's identity digest, the name's alias16). Other
+   * targets' requests are counted by name, and a request is answered when the store holds
    * a contract created from its plan. Over a limit → STALE / REQUEST_LIMIT, nothing written.
    */
   authorizationRequest(
@@ -208,10 +211,10 @@ export class PendingRequestOutbox {
     planDigest: string,
     prepared: { executionIntent: PreparedExecutionIntentV1; review: AliasChangeReview },
     binding: ApplianceBinding,
-    aliasName: string,
+    targetKey: string,
   ): AuthorizationRequestWritten {
     const now = this.#clock();
-    const aliasKey = ADAPTER.identityDigest(Object.freeze({ alias_name: aliasName })).slice(0, 16);
+    const aliasKey = targetKey;
     const planPrefix = planDigest.slice(0, 16);
     let names: readonly string[];
     try {
@@ -331,7 +334,8 @@ export class PendingRequestOutbox {
       verifyArtifactSignature(doc, this.#serverAuthorities);
       const p = (doc as PendingConfirmationRequest).payload;
       if (p.contract_id !== c.contract_id || p.target_fingerprint !== c.target_fingerprint) return null;
-      if (aliasTargetFingerprint(p.review.pre_state) !== c.target_fingerprint) return null;
+      const adapter = this.#capabilities.get(c.capability);
+      if (adapter === null || adapter.fingerprint(p.review.pre_state) !== c.target_fingerprint) return null;
       return p.review;
     } catch {
       return null;
@@ -339,17 +343,18 @@ export class PendingRequestOutbox {
   }
 
   /**
-   * The reconciliation request for a RECONCILIATION contract from the executor's read-only observation and the
-   * alias read now with exactly the fingerprint it observed (both checked by the caller), bound to `appliance`.
+   * The reconciliation request for a RECONCILIATION contract from the executor's read-only observation (its
+   * fingerprint, locator and the snapshot of that same read), bound to `appliance` (checked by the caller).
    */
   reconciliationRequest(
     c: RecoveryContract,
     appliance: ApplianceBinding,
     review: AliasChangeReview,
     observation: ReconciliationObservation,
-    observed: AliasTarget,
   ): string {
     const name = reconciliationRequestName(c.contract_id, c.state_version);
+    const adapter = this.#capabilities.get(c.capability);
+    if (adapter === null) throw this.#refusals.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
     return this.#writeContractRequest(name, c, () =>
       createPendingReconciliationRequest(
         {
@@ -358,7 +363,7 @@ export class PendingRequestOutbox {
           origin: observation.origin,
           observedFingerprint: observation.observedFingerprint,
           observedLocator: observation.observedLifecycleLocator,
-          observedState: aliasStateCopy(ADAPTER.snapshotOf(observed)),
+          observedState: adapter.snapshotOf(observation.observedSnapshot),
           review,
           // What pfSense's config history showed after the send, as the contract recorded it (corroboration only).
           configHistory: configHistoryCorroborationOf(observation.configHistory),

@@ -2,6 +2,8 @@ import type { RecoveryContract } from '@pfsense-mcp/contract-store';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { OperationStatus, isClosed, statusOfContract } from './operation-outcome.js';
 import { confirmationRequestName, reconciliationRequestName, releaseRequestName } from './pending-request-names.js';
+import { PendingRequestKind, pendingRequest } from './pending-request.js';
+import type { PendingRequest } from './pending-request.js';
 
 /**
  * One write operation as the store and the outbox know it, for a client checking on its requests: ids, status,
@@ -19,8 +21,8 @@ export interface WriteOperationView {
   readonly createdAt: number;
   /** updated_at of its latest contract, or the issued_at of a newer pending request, UTC ms. */
   readonly updatedAt: number;
-  /** The outbox file (name only) the operator must sign next, when the server has written it; else null. */
-  readonly pendingRequest: string | null;
+  /** The request the operator must sign next (kind, outbox file name), when the server has written it; else null. */
+  readonly pendingRequest: PendingRequest | null;
 }
 
 /**
@@ -46,11 +48,13 @@ export interface WriteOperationsPage {
 }
 
 /** The request the operator must sign next for this contract, if one is due (by name; existence checked by the caller). */
-export function pendingRequestNameOf(c: RecoveryContract): string | null {
-  if (c.state === RecoveryState.PREPARED && c.confirmation === null) return confirmationRequestName(c.contract_id);
-  if (c.state === RecoveryState.RECONCILIATION) return reconciliationRequestName(c.contract_id, c.state_version);
+export function pendingRequestOf(c: RecoveryContract): PendingRequest | null {
+  if (c.state === RecoveryState.PREPARED && c.confirmation === null)
+    return pendingRequest(PendingRequestKind.CONFIRMATION, confirmationRequestName(c.contract_id));
+  if (c.state === RecoveryState.RECONCILIATION)
+    return pendingRequest(PendingRequestKind.RECONCILIATION, reconciliationRequestName(c.contract_id, c.state_version));
   if (c.state === RecoveryState.ROLLBACK_FAILED && c.reservation_release === null)
-    return releaseRequestName(c.contract_id, c.state_version);
+    return pendingRequest(PendingRequestKind.RELEASE, releaseRequestName(c.contract_id, c.state_version));
   return null;
 }
 
@@ -102,12 +106,12 @@ export function writeOperationsView(
           attempts: list.length,
           createdAt: list[0]?.created_at ?? r.issuedAt,
           updatedAt: Math.max(r.issuedAt, latest?.updated_at ?? r.issuedAt),
-          pendingRequest: r.fileName,
+          pendingRequest: pendingRequest(PendingRequestKind.AUTHORIZATION, r.fileName),
         }),
       };
     }
     const first = list[0] as RecoveryContract;
-    const pending = pendingRequestNameOf(latest);
+    const pending = pendingRequestOf(latest);
     return {
       at: latest.created_at,
       tie: latest.contract_id,
@@ -119,7 +123,7 @@ export function writeOperationsView(
         attempts: list.length,
         createdAt: first.created_at,
         updatedAt: latest.updated_at,
-        pendingRequest: pending !== null && exists(pending) ? pending : null,
+        pendingRequest: pending !== null && exists(pending.file) ? pending : null,
       }),
     };
   });

@@ -7,7 +7,7 @@ import type { PendingAuthorizationRequest, PlanAuthorizationV2 } from '@pfsense-
 import { DEFAULT_RATE_LIMITS } from '@pfsense-mcp/policy';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { CoordinatorRefusedError, OperationStatus } from '../src/index.js';
-import type { AliasDescriptionChangeResult } from '../src/index.js';
+import type { ChangeResult } from '../src/index.js';
 import { sim, useCoordinatorWorld, world } from './support/coordinator-suite.js';
 import { aliasNow, patchCount, putInbox, readOutbox, signAuthorization, signConfirmation } from './support/world.js';
 
@@ -16,8 +16,8 @@ useCoordinatorWorld({ world: { limits: 'default', audit: 'store' } });
 const COOLDOWN_MS = DEFAULT_RATE_LIMITS.targetCooldownMs;
 const REFUSED = { status: OperationStatus.REFUSED, operationId: null, contractId: null, pendingRequest: null };
 
-function ask(description: string, aliasName = 'LAN_SERVERS'): Promise<AliasDescriptionChangeResult> {
-  return world.driver.requestAliasDescriptionChange({ aliasName, description });
+function ask(description: string, aliasName = 'LAN_SERVERS'): Promise<ChangeResult> {
+  return world.driver.requestChange('ALIAS_WRITE', { alias_name: aliasName, description });
 }
 
 /** requested → the operator signs the pending authorization → it is in the inbox (not yet used). */
@@ -27,9 +27,9 @@ async function signedInInbox(
 ): Promise<{ authz: PlanAuthorizationV2; request: PendingAuthorizationRequest }> {
   const r = await ask(description);
   expect(r.status).toBe(OperationStatus.REQUESTED);
-  const authz = signAuthorization(world, r.pendingRequest as string) as PlanAuthorizationV2;
+  const authz = signAuthorization(world, r.pendingRequest?.file as string) as PlanAuthorizationV2;
   putInbox(world, fileName, authz);
-  return { authz, request: readOutbox(world, r.pendingRequest as string) as PendingAuthorizationRequest };
+  return { authz, request: readOutbox(world, r.pendingRequest?.file as string) as PendingAuthorizationRequest };
 }
 
 /** The chained refusal rows of the store's audit, as class:gate. */
@@ -46,7 +46,7 @@ describe('containment is decided before consumption (real default limits)', () =
     await signedInInbox('Servers (first)', 'first.json');
     const prepared = await ask('Servers (first)');
     expect(prepared.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
-    putInbox(world, 'first-confirmation.json', signConfirmation(world, prepared.pendingRequest as string));
+    putInbox(world, 'first-confirmation.json', signConfirmation(world, prepared.pendingRequest?.file as string));
     expect((await ask('Servers (first)')).status).toBe(OperationStatus.VERIFIED);
     expect(patchCount(sim)).toBe(1);
 
@@ -77,7 +77,7 @@ describe('containment is decided before consumption (real default limits)', () =
       state: RecoveryState.PREPARED,
       provenance: { authorization_id: id },
     });
-    putInbox(world, 'second-confirmation.json', signConfirmation(world, second.pendingRequest as string));
+    putInbox(world, 'second-confirmation.json', signConfirmation(world, second.pendingRequest?.file as string));
     expect((await ask('Servers (second)')).status).toBe(OperationStatus.VERIFIED);
     expect((await aliasNow(sim, 'LAN_SERVERS'))?.descr).toBe('Servers (second)');
     expect(patchCount(sim)).toBe(2);
@@ -105,7 +105,12 @@ describe('containment is decided before consumption (real default limits)', () =
     // The gatekeeper directly, with the same authorization: the same refusal, tryConsume never called.
     const calls = world.ledger.calls;
     const direct = await world.gatekeeper
-      .authorizeAndCreate({ authorization: authz, preparedIntent: request.payload.execution_intent, stepId: request.payload.step_id })
+      .authorizeAndCreate({
+        fresh: world.freshRead('LAN_SERVERS'),
+        authorization: authz,
+        preparedIntent: request.payload.execution_intent,
+        stepId: request.payload.step_id,
+      })
       .then(
         () => null,
         (e: unknown) => e,
@@ -127,10 +132,11 @@ describe('containment is decided before consumption (real default limits)', () =
 
   it('a replay of a consumed authorization inside the cooldown is still a replay (ANOMALY/REPLAY), not containment', async () => {
     const r = await ask('Servers (replayed)');
-    const request = readOutbox(world, r.pendingRequest as string) as PendingAuthorizationRequest;
-    const authz = signAuthorization(world, r.pendingRequest as string) as PlanAuthorizationV2;
+    const request = readOutbox(world, r.pendingRequest?.file as string) as PendingAuthorizationRequest;
+    const authz = signAuthorization(world, r.pendingRequest?.file as string) as PlanAuthorizationV2;
     const attempt = () =>
       world.gatekeeper.authorizeAndCreate({
+        fresh: world.freshRead('LAN_SERVERS'),
         authorization: authz,
         preparedIntent: request.payload.execution_intent,
         stepId: request.payload.step_id,

@@ -4,9 +4,12 @@
 import { describe, expect, it } from 'vitest';
 import { AliasDescriptionAdapter, parseAliasTarget } from '@pfsense-mcp/adapters';
 import { executionIntentDigest } from '@pfsense-mcp/authorization';
-import { canonicalBytes } from '@pfsense-mcp/canonical';
-import { prepareAliasExecutionIntent } from '../src/index.js';
-import { buildAliasExecutionIntent } from '../src/alias-execution-intent.js';
+import { DigestPurpose, canonicalBytes, digest } from '@pfsense-mcp/canonical';
+import { attemptStepId, operationIdOf, prepareExecutionIntent } from '../src/index.js';
+import { buildExecutionIntent } from '../src/execution-intent.js';
+
+const A = AliasDescriptionAdapter;
+const prepareAliasExecutionIntent = (t: unknown, i: unknown, binding: string) => prepareExecutionIntent(A, t, i, binding);
 
 const BINDING = 'b'.repeat(64);
 const target = parseAliasTarget({
@@ -21,9 +24,8 @@ const intent = { operation: 'set_firewall_alias_description_v1', raw_target_hint
 
 /** What the resume path has: the contract's bindings, which the store keeps instead of the target. */
 function fromContractFields(t: typeof target, bindingDigest: string) {
-  return buildAliasExecutionIntent({
-    aliasName: 'web_servers',
-    newDescription: 'new',
+  return buildExecutionIntent(A, {
+    intent: A.intentOfInput({ alias_name: 'web_servers', description: 'new' }),
     preconditionFingerprint: AliasDescriptionAdapter.fingerprint(t),
     rollbackSnapshotDigest: AliasDescriptionAdapter.snapshotDigest(AliasDescriptionAdapter.snapshotOf(t)),
     applianceBindingDigest: bindingDigest,
@@ -60,5 +62,18 @@ describe('the one execution-intent builder', () => {
       detail: ['a', 'b'],
     });
     expect(review.pre_state.address).not.toBe(target.address);
+  });
+});
+
+describe('the operation id and step id (the same bytes as before the driver served capabilities)', () => {
+  it('derives the id from the binding digest and the wire input, exactly as the alias-specific formula did', () => {
+    const legacy = `op-${digest(DigestPurpose.INTENT, {
+      kind: 'pfsense-mcp/operation',
+      version: 1,
+      payload: { appliance_binding_digest: BINDING, alias_name: 'web_servers', description: 'new' },
+    })}`;
+    expect(operationIdOf(BINDING, A.parseInput({ alias_name: 'web_servers', description: 'new' }))).toBe(legacy);
+    expect(operationIdOf(BINDING, A.inputOfIntent(A.parseIntent(intent)))).toBe(legacy);
+    expect(attemptStepId(A.stepPrefix, 2)).toBe('alias-description.attempt-2');
   });
 });

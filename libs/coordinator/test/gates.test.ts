@@ -1,4 +1,4 @@
-// AliasDescriptionGatekeeper gate order and every refusal: a spy on the read transport proves no GET before the
+// Gatekeeper gate order and every refusal: a spy on the read transport proves no GET before the
 // pure checks pass, a counting ledger proves no tryConsume on a failed gate, and the store proves no contract.
 import { describe, expect, it } from 'vitest';
 import { createPlanAuthorizationV2, planDigestOf } from '@pfsense-mcp/authorization';
@@ -28,15 +28,21 @@ interface Requested {
 
 /** A real pending authorization request for LAN_SERVERS, from the driver (its reads are then forgotten). */
 async function requested(description = 'Servers (new)', aliasName = 'LAN_SERVERS'): Promise<Requested> {
-  const r = await world.driver.requestAliasDescriptionChange({ aliasName, description });
+  const r = await world.driver.requestChange('ALIAS_WRITE', { alias_name: aliasName, description });
   expect(r.status).toBe(OperationStatus.REQUESTED);
-  const file = r.pendingRequest as string;
+  const file = r.pendingRequest?.file as string;
   world.reads.calls.length = 0;
   return { request: readOutbox(world, file) as PendingAuthorizationRequest, file };
 }
 
 function attempt(req: Requested, authorization: unknown, stepId = req.request.payload.step_id) {
-  return world.gatekeeper.authorizeAndCreate({ authorization, preparedIntent: req.request.payload.execution_intent, stepId });
+  const alias = (req.request.payload.execution_intent.payload.natural_target as { alias_name: string }).alias_name;
+  return world.gatekeeper.authorizeAndCreate({
+    fresh: world.freshRead(alias),
+    authorization,
+    preparedIntent: req.request.payload.execution_intent,
+    stepId,
+  });
 }
 
 function signWith(
@@ -153,8 +159,8 @@ describe('authorizeAndCreate gate order', () => {
     const other = { ...p.execution_intent, payload: { ...p.execution_intent.payload, appliance_binding_digest: 'b'.repeat(64) } };
     const { executionIntentDigest } = await import('@pfsense-mcp/authorization');
     const otherDigest = executionIntentDigest(other);
-    const { aliasOperationId } = await import('../src/index.js');
-    const opId = aliasOperationId('b'.repeat(64), 'LAN_SERVERS', 'Servers (new)');
+    const { operationIdOf } = await import('../src/index.js');
+    const opId = operationIdOf('b'.repeat(64), { alias_name: 'LAN_SERVERS', description: 'Servers (new)' });
     const steps = [{ step_id: p.step_id, execution_intent_digest: otherDigest }];
     const authz = createPlanAuthorizationV2(
       {
@@ -167,12 +173,15 @@ describe('authorizeAndCreate gate order', () => {
       },
       world.keys.authorization,
     );
-    const error = await world.gatekeeper.authorizeAndCreate({ authorization: authz, preparedIntent: other, stepId: p.step_id }).then(
-      () => null,
-      (e: unknown) => e,
-    );
+    const error = await world.gatekeeper
+      .authorizeAndCreate({ fresh: world.freshRead('LAN_SERVERS'), authorization: authz, preparedIntent: other, stepId: p.step_id })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(CoordinatorRefusedError);
-    expect(world.reads.calls.map((c) => c.path)).toEqual(['/api/v2/status/system']);
+    // Gate 5 asks for the call's one read pass (binding and target together), then compares the binding.
+    expect(world.reads.calls.map((c) => c.path)).toEqual(['/api/v2/status/system', '/api/v2/firewall/aliases']);
     expect(world.ledger.calls).toBe(0);
     expect(world.store.list()).toEqual([]);
     expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'APPLIANCE_BINDING' });
@@ -219,6 +228,7 @@ describe('authorizeAndCreate gate order', () => {
     try {
       const error = await auditor.gatekeeper
         .authorizeAndCreate({
+          fresh: auditor.freshRead('LAN_SERVERS'),
           authorization: authz,
           preparedIntent: req.request.payload.execution_intent,
           stepId: req.request.payload.step_id,
@@ -239,30 +249,30 @@ describe('authorizeAndCreate gate order', () => {
 
 describe('the driver: one refusal shape, and the audit class of a failed appliance read', () => {
   const REFUSED = { status: OperationStatus.REFUSED, operationId: null, contractId: null, pendingRequest: null };
-  const input = { aliasName: 'LAN_SERVERS', description: 'Servers (new)' };
+  const input = { alias_name: 'LAN_SERVERS', description: 'Servers (new)' };
 
   it('refuses with the same shape at the capability gate, after the operation id is known, and at the inbox', async () => {
     const { Profile } = await import('@pfsense-mcp/policy');
     const auditor = await makeWorld(sim, { profile: Profile.AUDITOR, keys: world.keys });
     try {
-      expect(await auditor.driver.requestAliasDescriptionChange(input)).toEqual(REFUSED);
+      expect(await auditor.driver.requestChange('ALIAS_WRITE', input)).toEqual(REFUSED);
       expect(auditor.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'CAPABILITY' });
     } finally {
       auditor.cleanup();
     }
     // a later gate (the operation id is computable): the requested description is already the current one
-    expect(await world.driver.requestAliasDescriptionChange({ aliasName: 'LAN_SERVERS', description: 'Servers' })).toEqual(REFUSED);
+    expect(await world.driver.requestChange('ALIAS_WRITE', { alias_name: 'LAN_SERVERS', description: 'Servers' })).toEqual(REFUSED);
     // the inbox gate: a malformed artifact named for this call's plan fails the call closed
     const { writeFileSync } = await import('node:fs');
-    const pending = (await world.driver.requestAliasDescriptionChange(input)).pendingRequest as string;
+    const pending = (await world.driver.requestChange('ALIAS_WRITE', input)).pendingRequest?.file as string;
     writeFileSync(`${world.inbox}/plan-authorization.${pending.split('.')[3]}.json`, '{', { mode: 0o600 });
-    expect(await world.driver.requestAliasDescriptionChange(input)).toEqual(REFUSED);
+    expect(await world.driver.requestChange('ALIAS_WRITE', input)).toEqual(REFUSED);
     expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'INBOX' });
   });
 
   it('audits a failed appliance read (I/O) as STALE — in the driver and at the freshness gate — never as ANOMALY', async () => {
     sim.control.setFault({ route: STATUS_PATH, method: 'GET', kind: 'reset-before-apply' });
-    expect(await world.driver.requestAliasDescriptionChange(input)).toEqual(REFUSED);
+    expect(await world.driver.requestChange('ALIAS_WRITE', input)).toEqual(REFUSED);
     expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'STALE', gate: 'FRESHNESS' });
     sim.control.clearFaults();
     const req = await requested();
@@ -277,7 +287,7 @@ describe('the driver: one refusal shape, and the audit class of a failed applian
     const noId = await startTestSimulator({ [STATUS_PATH]: { platform: 'Netgate 4200' }, '/api/v2/system/hasync': { pfhostid: '' } });
     const w = await makeWorld(noId, { keys: world.keys });
     try {
-      expect(await w.driver.requestAliasDescriptionChange(input)).toEqual(REFUSED);
+      expect(await w.driver.requestChange('ALIAS_WRITE', input)).toEqual(REFUSED);
       expect(w.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'APPLIANCE_BINDING' });
     } finally {
       w.cleanup();
@@ -293,9 +303,9 @@ describe('confirmAndHandoff', () => {
     const ca = await attempt(a, signAuthorization(world, a.file));
     const cb = await attempt(b, signAuthorization(world, b.file));
     // the driver writes the confirmation requests when asked again
-    const ra = await world.driver.requestAliasDescriptionChange({ aliasName: 'LAN_SERVERS', description: 'A side' });
+    const ra = await world.driver.requestChange('ALIAS_WRITE', { alias_name: 'LAN_SERVERS', description: 'A side' });
     expect(ra.contractId).toBe(ca.contract_id);
-    const evidenceForA: Artifact = signConfirmation(world, ra.pendingRequest as string);
+    const evidenceForA: Artifact = signConfirmation(world, ra.pendingRequest?.file as string);
     const before = patchCount(sim);
     const error = await world.gatekeeper.confirmAndHandoff(cb.contract_id, evidenceForA, b.request.payload.execution_intent).then(
       () => null,
@@ -329,11 +339,12 @@ describe('the default refusal audit is the store chain (docs/DESIGN.md §6: a va
   it('STALE and ANOMALY refusals become chained refusal rows in the store, with no value in them', async () => {
     const chained = await makeWorld(sim, { audit: 'store' });
     try {
-      const r = await chained.driver.requestAliasDescriptionChange({ aliasName: 'LAN_SERVERS', description: 'Servers (chained)' });
-      const request = readOutbox(chained, r.pendingRequest as string) as PendingAuthorizationRequest;
-      const authz = signAuthorization(chained, r.pendingRequest as string) as PlanAuthorizationV2;
+      const r = await chained.driver.requestChange('ALIAS_WRITE', { alias_name: 'LAN_SERVERS', description: 'Servers (chained)' });
+      const request = readOutbox(chained, r.pendingRequest?.file as string) as PendingAuthorizationRequest;
+      const authz = signAuthorization(chained, r.pendingRequest?.file as string) as PlanAuthorizationV2;
       const attemptHere = () =>
         chained.gatekeeper.authorizeAndCreate({
+          fresh: chained.freshRead('LAN_SERVERS'),
           authorization: authz,
           preparedIntent: request.payload.execution_intent,
           stepId: request.payload.step_id,
@@ -344,9 +355,10 @@ describe('the default refusal audit is the store chain (docs/DESIGN.md §6: a va
       await adminSetDescription(sim, 0, 'someone else');
       await expect(attemptHere()).rejects.toBeInstanceOf(CoordinatorRefusedError);
       // ANOMALY: a wrong-role key (pure gate), then a replay after the target is back and one contract exists
-      const wrongRole = signWith({ request, file: r.pendingRequest as string }, chained.keys.confirmation);
+      const wrongRole = signWith({ request, file: r.pendingRequest?.file as string }, chained.keys.confirmation);
       await expect(
         chained.gatekeeper.authorizeAndCreate({
+          fresh: chained.freshRead('LAN_SERVERS'),
           authorization: wrongRole,
           preparedIntent: request.payload.execution_intent,
           stepId: request.payload.step_id,

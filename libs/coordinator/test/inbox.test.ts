@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_ARTIFACT_BYTES } from '@pfsense-mcp/authorization';
 import type { PlanAuthorizationV2 } from '@pfsense-mcp/authorization';
-import { AliasDescriptionOperationDriver, ArtifactDirectory, ArtifactFileError, OperationStatus, inboxArtifactName } from '../src/index.js';
+import { OperationDriver, ArtifactDirectory, ArtifactFileError, OperationStatus, inboxArtifactName } from '../src/index.js';
 import { useCoordinatorWorld, world } from './support/coordinator-suite.js';
 import { putInbox, signAuthorization } from './support/world.js';
 
 useCoordinatorWorld();
-const input = { aliasName: 'LAN_SERVERS', description: 'Servers (inbox)' };
+const input = { alias_name: 'LAN_SERVERS', description: 'Servers (inbox)' };
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
@@ -76,15 +76,15 @@ describe('ArtifactDirectory', () => {
 
 describe('inbox discovery fails closed for the calls a file concerns', () => {
   async function pendingAndAuthorization() {
-    const r = await world.driver.requestAliasDescriptionChange(input);
+    const r = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r.status).toBe(OperationStatus.REQUESTED);
-    const authz = signAuthorization(world, r.pendingRequest as string);
+    const authz = signAuthorization(world, r.pendingRequest?.file as string);
     // The canonical inbox name (what `admin inbox add` writes): it says which calls the file concerns.
-    return { file: r.pendingRequest as string, authz, name: inboxArtifactName(authz) as string };
+    return { file: r.pendingRequest?.file as string, authz, name: inboxArtifactName(authz) as string };
   }
 
   async function expectRefusedAndUntouched(names: readonly string[]) {
-    const r = await world.driver.requestAliasDescriptionChange(input);
+    const r = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r.status).toBe(OperationStatus.REFUSED);
     expect(world.ledger.calls).toBe(0);
     expect(world.store.list()).toEqual([]);
@@ -125,18 +125,18 @@ describe('inbox discovery fails closed for the calls a file concerns', () => {
     const { authz, name } = await pendingAndAuthorization();
     putInbox(world, name, authz);
     const uid = process.getuid?.() ?? -1;
-    const driver = new AliasDescriptionOperationDriver({
+    const driver = new OperationDriver({
       ...world.driverOptions,
       inboxDirectory: ArtifactDirectory.open(world.inbox, { ownerUid: (entry) => (entry === 'file' ? uid + 1 : uid) }),
     });
-    const r = await driver.requestAliasDescriptionChange(input);
+    const r = await driver.requestChange('ALIAS_WRITE', input);
     expect(r.status).toBe(OperationStatus.REFUSED);
     expect(world.ledger.calls).toBe(0);
     expect(world.store.list()).toEqual([]);
     expect(existsSync(join(world.inbox, name))).toBe(true);
     expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'INBOX' });
     // the same file, owned as expected, is accepted (so it was the owner that refused it)
-    expect((await world.driver.requestAliasDescriptionChange(input)).status).toBe(OperationStatus.AWAITING_CONFIRMATION);
+    expect((await world.driver.requestChange('ALIAS_WRITE', input)).status).toBe(OperationStatus.AWAITING_CONFIRMATION);
   });
 
   it('ignores names that are not *.json — never reads or deletes them — and still accepts the signed authorization', async () => {
@@ -146,7 +146,7 @@ describe('inbox discovery fails closed for the calls a file concerns', () => {
     for (const n of others) writeFileSync(join(world.inbox, n), 'not an artifact', { mode: 0o644 });
     mkdirSync(join(world.inbox, 'old'));
     expect(ArtifactDirectory.open(world.inbox).list()).toEqual(['good.json']);
-    const r = await world.driver.requestAliasDescriptionChange(input);
+    const r = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
     for (const n of [...others, 'old', 'good.json']) expect(existsSync(join(world.inbox, n))).toBe(true);
   });
@@ -158,7 +158,7 @@ describe('inbox discovery fails closed for the calls a file concerns', () => {
     await expectRefusedAndUntouched(['good.json', name]);
     const { unlinkSync } = await import('node:fs');
     unlinkSync(join(world.inbox, name)); // the explicit operator action
-    const r = await world.driver.requestAliasDescriptionChange(input);
+    const r = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
   });
 
@@ -171,7 +171,7 @@ describe('inbox discovery fails closed for the calls a file concerns', () => {
   it('refuses an authorization signed by the wrong role found in the inbox (full verification, not discovery)', async () => {
     const { file } = await pendingAndAuthorization();
     putInbox(world, 'wrong.json', signAuthorization(world, file, world.keys.confirmation));
-    const r = await world.driver.requestAliasDescriptionChange(input);
+    const r = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r.status).toBe(OperationStatus.REFUSED);
     expect(world.ledger.calls).toBe(0);
     expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'SIGNATURE' });
@@ -183,9 +183,9 @@ describe('dead or unsafe inbox files refuse only the calls their names could con
   const otherContract = 'confirmation.ctr-00000000000000000000000000000000.json';
 
   it('unsafe files named for another plan or contract, and unsafe or malformed files whose names are not canonical, never refuse this call', async () => {
-    const r = await world.driver.requestAliasDescriptionChange(input);
+    const r = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r.status).toBe(OperationStatus.REQUESTED);
-    const authz = signAuthorization(world, r.pendingRequest as string);
+    const authz = signAuthorization(world, r.pendingRequest?.file as string);
     // Canonical names for other work: a symlink, a FIFO-like directory, a loose mode.
     symlinkSync(join(world.dir, 'nowhere'), join(world.inbox, otherPlan));
     mkdirSync(join(world.inbox, otherContract));
@@ -194,21 +194,21 @@ describe('dead or unsafe inbox files refuse only the calls their names could con
     putInbox(world, 'loose.json', authz, 0o644);
     writeFileSync(join(world.inbox, 'junk.json'), '{"kind":', { mode: 0o600 });
     // Before the signature is installed the call still answers `requested`; the ignored copies grant nothing.
-    expect((await world.driver.requestAliasDescriptionChange(input)).status).toBe(OperationStatus.REQUESTED);
+    expect((await world.driver.requestChange('ALIAS_WRITE', input)).status).toBe(OperationStatus.REQUESTED);
     putInbox(world, inboxArtifactName(authz) as string, authz);
-    const ok = await world.driver.requestAliasDescriptionChange(input);
+    const ok = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(ok.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
     expect(world.audit.events().filter((e) => e.gate === 'INBOX')).toEqual([]);
     for (const n of [otherPlan, otherContract, 'Upper.json', 'loose.json', 'junk.json']) expect(readdirSync(world.inbox)).toContain(n);
   });
 
   it('a signed authorization that expired in the inbox no longer pins its operation: the next call asks again', async () => {
-    const r = await world.driver.requestAliasDescriptionChange(input);
-    const authz = signAuthorization(world, r.pendingRequest as string);
+    const r = await world.driver.requestChange('ALIAS_WRITE', input);
+    const authz = signAuthorization(world, r.pendingRequest?.file as string);
     const name = inboxArtifactName(authz) as string;
     putInbox(world, name, authz);
     world.clock.now = (authz as PlanAuthorizationV2).payload.expires_at + 1;
-    const again = await world.driver.requestAliasDescriptionChange(input);
+    const again = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(again.status).toBe(OperationStatus.REQUESTED);
     expect(again.pendingRequest).not.toBe(r.pendingRequest);
     expect(world.audit.events()).toEqual([]);

@@ -77,11 +77,11 @@ describe('an alias of MAX_ALIAS_MEMBERS members at the byte bound', () => {
     sim.control.resetData();
     sim.control.resetCounters();
     world = await makeWorld(sim, { keys: ring.keys, maxResponseBytes: RESPONSE_CAP, audit: 'store' });
-    const input = { aliasName: 'BLOCKLIST', description: 'Blocklist (reviewed)' };
+    const input = { alias_name: 'BLOCKLIST', description: 'Blocklist (reviewed)' };
 
-    const r1 = await world.driver.requestAliasDescriptionChange(input);
+    const r1 = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r1.status).toBe(OperationStatus.REQUESTED);
-    const requestFile = join(world.outbox, r1.pendingRequest as string);
+    const requestFile = join(world.outbox, r1.pendingRequest?.file as string);
 
     // The operator's review stays readable: a count and a digest, not 20,000 lines; --members lists them all.
     const shown = runSigner(['review', requestFile, '--server-key', ring.files['server-request'].pub]);
@@ -99,12 +99,12 @@ describe('an alias of MAX_ALIAS_MEMBERS members at the byte bound', () => {
 
     const signedAuth = reviewAndSign(ring, 'plan-authorization', requestFile, world.inbox);
     expect(signedAuth.json?.kind).toBe('pfsense-mcp/plan-authorization');
-    const r2 = await world.driver.requestAliasDescriptionChange(input);
+    const r2 = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r2.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
     expect(world.store.load(r2.contractId as string).state).toBe(RecoveryState.PREPARED);
 
-    reviewAndSign(ring, 'confirmation', join(world.outbox, r2.pendingRequest as string), world.inbox);
-    const r3 = await world.driver.requestAliasDescriptionChange(input);
+    reviewAndSign(ring, 'confirmation', join(world.outbox, r2.pendingRequest?.file as string), world.inbox);
+    const r3 = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r3.status).toBe(OperationStatus.VERIFIED);
     expect(patchCount(sim)).toBe(1);
     const after = await aliasNow(sim, 'BLOCKLIST', RESPONSE_CAP);
@@ -122,7 +122,7 @@ describe('an alias of MAX_ALIAS_MEMBERS members at the byte bound', () => {
     async (_what, aliasName) => {
       beyond.control.resetData();
       world = await makeWorld(beyond, { keys: ring.keys, maxResponseBytes: 16 * 1024 * 1024, audit: 'store' });
-      const r = await world.driver.requestAliasDescriptionChange({ aliasName, description: 'Too big to sign' });
+      const r = await world.driver.requestChange('ALIAS_WRITE', { alias_name: aliasName, description: 'Too big to sign' });
       expect(r).toEqual({ status: OperationStatus.REFUSED, operationId: null, contractId: null, pendingRequest: null });
       expect(readdirSync(world.outbox)).toEqual([]);
       const refusals = world.store.listAuditEvents({ limit: 1000 }).filter((e) => e.kind === 'refusal');

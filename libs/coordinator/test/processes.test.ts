@@ -20,14 +20,14 @@ import type { World } from './support/world.js';
 
 useCoordinatorWorld({ child: true });
 
-const input = { aliasName: 'LAN_SERVERS', description: 'Servers (raced)' };
+const input = { alias_name: 'LAN_SERVERS', description: 'Servers (raced)' };
 const RACERS = 6;
 
 async function signedRequest(): Promise<{ request: PendingAuthorizationRequest; authz: PlanAuthorizationV2 }> {
-  const r = await world.driver.requestAliasDescriptionChange(input);
+  const r = await world.driver.requestChange('ALIAS_WRITE', input);
   expect(r.status).toBe(OperationStatus.REQUESTED);
-  const request = readOutbox(world, r.pendingRequest as string) as PendingAuthorizationRequest;
-  return { request, authz: signAuthorization(world, r.pendingRequest as string) as PlanAuthorizationV2 };
+  const request = readOutbox(world, r.pendingRequest?.file as string) as PendingAuthorizationRequest;
+  return { request, authz: signAuthorization(world, r.pendingRequest?.file as string) as PlanAuthorizationV2 };
 }
 
 /**
@@ -96,7 +96,7 @@ describe('coordinator processes', () => {
     try {
       expect(restarted.store.list()).toEqual([]);
       expect(restarted.consumption.isConsumed(authz.payload.authorization_id)).toBe(false);
-      const retry = await restarted.driver.requestAliasDescriptionChange(input);
+      const retry = await restarted.driver.requestChange('ALIAS_WRITE', input);
       expect(retry.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
       expect(restarted.store.load(retry.contractId as string)).toMatchObject({
         state: RecoveryState.PREPARED,
@@ -114,9 +114,9 @@ describe('coordinator processes', () => {
     try {
       const signed: { description: string; id: string }[] = [];
       for (const description of ['Servers (left)', 'Servers (right)']) {
-        const r = await strict.driver.requestAliasDescriptionChange({ aliasName: 'LAN_SERVERS', description });
+        const r = await strict.driver.requestChange('ALIAS_WRITE', { alias_name: 'LAN_SERVERS', description });
         expect(r.status).toBe(OperationStatus.REQUESTED);
-        const authz = signAuthorization(strict, r.pendingRequest as string) as PlanAuthorizationV2;
+        const authz = signAuthorization(strict, r.pendingRequest?.file as string) as PlanAuthorizationV2;
         putInbox(strict, `${description.includes('left') ? 'left' : 'right'}.json`, authz);
         signed.push({ description, id: authz.payload.authorization_id });
       }
@@ -129,7 +129,7 @@ describe('coordinator processes', () => {
         startChild(child.script, {
           ...childConfigOf(strict, sim, TLS_MODE, { ...DEFAULT_RATE_LIMITS }),
           op: 'request',
-          input: { aliasName: 'LAN_SERVERS', description: s.description },
+          input: { alias_name: 'LAN_SERVERS', description: s.description },
           holdAt: 'before-begin',
           holdOps: ['create'],
           releaseFile: releaseFiles[i],
@@ -174,7 +174,7 @@ describe('coordinator processes', () => {
     try {
       expect(restarted.store.list()).toEqual([]);
       expect(restarted.consumption.isConsumed(authz.payload.authorization_id)).toBe(true);
-      const retry = await restarted.driver.requestAliasDescriptionChange(input);
+      const retry = await restarted.driver.requestChange('ALIAS_WRITE', input);
       expect(retry.status).toBe(OperationStatus.REFUSED);
       expect(restarted.store.list()).toEqual([]);
       expect(restarted.store.listAuditEvents({ limit: 1000 }).map((e) => `${e.kind}:${e.outcome_class}:${e.event}`)).toEqual([
@@ -182,7 +182,7 @@ describe('coordinator processes', () => {
       ]);
       expect(restarted.store.verifyAuditChain()).toEqual({ ok: true });
       // asked again: still refused, still no contract; the burned file is left for the operator
-      expect((await restarted.driver.requestAliasDescriptionChange(input)).status).toBe(OperationStatus.REFUSED);
+      expect((await restarted.driver.requestChange('ALIAS_WRITE', input)).status).toBe(OperationStatus.REFUSED);
       expect(restarted.store.list()).toEqual([]);
       expect(existsSync(join(restarted.inbox, 'authorization.json'))).toBe(true);
       expect(patchCount(sim)).toBe(0);

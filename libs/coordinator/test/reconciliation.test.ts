@@ -9,7 +9,7 @@ import { parseArtifact, verifyPendingRequest } from '@pfsense-mcp/authorization'
 import type { PendingReconciliationRequest } from '@pfsense-mcp/authorization';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { CoordinatorRefusedError, OperationStatus } from '../src/index.js';
-import type { AliasDescriptionChangeResult } from '../src/index.js';
+import type { ChangeResult } from '../src/index.js';
 import { ring, sim, useCoordinatorWorld, world } from './support/coordinator-suite.js';
 import { reviewAndSign } from './support/signer-cli.js';
 import {
@@ -25,19 +25,19 @@ import {
 
 useCoordinatorWorld({ signer: true });
 
-const input = { aliasName: 'LAN_SERVERS', description: 'Servers (reconciled)' };
+const input = { alias_name: 'LAN_SERVERS', description: 'Servers (reconciled)' };
 /** Every `refused` has one shape: it names no operation or contract (the store and the audit do). */
 const REFUSED = { status: OperationStatus.REFUSED, operationId: null, contractId: null, pendingRequest: null };
 const sends = () => world.writeProxy.sendCount;
 const nonGetReads = () => world.reads.calls.filter((c) => c.method !== 'GET').length;
 
 /** request → sign (CLI) → PREPARED → sign the confirmation (CLI): the next call hands over to the executor. */
-async function confirmedInInbox(): Promise<AliasDescriptionChangeResult> {
-  const r1 = await world.driver.requestAliasDescriptionChange(input);
-  reviewAndSign(ring, 'plan-authorization', join(world.outbox, r1.pendingRequest as string), world.inbox);
-  const r2 = await world.driver.requestAliasDescriptionChange(input);
+async function confirmedInInbox(): Promise<ChangeResult> {
+  const r1 = await world.driver.requestChange('ALIAS_WRITE', input);
+  reviewAndSign(ring, 'plan-authorization', join(world.outbox, r1.pendingRequest?.file as string), world.inbox);
+  const r2 = await world.driver.requestChange('ALIAS_WRITE', input);
   expect(r2.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
-  reviewAndSign(ring, 'confirmation', join(world.outbox, r2.pendingRequest as string), world.inbox);
+  reviewAndSign(ring, 'confirmation', join(world.outbox, r2.pendingRequest?.file as string), world.inbox);
   return r2;
 }
 
@@ -47,7 +47,7 @@ async function lostForward(
 ): Promise<{ contractId: string; requestFile: string }> {
   const r2 = await confirmedInInbox();
   sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: fault, times: 1 });
-  const r3 = await world.driver.requestAliasDescriptionChange(input);
+  const r3 = await world.driver.requestChange('ALIAS_WRITE', input);
   expect(r3).toMatchObject({ status: OperationStatus.RECONCILIATION_REQUIRED, contractId: r2.contractId });
   const contractId = r2.contractId as string;
   expect(world.store.load(contractId).state).toBe(RecoveryState.RECONCILIATION);
@@ -56,15 +56,15 @@ async function lostForward(
   const readsBefore = world.reads.calls.length;
 
   // Asked again: the executor's read-only observation, and a server-signed pending request in the outbox.
-  const r4 = await world.driver.requestAliasDescriptionChange(input);
+  const r4 = await world.driver.requestChange('ALIAS_WRITE', input);
   expect(r4.status).toBe(OperationStatus.RECONCILIATION_REQUIRED);
-  const requestFile = r4.pendingRequest as string;
+  const requestFile = r4.pendingRequest?.file as string;
   expect(requestFile).toMatch(/^reconciliation-request\./);
   const request = verifyPendingRequest(readOutbox(world, requestFile), {
     serverAuthorities: serverAuthorities(world.keys),
     nowMs: Date.now(),
   }) as PendingReconciliationRequest;
-  const observation = await world.gatekeeper.observeReconciliationTarget(contractId);
+  const observation = await world.driver.observeReconciliationTarget(contractId);
   expect(request.payload).toMatchObject({
     contract_id: contractId,
     state_version: observation.stateVersion,
@@ -89,7 +89,7 @@ async function lostForward(
       : { class: 'NONE', reason: null, new_count: 0, new_times: [], change_note: null, descriptions_digest: null },
   );
   // asking again writes nothing new; nothing was sent while observing
-  expect((await world.driver.requestAliasDescriptionChange(input)).pendingRequest).toBe(requestFile);
+  expect((await world.driver.requestChange('ALIAS_WRITE', input)).pendingRequest).toEqual({ kind: 'reconciliation', file: requestFile });
   expect(sends()).toBe(sendsBefore);
   expect(world.reads.calls.length).toBeGreaterThan(readsBefore);
   return { contractId, requestFile };
@@ -122,7 +122,7 @@ describe('reconciliation end to end', () => {
     expect(signed.json?.kind).toBe('pfsense-mcp/reconciliation');
     expectReviewShowsContract(signed.review, contractId);
 
-    const r = await world.driver.requestAliasDescriptionChange(input);
+    const r = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r).toEqual({ status: OperationStatus.VERIFIED, operationId: r.operationId, contractId, pendingRequest: null });
     const c = world.store.load(contractId);
     expect(c.state).toBe(RecoveryState.VERIFIED);
@@ -131,7 +131,7 @@ describe('reconciliation end to end', () => {
     expect(patchCount(sim)).toBe(patchesBefore);
     expect(nonGetReads()).toBe(0);
     // asked again: verified, nothing sent
-    expect((await world.driver.requestAliasDescriptionChange(input)).status).toBe(OperationStatus.VERIFIED);
+    expect((await world.driver.requestChange('ALIAS_WRITE', input)).status).toBe(OperationStatus.VERIFIED);
     expect(sends()).toBe(sendsBefore);
     // the same evidence offered again is refused: it is bound to the RECONCILIATION state version
     const version = c.state_version;
@@ -139,7 +139,7 @@ describe('reconciliation end to end', () => {
     expect(world.store.load(contractId).state_version).toBe(version);
     expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'RECONCILIATION', contractId });
     // and the resolved contract can be rolled back as usual
-    expect((await world.gatekeeper.requestRollback(contractId)).state).toBe(RecoveryState.ROLLED_BACK);
+    expect((await world.driver.rollback(contractId)).state).toBe(RecoveryState.ROLLED_BACK);
     expect((await aliasNow(sim, 'LAN_SERVERS'))?.descr).toBe('Servers');
   });
 
@@ -148,14 +148,14 @@ describe('reconciliation end to end', () => {
     expect((await aliasNow(sim, 'LAN_SERVERS'))?.descr).toBe('Servers');
     const sendsBefore = sends();
     reviewAndSign(ring, 'reconciliation', join(world.outbox, requestFile), world.inbox, 'NOT_APPLIED');
-    const r = await world.driver.requestAliasDescriptionChange(input);
+    const r = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r).toEqual(REFUSED);
     expect(world.store.load(contractId).state).toBe(RecoveryState.FAILED);
     expect(world.store.holdsReservation(contractId)).toBe(false);
     expect(sends()).toBe(sendsBefore);
     expect(nonGetReads()).toBe(0);
     // FAILED is closed without effect: asking again starts a new attempt
-    const again = await world.driver.requestAliasDescriptionChange(input);
+    const again = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(again.status).toBe(OperationStatus.REQUESTED);
     expect(sends()).toBe(sendsBefore);
   });
@@ -164,26 +164,26 @@ describe('reconciliation end to end', () => {
 describe('ROLLBACK_FAILED release', () => {
   it('a rollback refused because the target changed → ROLLBACK_FAILED (reservation held) → signed release (CLI) → released', async () => {
     await confirmedInInbox();
-    const r3 = await world.driver.requestAliasDescriptionChange(input);
+    const r3 = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r3.status).toBe(OperationStatus.VERIFIED);
     const contractId = r3.contractId as string;
     // someone edits the alias after the change: the rollback must not overwrite it
     await adminSetDescription(sim, 0, 'edited by someone else');
     const patchesBefore = patchCount(sim);
-    const rolled = await world.gatekeeper.requestRollback(contractId);
+    const rolled = await world.driver.rollback(contractId);
     expect(rolled.state).toBe(RecoveryState.ROLLBACK_FAILED);
     expect(patchCount(sim)).toBe(patchesBefore);
     expect(world.store.holdsReservation(contractId)).toBe(true);
 
-    const r4 = await world.driver.requestAliasDescriptionChange(input);
+    const r4 = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r4).toMatchObject({ status: OperationStatus.RECONCILIATION_REQUIRED, contractId });
-    const releaseRequest = r4.pendingRequest as string;
+    const releaseRequest = r4.pendingRequest?.file as string;
     expect(releaseRequest).toMatch(/^release-request\./);
     expectBoundToContract(readOutbox(world, releaseRequest).payload, contractId);
     const sendsBefore = sends();
     const signed = reviewAndSign(ring, 'reconciliation', join(world.outbox, releaseRequest), world.inbox);
     expectReviewShowsContract(signed.review, contractId);
-    const r5 = await world.driver.requestAliasDescriptionChange(input);
+    const r5 = await world.driver.requestChange('ALIAS_WRITE', input);
     expect(r5).toEqual(REFUSED);
     const c = world.store.load(contractId);
     expect(c.state).toBe(RecoveryState.ROLLBACK_FAILED);

@@ -11,7 +11,7 @@ import { HOUR, putInbox, signAuthorization } from './support/world.js';
 
 useCoordinatorWorld();
 
-const ask = (aliasName: string, description: string) => world.driver.requestAliasDescriptionChange({ aliasName, description });
+const ask = (aliasName: string, description: string) => world.driver.requestChange('ALIAS_WRITE', { alias_name: aliasName, description });
 const refusals = () => world.audit.events().map((e) => `${e.refusalClass}/${e.gate}`);
 const outbox = () => readdirSync(world.outbox).sort();
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
@@ -66,7 +66,7 @@ describe('request limits', () => {
     await ask('LAN_SERVERS', 'd2');
     await ask('LAN_SERVERS', 'd3');
     expect((await ask('LAN_SERVERS', 'd4')).status).toBe(OperationStatus.REFUSED);
-    putInbox(world, 'authorization-1.json', signAuthorization(world, r1.pendingRequest as string));
+    putInbox(world, 'authorization-1.json', signAuthorization(world, r1.pendingRequest?.file as string));
     expect((await ask('LAN_SERVERS', 'd1')).status).toBe(OperationStatus.AWAITING_CONFIRMATION);
     expect((await ask('LAN_SERVERS', 'd4')).status).toBe(OperationStatus.REQUESTED);
   });
@@ -116,7 +116,7 @@ describe('request limits', () => {
 describe('a relevant file still fails closed', () => {
   it("this alias's outstanding request that is not the server's own (malformed) → ANOMALY/OUTBOX", async () => {
     const r1 = await ask('LAN_SERVERS', 'd1');
-    const parts = parseAuthorizationRequestName(r1.pendingRequest as string);
+    const parts = parseAuthorizationRequestName(r1.pendingRequest?.file as string);
     if (parts === null) throw new Error('unexpected name');
     const forged = authorizationRequestName({ ...parts, operationId: `op-${'e'.repeat(64)}` });
     writeFileSync(join(world.outbox, forged), 'not an artifact', { mode: 0o600 });
@@ -126,7 +126,7 @@ describe('a relevant file still fails closed', () => {
 
   it("this plan's request wrongly signed → ANOMALY/OUTBOX, never reused", async () => {
     const r1 = await ask('LAN_SERVERS', 'd1');
-    const path = join(world.outbox, r1.pendingRequest as string);
+    const path = join(world.outbox, r1.pendingRequest?.file as string);
     const doc = JSON.parse(readFileSync(path, 'utf8')) as { proof: { signature: string } };
     const sig = doc.proof.signature;
     doc.proof.signature = `${sig[0] === '0' ? '1' : '0'}${sig.slice(1)}`;
@@ -138,7 +138,7 @@ describe('a relevant file still fails closed', () => {
 
   it("this alias's request with an unsafe mode → ANOMALY/OUTBOX", async () => {
     const r1 = await ask('LAN_SERVERS', 'd1');
-    chmodSync(join(world.outbox, r1.pendingRequest as string), 0o644);
+    chmodSync(join(world.outbox, r1.pendingRequest?.file as string), 0o644);
     expect((await ask('LAN_SERVERS', 'd2')).status).toBe(OperationStatus.REFUSED);
     expect(refusals()).toEqual(['ANOMALY/OUTBOX']);
   });
@@ -147,7 +147,7 @@ describe('a relevant file still fails closed', () => {
 describe('inbox leftovers', () => {
   it("1,001 inbox leftovers (another operation's signed authorization) never stop the write, even unsafe or broken; a file named for the call that changed is re-read and fails closed", async () => {
     const other = await ask('WEB_PORTS', 'w1');
-    const leftover = signAuthorization(world, other.pendingRequest as string);
+    const leftover = signAuthorization(world, other.pendingRequest?.file as string);
     for (let i = 0; i < 1001; i += 1) putInbox(world, `leftover-${hex(i, 4)}.json`, leftover);
     expect((await ask('LAN_SERVERS', 'd1')).status).toBe(OperationStatus.REQUESTED);
     expect((await ask('LAN_SERVERS', 'd1')).status).toBe(OperationStatus.REQUESTED);
@@ -160,14 +160,17 @@ describe('inbox leftovers', () => {
     // Under this call's canonical name, another content is refused; a changed file is re-read (the cache key
     // changed) and fails closed; a mode change alone (same content, same mtime) is seen too.
     const mine = await ask('LAN_SERVERS', 'd1');
-    const path = join(world.inbox, `plan-authorization.${parseAuthorizationRequestName(mine.pendingRequest as string)?.planPrefix}.json`);
+    const path = join(
+      world.inbox,
+      `plan-authorization.${parseAuthorizationRequestName(mine.pendingRequest?.file as string)?.planPrefix}.json`,
+    );
     writeFileSync(path, readFileSync(join(world.inbox, 'leftover-0009.json')), { mode: 0o600 });
     expect((await ask('LAN_SERVERS', 'd1')).status).toBe(OperationStatus.REFUSED);
     expect(refusals()).toEqual(['ANOMALY/INBOX']);
     writeFileSync(path, '{"kind":"broken"}');
     expect((await ask('LAN_SERVERS', 'd1')).status).toBe(OperationStatus.REFUSED);
     expect(refusals()).toEqual(['ANOMALY/INBOX', 'ANOMALY/INBOX']);
-    writeFileSync(path, encodeArtifact(signAuthorization(world, mine.pendingRequest as string)));
+    writeFileSync(path, encodeArtifact(signAuthorization(world, mine.pendingRequest?.file as string)));
     chmodSync(path, 0o640);
     expect((await ask('LAN_SERVERS', 'd1')).status).toBe(OperationStatus.REFUSED);
     expect(refusals()).toEqual(['ANOMALY/INBOX', 'ANOMALY/INBOX', 'ANOMALY/INBOX']);

@@ -16,6 +16,8 @@ import type { EffectKnowledge } from './effect-knowledge.js';
  * - `sends`: how many times `WriteApiClient.send` was called in this call — 0 or 1, never more.
  * - `configHistory`: the value-free config-history corroboration after a send that may have applied (null
  *   when nothing was sent, or the send proved nothing applied); its digest is the audit row's evidence digest.
+ * - `contract`: the contract exactly as that final transition committed it (authenticated, frozen): the
+ *   caller reports from it, never from a reload (docs/DESIGN.md §6).
  */
 export interface ExecutionOutcome {
   readonly operation: 'execute' | 'rollback';
@@ -26,6 +28,7 @@ export interface ExecutionOutcome {
   readonly outcomeClass: string;
   readonly sends: 0 | 1;
   readonly configHistory: ConfigHistoryEvidence | null;
+  readonly contract: RecoveryContract;
 }
 
 /**
@@ -43,6 +46,11 @@ export interface ReconciliationObservation {
   readonly observedFingerprint: string;
   /** The pfrest id seen on the fresh read. */
   readonly observedLifecycleLocator: number;
+  /**
+   * The adapter's snapshot (semantic fields, no locator) of that same read: what the owner is shown as the
+   * observed state, so the request carries exactly what was fingerprinted (no second read). In-process only.
+   */
+  readonly observedSnapshot: unknown;
   /** Whether the fresh locator equals the contract's lifecycle locator (a resolution needs it equal). */
   readonly locatorMatches: boolean;
   /** Whether the fresh fingerprint equals the contract's pre-forward fingerprint (the forward did not apply, or was undone). */
@@ -74,5 +82,6 @@ export function executionOutcome(
     outcomeClass,
     sends,
     configHistory,
+    contract,
   });
 }

@@ -337,6 +337,7 @@ export class MutationExecutor {
     let target: unknown;
     let fingerprint: unknown;
     let locator: unknown;
+    let snapshot: unknown;
     try {
       target = await a.fn.readTarget(this.#reader, identity);
       if (!isPlainObject(target)) throw new StepRefusal('TARGET_UNRESOLVED');
@@ -345,6 +346,7 @@ export class MutationExecutor {
       }
       fingerprint = a.fn.fingerprint(target);
       locator = a.fn.transportLocator(target);
+      snapshot = a.fn.snapshotOf(target);
     } catch (error) {
       throw new ExecutorRefusalError('TARGET_UNRESOLVED', op, contractId, { reason: preSendClass(error) });
     }
@@ -358,6 +360,7 @@ export class MutationExecutor {
       stateVersion: contract.state_version,
       observedFingerprint: fingerprint,
       observedLifecycleLocator: locator,
+      observedSnapshot: snapshot,
       locatorMatches: locator === contract.lifecycle_locator,
       matchesPreForwardFingerprint: fingerprint === contract.target_fingerprint,
       matchesVerifiedFingerprint:

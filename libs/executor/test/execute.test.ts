@@ -67,6 +67,8 @@ describe('execute: forward against the simulator', () => {
       outcomeClass: 'VERIFIED_SUCCESS',
       sends: 1,
       configHistory: expect.objectContaining({ class: 'ONE', newCount: 1, changeNote: 'Modified Firewall Alias via API' }),
+      // The contract exactly as the final transition committed it (callers answer from it, no reload).
+      contract: world.store.load(p.contract.contract_id),
     });
     expect(Object.isFrozen(out)).toBe(true);
     expect(recording.calls).toEqual([

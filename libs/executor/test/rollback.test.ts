@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AliasTarget } from '@pfsense-mcp/adapters';
 import { MutationPolicy } from '@pfsense-mcp/policy';
 import { RecordingTransport, simulatorTransport } from '@pfsense-mcp/test-support';
 import { FaultProxyTransport } from '@pfsense-mcp/transports';
@@ -216,6 +217,8 @@ describe('observeReconciliationTarget', () => {
       stateVersion: before.state_version,
       observedFingerprint: adapter.fingerprint(now),
       observedLifecycleLocator: 0,
+      // The snapshot of that same read: what the owner is shown as the observed state.
+      observedSnapshot: adapter.snapshotOf(now as unknown as AliasTarget),
       locatorMatches: true,
       matchesPreForwardFingerprint: false,
       matchesVerifiedFingerprint: null,

@@ -6,7 +6,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SigningKey } from '@pfsense-mcp/authorization';
 import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
-import { AliasDescriptionOperationDriver, createStoreEvidenceVerifiers } from '@pfsense-mcp/coordinator';
+import { AliasDescriptionAdapter } from '@pfsense-mcp/adapters';
+import { CapabilityRegistry, OperationDriver, createStoreEvidenceVerifiers } from '@pfsense-mcp/coordinator';
 import type { RefusalAuditSink } from '@pfsense-mcp/coordinator';
 import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { MutationExecutor } from '@pfsense-mcp/executor';
@@ -33,7 +34,7 @@ export interface LibraryWritePathOptions {
 }
 
 export interface LibraryWritePath {
-  readonly driver: AliasDescriptionOperationDriver;
+  readonly driver: OperationDriver;
   readonly inbox: string;
   readonly outbox: string;
   /** Closes the transports and the stores. */
@@ -83,7 +84,8 @@ export async function openLibraryWritePath(o: LibraryWritePathOptions): Promise<
     });
     const inbox = join(o.directory, 'inbox');
     const outbox = join(o.directory, 'outbox');
-    const driver = new AliasDescriptionOperationDriver({
+    const driver = new OperationDriver({
+      capabilities: CapabilityRegistry.of([AliasDescriptionAdapter]),
       store,
       consumption,
       executor,

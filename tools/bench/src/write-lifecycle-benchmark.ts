@@ -178,15 +178,15 @@ export const writeLifecycleBenchmark: Benchmark = {
       };
       const library: number[] = [];
       for (let i = 0; i < LIFECYCLES; i += 1) {
-        const input = { aliasName: `BENCH_${LIFECYCLES + i}`, description: `via library ${i}` };
+        const input = { alias_name: `BENCH_${LIFECYCLES + i}`, description: `via library ${i}` };
         const t = performance.now();
-        sign((await driver.requestAliasDescriptionChange(input)).pendingRequest, (r) =>
+        sign((await driver.requestChange('ALIAS_WRITE', input)).pendingRequest?.file ?? null, (r) =>
           createPlanAuthorizationFromRequest(r as PendingAuthorizationRequest, auth, { issuedAt: Date.now() }),
         );
-        sign((await driver.requestAliasDescriptionChange(input)).pendingRequest, (r) =>
+        sign((await driver.requestChange('ALIAS_WRITE', input)).pendingRequest?.file ?? null, (r) =>
           createConfirmationEvidence(r as PendingConfirmationRequest, conf, { issuedAt: Date.now() }),
         );
-        const done = await driver.requestAliasDescriptionChange(input);
+        const done = await driver.requestChange('ALIAS_WRITE', input);
         library.push(performance.now() - t);
         if (done.status !== 'verified') throw new Error(`bench: library lifecycle ${i} ended ${done.status}`);
       }

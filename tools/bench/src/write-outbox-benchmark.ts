@@ -18,7 +18,7 @@ const SIZES = Object.freeze([1, 100, 1000]);
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 
 /**
- * One write-tool call (the driver's requestAliasDescriptionChange, resuming its pending authorization
+ * One write-tool call (the driver's requestChange, resuming its pending authorization
  * request) with 1, 100 and 1,000 files in the outbox: the server's own signed requests of other aliases,
  * as leftovers pile up — 99 unexpired (under the outbox limit), the rest expired. Since the scan decides by
  * name, the call should stay flat: ratio to the 1-file call ≤ 2.
@@ -55,9 +55,9 @@ export const writeOutboxBenchmark: Benchmark = Object.freeze({
       });
       closers.push(() => path.close());
       const { driver, outbox } = path;
-      const input = { aliasName: 'LAN_SERVERS', description: 'benchmarked description' };
-      const first = await driver.requestAliasDescriptionChange(input);
-      const own = first.pendingRequest;
+      const input = { alias_name: 'LAN_SERVERS', description: 'benchmarked description' };
+      const first = await driver.requestChange('ALIAS_WRITE', input);
+      const own = first.pendingRequest?.file ?? null;
       const parts = own === null ? null : parseAuthorizationRequestName(own);
       if (own === null || parts === null) throw new Error('bench: no pending authorization request was written');
 
@@ -78,13 +78,13 @@ export const writeOutboxBenchmark: Benchmark = Object.freeze({
       let floor: number | null = null;
       for (const size of SIZES) {
         grow(size);
-        await driver.requestAliasDescriptionChange(input); // warm-up
+        await driver.requestChange('ALIAS_WRITE', input); // warm-up
         const times: number[] = [];
         for (let i = 0; i < CALLS; i += 1) {
           const t0 = performance.now();
-          const r = await driver.requestAliasDescriptionChange(input);
+          const r = await driver.requestChange('ALIAS_WRITE', input);
           times.push(performance.now() - t0);
-          if (r.pendingRequest !== own) throw new Error('bench: the call did not resume its own request');
+          if (r.pendingRequest?.file !== own) throw new Error('bench: the call did not resume its own request');
         }
         const m = median(times);
         ctx.note(`write-outbox: ${size} files → median ${m.toFixed(2)} ms`);

@@ -106,7 +106,7 @@ export async function emitCommand(args: AdminArgs, ctx: AdminContext, operand: s
       if (error instanceof CoordinatorRefusedError) throw refused(`${kind} request`);
       throw error;
     }
-    const path = join(runtime.layout.outboxDir, emitted.pendingRequest);
+    const path = join(runtime.layout.outboxDir, emitted.pendingRequest.file);
     const sign =
       kind === 'release'
         ? 'pfsense-mcp-signer sign FILE --key reconciliation-….key --server-key server-request.pub --out DIR'

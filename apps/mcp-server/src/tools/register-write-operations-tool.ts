@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { CallToolResult, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { OperationStatus } from '@pfsense-mcp/coordinator';
-import type { AliasDescriptionWriteFacade, WriteOperationView } from '@pfsense-mcp/coordinator';
+import { HumanStep, nextHumanStep } from '@pfsense-mcp/coordinator';
+import type { WriteFacade, WriteOperationView } from '@pfsense-mcp/coordinator';
 import { localToolAnnotations } from './tool-annotations.js';
 import { ToolCallError, ToolErrorCode, toolErrorText } from './tool-error-code.js';
 import type { WriteToolPaths } from './register-write-tool.js';
@@ -81,28 +81,26 @@ export function operationNextStep(op: WriteOperationView, pendingPath: string | 
     `Copy ${pendingPath ?? 'the pending request'} and ${paths.serverPublicKeyFile} to the operator's machine, review and sign it there with ` +
     `pfsense-mcp-signer (your ${role} key${extra}), then run on this host: pfsense-mcp admin inbox add --dir ${paths.writeDirectory} SIGNED_FILE, ` +
     'and call pfsense_set_firewall_alias_description again with the same arguments.';
-  switch (op.status) {
-    case OperationStatus.AWAITING_CONFIRMATION:
-      return pendingPath === null
-        ? 'Authorized; waiting for the confirmation. Call pfsense_set_firewall_alias_description again with the same arguments.'
-        : `Authorized; a human must confirm it. ${sign('confirmation', '')}`;
-    case OperationStatus.VERIFIED:
+  switch (nextHumanStep(op.status, op.pendingRequest)) {
+    case HumanStep.ASK_AGAIN:
+      return 'Authorized; waiting for the confirmation. Call pfsense_set_firewall_alias_description again with the same arguments.';
+    case HumanStep.SIGN_CONFIRMATION:
+      return `Authorized; a human must confirm it. ${sign('confirmation', '')}`;
+    case HumanStep.NOTHING:
       return 'Done: the change was sent once and verified. Nothing to sign.';
-    case OperationStatus.RECONCILIATION_REQUIRED:
-      if (pendingPath !== null && op.pendingRequest?.startsWith('release-request.') === true) {
-        return `NOT done: the rollback failed and the alias stays reserved until a human releases it. ${sign('reconciliation', '')}`;
-      }
-      if (pendingPath !== null) {
-        return `NOT done: the outcome is uncertain. A human must look at the alias and record what they saw. ${sign('reconciliation', ', --outcome APPLIED|NOT_APPLIED')}`;
-      }
+    case HumanStep.SIGN_RELEASE:
+      return `NOT done: the rollback failed and the alias stays reserved until a human releases it. ${sign('reconciliation', '')}`;
+    case HumanStep.SIGN_RECONCILIATION:
+      return `NOT done: the outcome is uncertain. A human must look at the alias and record what they saw. ${sign('reconciliation', ', --outcome APPLIED|NOT_APPLIED')}`;
+    case HumanStep.SETTLING:
       return 'NOT done: in flight or being settled. Call pfsense_set_firewall_alias_description again with the same arguments.';
-    case OperationStatus.REQUESTED:
+    case HumanStep.SIGN_AUTHORIZATION:
       return pendingPath === null
         ? 'Waiting for a human to authorize it. Call pfsense_set_firewall_alias_description again with the same arguments.'
         : `Waiting for a human to authorize it. ${sign('plan-authorization', '')}`;
-    case OperationStatus.ROLLED_BACK:
+    case HumanStep.ROLLED_BACK:
       return 'Closed: applied, verified, then rolled back by the operator; the old description is back. Asking again with the same arguments starts a new attempt.';
-    case OperationStatus.REFUSED:
+    case HumanStep.CLOSED:
       return 'Closed without effect. Asking again with the same arguments starts a new attempt.';
   }
 }
@@ -114,7 +112,7 @@ export function writeOperationsOutputOf(
   paths: WriteToolPaths,
 ): WriteOperationsOutput {
   const data = page.operations.map((op) => {
-    const pendingPath = op.pendingRequest === null ? null : join(paths.outboxDirectory, op.pendingRequest);
+    const pendingPath = op.pendingRequest === null ? null : join(paths.outboxDirectory, op.pendingRequest.file);
     return {
       operation_id: op.operationId,
       status: op.status,
@@ -135,7 +133,7 @@ export function writeOperationsOutputOf(
  * Registers pfsense_get_write_operations over the coordinator's write facade, next to the write tool and
  * under the same three gates (read-only annotations: it reads the local store and moves nothing).
  */
-export function registerWriteOperationsTool(server: McpServer, facade: AliasDescriptionWriteFacade, paths: WriteToolPaths): RegisteredTool {
+export function registerWriteOperationsTool(server: McpServer, facade: WriteFacade, paths: WriteToolPaths): RegisteredTool {
   const title = 'Write operations (read-only)';
   return server.registerTool(
     WRITE_OPERATIONS_TOOL_NAME,

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { CallToolResult, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { CoordinatorInputError, OperationStatus } from '@pfsense-mcp/coordinator';
-import type { AliasDescriptionChangeResult, AliasDescriptionWriteFacade } from '@pfsense-mcp/coordinator';
+import { CoordinatorInputError, HumanStep, OperationStatus, nextHumanStep } from '@pfsense-mcp/coordinator';
+import type { ChangeResult, WriteFacade } from '@pfsense-mcp/coordinator';
 import { writeToolAnnotations } from './tool-annotations.js';
 import { ToolCallError, ToolErrorCode, toolErrorText } from './tool-error-code.js';
 import { WRITE_TOOL_NAME } from './write-tool-name.js';
@@ -76,51 +76,44 @@ function signSteps(file: string, paths: WriteToolPaths, role: string, extra: str
 }
 
 /** The earlier request expired unanswered: said first, with its time only (a new one was written). */
-function expiredNote(result: AliasDescriptionChangeResult): string {
+function expiredNote(result: ChangeResult): string {
   if (result.earlierRequestExpiredAt === undefined) return '';
   return `The earlier request for this change expired unanswered at ${new Date(result.earlierRequestExpiredAt).toISOString()}; a new one was written. `;
 }
 
-/** What the human does next, per status (the result never carries a digest or the approval prefix). */
-export function nextStepOf(result: AliasDescriptionChangeResult, pendingPath: string | null, paths: WriteToolPaths): string {
-  const name = result.pendingRequest ?? '';
-  switch (result.status) {
-    case OperationStatus.REQUESTED:
-      return `${expiredNote(result)}Waiting for a human to authorize this change. ${signSteps(pendingPath ?? 'the pending request', paths, 'plan-authorization', '')}`;
-    case OperationStatus.AWAITING_CONFIRMATION:
-      return pendingPath === null
-        ? "The change is authorized and waits for the operator's confirmation. Call this tool again with the same arguments."
-        : `The change is authorized; a human must now confirm it (this is what lets it be sent, once). ${signSteps(pendingPath, paths, 'confirmation', '')}`;
-    case OperationStatus.VERIFIED:
+/** What the human does next (the coordinator's nextHumanStep, in this tool's words; never a digest or the approval prefix). */
+export function nextStepOf(result: ChangeResult, pendingPath: string | null, paths: WriteToolPaths): string {
+  const file = pendingPath ?? 'the pending request';
+  switch (nextHumanStep(result.status, result.pendingRequest)) {
+    case HumanStep.SIGN_AUTHORIZATION:
+      return `${expiredNote(result)}Waiting for a human to authorize this change. ${signSteps(file, paths, 'plan-authorization', '')}`;
+    case HumanStep.ASK_AGAIN:
+      return "The change is authorized and waits for the operator's confirmation. Call this tool again with the same arguments.";
+    case HumanStep.SIGN_CONFIRMATION:
+      return `The change is authorized; a human must now confirm it (this is what lets it be sent, once). ${signSteps(file, paths, 'confirmation', '')}`;
+    case HumanStep.NOTHING:
       return 'The change was sent once and verified by re-reading the alias on the appliance. Nothing to sign.';
-    case OperationStatus.RECONCILIATION_REQUIRED:
-      if (pendingPath !== null && name.startsWith('release-request.')) {
-        return (
-          'NOT done: the rollback failed and the alias stays reserved until a human releases it. ' +
-          signSteps(pendingPath, paths, 'reconciliation', '')
-        );
-      }
-      if (pendingPath !== null) {
-        return (
-          'NOT done: the outcome of the change is uncertain and it is never resent. A human must look at the alias on the appliance and record what they saw. ' +
-          signSteps(
-            pendingPath,
-            paths,
-            'reconciliation',
-            ' --outcome APPLIED|NOT_APPLIED (what you observed; if you do not know, do not sign)',
-          )
-        );
-      }
+    case HumanStep.SIGN_RELEASE:
+      return (
+        'NOT done: the rollback failed and the alias stays reserved until a human releases it. ' +
+        signSteps(file, paths, 'reconciliation', '')
+      );
+    case HumanStep.SIGN_RECONCILIATION:
+      return (
+        'NOT done: the outcome of the change is uncertain and it is never resent. A human must look at the alias on the appliance and record what they saw. ' +
+        signSteps(file, paths, 'reconciliation', ' --outcome APPLIED|NOT_APPLIED (what you observed; if you do not know, do not sign)')
+      );
+    case HumanStep.SETTLING:
       return 'NOT done: the change is in flight or its outcome is being settled. Call this tool again with the same arguments later; the operator can inspect the write directory with `pfsense-mcp admin`.';
-    case OperationStatus.ROLLED_BACK:
+    case HumanStep.ROLLED_BACK:
       return 'Closed: the change was applied, verified, and then rolled back by the operator; the old description is back. Calling again with the same arguments asks for the change anew (fresh signatures).';
-    case OperationStatus.REFUSED:
+    case HumanStep.CLOSED:
       return 'Refused. The operator can inspect the write directory with `pfsense-mcp admin`.';
   }
 }
 
 /** The tool's result object: absolute pending path, next_step; `refused` has one shape whatever refused. */
-export function writeToolOutputOf(result: AliasDescriptionChangeResult, paths: WriteToolPaths): WriteToolOutput {
+export function writeToolOutputOf(result: ChangeResult, paths: WriteToolPaths): WriteToolOutput {
   if (result.status === OperationStatus.REFUSED) {
     return {
       status: result.status,
@@ -130,7 +123,7 @@ export function writeToolOutputOf(result: AliasDescriptionChangeResult, paths: W
       next_step: nextStepOf(result, null, paths),
     };
   }
-  const pendingPath = result.pendingRequest === null ? null : join(paths.outboxDirectory, result.pendingRequest);
+  const pendingPath = result.pendingRequest === null ? null : join(paths.outboxDirectory, result.pendingRequest.file);
   return {
     status: result.status,
     operation_id: result.operationId,
@@ -143,12 +136,13 @@ export function writeToolOutputOf(result: AliasDescriptionChangeResult, paths: W
   };
 }
 
-const ARGUMENT: Readonly<Record<string, string>> = Object.freeze({ aliasName: 'alias_name', description: 'description' });
+// The coordinator names the argument by its wire name, the tool's own: only those names are shown.
+const ARGUMENTS: ReadonlySet<string> = new Set(['alias_name', 'description']);
 
 function inputErrorOf(error: CoordinatorInputError): ToolCallError {
-  const argument = ARGUMENT[error.argument] ?? 'input';
+  const argument = ARGUMENTS.has(error.argument) ? error.argument : 'input';
   const rule =
-    error.code === 'UNKNOWN_ALIAS'
+    error.code === 'UNKNOWN_TARGET'
       ? 'names no alias on the appliance (UNKNOWN_ALIAS)'
       : `is invalid${error.reason === null ? '' : ` (${error.reason})`}`;
   return new ToolCallError(ToolErrorCode.INVALID_INPUT, { detail: `${argument} ${rule}` });
@@ -158,7 +152,7 @@ function inputErrorOf(error: CoordinatorInputError): ToolCallError {
  * Registers pfsense_set_firewall_alias_description over the coordinator's write facade — the only write
  * object this folder may hold. A call moves the operation as far as the signed files allow and reports it.
  */
-export function registerWriteTool(server: McpServer, facade: AliasDescriptionWriteFacade, paths: WriteToolPaths): RegisteredTool {
+export function registerWriteTool(server: McpServer, facade: WriteFacade, paths: WriteToolPaths): RegisteredTool {
   const title = 'Set firewall alias description (signed, asynchronous)';
   return server.registerTool(
     WRITE_TOOL_NAME,
@@ -171,7 +165,7 @@ export function registerWriteTool(server: McpServer, facade: AliasDescriptionWri
     },
     async (input: { alias_name: string; description: string }): Promise<CallToolResult> => {
       try {
-        const result = await facade.requestAliasDescriptionChange({ aliasName: input.alias_name, description: input.description });
+        const result = await facade.requestChange(WRITE_TOOL_CAPABILITY, { alias_name: input.alias_name, description: input.description });
         const structured = writeToolOutputOf(result, paths);
         return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
       } catch (error) {

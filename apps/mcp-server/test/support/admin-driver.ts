@@ -14,8 +14,9 @@ import {
 import type { Artifact, PendingAuthorizationRequest, PendingConfirmationRequest } from '@pfsense-mcp/authorization';
 import { bytesToHex } from '@pfsense-mcp/canonical';
 import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
-import { AliasDescriptionOperationDriver, createStoreEvidenceVerifiers } from '@pfsense-mcp/coordinator';
-import type { AliasDescriptionChangeResult } from '@pfsense-mcp/coordinator';
+import { AliasDescriptionAdapter } from '@pfsense-mcp/adapters';
+import { CapabilityRegistry, OperationDriver, createStoreEvidenceVerifiers } from '@pfsense-mcp/coordinator';
+import type { ChangeResult } from '@pfsense-mcp/coordinator';
 import { PinnedAuthoritySet, generateEd25519KeyPair, keyIdOf, readEd25519PrivateKeyFile } from '@pfsense-mcp/crypto';
 import { MutationExecutor } from '@pfsense-mcp/executor';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
@@ -58,7 +59,7 @@ export function operatorKey(dir: string, role: string): OperatorKey {
 export interface Driver {
   readonly layout: WriteDirectoryLayout;
   readonly store: SqliteRecoveryContractStore;
-  request(aliasName: string, description: string): Promise<AliasDescriptionChangeResult>;
+  request(aliasName: string, description: string): Promise<ChangeResult>;
   /** The outbox file verified against the server key. */
   pending(fileName: string): Artifact;
   close(): void;
@@ -114,7 +115,8 @@ export async function openDriver(
   const serverAuthorities = PinnedAuthoritySet.of([
     { keyId: server.keyId, publicKey: server.publicKey, role: 'server-request', active: true },
   ]);
-  const driver = new AliasDescriptionOperationDriver({
+  const driver = new OperationDriver({
+    capabilities: CapabilityRegistry.of([AliasDescriptionAdapter]),
     store,
     consumption,
     executor,
@@ -132,7 +134,7 @@ export async function openDriver(
   return {
     layout,
     store,
-    request: (aliasName, description) => driver.requestAliasDescriptionChange({ aliasName, description }),
+    request: (aliasName, description) => driver.requestChange('ALIAS_WRITE', { alias_name: aliasName, description }),
     pending: (fileName) =>
       verifyPendingRequest(parseArtifact(readFileSync(join(layout.outboxDir, fileName))), { serverAuthorities, nowMs: Date.now() }),
     close: () => {

@@ -66,8 +66,8 @@ export async function confirmAndRun(
   description: string,
 ): ReturnType<Driver['request']> {
   const r1 = await host.driver.request(alias, description);
-  await installSigned(admin, host, r1.pendingRequest, host.plan);
+  await installSigned(admin, host, r1.pendingRequest?.file ?? null, host.plan);
   const r2 = await host.driver.request(alias, description);
-  await installSigned(admin, host, r2.pendingRequest, host.confirm);
+  await installSigned(admin, host, r2.pendingRequest?.file ?? null, host.confirm);
   return host.driver.request(alias, description);
 }

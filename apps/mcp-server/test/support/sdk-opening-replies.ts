@@ -4,7 +4,7 @@
 // src/runtime/opening/opening-replies.ts; test/early-opening.test.ts compares the early answers with it, variant by variant.
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { AliasDescriptionWriteFacade } from '@pfsense-mcp/coordinator';
+import type { WriteFacade } from '@pfsense-mcp/coordinator';
 import type { Profile } from '@pfsense-mcp/policy';
 import type { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import {
@@ -29,7 +29,7 @@ export async function sdkReplies(selection: SdkSelection, requests: readonly JSO
   const factory = createServerFactory(selection.profile, selection.allowedTools, selection.toolsets);
   // Registration stores the client; listing never calls it.
   attachReadTools(factory, {} as RestApiClient);
-  const facade = {} as AliasDescriptionWriteFacade;
+  const facade = {} as WriteFacade;
   const paths = { writeDirectory: '/w', outboxDirectory: '/w/outbox', serverPublicKeyFile: '/w/server-request.pub' };
   if (selection.writeTools?.includes(WRITE_TOOL_NAME)) factory.attach((server) => registerWriteTool(server, facade, paths));
   if (selection.writeTools?.includes(WRITE_OPERATIONS_TOOL_NAME))

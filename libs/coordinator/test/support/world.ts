@@ -28,8 +28,23 @@ import { LOOSE_RATE_LIMITS, RecordingTransport, simulatorTransport } from '@pfse
 import { FaultProxyTransport } from '@pfsense-mcp/transports';
 import type { HttpTransport } from '@pfsense-mcp/transports';
 import { WriteApiClient } from '@pfsense-mcp/write-client';
-import { AliasDescriptionOperationDriver, MemoryRefusalAudit, createStoreEvidenceVerifiers } from '../../src/index.js';
-import type { AliasDescriptionGatekeeper, AliasDescriptionOperationDriverOptions, ConsumptionLedger } from '../../src/index.js';
+import { AliasDescriptionAdapter } from '@pfsense-mcp/adapters';
+import {
+  CapabilityRegistry,
+  MemoryRefusalAudit,
+  OperationDriver,
+  StoreRefusalAudit,
+  createStoreEvidenceVerifiers,
+  readApplianceBinding,
+} from '../../src/index.js';
+import type { ConsumptionLedger, OperationDriverOptions } from '../../src/index.js';
+import { Gatekeeper } from '../../src/gatekeeper.js';
+import type { FreshRead } from '../../src/gatekeeper.js';
+import { RefusalRecorder } from '../../src/refusal-recorder.js';
+
+/** The alias-description capability, as every composition root registers it. */
+export const ALIAS_WRITE = 'ALIAS_WRITE';
+export const CAPABILITIES = CapabilityRegistry.of([AliasDescriptionAdapter]);
 
 export const HOUR = 3_600_000;
 export const ALIASES_PATH = '/api/v2/firewall/aliases';
@@ -134,10 +149,13 @@ export interface World {
   readonly writeProxy: FaultProxyTransport;
   /** The injected sink (stays empty in a world made with audit: 'store'). */
   readonly audit: MemoryRefusalAudit;
-  readonly gatekeeper: AliasDescriptionGatekeeper;
-  readonly driver: AliasDescriptionOperationDriver;
+  /** The gates alone (the driver's own gatekeeper is private): built from the same parts and audit sink. */
+  readonly gatekeeper: Gatekeeper;
+  readonly driver: OperationDriver;
   /** What `driver` was built from (a test builds a second driver over other directories). */
-  readonly driverOptions: AliasDescriptionOperationDriverOptions;
+  readonly driverOptions: OperationDriverOptions;
+  /** A read of the binding and this alias, made only when gate 5 asks (what the driver hands authorizeAndCreate). */
+  freshRead(aliasName: string): () => Promise<FreshRead>;
   storeOptions(): ContractStoreOptions;
   cleanup(): void;
 }
@@ -199,7 +217,8 @@ export async function makeWorld(
     clock: () => clock.now,
   });
   const audit = new MemoryRefusalAudit();
-  const driverOptions: AliasDescriptionOperationDriverOptions = {
+  const driverOptions: OperationDriverOptions = {
+    capabilities: CAPABILITIES,
     store,
     consumption: ledger,
     executor,
@@ -215,7 +234,20 @@ export async function makeWorld(
     serverKey: { privateKey: keys.server.privateKey },
     serverAuthorities: serverAuthorities(keys),
   };
-  const driver = new AliasDescriptionOperationDriver(driverOptions);
+  const driver = new OperationDriver(driverOptions);
+  const gatekeeper = new Gatekeeper({
+    capabilities: CAPABILITIES,
+    store,
+    consumption: ledger,
+    executor,
+    policy: driverOptions.policy,
+    profile: driverOptions.profile,
+    authorities,
+    serverAuthorities: driverOptions.serverAuthorities,
+    clock: () => clock.now,
+    refusals: new RefusalRecorder(extra.audit === 'store' ? new StoreRefusalAudit(store) : audit, () => clock.now),
+  });
+  const appliance = driverOptions.appliance;
   return {
     dir,
     inbox,
@@ -229,9 +261,13 @@ export async function makeWorld(
     reads,
     writeProxy,
     audit,
-    gatekeeper: driver.gatekeeper,
+    gatekeeper,
     driver,
     driverOptions,
+    freshRead: (aliasName: string) => async () => ({
+      binding: await readApplianceBinding(readClient, appliance),
+      target: await AliasDescriptionAdapter.readTarget(readClient, { alias_name: aliasName }),
+    }),
     storeOptions,
     cleanup() {
       store.close();

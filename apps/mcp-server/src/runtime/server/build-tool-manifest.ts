@@ -54,7 +54,7 @@ export async function buildToolManifest(profile: Profile): Promise<ToolManifest>
       throw new Error('manifest only');
     };
     const facade = {
-      requestAliasDescriptionChange: () => Promise.reject(new Error('manifest only')),
+      requestChange: () => Promise.reject(new Error('manifest only')),
       listWriteOperations: never,
       artifactCounts: never,
     };

@@ -1,6 +1,6 @@
 // The write runtime's composition root (docs/DESIGN.md §2, §6): the write directory → keys, pinned authorities,
-// both stores with their anchors, inbox/outbox → executor → the operation driver (and its gatekeeper) → the facade the tool
-// holds. All or nothing: the first problem closes what was opened and throws one WriteGateError.
+// both stores with their anchors, inbox/outbox → executor → the capability registry (this build's one adapter) → the
+// operation driver → the facade the tool holds. All or nothing: the first problem closes what was opened and throws one WriteGateError.
 import { isAbsolute, relative } from 'node:path';
 import {
   ContractStoreError,
@@ -12,14 +12,15 @@ import {
   readRotationJournal,
 } from '@pfsense-mcp/contract-store';
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
+import { AliasDescriptionAdapter } from '@pfsense-mcp/adapters';
 import {
-  AliasDescriptionOperationDriver,
   ArtifactDirectory,
   ArtifactFileError,
-  createAliasDescriptionWriteFacade,
+  CapabilityRegistry,
+  OperationDriver,
   createStoreEvidenceVerifiers,
 } from '@pfsense-mcp/coordinator';
-import type { AliasDescriptionWriteFacade } from '@pfsense-mcp/coordinator';
+import type { WriteFacade } from '@pfsense-mcp/coordinator';
 import { KeyFileError, readEd25519PrivateKeyFile, readMasterKeyFile } from '@pfsense-mcp/crypto';
 import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { MutationExecutor } from '@pfsense-mcp/executor';
@@ -48,7 +49,7 @@ export const WRITE_DRAIN_TIMEOUT_MS = WRITE_RESPONSE_TIMEOUT_MS + 10_000;
 
 /** The write runtime as the server holds it: the tool's facade, the paths it names, and its shutdown. */
 export interface WriteRuntime {
-  readonly facade: AliasDescriptionWriteFacade;
+  readonly facade: WriteFacade;
   /** The operator's recovery calls (`pfsense-mcp admin rollback|reconcile|release`); the MCP tool never holds them. */
   readonly recovery: WriteRecoveryOperations;
   readonly layout: WriteDirectoryLayout;
@@ -81,8 +82,8 @@ export interface WriteRecoveryOperations {
   rollback(contractId: string): Promise<RecoveryContract>;
   /** The authenticated contract (for the admin commands' state checks). */
   loadContract(contractId: string): RecoveryContract;
-  emitRecoveryRequest: AliasDescriptionOperationDriver['emitRecoveryRequest'];
-  resumeRecovery: AliasDescriptionOperationDriver['resumeRecovery'];
+  emitRecoveryRequest: OperationDriver['emitRecoveryRequest'];
+  resumeRecovery: OperationDriver['resumeRecovery'];
 }
 
 /** The runtime was closed (shutdown): a new write call is not started. */
@@ -353,7 +354,9 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
     const policy = MutationPolicy.of([ALIAS_POLICY_ENTRY]);
     const executor = new MutationExecutor({ store, writeClient, readClient, policy, clock });
     const expired = store.expire();
-    const driver = new AliasDescriptionOperationDriver({
+    // The closed set of capabilities this build writes (docs/DESIGN.md §6): one adapter today.
+    const driver = new OperationDriver({
+      capabilities: CapabilityRegistry.of([AliasDescriptionAdapter]),
       store,
       consumption,
       executor,
@@ -372,21 +375,13 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
     serverKey.privateKey.fill(0);
     masterKey.fill(0);
     const recovery: WriteRecoveryOperations = Object.freeze({
-      rollback: (id: string) => driver.gatekeeper.requestRollback(id),
+      rollback: (id: string) => driver.rollback(id),
       loadContract: (id: string) => store.load(id),
       emitRecoveryRequest: (id: string, kind: 'reconciliation' | 'release') => driver.emitRecoveryRequest(id, kind),
       resumeRecovery: (id: string, kind: 'reconciliation' | 'release') => driver.resumeRecovery(id, kind),
     });
     const clockBlockedUntil = (): number | null => store.rateWindows().clockBlockedUntilMs;
-    return trackedRuntime(
-      createAliasDescriptionWriteFacade(driver),
-      recovery,
-      layout,
-      executor.reconciledAtStart.length,
-      expired.length,
-      [...closers],
-      clockBlockedUntil,
-    );
+    return trackedRuntime(driver, recovery, layout, executor.reconciledAtStart.length, expired.length, [...closers], clockBlockedUntil);
   } catch (error) {
     closeAll(closers);
     throw classifyBuildError(error, layout);
@@ -395,7 +390,7 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
 
 /** Wraps the facade so shutdown can refuse new calls and wait for those in flight before closing the stores. */
 function trackedRuntime(
-  inner: AliasDescriptionWriteFacade,
+  inner: WriteFacade,
   recovery: WriteRecoveryOperations,
   layout: WriteDirectoryLayout,
   reconciledAtStart: number,
@@ -405,17 +400,18 @@ function trackedRuntime(
 ): WriteRuntime {
   const inFlight = new Set<Promise<unknown>>();
   let closing = false;
-  const facade: AliasDescriptionWriteFacade = Object.freeze({
-    requestAliasDescriptionChange: (input: Parameters<AliasDescriptionWriteFacade['requestAliasDescriptionChange']>[0]) => {
+  // The tools get exactly the facade's three methods (never the driver, its recovery calls or its parts).
+  const facade: WriteFacade = Object.freeze({
+    requestChange: (capability: string, input: unknown) => {
       if (closing) return Promise.reject(new WriteRuntimeClosedError());
-      const call = inner.requestAliasDescriptionChange(input);
+      const call = inner.requestChange(capability, input);
       inFlight.add(call);
       const forget = () => inFlight.delete(call);
       call.then(forget, forget);
       return call;
     },
     // Read-only and synchronous: nothing to drain.
-    listWriteOperations: (query: Parameters<AliasDescriptionWriteFacade['listWriteOperations']>[0]) => inner.listWriteOperations(query),
+    listWriteOperations: (query: Parameters<WriteFacade['listWriteOperations']>[0]) => inner.listWriteOperations(query),
     artifactCounts: () => inner.artifactCounts(),
   });
   return Object.freeze({

@@ -1,37 +1,35 @@
-import {
-  AliasDescriptionAdapter as ADAPTER,
-  TargetResolutionError,
-  aliasTargetFingerprint,
-  normalizeAliasDescriptionIntent,
-} from '@pfsense-mcp/adapters';
-import type { AliasTarget } from '@pfsense-mcp/adapters';
+import { TargetResolutionError } from '@pfsense-mcp/adapters';
 import { ArtifactKind, applianceBindingDigest, executionIntentDigest, planDigestOf } from '@pfsense-mcp/authorization';
 import type { AliasChangeReview, ApplianceBinding, Artifact, PreparedExecutionIntentV1, SigningKey } from '@pfsense-mcp/authorization';
 import { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
 import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
+import type { ReconciliationObservation } from '@pfsense-mcp/executor';
 import { assertFunction, readClock, assertObject } from '@pfsense-mcp/foundation';
-import type { RestApiClient } from '@pfsense-mcp/pfsense-read';
+import { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
-import { changeResult } from './alias-description-change.js';
-import type { AliasDescriptionChangeInput, AliasDescriptionChangeResult } from './alias-description-change.js';
-import { AliasDescriptionGatekeeper } from './alias-description-gatekeeper.js';
-import type { AliasDescriptionGatekeeperOptions } from './alias-description-gatekeeper.js';
-import { buildAliasExecutionIntent } from './alias-execution-intent.js';
-import { aliasAttemptStepId, aliasOperationId } from './alias-operation-id.js';
-import { aliasStateCopy } from './alias-state-copy.js';
 import { ArtifactDirectory } from './artifact-directory.js';
-import { checkAliasDescriptionInput } from './check-alias-description-input.js';
+import type { CapabilityRegistry } from './capability-registry.js';
+import type { WriteCapability } from './capability-registry.js';
+import { changeResult } from './change-result.js';
+import type { ChangeResult } from './change-result.js';
+import { checkChangeInput } from './check-change-input.js';
 import { CoordinatorInputError } from './coordinator-input-error.js';
 import { CoordinatorRefusedError } from './coordinator-refused-error.js';
+import { buildExecutionIntent } from './execution-intent.js';
+import { Gatekeeper } from './gatekeeper.js';
+import type { GatekeeperOptions } from './gatekeeper.js';
 import { InboxIndex } from './inbox-index.js';
 import type { InboxEntry } from './inbox-index.js';
 import type { InboxWant } from './inbox-artifact-name.js';
 import { allContracts, contractsOfOperation } from './operation-contracts.js';
+import { attemptStepId, operationIdOf } from './operation-id.js';
 import { OperationStatus, isClosed, statusOfContract } from './operation-outcome.js';
 import { reconciliationRequestName } from './pending-request-names.js';
 import { PendingRequestOutbox } from './pending-request-outbox.js';
-import { prepareAliasExecutionIntent } from './prepare-alias-execution-intent.js';
+import { PendingRequestKind, pendingRequest } from './pending-request.js';
+import type { PendingRequest } from './pending-request.js';
+import { prepareExecutionIntent } from './prepare-execution-intent.js';
 import { ApplianceIdentityError, readApplianceBinding } from './read-appliance-binding.js';
 import type { ApplianceConfig } from './read-appliance-binding.js';
 import { RECOVERY_KINDS } from './recovery-kinds.js';
@@ -41,15 +39,19 @@ import type { RefusalAuditSink } from './refusal-audit.js';
 import { RefusalRecorder } from './refusal-recorder.js';
 import { StoreRefusalAudit } from './store-refusal-audit.js';
 import { writeOperationsView } from './write-operations-view.js';
+import type { ArtifactCounts, WriteFacade } from './write-facade.js';
 import type { WriteOperationsPage, WriteOperationsQuery } from './write-operations-view.js';
 import { WRITE_REQUEST_LIMITS } from './write-request-limits.js';
 
 /**
- * Everything one alias-description write path is built from: the gatekeeper's parts (store, ledger, executor,
- * read client, policy, profile, operator authorities, appliance, clock, contract lifetime), where refusals go,
- * and the driver's own inbox, outbox and server request key.
+ * Everything the write path is built from: the gatekeeper's parts (capability registry, store, ledger,
+ * executor, policy, profile, operator authorities, clock, contract lifetime), the GET-only client and the
+ * appliance it reads, where refusals go, and the driver's own inbox, outbox and server request key.
  */
-export interface AliasDescriptionOperationDriverOptions extends Omit<AliasDescriptionGatekeeperOptions, 'refusals'> {
+export interface OperationDriverOptions extends Omit<GatekeeperOptions, 'refusals'> {
+  /** The GET-only client: the call's one read pass (appliance binding, target). */
+  readonly readClient: RestApiClient;
+  readonly appliance: ApplianceConfig;
   /** Where refusals go; default: the store's HMAC-chained audit (StoreRefusalAudit). Tests may inject. */
   readonly audit?: RefusalAuditSink;
   /**
@@ -69,12 +71,17 @@ export interface AliasDescriptionOperationDriverOptions extends Omit<AliasDescri
 const DEFAULT_REQUEST_LIFETIME_MS = 60 * 60 * 1000;
 const MAX_REQUEST_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** What one call knows about the operation it advances (the checked arguments and the binding read now). */
+/** What one call knows about the operation it advances: its capability, checked input, and the binding read now. */
 interface OperationCall {
-  readonly input: { alias_name: string; description: string };
+  readonly adapter: WriteCapability;
+  /** The checked input (wire names) and the normalized intent it asks for (no appliance read). */
+  readonly input: object;
+  readonly intent: unknown;
   readonly binding: ApplianceBinding;
   readonly bindingDigest: string;
   readonly operationId: string;
+  /** The contract the store committed in this call, latest first: the answer when a later step fails. */
+  committed: RecoveryContract | null;
 }
 
 /**
@@ -86,25 +93,26 @@ interface AwaitedEvidence {
   readonly kind: Artifact['kind'];
   /** Whether the evidence names the contract's state version too (reconciliation, release), not only the contract. */
   readonly byStateVersion: boolean;
-  /** The status answered while the request is pending. */
+  /** The status answered while the request is pending, and the kind of that request. */
   readonly status: OperationStatus;
+  readonly requestKind: PendingRequest['kind'];
   readonly request: (c: RecoveryContract, call: OperationCall) => Promise<string>;
-  readonly resolve: (c: RecoveryContract, artifact: Artifact, call: OperationCall) => Promise<AliasDescriptionChangeResult>;
+  readonly resolve: (c: RecoveryContract, artifact: Artifact, call: OperationCall) => Promise<ChangeResult>;
 }
 
 /**
- * The driver of one alias-description operation across calls (docs/DESIGN.md §6): one asynchronous operation
- * per (appliance, alias, description). Each call reads the operation's durable state from the contract store
- * and moves it as far as the signed artifacts in the inbox allow: pending authorization request → signed
- * authorization → PREPARED contract → pending confirmation request → signed confirmation → the executor →
- * VERIFIED (or FAILED / RECONCILIATION), writing the next pending request to the outbox when one is needed.
- * It owns its helpers and calls them, never the other way: the gatekeeper (`gatekeeper`, every signed
- * artifact goes through it), the outbox, the inbox index and the refusal recorder both it and the gatekeeper
- * refuse through. It holds no state of its own between calls.
+ * The driver of write operations across calls (docs/DESIGN.md §6): one asynchronous operation per (appliance,
+ * capability input), for any capability of its closed registry. Each call reads the operation's durable state
+ * from the contract store and moves it as far as the signed artifacts in the inbox allow: pending
+ * authorization request → signed authorization → PREPARED contract → pending confirmation request → signed
+ * confirmation → the executor → VERIFIED (or FAILED / RECONCILIATION), writing the next pending request to the
+ * outbox when one is needed. It owns its helpers and calls them, never the other way: the gatekeeper (private:
+ * every signed artifact goes through it), the outbox, the inbox index and the refusal recorder both it and the
+ * gatekeeper refuse through. It holds no state of its own between calls.
  */
-export class AliasDescriptionOperationDriver {
-  /** The gates this driver hands signed artifacts to; the operator's rollback and the tests call them directly. */
-  readonly gatekeeper: AliasDescriptionGatekeeper;
+export class OperationDriver implements WriteFacade {
+  readonly #gates: Gatekeeper;
+  readonly #capabilities: CapabilityRegistry;
   readonly #store: SqliteRecoveryContractStore;
   readonly #readClient: RestApiClient;
   readonly #appliance: ApplianceConfig;
@@ -115,11 +123,16 @@ export class AliasDescriptionOperationDriver {
   readonly #requests: PendingRequestOutbox;
   readonly #awaitedEvidence: readonly AwaitedEvidence[];
 
-  constructor(options: AliasDescriptionOperationDriverOptions) {
-    const fn = 'AliasDescriptionOperationDriver';
+  constructor(options: OperationDriverOptions) {
+    const fn = 'OperationDriver';
     assertObject(options, `${fn}: "options"`);
     if (!(options.store instanceof SqliteRecoveryContractStore))
       throw new TypeError(`${fn}: "store" must be a SqliteRecoveryContractStore`);
+    if (!(options.readClient instanceof RestApiClient)) throw new TypeError(`${fn}: "readClient" must be a RestApiClient`);
+    assertObject(options.appliance, `${fn}: "appliance"`);
+    if (typeof options.appliance.baseUrl !== 'string' || typeof options.appliance.tlsMode !== 'string') {
+      throw new TypeError(`${fn}: "appliance" must be {baseUrl, tlsMode}`);
+    }
     assertFunction(options.clock, `${fn}: "clock"`, 'a function returning UTC milliseconds');
     if (options.audit !== undefined) {
       assertObject(options.audit, `${fn}: "audit"`);
@@ -142,21 +155,21 @@ export class AliasDescriptionOperationDriver {
     const store = options.store;
     this.#clock = () => readClock(options.clock, `${fn}: clock`);
     this.#refusals = new RefusalRecorder(options.audit ?? new StoreRefusalAudit(store), options.clock);
-    // The gatekeeper checks the options it is built from (executor, ledger, read client, policy, …).
-    this.gatekeeper = new AliasDescriptionGatekeeper({
+    // The gatekeeper checks the options it is built from (registry, executor, ledger, policy, …).
+    this.#gates = new Gatekeeper({
+      capabilities: options.capabilities,
       store,
       consumption: options.consumption,
       executor: options.executor,
-      readClient: options.readClient,
       policy: options.policy,
       profile: options.profile,
       authorities: options.authorities,
       serverAuthorities: options.serverAuthorities,
-      appliance: options.appliance,
       clock: options.clock,
       refusals: this.#refusals,
       ...(options.contractLifetimeMs === undefined ? {} : { contractLifetimeMs: options.contractLifetimeMs }),
     });
+    this.#capabilities = options.capabilities;
     this.#store = store;
     this.#readClient = options.readClient;
     this.#appliance = Object.freeze({ baseUrl: options.appliance.baseUrl, tlsMode: options.appliance.tlsMode });
@@ -164,6 +177,7 @@ export class AliasDescriptionOperationDriver {
     this.#inboxIndex = new InboxIndex(this.#inbox);
     this.#requests = new PendingRequestOutbox({
       directory: options.outboxDirectory instanceof ArtifactDirectory ? options.outboxDirectory : ArtifactDirectory.open(outboxPath),
+      capabilities: options.capabilities,
       serverKey: Object.freeze({ privateKey: new Uint8Array(options.serverKey.privateKey) }),
       serverAuthorities: options.serverAuthorities,
       clock: options.clock,
@@ -177,16 +191,24 @@ export class AliasDescriptionOperationDriver {
 
   /**
    * requested | awaiting_confirmation | verified | reconciliation_required | refused, for the operation
-   * these arguments name. Throws CoordinatorInputError for invalid arguments (naming the argument) and
-   * an unknown alias; every other refusal is the `refused` status. Never sends a non-GET request except
-   * through the executor, for a contract the operator confirmed.
+   * `capability` and these arguments (wire names, e.g. `{alias_name, description}`) name. A capability not in
+   * the registry, or not admitted by gate 1, is refused before any read. Throws CoordinatorInputError for
+   * invalid arguments (naming the argument) and an unknown target; every other refusal is the `refused`
+   * status. Never sends a non-GET request except through the executor, for a contract the operator confirmed.
    */
-  async requestAliasDescriptionChange(input: AliasDescriptionChangeInput): Promise<AliasDescriptionChangeResult> {
-    const checked = checkAliasDescriptionInput(input);
-    if (!this.gatekeeper.isWriteEnabled()) {
+  async requestChange(capability: string, input: unknown): Promise<ChangeResult> {
+    const registered = this.#capabilities.get(capability);
+    if (registered === null) {
       this.#refusals.refuse('ANOMALY', RefusalGate.CAPABILITY);
       return changeResult(OperationStatus.REFUSED, null);
     }
+    const checked = checkChangeInput(registered, input);
+    const adapter = this.#gates.admits(capability);
+    if (adapter === null) {
+      this.#refusals.refuse('ANOMALY', RefusalGate.CAPABILITY);
+      return changeResult(OperationStatus.REFUSED, null);
+    }
+    // The read pass, part 1: the binding names the operation (it is part of its id).
     let binding: ApplianceBinding;
     try {
       binding = await readApplianceBinding(this.#readClient, this.#appliance);
@@ -198,21 +220,36 @@ export class AliasDescriptionOperationDriver {
       return changeResult(OperationStatus.REFUSED, null);
     }
     const bindingDigest = applianceBindingDigest(binding);
-    const operationId = aliasOperationId(bindingDigest, checked.alias_name, checked.description);
+    const operationId = operationIdOf(bindingDigest, checked);
+    const call: OperationCall = {
+      adapter,
+      input: checked,
+      intent: adapter.intentOfInput(checked),
+      binding,
+      bindingDigest,
+      operationId,
+      committed: null,
+    };
     const before = this.#latestVersion(operationId);
     try {
-      return await this.#advance(checked, binding, bindingDigest, operationId);
+      return await this.#advance(call);
     } catch (e) {
       if (e instanceof CoordinatorInputError) throw e;
+      // What the store committed in this call decides the answer: a later step that failed (a pending request
+      // not written, an appliance that did not answer) never turns it into `refused` (docs/DESIGN.md §6).
+      const known = call.committed;
+      if (known !== null) return changeResult(statusOfContract(known), operationId, known.contract_id);
       // Another call (this process or another one on the same store) moved the operation meanwhile — it
       // consumed the authorization first, or began the execution: report the operation from its durable
       // state once more instead of a refusal (one operation, whoever won). The store decided the race.
       const now = this.#latestVersion(operationId);
       if (now !== null && now !== before) {
         try {
-          return await this.#advance(checked, binding, bindingDigest, operationId);
+          return await this.#advance(call);
         } catch (again) {
           if (again instanceof CoordinatorInputError) throw again;
+          const committed = call.committed as RecoveryContract | null;
+          if (committed !== null) return changeResult(statusOfContract(committed), operationId, committed.contract_id);
         }
       }
       // The uniform refusal: the gate (if any) was audited where it failed.
@@ -231,52 +268,56 @@ export class AliasDescriptionOperationDriver {
     }
   }
 
-  async #advance(
-    input: { alias_name: string; description: string },
-    binding: ApplianceBinding,
-    bindingDigest: string,
-    operationId: string,
-  ): Promise<AliasDescriptionChangeResult> {
+  async #advance(call: OperationCall): Promise<ChangeResult> {
+    const { adapter, operationId } = call;
     this.#store.expire();
     const contracts = contractsOfOperation(this.#store, operationId);
     const latest = contracts[contracts.length - 1];
-    if (latest !== undefined && !isClosed(latest)) return this.#resume(latest, { input, binding, bindingDigest, operationId });
+    if (latest !== undefined && !isClosed(latest)) return this.#resume(latest, call);
 
-    // No open contract: a new attempt (the n-th attempt has its own step id, so its plan is new).
-    let target: AliasTarget;
+    // No open contract: a new attempt (the n-th attempt has its own step id, so its plan is new). The read
+    // pass, part 2: the target, read once; the authorization is selected by the plan this read determines,
+    // and gate 5 compares against this same read (docs/DESIGN.md §6).
+    const target = await this.#readTarget(call, { operationId });
+    let intent: unknown;
     try {
-      target = await this.#readAlias(input.alias_name);
-    } catch (e) {
-      if (e instanceof TargetResolutionError && e.code === 'NOT_FOUND') {
-        throw new CoordinatorInputError('UNKNOWN_ALIAS', 'aliasName', 'NOT_FOUND', 'names no alias on the appliance');
-      }
-      throw new CoordinatorRefusedError();
-    }
-    let intent;
-    try {
-      intent = normalizeAliasDescriptionIntent(input, target);
+      intent = adapter.normalizeIntent(call.input, target);
     } catch {
-      // A no-op (the description is already the requested one) is refused (docs/DESIGN.md §5).
+      // A no-op (the target already holds the requested value) is refused (docs/DESIGN.md §5).
       throw new CoordinatorRefusedError();
     }
-    const prepared = prepareAliasExecutionIntent(target, intent, bindingDigest);
-    const stepId = aliasAttemptStepId(contracts.length + 1);
+    const prepared = prepareExecutionIntent(adapter, target, intent, call.bindingDigest);
+    const stepId = attemptStepId(adapter.stepPrefix, contracts.length + 1);
     const planDigest = planDigestOf({ operationId, steps: [{ step_id: stepId, execution_intent_digest: prepared.executionIntentDigest }] });
 
     const authorizations = this.#inboxMatches(operationId, { kind: ArtifactKind.PLAN_AUTHORIZATION, planDigest });
     if (authorizations.length === 0) {
-      const pending = this.#requests.authorizationRequest(operationId, stepId, planDigest, prepared, binding, input.alias_name);
-      return changeResult(OperationStatus.REQUESTED, operationId, null, pending.fileName, pending.earlierExpiredAt);
+      const targetKey = adapter.identityDigest(adapter.identityOfIntent(intent)).slice(0, 16);
+      const pending = this.#requests.authorizationRequest(operationId, stepId, planDigest, prepared, call.binding, targetKey);
+      return changeResult(
+        OperationStatus.REQUESTED,
+        operationId,
+        null,
+        pendingRequest(PendingRequestKind.AUTHORIZATION, pending.fileName),
+        pending.earlierExpiredAt,
+      );
     }
     const [only] = authorizations;
     if (only === undefined || authorizations.length > 1) throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId });
-    const contract = await this.gatekeeper.authorizeAndCreate({
+    const contract = await this.#gates.authorizeAndCreate({
       authorization: only.artifact,
       preparedIntent: prepared.executionIntent,
       stepId,
+      fresh: async () => ({ binding: call.binding, target }),
     });
-    const pending = this.#requests.confirmationRequest(contract, prepared.executionIntent, prepared.review, binding);
-    return changeResult(OperationStatus.AWAITING_CONFIRMATION, operationId, contract.contract_id, pending);
+    call.committed = contract;
+    const pending = this.#requests.confirmationRequest(contract, prepared.executionIntent, prepared.review, call.binding);
+    return changeResult(
+      OperationStatus.AWAITING_CONFIRMATION,
+      operationId,
+      contract.contract_id,
+      pendingRequest(PendingRequestKind.CONFIRMATION, pending),
+    );
   }
 
   /**
@@ -284,15 +325,20 @@ export class AliasDescriptionOperationDriver {
    * a confirmed PREPARED one handed to the executor again, and a state that waits for an operator-signed
    * artifact goes through the one loop over #awaitedEvidence. Any other state answers its status.
    */
-  async #resume(contract: RecoveryContract, call: OperationCall): Promise<AliasDescriptionChangeResult> {
+  async #resume(contract: RecoveryContract, call: OperationCall): Promise<ChangeResult> {
     let c = contract;
     const id = c.contract_id;
-    if (c.state === RecoveryState.PREPARING) c = this.gatekeeper.completePreparation(id);
+    if (c.state === RecoveryState.PREPARING) {
+      c = this.#gates.completePreparation(id);
+      call.committed = c;
+    }
     if (c.state === RecoveryState.PREPARED) {
       // Another appliance or other arguments never resume this contract (refused before any inbox scan).
       const intent = this.#intentOf(c, call);
-      if (c.confirmation !== null) return this.#afterHandoff(await this.gatekeeper.resumeConfirmed(id, intent), call);
+      if (c.confirmation !== null) return this.#afterHandoff(await this.#gates.resumeConfirmed(id, intent), call);
     }
+    // A state that awaits recovery evidence is reconciliation_required whatever happens next in this call.
+    if (statusOfContract(c) === OperationStatus.RECONCILIATION_REQUIRED) call.committed ??= c;
     for (const step of this.#awaitedEvidence) {
       if (!step.awaits(c)) continue;
       const version = c.state_version;
@@ -301,7 +347,9 @@ export class AliasDescriptionOperationDriver {
         contractId: id,
         ...(step.byStateVersion ? { stateVersion: version } : {}),
       });
-      if (evidence.length === 0) return changeResult(step.status, call.operationId, id, await step.request(c, call));
+      if (evidence.length === 0) {
+        return changeResult(step.status, call.operationId, id, pendingRequest(step.requestKind, await step.request(c, call)));
+      }
       const [only] = evidence;
       if (only === undefined || evidence.length > 1)
         throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId: call.operationId, contractId: id });
@@ -322,47 +370,55 @@ export class AliasDescriptionOperationDriver {
         kind: ArtifactKind.CONFIRMATION,
         byStateVersion: false,
         status: OperationStatus.AWAITING_CONFIRMATION,
+        requestKind: PendingRequestKind.CONFIRMATION,
         request: async (c: RecoveryContract, call: OperationCall) => {
           const intent = this.#intentOf(c, call);
-          const review = await this.#reviewForConfirmation(c, call.input);
+          const review = await this.#reviewForConfirmation(c, call);
           return this.#requests.confirmationRequest(c, intent, review, call.binding);
         },
         resolve: async (c: RecoveryContract, artifact: Artifact, call: OperationCall) =>
-          this.#afterHandoff(await this.gatekeeper.confirmAndHandoff(c.contract_id, artifact, this.#intentOf(c, call)), call),
+          this.#afterHandoff(await this.#gates.confirmAndHandoff(c.contract_id, artifact, this.#intentOf(c, call)), call),
       }),
       Object.freeze({
         awaits: reconciliation.awaits,
         kind: reconciliation.evidence,
         byStateVersion: true,
         status: OperationStatus.RECONCILIATION_REQUIRED,
+        requestKind: PendingRequestKind.RECONCILIATION,
         request: (c: RecoveryContract, call: OperationCall) => this.#ensureReconciliationRequest(c, this.#boundAppliance(c, call)),
         resolve: async (c: RecoveryContract, artifact: Artifact, call: OperationCall) =>
-          this.#after(this.gatekeeper.resumeReconciliation(artifact), call.operationId),
+          this.#committedResult(this.#gates.resumeReconciliation(artifact), call),
       }),
       Object.freeze({
         awaits: release.awaits,
         kind: release.evidence,
         byStateVersion: true,
         status: OperationStatus.RECONCILIATION_REQUIRED,
+        requestKind: PendingRequestKind.RELEASE,
         request: async (c: RecoveryContract, call: OperationCall) => this.#requests.releaseRequest(c, this.#boundAppliance(c, call)),
         resolve: async (c: RecoveryContract, artifact: Artifact, call: OperationCall) =>
-          this.#after(this.gatekeeper.releaseRollbackFailedReservation(artifact), call.operationId),
+          this.#committedResult(this.#gates.releaseRollbackFailedReservation(artifact), call),
       }),
     ]);
   }
 
   /**
-   * After the executor: an ambiguous outcome (RECONCILIATION) gets its reconciliation request written now, so
-   * the very answer that reports it names the file the operator must sign (the RECONCILIATION step of
-   * #resume never hands off again, so this recursion is one level deep).
+   * After the executor, from the contract its final transition committed (no reload): an ambiguous outcome
+   * (RECONCILIATION) gets its reconciliation request written now, so the very answer that reports it names the
+   * file the operator must sign; if that request cannot be written, the committed state is still the answer
+   * (reconciliation_required, no pending file: `admin reconcile emit` writes it later).
    */
-  async #afterHandoff(contract: RecoveryContract, call: OperationCall): Promise<AliasDescriptionChangeResult> {
-    if (RECOVERY_KINDS.reconciliation.awaits(contract)) return this.#resume(contract, call);
-    return this.#after(contract, call.operationId);
+  async #afterHandoff(contract: RecoveryContract, call: OperationCall): Promise<ChangeResult> {
+    const result = this.#committedResult(contract, call);
+    if (!RECOVERY_KINDS.reconciliation.awaits(contract)) return result;
+    const pending = await this.#ensureReconciliationRequest(contract, this.#boundAppliance(contract, call));
+    return changeResult(result.status, call.operationId, contract.contract_id, pendingRequest(PendingRequestKind.RECONCILIATION, pending));
   }
 
-  #after(contract: RecoveryContract, operationId: string): AliasDescriptionChangeResult {
-    return changeResult(statusOfContract(contract), operationId, contract.contract_id);
+  /** The answer from a contract the store committed in this call (remembered for a later step's failure). */
+  #committedResult(contract: RecoveryContract, call: OperationCall): ChangeResult {
+    call.committed = contract;
+    return changeResult(statusOfContract(contract), call.operationId, contract.contract_id);
   }
 
   /**
@@ -372,9 +428,8 @@ export class AliasDescriptionOperationDriver {
    */
   #intentOf(c: RecoveryContract, call: OperationCall): PreparedExecutionIntentV1 {
     try {
-      const intent = buildAliasExecutionIntent({
-        aliasName: call.input.alias_name,
-        newDescription: call.input.description,
+      const intent = buildExecutionIntent(call.adapter, {
+        intent: call.intent,
         preconditionFingerprint: c.target_fingerprint,
         rollbackSnapshotDigest: c.snapshot_digest,
         applianceBindingDigest: call.bindingDigest,
@@ -394,6 +449,21 @@ export class AliasDescriptionOperationDriver {
   #boundAppliance(c: RecoveryContract, call: OperationCall): ApplianceBinding {
     this.#intentOf(c, call);
     return call.binding;
+  }
+
+  // ------------------------------------------------------------------ the operator's calls (admin, lab)
+
+  /**
+   * `admin rollback`: VERIFIED → rollback through the executor (gate 1 for the contract's capability, then the
+   * executor's own checks; one send at most). Returns the contract as the store committed it.
+   */
+  rollback(contractId: string): Promise<RecoveryContract> {
+    return this.#gates.requestRollback(contractId);
+  }
+
+  /** The executor's read-only fresh observation of a RECONCILIATION contract's target (zero sends). */
+  observeReconciliationTarget(contractId: string): Promise<ReconciliationObservation> {
+    return this.#gates.observeReconciliationTarget(contractId);
   }
 
   // ------------------------------------------------------------------ read-only views
@@ -421,7 +491,7 @@ export class AliasDescriptionOperationDriver {
    * Artifact files (candidate `*.json` names) in the inbox and the outbox, counted by name only — nothing
    * is opened — and whether they have piled up past WRITE_REQUEST_LIMITS.leftoverWarningFiles.
    */
-  artifactCounts(): { readonly inboxFiles: number; readonly outboxFiles: number; readonly pileUp: boolean } {
+  artifactCounts(): ArtifactCounts {
     const inboxFiles = this.#inbox.list().length;
     const outboxFiles = this.#requests.list().length;
     return Object.freeze({ inboxFiles, outboxFiles, pileUp: inboxFiles + outboxFiles >= WRITE_REQUEST_LIMITS.leftoverWarningFiles });
@@ -430,40 +500,31 @@ export class AliasDescriptionOperationDriver {
   // ------------------------------------------------------------------ what a pending request shows
 
   /** The review of a PREPARED contract whose confirmation request is missing: only from a read equal to its pre-state. */
-  async #reviewForConfirmation(c: RecoveryContract, input: { alias_name: string; description: string }): Promise<AliasChangeReview> {
+  async #reviewForConfirmation(c: RecoveryContract, call: OperationCall): Promise<AliasChangeReview> {
     const existing = this.#requests.reviewOf(c);
     if (existing !== null) return existing;
-    let target: AliasTarget;
-    try {
-      target = await this.#readAlias(input.alias_name);
-    } catch {
+    const target = await this.#readTarget(call, { contractId: c.contract_id });
+    if (call.adapter.fingerprint(target) !== c.target_fingerprint)
       throw this.#refusals.refuse('STALE', RefusalGate.FRESHNESS, { contractId: c.contract_id });
-    }
-    if (aliasTargetFingerprint(target) !== c.target_fingerprint)
-      throw this.#refusals.refuse('STALE', RefusalGate.FRESHNESS, { contractId: c.contract_id });
-    return Object.freeze({ pre_state: aliasStateCopy(ADAPTER.snapshotOf(target)), new_description: input.description });
+    return call.adapter.reviewOf(target, call.intent);
   }
 
   /**
    * The reconciliation request of a RECONCILIATION contract: the executor's read-only observation (zero sends),
-   * and the observed alias shown for review — only if a read now has exactly the fingerprint it observed.
+   * whose own read's snapshot is the observed state shown for review (no second read).
    */
   async #ensureReconciliationRequest(c: RecoveryContract, appliance: ApplianceBinding): Promise<string> {
     const name = reconciliationRequestName(c.contract_id, c.state_version);
     if (this.#requests.has(name)) return name;
     const review = this.#requests.reviewOf(c);
     if (review === null) throw this.#refusals.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
-    const observation = await this.gatekeeper.observeReconciliationTarget(c.contract_id);
-    let observed: AliasTarget;
+    let observation: ReconciliationObservation;
     try {
-      observed = await this.#readAlias(review.pre_state.name);
+      observation = await this.#gates.observeReconciliationTarget(c.contract_id);
     } catch {
       throw this.#refusals.refuse('STALE', RefusalGate.RECONCILIATION, { contractId: c.contract_id });
     }
-    if (aliasTargetFingerprint(observed) !== observation.observedFingerprint) {
-      throw this.#refusals.refuse('STALE', RefusalGate.RECONCILIATION, { contractId: c.contract_id });
-    }
-    return this.#requests.reconciliationRequest(c, appliance, review, observation, observed);
+    return this.#requests.reconciliationRequest(c, appliance, review, observation);
   }
 
   // ------------------------------------------------------------------ the operator's recovery commands
@@ -478,16 +539,17 @@ export class AliasDescriptionOperationDriver {
   async emitRecoveryRequest(
     contractId: string,
     kind: RecoveryKind,
-  ): Promise<{ readonly contract: RecoveryContract; readonly pendingRequest: string; readonly alreadyPending: boolean }> {
+  ): Promise<{ readonly contract: RecoveryContract; readonly pendingRequest: PendingRequest; readonly alreadyPending: boolean }> {
     const c = this.#store.load(contractId);
     const k = RECOVERY_KINDS[kind];
     if (!k.awaits(c)) throw this.#refusals.refuse('ANOMALY', k.gate, { contractId });
     const name = k.requestName(c.contract_id, c.state_version);
-    if (this.#requests.has(name)) return Object.freeze({ contract: c, pendingRequest: name, alreadyPending: true });
+    // The recovery kinds are named as their requests are (reconciliation, release).
+    if (this.#requests.has(name)) return Object.freeze({ contract: c, pendingRequest: pendingRequest(kind, name), alreadyPending: true });
     const appliance = await this.#applianceOfContract(c);
     const pending =
       kind === 'release' ? this.#requests.releaseRequest(c, appliance) : await this.#ensureReconciliationRequest(c, appliance);
-    return Object.freeze({ contract: c, pendingRequest: pending, alreadyPending: false });
+    return Object.freeze({ contract: c, pendingRequest: pendingRequest(kind, pending), alreadyPending: false });
   }
 
   /**
@@ -504,8 +566,8 @@ export class AliasDescriptionOperationDriver {
     if (only === undefined || evidence.length > 1)
       throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId: c.operation_id, contractId });
     return kind === 'release'
-      ? this.gatekeeper.releaseRollbackFailedReservation(only.artifact)
-      : this.gatekeeper.resumeReconciliation(only.artifact);
+      ? this.#gates.releaseRollbackFailedReservation(only.artifact)
+      : this.#gates.resumeReconciliation(only.artifact);
   }
 
   /** The binding read now, accepted only if it is the one the server's own confirmation request for c named. */
@@ -525,9 +587,20 @@ export class AliasDescriptionOperationDriver {
 
   // ------------------------------------------------------------------ reads
 
-  /** One authoritative read of an alias through the adapter (exact name). Throws the adapter's errors. */
-  #readAlias(aliasName: string): Promise<AliasTarget> {
-    return ADAPTER.readTarget(this.#readClient, { alias_name: aliasName });
+  /**
+   * The call's read of the target its intent names, through the adapter. A target that does not exist is the
+   * caller's input error (UNKNOWN_TARGET, naming the adapter's argument); any other failure is I/O, refused
+   * and audited STALE like the freshness gate's (nothing consumed; the same call passes once it reads).
+   */
+  async #readTarget(call: OperationCall, context: { operationId?: string; contractId?: string }): Promise<unknown> {
+    try {
+      return await call.adapter.readTarget(this.#readClient, call.adapter.identityOfIntent(call.intent));
+    } catch (e) {
+      if (e instanceof TargetResolutionError && e.code === 'NOT_FOUND') {
+        throw new CoordinatorInputError('UNKNOWN_TARGET', e.argument, 'NOT_FOUND', 'names nothing on the appliance');
+      }
+      throw this.#refusals.refuse('STALE', RefusalGate.FRESHNESS, context);
+    }
   }
 
   /** The inbox files a call looks for (InboxIndex.matches); an unreadable file whose name concerns it refuses the call. */

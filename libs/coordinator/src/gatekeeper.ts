@@ -1,4 +1,3 @@
-import { AliasDescriptionAdapter as ADAPTER } from '@pfsense-mcp/adapters';
 import {
   ArtifactKind,
   applianceBindingDigest,
@@ -12,26 +11,25 @@ import {
   validateArtifactDocument,
   verifyArtifactSignature,
 } from '@pfsense-mcp/authorization';
-import type { Artifact, PlanAuthorizationV2, PreparedExecutionIntentV1 } from '@pfsense-mcp/authorization';
+import type { ApplianceBinding, Artifact, PlanAuthorizationV2, PreparedExecutionIntentV1 } from '@pfsense-mcp/authorization';
 import { isSafeToken } from '@pfsense-mcp/canonical';
 import { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import type { NewContractInput, RecoveryContract } from '@pfsense-mcp/contract-store';
 import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { ExecutorRefusalError, MutationExecutor } from '@pfsense-mcp/executor';
-import type { ExecutionOutcome, ReconciliationObservation } from '@pfsense-mcp/executor';
+import type { ReconciliationObservation } from '@pfsense-mcp/executor';
 import { assertFunction, assertObject, readClock } from '@pfsense-mcp/foundation';
-import { RestApiClient } from '@pfsense-mcp/pfsense-read';
-import { Capability, MutationPolicy, isGranted, isProfile } from '@pfsense-mcp/policy';
+import { MutationPolicy, isGranted, isProfile } from '@pfsense-mcp/policy';
 import type { HttpMethod, Profile } from '@pfsense-mcp/policy';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
-import { aliasOperationId } from './alias-operation-id.js';
-import { aliasPartsOf } from './alias-parts-of.js';
-import { aliasStateCopy } from './alias-state-copy.js';
+import { CapabilityRegistry } from './capability-registry.js';
+import type { WriteCapability } from './capability-registry.js';
 import { CoordinatorRefusedError } from './coordinator-refused-error.js';
 import { GateFailure, creationGate, fail, gate, gateAsync } from './gate-failure.js';
-import { prepareAliasExecutionIntent } from './prepare-alias-execution-intent.js';
-import { ApplianceIdentityError, readApplianceBinding } from './read-appliance-binding.js';
-import type { ApplianceConfig } from './read-appliance-binding.js';
+import { ApplianceIdentityError } from './read-appliance-binding.js';
+import { intentPartsOf } from './intent-parts-of.js';
+import { operationIdOf } from './operation-id.js';
+import { prepareExecutionIntent } from './prepare-execution-intent.js';
 import { RefusalGate } from './refusal-audit.js';
 import { RefusalRecorder } from './refusal-recorder.js';
 
@@ -47,20 +45,19 @@ export interface ConsumptionLedger {
 }
 
 /** What the gatekeeper is built from (by the operation driver, which owns it). */
-export interface AliasDescriptionGatekeeperOptions {
+export interface GatekeeperOptions {
+  /** The closed registry of capabilities (composed by the composition root). */
+  readonly capabilities: CapabilityRegistry;
   /** The public face of the contract store (create, markPrepared, confirm, resolve, release, load). */
   readonly store: SqliteRecoveryContractStore;
   readonly consumption: ConsumptionLedger;
   readonly executor: MutationExecutor;
-  /** The GET-only client: freshness reads and the appliance id. */
-  readonly readClient: RestApiClient;
   readonly policy: MutationPolicy;
   readonly profile: Profile;
   /** Pinned operator authorities (plan-authorization, confirmation, reconciliation roles). */
   readonly authorities: PinnedAuthoritySet;
   /** This server's own request keys, current and retired (role server-request): whose requests an answer may answer. */
   readonly serverAuthorities: PinnedAuthoritySet;
-  readonly appliance: ApplianceConfig;
   /** Injected wall clock, UTC ms (the store's clock). */
   readonly clock: () => number;
   /** Where refusals are recorded: the recorder the driver refuses through too (one audit sink). */
@@ -69,7 +66,17 @@ export interface AliasDescriptionGatekeeperOptions {
   readonly contractLifetimeMs?: number;
 }
 
-/** What authorizeAndCreate is given: the signed authorization, the intent it should approve, and the step. */
+/**
+ * The call's one read pass of the appliance (docs/DESIGN.md §6): the binding and the target, read by the
+ * driver after it found the artifact the call acts on, handed to the gates that compare against them.
+ */
+export interface FreshRead {
+  readonly binding: ApplianceBinding;
+  /** The adapter's readTarget result (opaque here; the adapter's own functions look inside). */
+  readonly target: unknown;
+}
+
+/** What authorizeAndCreate is given: the signed authorization, the intent it should approve, the step and the fresh read. */
 export interface AuthorizeAndCreateRequest {
   /** A parsed artifact document (any kind: anything but a valid PlanAuthorizationV2 is refused). */
   readonly authorization: unknown;
@@ -77,6 +84,12 @@ export interface AuthorizeAndCreateRequest {
   readonly preparedIntent: unknown;
   /** The step of the plan being executed. */
   readonly stepId: string;
+  /**
+   * This call's read of the binding and the target, asked for at gate 5 only (so nothing is read for an
+   * artifact gates 1–4 refuse): the driver hands the read it already made for this call; gate 5 compares the
+   * intent rebuilt from it. Its ApplianceIdentityError NO_APPLIANCE_ID is ANOMALY, any other failure STALE.
+   */
+  readonly fresh: () => Promise<FreshRead>;
 }
 
 const DEFAULT_CONTRACT_LIFETIME_MS = 60 * 60 * 1000;
@@ -88,7 +101,7 @@ function mutatingMethodOf(method: HttpMethod): NewContractInput['http_method'] {
 }
 
 /**
- * The gates of the alias-description write (docs/DESIGN.md §6): the only path from a signed authorization
+ * The gates of a write (docs/DESIGN.md §6): the only path from a signed authorization
  * to a Recovery Contract, from a signed confirmation to the sealed executor, and from signed reconciliation
  * or release evidence to the store's resolution. It composes the authorization library's pure checks, one
  * freshness re-read, the one-time consumption ledger and the store in a fixed order, and refuses every
@@ -96,46 +109,42 @@ function mutatingMethodOf(method: HttpMethod): NewContractInput['http_method'] {
  * contract these gates created and the operator confirmed. It calls nothing above it: the operation
  * driver calls it.
  */
-export class AliasDescriptionGatekeeper {
+export class Gatekeeper {
+  readonly #capabilities: CapabilityRegistry;
   readonly #store: SqliteRecoveryContractStore;
   readonly #consumption: ConsumptionLedger;
   readonly #executor: MutationExecutor;
-  readonly #readClient: RestApiClient;
   readonly #policy: MutationPolicy;
   readonly #profile: Profile;
   readonly #authorities: PinnedAuthoritySet;
   readonly #requestKeyIds: readonly string[];
-  readonly #appliance: ApplianceConfig;
   readonly #clock: () => number;
   readonly #refusals: RefusalRecorder;
   readonly #contractLifetimeMs: number;
 
-  constructor(options: AliasDescriptionGatekeeperOptions) {
-    const fn = 'AliasDescriptionGatekeeper';
+  constructor(options: GatekeeperOptions) {
+    const fn = 'Gatekeeper';
     assertObject(options, `${fn}: "options"`);
+    if (!(options.capabilities instanceof CapabilityRegistry)) throw new TypeError(`${fn}: "capabilities" must be a CapabilityRegistry`);
     if (!(options.store instanceof SqliteRecoveryContractStore))
       throw new TypeError(`${fn}: "store" must be a SqliteRecoveryContractStore`);
     assertObject(options.consumption, `${fn}: "consumption"`);
     assertFunction(options.consumption.tryConsume, `${fn}: "consumption.tryConsume"`, 'a function tryConsume(authorizationId, issuedAt)');
     assertFunction(options.consumption.isConsumed, `${fn}: "consumption.isConsumed"`, 'a function isConsumed(authorizationId, issuedAt)');
     if (!(options.executor instanceof MutationExecutor)) throw new TypeError(`${fn}: "executor" must be a MutationExecutor`);
-    if (!(options.readClient instanceof RestApiClient)) throw new TypeError(`${fn}: "readClient" must be a RestApiClient`);
     if (!(options.policy instanceof MutationPolicy)) throw new TypeError(`${fn}: "policy" must be a MutationPolicy`);
     if (!isProfile(options.profile)) throw new TypeError(`${fn}: "profile" must be a Profile`);
     if (!(options.authorities instanceof PinnedAuthoritySet)) throw new TypeError(`${fn}: "authorities" must be a PinnedAuthoritySet`);
     if (!(options.serverAuthorities instanceof PinnedAuthoritySet))
       throw new TypeError(`${fn}: "serverAuthorities" must be a PinnedAuthoritySet`);
-    assertObject(options.appliance, `${fn}: "appliance"`);
-    if (typeof options.appliance.baseUrl !== 'string' || !isSafeToken(options.appliance.tlsMode))
-      throw new TypeError(`${fn}: "appliance" must be {baseUrl, tlsMode}`);
     assertFunction(options.clock, `${fn}: "clock"`, 'a function returning UTC milliseconds');
     if (!(options.refusals instanceof RefusalRecorder)) throw new TypeError(`${fn}: "refusals" must be a RefusalRecorder`);
     const lifetime = options.contractLifetimeMs ?? DEFAULT_CONTRACT_LIFETIME_MS;
     if (!Number.isSafeInteger(lifetime) || lifetime < 1000) throw new TypeError(`${fn}: "contractLifetimeMs" must be an integer ≥ 1000`);
+    this.#capabilities = options.capabilities;
     this.#store = options.store;
     this.#consumption = options.consumption;
     this.#executor = options.executor;
-    this.#readClient = options.readClient;
     this.#policy = options.policy;
     this.#profile = options.profile;
     this.#authorities = options.authorities;
@@ -145,19 +154,21 @@ export class AliasDescriptionGatekeeper {
         .filter((e) => e.role === 'server-request')
         .map((e) => e.keyId),
     );
-    this.#appliance = Object.freeze({ baseUrl: options.appliance.baseUrl, tlsMode: options.appliance.tlsMode });
     this.#clock = options.clock;
     this.#refusals = options.refusals;
     this.#contractLifetimeMs = lifetime;
     Object.freeze(this);
   }
 
-  /** Capability granted by the profile and the alias PATCH in the mutation allow-list (fact 2 and 3 of §6). */
-  isWriteEnabled(): boolean {
-    return (
-      isGranted(this.#profile, Capability.ALIAS_WRITE) &&
-      this.#policy.allows(ADAPTER.capability, ADAPTER.endpointSymbol, ADAPTER.httpMethod)
-    );
+  /**
+   * Gate 1, per capability (facts 2 and 3 of docs/DESIGN.md §6): the capability is in this build's registry,
+   * granted by the profile, and its endpoint and method are in the mutation allow-list. Its one owner: the
+   * driver asks it first in every call (before any read), authorizeAndCreate and requestRollback in their order.
+   */
+  admits(capability: unknown): WriteCapability | null {
+    const a = this.#capabilities.get(capability);
+    if (a === null) return null;
+    return isGranted(this.#profile, a.capability) && this.#policy.allows(a.capability, a.endpointSymbol, a.httpMethod) ? a : null;
   }
 
   /** PREPARING → PREPARED for a contract whose creation was interrupted before that step (gate 9 once more). */
@@ -172,9 +183,9 @@ export class AliasDescriptionGatekeeper {
   /**
    * The gates, in order (docs/DESIGN.md §6): (1) capability granted and endpoint allow-listed; (2) the
    * authorization's algorithm and signature in the plan-authorization role, (3) currentness, (4) step and
-   * execution-intent binding against the plan recomputed from the prepared intent — all pure, before any
-   * I/O; (5) freshness: the appliance binding and the alias read fresh, the execution intent rebuilt from
-   * them and its digest compared exactly (an I/O failure refuses); (6) replay (read-only isConsumed);
+   * execution-intent binding against the plan recomputed from the prepared intent — all pure; (5)
+   * freshness: the call's one read of the appliance binding and the target (`fresh`, read by the driver after
+   * it found this authorization), the execution intent rebuilt from it and its digest compared exactly; (6) replay (read-only isConsumed);
    * (7) containment: the store's read-only precheckCreate; (8) store.create, whose transaction repeats the
    * checks and then consumes the authorization; (9) PREPARED. Nothing is consumed before (8) has passed
    * every check; every failure is the same CoordinatorRefusedError, and the audit sink gets STALE
@@ -182,21 +193,23 @@ export class AliasDescriptionGatekeeper {
    */
   async authorizeAndCreate(request: AuthorizeAndCreateRequest): Promise<RecoveryContract> {
     assertObject(request, 'authorizeAndCreate: "request"');
-    const now = readClock(this.#clock, 'AliasDescriptionGatekeeper');
+    const now = readClock(this.#clock, 'Gatekeeper');
     let operationId: string | null = null;
     let artifactDigest: string | null = null;
     try {
-      // (1) capability and allow-list: facts about this process, no I/O.
-      if (!this.isWriteEnabled()) fail('ANOMALY', RefusalGate.CAPABILITY);
+      // The intent the caller prepared names the capability; it determines the plan (pure).
+      const prepared = gate('ANOMALY', RefusalGate.BINDING, () => parsePreparedExecutionIntent(request.preparedIntent));
+      // (1) capability registered, granted and allow-listed: facts about this process, no I/O.
+      if (this.admits(prepared.payload.capability) === null) fail('ANOMALY', RefusalGate.CAPABILITY);
       const stepId = gate('ANOMALY', RefusalGate.BINDING, () => {
         if (!isSafeToken(request.stepId)) throw new TypeError('stepId');
         return request.stepId;
       });
-      // The intent the caller prepared: it must be this adapter's, and it determines the plan (pure).
-      const prepared = gate('ANOMALY', RefusalGate.BINDING, () => parsePreparedExecutionIntent(request.preparedIntent));
-      const parts = gate('ANOMALY', RefusalGate.BINDING, () => aliasPartsOf(prepared));
+      const { adapter: a, intent } = gate('ANOMALY', RefusalGate.BINDING, () => intentPartsOf(this.#capabilities, prepared));
       const intentDigest = gate('ANOMALY', RefusalGate.BINDING, () => executionIntentDigest(prepared));
-      operationId = aliasOperationId(prepared.payload.appliance_binding_digest, parts.aliasName, parts.description);
+      operationId = gate('ANOMALY', RefusalGate.BINDING, () =>
+        operationIdOf(prepared.payload.appliance_binding_digest, a.inputOfIntent(intent)),
+      );
       const planDigest = planDigestOf({ operationId, steps: [{ step_id: stepId, execution_intent_digest: intentDigest }] });
 
       const authorization = gate('ANOMALY', RefusalGate.ARTIFACT, (): PlanAuthorizationV2 => {
@@ -216,24 +229,22 @@ export class AliasDescriptionGatekeeper {
         checkAnswersThisServer(authorization, this.#requestKeyIds);
       });
 
-      // (5) freshness: the first I/O. The appliance must be the one the intent names (else ANOMALY), and
-      // the intent rebuilt from a fresh read must be byte-identical (else STALE; nothing consumed).
-      const binding = await gateAsync('STALE', RefusalGate.FRESHNESS, async () => {
+      // (5) freshness, against this call's one read (docs/DESIGN.md §6: taken after the authorization was
+      // found, so it is at least as fresh as the signature). The appliance must be the one the intent names
+      // (else ANOMALY), and the intent rebuilt from the read must be byte-identical (else STALE; nothing consumed).
+      const { binding, target } = await gateAsync('STALE', RefusalGate.FRESHNESS, async () => {
         try {
-          return await readApplianceBinding(this.#readClient, this.#appliance);
+          const read = await request.fresh();
+          assertObject(read, 'fresh');
+          return read;
         } catch (e) {
           if (e instanceof ApplianceIdentityError && e.code === 'NO_APPLIANCE_ID') fail('ANOMALY', RefusalGate.APPLIANCE_BINDING);
           throw e;
         }
       });
-      const bindingDigest = applianceBindingDigest(binding);
+      const bindingDigest = gate('ANOMALY', RefusalGate.APPLIANCE_BINDING, () => applianceBindingDigest(binding));
       if (bindingDigest !== prepared.payload.appliance_binding_digest) fail('ANOMALY', RefusalGate.APPLIANCE_BINDING);
-      const target = await gateAsync('STALE', RefusalGate.FRESHNESS, () =>
-        ADAPTER.readTarget(this.#readClient, { alias_name: parts.aliasName }),
-      );
-      const fresh = gate('STALE', RefusalGate.FRESHNESS, () =>
-        prepareAliasExecutionIntent(target, prepared.payload.normalized_intent, bindingDigest),
-      );
+      const fresh = gate('STALE', RefusalGate.FRESHNESS, () => prepareExecutionIntent(a, target, intent, bindingDigest));
       if (fresh.executionIntentDigest !== intentDigest) fail('STALE', RefusalGate.FRESHNESS);
 
       // (6) replay, read-only: an authorization already consumed is refused as a replay before containment.
@@ -243,8 +254,6 @@ export class AliasDescriptionGatekeeper {
         fail('ANOMALY', RefusalGate.REPLAY);
 
       // The contract this authorization creates; its life never outlasts the authorization.
-      const a = ADAPTER;
-      const intent = a.parseIntent(prepared.payload.normalized_intent);
       const identity = a.identityOfTarget(target);
       const snapshot = a.snapshotOf(target);
       const input: NewContractInput = {
@@ -266,13 +275,9 @@ export class AliasDescriptionGatekeeper {
           authorization_expires_at: authorization.payload.expires_at,
         },
         expires_at: Math.min(now + this.#contractLifetimeMs, authorization.payload.expires_at),
-        target_identity: { alias_name: identity.alias_name },
-        intent: {
-          operation: intent.operation,
-          raw_target_hint: { alias_name: intent.raw_target_hint.alias_name },
-          new_description: intent.new_description,
-        },
-        snapshot: aliasStateCopy(snapshot),
+        target_identity: identity,
+        intent,
+        snapshot,
       };
 
       // (7) containment, read-only: what create would refuse now (rate / blast radius → STALE, nothing
@@ -301,7 +306,7 @@ export class AliasDescriptionGatekeeper {
   #boundIntent(contract: RecoveryContract, preparedIntent: unknown): PreparedExecutionIntentV1 {
     return gate('ANOMALY', RefusalGate.BINDING, () => {
       const p = parsePreparedExecutionIntent(preparedIntent);
-      aliasPartsOf(p);
+      intentPartsOf(this.#capabilities, p);
       if (executionIntentDigest(p) !== contract.provenance.execution_intent_digest) throw new TypeError('intent');
       return p;
     });
@@ -311,13 +316,14 @@ export class AliasDescriptionGatekeeper {
    * store.confirm(contractId, evidence) — the store's verifier checks the operator's signature, currentness
    * and binding to this exact contract — then exactly one executor.execute. `preparedIntent` must digest to
    * the contract's execution-intent provenance; its normalized intent is what the executor is given (and
-   * re-checks against intent_digest). Returns the contract after the executor's call. A refusal before the
-   * executor holds the reservation (nothing sent) is the uniform CoordinatorRefusedError.
+   * re-checks against intent_digest). Returns the contract as the executor's final transition committed it.
+   * A refusal before the executor holds the reservation (nothing sent) is the uniform CoordinatorRefusedError.
    */
   async confirmAndHandoff(contractId: string, evidence: unknown, preparedIntent: unknown): Promise<RecoveryContract> {
     if (!isSafeToken(contractId)) throw new TypeError('confirmAndHandoff: "contractId" must be a safe token');
     try {
       const contract = gate('ANOMALY', RefusalGate.CONFIRMATION, () => this.#store.load(contractId));
+      const adapter = this.#adapterOf(contract);
       const intent = this.#boundIntent(contract, preparedIntent);
       if (contract.state !== RecoveryState.PREPARED || contract.confirmation !== null) fail('ANOMALY', RefusalGate.CONFIRMATION);
       // It answers this server's own request key (docs/DESIGN.md §10); the store's verifier checks the rest.
@@ -327,7 +333,7 @@ export class AliasDescriptionGatekeeper {
         checkAnswersThisServer(doc, this.#requestKeyIds);
       });
       gate('ANOMALY', RefusalGate.CONFIRMATION, () => this.#store.confirm(contractId, evidence));
-      return await this.#handoff(contractId, intent);
+      return await this.#handoff(contract, adapter, intent);
     } catch (e) {
       if (e instanceof GateFailure) throw this.#refusals.refuse(e.refusalClass, e.gate, { contractId });
       throw e;
@@ -343,47 +349,65 @@ export class AliasDescriptionGatekeeper {
     if (!isSafeToken(contractId)) throw new TypeError('resumeConfirmed: "contractId" must be a safe token');
     try {
       const contract = gate('ANOMALY', RefusalGate.CONFIRMATION, () => this.#store.load(contractId));
+      const adapter = this.#adapterOf(contract);
       const intent = this.#boundIntent(contract, preparedIntent);
       if (contract.state !== RecoveryState.PREPARED || contract.confirmation === null) fail('ANOMALY', RefusalGate.CONFIRMATION);
-      return await this.#handoff(contractId, intent);
+      return await this.#handoff(contract, adapter, intent);
     } catch (e) {
       if (e instanceof GateFailure) throw this.#refusals.refuse(e.refusalClass, e.gate, { contractId });
       throw e;
     }
   }
 
-  async #handoff(contractId: string, intent: PreparedExecutionIntentV1): Promise<RecoveryContract> {
-    let outcome: ExecutionOutcome | null = null;
+  /**
+   * One executor.execute; the answer is the contract its final transition committed (ExecutionOutcome.contract).
+   * Only when that final store write itself threw is nothing known to be committed: the durable state is read.
+   */
+  async #handoff(contract: RecoveryContract, adapter: WriteCapability, intent: PreparedExecutionIntentV1): Promise<RecoveryContract> {
     try {
-      outcome = await this.#executor.execute(contractId, { adapter: ADAPTER, intent: intent.payload.normalized_intent });
+      return (await this.#executor.execute(contract.contract_id, { adapter, intent: intent.payload.normalized_intent })).contract;
     } catch (e) {
       // Before the reservation: nothing sent, nothing changed.
       if (e instanceof ExecutorRefusalError) throw new CoordinatorRefusedError();
-      // After it, only the final store write can throw: the durable state says what is known.
+      return this.#store.load(contract.contract_id);
     }
-    void outcome;
-    return this.#store.load(contractId);
+  }
+
+  /** The registered adapter of a contract's capability (gate 1 for it); refuses (GateFailure) otherwise. */
+  #adapterOf(contract: RecoveryContract): WriteCapability {
+    const a = this.admits(contract.capability);
+    return a ?? fail('ANOMALY', RefusalGate.CAPABILITY);
   }
 
   // ------------------------------------------------------------------ rollback, reconciliation, release
 
-  /** VERIFIED → rollback through the executor (its own checks; one send at most). Returns the contract after. */
+  /**
+   * VERIFIED → rollback through the executor (its own checks; one send at most). Returns the contract as the
+   * executor's final transition committed it (read back only when that write itself threw).
+   */
   async requestRollback(contractId: string): Promise<RecoveryContract> {
     if (!isSafeToken(contractId)) throw new TypeError('requestRollback: "contractId" must be a safe token');
-    if (!this.isWriteEnabled()) throw this.#refusals.refuse('ANOMALY', RefusalGate.CAPABILITY, { contractId });
+    let adapter: WriteCapability;
     try {
-      await this.#executor.rollback(contractId, { adapter: ADAPTER });
+      adapter = this.#adapterOf(gate('ANOMALY', RefusalGate.CAPABILITY, () => this.#store.load(contractId)));
+    } catch (e) {
+      if (e instanceof GateFailure) throw this.#refusals.refuse(e.refusalClass, e.gate, { contractId });
+      throw e;
+    }
+    try {
+      return (await this.#executor.rollback(contractId, { adapter })).contract;
     } catch (e) {
       if (e instanceof ExecutorRefusalError) throw new CoordinatorRefusedError();
+      return this.#store.load(contractId);
     }
-    return this.#store.load(contractId);
   }
 
   /** A read-only fresh observation of a RECONCILIATION contract's target (zero sends). */
   async observeReconciliationTarget(contractId: string): Promise<ReconciliationObservation> {
     if (!isSafeToken(contractId)) throw new TypeError('observeReconciliationTarget: "contractId" must be a safe token');
     try {
-      return await this.#executor.observeReconciliationTarget(contractId, { adapter: ADAPTER });
+      const adapter = this.#adapterOf(this.#store.load(contractId));
+      return await this.#executor.observeReconciliationTarget(contractId, { adapter });
     } catch {
       throw new CoordinatorRefusedError();
     }

@@ -1,20 +1,18 @@
 import { OperationStatus } from './operation-outcome.js';
+import type { PendingRequest } from './pending-request.js';
 
-/** The caller's request: change one alias's description. */
-export interface AliasDescriptionChangeInput {
-  readonly aliasName: string;
-  readonly description: string;
-}
+/** The caller's request, by the capability's wire names (for the alias description: `{alias_name, description}`). */
+export type ChangeInput = Readonly<Record<string, unknown>>;
 
 /** What one call returns (frozen). Never says which gate refused. */
-export interface AliasDescriptionChangeResult {
+export interface ChangeResult {
   readonly status: OperationStatus;
-  /** Derived from appliance binding + alias + description; always null when `refused` (one shape for every refusal). */
+  /** Derived from appliance binding + the checked input; always null when `refused` (one shape for every refusal). */
   readonly operationId: string | null;
   /** The operation's current contract, when one exists (null when `refused`). */
   readonly contractId: string | null;
-  /** The outbox file (name only) the operator should review and sign now, when one is pending. */
-  readonly pendingRequest: string | null;
+  /** The request the operator should review and sign now, when one is pending: its kind and outbox file name. */
+  readonly pendingRequest: PendingRequest | null;
   /**
    * `requested` only, and only then present: when this operation's earlier authorization request expired
    * unanswered (UTC ms) and the pending one was written in its place. A time only, never the file.
@@ -22,12 +20,7 @@ export interface AliasDescriptionChangeResult {
   readonly earlierRequestExpiredAt?: number;
 }
 
-const REFUSED: AliasDescriptionChangeResult = Object.freeze({
-  status: OperationStatus.REFUSED,
-  operationId: null,
-  contractId: null,
-  pendingRequest: null,
-});
+const REFUSED: ChangeResult = Object.freeze({ status: OperationStatus.REFUSED, operationId: null, contractId: null, pendingRequest: null });
 
 /**
  * Every `refused` has one shape — no operation id, contract id or pending request — whichever gate refused
@@ -38,9 +31,9 @@ export function changeResult(
   status: OperationStatus,
   operationId: string | null,
   contractId: string | null = null,
-  pendingRequest: string | null = null,
+  pendingRequest: PendingRequest | null = null,
   earlierRequestExpiredAt: number | null = null,
-): AliasDescriptionChangeResult {
+): ChangeResult {
   if (status === OperationStatus.REFUSED) return REFUSED;
   return Object.freeze({
     status,
