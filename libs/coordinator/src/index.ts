@@ -3,7 +3,7 @@
 // inbox/outbox, the contract state → operation status table, and the store's evidence verifiers. The
 // gatekeeper is the driver's own (not exported). Explicit named exports only.
 export { OperationDriver } from './operation-driver.js';
-export type { OperationDriverOptions } from './operation-driver.js';
+export type { OperationDriverOptions } from './operation-driver-options.js';
 export { CapabilityRegistry } from './capability-registry.js';
 export type { WriteCapability } from './capability-registry.js';
 export type { ChangeInput, ChangeResult } from './change-result.js';

@@ -1,6 +1,6 @@
 import { TargetResolutionError } from '@pfsense-mcp/adapters';
 import { ArtifactKind, applianceBindingDigest, executionIntentDigest, planDigestOf } from '@pfsense-mcp/authorization';
-import type { AliasChangeReview, ApplianceBinding, Artifact, PreparedExecutionIntentV1, SigningKey } from '@pfsense-mcp/authorization';
+import type { AliasChangeReview, ApplianceBinding, Artifact, PreparedExecutionIntentV1 } from '@pfsense-mcp/authorization';
 import { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
 import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
@@ -18,7 +18,8 @@ import { CoordinatorInputError } from './coordinator-input-error.js';
 import { CoordinatorRefusedError } from './coordinator-refused-error.js';
 import { buildExecutionIntent } from './execution-intent.js';
 import { Gatekeeper } from './gatekeeper.js';
-import type { GatekeeperOptions } from './gatekeeper.js';
+import type { OperationDriverOptions } from './operation-driver-options.js';
+
 import { InboxIndex } from './inbox-index.js';
 import type { InboxEntry } from './inbox-index.js';
 import type { InboxWant } from './inbox-artifact-name.js';
@@ -35,38 +36,13 @@ import type { ApplianceConfig } from './read-appliance-binding.js';
 import { RECOVERY_KINDS } from './recovery-kinds.js';
 import type { RecoveryKind } from './recovery-kinds.js';
 import { RefusalGate } from './refusal-audit.js';
-import type { RefusalAuditSink } from './refusal-audit.js';
+
 import { RefusalRecorder } from './refusal-recorder.js';
 import { StoreRefusalAudit } from './store-refusal-audit.js';
 import { writeOperationsView } from './write-operations-view.js';
 import type { ArtifactCounts, WriteFacade } from './write-facade.js';
 import type { WriteOperationsPage, WriteOperationsQuery } from './write-operations-view.js';
 import { WRITE_REQUEST_LIMITS } from './write-request-limits.js';
-
-/**
- * Everything the write path is built from: the gatekeeper's parts (capability registry, store, ledger,
- * executor, policy, profile, operator authorities, clock, contract lifetime), the GET-only client and the
- * appliance it reads, where refusals go, and the driver's own inbox, outbox and server request key.
- */
-export interface OperationDriverOptions extends Omit<GatekeeperOptions, 'refusals'> {
-  /** The GET-only client: the call's one read pass (appliance binding, target). */
-  readonly readClient: RestApiClient;
-  readonly appliance: ApplianceConfig;
-  /** Where refusals go; default: the store's HMAC-chained audit (StoreRefusalAudit). Tests may inject. */
-  readonly audit?: RefusalAuditSink;
-  /**
-   * Fixed directories from configuration (created 0700 on first use; never caller input). Tests may pass
-   * an ArtifactDirectory opened with its test-only owner seam instead of a path.
-   */
-  readonly inboxDirectory: string | ArtifactDirectory;
-  readonly outboxDirectory: string | ArtifactDirectory;
-  /** The server's own request key (role server-request): it signs pending requests, nothing else. */
-  readonly serverKey: SigningKey;
-  /** The pinned public half of serverKey (role server-request): re-verifies the server's own outbox files. */
-  readonly serverAuthorities: PinnedAuthoritySet;
-  /** Validity of a pending authorization / reconciliation / release request (default 1 h, max 7 days). */
-  readonly requestLifetimeMs?: number;
-}
 
 const DEFAULT_REQUEST_LIFETIME_MS = 60 * 60 * 1000;
 const MAX_REQUEST_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;

@@ -70,7 +70,7 @@ describe('one read pass', () => {
 });
 
 describe('the answer comes from what the store committed', () => {
-  it('an applied change whose post-read and observation fail is reconciliation_required with its ids — never refused (issue 34 §2)', async () => {
+  it('an applied change whose post-read and observation fail is reconciliation_required with its ids — never refused', async () => {
     const r1 = await world.driver.requestChange(ALIAS_WRITE, input);
     putInbox(world, 'authorization.json', signAuthorization(world, r1.pendingRequest?.file as string));
     const r2 = await world.driver.requestChange(ALIAS_WRITE, input);
