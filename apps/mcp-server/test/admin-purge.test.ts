@@ -83,7 +83,7 @@ describe('admin purge', () => {
     expect(readable).toContain('retention: 30 days (default; set PFSENSE_WRITE_RETENTION_DAYS to change); 1 terminal contract(s) past it');
     // Each row and hint points into the runbook, at a section that exists.
     const runbook = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'OPERATIONS.md'), 'utf8');
-    const links = [...readable.matchAll(/see docs\/OPERATIONS\.md#([a-z0-9-]+)/g)].map((m) => m[1] ?? '');
+    const links = [...readable.matchAll(/see \S*docs\/OPERATIONS\.md#([a-z0-9-]+)/g)].map((m) => m[1] ?? '');
     expect(links).toEqual(expect.arrayContaining(['expired', 'awaiting-signatures', 'retention']));
     for (const a of links) expect(runbook).toContain(`<a id="${a}"></a>`);
     expect(admin(['purge', '--dir', dir, '--json'], { PFSENSE_WRITE_RETENTION_DAYS: 'thirty' })).toMatchObject({
