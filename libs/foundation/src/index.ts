@@ -23,3 +23,4 @@ export type { TerminalSafeOptions } from './terminal-safe-text.js';
 export { RegularFileError, readRegularFile, readRegularFileChunks } from './read-regular-file.js';
 export type { RegularFileProblem } from './read-regular-file.js';
 export { endQuietlyOnBrokenPipe } from './end-quietly-on-broken-pipe.js';
+export { nearestName } from './nearest-name.js';

@@ -1,5 +1,5 @@
+import { nearestName } from '@pfsense-mcp/foundation';
 import { z } from 'zod';
-import { nearestName } from './nearest-name.js';
 import { isFilterable, isSortable, type QueryField, type QueryFieldTable } from './query-field.js';
 import { FILTER_OPS, MAX_FILTERS, filterProblem, type FilterOp, type FilterScalar, type ReadFilter } from './read-filter.js';
 

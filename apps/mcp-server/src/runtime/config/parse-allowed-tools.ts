@@ -1,5 +1,5 @@
 import { ConfigError } from './config-error.js';
-import { nearestName } from './nearest-name.js';
+import { nearestName } from '@pfsense-mcp/foundation';
 
 const VARIABLE = 'PFSENSE_ALLOWED_TOOLS';
 const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
@@ -28,7 +28,7 @@ export function parseAllowedTools(raw: string | undefined, knownNames: ReadonlyS
       const looksLikeName = TOOL_NAME.test(name);
       const shown = looksLikeName ? `"${name}"` : position;
       // A near miss (a typo) is answered with the name meant; only for names that look like one (never stray text).
-      const nearest = looksLikeName ? nearestName(name, knownNames) : null;
+      const nearest = looksLikeName ? nearestName(name, [...knownNames].sort(), { typoOnly: true }) : null;
       const hint = nearest === null ? '' : ` (did you mean ${nearest}?)`;
       throw new ConfigError('ALLOWED_TOOLS_UNKNOWN', VARIABLE, `${VARIABLE}: ${shown} is not a known tool name${hint}`);
     }

@@ -1,21 +1,23 @@
 /**
  * The known name closest to `typed` by edit distance (insertions, deletions, substitutions, and a swap of two
- * neighbours), when it is close enough to be a typo: at most a third of the typed length, and at least one edit.
- * null when nothing is that close. Used to suggest a fix for an unknown tool name at startup.
+ * neighbours: optimal string alignment), the first of equals in `known`'s order; null when `known` is empty or, with
+ * `typoOnly`, when nothing is close enough to be a typo (at most a third of the typed length, at least one edit).
+ * One owner for "did you mean": the server's configuration and the READ tools' field names both ask it.
  */
-export function nearestName(typed: string, known: Iterable<string>): string | null {
-  const budget = Math.max(1, Math.floor(typed.length / 3));
+export function nearestName(typed: string, known: Iterable<string>, options: { readonly typoOnly?: boolean } = {}): string | null {
+  if (typeof typed !== 'string') throw new TypeError('nearestName: "typed" must be a string');
+  const budget = options.typoOnly === true ? Math.max(1, Math.floor(typed.length / 3)) : Infinity;
   let best: string | null = null;
   let bestDistance = budget + 1;
   for (const name of known) {
     if (Math.abs(name.length - typed.length) >= bestDistance) continue;
     const d = editDistance(typed, name);
-    if (d < bestDistance || (d === bestDistance && best !== null && name < best)) {
+    if (d < bestDistance) {
       best = name;
       bestDistance = d;
     }
   }
-  return bestDistance <= budget ? best : null;
+  return best;
 }
 
 /** Optimal string alignment distance (Damerau–Levenshtein without repeated edits of one substring). */
