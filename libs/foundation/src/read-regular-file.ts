@@ -20,19 +20,21 @@ const DEFAULT_CHUNK_BYTES = 1024 * 1024;
  * Reads `path` through one open file descriptor, handing `onChunk` successive pieces of at most `chunkBytes`: only a
  * regular file (checked with fstat on the opened descriptor, which O_NONBLOCK opened without waiting on a FIFO) of at
  * most `maxBytes`, counted again while reading (a file that grows is cut off there). So /dev/zero, a FIFO or a
- * file of many gigabytes is refused, never read without end. Throws RegularFileError, or what open/read throw.
+ * file of many gigabytes is refused, never read without end. `noFollow` refuses a symlink at open (ELOOP).
+ * Throws RegularFileError, or what open/read throw.
  */
 export function readRegularFileChunks(
   path: string,
   maxBytes: number,
   onChunk: (chunk: Uint8Array) => void,
   chunkBytes = DEFAULT_CHUNK_BYTES,
+  options: { readonly noFollow?: boolean } = {},
 ): void {
   if (typeof path !== 'string' || path.length === 0) throw new TypeError('readRegularFileChunks: "path" must be a non-empty string');
   if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw new TypeError('readRegularFileChunks: "maxBytes" must be a positive integer');
   if (!Number.isSafeInteger(chunkBytes) || chunkBytes <= 0)
     throw new TypeError('readRegularFileChunks: "chunkBytes" must be a positive integer');
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (options.noFollow === true ? constants.O_NOFOLLOW : 0));
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new RegularFileError('NOT_REGULAR_FILE');
