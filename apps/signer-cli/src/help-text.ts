@@ -1,5 +1,7 @@
+import { PRODUCT_VERSION } from '@pfsense-mcp/foundation';
+
 /** This program's version (the workspace package's, package.json). */
-export const SIGNER_VERSION = '0.1.0';
+export const SIGNER_VERSION = PRODUCT_VERSION;
 export const VERSION_TEXT = `pfsense-mcp-signer ${SIGNER_VERSION}`;
 
 /** `--help` text. Kept in one place so the README can quote it. */

@@ -24,3 +24,4 @@ export { RegularFileError, readRegularFile, readRegularFileChunks } from './read
 export type { RegularFileProblem } from './read-regular-file.js';
 export { endQuietlyOnBrokenPipe } from './end-quietly-on-broken-pipe.js';
 export { nearestName } from './nearest-name.js';
+export { PRODUCT_VERSION } from './product-version.js';

@@ -1,6 +1,7 @@
 // The pfsense-sim command line: parse flags, start the simulator, print one JSON ready line on stdout,
 // log to stderr, stop cleanly on SIGINT/SIGTERM.
 import { readFileSync } from 'node:fs';
+import { PRODUCT_VERSION } from '@pfsense-mcp/foundation';
 import { parseArgs } from 'node:util';
 import { AUTH_MODES, credentialsFileSchema, type AuthMode, type Credential } from './auth.js';
 import { FAULT_KINDS, FAULT_KIND_NAMES, parseFaultArg, type FaultSpec } from './fault-injection.js';
@@ -87,7 +88,7 @@ request logs go to stderr as JSON lines. SIGINT/SIGTERM stop the server and exit
 `;
 
 /** This simulator's own version (the workspace package's; pfrest's version is in the help's first line). */
-export const SIMULATOR_VERSION = '0.1.0';
+export const SIMULATOR_VERSION = PRODUCT_VERSION;
 export const VERSION_TEXT = `pfsense-sim ${SIMULATOR_VERSION} (simulates pfrest 2.10.0)`;
 
 /** Words of `text` on lines of at most 80 columns, each indented by `indent` (the help's fault kinds). */
