@@ -9,7 +9,13 @@ function grants(): Readonly<Record<Profile, ReadonlySet<Capability>>> {
   table[Profile.AUDITOR] = new ReadOnlySet<Capability>(READ_CAPABILITIES);
   // engineer grants nothing on purpose (docs/DESIGN.md §6): a placeholder that can never write or read.
   table[Profile.ENGINEER] = new ReadOnlySet<Capability>([]);
-  table[Profile.WRITE_PROTECTED] = new ReadOnlySet<Capability>([...READ_CAPABILITIES, Capability.ALIAS_WRITE]);
+  // Both alias writes: which of them a server offers is the operator's opt-in (PFSENSE_WRITE_CAPABILITIES), on
+  // top of the grant, so an upgrade never adds a write tool on its own.
+  table[Profile.WRITE_PROTECTED] = new ReadOnlySet<Capability>([
+    ...READ_CAPABILITIES,
+    Capability.ALIAS_WRITE,
+    Capability.ALIAS_ENTRIES_WRITE,
+  ]);
   return Object.freeze(table);
 }
 

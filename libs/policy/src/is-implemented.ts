@@ -3,10 +3,11 @@ import { assertCapability } from './is-capability.js';
 import { READ_CAPABILITIES } from './read-capabilities.js';
 import { ReadOnlySet } from '@pfsense-mcp/foundation';
 
-/** What this build has code for: every READ capability plus ALIAS_WRITE. */
+/** What this build has code for: every READ capability plus the two alias writes. */
 export const SUPPORTED_CAPABILITIES_THIS_BUILD: ReadonlySet<Capability> = new ReadOnlySet<Capability>([
   ...READ_CAPABILITIES,
   Capability.ALIAS_WRITE,
+  Capability.ALIAS_ENTRIES_WRITE,
 ]);
 
 /**

@@ -18,12 +18,13 @@ describe('Capability matches pfrest/tool-endpoints.json (drift test)', () => {
     const named = new Set(Object.values(tools).map((t) => t.capability));
     expect(named.size).toBeGreaterThan(0);
     expect([...READ_CAPABILITIES].sort()).toEqual([...named].sort());
-    expect([...CAPABILITIES].sort()).toEqual([...named, 'ALIAS_WRITE'].sort());
+    expect([...CAPABILITIES].sort()).toEqual([...named, 'ALIAS_WRITE', 'ALIAS_ENTRIES_WRITE'].sort());
   });
 
-  it('ALIAS_WRITE is the one write capability and every other ends in _READ', () => {
-    expect([...WRITE_CAPABILITIES]).toEqual(['ALIAS_WRITE']);
+  it('the two alias writes are the write capabilities and every other ends in _READ', () => {
+    expect([...WRITE_CAPABILITIES]).toEqual(['ALIAS_WRITE', 'ALIAS_ENTRIES_WRITE']);
     expect(READ_CAPABILITIES.has(Capability.ALIAS_WRITE)).toBe(false);
+    expect(READ_CAPABILITIES.has(Capability.ALIAS_ENTRIES_WRITE)).toBe(false);
     for (const c of READ_CAPABILITIES) expect(c).toMatch(/^[A-Z][A-Z0-9_]*_READ$/);
   });
 

@@ -14,6 +14,7 @@ import {
 import type { RuntimeFacts } from '../src/index.js';
 
 const W = Capability.ALIAS_WRITE;
+const E = Capability.ALIAS_ENTRIES_WRITE;
 const R = Capability.ALIAS_READ;
 const ready = (profile: Profile): RuntimeFacts => ({ profile, writeRuntimeReady: true, endpointAllowListed: true });
 
@@ -31,18 +32,18 @@ describe('profiles', () => {
     expect(() => parseProfile('s3cret-profile')).toThrow(/^(?!.*s3cret)/);
   });
 
-  it('grants: auditor = READ, engineer = nothing, write_protected = READ + ALIAS_WRITE', () => {
+  it('grants: auditor = READ, engineer = nothing, write_protected = READ + both alias writes', () => {
     expect([...PROFILE_GRANTS.auditor].sort()).toEqual([...READ_CAPABILITIES].sort());
     expect(PROFILE_GRANTS.engineer.size).toBe(0);
-    expect([...PROFILE_GRANTS.write_protected].sort()).toEqual([...READ_CAPABILITIES, W].sort());
+    expect([...PROFILE_GRANTS.write_protected].sort()).toEqual([...READ_CAPABILITIES, W, E].sort());
     expect(Object.isFrozen(PROFILE_GRANTS)).toBe(true);
     expect(() => (PROFILE_GRANTS.engineer as Set<Capability>).add(W)).toThrow(TypeError);
   });
 });
 
 describe('isImplemented (what the build contains)', () => {
-  it('SUPPORTED_CAPABILITIES_THIS_BUILD is READ + ALIAS_WRITE', () => {
-    expect([...SUPPORTED_CAPABILITIES_THIS_BUILD].sort()).toEqual([...READ_CAPABILITIES, W].sort());
+  it('SUPPORTED_CAPABILITIES_THIS_BUILD is READ + both alias writes', () => {
+    expect([...SUPPORTED_CAPABILITIES_THIS_BUILD].sort()).toEqual([...READ_CAPABILITIES, W, E].sort());
   });
 
   it('is independent of any profile: ALIAS_WRITE is implemented though auditor and engineer do not grant it', () => {

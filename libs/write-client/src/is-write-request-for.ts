@@ -1,9 +1,16 @@
 /** A field check of one closed request shape. */
 type FieldCheck = (value: unknown) => boolean;
 
+/** The alias bound a change may be requested for (libs/authorization's MAX_ALIAS_MEMBERS, docs/DESIGN.md §5). */
+export const MAX_WRITE_LIST_LENGTH = 20_000;
+
 const isLocator: FieldCheck = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 const isString: FieldCheck = (v) => typeof v === 'string';
 const isFalse: FieldCheck = (v) => v === false;
+const isTrue: FieldCheck = (v) => v === true;
+/** A dense array of strings (the alias's complete entry lists; their alignment is pfrest's TOO_MANY_ALIAS_DETAILS). */
+const isStringList: FieldCheck = (v) =>
+  Array.isArray(v) && Object.getPrototypeOf(v) === Array.prototype && v.length <= MAX_WRITE_LIST_LENGTH && [...v].every(isString);
 /** pfSense alias names: 1–31 of [A-Za-z0-9_] (the name is sent unchanged, as pfrest's identity check). */
 const isAliasName: FieldCheck = (v) => typeof v === 'string' && /^[A-Za-z0-9_]{1,31}$/.test(v);
 
@@ -12,11 +19,21 @@ const isAliasName: FieldCheck = (v) => typeof v === 'string' && /^[A-Za-z0-9_]{1
  * adapter): the last check before the network is ours, so an adapter that vouches for a wider object
  * cannot widen what is sent. FIREWALL_ALIAS_PATCH is exactly {id, name, descr, apply: false} (docs/DESIGN.md
  * §5): `name` is the alias's unchanged, non-editable name, so pfrest refuses the PATCH when the index `id`
- * has shifted to another alias; `apply: false` on purpose — applying is a separate, later capability.
+ * has shifted to another alias; `apply: false` on purpose — the description change stays pending on pfSense.
+ * FIREWALL_ALIAS_ENTRIES_PATCH is exactly {id, name, address[], detail[], apply: true}: the complete new lists,
+ * sent aligned (pfrest pads missing details with a date and refuses extra ones, TOO_MANY_ALIAS_DETAILS, in
+ * Models/FirewallAlias.inc at the pinned commit), applied in the same request so pf's table follows.
  */
 const REQUEST_SHAPES: Readonly<Record<string, Readonly<Record<string, FieldCheck>>>> = Object.freeze(
   Object.assign(Object.create(null) as object, {
     FIREWALL_ALIAS_PATCH: Object.freeze({ id: isLocator, name: isAliasName, descr: isString, apply: isFalse }),
+    FIREWALL_ALIAS_ENTRIES_PATCH: Object.freeze({
+      id: isLocator,
+      name: isAliasName,
+      address: isStringList,
+      detail: isStringList,
+      apply: isTrue,
+    }),
   }),
 );
 
@@ -34,8 +51,20 @@ export function isWriteRequestFor(endpointSymbol: unknown, request: unknown): bo
   const keys = Reflect.ownKeys(request);
   const fields = Object.keys(shape);
   if (keys.length !== fields.length) return false;
-  return fields.every((field) => {
+  const closed = fields.every((field) => {
     const d = Object.getOwnPropertyDescriptor(request, field);
     return d !== undefined && 'value' in d && d.enumerable === true && (shape[field] as FieldCheck)(d.value);
   });
+  if (!closed) return false;
+  // Two lists are one alias only when aligned: each address has exactly its detail.
+  const lists = request as { address?: unknown; detail?: unknown };
+  return !Array.isArray(lists.address) || !Array.isArray(lists.detail) || lists.address.length === lists.detail.length;
+}
+
+/**
+ * The largest canonical body of each endpoint: 16 KiB for a description; the entry lists of an alias at its
+ * 20,000-entry bound (4 MiB of alias state, libs/authorization's MAX_ALIAS_STATE_BYTES) for the entries.
+ */
+export function maxBodyBytesFor(endpointSymbol: string): number {
+  return endpointSymbol === 'FIREWALL_ALIAS_ENTRIES_PATCH' ? 4 * 1024 * 1024 + 1024 : 16 * 1024;
 }

@@ -3,13 +3,13 @@ import { CanonicalError, canonicalize } from '@pfsense-mcp/canonical';
 import { isHttpMethod } from '@pfsense-mcp/policy';
 import type { HttpMethod } from '@pfsense-mcp/policy';
 import type { Transport, TransportResponse } from '@pfsense-mcp/transports';
-import { isWriteRequestFor } from './is-write-request-for.js';
+import { MAX_WRITE_LIST_LENGTH, isWriteRequestFor, maxBodyBytesFor } from './is-write-request-for.js';
 import { WriteEndpoints } from './write-endpoints.js';
 import type { WriteEndpoint, WriteEndpointTable } from './write-endpoints.js';
 import { WriteRefusedError } from './write-refused-error.js';
 
-/** Largest request body the client will send: 16 KiB of canonical JSON (UTF-8 bytes). */
-export const MAX_WRITE_BODY_BYTES = 16 * 1024;
+/** Largest description request body the client will send: 16 KiB of canonical JSON (UTF-8 bytes). */
+export const MAX_WRITE_BODY_BYTES = maxBodyBytesFor('FIREWALL_ALIAS_PATCH');
 
 export interface WriteApiClientOptions {
   /**
@@ -90,7 +90,7 @@ export class WriteApiClient {
   async send(endpointSymbol: string, method: HttpMethod, typedRequest: object): Promise<TransportResponse> {
     const symbol = typeof endpointSymbol === 'string' && SYMBOL.test(endpointSymbol) ? endpointSymbol : null;
     const endpoint = symbol === null ? undefined : this.#endpoints.get(symbol);
-    if (endpoint === undefined) {
+    if (symbol === null || endpoint === undefined) {
       throw new WriteRefusedError('UNKNOWN_ENDPOINT', symbol, '"endpointSymbol" is not in the write endpoint table');
     }
     if (method !== endpoint.method) {
@@ -103,12 +103,13 @@ export class WriteApiClient {
     if (!isWriteRequestFor(symbol, typedRequest)) {
       throw new WriteRefusedError('INVALID_REQUEST', symbol, `"typedRequest" must be exactly the closed request of ${symbol}`);
     }
+    const maxBytes = maxBodyBytesFor(symbol);
     let body: string;
     try {
-      body = canonicalize(typedRequest, { maxBytes: MAX_WRITE_BODY_BYTES });
+      body = canonicalize(typedRequest, { maxBytes, maxArrayLength: MAX_WRITE_LIST_LENGTH });
     } catch (error) {
       if (error instanceof CanonicalError && error.code === 'MAX_BYTES') {
-        throw new WriteRefusedError('BODY_TOO_LARGE', symbol, `the body exceeds ${MAX_WRITE_BODY_BYTES} bytes`);
+        throw new WriteRefusedError('BODY_TOO_LARGE', symbol, `the body exceeds ${maxBytes} bytes`);
       }
       if (error instanceof CanonicalError) {
         throw new WriteRefusedError('INVALID_REQUEST', symbol, `"typedRequest" is not canonical JSON at ${error.path}`);
@@ -116,8 +117,8 @@ export class WriteApiClient {
       throw error;
     }
     // Belt and braces: the limit above is the encoder's running count; this is the final size.
-    if (Buffer.byteLength(body, 'utf8') > MAX_WRITE_BODY_BYTES) {
-      throw new WriteRefusedError('BODY_TOO_LARGE', symbol, `the body exceeds ${MAX_WRITE_BODY_BYTES} bytes`);
+    if (Buffer.byteLength(body, 'utf8') > maxBytes) {
+      throw new WriteRefusedError('BODY_TOO_LARGE', symbol, `the body exceeds ${maxBytes} bytes`);
     }
     return this.#transport.request(endpoint.method, endpoint.path, { body });
   }

@@ -12,13 +12,19 @@ export interface WriteEndpoint {
 export type WriteEndpointTable = Readonly<Record<string, Readonly<WriteEndpoint>>>;
 
 /**
- * The product's whole write surface (docs/DESIGN.md §5): exactly one entry. Adding an entry is a reviewed change
- * of this file, never configuration. Frozen at every level, and with a null prototype so no inherited key
+ * The product's whole write surface (docs/DESIGN.md §5): two symbols for the one pfrest endpoint
+ * `PATCH /api/v2/firewall/alias` — the description (apply false) and the entry lists (apply true), each with its
+ * own closed request shape (is-write-request-for.ts) and capability. Adding an entry is a reviewed change of
+ * this file, never configuration. Frozen at every level, and with a null prototype so no inherited key
  * (e.g. "toString") can ever look like a symbol.
  */
-export const WriteEndpoints: Readonly<{ FIREWALL_ALIAS_PATCH: Readonly<WriteEndpoint> }> = Object.freeze(
+export const WriteEndpoints: Readonly<{
+  FIREWALL_ALIAS_PATCH: Readonly<WriteEndpoint>;
+  FIREWALL_ALIAS_ENTRIES_PATCH: Readonly<WriteEndpoint>;
+}> = Object.freeze(
   Object.assign(Object.create(null) as object, {
     FIREWALL_ALIAS_PATCH: Object.freeze({ method: 'PATCH', path: '/api/v2/firewall/alias', verified: true } as const),
+    FIREWALL_ALIAS_ENTRIES_PATCH: Object.freeze({ method: 'PATCH', path: '/api/v2/firewall/alias', verified: true } as const),
   }),
 );
 

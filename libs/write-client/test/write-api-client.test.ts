@@ -18,6 +18,7 @@ import {
   WriteRefusedError,
   isWriteEndpointSymbol,
   isWriteRequestFor,
+  maxBodyBytesFor,
 } from '../src/index.js';
 import type { HttpMethod } from '../src/index.js';
 
@@ -34,9 +35,14 @@ async function refusal(promise: Promise<unknown>): Promise<WriteRefusedError> {
 }
 
 describe('WriteEndpoints', () => {
-  it('holds exactly one verified entry: PATCH /api/v2/firewall/alias', () => {
-    expect(Object.keys(WriteEndpoints)).toEqual(['FIREWALL_ALIAS_PATCH']);
+  it('holds exactly two verified symbols, both PATCH /api/v2/firewall/alias', () => {
+    expect(Object.keys(WriteEndpoints)).toEqual(['FIREWALL_ALIAS_PATCH', 'FIREWALL_ALIAS_ENTRIES_PATCH']);
     expect({ ...WriteEndpoints.FIREWALL_ALIAS_PATCH }).toEqual({ method: 'PATCH', path: '/api/v2/firewall/alias', verified: true });
+    expect({ ...WriteEndpoints.FIREWALL_ALIAS_ENTRIES_PATCH }).toEqual({
+      method: 'PATCH',
+      path: '/api/v2/firewall/alias',
+      verified: true,
+    });
     expect(Object.isFrozen(WriteEndpoints)).toBe(true);
     expect(Object.isFrozen(WriteEndpoints.FIREWALL_ALIAS_PATCH)).toBe(true);
   });
@@ -325,5 +331,53 @@ describe('WriteApiClient against the simulator (loopback HTTP)', () => {
     expect(envelope.data.descr).toBe('changed by test');
     expect(sim.control.counters()).toEqual({ 'PATCH /api/v2/firewall/alias': 1 });
     expect(sim.control.pendingSubsystems()).toContain('aliases');
+  });
+});
+
+describe('FIREWALL_ALIAS_ENTRIES_PATCH: its own closed shape {id, name, address[], detail[], apply: true}', () => {
+  const entries = Object.freeze({ id: 2, name: 'BLOCKLIST', address: ['203.0.113.7'], detail: ['blocked'], apply: true });
+
+  it('accepts exactly the entries shape and nothing of the description shape', () => {
+    expect(isWriteRequestFor('FIREWALL_ALIAS_ENTRIES_PATCH', entries)).toBe(true);
+    expect(isWriteRequestFor('FIREWALL_ALIAS_ENTRIES_PATCH', { ...entries, address: [], detail: [] })).toBe(true);
+    expect(isWriteRequestFor('FIREWALL_ALIAS_ENTRIES_PATCH', request)).toBe(false);
+    expect(isWriteRequestFor('FIREWALL_ALIAS_PATCH', entries)).toBe(false);
+    // The description shape is unchanged: apply stays false there.
+    expect(isWriteRequestFor('FIREWALL_ALIAS_PATCH', request)).toBe(true);
+  });
+
+  for (const [name, body] of [
+    ['apply: false', { ...entries, apply: false }],
+    ['an extra descr', { ...entries, descr: 'x' }],
+    ['misaligned lists', { ...entries, detail: [] }],
+    ['a non-string entry', { ...entries, address: [7], detail: ['x'] }],
+    ['a sparse list', { ...entries, address: new Array<string>(1), detail: ['x'] }],
+    ['a missing detail', { id: 2, name: 'BLOCKLIST', address: ['203.0.113.7'], apply: true }],
+  ] as const) {
+    it(`refuses ${name} before the network`, async () => {
+      expect(isWriteRequestFor('FIREWALL_ALIAS_ENTRIES_PATCH', body)).toBe(false);
+      const transport = new RecordingMockTransport({ replies: [OK] });
+      const error = await refusal(new WriteApiClient(transport).send('FIREWALL_ALIAS_ENTRIES_PATCH', 'PATCH', body));
+      expect(error.code).toBe('INVALID_REQUEST');
+      expect(transport.callCount).toBe(0);
+    });
+  }
+
+  it('sends the complete lists as canonical JSON to the alias path, larger than a description may be', async () => {
+    const transport = new RecordingMockTransport({ replies: [OK, OK] });
+    const client = new WriteApiClient(transport);
+    await client.send('FIREWALL_ALIAS_ENTRIES_PATCH', 'PATCH', entries);
+    expect(transport.calls[0]).toEqual({
+      index: 0,
+      method: 'PATCH',
+      path: '/api/v2/firewall/alias',
+      query: null,
+      body: '{"address":["203.0.113.7"],"apply":true,"detail":["blocked"],"id":2,"name":"BLOCKLIST"}',
+    });
+    const address = Array.from({ length: 2000 }, (_, i) => `10.${Math.floor(i / 250)}.${i % 250}.1`);
+    const big = { id: 2, name: 'BLOCKLIST', address, detail: address.map(() => 'entry'), apply: true };
+    expect(maxBodyBytesFor('FIREWALL_ALIAS_ENTRIES_PATCH')).toBeGreaterThan(MAX_WRITE_BODY_BYTES);
+    await client.send('FIREWALL_ALIAS_ENTRIES_PATCH', 'PATCH', big);
+    expect(Buffer.byteLength(transport.calls[1]?.body ?? '', 'utf8')).toBeGreaterThan(MAX_WRITE_BODY_BYTES);
   });
 });
