@@ -246,8 +246,14 @@ const noDynamicImport = {
   },
 };
 
-/** The closed alias PATCH body (docs/DESIGN.md §5): these keys exactly, `apply` the literal false. */
-const REQUEST_BODY_KEYS = Object.freeze(['apply', 'descr', 'id', 'name']);
+/**
+ * The closed alias PATCH bodies (docs/DESIGN.md §5), one per capability: the description's keys with `apply`
+ * the literal false, or the entry lists' keys with `apply` the literal true. Keys sorted.
+ */
+const REQUEST_BODIES = Object.freeze([
+  Object.freeze({ keys: Object.freeze(['apply', 'descr', 'id', 'name']), apply: false }),
+  Object.freeze({ keys: Object.freeze(['address', 'apply', 'detail', 'id', 'name']), apply: true }),
+]);
 
 function propertyKeyName(property) {
   if (property.type !== 'Property' || property.computed) return null;
@@ -259,10 +265,13 @@ function propertyKeyName(property) {
 const closedRequestBody = {
   meta: {
     type: 'problem',
-    docs: { description: 'an adapter request body (an object literal with `apply`) must be exactly {id, name, descr, apply: false}' },
+    docs: {
+      description:
+        'an adapter request body (an object literal with `apply`) must be exactly {id, name, descr, apply: false} or {id, name, address, detail, apply: true}',
+    },
     schema: [],
     messages: {
-      open: "adapters: a request body must be exactly {id, name, descr, apply: false} with plain keys (no spread, no computed key): `name` is the alias's unchanged name, so pfrest refuses a shifted `id` (FIELD_VALUE_CHANGED_WHEN_NOT_EDITABLE), and `apply` stays false (docs/DESIGN.md §5).",
+      open: "adapters: a request body must be exactly {id, name, descr, apply: false} (a description stays pending) or {id, name, address, detail, apply: true} (entries, applied) with plain keys (no spread, no computed key): `name` is the alias's unchanged name, so pfrest refuses a shifted `id` (FIELD_VALUE_CHANGED_WHEN_NOT_EDITABLE) (docs/DESIGN.md §5).",
     },
   },
   create(context) {
@@ -271,12 +280,16 @@ const closedRequestBody = {
         const names = node.properties.map(propertyKeyName);
         if (!names.includes('apply')) return;
         const apply = node.properties.find((p) => propertyKeyName(p) === 'apply');
-        const applyIsFalse = apply !== undefined && apply.value.type === 'Literal' && apply.value.value === false;
-        const exact =
-          names.every((n) => n !== null) &&
-          names.length === REQUEST_BODY_KEYS.length &&
-          [...names].sort().every((n, i) => n === REQUEST_BODY_KEYS[i]);
-        if (!exact || !applyIsFalse) context.report({ node, messageId: 'open' });
+        const applyValue = apply !== undefined && apply.value.type === 'Literal' ? apply.value.value : undefined;
+        const sorted = [...names].sort();
+        const closed = REQUEST_BODIES.some(
+          (body) =>
+            names.every((n) => n !== null) &&
+            sorted.length === body.keys.length &&
+            sorted.every((n, i) => n === body.keys[i]) &&
+            applyValue === body.apply,
+        );
+        if (!closed) context.report({ node, messageId: 'open' });
       },
     };
   },

@@ -13,7 +13,24 @@ export type AdapterInputCode =
   | 'NO_OP'
   | 'TARGET_MISMATCH'
   | 'BAD_LOCATOR'
-  | 'MALFORMED';
+  | 'MALFORMED'
+  // The entries capability's input rules (the input alone is wrong).
+  | 'TOO_MANY'
+  | 'DUPLICATE'
+  | 'NOT_LITERAL'
+  | 'NOT_CANONICAL'
+  | 'FORBIDDEN_CHARACTER'
+  // Its rules against the alias as read: input errors (the caller asked for what is already so) …
+  | 'ALREADY_PRESENT'
+  | 'NOT_PRESENT'
+  // … and refusals (the alias or the operator's bounds do not allow the change).
+  | 'CIDR_IN_HOST_ALIAS'
+  | 'NOT_CIDR'
+  | 'UNSUPPORTED_ALIAS'
+  | 'NOT_REFERENCED'
+  | 'PREFIX_TOO_BROAD'
+  | 'PROTECTED_NETWORK'
+  | 'TOO_LARGE';
 
 /** Why the authoritative read did not resolve exactly one acceptable target. Stable strings. */
 export type TargetResolutionCode =

@@ -43,3 +43,44 @@ export { ALIAS_DESCRIPTION_MAX_LENGTH, assertAliasDescription } from './assert-a
 export { ALIAS_NAME_MAX_LENGTH, assertAliasName } from './assert-alias-name.js';
 export { parseAliasPatchResponse } from './parse-alias-patch-response.js';
 export { ALIASES_PATH, readAliasTarget } from './read-alias-target.js';
+export {
+  ALIAS_ENTRIES_ROLLBACK_PLAN_VERSION,
+  ALIAS_ENTRIES_SEMANTICS_VERSION,
+  createAliasEntriesAdapter,
+} from './alias-entries-adapter.js';
+export type { AliasEntriesCapabilityAdapter, AliasEntriesReview, ResolvedAliasEntriesTarget } from './alias-entries-adapter.js';
+export {
+  DEFAULT_MAX_PREFIX_V4,
+  DEFAULT_MAX_PREFIX_V6,
+  checkAliasEntriesLimits,
+  checkEntriesChange,
+  expectedEntriesOf,
+} from './alias-entries-change.js';
+export type { AliasEntriesLimits } from './alias-entries-change.js';
+export {
+  ALIAS_ENTRIES_MAX_CHANGES,
+  ALIAS_ENTRIES_OPERATION,
+  ALIAS_ENTRY_DEFAULT_DETAIL,
+  ALIAS_ENTRY_DETAIL_MAX_LENGTH,
+  aliasEntriesIntentDigest,
+  aliasEntriesIntentOf,
+  assertEntryAddress,
+  assertEntryDetail,
+  parseAliasEntriesInput,
+  parseAliasEntriesIntent,
+} from './alias-entries-intent.js';
+export type { AliasEntriesInput, AliasEntriesIntent, AliasEntryAddition } from './alias-entries-intent.js';
+export { isAliasEntriesRequest, parseAliasEntriesResponse } from './alias-entries-request.js';
+export type { AliasEntriesRequest } from './alias-entries-request.js';
+export {
+  aliasEntriesFingerprint,
+  aliasEntriesIdentityDigest,
+  parseAliasEntriesTarget,
+  readAliasEntriesTarget,
+} from './alias-entries-target.js';
+export type { AliasEntriesTarget } from './alias-entries-target.js';
+export { isAliasEntriesRollbackVerified, isAliasEntriesVerified } from './alias-entries-verification.js';
+export { ALIAS_USAGE_REVIEW_RULES, FIREWALL_RULES_PATH, aliasUsageDigest, aliasUsageOf, isUsedByEnabledRule } from './alias-usage.js';
+export type { AliasRuleUse } from './alias-usage.js';
+export { entryKeyOf, formatIpLiteral, ipLiteralsOverlap, isNetworkAligned, parseIpLiteral } from './ip-literal.js';
+export type { IpLiteral } from './ip-literal.js';
