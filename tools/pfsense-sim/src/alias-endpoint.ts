@@ -165,7 +165,9 @@ export function handleAlias(req: AliasRequest): unknown {
   const serve = (index: number): unknown => (store.served(ALIASES_PATH) as unknown[])[index];
   // pfrest writes the config (one revision) before it applies; apply itself writes none.
   const commit = (next: readonly JsonObject[]): void => {
-    store.commit(ALIASES_PATH, next, wantsApply(params.apply) ? undefined : 'aliases');
+    // Every write marks `aliases` dirty; an `apply: true` request then reloads the filter, which clears it
+    // (unless the simulator's apply mode loses the reload).
+    store.commit(ALIASES_PATH, next, 'aliases');
     store.recordConfigWrite(req.author, ALIAS_CHANGE_NOTES[req.method] ?? 'Unknown', req.now);
     if (wantsApply(params.apply)) store.applyFirewall();
   };

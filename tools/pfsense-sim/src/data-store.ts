@@ -4,6 +4,7 @@
 import { appendRevision, REVISIONS_PATH, revisionFor, type RevisionAuthor } from './config-history.js';
 import { hideSecrets, type JsonObject } from './model-shaper.js';
 import { READ_PATHS } from './model-catalog.js';
+import { RULES_PATH, TABLES_PATH, deriveTables } from './pf-tables.js';
 import { readStateFile, writeStateFile } from './state-file.js';
 
 export const ALIASES_PATH = '/api/v2/firewall/aliases';
@@ -33,10 +34,21 @@ export function normaliseLoaded(path: string, value: unknown): unknown {
   });
 }
 
+/**
+ * How a filter reload behaves: `sync` (pending cleared and pf tables rebuilt, after `delayMs` when set — pfrest
+ * applies through an asynchronous dispatcher), `lost` (nothing happens: the change stays pending) or
+ * `stale-table` (pending cleared, the tables not rebuilt: config right, pf not).
+ */
+export interface ApplyMode {
+  readonly mode: 'sync' | 'lost' | 'stale-table';
+  readonly delayMs?: number;
+}
+
 export class DataStore {
   readonly #initial: ReadonlyMap<string, PathData>;
   #data = new Map<string, PathData>();
   #pending = new Set<string>();
+  #applyMode: ApplyMode = { mode: 'sync' };
   readonly #stateFile: string | undefined;
 
   constructor(initial: ReadonlyMap<string, PathData>, stateFile?: string) {
@@ -109,16 +121,43 @@ export class DataStore {
     this.#persist([]);
   }
 
-  /** Applies the firewall subsystems (pfrest's filter reload clears aliases, natconf, filter, shaper). */
+  setApplyMode(mode: ApplyMode): void {
+    this.#applyMode = Object.freeze({ ...mode });
+  }
+
+  /**
+   * Applies the firewall subsystems (pfrest's filter reload clears aliases, natconf, filter, shaper —
+   * Models/FirewallApply.inc) and rebuilds pf's tables from the aliases enabled rules use, as the apply mode says.
+   */
   applyFirewall(): void {
-    for (const s of ['aliases', 'natconf', 'filter', 'shaper']) this.#pending.delete(s);
-    this.#persist([]);
+    const { mode, delayMs } = this.#applyMode;
+    if (mode === 'lost') return;
+    const reload = (): void => {
+      for (const s of ['aliases', 'natconf', 'filter', 'shaper']) this.#pending.delete(s);
+      if (mode === 'sync') {
+        const tables = deriveTables(this.records(ALIASES_PATH), this.records(RULES_PATH), this.records(TABLES_PATH));
+        this.#data.set(TABLES_PATH, { verbatim: this.isVerbatim(TABLES_PATH), value: tables });
+      }
+      this.#persist([TABLES_PATH]);
+    };
+    if (delayMs !== undefined && delayMs > 0) setTimeout(reload, delayMs).unref();
+    else reload();
+  }
+
+  /** Changes fields of one stored record behind the API's back (a rule or entry edited by someone else). */
+  editRecord(path: string, index: number, fields: JsonObject): void {
+    const records = this.records(path);
+    if (!Number.isSafeInteger(index) || index < 0 || index >= records.length) throw new RangeError('editRecord: no such record');
+    records[index] = { ...records[index], ...structuredClone(fields) };
+    this.#data.set(path, { verbatim: this.isVerbatim(path), value: records });
+    this.#persist([path]);
   }
 
   /** Back to the data the simulator started with (seed and --data), dropping mutations. */
   reset(): void {
     this.#data = new Map(this.#initial);
     this.#pending.clear();
+    this.#applyMode = { mode: 'sync' };
     this.#persist([...this.#initial.keys()].filter((p) => p === ALIASES_PATH || p === REVISIONS_PATH));
   }
 

@@ -1,5 +1,6 @@
 // The in-process control surface (tests, the lab runner) and its HTTP twin under /__sim/ (loopback only).
-import type { DataStore } from './data-store.js';
+import type { ApplyMode, DataStore } from './data-store.js';
+import { z } from 'zod';
 import { FAULT_KINDS, faultSpecSchema, type FaultBook, type FaultSpec } from './fault-injection.js';
 import type { RequestCounters } from './request-counters.js';
 
@@ -17,6 +18,12 @@ export interface SimulatorControl {
   pendingSubsystems(): readonly string[];
   /** Restores the start data (seed and --data) and clears pending subsystems. */
   resetData(): void;
+  /** Marks a subsystem pending, as a change someone else staged would (e.g. `filter`). */
+  markPending(subsystem: string): void;
+  /** How the next filter reloads behave (`sync` by default; `lost`, `stale-table`, a delay). */
+  setApplyMode(mode: ApplyMode): void;
+  /** Edits one stored record without an API request (e.g. a rule flipped to pass, an entry added). */
+  editRecord(path: string, index: number, fields: Readonly<Record<string, unknown>>): void;
 }
 
 export function createControl(faults: FaultBook, counters: RequestCounters, store: DataStore): SimulatorControl {
@@ -29,6 +36,10 @@ export function createControl(faults: FaultBook, counters: RequestCounters, stor
     resetCounters: () => counters.reset(),
     pendingSubsystems: () => store.pendingSubsystems(),
     resetData: () => store.reset(),
+    markPending: (subsystem: string) => store.markPending(subsystem),
+    setApplyMode: (mode: ApplyMode) => store.setApplyMode(mode),
+    editRecord: (path: string, index: number, fields: Readonly<Record<string, unknown>>) =>
+      store.editRecord(path, index, fields as Record<string, never>),
   });
 }
 
@@ -47,6 +58,9 @@ export interface ControlResponse {
  *   GET    /__sim/kinds             → {kinds: {name: {applied, description}}}
  *   GET    /__sim/pending           → {pending_subsystems}
  *   POST   /__sim/reset             → restores start data
+ *   POST   /__sim/pending           body {subsystem} → {pending_subsystems}
+ *   POST   /__sim/apply-mode        body {mode, delayMs?} → {apply_mode}
+ *   POST   /__sim/records           body {path, index, fields} → {edited: true}
  */
 export function handleControl(
   control: SimulatorControl,
@@ -88,9 +102,55 @@ export function handleControl(
   }
   if (route === '/__sim/kinds' && method === 'GET') return { status: 200, body: { kinds: FAULT_KINDS } };
   if (route === '/__sim/pending' && method === 'GET') return { status: 200, body: { pending_subsystems: control.pendingSubsystems() } };
+  if (method === 'POST' && ['/__sim/pending', '/__sim/apply-mode', '/__sim/records'].includes(route)) {
+    return handleStateEdit(control, route, body);
+  }
   if (route === '/__sim/reset' && method === 'POST') {
     control.resetData();
     return { status: 200, body: { reset: true } };
   }
   return { status: 404, body: { error: 'unknown control route' } };
+}
+
+const stateEdits = {
+  '/__sim/pending': z.strictObject({ subsystem: z.enum(['aliases', 'natconf', 'filter', 'shaper']) }),
+  '/__sim/apply-mode': z.strictObject({
+    mode: z.enum(['sync', 'lost', 'stale-table']),
+    delayMs: z.number().int().min(0).max(600_000).optional(),
+  }),
+  '/__sim/records': z.strictObject({
+    path: z.string().startsWith('/api/v2/').max(300),
+    index: z.number().int().min(0),
+    fields: z.record(z.string(), z.unknown()),
+  }),
+} as const;
+
+/** The state-editing control routes (faults that are a state, not a reply: foreign pending, apply, an edit). */
+function handleStateEdit(control: SimulatorControl, route: string, body: Buffer): ControlResponse {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    return { status: 400, body: { error: 'body must be JSON' } };
+  }
+  if (route === '/__sim/pending') {
+    const p = stateEdits['/__sim/pending'].safeParse(json);
+    if (!p.success) return { status: 400, body: { error: 'body must be {subsystem}' } };
+    control.markPending(p.data.subsystem);
+    return { status: 200, body: { pending_subsystems: control.pendingSubsystems() } };
+  }
+  if (route === '/__sim/apply-mode') {
+    const p = stateEdits['/__sim/apply-mode'].safeParse(json);
+    if (!p.success) return { status: 400, body: { error: 'body must be {mode, delayMs?}' } };
+    control.setApplyMode(p.data);
+    return { status: 200, body: { apply_mode: p.data } };
+  }
+  const p = stateEdits['/__sim/records'].safeParse(json);
+  if (!p.success) return { status: 400, body: { error: 'body must be {path, index, fields}' } };
+  try {
+    control.editRecord(p.data.path, p.data.index, p.data.fields);
+  } catch {
+    return { status: 404, body: { error: 'no such record' } };
+  }
+  return { status: 200, body: { edited: true } };
 }
