@@ -12,13 +12,15 @@ import type { AliasEntriesRequest } from './alias-entries-request.js';
 import {
   aliasEntriesFingerprint,
   aliasEntriesIdentityDigest,
+  aliasEntriesSnapshotDigest,
+  aliasEntriesStateOf,
+  parseAliasEntriesState,
   parseAliasEntriesTarget,
   readAliasEntriesTarget,
 } from './alias-entries-target.js';
-import type { AliasEntriesTarget } from './alias-entries-target.js';
+import type { AliasEntriesState, AliasEntriesTarget } from './alias-entries-target.js';
 import { isAliasEntriesRollbackVerified, isAliasEntriesVerified } from './alias-entries-verification.js';
-import { aliasSnapshotDigest } from './alias-fingerprint.js';
-import { aliasSnapshotOf, parseAliasSnapshot } from './alias-target.js';
+import { aliasSnapshotOf } from './alias-target.js';
 import type { AliasSnapshot } from './alias-target.js';
 import { ALIAS_USAGE_REVIEW_RULES } from './alias-usage.js';
 import type { AliasRuleUse } from './alias-usage.js';
@@ -42,7 +44,7 @@ export type AliasEntriesCapabilityAdapter = CapabilityAdapter<
   AliasEntriesTarget,
   AliasIdentity,
   AliasEntriesIntent,
-  AliasSnapshot,
+  AliasEntriesState,
   AliasEntriesRequest,
   AliasEntriesInput,
   AliasEntriesReview
@@ -129,7 +131,7 @@ export function createAliasEntriesAdapter(limits: AliasEntriesLimits): AliasEntr
     identityDigest: aliasEntriesIdentityDigest,
     fingerprint: aliasEntriesFingerprint,
     transportLocator: (target: AliasEntriesTarget): number => parseAliasEntriesTarget(target).id,
-    snapshotOf: (target: AliasEntriesTarget): AliasSnapshot => aliasSnapshotOf(parseAliasEntriesTarget(target)),
+    snapshotOf: (target: AliasEntriesTarget): AliasEntriesState => aliasEntriesStateOf(parseAliasEntriesTarget(target)),
     resolveTransportTarget: (target: AliasEntriesTarget): ResolvedAliasEntriesTarget => {
       const t = parseAliasEntriesTarget(target);
       return Object.freeze({
@@ -140,7 +142,7 @@ export function createAliasEntriesAdapter(limits: AliasEntriesLimits): AliasEntr
     },
     parseIntent: (intent: unknown): AliasEntriesIntent => parseAliasEntriesIntent(intent),
     intentDigest: aliasEntriesIntentDigest,
-    snapshotDigest: aliasSnapshotDigest,
+    snapshotDigest: aliasEntriesSnapshotDigest,
 
     buildRequest: (intent: unknown, target: ResolvedTransportTarget<AliasIdentity>): AliasEntriesRequest => {
       const wanted = parseAliasEntriesIntent(intent);
@@ -156,7 +158,7 @@ export function createAliasEntriesAdapter(limits: AliasEntriesLimits): AliasEntr
     isSemanticallyVerified: isAliasEntriesVerified,
 
     buildRollbackRequest: (snapshot: unknown, target: ResolvedTransportTarget<AliasIdentity>): AliasEntriesRequest => {
-      const old = parseAliasSnapshot(snapshot);
+      const old = parseAliasEntriesState(snapshot);
       const resolved = parseResolvedIdentity(target);
       if (resolved.identity.alias_name !== old.name) {
         throw new AdapterInputError('TARGET_MISMATCH', 'target.identity', 'is not the alias the snapshot was taken of');

@@ -3,14 +3,23 @@ import { Capability } from '@pfsense-mcp/policy';
 import { AdapterInputError } from './adapter-error.js';
 import { parseAliasIdentity } from './alias-description-intent.js';
 import type { AliasIdentity } from './alias-description-intent.js';
-import { SNAPSHOT_CANONICAL_LIMITS, aliasSnapshotOf, parseAliasTarget } from './alias-target.js';
+import { SNAPSHOT_CANONICAL_LIMITS, aliasSnapshotOf, parseAliasSnapshot, parseAliasTarget } from './alias-target.js';
 import type { AliasSnapshot, AliasTarget } from './alias-target.js';
 import { FIREWALL_RULES_PATH, aliasUsageDigest, aliasUsageOf } from './alias-usage.js';
 import type { AliasRuleUse } from './alias-usage.js';
 import type { TargetReader } from './capability-adapter.js';
 import { readAliasTarget } from './read-alias-target.js';
 
-/** An alias as the entries capability reads it: the alias itself and the filter rules that reference it. */
+/**
+ * The semantic state of an alias for this capability — its five fields and the filter rules that reference it
+ * — which is both the rollback snapshot and what the fingerprint digests (the executor recomputes the
+ * precondition from the snapshot, so the snapshot must carry the usage too).
+ */
+export interface AliasEntriesState extends AliasSnapshot {
+  readonly usage: readonly AliasRuleUse[];
+}
+
+/** An alias as the entries capability reads it: the state plus the locator `id`. */
 export interface AliasEntriesTarget extends AliasTarget {
   readonly usage: readonly AliasRuleUse[];
 }
@@ -35,15 +44,30 @@ function parseUse(value: unknown, argument: string): AliasRuleUse {
   return v as unknown as AliasRuleUse;
 }
 
-/** Validates a target object (the alias's six fields plus `usage`) and returns a frozen copy. */
-export function parseAliasEntriesTarget(value: unknown, argument = 'target'): AliasEntriesTarget {
+function splitUsage(value: unknown, argument: string): { alias: Record<string, unknown>; usage: readonly AliasRuleUse[] } {
   if (value === null || typeof value !== 'object' || !Array.isArray((value as { usage?: unknown }).usage)) {
     throw new AdapterInputError('MISSING_FIELD', `${argument}.usage`, 'is required');
   }
   const { usage, ...alias } = value as { usage: unknown[] } & Record<string, unknown>;
-  const target = parseAliasTarget(alias, argument);
-  const uses = usage.map((u, i) => parseUse(u, `${argument}.usage[${i}]`));
-  return Object.freeze({ ...target, usage: Object.freeze(uses) });
+  return { alias, usage: Object.freeze(usage.map((u, i) => Object.freeze({ ...parseUse(u, `${argument}.usage[${i}]`) }))) };
+}
+
+/** Validates a target object (the alias's six fields plus `usage`) and returns a frozen copy. */
+export function parseAliasEntriesTarget(value: unknown, argument = 'target'): AliasEntriesTarget {
+  const { alias, usage } = splitUsage(value, argument);
+  return Object.freeze({ ...parseAliasTarget(alias, argument), usage });
+}
+
+/** Validates a state (the five alias fields plus `usage`, no id) and returns a frozen copy. */
+export function parseAliasEntriesState(value: unknown, argument = 'snapshot'): AliasEntriesState {
+  const { alias, usage } = splitUsage(value, argument);
+  return Object.freeze({ ...parseAliasSnapshot(alias, argument), usage });
+}
+
+/** The state of a target or of a state (the locator `id` dropped), validated closed. */
+export function aliasEntriesStateOf(value: unknown, argument = 'target'): AliasEntriesState {
+  const { alias, usage } = splitUsage(value, argument);
+  return Object.freeze({ ...aliasSnapshotOf(alias, argument), usage });
 }
 
 /**
@@ -62,9 +86,19 @@ export async function readAliasEntriesTarget(reader: TargetReader, identity: unk
  * so an entry edit or a rule flipped between review and send makes the contract stale.
  */
 export function aliasEntriesFingerprint(target: unknown): string {
-  const t = parseAliasEntriesTarget(target);
-  const snapshot: AliasSnapshot = aliasSnapshotOf(t);
-  return digest(DigestPurpose.TARGET_FINGERPRINT, { ...snapshot, usage_digest: aliasUsageDigest(t.usage) }, SNAPSHOT_CANONICAL_LIMITS);
+  const { usage, ...alias } = aliasEntriesStateOf(target);
+  const snapshot: AliasSnapshot = alias;
+  return digest(DigestPurpose.TARGET_FINGERPRINT, { ...snapshot, usage_digest: aliasUsageDigest(usage) }, SNAPSHOT_CANONICAL_LIMITS);
+}
+
+/** digest(SNAPSHOT, state): the rollback snapshot with the usage it was taken with. */
+export function aliasEntriesSnapshotDigest(snapshot: unknown): string {
+  const state = parseAliasEntriesState(snapshot);
+  return digest(
+    DigestPurpose.SNAPSHOT,
+    { ...state, usage: state.usage.map((u) => ({ ...u, interface: [...u.interface] })) },
+    SNAPSHOT_CANONICAL_LIMITS,
+  );
 }
 
 /** digest(TARGET_IDENTITY, {capability: ALIAS_ENTRIES_WRITE, alias_name}): the same alias, another capability. */

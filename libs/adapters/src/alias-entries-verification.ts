@@ -1,7 +1,6 @@
 import { expectedEntriesOf } from './alias-entries-change.js';
 import { parseAliasEntriesIntent } from './alias-entries-intent.js';
-import { parseAliasEntriesTarget } from './alias-entries-target.js';
-import { parseAliasSnapshot } from './alias-target.js';
+import { parseAliasEntriesState, parseAliasEntriesTarget } from './alias-entries-target.js';
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i]);
@@ -41,7 +40,7 @@ export function isAliasEntriesVerified(pre: unknown, post: unknown, intent: unkn
 /** Rollback post-condition: the fresh read equals the snapshot in all five semantic fields. */
 export function isAliasEntriesRollbackVerified(snapshot: unknown, postRollback: unknown): boolean {
   return verifiedOrFalse(() => {
-    const expected = parseAliasSnapshot(snapshot);
+    const expected = parseAliasEntriesState(snapshot);
     const after = parseAliasEntriesTarget(postRollback, 'postRollback');
     return (
       after.name === expected.name &&

@@ -75,10 +75,13 @@ export type { AliasEntriesRequest } from './alias-entries-request.js';
 export {
   aliasEntriesFingerprint,
   aliasEntriesIdentityDigest,
+  aliasEntriesSnapshotDigest,
+  aliasEntriesStateOf,
+  parseAliasEntriesState,
   parseAliasEntriesTarget,
   readAliasEntriesTarget,
 } from './alias-entries-target.js';
-export type { AliasEntriesTarget } from './alias-entries-target.js';
+export type { AliasEntriesState, AliasEntriesTarget } from './alias-entries-target.js';
 export { isAliasEntriesRollbackVerified, isAliasEntriesVerified } from './alias-entries-verification.js';
 export { ALIAS_USAGE_REVIEW_RULES, FIREWALL_RULES_PATH, aliasUsageDigest, aliasUsageOf, isUsedByEnabledRule } from './alias-usage.js';
 export type { AliasRuleUse } from './alias-usage.js';

@@ -18,6 +18,8 @@ export type ExecutorRefusalCode =
   | 'RATE_LIMITED'
   | 'TARGET_UNRESOLVED'
   | 'CONFIG_HISTORY_UNAVAILABLE'
+  | 'FOREIGN_PENDING'
+  | 'APPLY_STATUS_UNAVAILABLE'
   | 'STORE_FAILURE';
 
 export type ExecutorOperation = 'execute' | 'rollback' | 'observeReconciliationTarget';

@@ -17,6 +17,8 @@ import { configHistoryRecordOf } from './config-history.js';
 import type { ConfigHistoryEvidence, ConfigRevision } from './config-history.js';
 import { bindDescriptors, bindExecution, bindRollback, storedIdentity } from './contract-bindings.js';
 import { EffectKnowledge } from './effect-knowledge.js';
+import { DEFAULT_FILTER_VERIFICATION_DELAYS_MS, checkVerificationDelays, refuseIfPending } from './filter-apply.js';
+import { filterOutcome } from './filter-outcome.js';
 import { executionOutcome } from './execution-outcome.js';
 import type { ExecutionOutcome, ReconciliationObservation } from './execution-outcome.js';
 import { ExecutorRefusalError } from './executor-refusal-error.js';
@@ -42,6 +44,11 @@ export interface MutationExecutorOptions {
   readonly policy: MutationPolicy;
   /** Injected wall clock, UTC milliseconds (the same clock the store uses). */
   readonly clock: () => number;
+  /**
+   * The waits between the pf verification reads after a send that applies the filter (default
+   * DEFAULT_FILTER_VERIFICATION_DELAYS_MS; at most 30 s in all). Tests shorten it.
+   */
+  readonly filterVerificationDelaysMs?: readonly number[];
 }
 
 /** What execute is handed besides the contract id. */
@@ -83,6 +90,7 @@ export class MutationExecutor {
   readonly #readClient: RestApiClient;
   readonly #policy: MutationPolicy;
   readonly #clock: () => number;
+  readonly #filterDelays: readonly number[];
   readonly #reconciledAtStart: readonly ReconciledContract[];
 
   constructor(options: MutationExecutorOptions) {
@@ -104,6 +112,7 @@ export class MutationExecutor {
     this.#reader = Object.freeze({ readAllPages: (path: string) => readClient.readAllPages(path) });
     this.#policy = options.policy;
     this.#clock = options.clock;
+    this.#filterDelays = checkVerificationDelays(options.filterVerificationDelaysMs ?? DEFAULT_FILTER_VERIFICATION_DELAYS_MS);
     // A restarted process never serves a call against an unreconciled store (docs/DESIGN.md §3 "Owners and restart").
     this.#reconciledAtStart = this.#store.reconcileInterrupted();
     Object.freeze(this);
@@ -144,6 +153,7 @@ export class MutationExecutor {
     // 4. config-history capture BEFORE the transition: a failed capture is a plain refusal (nothing consumed,
     // retry works), never a FAILED forward. Then the anchor check and PREPARED → EXECUTING.
     const captured = await captureConfigHistory(this.#readClient, this.#store, op, contract);
+    await refuseIfPending(this.#readClient, this.#store, op, contract);
     refuseOnStoreError(op, contractId, () => this.#store.checkAnchor());
     const executing = refuseOnStoreError(op, contractId, () => this.#store.beginExecution(contractId, contract.state_version));
 
@@ -200,8 +210,9 @@ export class MutationExecutor {
 
     // 9. re-read: identity and locator must match, the adapter's post-condition must hold.
     let seal: VerifiedSeal;
+    let post: unknown;
     try {
-      const post = await readCheckedTarget(this.#reader, a, identity, executing, executing.lifecycle_locator);
+      post = await readCheckedTarget(this.#reader, a, identity, executing, executing.lifecycle_locator);
       if (a.fn.isSemanticallyVerified(pre, post, intent) !== true) throw new StepRefusal('NOT_VERIFIED');
       seal = sealOf(a, post);
     } catch (error) {
@@ -210,8 +221,11 @@ export class MutationExecutor {
         await corroborateConfigHistory(this.#readClient, captured),
       );
     }
-    // The history corroborates; it never decides (a verified re-read is the proof, whatever it shows).
+    // The history corroborates; it never decides (a verified re-read is the proof, whatever it shows) — except
+    // for a write that applies the filter, where pf itself must show the effect (filterOutcome).
     const history = await corroborateConfigHistory(this.#readClient, captured);
+    const inPf = await filterOutcome(this.#readClient, a, executing, post, history, this.#filterDelays);
+    if (inPf !== null) return ambiguous(inPf, history);
     return executionOutcome(
       'execute',
       this.#store.markExecutionVerified(id, v, seal, configHistoryRecordOf(history)),
@@ -246,6 +260,7 @@ export class MutationExecutor {
 
     // Captured before ROLLING_BACK: a failed capture must not turn into a terminal ROLLBACK_FAILED.
     const captured = await captureConfigHistory(this.#readClient, this.#store, op, contract);
+    await refuseIfPending(this.#readClient, this.#store, op, contract);
     refuseOnStoreError(op, contractId, () => this.#store.checkAnchor());
     const rollingBack = refuseOnStoreError(op, contractId, () => this.#store.beginRollback(contractId, contract.state_version));
     return this.#runRollback(rollingBack, a, identity, captured);
@@ -296,8 +311,9 @@ export class MutationExecutor {
       return ambiguous(sent.outcomeClass, await corroborateConfigHistory(this.#readClient, captured));
 
     let seal: VerifiedSeal;
+    let post: unknown;
     try {
-      const post = await readCheckedTarget(this.#reader, a, identity, rollingBack, locator);
+      post = await readCheckedTarget(this.#reader, a, identity, rollingBack, locator);
       if (a.fn.isRollbackVerified(snapshot, post) !== true) throw new StepRefusal('NOT_VERIFIED');
       seal = sealOf(a, post);
     } catch (error) {
@@ -307,6 +323,8 @@ export class MutationExecutor {
       );
     }
     const history = await corroborateConfigHistory(this.#readClient, captured);
+    const inPf = await filterOutcome(this.#readClient, a, rollingBack, post, history, this.#filterDelays);
+    if (inPf !== null) return ambiguous(inPf, history);
     return executionOutcome(
       'rollback',
       this.#store.markRollbackVerified(id, v, seal, configHistoryRecordOf(history)),

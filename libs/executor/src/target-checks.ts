@@ -3,7 +3,7 @@ import { canonicalize, isHex64 } from '@pfsense-mcp/canonical';
 import type { CanonicalValue } from '@pfsense-mcp/canonical';
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
 import type { VerifiedSeal } from '@pfsense-mcp/contract-store/executor';
-import { isWriteRequestFor } from '@pfsense-mcp/write-client';
+import { MAX_WRITE_LIST_LENGTH, isWriteRequestFor, maxBodyBytesFor } from '@pfsense-mcp/write-client';
 import type { CheckedAdapter } from './check-adapter.js';
 import { isPlainObject } from './is-plain-object.js';
 import { StepRefusal } from './step-refusal.js';
@@ -51,7 +51,8 @@ export function checkedRequest(a: CheckedAdapter, contract: RecoveryContract, re
   if (!isWriteRequestFor(contract.endpoint_symbol, request)) throw new StepRefusal('REQUEST_REFUSED');
   if (a.fn.isRequestModel(request) !== true) throw new StepRefusal('REQUEST_REFUSED');
   try {
-    canonicalize(request);
+    // The write client's own bounds for this endpoint (an alias's complete lists can be long).
+    canonicalize(request, { maxBytes: maxBodyBytesFor(contract.endpoint_symbol), maxArrayLength: MAX_WRITE_LIST_LENGTH });
   } catch {
     throw new StepRefusal('REQUEST_REFUSED');
   }

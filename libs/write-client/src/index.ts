@@ -3,7 +3,7 @@
 export { WriteEndpoints, isWriteEndpointSymbol } from './write-endpoints.js';
 export type { WriteEndpoint, WriteEndpointSymbol, WriteEndpointTable } from './write-endpoints.js';
 export { WriteApiClient, MAX_WRITE_BODY_BYTES } from './write-api-client.js';
-export { isWriteRequestFor, maxBodyBytesFor } from './is-write-request-for.js';
+export { MAX_WRITE_LIST_LENGTH, appliesFilter, isWriteRequestFor, maxBodyBytesFor } from './is-write-request-for.js';
 export type { WriteApiClientOptions } from './write-api-client.js';
 export { WriteRefusedError } from './write-refused-error.js';
 export type { WriteRefusedCode } from './write-refused-error.js';

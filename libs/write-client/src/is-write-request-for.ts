@@ -68,3 +68,12 @@ export function isWriteRequestFor(endpointSymbol: unknown, request: unknown): bo
 export function maxBodyBytesFor(endpointSymbol: string): number {
   return endpointSymbol === 'FIREWALL_ALIAS_ENTRIES_PATCH' ? 4 * 1024 * 1024 + 1024 : 16 * 1024;
 }
+
+/**
+ * Whether a write to this endpoint reloads the filter (`apply: true` in its closed shape): every pending change
+ * on the appliance is activated with it, so the executor checks that nothing is pending first and verifies
+ * the effect in pf after (docs/DESIGN.md §5).
+ */
+export function appliesFilter(endpointSymbol: unknown): boolean {
+  return endpointSymbol === 'FIREWALL_ALIAS_ENTRIES_PATCH';
+}
