@@ -13,7 +13,7 @@ import {
 } from '@pfsense-mcp/adapters';
 import type { AliasSnapshot } from '@pfsense-mcp/adapters';
 import { createHash } from 'node:crypto';
-import { ARTIFACT_CANONICAL_LIMITS, ArtifactKind, artifactDigestOf } from '@pfsense-mcp/authorization';
+import { ARTIFACT_CANONICAL_LIMITS, ArtifactKind, artifactDigestOf, isAliasEntriesChangeReview } from '@pfsense-mcp/authorization';
 import type { PendingRequest, PreparedExecutionIntentV1, RequestApplianceFacts } from '@pfsense-mcp/authorization';
 import { canonicalize } from '@pfsense-mcp/canonical';
 import { Capability } from '@pfsense-mcp/policy';
@@ -190,12 +190,12 @@ function intentRequestDigests(
     execution_intent: PreparedExecutionIntentV1;
     appliance_binding_digest: string;
     execution_intent_digest: string;
-    review: { new_description: string };
   },
   pre: AliasSnapshot,
+  newDescription: string,
 ): Record<string, string> {
   return {
-    ...checkIntent(q.execution_intent, pre, q.review.new_description),
+    ...checkIntent(q.execution_intent, pre, newDescription),
     appliance_binding: q.appliance_binding_digest,
     execution_intent: q.execution_intent_digest,
   };
@@ -208,6 +208,10 @@ function intentRequestDigests(
  */
 export function reviewPendingRequest(request: PendingRequest): RequestReview {
   const p = request.payload;
+  // An alias-entries request is not reviewed here: this review shows a description change only, and a
+  // request it cannot show in full is never shown as genuine.
+  if (isAliasEntriesChangeReview(p.review)) inconsistent('an alias entries request is not a description change');
+  const newDescription = p.review.new_description;
   const digest = artifactDigestOf(request);
   const pre = snapshotOf(p.review.pre_state, 'pre_state');
   const common = {
@@ -221,7 +225,7 @@ export function reviewPendingRequest(request: PendingRequest): RequestReview {
     alias: { name: pre.name, type: pre.type, address: pre.address, detail: pre.detail },
     members_digest: membersDigestOf(pre.address, pre.detail),
     old_description: pre.descr,
-    new_description: p.review.new_description,
+    new_description: newDescription,
   };
   switch (request.kind) {
     case ArtifactKind.AUTHORIZATION_REQUEST: {
@@ -231,14 +235,14 @@ export function reviewPendingRequest(request: PendingRequest): RequestReview {
         'authorization',
         { step_id: q.step_id, risk_class: q.risk_class, appliance: q.appliance },
         {
-          ...intentRequestDigests(q, pre),
+          ...intentRequestDigests(q, pre, newDescription),
           plan: q.plan_digest,
         },
       );
     }
     case ArtifactKind.CONFIRMATION_REQUEST: {
       const q = request.payload;
-      const digests = intentRequestDigests(q, pre);
+      const digests = intentRequestDigests(q, pre, newDescription);
       if (digests.intent !== q.intent_digest) inconsistent('intent digest does not match the intent');
       if (digests.precondition_fingerprint !== q.target_fingerprint) inconsistent('target fingerprint does not match the alias shown');
       return reviewOf(common, 'confirmation', { contract_id: q.contract_id, appliance: q.appliance }, digests);
@@ -246,7 +250,7 @@ export function reviewPendingRequest(request: PendingRequest): RequestReview {
     case ArtifactKind.RECONCILIATION_REQUEST: {
       const q = request.payload;
       let observedDescr: string | null = null;
-      const digests: Record<string, string> = { ...checkContractFacts(q, pre, q.review.new_description) };
+      const digests: Record<string, string> = { ...checkContractFacts(q, pre, newDescription) };
       if (q.observed_state !== null) {
         const seen = snapshotOf(q.observed_state, 'observed_state');
         if (seen.name !== pre.name) inconsistent('observed alias is another alias');
@@ -276,7 +280,7 @@ export function reviewPendingRequest(request: PendingRequest): RequestReview {
         common,
         'release',
         { contract_id: q.contract_id, state_version: q.state_version, appliance: q.appliance },
-        checkContractFacts(q, pre, q.review.new_description),
+        checkContractFacts(q, pre, newDescription),
       );
     }
   }

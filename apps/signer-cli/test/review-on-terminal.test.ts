@@ -237,7 +237,7 @@ describe.skipIf(!hasTmux)('signing on a real 80-column terminal', { timeout: 90_
       `${prefix}\n`,
     );
     expectNoTerminalWrap(screen);
-    expect(descriptionsOnScreen(screen.rows).new).toBe(req.payload.review.new_description);
+    expect(descriptionsOnScreen(screen.rows).new).toBe((req.payload.review as { new_description: string }).new_description);
     expect(screen.rows.some((r) => r.includes(`Type the code ${prefix}: `))).toBe(true);
     expect(screen.rows.some((r) => r.startsWith('signed pfsense-mcp/plan-authorization v2'))).toBe(true);
     expect(filesIn(out)).toHaveLength(1);

@@ -10,6 +10,7 @@ import type { AliasEntriesInput, AliasEntriesIntent, AliasEntryAddition } from '
 import { createAliasEntriesRequest, isAliasEntriesRequest, parseAliasEntriesResponse } from './alias-entries-request.js';
 import type { AliasEntriesRequest } from './alias-entries-request.js';
 import {
+  aliasEntriesBeforeDigest,
   aliasEntriesFingerprint,
   aliasEntriesIdentityDigest,
   aliasEntriesSnapshotDigest,
@@ -20,10 +21,6 @@ import {
 } from './alias-entries-target.js';
 import type { AliasEntriesState, AliasEntriesTarget } from './alias-entries-target.js';
 import { isAliasEntriesRollbackVerified, isAliasEntriesVerified } from './alias-entries-verification.js';
-import { aliasSnapshotOf } from './alias-target.js';
-import type { AliasSnapshot } from './alias-target.js';
-import { ALIAS_USAGE_REVIEW_RULES } from './alias-usage.js';
-import type { AliasRuleUse } from './alias-usage.js';
 import type { CapabilityAdapter, ResolvedTransportTarget } from './capability-adapter.js';
 import { parseClosedObject } from './parse-closed-object.js';
 
@@ -32,12 +29,15 @@ export const ALIAS_ENTRIES_SEMANTICS_VERSION = 'firewall-alias-entries/v1';
 /** Rollback policy identifier: the pre-state lists written back, applied, only with a signed authorization. */
 export const ALIAS_ENTRIES_ROLLBACK_PLAN_VERSION = 'firewall-alias-entries-rollback/v1';
 
-/** What the operator reviews: the alias now, the change, and where the alias is used (at most 10 rules, and their count). */
+/**
+ * What the operator reviews: the alias now with every rule that uses it (the complete state, so the signer
+ * recomputes the fingerprint from it; the signer shows at most ALIAS_USAGE_REVIEW_RULES rules and their count)
+ * and the change.
+ */
 export interface AliasEntriesReview {
-  readonly pre_state: AliasSnapshot;
+  readonly pre_state: AliasEntriesState;
   readonly add: readonly AliasEntryAddition[];
   readonly remove: readonly string[];
-  readonly usage: { readonly rules: readonly AliasRuleUse[]; readonly count: number };
 }
 
 export type AliasEntriesCapabilityAdapter = CapabilityAdapter<
@@ -115,15 +115,11 @@ export function createAliasEntriesAdapter(limits: AliasEntriesLimits): AliasEntr
     identityOfIntent: (intent: AliasEntriesIntent): AliasIdentity => parseAliasEntriesIntent(intent).raw_target_hint,
     normalizeIntent,
     reviewOf: (target: AliasEntriesTarget, intent: AliasEntriesIntent): AliasEntriesReview => {
-      const t = parseAliasEntriesTarget(target);
       const i = parseAliasEntriesIntent(intent);
-      return Object.freeze({
-        pre_state: aliasSnapshotOf(t),
-        add: i.add,
-        remove: i.remove,
-        usage: Object.freeze({ rules: Object.freeze(t.usage.slice(0, ALIAS_USAGE_REVIEW_RULES)), count: t.usage.length }),
-      });
+      return Object.freeze({ pre_state: aliasEntriesStateOf(parseAliasEntriesTarget(target)), add: i.add, remove: i.remove });
     },
+
+    operationBasisOf: (target: AliasEntriesTarget): object => Object.freeze({ entries_before: aliasEntriesBeforeDigest(target) }),
 
     readTarget: readAliasEntriesTarget,
     naturalIdentity: (hint: unknown): AliasIdentity => parseAliasIdentity(hint, 'raw_target_hint'),

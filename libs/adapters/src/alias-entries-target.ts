@@ -106,3 +106,12 @@ export function aliasEntriesIdentityDigest(identity: unknown): string {
   const { alias_name }: AliasIdentity = parseAliasIdentity(identity, 'identity');
   return digest(DigestPurpose.TARGET_IDENTITY, { capability: Capability.ALIAS_ENTRIES_WRITE, alias_name });
 }
+
+/**
+ * The digest of the alias's entry lists before a change, which names the operation with the input (the
+ * coordinator's `operationBasisOf`): the same block asked again after it was applied is a new operation.
+ */
+export function aliasEntriesBeforeDigest(target: unknown): string {
+  const { address, detail } = aliasEntriesStateOf(target);
+  return digest(DigestPurpose.SNAPSHOT, { entries_before: { address: [...address], detail: [...detail] } }, SNAPSHOT_CANONICAL_LIMITS);
+}

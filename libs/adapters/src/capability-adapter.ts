@@ -60,6 +60,11 @@ export interface CapabilityAdapter<TTarget, TIdentity, TIntent, TSnapshot, TRequ
   normalizeIntent(input: TInput, current: TTarget): TIntent;
   /** What the operator reviews and signs over: the target's pre-state and the requested change. */
   reviewOf(target: TTarget, intent: TIntent): TReview;
+  /**
+   * Optional: what of the target's state, besides the input, names the operation (the alias entries: a digest of
+   * the entries before the change, so the same change asked again after it was applied is a new operation).
+   */
+  operationBasisOf?(target: TTarget): object;
 
   /** The authoritative read of exactly one target; throws on zero, several or a malformed target. */
   readTarget(reader: TargetReader, identity: unknown): Promise<TTarget>;

@@ -73,6 +73,7 @@ export type { AliasEntriesInput, AliasEntriesIntent, AliasEntryAddition } from '
 export { isAliasEntriesRequest, parseAliasEntriesResponse } from './alias-entries-request.js';
 export type { AliasEntriesRequest } from './alias-entries-request.js';
 export {
+  aliasEntriesBeforeDigest,
   aliasEntriesFingerprint,
   aliasEntriesIdentityDigest,
   aliasEntriesSnapshotDigest,

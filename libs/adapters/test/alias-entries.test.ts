@@ -259,14 +259,13 @@ describe('the request, the response and the post-conditions', () => {
     expect(A.isRollbackVerified(snapshot, post)).toBe(false);
   });
 
-  it('reviews the pre-state, the change and at most ten referencing rules with their count', async () => {
+  it('reviews the complete state (every referencing rule, so the fingerprint is recomputable) and the change', async () => {
     const many = Array.from({ length: 12 }, (_, i) => rule(200 + i, i % 2 === 0 ? 'block' : 'pass', 'BLOCKLIST'));
     const t = await target('BLOCKLIST', ALIASES, many);
     const intent = A.intentOfInput(A.parseInput({ alias_name: 'BLOCKLIST', add: [{ address: '203.0.113.7/32' }] }));
     const review = A.reviewOf(t, intent);
-    expect(review.usage.count).toBe(12);
-    expect(review.usage.rules).toHaveLength(10);
-    expect(review.usage.rules[1]).toEqual({
+    expect(review.pre_state.usage).toHaveLength(12);
+    expect(review.pre_state.usage[1]).toEqual({
       tracker: '201',
       action: 'pass',
       interface: ['wan'],
@@ -275,6 +274,8 @@ describe('the request, the response and the post-conditions', () => {
       descr: 'rule 201',
     });
     expect(review.pre_state.address).toEqual(['198.51.100.128/25', '192.0.2.0/24']);
+    expect(A.fingerprint(review.pre_state)).toBe(A.fingerprint(t));
+    expect(review.add).toEqual(intent.add);
   });
 
   it('is a frozen object of the port', () => {

@@ -42,14 +42,15 @@ export const canonicalObjectSchema = z.custom<Readonly<Record<string, unknown>>>
  * §5), within the size bounds (at most MAX_ALIAS_MEMBERS members, MAX_ALIAS_STATE_BYTES of canonical JSON).
  * Structure only; the signer checks semantics and recomputes the fingerprint with the adapter.
  */
+const aliasStateShape = {
+  name: wellFormed(256),
+  type: wellFormed(64),
+  descr: wellFormed(8192),
+  address: z.array(wellFormed(1024)).max(MAX_ALIAS_MEMBERS),
+  detail: z.array(wellFormed(1024)).max(MAX_ALIAS_MEMBERS),
+};
 export const aliasStateSchema = z
-  .strictObject({
-    name: wellFormed(256),
-    type: wellFormed(64),
-    descr: wellFormed(8192),
-    address: z.array(wellFormed(1024)).max(MAX_ALIAS_MEMBERS),
-    detail: z.array(wellFormed(1024)).max(MAX_ALIAS_MEMBERS),
-  })
+  .strictObject(aliasStateShape)
   .refine(aliasStateWithinBounds, { message: 'is larger than an alias state may be' });
 export interface AliasState {
   readonly name: string;
@@ -67,6 +68,59 @@ export const aliasChangeReviewSchema = z.strictObject({
 export interface AliasChangeReview {
   readonly pre_state: AliasState;
   readonly new_description: string;
+}
+
+/** Most filter rules an entries review lists as using the alias (every one: the fingerprint binds them all). */
+export const MAX_ALIAS_RULE_USES = 4096;
+
+/** One filter rule that uses the alias, as the entries adapter reads it (docs/DESIGN.md §5). */
+export interface AliasRuleUseState {
+  readonly tracker: string;
+  readonly action: string;
+  readonly interface: readonly string[];
+  readonly direction: string;
+  readonly disabled: boolean;
+  readonly descr: string;
+}
+const ruleUseSchema = z.strictObject({
+  tracker: wellFormed(64),
+  action: z.enum(['pass', 'block', 'reject']),
+  interface: z.array(wellFormed(64)).max(256),
+  direction: wellFormed(16),
+  disabled: z.boolean(),
+  descr: wellFormed(4096),
+});
+
+/** The state of an alias for the entries capability: the alias state plus every rule that uses it. */
+export const aliasEntriesStateSchema = z
+  .strictObject({ ...aliasStateShape, usage: z.array(ruleUseSchema).max(MAX_ALIAS_RULE_USES) })
+  .refine(aliasStateWithinBounds, { message: 'is larger than an alias state may be' });
+export interface AliasEntriesStateFormat extends AliasState {
+  readonly usage: readonly AliasRuleUseState[];
+}
+
+/** What a human reviews for an entries change: the alias and its usage now, the entries added and removed. */
+export const aliasEntriesReviewSchema = z.strictObject({
+  pre_state: aliasEntriesStateSchema,
+  add: z.array(z.strictObject({ address: wellFormed(64), detail: wellFormed(1024) })).max(64),
+  remove: z.array(wellFormed(64)).max(64),
+});
+export interface AliasEntriesChangeReview {
+  readonly pre_state: AliasEntriesStateFormat;
+  readonly add: readonly { readonly address: string; readonly detail: string }[];
+  readonly remove: readonly string[];
+}
+
+/** Any capability's review (the request formats carry one of these). */
+export const writeReviewSchema = z.union([aliasChangeReviewSchema, aliasEntriesReviewSchema]);
+export type WriteReview = AliasChangeReview | AliasEntriesChangeReview;
+/** Any capability's state (an observed state in a reconciliation request). */
+export const writeStateSchema = z.union([aliasStateSchema, aliasEntriesStateSchema]);
+export type WriteState = AliasState | AliasEntriesStateFormat;
+
+/** True for an entries review (it has `add`), false for a description review. */
+export function isAliasEntriesChangeReview(review: WriteReview): review is AliasEntriesChangeReview {
+  return Object.prototype.hasOwnProperty.call(review, 'add');
 }
 
 export const proofSchema = z.strictObject({ signature: signatureHexSchema });

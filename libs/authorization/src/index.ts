@@ -19,7 +19,18 @@ export {
 } from './artifact-limits.js';
 export type { Artifact, ArtifactOfKind, PendingRequest, SignedArtifact } from './artifact.js';
 export { checkAliasStateBounds } from './alias-state-bounds.js';
-export type { AliasChangeReview, AliasState, Proof, RiskClass } from './field-schemas.js';
+export type {
+  AliasChangeReview,
+  AliasEntriesChangeReview,
+  AliasEntriesStateFormat,
+  AliasRuleUseState,
+  AliasState,
+  Proof,
+  RiskClass,
+  WriteReview,
+  WriteState,
+} from './field-schemas.js';
+export { MAX_ALIAS_RULE_USES, isAliasEntriesChangeReview } from './field-schemas.js';
 export type { SignatureFields } from './signed-document-schema.js';
 export { artifactDigestOf, keyIdOfSigningKey, signingDigestBytes } from './signing-message.js';
 export type { SigningKey } from './signing-message.js';

@@ -5,8 +5,8 @@ import type { ApplianceBinding } from './appliance-binding.js';
 import { ArtifactKind } from './artifact-kind.js';
 import { ArtifactVerificationError } from './artifact-verification-error.js';
 import { assertObject } from '@pfsense-mcp/foundation';
-import { aliasChangeReviewSchema, hex64Schema, riskClassSchema, safeTokenSchema } from './field-schemas.js';
-import type { AliasChangeReview, Proof, RiskClass } from './field-schemas.js';
+import { writeReviewSchema, hex64Schema, riskClassSchema, safeTokenSchema } from './field-schemas.js';
+import type { WriteReview, Proof, RiskClass } from './field-schemas.js';
 import { checkIntentApplianceFacts, intentApplianceFacts } from './intent-appliance-facts.js';
 import { planDigestOf } from './plan-digest.js';
 import { executionIntentDigest, preparedExecutionIntentSchema } from './prepared-execution-intent.js';
@@ -26,7 +26,7 @@ export interface PendingAuthorizationRequestPayload extends SignatureFields {
   readonly appliance: ApplianceBinding;
   readonly appliance_binding_digest: string;
   /** Full pre-state and the requested description, so the signer can show and recompute everything. */
-  readonly review: AliasChangeReview;
+  readonly review: WriteReview;
 }
 
 /** Written by the server to its outbox, signed with its own `server-request` key; never an authorization. */
@@ -48,7 +48,7 @@ export const pendingAuthorizationRequestSchema = signedDocumentSchema(
     execution_intent_digest: hex64Schema,
     appliance: applianceBindingSchema,
     appliance_binding_digest: hex64Schema,
-    review: aliasChangeReviewSchema,
+    review: writeReviewSchema,
     ...signatureFieldsShape,
   }),
 );
@@ -59,7 +59,7 @@ export interface PendingAuthorizationRequestInput {
   readonly riskClass: RiskClass;
   readonly executionIntent: PreparedExecutionIntentV1;
   readonly appliance: ApplianceBinding;
-  readonly review: AliasChangeReview;
+  readonly review: WriteReview;
   /** Integer UTC ms (the server's clock). */
   readonly issuedAt: number;
   /** Requested expiry of the authorization, integer UTC ms; the request itself is void after it too. */

@@ -5,8 +5,8 @@ import type { ApplianceBinding } from './appliance-binding.js';
 import { ArtifactKind } from './artifact-kind.js';
 import { ArtifactVerificationError } from './artifact-verification-error.js';
 import { assertObject } from '@pfsense-mcp/foundation';
-import { aliasChangeReviewSchema, hex64Schema, safeTokenSchema } from './field-schemas.js';
-import type { AliasChangeReview, Proof } from './field-schemas.js';
+import { writeReviewSchema, hex64Schema, safeTokenSchema } from './field-schemas.js';
+import type { WriteReview, Proof } from './field-schemas.js';
 import { checkIntentApplianceFacts, intentApplianceFacts } from './intent-appliance-facts.js';
 import { executionIntentDigest, preparedExecutionIntentSchema } from './prepared-execution-intent.js';
 import type { PreparedExecutionIntentV1 } from './prepared-execution-intent.js';
@@ -27,7 +27,7 @@ export interface PendingConfirmationRequestPayload extends SignatureFields {
   readonly execution_intent: PreparedExecutionIntentV1;
   readonly appliance: ApplianceBinding;
   readonly appliance_binding_digest: string;
-  readonly review: AliasChangeReview;
+  readonly review: WriteReview;
 }
 
 /** Written by the server once a contract is PREPARED; names the contract the operator confirms. */
@@ -49,7 +49,7 @@ export const pendingConfirmationRequestSchema = signedDocumentSchema(
     execution_intent: preparedExecutionIntentSchema,
     appliance: applianceBindingSchema,
     appliance_binding_digest: hex64Schema,
-    review: aliasChangeReviewSchema,
+    review: writeReviewSchema,
     ...signatureFieldsShape,
   }),
 );
@@ -63,7 +63,7 @@ export interface PendingConfirmationRequestInput {
   readonly targetFingerprint: string;
   readonly executionIntent: PreparedExecutionIntentV1;
   readonly appliance: ApplianceBinding;
-  readonly review: AliasChangeReview;
+  readonly review: WriteReview;
   readonly issuedAt: number;
   /** Confirmation expiry (must not outlive the contract), integer UTC ms. */
   readonly expiresAt: number;

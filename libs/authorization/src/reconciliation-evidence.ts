@@ -4,15 +4,8 @@ import { z } from 'zod';
 import type { ApplianceBinding } from './appliance-binding.js';
 import { ArtifactKind } from './artifact-kind.js';
 import { assertObject } from '@pfsense-mcp/foundation';
-import {
-  aliasChangeReviewSchema,
-  aliasStateSchema,
-  hex64Schema,
-  locatorSchema,
-  safeTokenSchema,
-  stateVersionSchema,
-} from './field-schemas.js';
-import type { AliasChangeReview, AliasState, Proof } from './field-schemas.js';
+import { writeReviewSchema, writeStateSchema, hex64Schema, locatorSchema, safeTokenSchema, stateVersionSchema } from './field-schemas.js';
+import type { WriteReview, WriteState, Proof } from './field-schemas.js';
 import { requestApplianceFacts, requestApplianceFactsShape } from './request-appliance-facts.js';
 import type { RequestApplianceFacts } from './request-appliance-facts.js';
 import type { SigningKey } from './signing-message.js';
@@ -52,8 +45,8 @@ export interface PendingReconciliationRequestV1Payload extends SignatureFields, 
   readonly observed_fingerprint: string | null;
   readonly observed_locator: number;
   /** The observed alias itself (for review and recomputation), null with a null fingerprint. */
-  readonly observed_state: AliasState | null;
-  readonly review: AliasChangeReview;
+  readonly observed_state: WriteState | null;
+  readonly review: WriteReview;
 }
 
 /** v2: v1 plus what pfSense's config history showed after the send (null: nothing was recorded). */
@@ -86,8 +79,8 @@ const v1PayloadShape = {
   origin: originSchema,
   observed_fingerprint: hex64Schema.nullable(),
   observed_locator: locatorSchema,
-  observed_state: aliasStateSchema.nullable(),
-  review: aliasChangeReviewSchema,
+  observed_state: writeStateSchema.nullable(),
+  review: writeReviewSchema,
   ...requestApplianceFactsShape,
   ...signatureFieldsShape,
 };
@@ -117,8 +110,8 @@ export interface PendingReconciliationRequestInput {
   readonly origin: ReconciliationOrigin;
   readonly observedFingerprint: string | null;
   readonly observedLocator: number;
-  readonly observedState: AliasState | null;
-  readonly review: AliasChangeReview;
+  readonly observedState: WriteState | null;
+  readonly review: WriteReview;
   /** The config-history corroboration recorded with the send (null when none was recorded). */
   readonly configHistory: ConfigHistoryCorroboration | null;
   /** The appliance the contract is bound to (its digest is in the contract's execution intent). */

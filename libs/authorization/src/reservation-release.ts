@@ -4,8 +4,8 @@ import { z } from 'zod';
 import type { ApplianceBinding } from './appliance-binding.js';
 import { ArtifactKind } from './artifact-kind.js';
 import { assertObject } from '@pfsense-mcp/foundation';
-import { aliasChangeReviewSchema, safeTokenSchema, stateVersionSchema } from './field-schemas.js';
-import type { AliasChangeReview, Proof } from './field-schemas.js';
+import { writeReviewSchema, safeTokenSchema, stateVersionSchema } from './field-schemas.js';
+import type { WriteReview, Proof } from './field-schemas.js';
 import { requestApplianceFacts, requestApplianceFactsShape } from './request-appliance-facts.js';
 import type { RequestApplianceFacts } from './request-appliance-facts.js';
 import type { SigningKey } from './signing-message.js';
@@ -19,7 +19,7 @@ export interface PendingReleaseRequestPayload extends SignatureFields, RequestAp
   readonly contract_id: string;
   readonly operation_id: string;
   readonly state_version: number;
-  readonly review: AliasChangeReview;
+  readonly review: WriteReview;
 }
 
 /** Asks the operator to release the target reservation a ROLLBACK_FAILED contract still holds. */
@@ -36,7 +36,7 @@ export const pendingReleaseRequestSchema = signedDocumentSchema(
     contract_id: safeTokenSchema,
     operation_id: safeTokenSchema,
     state_version: stateVersionSchema,
-    review: aliasChangeReviewSchema,
+    review: writeReviewSchema,
     ...requestApplianceFactsShape,
     ...signatureFieldsShape,
   }),
@@ -46,7 +46,7 @@ export interface PendingReleaseRequestInput {
   readonly contractId: string;
   readonly operationId: string;
   readonly stateVersion: number;
-  readonly review: AliasChangeReview;
+  readonly review: WriteReview;
   /** The appliance the contract is bound to (its digest is in the contract's execution intent). */
   readonly appliance: ApplianceBinding;
   /** The contract's target_fingerprint, as stored. */

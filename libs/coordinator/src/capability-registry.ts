@@ -1,5 +1,5 @@
 import type { CapabilityAdapter } from '@pfsense-mcp/adapters';
-import type { AliasChangeReview, AliasState } from '@pfsense-mcp/authorization';
+import type { WriteReview, WriteState } from '@pfsense-mcp/authorization';
 
 /**
  * A capability as the coordinator drives it: the adapters' CapabilityAdapter port (docs/DESIGN.md §4), with
@@ -7,7 +7,7 @@ import type { AliasChangeReview, AliasState } from '@pfsense-mcp/authorization';
  * state and review: the one format the signer shows today). Targets, identities and intents stay opaque here:
  * only the adapter's own functions look inside them.
  */
-export type WriteCapability = CapabilityAdapter<unknown, unknown, unknown, AliasState, object, object, AliasChangeReview>;
+export type WriteCapability = CapabilityAdapter<unknown, unknown, unknown, WriteState, object, object, WriteReview>;
 
 /**
  * The closed, frozen set of capabilities one composition root builds the write path with (docs/DESIGN.md §6):

@@ -90,6 +90,8 @@ export interface AuthorizeAndCreateRequest {
    * intent rebuilt from it. Its ApplianceIdentityError NO_APPLIANCE_ID is ANOMALY, any other failure STALE.
    */
   readonly fresh: () => Promise<FreshRead>;
+  /** What besides the input names the operation (the adapter's `operationBasisOf` of the driver's read), if any. */
+  readonly operationBasis?: object;
 }
 
 const DEFAULT_CONTRACT_LIFETIME_MS = 60 * 60 * 1000;
@@ -208,7 +210,7 @@ export class Gatekeeper {
       const { adapter: a, intent } = gate('ANOMALY', RefusalGate.BINDING, () => intentPartsOf(this.#capabilities, prepared));
       const intentDigest = gate('ANOMALY', RefusalGate.BINDING, () => executionIntentDigest(prepared));
       operationId = gate('ANOMALY', RefusalGate.BINDING, () =>
-        operationIdOf(prepared.payload.appliance_binding_digest, a.inputOfIntent(intent)),
+        operationIdOf(prepared.payload.appliance_binding_digest, { ...a.inputOfIntent(intent), ...(request.operationBasis ?? {}) }),
       );
       const planDigest = planDigestOf({ operationId, steps: [{ step_id: stepId, execution_intent_digest: intentDigest }] });
 

@@ -1,6 +1,6 @@
 import { TargetResolutionError } from '@pfsense-mcp/adapters';
 import { ArtifactKind, applianceBindingDigest, executionIntentDigest, planDigestOf } from '@pfsense-mcp/authorization';
-import type { AliasChangeReview, ApplianceBinding, Artifact, PreparedExecutionIntentV1 } from '@pfsense-mcp/authorization';
+import type { WriteReview, ApplianceBinding, Artifact, PreparedExecutionIntentV1 } from '@pfsense-mcp/authorization';
 import { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
 import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
@@ -15,7 +15,6 @@ import { changeResult } from './change-result.js';
 import type { ChangeResult } from './change-result.js';
 import { checkChangeInput } from './check-change-input.js';
 import { CoordinatorInputError } from './coordinator-input-error.js';
-import { CoordinatorRefusedError } from './coordinator-refused-error.js';
 import { buildExecutionIntent } from './execution-intent.js';
 import { Gatekeeper } from './gatekeeper.js';
 import type { OperationDriverOptions } from './operation-driver-options.js';
@@ -24,7 +23,9 @@ import { InboxIndex } from './inbox-index.js';
 import type { InboxEntry } from './inbox-index.js';
 import type { InboxWant } from './inbox-artifact-name.js';
 import { allContracts, contractsOfOperation } from './operation-contracts.js';
+import { operationBasisOf } from './operation-basis.js';
 import { attemptStepId, operationIdOf } from './operation-id.js';
+import { normalizedIntentOf } from './normalized-intent-of.js';
 import { OperationStatus, isClosed, statusOfContract } from './operation-outcome.js';
 import { reconciliationRequestName } from './pending-request-names.js';
 import { PendingRequestOutbox } from './pending-request-outbox.js';
@@ -56,6 +57,8 @@ interface OperationCall {
   readonly binding: ApplianceBinding;
   readonly bindingDigest: string;
   readonly operationId: string;
+  /** What besides the input names the operation (operationBasisOf). */
+  readonly basis: object;
   /** The contract the store committed in this call, latest first: the answer when a later step fails. */
   committed: RecoveryContract | null;
 }
@@ -196,7 +199,15 @@ export class OperationDriver implements WriteFacade {
       return changeResult(OperationStatus.REFUSED, null);
     }
     const bindingDigest = applianceBindingDigest(binding);
-    const operationId = operationIdOf(bindingDigest, checked);
+    let basis: object;
+    try {
+      basis = await operationBasisOf(adapter, this.#readClient, checked);
+    } catch (e) {
+      if (e instanceof CoordinatorInputError) throw e;
+      this.#refusals.refuse('STALE', RefusalGate.FRESHNESS);
+      return changeResult(OperationStatus.REFUSED, null);
+    }
+    const operationId = operationIdOf(bindingDigest, { ...checked, ...basis });
     const call: OperationCall = {
       adapter,
       input: checked,
@@ -204,6 +215,7 @@ export class OperationDriver implements WriteFacade {
       binding,
       bindingDigest,
       operationId,
+      basis,
       committed: null,
     };
     const before = this.#latestVersion(operationId);
@@ -255,13 +267,7 @@ export class OperationDriver implements WriteFacade {
     // pass, part 2: the target, read once; the authorization is selected by the plan this read determines,
     // and gate 5 compares against this same read (docs/DESIGN.md §6).
     const target = await this.#readTarget(call, { operationId });
-    let intent: unknown;
-    try {
-      intent = adapter.normalizeIntent(call.input, target);
-    } catch {
-      // A no-op (the target already holds the requested value) is refused (docs/DESIGN.md §5).
-      throw new CoordinatorRefusedError();
-    }
+    const intent = normalizedIntentOf(adapter, call.input, target, this.#refusals, operationId);
     const prepared = prepareExecutionIntent(adapter, target, intent, call.bindingDigest);
     const stepId = attemptStepId(adapter.stepPrefix, contracts.length + 1);
     const planDigest = planDigestOf({ operationId, steps: [{ step_id: stepId, execution_intent_digest: prepared.executionIntentDigest }] });
@@ -285,6 +291,7 @@ export class OperationDriver implements WriteFacade {
       preparedIntent: prepared.executionIntent,
       stepId,
       fresh: async () => ({ binding: call.binding, target }),
+      operationBasis: call.basis,
     });
     call.committed = contract;
     const pending = this.#requests.confirmationRequest(contract, prepared.executionIntent, prepared.review, call.binding);
@@ -476,7 +483,7 @@ export class OperationDriver implements WriteFacade {
   // ------------------------------------------------------------------ what a pending request shows
 
   /** The review of a PREPARED contract whose confirmation request is missing: only from a read equal to its pre-state. */
-  async #reviewForConfirmation(c: RecoveryContract, call: OperationCall): Promise<AliasChangeReview> {
+  async #reviewForConfirmation(c: RecoveryContract, call: OperationCall): Promise<WriteReview> {
     const existing = this.#requests.reviewOf(c);
     if (existing !== null) return existing;
     const target = await this.#readTarget(call, { contractId: c.contract_id });

@@ -11,7 +11,7 @@ import {
   verifyArtifactSignature,
 } from '@pfsense-mcp/authorization';
 import type {
-  AliasChangeReview,
+  WriteReview,
   ApplianceBinding,
   Artifact,
   PendingConfirmationRequest,
@@ -209,7 +209,7 @@ export class PendingRequestOutbox {
     operationId: string,
     stepId: string,
     planDigest: string,
-    prepared: { executionIntent: PreparedExecutionIntentV1; review: AliasChangeReview },
+    prepared: { executionIntent: PreparedExecutionIntentV1; review: WriteReview },
     binding: ApplianceBinding,
     targetKey: string,
   ): AuthorizationRequestWritten {
@@ -295,12 +295,7 @@ export class PendingRequestOutbox {
     return Object.freeze({ fileName, earlierExpiredAt });
   }
 
-  confirmationRequest(
-    c: RecoveryContract,
-    intent: PreparedExecutionIntentV1,
-    review: AliasChangeReview,
-    binding: ApplianceBinding,
-  ): string {
+  confirmationRequest(c: RecoveryContract, intent: PreparedExecutionIntentV1, review: WriteReview, binding: ApplianceBinding): string {
     const name = confirmationRequestName(c.contract_id);
     if (this.#outbox.has(name)) return name;
     return this.#writeContractRequest(name, c, () =>
@@ -325,7 +320,7 @@ export class PendingRequestOutbox {
    * The review (pre-state and new description) of a contract, from the server's own signed confirmation
    * request — accepted only if the pre-state it shows has the contract's fingerprint.
    */
-  reviewOf(c: RecoveryContract): AliasChangeReview | null {
+  reviewOf(c: RecoveryContract): WriteReview | null {
     const name = confirmationRequestName(c.contract_id);
     if (!this.#outbox.has(name)) return null;
     try {
@@ -349,7 +344,7 @@ export class PendingRequestOutbox {
   reconciliationRequest(
     c: RecoveryContract,
     appliance: ApplianceBinding,
-    review: AliasChangeReview,
+    review: WriteReview,
     observation: ReconciliationObservation,
   ): string {
     const name = reconciliationRequestName(c.contract_id, c.state_version);

@@ -1,5 +1,5 @@
 import { executionIntentDigest } from '@pfsense-mcp/authorization';
-import type { AliasChangeReview, PreparedExecutionIntentV1 } from '@pfsense-mcp/authorization';
+import type { WriteReview, PreparedExecutionIntentV1 } from '@pfsense-mcp/authorization';
 import type { WriteCapability } from './capability-registry.js';
 import { buildExecutionIntent } from './execution-intent.js';
 
@@ -8,7 +8,7 @@ export interface PreparedChange {
   readonly executionIntent: PreparedExecutionIntentV1;
   readonly executionIntentDigest: string;
   /** What the operator reviews (the target's pre-state and the requested change). */
-  readonly review: AliasChangeReview;
+  readonly review: WriteReview;
 }
 
 /**

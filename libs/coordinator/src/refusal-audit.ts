@@ -33,6 +33,8 @@ export const RefusalGate = Object.freeze({
   SIZE_LIMIT: 'SIZE_LIMIT',
   /** Too many outstanding authorization requests (per alias or in the outbox): STALE, nothing written. */
   REQUEST_LIMIT: 'REQUEST_LIMIT',
+  /** A change the alias or the operator's bounds forbid (the alias entries' rules): STALE, nothing written. */
+  CHANGE_RULES: 'CHANGE_RULES',
 } as const);
 export type RefusalGate = (typeof RefusalGate)[keyof typeof RefusalGate];
 

@@ -175,6 +175,10 @@ export async function makeWorld(
     reopen?: { dir: string; keys: Keys; masterKey: Uint8Array };
     /** The read and write transports' response cap (default 1 MiB; the product's default is 8 MiB). */
     maxResponseBytes?: number;
+    /** The capability registry (default CAPABILITIES: the description only). */
+    capabilities?: CapabilityRegistry;
+    /** The executor's waits between pf verification reads (a write that applies the filter). */
+    filterVerificationDelaysMs?: readonly number[];
   } = {},
 ): Promise<World> {
   const dir = extra.reopen?.dir ?? mkdtempSync(join(tmpdir(), 'coordinator-'));
@@ -215,10 +219,11 @@ export async function makeWorld(
     readClient,
     policy: extra.policy ?? ALIAS_WRITE_POLICY,
     clock: () => clock.now,
+    ...(extra.filterVerificationDelaysMs === undefined ? {} : { filterVerificationDelaysMs: extra.filterVerificationDelaysMs }),
   });
   const audit = new MemoryRefusalAudit();
   const driverOptions: OperationDriverOptions = {
-    capabilities: CAPABILITIES,
+    capabilities: extra.capabilities ?? CAPABILITIES,
     store,
     consumption: ledger,
     executor,
@@ -236,7 +241,7 @@ export async function makeWorld(
   };
   const driver = new OperationDriver(driverOptions);
   const gatekeeper = new Gatekeeper({
-    capabilities: CAPABILITIES,
+    capabilities: extra.capabilities ?? CAPABILITIES,
     store,
     consumption: ledger,
     executor,

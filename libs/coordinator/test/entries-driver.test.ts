@@ -1,0 +1,86 @@
+// The alias entries capability through the capability-generic driver (docs/DESIGN.md §5–§6): its request is
+// written, signed, confirmed and executed like the description's; its pre-state rules are input errors or
+// audited refusals; its operation id binds the entries before the change.
+import { afterEach, describe, expect, it } from 'vitest';
+import { AliasDescriptionAdapter, createAliasEntriesAdapter } from '@pfsense-mcp/adapters';
+import { ALIAS_ENTRIES_WRITE_POLICY_ENTRY, ALIAS_WRITE_POLICY_ENTRY, MutationPolicy } from '@pfsense-mcp/policy';
+import { CapabilityRegistry, CoordinatorInputError, OperationStatus } from '../src/index.js';
+import { sim, useCoordinatorWorld, world } from './support/coordinator-suite.js';
+import { patchCount, putInbox, signAuthorization, signConfirmation } from './support/world.js';
+
+const ENTRIES = 'ALIAS_ENTRIES_WRITE';
+const RULES_PATH = '/api/v2/firewall/rules';
+const TABLES_PATH = '/api/v2/diagnostics/tables';
+const adapter = createAliasEntriesAdapter({ maxPrefixV4: 8, maxPrefixV6: 32, protectedNetworks: ['10.10.20.0/24'], maxMembers: 20_000 });
+
+useCoordinatorWorld({
+  world: {
+    capabilities: CapabilityRegistry.of([AliasDescriptionAdapter, adapter]),
+    policy: MutationPolicy.of([ALIAS_WRITE_POLICY_ENTRY, ALIAS_ENTRIES_WRITE_POLICY_ENTRY]),
+    filterVerificationDelaysMs: [0, 10],
+  },
+});
+
+// The test aliases: DMZ_HOSTS (host, id 2). The seed's first rule (an enabled WAN block) is pointed at it.
+function useDmzHostsInABlockRule(): void {
+  sim.control.editRecord(RULES_PATH, 0, { source: 'DMZ_HOSTS', type: 'block', disabled: false });
+}
+afterEach(() => sim.control.resetData());
+
+async function inputError(p: Promise<unknown>): Promise<CoordinatorInputError> {
+  const e = await p.then(
+    () => null,
+    (x: unknown) => x,
+  );
+  expect(e).toBeInstanceOf(CoordinatorInputError);
+  return e as CoordinatorInputError;
+}
+
+describe('the entries capability through the driver', () => {
+  it('block: requested → authorized → confirmed → verified, one PATCH, the pf table holding the entry', async () => {
+    useDmzHostsInABlockRule();
+    const input = { alias_name: 'DMZ_HOSTS', add: [{ address: '203.0.113.7', detail: 'scanner' }] };
+    const r1 = await world.driver.requestChange(ENTRIES, input);
+    expect(r1.status).toBe(OperationStatus.REQUESTED);
+    expect(r1.pendingRequest?.file).toMatch(/^authorization-request\./);
+    putInbox(world, 'authorization.json', signAuthorization(world, r1.pendingRequest?.file as string));
+    const r2 = await world.driver.requestChange(ENTRIES, input);
+    expect(r2.status).toBe(OperationStatus.AWAITING_CONFIRMATION);
+    putInbox(world, 'confirmation.json', signConfirmation(world, r2.pendingRequest?.file as string));
+    const r3 = await world.driver.requestChange(ENTRIES, input);
+    expect(r3).toMatchObject({ status: OperationStatus.VERIFIED, operationId: r1.operationId });
+    expect(patchCount(sim)).toBe(1);
+    const answer = (await (await fetch(`${sim.url}${TABLES_PATH}`, { headers: { 'x-api-key': sim.apiKey } })).json()) as { data: unknown };
+    const tables = answer.data as { name: string; entries: string[] }[];
+    expect(tables.find((t) => t.name === 'DMZ_HOSTS')?.entries).toEqual(['10.3.0.10', '203.0.113.7']);
+
+    // The same block asked again: the entries before it differ, so it is another operation — and an input
+    // error, the entry being present now. Never a stale `verified`.
+    const again = await inputError(world.driver.requestChange(ENTRIES, input));
+    expect(again).toMatchObject({ code: 'INVALID_ARGUMENT', argument: 'add[0].address', reason: 'ALREADY_PRESENT' });
+    const unblock = await world.driver.requestChange(ENTRIES, { alias_name: 'DMZ_HOSTS', remove: ['203.0.113.7'] });
+    expect(unblock.status).toBe(OperationStatus.REQUESTED);
+    expect(unblock.operationId).not.toBe(r1.operationId);
+  });
+
+  it('refuses, audited and with nothing written, a protected network, a /4 and a port alias; an absent entry is an input error', async () => {
+    useDmzHostsInABlockRule();
+    sim.control.editRecord(RULES_PATH, 1, { source: 'WEB_PORTS', type: 'block', disabled: false });
+    const refused = { status: OperationStatus.REFUSED, operationId: null, contractId: null, pendingRequest: null };
+    expect(await world.driver.requestChange(ENTRIES, { alias_name: 'DMZ_HOSTS', add: [{ address: '10.10.20.5' }] })).toEqual(refused);
+    expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'STALE', gate: 'CHANGE_RULES' });
+    expect(await world.driver.requestChange(ENTRIES, { alias_name: 'WEB_PORTS', add: [{ address: '203.0.113.7' }] })).toEqual(refused);
+    expect(world.audit.events().at(-1)).toMatchObject({ gate: 'CHANGE_RULES' });
+    // LAN_SERVERS is named only by a disabled rule of the seed: pf has no table for it.
+    expect(await world.driver.requestChange(ENTRIES, { alias_name: 'LAN_SERVERS', add: [{ address: '203.0.113.7' }] })).toEqual(refused);
+    // A /4 is refused by the input rules alone in a host alias (a CIDR belongs in a network alias) — and by the
+    // prefix bound in a network alias (the adapter's tests).
+    expect(await world.driver.requestChange(ENTRIES, { alias_name: 'DMZ_HOSTS', add: [{ address: '0.0.0.0/4' }] })).toEqual(refused);
+    const absent = await inputError(world.driver.requestChange(ENTRIES, { alias_name: 'DMZ_HOSTS', remove: ['203.0.113.9'] }));
+    expect(absent).toMatchObject({ argument: 'remove[0]', reason: 'NOT_PRESENT' });
+    const syntax = await inputError(world.driver.requestChange(ENTRIES, { alias_name: 'DMZ_HOSTS', add: [{ address: 'evil.example' }] }));
+    expect(syntax).toMatchObject({ argument: 'add[0].address', reason: 'NOT_LITERAL' });
+    expect(patchCount(sim)).toBe(0);
+    expect(world.store.list()).toEqual([]);
+  });
+});
