@@ -56,6 +56,16 @@ const WRITE_PATH = [
 ];
 const writePath = WRITE_PATH.map((r) => ({ ...r, privileges: privilegesOf(r.path, r.method.toLowerCase()) }));
 
+// What pfsense_change_firewall_alias_entries needs besides the write path's rows (PFSENSE_WRITE_CAPABILITIES
+// names alias_entries): the rules that use the alias (its fingerprint), the pending check before the send and the
+// verification in pf after it (libs/adapters alias-usage.ts, libs/executor filter-apply.ts).
+const ENTRIES_PATH = [
+  { use: 'the filter rules that use the alias (review, fingerprint)', method: 'GET', path: '/api/v2/firewall/rules', key: 'read' },
+  { use: 'nothing pending before the send; nothing pending after it', method: 'GET', path: '/api/v2/firewall/apply', key: 'read' },
+  { use: "the alias's pf table after the send (verification)", method: 'GET', path: '/api/v2/diagnostics/tables', key: 'read' },
+];
+const entriesPath = ENTRIES_PATH.map((r) => ({ ...r, privileges: privilegesOf(r.path, r.method.toLowerCase()) }));
+
 const rows = Object.entries(toolEndpoints)
   .map(([tool, entry]) => ({
     tool,
@@ -70,6 +80,7 @@ const json = {
   tools: rows,
   all_privileges: distinct,
   write_path: writePath,
+  entries_path: entriesPath,
 };
 writeFileSync(join(outDir, 'pfrest-privileges.json'), `${JSON.stringify(json, null, 2)}\n`);
 
@@ -101,6 +112,14 @@ const md = [
   '| use | method and path | key | privilege |',
   '|---|---|---|---|',
   ...writePath.map((r) => `| ${r.use} | \`${r.method} ${r.path}\` | ${r.key} | ${r.privileges.map((p) => `\`${p}\``).join(', ')} |`),
+  '',
+  '## The alias entries write (`pfsense_change_firewall_alias_entries`, `PFSENSE_WRITE_CAPABILITIES=…,alias_entries`)',
+  '',
+  'The rows of the write path above, and these `read` rows (sent with the READ key):',
+  '',
+  '| use | method and path | key | privilege |',
+  '|---|---|---|---|',
+  ...entriesPath.map((r) => `| ${r.use} | \`${r.method} ${r.path}\` | ${r.key} | ${r.privileges.map((p) => `\`${p}\``).join(', ')} |`),
   '',
 ].join('\n');
 writeFileSync(join(outDir, 'pfrest-privileges.md'), md);

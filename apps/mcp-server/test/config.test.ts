@@ -39,9 +39,44 @@ describe('loadConfig', () => {
       toolsets: null,
       logLevel: 'info',
       allowHttpLoopback: false,
-      write: { dir: null, anchorDir: null, apiKeyFile: null },
+      write: {
+        dir: null,
+        anchorDir: null,
+        apiKeyFile: null,
+        capabilities: ['alias_description'],
+        entriesBounds: { maxPrefixV4: 8, maxPrefixV6: 32, protectedNetworks: [] },
+      },
     });
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('PFSENSE_WRITE_CAPABILITIES: the description by default, both when named; an unknown name stops start-up', () => {
+    expect(loadConfig({ ...base, PFSENSE_WRITE_CAPABILITIES: 'alias_description,alias_entries' }, known).write?.capabilities).toEqual([
+      'alias_description',
+      'alias_entries',
+    ]);
+    expect(loadConfig({ ...base, PFSENSE_WRITE_CAPABILITIES: 'alias_entries' }, known).write?.capabilities).toEqual(['alias_entries']);
+    expect(fail({ ...base, PFSENSE_WRITE_CAPABILITIES: 'alias_entries,firewall_rules' })).toMatchObject({
+      code: 'UNKNOWN_WRITE_CAPABILITY',
+      variable: 'PFSENSE_WRITE_CAPABILITIES',
+    });
+    expect(fail({ ...base, PFSENSE_WRITE_CAPABILITIES: 'alias_entries,alias_entries' }).variable).toBe('PFSENSE_WRITE_CAPABILITIES');
+  });
+
+  it('the entries bounds may only narrow /8 and /32; protected networks are literal addresses or CIDRs', () => {
+    const bounds = loadConfig(
+      {
+        ...base,
+        PFSENSE_WRITE_MAX_PREFIX_V4: '16',
+        PFSENSE_WRITE_MAX_PREFIX_V6: '48',
+        PFSENSE_WRITE_PROTECTED_NETWORKS: '10.10.20.0/24, 2001:db8::/32',
+      },
+      known,
+    ).write?.entriesBounds;
+    expect(bounds).toEqual({ maxPrefixV4: 16, maxPrefixV6: 48, protectedNetworks: ['10.10.20.0/24', '2001:db8::/32'] });
+    expect(fail({ ...base, PFSENSE_WRITE_MAX_PREFIX_V4: '4' }).variable).toBe('PFSENSE_WRITE_MAX_PREFIX_V4');
+    expect(fail({ ...base, PFSENSE_WRITE_MAX_PREFIX_V6: '16' }).variable).toBe('PFSENSE_WRITE_MAX_PREFIX_V6');
+    expect(fail({ ...base, PFSENSE_WRITE_PROTECTED_NETWORKS: 'mgmt.example' }).variable).toBe('PFSENSE_WRITE_PROTECTED_NETWORKS');
   });
 
   it('fails closed on each bad variable, naming the variable and never echoing the value', () => {

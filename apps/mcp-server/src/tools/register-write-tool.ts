@@ -65,10 +65,27 @@ const DESCRIPTION =
   'and next_step for the human. Call again with the SAME arguments to resume the same operation; the change is sent at most once ' +
   'and verified by re-reading. reconciliation_required is not success: the outcome is uncertain until the operator resolves it.';
 
-function signSteps(file: string, paths: WriteToolPaths, role: string, extra: string): string {
+/** What a write tool's next_step says that depends on its capability (the description tool's words by default). */
+export interface WriteToolWording {
+  /** What the operator checks in the review. */
+  readonly check: string;
+  readonly verified: string;
+  readonly rolledBack: string;
+}
+
+const DESCRIPTION_WORDING: WriteToolWording = Object.freeze({
+  check: 'alias, appliance and old → new description',
+  verified:
+    'The change was sent once and verified by re-reading the alias on the appliance. Nothing to sign. ' +
+    'It stays pending on pfSense until someone applies the firewall changes (this tool never applies them).',
+  rolledBack:
+    'Closed: the change was applied, verified, and then rolled back by the operator; the old description is back. Calling again with the same arguments asks for the change anew (fresh signatures).',
+});
+
+function signSteps(file: string, paths: WriteToolPaths, role: string, extra: string, wording: WriteToolWording): string {
   return (
     `1) Copy ${file} and ${paths.serverPublicKeyFile} to the operator's machine (never sign on this host). ` +
-    `2) There: pfsense-mcp-signer review FILE --server-key server-request.pub --key <your ${role} key>, check alias, appliance and old → new description, then ` +
+    `2) There: pfsense-mcp-signer review FILE --server-key server-request.pub --key <your ${role} key>, check ${wording.check}, then ` +
     `pfsense-mcp-signer sign FILE --key <your ${role} key> --server-key server-request.pub --out DIR${extra} and type the approval code it shows (only that key gives it). ` +
     `3) Copy the signed file back and run on this host: pfsense-mcp admin inbox add --dir ${paths.writeDirectory} SIGNED_FILE. ` +
     '4) Call this tool again with the same arguments.'
@@ -82,45 +99,60 @@ function expiredNote(result: ChangeResult): string {
 }
 
 /** What the human does next (the coordinator's nextHumanStep, in this tool's words; never a digest or the approval prefix). */
-export function nextStepOf(result: ChangeResult, pendingPath: string | null, paths: WriteToolPaths): string {
+export function nextStepOf(
+  result: ChangeResult,
+  pendingPath: string | null,
+  paths: WriteToolPaths,
+  wording: WriteToolWording = DESCRIPTION_WORDING,
+): string {
   const file = pendingPath ?? 'the pending request';
   switch (nextHumanStep(result.status, result.pendingRequest)) {
     case HumanStep.SIGN_AUTHORIZATION:
-      return `${expiredNote(result)}Waiting for a human to authorize this change. ${signSteps(file, paths, 'plan-authorization', '')}`;
+      return `${expiredNote(result)}Waiting for a human to authorize this change. ${signSteps(file, paths, 'plan-authorization', '', wording)}`;
     case HumanStep.ASK_AGAIN:
       return "The change is authorized and waits for the operator's confirmation. Call this tool again with the same arguments.";
     case HumanStep.SIGN_CONFIRMATION:
-      return `The change is authorized; a human must now confirm it (this is what lets it be sent, once). ${signSteps(file, paths, 'confirmation', '')}`;
+      return `The change is authorized; a human must now confirm it (this is what lets it be sent, once). ${signSteps(file, paths, 'confirmation', '', wording)}`;
     case HumanStep.NOTHING:
-      return 'The change was sent once and verified by re-reading the alias on the appliance. Nothing to sign.';
+      return wording.verified;
     case HumanStep.SIGN_RELEASE:
       return (
         'NOT done: the rollback failed and the alias stays reserved until a human releases it. ' +
-        signSteps(file, paths, 'reconciliation', '')
+        signSteps(file, paths, 'reconciliation', '', wording)
       );
     case HumanStep.SIGN_RECONCILIATION:
       return (
         'NOT done: the outcome of the change is uncertain and it is never resent. A human must look at the alias on the appliance and record what they saw. ' +
-        signSteps(file, paths, 'reconciliation', ' --outcome APPLIED|NOT_APPLIED (what you observed; if you do not know, do not sign)')
+        signSteps(
+          file,
+          paths,
+          'reconciliation',
+          ' --outcome APPLIED|NOT_APPLIED (what you observed; if you do not know, do not sign)',
+          wording,
+        )
       );
     case HumanStep.SETTLING:
       return 'NOT done: the change is in flight or its outcome is being settled. Call this tool again with the same arguments later; the operator can inspect the write directory with `pfsense-mcp admin`.';
     case HumanStep.ROLLED_BACK:
-      return 'Closed: the change was applied, verified, and then rolled back by the operator; the old description is back. Calling again with the same arguments asks for the change anew (fresh signatures).';
+      return wording.rolledBack;
     case HumanStep.CLOSED:
       return 'Refused. The operator can inspect the write directory with `pfsense-mcp admin`.';
   }
 }
 
 /** The tool's result object: absolute pending path, next_step; `refused` has one shape whatever refused. */
-export function writeToolOutputOf(result: ChangeResult, paths: WriteToolPaths): WriteToolOutput {
+export function writeToolOutputOf(
+  result: ChangeResult,
+  paths: WriteToolPaths,
+  wording: WriteToolWording = DESCRIPTION_WORDING,
+): WriteToolOutput {
   if (result.status === OperationStatus.REFUSED) {
     return {
       status: result.status,
       operation_id: null,
       contract_id: null,
       pending_request: null,
-      next_step: nextStepOf(result, null, paths),
+      next_step: nextStepOf(result, null, paths, wording),
     };
   }
   const pendingPath = result.pendingRequest === null ? null : join(paths.outboxDirectory, result.pendingRequest.file);
@@ -132,7 +164,7 @@ export function writeToolOutputOf(result: ChangeResult, paths: WriteToolPaths): 
     ...(result.earlierRequestExpiredAt === undefined
       ? {}
       : { earlier_request_expired_at: new Date(result.earlierRequestExpiredAt).toISOString() }),
-    next_step: nextStepOf(result, pendingPath, paths),
+    next_step: nextStepOf(result, pendingPath, paths, wording),
   };
 }
 

@@ -58,8 +58,9 @@ export function useInProcessWriteWorld(): InProcessWriteWorld {
           dir: w?.layout.dir ?? null,
           anchorDir: w?.layout.anchorDirIsExternal === true ? w.layout.anchorDir : null,
           apiKeyFile: writeKeyFile,
+          ...extra.write,
         },
-        ...extra,
+        ...Object.fromEntries(Object.entries(extra).filter(([k]) => k !== 'write')),
       });
       const h = await startWriteHarness(config, options.readKey ?? READ_KEY, options);
       open.push(() => h.close());

@@ -28,6 +28,12 @@ export const WRITE_PATH_ROWS = (
     write_path: readonly WritePathRow[];
   }
 ).write_path;
+/** The alias entries write's extra rows (docs/pfrest-privileges.json `entries_path`). */
+export const ENTRIES_PATH_ROWS = (
+  JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'pfrest-privileges.json'), 'utf8')) as {
+    entries_path: readonly WritePathRow[];
+  }
+).entries_path;
 /**
  * The READ key holds exactly the table's `read` rows of the write path (plus the one GET of --check-config and the
  * alias list tool's privilege for READ-serving checks); the write key exactly its `write` row. So every lifecycle
@@ -37,6 +43,12 @@ export const WRITE_PATH_READ_PRIVILEGES = Object.freeze([
   ...WRITE_PATH_ROWS.filter((r) => r.key === 'read').flatMap((r) => r.privileges),
   privilegeFor('/api/v2/system/restapi/version', 'GET'),
 ]);
+/** The READ key of the alias entries suites: the write path's read rows and the entries rows, nothing else. */
+export const ENTRIES_READ_PRIVILEGES = Object.freeze([
+  ...WRITE_PATH_READ_PRIVILEGES,
+  ...ENTRIES_PATH_ROWS.filter((r) => r.key === 'read').flatMap((r) => r.privileges),
+]);
+export const ENTRIES_READ_KEY = 'entries-read-key-for-the-write-tool-tests-0123';
 export const WRITE_PRIVILEGE = WRITE_PATH_ROWS.filter((r) => r.key === 'write').flatMap((r) => r.privileges);
 export const READ_KEY = 'read-key-for-the-write-tool-tests-0123456789';
 export const WRITE_KEY = 'write-key-for-the-write-tool-tests-0123456789';
@@ -46,6 +58,7 @@ export async function startWriteSimulator(): Promise<RunningSimulator> {
     data: { [ALIASES_PATH]: ALIASES, [STATUS_PATH]: { platform: 'Netgate 4200', netgate_id: NETGATE_ID } },
     credentials: [
       { auth: 'key', secret: READ_KEY, privileges: [...WRITE_PATH_READ_PRIVILEGES] },
+      { auth: 'key', secret: ENTRIES_READ_KEY, privileges: [...ENTRIES_READ_PRIVILEGES] },
       { auth: 'key', secret: WRITE_KEY, privileges: [...WRITE_PRIVILEGE] },
     ],
   });

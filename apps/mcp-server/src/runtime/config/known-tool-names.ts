@@ -6,6 +6,7 @@
  * the catalogue ever differ.
  */
 export const KNOWN_TOOL_NAMES: ReadonlySet<string> = new Set([
+  'pfsense_change_firewall_alias_entries',
   'pfsense_get_acme_settings',
   'pfsense_get_arp_table',
   'pfsense_get_auth_keys',

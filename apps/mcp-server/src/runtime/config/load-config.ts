@@ -6,6 +6,8 @@ import { parseProfile, type Profile } from '@pfsense-mcp/policy';
 import { ConfigError } from './config-error.js';
 import { parseAllowedTools } from './parse-allowed-tools.js';
 import { parseToolsets } from './parse-toolsets.js';
+import { parseEntriesBounds, parseWriteCapabilities } from './parse-write-capabilities.js';
+import type { EntriesBounds, WriteCapabilityName } from './parse-write-capabilities.js';
 
 export const LOG_LEVELS = Object.freeze(['debug', 'info', 'warn', 'error', 'silent'] as const);
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -34,6 +36,10 @@ export interface WriteEnvironment {
   readonly dir: string | null;
   readonly anchorDir: string | null;
   readonly apiKeyFile: string | null;
+  /** PFSENSE_WRITE_CAPABILITIES: the write capabilities offered (default `alias_description`); absent = the default. */
+  readonly capabilities?: readonly WriteCapabilityName[];
+  /** PFSENSE_WRITE_MAX_PREFIX_V4/_V6 and PFSENSE_WRITE_PROTECTED_NETWORKS; absent = the defaults. */
+  readonly entriesBounds?: EntriesBounds;
 }
 
 const MAX_VALUE_LENGTH = 4096;
@@ -57,6 +63,10 @@ const EnvSchema = z.object({
   PFSENSE_WRITE_DIR: z.optional(text),
   PFSENSE_WRITE_ANCHOR_DIR: z.optional(text),
   PFSENSE_WRITE_API_KEY_FILE: z.optional(text),
+  PFSENSE_WRITE_CAPABILITIES: z.optional(text),
+  PFSENSE_WRITE_MAX_PREFIX_V4: z.optional(text),
+  PFSENSE_WRITE_MAX_PREFIX_V6: z.optional(text),
+  PFSENSE_WRITE_PROTECTED_NETWORKS: z.optional(text),
 });
 
 /**
@@ -131,6 +141,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, kn
       dir: nonEmpty(e.PFSENSE_WRITE_DIR),
       anchorDir: nonEmpty(e.PFSENSE_WRITE_ANCHOR_DIR),
       apiKeyFile: nonEmpty(e.PFSENSE_WRITE_API_KEY_FILE),
+      capabilities: parseWriteCapabilities(e.PFSENSE_WRITE_CAPABILITIES),
+      entriesBounds: parseEntriesBounds(e),
     }),
   });
 }

@@ -18,9 +18,10 @@ export const TOOLSETS: readonly Toolset[] = deepFrozen([
   {
     name: 'firewall',
     description:
-      'filter rules, aliases, schedules, the state table, virtual IPs, traffic shapers, firewall apply status and advanced settings, the alias-description write and its operations view',
+      'filter rules, aliases, schedules, the state table, virtual IPs, traffic shapers, firewall apply status and advanced settings, the alias-description and alias-entries writes and their operations view',
     tools: [
       'pfsense_set_firewall_alias_description',
+      'pfsense_change_firewall_alias_entries',
       'pfsense_get_write_operations',
       'firewall_advanced_settings',
       'firewall_aliases',

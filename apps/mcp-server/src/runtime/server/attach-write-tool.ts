@@ -3,7 +3,7 @@
 // imported only once the static gates pass, so a server that serves no write (auditor) never evaluates them
 // (docs/DESIGN.md §8).
 import { Capability, isRuntimeEnabled } from '@pfsense-mcp/policy';
-import { WRITE_OPERATIONS_TOOL_NAME, WRITE_TOOL_NAME } from '../../tools/write-tool-name.js';
+import { ALIAS_ENTRIES_TOOL_NAME, WRITE_OPERATIONS_TOOL_NAME, WRITE_TOOL_NAME } from '../../tools/write-tool-name.js';
 import type { ServerFactory } from './create-server-factory.js';
 import type { Logger } from '../startup/create-logger.js';
 import { evaluateStaticWriteGates } from '../write-runtime/evaluate-write-gates.js';
@@ -56,7 +56,7 @@ export async function openWriteTool(
   };
   if (gates.failure !== null) return absent(gates.failure);
   // The allow-list removed both tools on purpose: nothing to open, nothing failed.
-  if (!gates.selected && !gates.operationsSelected) return absent(null);
+  if (!gates.selected && !gates.entriesSelected && !gates.operationsSelected) return absent(null);
   const { openWriteRuntime } = await import('../write-runtime/open-write-runtime.js');
   let runtime: WriteRuntime;
   try {
@@ -65,7 +65,11 @@ export async function openWriteTool(
     if (error instanceof WriteGateError) return absent(error);
     throw error;
   }
-  const names = [...(gates.selected ? [WRITE_TOOL_NAME] : []), ...(gates.operationsSelected ? [WRITE_OPERATIONS_TOOL_NAME] : [])];
+  const names = [
+    ...(gates.selected ? [WRITE_TOOL_NAME] : []),
+    ...(gates.entriesSelected ? [ALIAS_ENTRIES_TOOL_NAME] : []),
+    ...(gates.operationsSelected ? [WRITE_OPERATIONS_TOOL_NAME] : []),
+  ];
   logger.log('info', 'write_runtime_ready', { reconciled: runtime.reconciledAtStart, expired: runtime.expiredAtStart });
   warnOnLeftovers(runtime, logger);
   return Object.freeze({ runtime, absent: null, names: Object.freeze(names), allowListed: gates.allowListed });
@@ -84,9 +88,10 @@ export async function attachOpenedWriteTool(
     outboxDirectory: runtime.layout.outboxDir,
     serverPublicKeyFile: runtime.layout.serverRequestPublicKeyFile,
   };
-  const [{ registerWriteTool }, { registerWriteOperationsTool }] = await Promise.all([
+  const [{ registerWriteTool }, { registerWriteOperationsTool }, { registerAliasEntriesTool }] = await Promise.all([
     import('../../tools/register-write-tool.js'),
     import('../../tools/register-write-operations-tool.js'),
+    import('../../tools/register-alias-entries-tool.js'),
   ]);
   // Every instance of the factory (either protocol era) gets the tools, all of them backed by the one runtime.
   if (opened.names.includes(WRITE_TOOL_NAME)) {
@@ -98,6 +103,12 @@ export async function attachOpenedWriteTool(
       writeRuntimeReady: true,
       endpointAllowListed: opened.allowListed,
     });
+  }
+  // The entries tool: the same runtime, its own capability (opted in with PFSENSE_WRITE_CAPABILITIES).
+  if (opened.names.includes(ALIAS_ENTRIES_TOOL_NAME)) {
+    factory.names.add(ALIAS_ENTRIES_TOOL_NAME);
+    factory.writeNames.add(ALIAS_ENTRIES_TOOL_NAME);
+    factory.attach((server) => registerAliasEntriesTool(server, runtime.facade, paths));
   }
   // The operations view: same three gates (it exists only with a constructed write runtime), read-only.
   if (opened.names.includes(WRITE_OPERATIONS_TOOL_NAME)) {

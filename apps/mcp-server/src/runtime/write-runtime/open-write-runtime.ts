@@ -12,20 +12,13 @@ import {
   readRotationJournal,
 } from '@pfsense-mcp/contract-store';
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
-import { AliasDescriptionAdapter } from '@pfsense-mcp/adapters';
-import {
-  ArtifactDirectory,
-  ArtifactFileError,
-  CapabilityRegistry,
-  OperationDriver,
-  createStoreEvidenceVerifiers,
-} from '@pfsense-mcp/coordinator';
+import { ArtifactDirectory, ArtifactFileError, OperationDriver, createStoreEvidenceVerifiers } from '@pfsense-mcp/coordinator';
 import type { WriteFacade } from '@pfsense-mcp/coordinator';
 import { KeyFileError, readEd25519PrivateKeyFile, readMasterKeyFile } from '@pfsense-mcp/crypto';
 import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { MutationExecutor } from '@pfsense-mcp/executor';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
-import { Capability, MutationPolicy } from '@pfsense-mcp/policy';
+import { writeCapabilitiesOf } from './write-capabilities-of.js';
 import type { Profile } from '@pfsense-mcp/policy';
 import { createHttpTransport } from '@pfsense-mcp/transports';
 import type { HttpTransport } from '@pfsense-mcp/transports';
@@ -93,12 +86,6 @@ export class WriteRuntimeClosedError extends Error {
     super('the write runtime is shutting down');
   }
 }
-
-const ALIAS_POLICY_ENTRY = Object.freeze({
-  capability: Capability.ALIAS_WRITE,
-  endpointSymbol: 'FIREWALL_ALIAS_PATCH',
-  method: 'PATCH',
-} as const);
 
 function runtimeFailure(code: string, rule: string, error: unknown = null): WriteGateError {
   const errorClass = error instanceof Error ? error.name : null;
@@ -351,12 +338,12 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
     // Every read of the write path uses the READ key; only the one PATCH uses the write key (when set).
     const readClient = new RestApiClient(transport(options.readApiKey));
     const writeClient = new WriteApiClient(transport(writeKey));
-    const policy = MutationPolicy.of([ALIAS_POLICY_ENTRY]);
+    // The closed set of capabilities this server writes (docs/DESIGN.md §6): those PFSENSE_WRITE_CAPABILITIES names.
+    const { registry, policy } = writeCapabilitiesOf(config.write);
     const executor = new MutationExecutor({ store, writeClient, readClient, policy, clock });
     const expired = store.expire();
-    // The closed set of capabilities this build writes (docs/DESIGN.md §6): one adapter today.
     const driver = new OperationDriver({
-      capabilities: CapabilityRegistry.of([AliasDescriptionAdapter]),
+      capabilities: registry,
       store,
       consumption,
       executor,

@@ -1,0 +1,85 @@
+import { isIP } from 'node:net';
+import { ConfigError } from './config-error.js';
+
+/**
+ * The write capabilities an operator may name in PFSENSE_WRITE_CAPABILITIES (README "Environment"), each on top
+ * of the three gates (implemented, granted, allow-listed): the description of an alias, and the entries of an
+ * address alias applied to pf. Only the description by default, so an upgrade never adds a write tool on its own.
+ */
+export const WRITE_CAPABILITY_NAMES = Object.freeze(['alias_description', 'alias_entries'] as const);
+export type WriteCapabilityName = (typeof WRITE_CAPABILITY_NAMES)[number];
+export const DEFAULT_WRITE_CAPABILITIES: readonly WriteCapabilityName[] = Object.freeze(['alias_description']);
+
+/** The policy capability each name enables (libs/policy's names). */
+export const CAPABILITY_OF_NAME: Readonly<Record<WriteCapabilityName, 'ALIAS_WRITE' | 'ALIAS_ENTRIES_WRITE'>> = Object.freeze({
+  alias_description: 'ALIAS_WRITE',
+  alias_entries: 'ALIAS_ENTRIES_WRITE',
+});
+
+/** The operator's bounds on the entries a change may touch (PFSENSE_WRITE_MAX_PREFIX_V4/_V6, _PROTECTED_NETWORKS). */
+export interface EntriesBounds {
+  readonly maxPrefixV4: number;
+  readonly maxPrefixV6: number;
+  readonly protectedNetworks: readonly string[];
+}
+
+function isWriteCapabilityName(value: string): value is WriteCapabilityName {
+  return (WRITE_CAPABILITY_NAMES as readonly string[]).includes(value);
+}
+
+/** Comma-separated names, no empty item, no repeat; an unknown name stops start-up (ConfigError names the rule). */
+export function parseWriteCapabilities(raw: string | undefined): readonly WriteCapabilityName[] {
+  const variable = 'PFSENSE_WRITE_CAPABILITIES';
+  if (raw === undefined || raw === '') return DEFAULT_WRITE_CAPABILITIES;
+  const names = raw.split(',').map((n) => n.trim());
+  if (names.some((n) => !isWriteCapabilityName(n))) {
+    throw new ConfigError(
+      'UNKNOWN_WRITE_CAPABILITY',
+      variable,
+      `${variable} names an unknown write capability (known: ${WRITE_CAPABILITY_NAMES.join(', ')})`,
+    );
+  }
+  if (new Set(names).size !== names.length) throw new ConfigError('INVALID_VALUE', variable, `${variable} names a capability twice`);
+  return Object.freeze(names as WriteCapabilityName[]);
+}
+
+/** A prefix bound: an integer from the product's broadest (the default) to the family's full length — only narrower. */
+function parsePrefix(raw: string | undefined, variable: string, broadest: number, full: number): number {
+  if (raw === undefined || raw === '') return broadest;
+  if (!/^\d{1,3}$/.test(raw) || Number(raw) < broadest || Number(raw) > full) {
+    throw new ConfigError(
+      'INVALID_VALUE',
+      variable,
+      `${variable} must be a prefix length from ${broadest} to ${full} (it may only narrow /${broadest})`,
+    );
+  }
+  return Number(raw);
+}
+
+/** Comma-separated literal addresses or CIDRs; the adapter checks their canonical form when the runtime is built. */
+function parseNetworks(raw: string | undefined): readonly string[] {
+  const variable = 'PFSENSE_WRITE_PROTECTED_NETWORKS';
+  if (raw === undefined || raw === '') return Object.freeze([]);
+  const items = raw.split(',').map((n) => n.trim());
+  const literal = (item: string): boolean => {
+    const [address = '', prefix, extra] = item.split('/');
+    return extra === undefined && isIP(address) !== 0 && (prefix === undefined || /^\d{1,3}$/.test(prefix));
+  };
+  if (items.length > 256 || !items.every(literal)) {
+    throw new ConfigError('INVALID_VALUE', variable, `${variable} must be comma-separated IPv4/IPv6 addresses or CIDRs`);
+  }
+  return Object.freeze(items);
+}
+
+/** The entries bounds from the environment: defaults /8, /32 and no protected network. */
+export function parseEntriesBounds(env: {
+  readonly PFSENSE_WRITE_MAX_PREFIX_V4?: string | undefined;
+  readonly PFSENSE_WRITE_MAX_PREFIX_V6?: string | undefined;
+  readonly PFSENSE_WRITE_PROTECTED_NETWORKS?: string | undefined;
+}): EntriesBounds {
+  return Object.freeze({
+    maxPrefixV4: parsePrefix(env.PFSENSE_WRITE_MAX_PREFIX_V4, 'PFSENSE_WRITE_MAX_PREFIX_V4', 8, 32),
+    maxPrefixV6: parsePrefix(env.PFSENSE_WRITE_MAX_PREFIX_V6, 'PFSENSE_WRITE_MAX_PREFIX_V6', 32, 128),
+    protectedNetworks: parseNetworks(env.PFSENSE_WRITE_PROTECTED_NETWORKS),
+  });
+}

@@ -1,0 +1,99 @@
+// pfsense_change_firewall_alias_entries in process: the real server factory and the SDK Client over an in-memory
+// link, the write runtime built from a write directory as the program builds it, the simulator over loopback.
+// Operator signatures come from the authorization library (the signer cannot show an entries request yet).
+import { afterEach, describe, expect, it } from 'vitest';
+import { useInProcessWriteWorld } from './support/in-process-write-world.js';
+import { signIntoInbox } from './support/sign-into-inbox.js';
+import { simRequest } from './support/sim-request.js';
+import { ALIAS_PATH, ENTRIES_READ_KEY } from './support/write-simulator.js';
+import { WRITE_TOOL } from './support/write-result.js';
+import type { WriteHarness } from './support/write-harness.js';
+
+const ENTRIES_TOOL = 'pfsense_change_firewall_alias_entries';
+const RULES_PATH = '/api/v2/firewall/rules';
+const world = useInProcessWriteWorld();
+const patches = () => world.sim.control.count(ALIAS_PATH, 'PATCH');
+afterEach(() => {
+  world.sim.control.resetData();
+  world.sim.control.resetCounters();
+});
+
+async function call(h: WriteHarness, args: Record<string, unknown>) {
+  const r = (await h.client.callTool({ name: ENTRIES_TOOL, arguments: args })) as {
+    structuredContent?: Record<string, unknown>;
+    content: { text: string }[];
+    isError?: boolean;
+  };
+  return r;
+}
+
+async function entriesHarness(capabilities: readonly string[]): Promise<WriteHarness> {
+  const w = await world.writeDir();
+  const h = await world.harness(w, { write: { capabilities } } as never, { readKey: ENTRIES_READ_KEY });
+  return Object.assign(h, { w });
+}
+
+describe('the alias entries tool', () => {
+  it('is absent unless PFSENSE_WRITE_CAPABILITIES names alias_entries; the description tool is absent when only entries are named', async () => {
+    const byDefault = await entriesHarness(['alias_description']);
+    const names = (await byDefault.client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain(WRITE_TOOL);
+    expect(names).not.toContain(ENTRIES_TOOL);
+    const onlyEntries = await entriesHarness(['alias_entries']);
+    const listed = (await onlyEntries.client.listTools()).tools;
+    expect(listed.map((t) => t.name)).toContain(ENTRIES_TOOL);
+    expect(listed.map((t) => t.name)).not.toContain(WRITE_TOOL);
+    const tool = listed.find((t) => t.name === ENTRIES_TOOL);
+    expect(tool?.inputSchema.required).toEqual(['alias_name']);
+    expect(Object.keys(tool?.inputSchema.properties ?? {})).toEqual(['alias_name', 'add', 'remove']);
+  });
+
+  it('block → verified with the pf table holding the entry, one PATCH; an input error names the argument', async () => {
+    world.sim.control.editRecord(RULES_PATH, 0, { source: 'DMZ_HOSTS', type: 'block', disabled: false });
+    const w = await world.writeDir();
+    const h = await world.harness(w, { write: { capabilities: ['alias_description', 'alias_entries'] } } as never, {
+      readKey: ENTRIES_READ_KEY,
+    });
+    const args = { alias_name: 'DMZ_HOSTS', add: [{ address: '203.0.113.7', detail: 'scanner' }] };
+    const r1 = await call(h, args);
+    expect(r1.structuredContent).toMatchObject({ status: 'requested' });
+    signIntoInbox(w, r1.structuredContent?.pending_request as string);
+    const r2 = await call(h, args);
+    expect(r2.structuredContent).toMatchObject({ status: 'awaiting_confirmation' });
+    signIntoInbox(w, r2.structuredContent?.pending_request as string);
+    const r3 = await call(h, args);
+    expect(r3.structuredContent).toMatchObject({ status: 'verified', operation_id: r1.structuredContent?.operation_id });
+    expect(String(r3.structuredContent?.next_step)).toMatch(/pf table holds exactly the new entries/);
+    expect(patches()).toBe(1);
+    const tables = await simRequest(world.sim.url, world.sim.apiKey, 'GET', '/api/v2/diagnostics/tables');
+    const table = (tables.json as { data: { name: string; entries: string[] }[] }).data.find((t) => t.name === 'DMZ_HOSTS');
+    expect(table?.entries).toEqual(['10.3.0.10', '203.0.113.7']);
+
+    const again = await call(h, args);
+    expect(again.isError).toBe(true);
+    expect(again.content[0]?.text).toMatch(/add\[0\]\.address is invalid \(ALREADY_PRESENT\)/);
+    const bad = await call(h, { alias_name: 'DMZ_HOSTS', add: [{ address: 'evil.example' }] });
+    expect(bad.isError).toBe(true);
+    expect(bad.content[0]?.text).toMatch(/add\[0\]\.address is invalid \(NOT_LITERAL\)/);
+  });
+
+  it('a foreign pending change: refused with zero PATCH; the same call runs once nothing is pending', async () => {
+    world.sim.control.editRecord(RULES_PATH, 0, { source: 'DMZ_HOSTS', type: 'block', disabled: false });
+    const w = await world.writeDir();
+    const h = await world.harness(w, { write: { capabilities: ['alias_entries'] } } as never, { readKey: ENTRIES_READ_KEY });
+    const args = { alias_name: 'DMZ_HOSTS', remove: ['10.3.0.10'] };
+    const r1 = await call(h, args);
+    signIntoInbox(w, r1.structuredContent?.pending_request as string);
+    const r2 = await call(h, args);
+    signIntoInbox(w, r2.structuredContent?.pending_request as string);
+    world.sim.control.markPending('filter');
+    const r3 = await call(h, args);
+    expect(r3.structuredContent).toMatchObject({ status: 'refused', operation_id: null });
+    expect(patches()).toBe(0);
+    // Nothing was consumed: once the other change is applied, the same call runs the confirmed contract.
+    await simRequest(world.sim.url, world.sim.apiKey, 'POST', '/api/v2/firewall/apply', {});
+    const r4 = await call(h, args);
+    expect(r4.structuredContent).toMatchObject({ status: 'verified', operation_id: r1.structuredContent?.operation_id });
+    expect(patches()).toBe(1);
+  });
+});
