@@ -9,7 +9,7 @@ import { request as httpRequest } from 'node:http';
 export function simRequest(
   url: string,
   apiKey: string,
-  method: 'GET' | 'PATCH',
+  method: 'GET' | 'PATCH' | 'POST',
   path: string,
   body?: unknown,
 ): Promise<{ status: number; json: unknown }> {
