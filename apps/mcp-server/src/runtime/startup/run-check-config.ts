@@ -1,3 +1,4 @@
+import { isGranted } from '@pfsense-mcp/policy';
 import { SYSTEM_HASYNC_PATH, SYSTEM_STATUS_PATH } from '@pfsense-mcp/coordinator';
 import { CONFIG_HISTORY_REVISIONS_PATH } from '@pfsense-mcp/executor';
 import {
@@ -12,7 +13,8 @@ import {
 import { buildReadClient } from '../server/build-read-client.js';
 import { classifyToolError } from '../server/classify-tool-error.js';
 import { ConfigError } from '../config/config-error.js';
-import { evaluateStaticWriteGates } from '../write-runtime/evaluate-write-gates.js';
+import { evaluateStaticWriteGates, isAliasEntriesPatchAllowListed } from '../write-runtime/evaluate-write-gates.js';
+import { CAPABILITY_OF_NAME, DEFAULT_WRITE_CAPABILITIES, WRITE_CAPABILITY_NAMES } from '../config/parse-write-capabilities.js';
 import type { StaticWriteGates } from '../write-runtime/evaluate-write-gates.js';
 import { loadConfig } from '../config/load-config.js';
 import type { ServerConfig } from '../config/load-config.js';
@@ -36,6 +38,9 @@ export const WRITE_PATH_READS = Object.freeze([
   // The executor captures the config history before every send and refuses without it (docs/DESIGN.md §4).
   CONFIG_HISTORY_REVISIONS_PATH,
 ]);
+
+/** The alias entries write's own reads (the rules that use the alias, the pending check, pf's tables). */
+export const ENTRIES_READS = Object.freeze(['/api/v2/firewall/rules', '/api/v2/firewall/apply', '/api/v2/diagnostics/tables']);
 
 const yesNo = (b: boolean) => (b ? 'yes' : 'no');
 
@@ -74,7 +79,8 @@ async function checkWrite(
     reason(gates.failure);
     return { ok: false, runtimeChecked: false };
   }
-  if (!gates.selected) {
+  lines.push(`  capabilities    ${capabilityGates(config, gates)}`);
+  if (!gates.selected && !gates.entriesSelected) {
     facts(false);
     lines.push('  write tool      removed by PFSENSE_ALLOWED_TOOLS or PFSENSE_TOOLSETS');
     return { ok: true, runtimeChecked: false };
@@ -93,6 +99,19 @@ async function checkWrite(
   facts(true);
   lines.push('  write runtime   ok (write directory, keys, pinned authorities, both stores and anchors, inbox/outbox)');
   return { ok: true, runtimeChecked: true };
+}
+
+/** Each write capability's gates on one line: named in PFSENSE_WRITE_CAPABILITIES, granted, allow-listed, selected. */
+function capabilityGates(config: ServerConfig, gates: StaticWriteGates): string {
+  const named = config.write?.capabilities ?? DEFAULT_WRITE_CAPABILITIES;
+  return WRITE_CAPABILITY_NAMES.map((name) => {
+    const capability = CAPABILITY_OF_NAME[name];
+    if (!named.includes(name)) return `${name} (${capability}): not named`;
+    const granted = isGranted(config.profile, capability);
+    const listed = name === 'alias_entries' ? isAliasEntriesPatchAllowListed() : gates.allowListed;
+    const offered = name === 'alias_entries' ? gates.entriesSelected : gates.selected;
+    return `${name} (${capability}): granted ${yesNo(granted)}, allow-listed ${yesNo(listed)}, tool ${offered ? 'offered' : 'absent'}`;
+  }).join('; ');
 }
 
 type Warn = (label: string, text: string) => void;
@@ -240,6 +259,9 @@ export async function runCheckConfig(env: Readonly<Record<string, string | undef
       // pfhostid (HA sync) is read only when the appliance reports no netgate_id.
       if (s.ok && (typeof netgateId !== 'string' || netgateId.length === 0))
         ok = (await checkGet(handle.client, hasync, 'write read', lines)).ok && ok;
+      // The entries capability's own rows: the rules, the apply status and pf's tables (docs/pfrest-privileges.md).
+      if (gates.entriesSelected)
+        for (const path of ENTRIES_READS) ok = (await checkGet(handle.client, path, 'entries read', lines)).ok && ok;
     }
     return done(ok ? 0 : 1);
   } finally {
