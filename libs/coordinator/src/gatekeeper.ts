@@ -19,7 +19,7 @@ import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { ExecutorRefusalError, MutationExecutor } from '@pfsense-mcp/executor';
 import type { ReconciliationObservation } from '@pfsense-mcp/executor';
 import { assertFunction, assertObject, readClock } from '@pfsense-mcp/foundation';
-import { MutationPolicy, isGranted, isProfile } from '@pfsense-mcp/policy';
+import { Capability, MutationPolicy, isGranted, isProfile } from '@pfsense-mcp/policy';
 import type { HttpMethod, Profile } from '@pfsense-mcp/policy';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { CapabilityRegistry } from './capability-registry.js';
@@ -391,7 +391,11 @@ export class Gatekeeper {
     if (!isSafeToken(contractId)) throw new TypeError('requestRollback: "contractId" must be a safe token');
     let adapter: WriteCapability;
     try {
-      adapter = this.#adapterOf(gate('ANOMALY', RefusalGate.CAPABILITY, () => this.#store.load(contractId)));
+      const contract = gate('ANOMALY', RefusalGate.CAPABILITY, () => this.#store.load(contractId));
+      // Undoing a block is itself a firewall change: an entries rollback needs the operator's signed rollback
+      // authorization (docs/DESIGN.md §5), which this build does not take yet — so it is refused, never unsigned.
+      if (contract.capability === Capability.ALIAS_ENTRIES_WRITE) fail('STALE', RefusalGate.CAPABILITY);
+      adapter = this.#adapterOf(contract);
     } catch (e) {
       if (e instanceof GateFailure) throw this.#refusals.refuse(e.refusalClass, e.gate, { contractId });
       throw e;

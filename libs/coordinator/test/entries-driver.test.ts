@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AliasDescriptionAdapter, createAliasEntriesAdapter } from '@pfsense-mcp/adapters';
 import { ALIAS_ENTRIES_WRITE_POLICY_ENTRY, ALIAS_WRITE_POLICY_ENTRY, MutationPolicy } from '@pfsense-mcp/policy';
-import { CapabilityRegistry, CoordinatorInputError, OperationStatus } from '../src/index.js';
+import { CapabilityRegistry, CoordinatorInputError, CoordinatorRefusedError, OperationStatus } from '../src/index.js';
 import { sim, useCoordinatorWorld, world } from './support/coordinator-suite.js';
 import { patchCount, putInbox, signAuthorization, signConfirmation } from './support/world.js';
 
@@ -53,6 +53,11 @@ describe('the entries capability through the driver', () => {
     const answer = (await (await fetch(`${sim.url}${TABLES_PATH}`, { headers: { 'x-api-key': sim.apiKey } })).json()) as { data: unknown };
     const tables = answer.data as { name: string; entries: string[] }[];
     expect(tables.find((t) => t.name === 'DMZ_HOSTS')?.entries).toEqual(['10.3.0.10', '203.0.113.7']);
+
+    // An unsigned rollback of an entries change is refused (it needs the operator's signed authorization).
+    await expect(world.driver.rollback(r3.contractId as string)).rejects.toBeInstanceOf(CoordinatorRefusedError);
+    expect(world.store.load(r3.contractId as string).state).toBe('VERIFIED');
+    expect(patchCount(sim)).toBe(1);
 
     // The same block asked again: the entries before it differ, so it is another operation — and an input
     // error, the entry being present now. Never a stale `verified`.
