@@ -51,7 +51,12 @@ describe.each(ERAS)('MCP server over the in-process simulator (auditor, %s era)'
     // every toolset is selected when PFSENSE_TOOLSETS is unset, and together they hold every READ tool
     expect(toolsets.every((t) => t.selected)).toBe(true);
     expect(toolsets.flatMap((t) => t.tools).sort()).toEqual(
-      [...READ_CATALOGUE.map((t) => t.name), 'pfsense_set_firewall_alias_description', 'pfsense_get_write_operations'].sort(),
+      [
+        ...READ_CATALOGUE.map((t) => t.name),
+        'pfsense_set_firewall_alias_description',
+        'pfsense_change_firewall_alias_entries',
+        'pfsense_get_write_operations',
+      ].sort(),
     );
     expect(Object.values(h.sim.control.counters()).reduce((a, b) => a + b, 0)).toBe(0);
     const text = (result.content as { text: string }[])[0]?.text ?? '';
