@@ -102,3 +102,4 @@ export type { VerifiedResolutionFacts } from './verify-reconciliation-evidence.j
 export { verifyReservationRelease } from './verify-reservation-release.js';
 export type { VerifiedReleaseFacts } from './verify-reservation-release.js';
 export { verifyPendingRequest } from './verify-pending-request.js';
+export type { AuthorizationError } from './authorization-error.js';

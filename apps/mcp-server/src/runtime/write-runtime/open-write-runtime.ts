@@ -41,6 +41,7 @@ import { contractLookup, loadServerRequestAuthorities } from './load-server-requ
 import { assertWriteDirectory, writeDirectoryLayout } from '../write-directory/write-directory-layout.js';
 import type { WriteDirectoryLayout } from '../write-directory/write-directory-layout.js';
 import { WriteGate, WriteGateError } from './write-gate-error.js';
+import { CodedError } from '@pfsense-mcp/foundation';
 
 /** The transport's response timeout for the write path (the same default as every other call). */
 export const WRITE_RESPONSE_TIMEOUT_MS = 30_000;
@@ -87,10 +88,10 @@ export interface WriteRecoveryOperations {
 }
 
 /** The runtime was closed (shutdown): a new write call is not started. */
-export class WriteRuntimeClosedError extends Error {
+export class WriteRuntimeClosedError extends CodedError<'RUNTIME_CLOSED'> {
   override readonly name = 'WriteRuntimeClosedError';
   constructor() {
-    super('the write runtime is shutting down');
+    super('RUNTIME_CLOSED', 'the write runtime is shutting down');
   }
 }
 
