@@ -103,3 +103,13 @@ export { verifyReservationRelease } from './verify-reservation-release.js';
 export type { VerifiedReleaseFacts } from './verify-reservation-release.js';
 export { verifyPendingRequest } from './verify-pending-request.js';
 export type { AuthorizationError } from './authorization-error.js';
+export {
+  CONFIG_HISTORY_CLASSES,
+  CONFIG_HISTORY_UNKNOWN_REASONS,
+  MAX_CONFIG_HISTORY_TIMES,
+  checkConfigHistoryInvariants,
+  configHistoryCoreShape,
+  configHistoryCountSchema,
+  unixSecondsSchema,
+} from './config-history-invariants.js';
+export type { ConfigHistoryClass, ConfigHistoryUnknownReason } from './config-history-invariants.js';
