@@ -1,0 +1,71 @@
+// The names of the exchange folder (docs/DESIGN.md §6): a request the operator answers is copied to
+// `requests/` under a short stable name, and its answer is expected as `answers/<same base>.signed.json`. One
+// owner for both, beside the outbox and inbox names they are derived from.
+import { createHash } from 'node:crypto';
+import { parseAuthorizationRequestName } from './authorization-request-name.js';
+import { PendingRequestKind } from './pending-request.js';
+import type { PendingRequest } from './pending-request.js';
+
+const PREFIX: Readonly<Partial<Record<PendingRequestKind, string>>> = Object.freeze({
+  [PendingRequestKind.AUTHORIZATION]: 'auth',
+  [PendingRequestKind.CONFIRMATION]: 'conf',
+});
+
+/** `auth-<8 hex>.json` / `conf-<8 hex>.json`; the 8 hex are the first of SHA-256 over the outbox name. */
+const REQUEST = /^(auth|conf)-([0-9a-f]{8})\.json$/;
+const ANSWER = /^((?:auth|conf)-[0-9a-f]{8})\.signed\.json$/;
+const CONFIRMATION_OUTBOX = /^confirmation-request\.([a-z0-9][a-z0-9_-]{0,127})\.json$/;
+
+/**
+ * The exchange name of a pending request an operator answers with `approve` (authorization and confirmation
+ * only: reconciliation and release keep `sign` with its explicit outcome), or null for any other kind. Stable:
+ * the same outbox file always has the same exchange name, so a second call never writes a second copy.
+ */
+export function exchangeRequestName(pending: PendingRequest): string | null {
+  const prefix = PREFIX[pending.kind];
+  if (prefix === undefined) return null;
+  return `${prefix}-${createHash('sha256').update(pending.file, 'utf8').digest('hex').slice(0, 8)}.json`;
+}
+
+/** Whether `name` is an exchange request name (`auth-<8 hex>.json` or `conf-<8 hex>.json`). */
+export function isExchangeRequestName(name: string): boolean {
+  return REQUEST.test(name);
+}
+
+/** The answer's name for an exchange request name: `auth-3f9c1a2b.json` → `auth-3f9c1a2b.signed.json`. */
+export function exchangeAnswerName(requestName: string): string {
+  if (!REQUEST.test(requestName)) throw new TypeError('exchangeAnswerName: not an exchange request name');
+  return `${requestName.slice(0, -'.json'.length)}.signed.json`;
+}
+
+/** The exchange request name an answer name answers, or null for any other name. */
+export function requestNameOfAnswer(answerName: string): string | null {
+  const m = ANSWER.exec(answerName);
+  return m === null ? null : `${m[1] as string}.json`;
+}
+
+/**
+ * The canonical inbox name (inbox-artifact-name.ts) of the answer a pending authorization or confirmation
+ * request waits for, or null for any other request: what a call that waits looks for.
+ */
+export function awaitedInboxName(pending: PendingRequest): string | null {
+  if (pending.kind === PendingRequestKind.AUTHORIZATION) {
+    const parts = parseAuthorizationRequestName(pending.file);
+    return parts === null ? null : `plan-authorization.${parts.planPrefix}.json`;
+  }
+  if (pending.kind === PendingRequestKind.CONFIRMATION) {
+    const m = CONFIRMATION_OUTBOX.exec(pending.file);
+    return m === null ? null : `confirmation.${m[1] as string}.json`;
+  }
+  return null;
+}
+
+/**
+ * The exchange name of an outbox file that is a request `approve` answers and that may still be answered now:
+ * an authorization request unexpired by name, or a confirmation request; null for any other file (never opened).
+ */
+export function exchangeNameOfOutboxFile(file: string, now: number): string | null {
+  const auth = parseAuthorizationRequestName(file);
+  if (auth !== null) return auth.expiresAt > now ? exchangeRequestName({ kind: PendingRequestKind.AUTHORIZATION, file }) : null;
+  return CONFIRMATION_OUTBOX.test(file) ? exchangeRequestName({ kind: PendingRequestKind.CONFIRMATION, file }) : null;
+}
