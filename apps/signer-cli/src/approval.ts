@@ -10,10 +10,10 @@ export function isApproved(answer: string, approveCode: string): boolean {
   return /^[0-9a-f]{12}$/.test(approveCode) && answer === approveCode;
 }
 
-/** Asks once on the terminal and returns the line typed (without its line end). */
-export function promptLine(input: Readable, output: Writable, question: string): Promise<string> {
+/** Asks once (on the terminal, or on a piped stdin with `terminal` false) and returns the line typed (without its line end). */
+export function promptLine(input: Readable, output: Writable, question: string, terminal = true): Promise<string> {
   return new Promise((resolve) => {
-    const rl = createInterface({ input, output, terminal: true });
+    const rl = createInterface({ input, output, terminal });
     let answered = false;
     rl.question(question, (answer) => {
       answered = true;

@@ -102,3 +102,11 @@ export type { VerifiedResolutionFacts } from './verify-reconciliation-evidence.j
 export { verifyReservationRelease } from './verify-reservation-release.js';
 export type { VerifiedReleaseFacts } from './verify-reservation-release.js';
 export { verifyPendingRequest } from './verify-pending-request.js';
+export {
+  EXCHANGE_ANSWERS_FOLDER,
+  EXCHANGE_REQUESTS_FOLDER,
+  exchangeAnswerName,
+  exchangeRequestFileName,
+  isExchangeRequestName,
+  requestNameOfAnswer,
+} from './exchange-file-names.js';

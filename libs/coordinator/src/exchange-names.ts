@@ -1,19 +1,16 @@
-// The names of the exchange folder (docs/DESIGN.md §6): a request the operator answers is copied to
-// `requests/` under a short stable name, and its answer is expected as `answers/<same base>.signed.json`. One
-// owner for both, beside the outbox and inbox names they are derived from.
+// Which exchange-folder name (libs/authorization exchange-file-names.ts) a pending request of the outbox gets, and
+// which inbox name answers it (docs/DESIGN.md §6): derived here, beside the outbox and inbox names they come from.
 import { createHash } from 'node:crypto';
+import { exchangeRequestFileName } from '@pfsense-mcp/authorization';
 import { parseAuthorizationRequestName } from './authorization-request-name.js';
 import { PendingRequestKind } from './pending-request.js';
 import type { PendingRequest } from './pending-request.js';
 
-const PREFIX: Readonly<Partial<Record<PendingRequestKind, string>>> = Object.freeze({
+const PREFIX: Readonly<Partial<Record<PendingRequestKind, 'auth' | 'conf'>>> = Object.freeze({
   [PendingRequestKind.AUTHORIZATION]: 'auth',
   [PendingRequestKind.CONFIRMATION]: 'conf',
 });
 
-/** `auth-<8 hex>.json` / `conf-<8 hex>.json`; the 8 hex are the first of SHA-256 over the outbox name. */
-const REQUEST = /^(auth|conf)-([0-9a-f]{8})\.json$/;
-const ANSWER = /^((?:auth|conf)-[0-9a-f]{8})\.signed\.json$/;
 const CONFIRMATION_OUTBOX = /^confirmation-request\.([a-z0-9][a-z0-9_-]{0,127})\.json$/;
 
 /**
@@ -24,24 +21,7 @@ const CONFIRMATION_OUTBOX = /^confirmation-request\.([a-z0-9][a-z0-9_-]{0,127})\
 export function exchangeRequestName(pending: PendingRequest): string | null {
   const prefix = PREFIX[pending.kind];
   if (prefix === undefined) return null;
-  return `${prefix}-${createHash('sha256').update(pending.file, 'utf8').digest('hex').slice(0, 8)}.json`;
-}
-
-/** Whether `name` is an exchange request name (`auth-<8 hex>.json` or `conf-<8 hex>.json`). */
-export function isExchangeRequestName(name: string): boolean {
-  return REQUEST.test(name);
-}
-
-/** The answer's name for an exchange request name: `auth-3f9c1a2b.json` → `auth-3f9c1a2b.signed.json`. */
-export function exchangeAnswerName(requestName: string): string {
-  if (!REQUEST.test(requestName)) throw new TypeError('exchangeAnswerName: not an exchange request name');
-  return `${requestName.slice(0, -'.json'.length)}.signed.json`;
-}
-
-/** The exchange request name an answer name answers, or null for any other name. */
-export function requestNameOfAnswer(answerName: string): string | null {
-  const m = ANSWER.exec(answerName);
-  return m === null ? null : `${m[1] as string}.json`;
+  return exchangeRequestFileName(prefix, createHash('sha256').update(pending.file, 'utf8').digest('hex').slice(0, 8));
 }
 
 /**

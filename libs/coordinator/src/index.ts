@@ -39,11 +39,4 @@ export { createStoreEvidenceVerifiers } from './store-evidence-verifiers.js';
 export type { StoreEvidenceVerifiers } from './store-evidence-verifiers.js';
 export { inboxArtifactName, nameCouldConcern, parseInboxArtifactName } from './inbox-artifact-name.js';
 export type { InboxArtifactName, InboxWant } from './inbox-artifact-name.js';
-export {
-  awaitedInboxName,
-  exchangeAnswerName,
-  exchangeNameOfOutboxFile,
-  exchangeRequestName,
-  isExchangeRequestName,
-  requestNameOfAnswer,
-} from './exchange-names.js';
+export { awaitedInboxName, exchangeNameOfOutboxFile, exchangeRequestName } from './exchange-names.js';

@@ -5,14 +5,8 @@
 // is examined as untrusted input, at most a fixed number per call.
 import { closeSync, constants, fsyncSync, lstatSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ArtifactFormatError, MAX_ARTIFACT_BYTES, parseArtifact } from '@pfsense-mcp/authorization';
-import {
-  ArtifactDirectory,
-  exchangeNameOfOutboxFile,
-  exchangeRequestName,
-  parseAuthorizationRequestName,
-  requestNameOfAnswer,
-} from '@pfsense-mcp/coordinator';
+import { ArtifactFormatError, MAX_ARTIFACT_BYTES, parseArtifact, requestNameOfAnswer } from '@pfsense-mcp/authorization';
+import { ArtifactDirectory, exchangeNameOfOutboxFile, exchangeRequestName, parseAuthorizationRequestName } from '@pfsense-mcp/coordinator';
 import type { PendingRequest } from '@pfsense-mcp/coordinator';
 import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { RegularFileError, readRegularFileChunks } from '@pfsense-mcp/foundation';

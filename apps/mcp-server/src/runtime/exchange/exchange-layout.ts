@@ -2,6 +2,7 @@
 // runtime opens it, the signer finds requests/ and answers/ by the same two names.
 import { lstatSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { EXCHANGE_ANSWERS_FOLDER, EXCHANGE_REQUESTS_FOLDER } from '@pfsense-mcp/authorization';
 import { ExchangeError } from './exchange-error.js';
 
 /** The environment variable naming the exchange folder (optional). */
@@ -17,7 +18,7 @@ export interface ExchangeLayout {
 export function exchangeLayout(dir: string): ExchangeLayout {
   if (!isAbsolute(dir)) throw new ExchangeError('NOT_ABSOLUTE', `${WRITE_EXCHANGE_DIR_VARIABLE} must be an absolute path`);
   const root = resolve(dir);
-  return Object.freeze({ dir: root, requestsDir: join(root, 'requests'), answersDir: join(root, 'answers') });
+  return Object.freeze({ dir: root, requestsDir: join(root, EXCHANGE_REQUESTS_FOLDER), answersDir: join(root, EXCHANGE_ANSWERS_FOLDER) });
 }
 
 /** A real directory (never a symlink); owner and mode are reported by `admin status`, not required (sync tools set their own). */
