@@ -152,6 +152,10 @@ async function runWorkerPhase(
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
+  // Node may emit 'exit' while the worker's last messages (its `failed` reason) are still unread in the IPC
+  // pipe; the channel's 'disconnect' comes once the pipe is drained. Only both together mean "gone, and said
+  // all it will say" — else a worker's own failure would be reported as a bare WORKER_EXITED.
+  const gone = Promise.all([exited, new Promise<void>((resolve) => (child.connected ? child.once('disconnect', resolve) : resolve()))]);
   const baseline = ctx.baseline as NonNullable<typeof ctx.baseline>;
   try {
     let reconciled: number | null = null;
@@ -187,7 +191,12 @@ async function runWorkerPhase(
         else if (msg.type === 'done') finish({ kind: 'done', orchestrationContractIds: msg.orchestrationContractIds, reconciled });
         else finish({ kind: 'failed', message: msg.message });
       });
-      void exited.then(() => finish({ kind: 'failed', message: 'WORKER_EXITED: the worker exited before the end of its phase' }));
+      void gone.then(([x]) =>
+        finish({
+          kind: 'failed',
+          message: `WORKER_EXITED: the worker exited (${x.signal ?? `code ${x.code ?? '?'}`}) before the end of its phase, saying nothing`,
+        }),
+      );
       child.send({
         type: 'job',
         phase,

@@ -207,6 +207,13 @@ describe('admin reconcile', () => {
         mcp_status: 'reconciliation_required',
       });
       sim.control.resetCounters();
+      const nextOf = async () =>
+        String(
+          ((await ok(admin(['status', '--dir', s.dir, '--json']))).json['contracts'] as Array<Record<string, unknown>>).find(
+            (c) => c['contract_id'] === lost.contractId,
+          )?.['next_step'],
+        );
+      const before = await nextOf();
       const emitted = await ok(admin(['reconcile', 'emit', '--dir', s.dir, lost.contractId, '--json']));
       const request = String(emitted.json['pending_request']);
       expect(request.startsWith(join(s.dir, 'outbox', 'reconciliation-request.'))).toBe(true);
@@ -221,6 +228,14 @@ describe('admin reconcile', () => {
       );
       const twice = await ok(admin(['reconcile', 'emit', '--dir', s.dir, lost.contractId, '--json']));
       expect(twice.json).toMatchObject({ already_pending: true, pending_request: request });
+      // admin status's next step is the coordinator's nextHumanStep: write the request while none is in the
+      // outbox, sign it once it is there.
+      expect(before).toMatch(
+        emitted.json['already_pending'] === true ? /^sign the reconciliation request in the outbox/ : /^`admin reconcile emit ID`/,
+      );
+      expect(await nextOf()).toMatch(
+        /^sign the reconciliation request in the outbox with the reconciliation key, `admin inbox add`, `admin reconcile resume ID`/,
+      );
       // Resume before the evidence is there: refused, nothing changes.
       expect((await admin(['reconcile', 'resume', '--dir', s.dir, lost.contractId, '--json'])).json['error']).toMatchObject({
         code: 'REFUSED',

@@ -4,7 +4,7 @@ import type { PendingRequest } from './pending-request.js';
 
 /**
  * What a human does next about an operation (docs/DESIGN.md §6), value-free. Decided here once; each surface
- * (the write tool, the operations view) puts it in its own words.
+ * (the write tool, the operations view, `admin status`) puts it in its own words.
  */
 export const HumanStep = Object.freeze({
   SIGN_AUTHORIZATION: 'sign-authorization',

@@ -5,6 +5,7 @@ import { WRITE_REQUEST_LIMITS, parseAuthorizationRequestName, statusOfContract }
 import { DEFAULT_RATE_LIMITS } from '@pfsense-mcp/policy';
 import { RecoveryState, isTerminal } from '@pfsense-mcp/state-machine';
 import type { AdminContext } from './admin-context.js';
+import { adminNextStep } from './admin-next-step.js';
 import { adminResult } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';
 import { classifyArtifacts } from './classify-artifacts.js';
@@ -18,22 +19,6 @@ import { openWriteDirectory } from './open-write-directory.js';
 import type { AdminArgs } from './parse-admin-args.js';
 import { exchangeStatus } from './exchange-status.js';
 import { loadPinnedAuthorities, pinnedAuthoritySetOf } from '../runtime/write-directory/pinned-authorities-file.js';
-
-/** What the operator can do next, per state (the commands of `pfsense-mcp admin` and the signer). */
-const NEXT_STEP: Readonly<Record<string, string>> = Object.freeze({
-  [RecoveryState.PREPARING]: 'wait: the server is creating it (it expires if abandoned)',
-  [RecoveryState.PREPARED]: 'sign the confirmation request in the outbox, or `admin cancel ID`',
-  [RecoveryState.EXECUTING]: 'wait: the change is in flight (a dead server is reconciled at the next start)',
-  [RecoveryState.VERIFIED]: 'nothing; `admin rollback ID` undoes it',
-  [RecoveryState.ROLLING_BACK]: 'wait: the rollback is in flight',
-  [RecoveryState.RECONCILIATION]:
-    '`admin reconcile emit ID`, sign with the reconciliation key, `admin inbox add`, `admin reconcile resume ID`',
-  [RecoveryState.ROLLBACK_FAILED]:
-    '`admin release emit ID`, sign with the reconciliation key, `admin inbox add`, `admin release resume ID`',
-  [RecoveryState.FAILED]: 'nothing (closed without effect)',
-  [RecoveryState.ROLLED_BACK]: 'nothing (applied, then rolled back: the old description is back)',
-  [RecoveryState.EXPIRED]: 'nothing (expired or cancelled before execution)',
-});
 
 function age(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
@@ -101,7 +86,7 @@ function rateWindowLines(w: ReturnType<typeof rateWindowsOf>, now: number): stri
   ];
 }
 
-function row(c: RecoveryContract, now: number) {
+function row(c: RecoveryContract, now: number, inOutbox: (fileName: string) => boolean) {
   const beforeExecution = c.state === RecoveryState.PREPARING || c.state === RecoveryState.PREPARED;
   return Object.freeze({
     contract_id: c.contract_id,
@@ -112,7 +97,7 @@ function row(c: RecoveryContract, now: number) {
     target: c.target_identity_digest.slice(0, 12),
     age_ms: now - c.created_at,
     expires_at: beforeExecution ? c.expires_at : null,
-    next_step: `${NEXT_STEP[c.state] ?? 'inspect with `admin audit verify`'} — ${seeRunbook(runbookAnchorOf(c))}`,
+    next_step: `${adminNextStep(c, inOutbox)} — ${seeRunbook(runbookAnchorOf(c))}`,
     runbook: `${RUNBOOK}#${runbookAnchorOf(c)}`,
   });
 }
@@ -166,10 +151,12 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
       .filter((c) => args.flags.has('--all') || !isTerminal(c.state))
       .sort((a, b) => a.created_at - b.created_at);
     const names = args.flags.has('--show-targets') ? targetNames(w, contracts) : null;
-    const rows = contracts.map((c) =>
-      names === null ? row(c, facts.now) : { ...row(c, facts.now), target_name: names.get(c.contract_id) ?? null },
-    );
     const artifacts = classifyArtifacts(w.inbox, w.outbox, facts);
+    const outboxFiles = new Set(artifacts.filter((a) => a.box === 'outbox').map((a) => a.file));
+    const inOutbox = (file: string) => outboxFiles.has(file);
+    const rows = contracts.map((c) =>
+      names === null ? row(c, facts.now, inOutbox) : { ...row(c, facts.now, inOutbox), target_name: names.get(c.contract_id) ?? null },
+    );
     const pending = artifacts.filter((a) => a.box === 'outbox' && a.condition === 'still-useful');
     const slots = requestSlotsOf(artifacts, facts.contracts.values(), facts.now);
     const inbox = artifacts.filter((a) => a.box === 'inbox');
