@@ -79,9 +79,13 @@ export interface ApproveRun extends ProgramRun {
  * `pfsense-mcp-signer approve EXCHANGE/requests --keys KEYDIR --server-key PUB`, its stdin a pipe: each time a
  * prompt shows the code to type, the "operator" types exactly that code (one human action each).
  */
-export function approveOnOperator(host: ExchangeHost): Promise<ApproveRun> {
+export function approveOnOperator(
+  host: ExchangeHost,
+  options: { readonly path?: string; readonly extra?: readonly string[] } = {},
+): Promise<ApproveRun> {
   host.actions.push('approve');
-  const args = ['approve', join(host.exchange, 'requests'), '--keys', host.keysDir, '--server-key', host.serverPub];
+  const path = options.path ?? join(host.exchange, 'requests');
+  const args = ['approve', path, '--keys', host.keysDir, '--server-key', host.serverPub, ...(options.extra ?? [])];
   const child = spawn(process.execPath, [signerMain, ...args], {
     env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', NO_COLOR: '1' },
     stdio: ['pipe', 'pipe', 'pipe'],
