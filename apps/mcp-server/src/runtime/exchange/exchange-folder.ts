@@ -51,6 +51,19 @@ export interface ExchangeFolderOptions {
   readonly answersPerPickup?: number;
 }
 
+/** One entry of a folder listing: its name and whether it is a directory or a regular file (never followed). */
+interface Entry {
+  readonly name: string;
+  readonly directory: boolean;
+  readonly file: boolean;
+}
+
+interface Listing {
+  /** The folder's identity and change times (ns): a listing is reused while none of them moved. */
+  readonly stamp: string;
+  readonly entries: readonly Entry[];
+}
+
 interface Examined {
   readonly identity: string;
   readonly problem: ExchangeProblem | null;
@@ -81,6 +94,16 @@ export class ExchangeFolder {
   readonly #keyChecked = new Set<string>();
   readonly #examined = new Map<string, Examined>();
   readonly #exchangeNames = new Map<string, string | null>();
+  readonly #listings = new Map<string, Listing>();
+  readonly #junk = new Map<string, ExchangeProblem>();
+  #sorted: {
+    readonly entries: readonly Entry[];
+    readonly pendingKey: string;
+    readonly junk: readonly ExchangeProblem[];
+    readonly candidates: readonly string[];
+  } | null = null;
+  /** Listings whose every file was checked for a private key: walked again only for their subfolders. */
+  readonly #fullyChecked = new WeakSet<readonly Entry[]>();
   #problems: readonly ExchangeProblem[] = [];
   #stopped: ExchangeError | null = null;
 
@@ -150,20 +173,10 @@ export class ExchangeFolder {
       }
       const now = this.#options.clock();
       const pending = this.#pendingNames(now);
-      const problems: ExchangeProblem[] = [];
+      const { junk, candidates } = this.#sortAnswers(this.#list(this.layout.answersDir), pending);
+      const problems: ExchangeProblem[] = [...junk];
       let opened = 0;
-      for (const name of readdirSync(this.layout.answersDir).sort()) {
-        const request = requestNameOfAnswer(name);
-        if (request === null) {
-          problems.push(
-            problem(name, 'NOT_AN_ANSWER', 'is not named after a request (requests/NAME.json is answered by answers/NAME.signed.json)'),
-          );
-          continue;
-        }
-        if (!pending.has(request)) {
-          problems.push(problem(name, 'NO_PENDING_REQUEST', 'answers no request this server is waiting for (expired, or never asked)'));
-          continue;
-        }
+      for (const name of candidates) {
         const path = join(this.layout.answersDir, name);
         let identity: string;
         try {
@@ -188,6 +201,57 @@ export class ExchangeFolder {
       // answers/ cannot be listed now: nothing is picked up this call; the inbox works as before.
     }
     return this.report();
+  }
+
+  /**
+   * The files of answers/ split by name: those that answer nothing pending (counted, never opened) and the
+   * candidates. Decided again only when the listing or the pending requests changed.
+   */
+  #sortAnswers(
+    entries: readonly Entry[],
+    pending: ReadonlySet<string>,
+  ): { junk: readonly ExchangeProblem[]; candidates: readonly string[] } {
+    const key = [...pending].sort().join(',');
+    const last = this.#sorted;
+    if (last !== null && last.entries === entries && last.pendingKey === key) return last;
+    const junk: ExchangeProblem[] = [];
+    const candidates: string[] = [];
+    for (const { name } of entries) {
+      const request = requestNameOfAnswer(name);
+      if (request !== null && pending.has(request)) candidates.push(name);
+      else junk.push(this.#junkProblem(name, request === null));
+    }
+    this.#sorted = { entries, pendingKey: key, junk, candidates };
+    return this.#sorted;
+  }
+
+  /** A file of answers/ that answers nothing pending: counted by name, never opened (one frozen reason per name). */
+  #junkProblem(name: string, badName: boolean): ExchangeProblem {
+    const key = `${badName ? 'n' : 'p'}:${name}`;
+    let found = this.#junk.get(key);
+    if (found === undefined) {
+      found = badName
+        ? problem(name, 'NOT_AN_ANSWER', 'is not named after a request (requests/NAME.json is answered by answers/NAME.signed.json)')
+        : problem(name, 'NO_PENDING_REQUEST', 'answers no request this server is waiting for (expired, or never asked)');
+      this.#junk.set(key, found);
+    }
+    return found;
+  }
+
+  /**
+   * The entries of a folder (sorted by name), listed again only when the folder changed (its inode or change times,
+   * in ns): a flood of files costs one listing, not one per call. Throws when the folder cannot be listed.
+   */
+  #list(folder: string): readonly Entry[] {
+    const st = lstatSync(folder, { bigint: true });
+    const stamp = `${st.dev}:${st.ino}:${st.mtimeNs}:${st.ctimeNs}`;
+    const cached = this.#listings.get(folder);
+    if (cached !== undefined && cached.stamp === stamp) return cached.entries;
+    const entries = readdirSync(folder, { withFileTypes: true })
+      .map((d) => Object.freeze({ name: d.name, directory: d.isDirectory(), file: d.isFile() }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    this.#listings.set(folder, Object.freeze({ stamp, entries: Object.freeze(entries) }));
+    return entries;
   }
 
   /** One answer: read (no-follow, bounded), parsed, verified and installed — or the reason it was not. */
@@ -254,23 +318,29 @@ export class ExchangeFolder {
       walked += 1;
       let entries;
       try {
-        entries = readdirSync(folder, { withFileTypes: true });
+        entries = this.#list(folder);
       } catch {
         continue;
       }
+      const checkedBefore = this.#fullyChecked.has(entries);
+      let unchecked = false;
       for (const entry of entries) {
         const path = join(folder, entry.name);
-        if (entry.isDirectory()) {
+        if (entry.directory) {
           if (depth + 1 < MAX_SCAN_DEPTH) folders.push({ path, depth: depth + 1 });
           continue;
         }
-        if (!entry.isFile() || this.#keyChecked.has(path)) continue;
+        if (checkedBefore || !entry.file || this.#keyChecked.has(path)) continue;
         if (entry.name.endsWith('.key')) return true;
-        if (left <= 0) continue;
+        if (left <= 0) {
+          unchecked = true;
+          continue;
+        }
         left -= 1;
         if (opensAsPrivateKey(path)) return true;
         this.#keyChecked.add(path);
       }
+      if (!unchecked) this.#fullyChecked.add(entries);
     }
     return false;
   }
