@@ -406,20 +406,21 @@ async function main() {
   const requested = await write(writer, wargs, 'requested');
   say(`   AI → ${WRITE_TOOL} ${JSON.stringify(wargs)} → ${bold(requested.status)}`);
   say(`   the request is in the exchange folder: ${readdirSync(join(exchange, 'requests')).join(', ')}`);
-  await approveInExchange(h);
+  const codes = [...(await approveInExchange(h))];
   // The AI asks again with a wait: the call picks the authorization up, writes the confirmation request, and waits.
   say(`   AI asks again with wait_seconds: 50 — the call waits for the operator`);
   const waiting = write(writer, { ...wargs, wait_seconds: 50 }, 'verified');
   while (!readdirSync(join(exchange, 'requests')).some((n) => n.startsWith('conf-'))) await new Promise((r) => setTimeout(r, 50));
-  await approveInExchange(h);
+  codes.push(...(await approveInExchange(h)));
   const verified = await waiting;
-  const awaiting = { status: 'awaiting_confirmation' };
   say(`   the waiting call returns → ${bold(verified.status)}: one PATCH sent, verified by re-reading`);
   const after = await aliasDescr(writer, 'LAN_SERVERS');
   say(`   read back through pfsense_get_firewall_aliases: LAN_SERVERS ${JSON.stringify(after)}`);
   const writePatches = (await patchCount()) - patchesBefore;
   done('write', {
-    states: [requested.status, awaiting.status, verified.status],
+    states: [requested.status, verified.status],
+    approve_runs: 2,
+    typed_codes: codes.length,
     contract_id: verified.contract_id,
     read_back: after,
     patches: writePatches,
