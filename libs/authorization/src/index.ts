@@ -110,3 +110,4 @@ export {
   isExchangeRequestName,
   requestNameOfAnswer,
 } from './exchange-file-names.js';
+export type { AuthorizationError } from './authorization-error.js';

@@ -15,7 +15,7 @@ import { changeResult } from './change-result.js';
 import type { ChangeResult } from './change-result.js';
 import { checkChangeInput } from './check-change-input.js';
 import { CoordinatorInputError } from './coordinator-input-error.js';
-import { CoordinatorRefusedError } from './coordinator-refused-error.js';
+import { CoordinatorRefusalError } from './coordinator-refusal-error.js';
 import { buildExecutionIntent } from './execution-intent.js';
 import { Gatekeeper } from './gatekeeper.js';
 import type { OperationDriverOptions } from './operation-driver-options.js';
@@ -260,7 +260,7 @@ export class OperationDriver implements WriteFacade {
       intent = adapter.normalizeIntent(call.input, target);
     } catch {
       // A no-op (the target already holds the requested value) is refused (docs/DESIGN.md §5).
-      throw new CoordinatorRefusedError();
+      throw new CoordinatorRefusalError();
     }
     const prepared = prepareExecutionIntent(adapter, target, intent, call.bindingDigest);
     const stepId = attemptStepId(adapter.stepPrefix, contracts.length + 1);
@@ -510,7 +510,7 @@ export class OperationDriver implements WriteFacade {
    * server-signed request in the outbox for a RECONCILIATION (forward or rollback origin) or unreleased
    * ROLLBACK_FAILED contract, bound to the appliance the change was made on (the binding read now must be the
    * one the server's own confirmation request named). An existing request for this state version is
-   * returned as already pending. Refuses (CoordinatorRefusedError) any other state.
+   * returned as already pending. Refuses (CoordinatorRefusalError) any other state.
    */
   async emitRecoveryRequest(
     contractId: string,

@@ -31,7 +31,7 @@ export {
 } from './ed25519-private-key-file.js';
 export type { Ed25519PrivateKeyFileContent, KeyFileRole } from './ed25519-private-key-file.js';
 export { opensWithPrivateKeyLabel } from './private-key-label.js';
-export { LAB_GATE_PRIVATE_KEY_FILE_LABEL, readLabGatePrivateKeyFile, writeLabGatePrivateKeyFile } from './lab-gate-private-key-file.js';
+export { LAB_GATE_PRIVATE_KEY_FILE_LABEL, readLabGatePrivateKeyFile, writeLabGatePrivateKeyFile } from './private-key-file.js';
 export { HKDF_SHA256_MAX_INFO_BYTES, HKDF_SHA256_MAX_LENGTH, hkdfSha256 } from './hkdf-sha256.js';
 export { hmacSha256 } from './hmac-sha256.js';
 export { keyIdOf } from './key-id-of.js';
@@ -48,3 +48,4 @@ export {
   parseOperatorKeyBundle,
 } from './operator-key-bundle.js';
 export type { OperatorBundleEntry, OperatorBundleRole } from './operator-key-bundle.js';
+export type { CryptoError } from './crypto-error.js';

@@ -4,7 +4,10 @@ type FieldCheck = (value: unknown) => boolean;
 const isLocator: FieldCheck = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 const isString: FieldCheck = (v) => typeof v === 'string';
 const isFalse: FieldCheck = (v) => v === false;
-/** pfSense alias names: 1–31 of [A-Za-z0-9_] (the name is sent unchanged, as pfrest's identity check). */
+/**
+ * pfSense alias names: 1–31 of [A-Za-z0-9_] (the name is sent unchanged, as pfrest's identity check). An independent
+ * copy of foundation's rule on purpose: the last check before the network shares no code with the layers above it.
+ */
 const isAliasName: FieldCheck = (v) => typeof v === 'string' && /^[A-Za-z0-9_]{1,31}$/.test(v);
 
 /**

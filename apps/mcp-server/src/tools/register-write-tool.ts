@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { CallToolResult, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
+import { ALIAS_NAME_CHARSET, ALIAS_NAME_MAX_LENGTH } from '@pfsense-mcp/foundation';
 import { z } from 'zod';
 import { CoordinatorInputError, HumanStep, OperationStatus, nextHumanStep } from '@pfsense-mcp/coordinator';
 import type { ChangeResult, PendingRequest, WriteFacade } from '@pfsense-mcp/coordinator';
@@ -15,7 +16,6 @@ export const WRITE_TOOL_CAPABILITY = 'ALIAS_WRITE';
 
 // The coordinator's input rules (docs/DESIGN.md §5), stated in the schema so a client sees them; the
 // coordinator checks them again (NFC, control characters) and is the authority.
-const ALIAS_NAME_MAX = 31;
 const DESCRIPTION_MAX = 1024;
 
 export const WriteToolInputSchema = z
@@ -23,9 +23,11 @@ export const WriteToolInputSchema = z
     alias_name: z
       .string()
       .min(1)
-      .max(ALIAS_NAME_MAX)
-      .regex(/^[A-Za-z0-9_]+$/)
-      .describe('Exact, case-sensitive name of an existing firewall alias (A-Z, a-z, 0-9, _; at most 31 characters).'),
+      .max(ALIAS_NAME_MAX_LENGTH)
+      .regex(ALIAS_NAME_CHARSET)
+      .describe(
+        `Exact, case-sensitive name of an existing firewall alias (A-Z, a-z, 0-9, _; at most ${ALIAS_NAME_MAX_LENGTH} characters).`,
+      ),
     description: z
       .string()
       .max(DESCRIPTION_MAX)

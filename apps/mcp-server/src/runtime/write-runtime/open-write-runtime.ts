@@ -48,6 +48,7 @@ import { exchangeLayout } from '../exchange/exchange-layout.js';
 import { createAnswerWaiter } from '../exchange/answer-waiter.js';
 import type { AnswerWaiter } from '../exchange/answer-waiter.js';
 import type { AwaitAnswer } from '../../tools/wait-for-answer.js';
+import { CodedError } from '@pfsense-mcp/foundation';
 
 /** The transport's response timeout for the write path (the same default as every other call). */
 export const WRITE_RESPONSE_TIMEOUT_MS = 30_000;
@@ -98,10 +99,10 @@ export interface WriteRecoveryOperations {
 }
 
 /** The runtime was closed (shutdown): a new write call is not started. */
-export class WriteRuntimeClosedError extends Error {
+export class WriteRuntimeClosedError extends CodedError<'RUNTIME_CLOSED'> {
   override readonly name = 'WriteRuntimeClosedError';
   constructor() {
-    super('the write runtime is shutting down');
+    super('RUNTIME_CLOSED', 'the write runtime is shutting down');
   }
 }
 
