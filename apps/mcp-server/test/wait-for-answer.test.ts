@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { OperationStatus, PendingRequestKind } from '@pfsense-mcp/coordinator';
 import type { ChangeResult, PendingRequest, WriteFacade } from '@pfsense-mcp/coordinator';
-import { CALL_BUDGET_MS, EXECUTION_RESERVE_MS, requestChangeWaiting } from '../src/tools/wait-for-answer.js';
+import { CALL_BUDGET_MS, EXECUTION_RESERVE_MS, requestChangeWaiting } from '../src/index.js';
 
 const AUTH: PendingRequest = { kind: PendingRequestKind.AUTHORIZATION, file: 'authorization-request.x.json' };
 const CONF: PendingRequest = { kind: PendingRequestKind.CONFIRMATION, file: 'confirmation-request.c1.json' };
