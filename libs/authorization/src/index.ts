@@ -111,3 +111,13 @@ export {
   requestNameOfAnswer,
 } from './exchange-file-names.js';
 export type { AuthorizationError } from './authorization-error.js';
+export {
+  CONFIG_HISTORY_CLASSES,
+  CONFIG_HISTORY_UNKNOWN_REASONS,
+  MAX_CONFIG_HISTORY_TIMES,
+  checkConfigHistoryInvariants,
+  configHistoryCoreShape,
+  configHistoryCountSchema,
+  unixSecondsSchema,
+} from './config-history-invariants.js';
+export type { ConfigHistoryClass, ConfigHistoryUnknownReason } from './config-history-invariants.js';
