@@ -39,7 +39,7 @@ describe('loadConfig', () => {
       toolsets: null,
       logLevel: 'info',
       allowHttpLoopback: false,
-      write: { dir: null, anchorDir: null, apiKeyFile: null },
+      write: { dir: null, anchorDir: null, apiKeyFile: null, exchangeDir: null },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

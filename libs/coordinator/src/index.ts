@@ -39,4 +39,5 @@ export { createStoreEvidenceVerifiers } from './store-evidence-verifiers.js';
 export type { StoreEvidenceVerifiers } from './store-evidence-verifiers.js';
 export { inboxArtifactName, nameCouldConcern, parseInboxArtifactName } from './inbox-artifact-name.js';
 export type { InboxArtifactName, InboxWant } from './inbox-artifact-name.js';
+export { awaitedInboxName, exchangeNameOfOutboxFile, exchangeRequestName } from './exchange-names.js';
 export type { CoordinatorError } from './coordinator-error.js';

@@ -41,4 +41,11 @@ export { MASTER_KEY_FILE_LABEL, generateMasterKey, readMasterKeyFile, writeMaste
 export { PinnedAuthoritySet } from './pinned-authority-set.js';
 export type { AuthorityVerifyInput, PinnedAuthority } from './pinned-authority-set.js';
 export { DEFAULT_SECRET_FILE_MAX_BYTES, readSecretFile, writeSecretFile } from './secret-file.js';
+export {
+  MAX_OPERATOR_BUNDLE_BYTES,
+  OPERATOR_BUNDLE_ROLES,
+  formatOperatorKeyBundle,
+  parseOperatorKeyBundle,
+} from './operator-key-bundle.js';
+export type { OperatorBundleEntry, OperatorBundleRole } from './operator-key-bundle.js';
 export type { CryptoError } from './crypto-error.js';

@@ -29,11 +29,13 @@ export interface ServerConfig {
   readonly write?: WriteEnvironment;
 }
 
-/** PFSENSE_WRITE_DIR, PFSENSE_WRITE_ANCHOR_DIR, PFSENSE_WRITE_API_KEY_FILE as given (null when unset). */
+/** PFSENSE_WRITE_DIR, PFSENSE_WRITE_ANCHOR_DIR, PFSENSE_WRITE_API_KEY_FILE, PFSENSE_WRITE_EXCHANGE_DIR as given (null when unset). */
 export interface WriteEnvironment {
   readonly dir: string | null;
   readonly anchorDir: string | null;
   readonly apiKeyFile: string | null;
+  /** The exchange folder shared with the signing machine (docs/DESIGN.md §6); absent or null: none. */
+  readonly exchangeDir?: string | null;
 }
 
 const MAX_VALUE_LENGTH = 4096;
@@ -57,6 +59,7 @@ const EnvSchema = z.object({
   PFSENSE_WRITE_DIR: z.optional(text),
   PFSENSE_WRITE_ANCHOR_DIR: z.optional(text),
   PFSENSE_WRITE_API_KEY_FILE: z.optional(text),
+  PFSENSE_WRITE_EXCHANGE_DIR: z.optional(text),
 });
 
 /**
@@ -131,6 +134,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, kn
       dir: nonEmpty(e.PFSENSE_WRITE_DIR),
       anchorDir: nonEmpty(e.PFSENSE_WRITE_ANCHOR_DIR),
       apiKeyFile: nonEmpty(e.PFSENSE_WRITE_API_KEY_FILE),
+      exchangeDir: nonEmpty(e.PFSENSE_WRITE_EXCHANGE_DIR),
     }),
   });
 }
