@@ -26,7 +26,9 @@ const TABLE = Object.freeze([
     name: 'contract-store',
     kind: 'lib',
     root: 'libs/contract-store',
-    mayImport: ['canonical', 'crypto', 'state-machine', 'policy'],
+    // authorization: the config-history facts and invariants, written once there (the lower of the two; the signer
+    // imports authorization and must hold no SQLite code, so never the other way round).
+    mayImport: ['canonical', 'crypto', 'state-machine', 'policy', 'authorization'],
   },
   { name: 'authorization', kind: 'lib', root: 'libs/authorization', mayImport: ['canonical', 'crypto'] },
   // pfsense-read is `import type` only for adapters (enforced by the adapter-restrictions plugin in tools/lint-rules).

@@ -105,7 +105,19 @@ const progress = (what) => {
 };
 
 // ---- programs ----
+/** The command line as an operator would type it (the installed program names; words with spaces quoted). */
+function commandLine(main, argv) {
+  const name = main === signerMain ? 'pfsense-mcp-signer' : 'pfsense-mcp';
+  const words = argv.filter((a) => a !== '--json').map((a) => (/^[\w./@:=,+-]+$/u.test(a) ? a : JSON.stringify(a)));
+  return `${name} ${words.join(' ')}`;
+}
+/** Every command the demo runs is printed first, so the transcript serves as a template. */
+function showCommand(line) {
+  say(dim(`   $ ${line}`));
+  emit({ command: line });
+}
 function run(main, argv, what, env = {}) {
+  showCommand(commandLine(main, argv));
   progress(what);
   const r = spawnSync(process.execPath, [main, ...argv], {
     encoding: 'utf8',
@@ -125,6 +137,47 @@ function run(main, argv, what, env = {}) {
 }
 const admin = (argv, what, env) => run(server, ['admin', ...argv, '--json'], what, env);
 const signer = (argv, what) => run(signerMain, argv, what);
+/** A file copy between the two machines (shown as the command an operator would use). */
+function copy(from, to) {
+  showCommand(`cp ${from} ${to}`);
+  copyFileSync(from, to);
+  chmodSync(to, 0o600);
+}
+
+/**
+ * `pfsense-mcp-signer approve EXCHANGE/requests --keys KEYDIR --server-key PUB` as the operator runs it: the review,
+ * then the code typed at its prompt (here written to its stdin when the prompt shows it).
+ */
+function approveInExchange(h) {
+  const argv = ['approve', join(h.exchange, 'requests'), '--keys', h.keysDir, '--server-key', h.serverPub];
+  showCommand(commandLine(signerMain, argv));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [signerMain, ...argv], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, NO_COLOR: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    const typed = [];
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => {
+      err += c;
+      const prompts = [...err.matchAll(/Type the code ([0-9a-f]{12}): /gu)];
+      const next = prompts[typed.length];
+      if (next === undefined) return;
+      typed.push(next[1]);
+      child.stdin.write(`${next[1]}\n`);
+    });
+    child.once('close', (code) => {
+      if (code !== 0) return reject(new Error(`signer approve failed (exit ${code}): ${err.trim().split('\n').at(-1) ?? ''}`));
+      const keep = (l) => /^\s+(appliance|alias|description|→|approve with)\b/u.test(l) || /^\s+→/u.test(l) || /REQUEST|request —/u.test(l);
+      say(dim("   ┌ the signer's review, on the operator's machine"));
+      for (const line of out.trimEnd().split('\n').filter(keep)) say(`   │ ${line}`);
+      say(`   └ the operator types the code ${typed.join(', ')} at the prompt; the answer goes to answers/ beside the request`);
+      resolve(typed);
+    });
+  });
+}
 
 function startSim(dataFile) {
   return new Promise((resolve, reject) => {
@@ -303,38 +356,47 @@ async function main() {
 
   // 2. Host setup
   step(
-    'Host setup: pfsense-mcp admin init, operator keys with the signer, admin trust',
-    "the write directory holds the stores, the server's own request key, the pinned operator keys, inbox and outbox",
+    'Host setup: admin init --exchange, keygen --role operator, admin trust --bundle',
+    "the write directory holds the stores, the server's own request key, the pinned operator keys, inbox and outbox; the exchange folder is shared with the operator's machine",
   );
   const dir = join(work, 'write');
-  const init = admin(['init', '--dir', dir], 'admin init').json;
+  const exchange = join(work, 'exchange');
+  const init = admin(['init', '--dir', dir, '--exchange', exchange], 'admin init --exchange').json;
   const operatorDir = join(work, 'operator');
+  const keysDir = join(operatorDir, 'keys');
   const signedDir = join(operatorDir, 'signed');
+  mkdirSync(keysDir, { recursive: true, mode: 0o700 });
   mkdirSync(signedDir, { recursive: true, mode: 0o700 });
   chmodSync(operatorDir, 0o700);
-  // Only the .pub files travel to the server host, into a folder of their own: admin trust refuses a .pub with
-  // its private key beside it (the operator's keys never live on the server host, docs/DESIGN.md §10).
+  const made = signer(['keygen', '--role', 'operator', '--out', keysDir, '--json'], 'signer keygen --role operator').json;
+  // Only operator.pub travels to the server host, into a folder of its own: admin trust refuses a bundle with a
+  // private key beside it (the operator's keys never live on the server host, docs/DESIGN.md §10).
   const transferDir = join(work, 'transfer');
   mkdirSync(transferDir, { recursive: true, mode: 0o700 });
+  copy(made.bundle_file, join(transferDir, 'operator.pub'));
+  admin(['trust', '--dir', dir, '--bundle', join(transferDir, 'operator.pub')], 'admin trust --bundle');
+  const serverPub = join(operatorDir, 'server-request.pub');
+  copy(init.server_public_key_file ?? join(dir, 'keys', 'server-request.pub'), serverPub);
   const keys = {};
-  for (const role of ['plan-authorization', 'confirmation', 'reconciliation']) {
-    const k = signer(['keygen', '--role', role, '--out', operatorDir, '--json'], `signer keygen ${role}`).json;
-    keys[role] = k.private_key_file;
-    const pub = join(transferDir, `${role}.pub`);
-    copyFileSync(k.public_key_file, pub);
-    chmodSync(pub, 0o600);
-    admin(['trust', '--dir', dir, '--role', role, '--public-key', pub], `admin trust ${role}`);
-    say(`   ${role.padEnd(18)} key ${k.key_id ?? ''} generated by the signer, pinned with admin trust`);
+  for (const k of made.keys ?? []) {
+    keys[k.role] = k.private_key_file;
+    say(`   ${k.role.padEnd(18)} key ${k.key_id ?? ''} made by the signer, pinned from operator.pub`);
   }
-  const h = { dir, serverPub: init.server_public_key_file ?? join(dir, 'keys', 'server-request.pub'), keys, signedDir };
-  done('host_setup', { write_dir: dir, roles: Object.keys(keys) });
+  const clientEnv = init.environment ?? {};
+  say(
+    `   client environment: ${Object.entries(clientEnv)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}`,
+  );
+  const h = { dir, exchange, keysDir, serverPub, keys, signedDir };
+  done('host_setup', { write_dir: dir, exchange, roles: Object.keys(keys) });
 
   // 3. The write
   step(
     "The write: change an alias's description, under the operator's signatures",
-    'the AI can only ask; the operator reviews old → new on the signer and signs twice (authorization, then confirmation)',
+    'the AI can only ask; the operator approves twice on the signer (authorization, then confirmation) through the exchange folder',
   );
-  const writer = await connect({ ...baseEnv, PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: dir });
+  const writer = await connect({ ...baseEnv, ...clientEnv });
   const wCounts = counts((await writer.listTools()).tools);
   say(
     `   profile write_protected with PFSENSE_WRITE_DIR: ${wCounts.read_only} read-only tools, ${wCounts.write} that writes (${WRITE_TOOL})`,
@@ -343,17 +405,22 @@ async function main() {
   const patchesBefore = await patchCount();
   const requested = await write(writer, wargs, 'requested');
   say(`   AI → ${WRITE_TOOL} ${JSON.stringify(wargs)} → ${bold(requested.status)}`);
-  review(h, requested.pending_request, 'plan-authorization');
-  const awaiting = await write(writer, wargs, 'awaiting_confirmation');
-  say(`   AI asks again → ${bold(awaiting.status)}`);
-  review(h, awaiting.pending_request, 'confirmation');
-  const verified = await write(writer, wargs, 'verified');
-  say(`   AI asks again → ${bold(verified.status)}: one PATCH sent, verified by re-reading`);
+  say(`   the request is in the exchange folder: ${readdirSync(join(exchange, 'requests')).join(', ')}`);
+  const codes = [...(await approveInExchange(h))];
+  // The AI asks again with a wait: the call picks the authorization up, writes the confirmation request, and waits.
+  say(`   AI asks again with wait_seconds: 50 — the call waits for the operator`);
+  const waiting = write(writer, { ...wargs, wait_seconds: 50 }, 'verified');
+  while (!readdirSync(join(exchange, 'requests')).some((n) => n.startsWith('conf-'))) await new Promise((r) => setTimeout(r, 50));
+  codes.push(...(await approveInExchange(h)));
+  const verified = await waiting;
+  say(`   the waiting call returns → ${bold(verified.status)}: one PATCH sent, verified by re-reading`);
   const after = await aliasDescr(writer, 'LAN_SERVERS');
   say(`   read back through pfsense_get_firewall_aliases: LAN_SERVERS ${JSON.stringify(after)}`);
   const writePatches = (await patchCount()) - patchesBefore;
   done('write', {
-    states: [requested.status, awaiting.status, verified.status],
+    states: [requested.status, verified.status],
+    approve_runs: 2,
+    typed_codes: codes.length,
     contract_id: verified.contract_id,
     read_back: after,
     patches: writePatches,
@@ -416,6 +483,7 @@ async function main() {
     const resolved = await write(writer, fargs, 'verified');
     const faultPatches = (await patchCount()) - before;
     say(`   AI asks again → ${bold(resolved.status)}; PATCHes sent for WEB_PORTS in all: ${faultPatches}`);
+    say(dim('   (this step used the manual flow: review, sign --approve, admin inbox add — it works beside the exchange folder)'));
     done('faults', { states: [lost.status, resumed.state, resolved.status], observed, patches: faultPatches });
   }
   await writer.close();

@@ -1,9 +1,13 @@
 import { SCENARIO_IDS, isScenarioId } from './scenario-definition.js';
 import type { ScenarioId } from './scenario-definition.js';
+import { CodedError } from '@pfsense-mcp/foundation';
 
 /** A command-line refusal (exit 2). The message never echoes more than a short, cleaned token. */
-export class UsageError extends Error {
+export class UsageError extends CodedError<'USAGE'> {
   override readonly name = 'UsageError';
+  constructor(message: string) {
+    super('USAGE', message);
+  }
 }
 
 export type CliCommand =

@@ -1,4 +1,5 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { isAliasName } from '@pfsense-mcp/adapters';
 import { normalizeApplianceBaseUrl } from '@pfsense-mcp/authorization';
 import { KeyFileError, readSecretFile } from '@pfsense-mcp/crypto';
 import { z } from 'zod';
@@ -14,7 +15,7 @@ export class LabConfigError extends LabError {}
 const labConfigSchema = z.strictObject({
   url: z.string().min(1).max(2048),
   api_key_file: z.string().min(1).max(4096),
-  candidate_alias: z.string().regex(/^[A-Za-z0-9_]{1,31}$/),
+  candidate_alias: z.string().refine(isAliasName, { message: 'must be a pfSense alias name' }),
   ca_file: z.string().min(1).max(4096).optional(),
   /** The appliance binding digest (64 hex) the run must find. */
   expected_appliance: z

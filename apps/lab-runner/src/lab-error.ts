@@ -1,11 +1,10 @@
+import { CodedError } from '@pfsense-mcp/foundation';
+
 /** A lab failure with a stable code and a value-free message (no description, key, body or header). */
-export class LabError extends Error {
-  override readonly name = 'LabError';
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(`${code}: ${message}`);
+export class LabError extends CodedError<string> {
+  override readonly name: string = 'LabError';
+  constructor(code: string, message: string) {
+    super(code, `${code}: ${message}`);
   }
 }
 

@@ -22,9 +22,32 @@ function send(message: WorkerMessage): Promise<void> {
   });
 }
 
+/**
+ * How a failure is told to the parent: a LabError by its own code and message; any other error by its class and
+ * stable code only (never its message: it may carry a value).
+ */
+function failureOf(e: unknown): { code: string; message: string } {
+  const code = e instanceof LabError ? e.code : e instanceof Error ? e.name : 'ERROR';
+  const errCode = e instanceof Error ? (e as { code?: unknown }).code : undefined;
+  const named =
+    e instanceof Error
+      ? `the worker failed (${e.name}${typeof errCode === 'string' && /^[A-Z0-9_]{1,64}$/.test(errCode) ? `: ${errCode}` : ''})`
+      : 'the worker failed';
+  const message = e instanceof LabInterruptedError ? 'INTERRUPTED' : e instanceof LabError ? e.message : named;
+  return { code, message: message.slice(0, 300) };
+}
+
 export async function runWorker(): Promise<void> {
   // The parent is the lifeline: without it nothing here may go on.
   process.on('disconnect', () => process.exit(1));
+  // A failure outside the plan's own await chain (an unhandled rejection, an error event nobody listens to) is
+  // still told to the parent, by class and code, before the process ends — never a silent exit.
+  const dieTelling = (e: unknown) => {
+    const f = failureOf(e);
+    void send({ type: 'failed', code: f.code, message: `uncaught: ${f.message}`.slice(0, 300) }).then(() => process.exit(1));
+  };
+  process.on('uncaughtException', dieTelling);
+  process.on('unhandledRejection', dieTelling);
   const keepAlive = setInterval(() => {}, 1 << 30);
   const job = await new Promise<unknown>((resolve) => process.once('message', resolve));
   let trigger = () => {};
@@ -121,15 +144,7 @@ export async function runWorker(): Promise<void> {
     throw new LabError('NO_KILL_POINT', 'the plan ended without reaching its kill point');
   } catch (e) {
     await flushSigned();
-    const code = e instanceof LabError ? e.code : e instanceof Error ? e.name : 'ERROR';
-    // Another error is named by its class and stable code only (never its message: it may carry a value).
-    const errCode = e instanceof Error ? (e as { code?: unknown }).code : undefined;
-    const named =
-      e instanceof Error
-        ? `the worker failed (${e.name}${typeof errCode === 'string' && /^[A-Z0-9_]{1,64}$/.test(errCode) ? `: ${errCode}` : ''})`
-        : 'the worker failed';
-    const message = e instanceof LabInterruptedError ? 'INTERRUPTED' : e instanceof LabError ? e.message : named;
-    await send({ type: 'failed', code, message: message.slice(0, 300) });
+    await send({ type: 'failed', ...failureOf(e) });
     ctx?.runtime.close();
     clearInterval(keepAlive);
     process.exit(1);

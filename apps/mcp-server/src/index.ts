@@ -32,6 +32,7 @@ export { registerReadTools } from './tools/register-read-tools.js';
 export { precomputedJsonSchema } from './tools/precomputed-json-schema.js';
 export { READ_TOOL_JSON_SCHEMA_TARGET, READ_TOOL_JSON_SCHEMAS, type ReadToolJsonSchemas } from './tools/read-tool-json-schemas.js';
 export { INFO_TOOL_NAME } from './tools/register-info-tool.js';
+export { CALL_BUDGET_MS, EXECUTION_RESERVE_MS, requestChangeWaiting } from './tools/wait-for-answer.js';
 export { buildToolManifest, type ToolManifest, type ToolManifestEntry } from './runtime/server/build-tool-manifest.js';
 export { KNOWN_TOOL_NAMES } from './runtime/config/known-tool-names.js';
 export { createServerFactory, type ServerFactory, type ToolRegistrar } from './runtime/server/create-server-factory.js';

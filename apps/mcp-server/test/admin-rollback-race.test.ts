@@ -3,7 +3,8 @@
 // admin program rolls A back while the client runs B. Exactly one of them gets the alias's reservation (the
 // simulator holds the winner's PATCH with a latency fault, so the other arrives while it is in flight); the other
 // is refused cleanly, the store verifies, and the simulator saw exactly one PATCH. Then `admin status` shows the
-// live rate windows the race left (cooldown remaining, window counts used/limit), by digest prefix only.
+// live rate windows the race left (cooldown remaining, window counts used/limit), by digest prefix only. The
+// loser's next call is defined too: closed as stale, never left holding the alias (admin first).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDriver } from './support/admin-driver.js';
@@ -119,6 +120,19 @@ describe('admin rollback racing the MCP tool on one alias', { timeout: PROCESS_T
       expect(out).not.toContain('RACE_ADMIN_FIRST');
       expect(out).not.toContain('B on');
     }
+
+    // The outcome of the race for the loser, defined: B was prepared against the state A left, which the rollback
+    // undid. Asked again, B is not retried against another state: the executor finds its precondition stale and
+    // closes it (FAILED, `refused`, nothing sent) — so it holds no PREPARED slot on the alias, and the next attempt
+    // starts cleanly as a new request.
+    const again = await call(r.server, r.bArgs);
+    expect(again.status).toBe('refused');
+    expect(patches()).toBe(before + 1);
+    const after = statusJson(r.h);
+    expect(stateOf(after, r.b)).toBe('FAILED');
+    const next = await call(r.server, { alias_name: 'RACE_ADMIN_FIRST', description: 'C after the race' });
+    expect(next.status).toBe('requested');
+    expect(admin_verify(r.h)).toBe(0);
   });
 
   it('client first: B holds the reservation, the admin rollback of A meanwhile is refused cleanly and A stays VERIFIED; one PATCH', async () => {

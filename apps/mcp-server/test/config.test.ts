@@ -43,6 +43,7 @@ describe('loadConfig', () => {
         dir: null,
         anchorDir: null,
         apiKeyFile: null,
+        exchangeDir: null,
         capabilities: ['alias_description'],
         entriesBounds: { maxPrefixV4: 8, maxPrefixV6: 32, protectedNetworks: [] },
       },

@@ -18,6 +18,8 @@ Usage:
                           --server-key KEY --out DIR [--approve CODE]
                           [--outcome APPLIED|NOT_APPLIED]
                           [--full] [--members] [--json]
+  pfsense-mcp-signer approve PATH --keys DIR --server-key KEY [--out DIR]
+                          [--approve CODE] [--full] [--members] [--json]
   pfsense-mcp-signer verify FILE [--server-key KEY] [--pin ROLE=KEY ...]
                           [--request REQUEST_FILE] [--json]
   pfsense-mcp-signer --version | --help
@@ -27,7 +29,10 @@ Commands:
            reconciliation, server-request, lab-gate) in DIR (an existing
            owner-only directory). Writes ROLE-<id>.key (private, 0600, never
            overwritten) and ROLE-<id>.pub, and prints the public key and key id
-           to pin.
+           to pin. --role operator writes the three operator keys at once and
+           one operator.pub bundle (their public keys and roles) for
+           \`pfsense-mcp admin trust --bundle\`. DIR must not lie in an exchange
+           folder.
   review   Verify a pending request's server signature against the pinned server
            key, refuse it if it has expired, recompute every digest from the
            facts it carries, and show them. With your key of the role the
@@ -44,6 +49,16 @@ Commands:
            private key and the request digest, so only your key gives it; "yes"
            and the request digest's prefix approve nothing. The result is
            written to DIR by exclusive creation (mode 0600).
+  approve  PATH is a request file or the requests/ folder of an exchange
+           folder. For each authorization or confirmation request not yet
+           answered, oldest first: the same verification and review as sign,
+           the approval code to type (at the prompt, or a line on a piped
+           stdin), then the signed answer, with the key of the role it needs
+           from --keys DIR (never inside the exchange folder). A request in
+           requests/ is answered as answers/NAME.signed.json beside it;
+           elsewhere --out DIR is required. --approve CODE answers exactly the
+           one request whose code it is. Reconciliation and release requests
+           keep sign with --outcome.
   verify   Verify any artifact file: signature against the pinned keys given,
            currentness, and for a pending request its digests. With --request,
            also that a signed artifact answers that request.
@@ -84,6 +99,9 @@ Examples:
       (the code review --key confirm.key showed)
   pfsense-mcp-signer sign reconciliation-request-c1.json --key recon.key \\
       --server-key server.pub --out ./signed --outcome NOT_APPLIED
+  pfsense-mcp-signer keygen --role operator --out ~/.pfsense-mcp-keys
+  pfsense-mcp-signer approve /shared/pfsense-exchange/requests \\
+      --keys ~/.pfsense-mcp-keys --server-key server-request.pub
   pfsense-mcp-signer verify ./signed/authorization-….json \\
       --pin plan-authorization=pa.pub
 `;

@@ -15,3 +15,5 @@ const code = await runCli(process.argv.slice(2), {
   now: () => Date.now(),
 });
 process.exitCode = code;
+// A code read from a piped stdin leaves the pipe open: the program is done, so it lets go of it and exits.
+process.stdin.destroy();

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { ExitCode } from './exit-code.js';
 import { SignerError } from './signer-error.js';
 
-export type Command = 'keygen' | 'review' | 'sign' | 'verify' | 'help' | 'version';
+export type Command = 'keygen' | 'review' | 'sign' | 'approve' | 'verify' | 'help' | 'version';
 
 export interface CliArgs {
   readonly command: Command;
@@ -10,7 +10,7 @@ export interface CliArgs {
   readonly role: string | undefined;
   readonly out: string | undefined;
   readonly key: string | undefined;
-  /** review/sign: a directory of key files; the one of the role the request needs is used. */
+  /** review/sign/approve: a directory of key files; the one of the role the request needs is used. */
   readonly keys: string | undefined;
   readonly serverKey: string | undefined;
   readonly approve: string | undefined;
@@ -26,7 +26,7 @@ export interface CliArgs {
   readonly help: boolean;
 }
 
-const COMMANDS: readonly Command[] = ['keygen', 'review', 'sign', 'verify', 'help'];
+const COMMANDS: readonly Command[] = ['keygen', 'review', 'sign', 'approve', 'verify', 'help'];
 // `version` is only the --version flag, never a command word.
 
 /** Strict parsing: unknown flags, repeated single flags and stray positionals are usage errors. */
@@ -71,11 +71,12 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   for (const [name, value] of Object.entries(v)) {
     if (typeof value === 'string' && value.length === 0) throw new SignerError(ExitCode.USAGE, 'USAGE', `--${name} must not be empty`);
   }
-  if ((v.full === true || v.members === true) && first !== 'review' && first !== 'sign') {
-    throw new SignerError(ExitCode.USAGE, 'USAGE', '--full and --members are for review and sign; see --help');
+  const reviews = first === 'review' || first === 'sign' || first === 'approve';
+  if ((v.full === true || v.members === true) && !reviews) {
+    throw new SignerError(ExitCode.USAGE, 'USAGE', '--full and --members are for review, sign and approve; see --help');
   }
-  if (v.keys !== undefined && first !== 'review' && first !== 'sign') {
-    throw new SignerError(ExitCode.USAGE, 'USAGE', '--keys is for review and sign; see --help');
+  if (v.keys !== undefined && !reviews) {
+    throw new SignerError(ExitCode.USAGE, 'USAGE', '--keys is for review, sign and approve; see --help');
   }
   return build(first as Command, file);
 

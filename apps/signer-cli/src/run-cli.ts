@@ -7,6 +7,7 @@ import { HELP_TEXT, VERSION_TEXT } from './help-text.js';
 import { keygenCommand } from './keygen-command.js';
 import { parseCliArgs } from './parse-cli-args.js';
 import type { CliArgs } from './parse-cli-args.js';
+import { approveCommand } from './approve-command.js';
 import { asciiJson } from './render-safe.js';
 import { reviewCommand } from './review-command.js';
 import { signCommand } from './sign-command.js';
@@ -75,6 +76,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return reviewCommand(ctx);
       case 'sign':
         return await signCommand(ctx);
+      case 'approve':
+        return await approveCommand(ctx);
       case 'verify':
         return verifyCommand(ctx);
     }

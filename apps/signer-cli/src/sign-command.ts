@@ -44,7 +44,12 @@ function outcomeFor(request: PendingRequest, outcome: string | undefined): 'APPL
   return null;
 }
 
-function signFor(request: PendingRequest, key: SigningKey, issuedAt: number, outcome: 'APPLIED' | 'NOT_APPLIED' | null): SignedArtifact {
+export function signFor(
+  request: PendingRequest,
+  key: SigningKey,
+  issuedAt: number,
+  outcome: 'APPLIED' | 'NOT_APPLIED' | null,
+): SignedArtifact {
   switch (request.kind) {
     case ArtifactKind.AUTHORIZATION_REQUEST:
       return createPlanAuthorizationFromRequest(request, key, { issuedAt });
@@ -104,7 +109,7 @@ export async function signCommand(ctx: CliContext): Promise<number> {
  * the server's own request key included — is refused (WRONG_ROLE_KEY). A key of the right role that is the
  * server's own key (the same seed filed under an operator role) is refused too: it would be refused anyway.
  */
-function signingKeyFor(ctx: CliContext, request: AnsweredRequest, serverKeyId: string, serverKeyMessage: string): RoleKey {
+export function signingKeyFor(ctx: CliContext, request: AnsweredRequest, serverKeyId: string, serverKeyMessage: string): RoleKey {
   const key = readKeyFor(ctx.args, request);
   if (key === null) throw new SignerError(ExitCode.USAGE, 'USAGE', 'missing --key or --keys');
   if (key.keyId === serverKeyId) {
@@ -115,17 +120,31 @@ function signingKeyFor(ctx: CliContext, request: AnsweredRequest, serverKeyId: s
 }
 
 /**
- * Explicit approval with the code shown: --approve CODE, or typed at a terminal. Only the code approves:
+ * Explicit approval with the code shown: --approve CODE, or typed at a terminal (`approve` also reads it as a line
+ * from a piped stdin: the code is what approves, whichever way it is typed). Only the code approves:
  * "yes" approves nothing, and the request digest's own prefix — which anyone holding the request can compute,
  * an assistant on the server host included — is refused by name (docs/DESIGN.md §10).
  */
-async function approval(ctx: CliContext, code: string, requestDigest: string, keyId: string): Promise<void> {
+export async function approval(
+  ctx: CliContext,
+  code: string,
+  requestDigest: string,
+  keyId: string,
+  options: { readonly typedOnAnyInput?: boolean } = {},
+): Promise<void> {
   const { args, style } = ctx;
   let answer: string;
   if (args.approve !== undefined) {
     answer = args.approve;
-  } else if (ctx.interactive && !args.json) {
-    answer = await promptLine(ctx.stdin, ctx.stdout, `Sign with key ${keyId.slice(0, 16)}…? Type the code ${style.bold(code)}: `);
+  } else if ((ctx.interactive && !args.json) || options.typedOnAnyInput === true) {
+    // At a terminal the prompt is part of the review; from a pipe (or with --json) it goes to stderr, off the output.
+    const atTerminal = ctx.interactive && !args.json;
+    answer = await promptLine(
+      ctx.stdin,
+      atTerminal ? ctx.stdout : ctx.stderr,
+      `Sign with key ${keyId.slice(0, 16)}…? Type the code ${style.bold(code)}: `,
+      atTerminal,
+    );
   } else {
     throw new SignerError(
       ExitCode.NOT_APPROVED,

@@ -1,17 +1,16 @@
 import type { ExitCode } from './exit-code.js';
+import { CodedError } from '@pfsense-mcp/foundation';
 
 /**
  * A refusal of the signer, with the exit code it ends in. Messages never carry file contents or keys, and
  * carry neither a "refused:" prefix nor the code: the reporter (run-cli.ts) adds both, once.
  */
-export class SignerError extends Error {
+export class SignerError extends CodedError<string> {
   override readonly name = 'SignerError';
-  readonly code: string;
   readonly exitCode: ExitCode;
 
   constructor(exitCode: ExitCode, code: string, message: string) {
-    super(message);
-    this.code = code;
+    super(code, message);
     this.exitCode = exitCode;
   }
 

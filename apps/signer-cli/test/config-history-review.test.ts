@@ -79,36 +79,34 @@ describe('config history in the reconciliation review', () => {
     });
   });
 
-  it('the other classes in plain words', () => {
-    const base = { reason: null, change_note: null, descriptions_digest: 'e'.repeat(64) } as const;
-    const cases: readonly [ConfigHistoryCorroboration | null, string][] = [
-      [
-        { ...base, class: 'NONE', new_count: 0, new_times: [], descriptions_digest: null },
-        'config history: no new revision since the send',
-      ],
-      [
-        { ...base, class: 'SEVERAL', new_count: 3, new_times: [1_796_000_120, 1_796_000_060, 1_796_000_000] },
-        'config history: 3 new revisions since the send, from 2026-11-30 00:53:20 UTC to 2026-11-30 00:55:20 UTC (other changes too)',
-      ],
-      [
-        { ...base, class: 'UNKNOWN', reason: 'CAPTURED_ENTRY_GONE', new_count: null, new_times: null, descriptions_digest: null },
-        'config history: unknown: the revision captured before the send is gone (rotated out or rewritten)',
-      ],
-      [
-        { ...base, class: 'UNKNOWN', reason: 'READ_FAILED', new_count: null, new_times: null, descriptions_digest: null },
-        'config history: unknown: it could not be read after the send',
-      ],
-      [
-        { ...base, class: 'UNKNOWN', reason: 'NOT_AN_ALIAS_UPDATE', new_count: 1, new_times: [1_796_000_000] },
-        "config history: unknown: 1 new revision since the send, the newest at 2026-11-30 00:53:20 UTC, but the new revision is not pfrest's alias update",
-      ],
-      [null, 'config history: nothing was recorded with the send (it was interrupted)'],
-    ];
-    for (const [c, words] of cases) {
-      const r = review(c);
-      expect(historyText(r.text)).toBe(words);
-      expect(r.json.config_history).toMatchObject({ request_version: 2, class: c?.class ?? null, summary: words });
-    }
+  // One test per class (two signer runs each), so a loaded machine never sums them into one test's time budget.
+  const base = { reason: null, change_note: null, descriptions_digest: 'e'.repeat(64) } as const;
+  const cases: readonly [ConfigHistoryCorroboration | null, string][] = [
+    [{ ...base, class: 'NONE', new_count: 0, new_times: [], descriptions_digest: null }, 'config history: no new revision since the send'],
+    [
+      { ...base, class: 'SEVERAL', new_count: 3, new_times: [1_796_000_120, 1_796_000_060, 1_796_000_000] },
+      'config history: 3 new revisions since the send, from 2026-11-30 00:53:20 UTC to 2026-11-30 00:55:20 UTC (other changes too)',
+    ],
+    [
+      { ...base, class: 'UNKNOWN', reason: 'CAPTURED_ENTRY_GONE', new_count: null, new_times: null, descriptions_digest: null },
+      'config history: unknown: the revision captured before the send is gone (rotated out or rewritten)',
+    ],
+    [
+      { ...base, class: 'UNKNOWN', reason: 'READ_FAILED', new_count: null, new_times: null, descriptions_digest: null },
+      'config history: unknown: it could not be read after the send',
+    ],
+    [
+      { ...base, class: 'UNKNOWN', reason: 'NOT_AN_ALIAS_UPDATE', new_count: 1, new_times: [1_796_000_000] },
+      "config history: unknown: 1 new revision since the send, the newest at 2026-11-30 00:53:20 UTC, but the new revision is not pfrest's alias update",
+    ],
+    [null, 'config history: nothing was recorded with the send (it was interrupted)'],
+  ];
+  it.each(
+    cases.map(([c, words]) => ({ c, words, label: c === null ? 'none recorded' : `${c.class}${c.reason === null ? '' : ` ${c.reason}`}` })),
+  )('the other classes in plain words: $label', ({ c, words }) => {
+    const r = review(c);
+    expect(historyText(r.text)).toBe(words);
+    expect(r.json.config_history).toMatchObject({ request_version: 2, class: c?.class ?? null, summary: words });
   });
 
   it('a version-1 request is reviewed and signed too; its review says it carries no config history', () => {

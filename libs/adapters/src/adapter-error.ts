@@ -1,3 +1,5 @@
+import { CodedError } from '@pfsense-mcp/foundation';
+
 /** Why an adapter refused its input (intent, target, snapshot, request). Stable strings. */
 export type AdapterInputCode =
   | 'NOT_OBJECT'
@@ -47,15 +49,13 @@ export type TargetResolutionCode =
  * Base of every adapter refusal. Messages name the argument and the rule, never a value: a description, an
  * alias name or a response body never appears in an error (they can be sensitive, and they are caller text).
  */
-export class AdapterError extends Error {
+export class AdapterError extends CodedError<string> {
   override readonly name: string = 'AdapterError';
-  readonly code: string;
   /** The argument or field the refusal concerns (e.g. "description", "target.address"). */
   readonly argument: string;
 
   constructor(code: string, argument: string, detail: string) {
-    super(`${argument}: ${detail} (${code})`);
-    this.code = code;
+    super(code, `${argument}: ${detail} (${code})`);
     this.argument = argument;
   }
 }

@@ -1,6 +1,6 @@
 import { isWellFormed } from '@pfsense-mcp/canonical';
+import { ALIAS_NAME_CHARSET, ALIAS_NAME_MAX_LENGTH } from '@pfsense-mcp/foundation';
 import { z } from 'zod';
-import { ALIAS_NAME_MAX_LENGTH } from './assert-alias-name.js';
 import { parseClosedObject, projectKeys } from './parse-closed-object.js';
 
 /** Ordinary alias types this capability accepts (pfrest FirewallAlias `type` choices; docs/DESIGN.md §5). */
@@ -38,7 +38,7 @@ const applianceString = (max: number) => z.string().max(max).refine(isWellFormed
 const members = z.array(applianceString(MAX_MEMBER_LENGTH)).max(MAX_MEMBERS);
 
 const semanticShape = {
-  name: applianceString(ALIAS_NAME_MAX_LENGTH).regex(/^[A-Za-z0-9_]+$/),
+  name: applianceString(ALIAS_NAME_MAX_LENGTH).regex(ALIAS_NAME_CHARSET),
   type: z.enum(ALIAS_TYPES),
   descr: applianceString(MAX_DESCR_LENGTH),
   address: members,

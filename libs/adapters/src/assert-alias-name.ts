@@ -1,11 +1,6 @@
 import { ValidationError, assertNfc } from '@pfsense-mcp/canonical';
+import { ALIAS_NAME_CHARSET, ALIAS_NAME_MAX_LENGTH } from '@pfsense-mcp/foundation';
 import { AdapterInputError } from './adapter-error.js';
-
-/** pfSense's alias name limit (pfrest FirewallAlias: at most 31 characters). */
-export const ALIAS_NAME_MAX_LENGTH = 31;
-
-/** pfSense alias names: letters, digits and underscore only (so NFC and case-sensitive exact by construction). */
-const ALIAS_NAME = /^[A-Za-z0-9_]+$/;
 
 /** Rethrows canonical's NFC refusal as the adapter's own error, naming the same argument. */
 export function assertNfcArgument(value: unknown, argument: string): string {
@@ -30,6 +25,6 @@ export function assertAliasName(value: unknown, argument = 'alias_name'): string
   if (name.length > ALIAS_NAME_MAX_LENGTH) {
     throw new AdapterInputError('TOO_LONG', argument, `must be at most ${ALIAS_NAME_MAX_LENGTH} characters`);
   }
-  if (!ALIAS_NAME.test(name)) throw new AdapterInputError('BAD_CHARSET', argument, 'must contain only A-Z, a-z, 0-9 and _');
+  if (!ALIAS_NAME_CHARSET.test(name)) throw new AdapterInputError('BAD_CHARSET', argument, 'must contain only A-Z, a-z, 0-9 and _');
   return name;
 }

@@ -40,7 +40,9 @@ export {
 export type { AliasSnapshot, AliasTarget, AliasType } from './alias-target.js';
 export { isAliasDescriptionVerified, isAliasRollbackVerified } from './alias-verification.js';
 export { ALIAS_DESCRIPTION_MAX_LENGTH, assertAliasDescription } from './assert-alias-description.js';
-export { ALIAS_NAME_MAX_LENGTH, assertAliasName } from './assert-alias-name.js';
+export { assertAliasName } from './assert-alias-name.js';
+// The rule itself is foundation's (written once, below every lib that needs it); adapters is its public home.
+export { ALIAS_NAME_CHARSET, ALIAS_NAME_MAX_LENGTH, isAliasName } from '@pfsense-mcp/foundation';
 export { parseAliasPatchResponse } from './parse-alias-patch-response.js';
 export { ALIASES_PATH, readAliasTarget } from './read-alias-target.js';
 export {

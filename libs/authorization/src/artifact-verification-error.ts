@@ -1,3 +1,5 @@
+import { CodedError } from '@pfsense-mcp/foundation';
+
 /** Why a well-formed artifact was refused by a verification check. Stable strings. */
 export type ArtifactVerificationErrorCode =
   | 'UNSUPPORTED_ALGORITHM'
@@ -20,14 +22,12 @@ export type ArtifactVerificationErrorCode =
  * artifact kind only; never a digest, id, signature or description, so callers can log it and still map
  * every code to one uniform outward refusal.
  */
-export class ArtifactVerificationError extends Error {
+export class ArtifactVerificationError extends CodedError<ArtifactVerificationErrorCode> {
   override readonly name = 'ArtifactVerificationError';
-  readonly code: ArtifactVerificationErrorCode;
   readonly kind: string;
 
   constructor(code: ArtifactVerificationErrorCode, kind: string, detail: string) {
-    super(`${kind}: ${detail} (${code})`);
-    this.code = code;
+    super(code, `${kind}: ${detail} (${code})`);
     this.kind = kind;
   }
 }

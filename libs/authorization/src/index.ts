@@ -113,3 +113,22 @@ export type { VerifiedResolutionFacts } from './verify-reconciliation-evidence.j
 export { verifyReservationRelease } from './verify-reservation-release.js';
 export type { VerifiedReleaseFacts } from './verify-reservation-release.js';
 export { verifyPendingRequest } from './verify-pending-request.js';
+export {
+  EXCHANGE_ANSWERS_FOLDER,
+  EXCHANGE_REQUESTS_FOLDER,
+  exchangeAnswerName,
+  exchangeRequestFileName,
+  isExchangeRequestName,
+  requestNameOfAnswer,
+} from './exchange-file-names.js';
+export type { AuthorizationError } from './authorization-error.js';
+export {
+  CONFIG_HISTORY_CLASSES,
+  CONFIG_HISTORY_UNKNOWN_REASONS,
+  MAX_CONFIG_HISTORY_TIMES,
+  checkConfigHistoryInvariants,
+  configHistoryCoreShape,
+  configHistoryCountSchema,
+  unixSecondsSchema,
+} from './config-history-invariants.js';
+export type { ConfigHistoryClass, ConfigHistoryUnknownReason } from './config-history-invariants.js';

@@ -1,8 +1,9 @@
+import { isAliasName } from '@pfsense-mcp/foundation';
 import { z } from 'zod';
 import { signatureFieldsShape } from './signed-document-schema.js';
 
-/** A pfSense alias name: letters, digits and underscore, at most 31 (what pfSense itself accepts). */
-export const labCandidateAliasSchema = z.string().regex(/^[A-Za-z0-9_]{1,31}$/, { message: 'must be a pfSense alias name' });
+/** A pfSense alias name (foundation's one alias-name rule). */
+export const labCandidateAliasSchema = z.string().refine(isAliasName, { message: 'must be a pfSense alias name' });
 /** Lab scenario ids: lowercase safe tokens; a set, sorted, no repeats. */
 export const labScenarioSetSchema = z
   .array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, { message: 'must be a scenario id' }))

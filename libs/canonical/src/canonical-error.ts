@@ -1,3 +1,5 @@
+import { CodedError } from '@pfsense-mcp/foundation';
+
 /** Why a value was refused by the canonical encoder. Stable strings: callers and tests match on them. */
 export type CanonicalErrorCode =
   | 'FLOAT'
@@ -25,14 +27,12 @@ export type CanonicalErrorCode =
  * Refusal of the canonical encoder. `path` locates the offending node ("$", "$.a[2].b", '$["x y"]');
  * the message names the rule and the path, never the value.
  */
-export class CanonicalError extends Error {
+export class CanonicalError extends CodedError<CanonicalErrorCode> {
   override readonly name = 'CanonicalError';
-  readonly code: CanonicalErrorCode;
   readonly path: string;
 
   constructor(code: CanonicalErrorCode, path: string, detail: string) {
-    super(`canonical: ${detail} at ${path} (${code})`);
-    this.code = code;
+    super(code, `canonical: ${detail} at ${path} (${code})`);
     this.path = path;
   }
 }

@@ -15,3 +15,4 @@ export type { ValidationErrorCode } from './validation-error.js';
 export { SAFE_TOKEN_MAX_LENGTH, assertSafeToken, isSafeToken } from './safe-token.js';
 export { assertHex64, isHex64 } from './hex64.js';
 export { assertNfc, isNfc } from './assert-nfc.js';
+export type { CanonicalLibError } from './canonical-lib-error.js';

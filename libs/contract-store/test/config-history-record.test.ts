@@ -85,6 +85,8 @@ describe('config-history record on the contract', () => {
       { ...ONE, new_times: [1, 2] },
       { ...ONE, descriptions_digest: 'not hex' },
       { ...SEVERAL, new_count: 1 },
+      // The request that shows a record requires newest first; the record (one invariant, authorization's) does too.
+      { ...SEVERAL, new_times: [1_800_000_000, 1_800_000_001] },
       'a digest',
       null,
     ];

@@ -1,15 +1,16 @@
 import { PreconditionError, RateLimitError } from '@pfsense-mcp/contract-store';
 import { RefusalGate } from './refusal-audit.js';
 import type { RefusalClass } from './refusal-audit.js';
+import { CodedError } from '@pfsense-mcp/foundation';
 
 /** One failed gate, with its audit class; the gatekeeper turns it into the uniform refusal at its boundary. */
-export class GateFailure extends Error {
+export class GateFailure extends CodedError<RefusalClass> {
   override readonly name = 'GateFailure';
   constructor(
     readonly refusalClass: RefusalClass,
     readonly gate: RefusalGate,
   ) {
-    super(`${refusalClass}:${gate}`);
+    super(refusalClass, `${refusalClass}:${gate}`);
   }
 }
 

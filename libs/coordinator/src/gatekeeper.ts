@@ -24,7 +24,7 @@ import type { HttpMethod, Profile } from '@pfsense-mcp/policy';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { CapabilityRegistry } from './capability-registry.js';
 import type { WriteCapability } from './capability-registry.js';
-import { CoordinatorRefusedError } from './coordinator-refused-error.js';
+import { CoordinatorRefusalError } from './coordinator-refusal-error.js';
 import { GateFailure, creationGate, fail, gate, gateAsync } from './gate-failure.js';
 import { ApplianceIdentityError } from './read-appliance-binding.js';
 import { intentPartsOf } from './intent-parts-of.js';
@@ -107,7 +107,7 @@ function mutatingMethodOf(method: HttpMethod): NewContractInput['http_method'] {
  * to a Recovery Contract, from a signed confirmation to the sealed executor, and from signed reconciliation
  * or release evidence to the store's resolution. It composes the authorization library's pure checks, one
  * freshness re-read, the one-time consumption ledger and the store in a fixed order, and refuses every
- * failure with the same CoordinatorRefusedError. It never sends: the executor alone does, and only for a
+ * failure with the same CoordinatorRefusalError. It never sends: the executor alone does, and only for a
  * contract these gates created and the operator confirmed. It calls nothing above it: the operation
  * driver calls it.
  */
@@ -190,7 +190,7 @@ export class Gatekeeper {
    * it found this authorization), the execution intent rebuilt from it and its digest compared exactly; (6) replay (read-only isConsumed);
    * (7) containment: the store's read-only precheckCreate; (8) store.create, whose transaction repeats the
    * checks and then consumes the authorization; (9) PREPARED. Nothing is consumed before (8) has passed
-   * every check; every failure is the same CoordinatorRefusedError, and the audit sink gets STALE
+   * every check; every failure is the same CoordinatorRefusalError, and the audit sink gets STALE
    * (freshness, containment) or ANOMALY (anything else).
    */
   async authorizeAndCreate(request: AuthorizeAndCreateRequest): Promise<RecoveryContract> {
@@ -319,7 +319,7 @@ export class Gatekeeper {
    * and binding to this exact contract — then exactly one executor.execute. `preparedIntent` must digest to
    * the contract's execution-intent provenance; its normalized intent is what the executor is given (and
    * re-checks against intent_digest). Returns the contract as the executor's final transition committed it.
-   * A refusal before the executor holds the reservation (nothing sent) is the uniform CoordinatorRefusedError.
+   * A refusal before the executor holds the reservation (nothing sent) is the uniform CoordinatorRefusalError.
    */
   async confirmAndHandoff(contractId: string, evidence: unknown, preparedIntent: unknown): Promise<RecoveryContract> {
     if (!isSafeToken(contractId)) throw new TypeError('confirmAndHandoff: "contractId" must be a safe token');
@@ -370,7 +370,7 @@ export class Gatekeeper {
       return (await this.#executor.execute(contract.contract_id, { adapter, intent: intent.payload.normalized_intent })).contract;
     } catch (e) {
       // Before the reservation: nothing sent, nothing changed.
-      if (e instanceof ExecutorRefusalError) throw new CoordinatorRefusedError();
+      if (e instanceof ExecutorRefusalError) throw new CoordinatorRefusalError();
       return this.#store.load(contract.contract_id);
     }
   }
@@ -403,7 +403,7 @@ export class Gatekeeper {
     try {
       return (await this.#executor.rollback(contractId, { adapter })).contract;
     } catch (e) {
-      if (e instanceof ExecutorRefusalError) throw new CoordinatorRefusedError();
+      if (e instanceof ExecutorRefusalError) throw new CoordinatorRefusalError();
       return this.#store.load(contractId);
     }
   }
@@ -415,7 +415,7 @@ export class Gatekeeper {
       const adapter = this.#adapterOf(this.#store.load(contractId));
       return await this.#executor.observeReconciliationTarget(contractId, { adapter });
     } catch {
-      throw new CoordinatorRefusedError();
+      throw new CoordinatorRefusalError();
     }
   }
 

@@ -1,7 +1,7 @@
 import { AdapterInputError } from '@pfsense-mcp/adapters';
 import type { WriteCapability } from './capability-registry.js';
 import { CoordinatorInputError } from './coordinator-input-error.js';
-import { CoordinatorRefusedError } from './coordinator-refused-error.js';
+import { CoordinatorRefusalError } from './coordinator-refusal-error.js';
 import { RefusalGate } from './refusal-audit.js';
 import type { RefusalRecorder } from './refusal-recorder.js';
 
@@ -41,6 +41,6 @@ export function normalizedIntentOf(
     if (e instanceof AdapterInputError && CHANGE_RULE_REFUSALS.has(e.code)) {
       throw refusals.refuse('STALE', RefusalGate.CHANGE_RULES, { operationId });
     }
-    throw new CoordinatorRefusedError();
+    throw new CoordinatorRefusalError();
   }
 }

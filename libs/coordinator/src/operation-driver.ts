@@ -517,7 +517,7 @@ export class OperationDriver implements WriteFacade {
    * server-signed request in the outbox for a RECONCILIATION (forward or rollback origin) or unreleased
    * ROLLBACK_FAILED contract, bound to the appliance the change was made on (the binding read now must be the
    * one the server's own confirmation request named). An existing request for this state version is
-   * returned as already pending. Refuses (CoordinatorRefusedError) any other state.
+   * returned as already pending. Refuses (CoordinatorRefusalError) any other state.
    */
   async emitRecoveryRequest(
     contractId: string,

@@ -25,7 +25,7 @@ import type { ArtifactDirectory } from './artifact-directory.js';
 import type { CapabilityRegistry } from './capability-registry.js';
 import { authorizationRequestName, parseAuthorizationRequestName } from './authorization-request-name.js';
 import { configHistoryCorroborationOf } from './config-history-corroboration-of.js';
-import { CoordinatorRefusedError } from './coordinator-refused-error.js';
+import { CoordinatorRefusalError } from './coordinator-refusal-error.js';
 import { confirmationRequestName, reconciliationRequestName, releaseRequestName } from './pending-request-names.js';
 import { RefusalGate } from './refusal-audit.js';
 import type { RefusalRecorder } from './refusal-recorder.js';
@@ -112,7 +112,7 @@ export class PendingRequestOutbox {
   #ownOutboxFile(fileName: string, kind: Artifact['kind']): Artifact {
     try {
       const artifact = parseArtifact(this.#outbox.read(fileName));
-      if (artifact.kind !== kind || !('proof' in artifact)) throw new CoordinatorRefusedError();
+      if (artifact.kind !== kind || !('proof' in artifact)) throw new CoordinatorRefusalError();
       verifyArtifactSignature(artifact, this.#serverAuthorities);
       return artifact;
     } catch {

@@ -2,6 +2,7 @@ import { createApplianceBinding } from '@pfsense-mcp/authorization';
 import type { ApplianceBinding } from '@pfsense-mcp/authorization';
 import { isSafeToken } from '@pfsense-mcp/canonical';
 import type { RestApiClient } from '@pfsense-mcp/pfsense-read';
+import { CodedError } from '@pfsense-mcp/foundation';
 
 /** Where the appliance's own id is read (pfrest v2): netgate_id first, pfhostid as the alternative. */
 export const SYSTEM_STATUS_PATH = '/api/v2/status/system';
@@ -16,14 +17,13 @@ export interface ApplianceConfig {
 }
 
 /** The appliance has no usable id, or it could not be read: the binding cannot be formed (refuse). */
-export class ApplianceIdentityError extends Error {
+export class ApplianceIdentityError extends CodedError<'NO_APPLIANCE_ID' | 'READ_FAILED'> {
   override readonly name = 'ApplianceIdentityError';
-  readonly code: 'NO_APPLIANCE_ID' | 'READ_FAILED';
   constructor(code: 'NO_APPLIANCE_ID' | 'READ_FAILED') {
     super(
+      code,
       `appliance binding: ${code === 'NO_APPLIANCE_ID' ? 'the appliance reports no usable id' : 'the appliance id could not be read'} (${code})`,
     );
-    this.code = code;
   }
 }
 

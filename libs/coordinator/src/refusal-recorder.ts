@@ -1,5 +1,5 @@
 import { assertFunction, assertObject } from '@pfsense-mcp/foundation';
-import { CoordinatorRefusedError } from './coordinator-refused-error.js';
+import { CoordinatorRefusalError } from './coordinator-refusal-error.js';
 import type { RefusalAuditSink, RefusalClass, RefusalGate } from './refusal-audit.js';
 
 /** The value-free ids a refusal row may carry (docs/DESIGN.md §6). */
@@ -10,7 +10,7 @@ export interface RefusalContext {
 }
 
 /**
- * Turns a failed gate into the one uniform CoordinatorRefusedError and records it (value-free) in the audit
+ * Turns a failed gate into the one uniform CoordinatorRefusalError and records it (value-free) in the audit
  * sink. The operation driver builds one and hands it to its gatekeeper, so the gates and the driver's
  * inbox/outbox checks refuse the same way without calling each other.
  */
@@ -28,7 +28,7 @@ export class RefusalRecorder {
   }
 
   /** Records a refusal and returns the uniform error. Never throws itself. */
-  refuse(refusalClass: RefusalClass, gate: RefusalGate, context: RefusalContext = {}): CoordinatorRefusedError {
+  refuse(refusalClass: RefusalClass, gate: RefusalGate, context: RefusalContext = {}): CoordinatorRefusalError {
     try {
       this.#audit.record({
         at: this.#clock(),
@@ -41,6 +41,6 @@ export class RefusalRecorder {
     } catch {
       // The audit sink must not turn a refusal into something else.
     }
-    return new CoordinatorRefusedError();
+    return new CoordinatorRefusalError();
   }
 }

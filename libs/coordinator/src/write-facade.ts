@@ -6,6 +6,13 @@ export interface ArtifactCounts {
   readonly inboxFiles: number;
   readonly outboxFiles: number;
   readonly pileUp: boolean;
+  /**
+   * With an exchange folder (set by the composition root's exchange facade, never by the driver): the files of
+   * its answers/ that were not installed, counted only (`admin status` names them), and whether a private key
+   * found in it stopped the pickup.
+   */
+  readonly exchangeInvalidFiles?: number;
+  readonly exchangeStopped?: boolean;
 }
 
 /**

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { PendingAuthorizationRequest, PlanAuthorizationV2 } from '@pfsense-mcp/authorization';
 import { DEFAULT_RATE_LIMITS } from '@pfsense-mcp/policy';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
-import { CoordinatorRefusedError, OperationStatus } from '../src/index.js';
+import { CoordinatorRefusalError, OperationStatus } from '../src/index.js';
 import type { ChangeResult } from '../src/index.js';
 import { sim, useCoordinatorWorld, world } from './support/coordinator-suite.js';
 import { aliasNow, patchCount, putInbox, readOutbox, signAuthorization, signConfirmation } from './support/world.js';
@@ -115,7 +115,7 @@ describe('containment is decided before consumption (real default limits)', () =
         () => null,
         (e: unknown) => e,
       );
-    expect(direct).toBeInstanceOf(CoordinatorRefusedError);
+    expect(direct).toBeInstanceOf(CoordinatorRefusalError);
     expect(world.ledger.calls).toBe(calls);
     expect(world.consumption.isConsumed(id)).toBe(false);
 
@@ -143,7 +143,7 @@ describe('containment is decided before consumption (real default limits)', () =
       });
     const contract = await attempt();
     // the first contract is PREPARED on the target: the replay meets the outstanding-PREPARED limit too
-    await expect(attempt()).rejects.toBeInstanceOf(CoordinatorRefusedError);
+    await expect(attempt()).rejects.toBeInstanceOf(CoordinatorRefusalError);
     expect(refusals()).toEqual(['ANOMALY:REPLAY']);
     expect(world.store.list().map((c) => c.contract_id)).toEqual([contract.contract_id]);
   });

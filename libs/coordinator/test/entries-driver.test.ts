@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AliasDescriptionAdapter, createAliasEntriesAdapter } from '@pfsense-mcp/adapters';
 import { ALIAS_ENTRIES_WRITE_POLICY_ENTRY, ALIAS_WRITE_POLICY_ENTRY, MutationPolicy } from '@pfsense-mcp/policy';
-import { CapabilityRegistry, CoordinatorInputError, CoordinatorRefusedError, OperationStatus } from '../src/index.js';
+import { CapabilityRegistry, CoordinatorInputError, CoordinatorRefusalError, OperationStatus } from '../src/index.js';
 import { sim, useCoordinatorWorld, world } from './support/coordinator-suite.js';
 import { patchCount, putInbox, signAuthorization, signConfirmation } from './support/world.js';
 
@@ -55,7 +55,7 @@ describe('the entries capability through the driver', () => {
     expect(tables.find((t) => t.name === 'DMZ_HOSTS')?.entries).toEqual(['10.3.0.10', '203.0.113.7']);
 
     // An unsigned rollback of an entries change is refused (it needs the operator's signed authorization).
-    await expect(world.driver.rollback(r3.contractId as string)).rejects.toBeInstanceOf(CoordinatorRefusedError);
+    await expect(world.driver.rollback(r3.contractId as string)).rejects.toBeInstanceOf(CoordinatorRefusalError);
     expect(world.store.load(r3.contractId as string).state).toBe('VERIFIED');
     expect(patchCount(sim)).toBe(1);
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createPlanAuthorizationV2, planDigestOf } from '@pfsense-mcp/authorization';
 import type { Artifact, PendingAuthorizationRequest, PlanAuthorizationV2, SigningKey } from '@pfsense-mcp/authorization';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
-import { CoordinatorRefusedError, OperationStatus } from '../src/index.js';
+import { CoordinatorRefusalError, OperationStatus } from '../src/index.js';
 import { sim, useCoordinatorWorld, world } from './support/coordinator-suite.js';
 import {
   HOUR,
@@ -70,7 +70,7 @@ async function expectPureRefusal(promise: Promise<unknown>, gets: 'none' | 'some
     () => null,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(CoordinatorRefusedError);
+  expect(error).toBeInstanceOf(CoordinatorRefusalError);
   expect((error as Error).message).toBe('refused');
   if (gets === 'none') expect(world.reads.calls).toEqual([]);
   expect(world.reads.calls.every((c) => c.method === 'GET')).toBe(true);
@@ -179,7 +179,7 @@ describe('authorizeAndCreate gate order', () => {
         () => null,
         (e: unknown) => e,
       );
-    expect(error).toBeInstanceOf(CoordinatorRefusedError);
+    expect(error).toBeInstanceOf(CoordinatorRefusalError);
     // Gate 5 asks for the call's one read pass (binding and target together), then compares the binding.
     expect(world.reads.calls.map((c) => c.path)).toEqual(['/api/v2/status/system', '/api/v2/firewall/aliases']);
     expect(world.ledger.calls).toBe(0);
@@ -215,7 +215,7 @@ describe('authorizeAndCreate gate order', () => {
       () => null,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(CoordinatorRefusedError);
+    expect(error).toBeInstanceOf(CoordinatorRefusalError);
     expect(world.store.list()).toHaveLength(1);
     expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'REPLAY' });
   });
@@ -237,7 +237,7 @@ describe('authorizeAndCreate gate order', () => {
           () => null,
           (e: unknown) => e,
         );
-      expect(error).toBeInstanceOf(CoordinatorRefusedError);
+      expect(error).toBeInstanceOf(CoordinatorRefusalError);
       expect(auditor.reads.calls).toEqual([]);
       expect(auditor.ledger.calls).toBe(0);
       expect(auditor.audit.events().at(-1)?.gate).toBe('CAPABILITY');
@@ -311,7 +311,7 @@ describe('confirmAndHandoff', () => {
       () => null,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(CoordinatorRefusedError);
+    expect(error).toBeInstanceOf(CoordinatorRefusalError);
     expect(world.store.load(cb.contract_id)).toMatchObject({ state: 'PREPARED', confirmation: null });
     expect(patchCount(sim)).toBe(before);
     // and A's evidence with B's intent is refused too (the intent is bound by provenance)
@@ -319,7 +319,7 @@ describe('confirmAndHandoff', () => {
       () => null,
       (e: unknown) => e,
     );
-    expect(error2).toBeInstanceOf(CoordinatorRefusedError);
+    expect(error2).toBeInstanceOf(CoordinatorRefusalError);
     expect(world.store.load(ca.contract_id).confirmation).toBeNull();
     // the right pairing executes once; a second handoff is refused
     const done = await world.gatekeeper.confirmAndHandoff(ca.contract_id, evidenceForA, a.request.payload.execution_intent);
@@ -329,7 +329,7 @@ describe('confirmAndHandoff', () => {
       () => null,
       (e: unknown) => e,
     );
-    expect(again).toBeInstanceOf(CoordinatorRefusedError);
+    expect(again).toBeInstanceOf(CoordinatorRefusalError);
     expect(patchCount(sim)).toBe(before + 1);
     putInbox(world, 'unused.json', evidenceForA);
   });
@@ -353,7 +353,7 @@ describe('the default refusal audit is the store chain (docs/DESIGN.md §6: a va
 
       // STALE: the target changed since signing
       await adminSetDescription(sim, 0, 'someone else');
-      await expect(attemptHere()).rejects.toBeInstanceOf(CoordinatorRefusedError);
+      await expect(attemptHere()).rejects.toBeInstanceOf(CoordinatorRefusalError);
       // ANOMALY: a wrong-role key (pure gate), then a replay after the target is back and one contract exists
       const wrongRole = signWith({ request, file: r.pendingRequest?.file as string }, chained.keys.confirmation);
       await expect(
@@ -363,10 +363,10 @@ describe('the default refusal audit is the store chain (docs/DESIGN.md §6: a va
           preparedIntent: request.payload.execution_intent,
           stepId: request.payload.step_id,
         }),
-      ).rejects.toBeInstanceOf(CoordinatorRefusedError);
+      ).rejects.toBeInstanceOf(CoordinatorRefusalError);
       await adminSetDescription(sim, 0, 'Servers');
       const contract = await attemptHere();
-      await expect(attemptHere()).rejects.toBeInstanceOf(CoordinatorRefusedError);
+      await expect(attemptHere()).rejects.toBeInstanceOf(CoordinatorRefusalError);
 
       const refusals = chained.store.listAuditEvents({ limit: 1000 }).filter((e) => e.kind === 'refusal');
       expect(refusals.map((e) => [e.outcome_class, e.event])).toEqual([

@@ -75,7 +75,7 @@ describe('coordinator processes', () => {
     const losers = outcomes.filter((o) => o.refused !== undefined);
     expect(winners).toHaveLength(1);
     expect(losers).toHaveLength(RACERS - 1);
-    expect(losers.every((o) => o.refused === 'CoordinatorRefusedError')).toBe(true);
+    expect(losers.every((o) => o.refused === 'CoordinatorRefusalError')).toBe(true);
 
     const contracts = world.store.list();
     expect(contracts.map((c) => c.contract_id)).toEqual([winners[0]?.contract]);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseArtifact, verifyPendingRequest } from '@pfsense-mcp/authorization';
 import type { PendingReconciliationRequest } from '@pfsense-mcp/authorization';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
-import { CoordinatorRefusedError, OperationStatus } from '../src/index.js';
+import { CoordinatorRefusalError, OperationStatus } from '../src/index.js';
 import type { ChangeResult } from '../src/index.js';
 import { ring, sim, useCoordinatorWorld, world } from './support/coordinator-suite.js';
 import { reviewAndSign } from './support/signer-cli.js';
@@ -135,7 +135,7 @@ describe('reconciliation end to end', () => {
     expect(sends()).toBe(sendsBefore);
     // the same evidence offered again is refused: it is bound to the RECONCILIATION state version
     const version = c.state_version;
-    expect(() => world.gatekeeper.resumeReconciliation(parseArtifact(readFileSync(signed.file)))).toThrow(CoordinatorRefusedError);
+    expect(() => world.gatekeeper.resumeReconciliation(parseArtifact(readFileSync(signed.file)))).toThrow(CoordinatorRefusalError);
     expect(world.store.load(contractId).state_version).toBe(version);
     expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'RECONCILIATION', contractId });
     // and the resolved contract can be rolled back as usual

@@ -1,12 +1,12 @@
+import { CodedError } from '@pfsense-mcp/foundation';
+
 export type AeadErrorCode = 'MALFORMED' | 'UNSUPPORTED_VERSION' | 'AUTHENTICATION_FAILED';
 
 /** Refusal to open an envelope. Never carries key, plaintext or ciphertext bytes. */
-export class AeadError extends Error {
+export class AeadError extends CodedError<AeadErrorCode> {
   override readonly name = 'AeadError';
-  readonly code: AeadErrorCode;
 
   constructor(code: AeadErrorCode, detail: string) {
-    super(`aead: ${detail} (${code})`);
-    this.code = code;
+    super(code, `aead: ${detail} (${code})`);
   }
 }

@@ -31,7 +31,7 @@ export {
 } from './ed25519-private-key-file.js';
 export type { Ed25519PrivateKeyFileContent, KeyFileRole } from './ed25519-private-key-file.js';
 export { opensWithPrivateKeyLabel } from './private-key-label.js';
-export { LAB_GATE_PRIVATE_KEY_FILE_LABEL, readLabGatePrivateKeyFile, writeLabGatePrivateKeyFile } from './lab-gate-private-key-file.js';
+export { LAB_GATE_PRIVATE_KEY_FILE_LABEL, readLabGatePrivateKeyFile, writeLabGatePrivateKeyFile } from './private-key-file.js';
 export { HKDF_SHA256_MAX_INFO_BYTES, HKDF_SHA256_MAX_LENGTH, hkdfSha256 } from './hkdf-sha256.js';
 export { hmacSha256 } from './hmac-sha256.js';
 export { keyIdOf } from './key-id-of.js';
@@ -41,3 +41,11 @@ export { MASTER_KEY_FILE_LABEL, generateMasterKey, readMasterKeyFile, writeMaste
 export { PinnedAuthoritySet } from './pinned-authority-set.js';
 export type { AuthorityVerifyInput, PinnedAuthority } from './pinned-authority-set.js';
 export { DEFAULT_SECRET_FILE_MAX_BYTES, readSecretFile, writeSecretFile } from './secret-file.js';
+export {
+  MAX_OPERATOR_BUNDLE_BYTES,
+  OPERATOR_BUNDLE_ROLES,
+  formatOperatorKeyBundle,
+  parseOperatorKeyBundle,
+} from './operator-key-bundle.js';
+export type { OperatorBundleEntry, OperatorBundleRole } from './operator-key-bundle.js';
+export type { CryptoError } from './crypto-error.js';

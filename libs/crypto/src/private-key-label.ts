@@ -1,5 +1,5 @@
 import { ED25519_PRIVATE_KEY_FILE_LABEL, ED25519_PRIVATE_KEY_FILE_LABEL_V2 } from './ed25519-private-key-file.js';
-import { LAB_GATE_PRIVATE_KEY_FILE_LABEL } from './lab-gate-private-key-file.js';
+import { LAB_GATE_PRIVATE_KEY_FILE_LABEL } from './private-key-file.js';
 
 /** The leading bytes of every private signing key file of this product (Ed25519 v1/v2, lab-gate). */
 const PRIVATE_KEY_LABELS: readonly Buffer[] = Object.freeze(

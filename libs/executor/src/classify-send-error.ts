@@ -3,7 +3,7 @@ import {
   TransportConnectionError,
   TransportError,
   TransportTimeoutError,
-  WriteRefusedError,
+  WriteRefusalError,
 } from '@pfsense-mcp/write-client';
 import { EffectKnowledge } from './effect-knowledge.js';
 import { classified } from './send-classification.js';
@@ -17,7 +17,7 @@ import type { SendClassification } from './send-classification.js';
  * is AMBIGUOUS. No error is ever a reason to send again.
  */
 export function classifySendError(error: unknown): SendClassification {
-  if (error instanceof WriteRefusedError) return classified(EffectKnowledge.PROVEN_NONE, 'REFUSED_BEFORE_SEND');
+  if (error instanceof WriteRefusalError) return classified(EffectKnowledge.PROVEN_NONE, 'REFUSED_BEFORE_SEND');
   if (error instanceof TransportError && error.requestWritten === false) {
     return classified(EffectKnowledge.PROVEN_NONE, 'NOT_WRITTEN');
   }

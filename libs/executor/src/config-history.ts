@@ -8,6 +8,7 @@ import { ALIAS_UPDATE_CHANGE_KIND, MAX_RECORDED_REVISION_TIMES, configHistoryRec
 import type { ConfigHistoryClass, ConfigHistoryRecord, ConfigHistoryUnknownReason } from '@pfsense-mcp/contract-store';
 import type { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { z } from 'zod';
+import { CodedError } from '@pfsense-mcp/foundation';
 
 export const CONFIG_HISTORY_REVISIONS_PATH = '/api/v2/diagnostics/config_history/revisions';
 
@@ -66,10 +67,10 @@ export interface ConfigHistoryEvidence {
 /** A failed or malformed capture, by class (value-free). */
 export type ConfigHistoryFailureClass = 'HTTP_5XX' | 'HTTP_ERROR' | 'TIMEOUT' | 'TOO_LARGE' | 'MALFORMED' | 'UNREACHABLE' | 'READ_FAILED';
 
-export class ConfigHistoryReadError extends Error {
+export class ConfigHistoryReadError extends CodedError<ConfigHistoryFailureClass> {
   override readonly name = 'ConfigHistoryReadError';
   constructor(readonly failureClass: ConfigHistoryFailureClass) {
-    super(`config history read failed: ${failureClass}`);
+    super(failureClass, `config history read failed: ${failureClass}`);
   }
 }
 

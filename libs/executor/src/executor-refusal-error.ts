@@ -1,3 +1,5 @@
+import { CodedError } from '@pfsense-mcp/foundation';
+
 /** Why the executor refused before holding a reservation (nothing sent, no state changed). Stable strings. */
 export type ExecutorRefusalCode =
   | 'CONTRACT_NOT_FOUND'
@@ -29,9 +31,8 @@ export type ExecutorOperation = 'execute' | 'rollback' | 'observeReconciliationT
  * observation): no transition happened and nothing was sent. Carries only ids, codes and field names —
  * never a description, an alias name, an intent or a response.
  */
-export class ExecutorRefusalError extends Error {
+export class ExecutorRefusalError extends CodedError<ExecutorRefusalCode> {
   override readonly name = 'ExecutorRefusalError';
-  readonly code: ExecutorRefusalCode;
   readonly operation: ExecutorOperation;
   readonly contractId: string;
   /** For BINDING_MISMATCH: the binding field that differs (a field name, never a value). */
@@ -49,8 +50,7 @@ export class ExecutorRefusalError extends Error {
   ) {
     const field = detail.field ?? null;
     const reason = detail.reason ?? null;
-    super(`${operation} refused for contract ${contractId}: ${code}${field === null ? '' : ` (${field})`}`);
-    this.code = code;
+    super(code, `${operation} refused for contract ${contractId}: ${code}${field === null ? '' : ` (${field})`}`);
     this.operation = operation;
     this.contractId = contractId;
     this.field = field;

@@ -2,12 +2,13 @@ import { AdapterInputError, TargetResolutionError } from '@pfsense-mcp/adapters'
 import { ProtectedArtifactError, RecordIntegrityError } from '@pfsense-mcp/contract-store';
 import { PfrestResponseError } from '@pfsense-mcp/pfsense-read';
 import { ResponseTooLargeError, TransportConnectionError, TransportError, TransportTimeoutError } from '@pfsense-mcp/write-client';
+import { CodedError } from '@pfsense-mcp/foundation';
 
 /** A refusal after the reservation, before the send: carries the value-free outcome class only. */
-export class StepRefusal extends Error {
+export class StepRefusal extends CodedError<string> {
   override readonly name = 'StepRefusal';
   constructor(readonly outcomeClass: string) {
-    super(outcomeClass);
+    super(outcomeClass, outcomeClass);
   }
 }
 

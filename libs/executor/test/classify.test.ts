@@ -4,7 +4,7 @@ import {
   TransportConnectionError,
   TransportError,
   TransportTimeoutError,
-  WriteRefusedError,
+  WriteRefusalError,
 } from '@pfsense-mcp/write-client';
 import { classifySendError, classifySendResponse } from '../src/index.js';
 
@@ -15,7 +15,7 @@ const no = () => false;
 
 describe('classifySendError (docs/DESIGN.md §4 step 8)', () => {
   it('PROVEN_NONE only when the error proves nothing was written', () => {
-    expect(classifySendError(new WriteRefusedError('UNVERIFIED_ENDPOINT', 'X', 'x'))).toEqual({
+    expect(classifySendError(new WriteRefusalError('UNVERIFIED_ENDPOINT', 'X', 'x'))).toEqual({
       knowledge: 'PROVEN_NONE',
       outcomeClass: 'REFUSED_BEFORE_SEND',
     });

@@ -1,15 +1,16 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { CodedError } from './coded-error.js';
 
 /** Why a file was not read: not a regular file (a device, FIFO, socket or directory), or larger than the bound. */
 export type RegularFileProblem = 'NOT_REGULAR_FILE' | 'TOO_LARGE';
 
 /** A file refused by readRegularFileChunks; the message names the rule, never the path or content. */
-export class RegularFileError extends Error {
+export class RegularFileError extends CodedError<RegularFileProblem> {
   override readonly name = 'RegularFileError';
   readonly problem: RegularFileProblem;
 
   constructor(problem: RegularFileProblem) {
-    super(problem === 'NOT_REGULAR_FILE' ? 'not a regular file' : 'larger than the bound');
+    super(problem, problem === 'NOT_REGULAR_FILE' ? 'not a regular file' : 'larger than the bound');
     this.problem = problem;
   }
 }

@@ -1,3 +1,5 @@
+import { CodedError } from './coded-error.js';
+
 /** Why a child never became ready. Value-free: names what happened, never the child's output. */
 export type ReadyChildFailure = 'TIMEOUT' | 'EXITED' | 'OVERSIZED' | 'UNREADABLE';
 
@@ -6,13 +8,13 @@ export type ReadyChildFailure = 'TIMEOUT' | 'EXITED' | 'OVERSIZED' | 'UNREADABLE
  * `stderrTail` is the bounded end of its stderr when the caller asked for it (empty otherwise) — kept out of
  * the message, so a caller decides whether a human may see it.
  */
-export class ReadyChildError extends Error {
+export class ReadyChildError extends CodedError<ReadyChildFailure> {
   override readonly name = 'ReadyChildError';
   readonly failure: ReadyChildFailure;
   readonly stderrTail: string;
 
   constructor(failure: ReadyChildFailure, stderrTail: string) {
-    super(`the child ${READY_CHILD_FAILURE_TEXT[failure]}`);
+    super(failure, `the child ${READY_CHILD_FAILURE_TEXT[failure]}`);
     this.failure = failure;
     this.stderrTail = stderrTail;
   }

@@ -32,3 +32,4 @@ export { runReadTool, truncateReadResult } from './run-read-tool.js';
 export { PFREST_TESTED_RANGE, parsePfrestVersion, isTestedPfrestVersion, formatPfrestVersion } from './pfrest-version.js';
 export type { PfrestVersion } from './pfrest-version.js';
 export type { ReadToolResult, PluralReadToolResult, SingularReadToolResult } from './run-read-tool.js';
+export type { PfsenseReadError } from './pfsense-read-error.js';

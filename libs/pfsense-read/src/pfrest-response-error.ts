@@ -1,4 +1,5 @@
 import { PFREST_RESPONSE_IDS } from './pfrest-response-ids.js';
+import { CodedError } from '@pfsense-mcp/foundation';
 
 /** Why an upstream response was refused. Stable strings; callers branch on them. */
 export type PfrestResponseErrorCode =
@@ -16,9 +17,8 @@ export const UNKNOWN_RESPONSE_ID = 'UNKNOWN';
  * (only one of pfrest's known ids, else `UNKNOWN`) and, for shape errors, the field path inside `data` — never the
  * upstream `message`, the body or a header.
  */
-export class PfrestResponseError extends Error {
+export class PfrestResponseError extends CodedError<PfrestResponseErrorCode> {
   override readonly name = 'PfrestResponseError';
-  readonly code: PfrestResponseErrorCode;
   readonly httpStatus: number;
   readonly responseId: string | null;
   /** Field path inside `data` for UNEXPECTED_SHAPE (our own model's field names and indices), else null. */
@@ -28,8 +28,10 @@ export class PfrestResponseError extends Error {
     // Only pfrest's own ids pass through (upper-cased as pfrest does); any other string is UNKNOWN.
     const id = typeof responseId !== 'string' ? null : PFREST_RESPONSE_IDS.has(responseId) ? responseId : UNKNOWN_RESPONSE_ID;
     const status = Number.isSafeInteger(httpStatus) ? httpStatus : 0;
-    super(`pfREST read refused: ${code} (HTTP ${status}${id === null ? '' : `, ${id}`}${dataPath === null ? '' : `, at ${dataPath}`})`);
-    this.code = code;
+    super(
+      code,
+      `pfREST read refused: ${code} (HTTP ${status}${id === null ? '' : `, ${id}`}${dataPath === null ? '' : `, at ${dataPath}`})`,
+    );
     this.httpStatus = status;
     this.responseId = id;
     this.dataPath = dataPath;

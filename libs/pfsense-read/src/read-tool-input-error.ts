@@ -1,3 +1,5 @@
+import { CodedError } from '@pfsense-mcp/foundation';
+
 /** One refused argument: its path, the zod issue code and, for the read query's own checks, a message naming
  * fields and rules (never a value). */
 export interface ReadToolInputIssue {
@@ -7,15 +9,14 @@ export interface ReadToolInputIssue {
 }
 
 /** Refused tool input. Carries the offending argument names and zod issue codes — never the values. */
-export class ReadToolInputError extends Error {
+export class ReadToolInputError extends CodedError<'INVALID_INPUT'> {
   override readonly name = 'ReadToolInputError';
-  readonly code = 'INVALID_INPUT';
   readonly tool: string;
   /** e.g. [{ path: 'limit', issue: 'too_big' }, { path: '', issue: 'unrecognized_keys' }] */
   readonly issues: readonly ReadToolInputIssue[];
 
   constructor(tool: string, issues: readonly ReadToolInputIssue[]) {
-    super(`${tool}: invalid input (${summaryOf(issues)})`);
+    super('INVALID_INPUT', `${tool}: invalid input (${summaryOf(issues)})`);
     this.tool = tool;
     this.issues = Object.freeze(issues.map((i) => Object.freeze({ ...i })));
   }

@@ -25,7 +25,7 @@ export {
   parseRateWindowState,
 } from './rate-window-state.js';
 export type { RateWindowState } from './rate-window-state.js';
-export { RateRefusalReason, RateLimitExceededError } from './rate-decision.js';
+export { RateRefusalReason } from './rate-decision.js';
 export type { RateDecision } from './rate-decision.js';
 export { decideRateLimit, isReconciliationLockoutActive, RATE_STATE_ADMISSION_CAP } from './decide-rate-limit.js';
 export type { PrepareCounts, RateLimitInput } from './decide-rate-limit.js';
@@ -33,3 +33,4 @@ export { decideInFlight } from './decide-in-flight.js';
 export type { InFlightCounts, InFlightInput } from './decide-in-flight.js';
 export { OUTCOME_STARTS_COOLDOWN, RateOutcome, recordOutcome } from './record-outcome.js';
 export type { RecordOutcomeInput } from './record-outcome.js';
+export type { PolicyError } from './policy-error.js';

@@ -26,14 +26,3 @@ export type RateRefusalReason = (typeof RateRefusalReason)[keyof typeof RateRefu
 export type RateDecision =
   | { readonly allowed: true; readonly reason: null; readonly nextState: RateWindowState }
   | { readonly allowed: false; readonly reason: RateRefusalReason; readonly nextState: RateWindowState };
-
-/** For callers that prefer to throw a refusal. Carries only the reason code. */
-export class RateLimitExceededError extends Error {
-  readonly code: RateRefusalReason;
-
-  constructor(reason: RateRefusalReason) {
-    super(`refused by rate policy: ${reason}`);
-    this.name = 'RateLimitExceededError';
-    this.code = reason;
-  }
-}

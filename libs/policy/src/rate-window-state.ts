@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isCapability } from './is-capability.js';
+import { CodedError } from '@pfsense-mcp/foundation';
 
 /**
  * The persisted part of the rate policy: a plain, frozen, JSON-serializable object. The contract store
@@ -67,13 +68,12 @@ const schema = z
   });
 
 /** Refused persisted state. Never carries the state's content. */
-export class RateStateError extends Error {
-  readonly code = 'INVALID_RATE_STATE' as const;
+export class RateStateError extends CodedError<'INVALID_RATE_STATE'> {
+  override readonly name = 'RateStateError';
   readonly path: string;
 
   constructor(path: string) {
-    super(`invalid rate window state at ${path}`);
-    this.name = 'RateStateError';
+    super('INVALID_RATE_STATE', `invalid rate window state at ${path}`);
     this.path = path;
   }
 }

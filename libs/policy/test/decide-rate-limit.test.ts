@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   Capability,
   DEFAULT_RATE_LIMITS,
-  RateLimitExceededError,
   RateRefusalReason,
   decideRateLimit,
   isReconciliationLockoutActive,
@@ -134,12 +133,6 @@ describe('decideRateLimit: defaults and arguments', () => {
     expect(Object.isFrozen(d)).toBe(true);
     expect(Object.isFrozen(d.nextState)).toBe(true);
     expect(Object.isFrozen(d.nextState.capabilityWindows[CAP])).toBe(true);
-  });
-
-  it('RateLimitExceededError carries only the reason code', () => {
-    const e = new RateLimitExceededError(RateRefusalReason.TARGET_COOLDOWN);
-    expect(e.code).toBe('TARGET_COOLDOWN');
-    expect(e.name).toBe('RateLimitExceededError');
   });
 
   it('validates every argument, naming it', () => {

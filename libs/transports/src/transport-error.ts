@@ -2,17 +2,16 @@
 // wire (`requestWritten`), because the executor classifies a write as PROVEN_NONE only when nothing
 // was written (docs/DESIGN.md §4 step 8); anything uncertain must say `true`.
 // Messages are fixed texts: never a URL, a header, a body or the upstream error's own message.
+import { CodedError } from '@pfsense-mcp/foundation';
 
-export class TransportError extends Error {
+export class TransportError extends CodedError<string> {
   override readonly name: string = 'TransportError';
-  readonly code: string;
   readonly requestWritten: boolean;
   /** The low-level error code (e.g. ECONNREFUSED), when there was one; never a message. */
   readonly upstreamCode: string | null;
 
   constructor(message: string, code: string, requestWritten: boolean, upstreamCode: string | null = null) {
-    super(message);
-    this.code = code;
+    super(code, message);
     this.requestWritten = requestWritten;
     this.upstreamCode = upstreamCode;
   }

@@ -5,8 +5,8 @@ export type { WriteEndpoint, WriteEndpointSymbol, WriteEndpointTable } from './w
 export { WriteApiClient, MAX_WRITE_BODY_BYTES } from './write-api-client.js';
 export { MAX_WRITE_LIST_LENGTH, appliesFilter, isWriteRequestFor, maxBodyBytesFor } from './is-write-request-for.js';
 export type { WriteApiClientOptions } from './write-api-client.js';
-export { WriteRefusedError } from './write-refused-error.js';
-export type { WriteRefusedCode } from './write-refused-error.js';
+export { WriteRefusalError } from './write-refusal-error.js';
+export type { WriteRefusalCode } from './write-refusal-error.js';
 export {
   InvalidRequestError,
   ResponseTooLargeError,

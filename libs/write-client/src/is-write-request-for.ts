@@ -11,7 +11,10 @@ const isTrue: FieldCheck = (v) => v === true;
 /** A dense array of strings (the alias's complete entry lists; their alignment is pfrest's TOO_MANY_ALIAS_DETAILS). */
 const isStringList: FieldCheck = (v) =>
   Array.isArray(v) && Object.getPrototypeOf(v) === Array.prototype && v.length <= MAX_WRITE_LIST_LENGTH && [...v].every(isString);
-/** pfSense alias names: 1–31 of [A-Za-z0-9_] (the name is sent unchanged, as pfrest's identity check). */
+/**
+ * pfSense alias names: 1–31 of [A-Za-z0-9_] (the name is sent unchanged, as pfrest's identity check). An independent
+ * copy of foundation's rule on purpose: the last check before the network shares no code with the layers above it.
+ */
 const isAliasName: FieldCheck = (v) => typeof v === 'string' && /^[A-Za-z0-9_]{1,31}$/.test(v);
 
 /**

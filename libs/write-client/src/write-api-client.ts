@@ -6,7 +6,7 @@ import type { Transport, TransportResponse } from '@pfsense-mcp/transports';
 import { MAX_WRITE_LIST_LENGTH, isWriteRequestFor, maxBodyBytesFor } from './is-write-request-for.js';
 import { WriteEndpoints } from './write-endpoints.js';
 import type { WriteEndpoint, WriteEndpointTable } from './write-endpoints.js';
-import { WriteRefusedError } from './write-refused-error.js';
+import { WriteRefusalError } from './write-refusal-error.js';
 
 /** Largest description request body the client will send: 16 KiB of canonical JSON (UTF-8 bytes). */
 export const MAX_WRITE_BODY_BYTES = maxBodyBytesFor('FIREWALL_ALIAS_PATCH');
@@ -65,7 +65,7 @@ function copyTable(table: unknown): ReadonlyMap<string, Readonly<WriteEndpoint>>
  * The only non-GET path in the product (docs/DESIGN.md §2, §4). Every refusal — unknown symbol, method
  * mismatch, unverified entry, a request outside the endpoint's closed shape (`isWriteRequestFor`) or not
  * canonical JSON, a body over 16 KiB — happens before the
- * transport is called and throws WriteRefusedError (requestWritten: false). One `send` is at most one
+ * transport is called and throws WriteRefusalError (requestWritten: false). One `send` is at most one
  * transport request; it never retries. Only composition roots construct it; only the executor holds it.
  */
 export class WriteApiClient {
@@ -91,17 +91,17 @@ export class WriteApiClient {
     const symbol = typeof endpointSymbol === 'string' && SYMBOL.test(endpointSymbol) ? endpointSymbol : null;
     const endpoint = symbol === null ? undefined : this.#endpoints.get(symbol);
     if (symbol === null || endpoint === undefined) {
-      throw new WriteRefusedError('UNKNOWN_ENDPOINT', symbol, '"endpointSymbol" is not in the write endpoint table');
+      throw new WriteRefusalError('UNKNOWN_ENDPOINT', symbol, '"endpointSymbol" is not in the write endpoint table');
     }
     if (method !== endpoint.method) {
-      throw new WriteRefusedError('METHOD_MISMATCH', symbol, `"method" must be the endpoint's own method ${endpoint.method}`);
+      throw new WriteRefusalError('METHOD_MISMATCH', symbol, `"method" must be the endpoint's own method ${endpoint.method}`);
     }
     if (!endpoint.verified) {
-      throw new WriteRefusedError('UNVERIFIED_ENDPOINT', symbol, 'the endpoint is not verified on an appliance');
+      throw new WriteRefusalError('UNVERIFIED_ENDPOINT', symbol, 'the endpoint is not verified on an appliance');
     }
     // Our own closed key set per symbol, whatever the caller (or its adapter) vouched for.
     if (!isWriteRequestFor(symbol, typedRequest)) {
-      throw new WriteRefusedError('INVALID_REQUEST', symbol, `"typedRequest" must be exactly the closed request of ${symbol}`);
+      throw new WriteRefusalError('INVALID_REQUEST', symbol, `"typedRequest" must be exactly the closed request of ${symbol}`);
     }
     const maxBytes = maxBodyBytesFor(symbol);
     let body: string;
@@ -109,16 +109,16 @@ export class WriteApiClient {
       body = canonicalize(typedRequest, { maxBytes, maxArrayLength: MAX_WRITE_LIST_LENGTH });
     } catch (error) {
       if (error instanceof CanonicalError && error.code === 'MAX_BYTES') {
-        throw new WriteRefusedError('BODY_TOO_LARGE', symbol, `the body exceeds ${maxBytes} bytes`);
+        throw new WriteRefusalError('BODY_TOO_LARGE', symbol, `the body exceeds ${maxBytes} bytes`);
       }
       if (error instanceof CanonicalError) {
-        throw new WriteRefusedError('INVALID_REQUEST', symbol, `"typedRequest" is not canonical JSON at ${error.path}`);
+        throw new WriteRefusalError('INVALID_REQUEST', symbol, `"typedRequest" is not canonical JSON at ${error.path}`);
       }
       throw error;
     }
     // Belt and braces: the limit above is the encoder's running count; this is the final size.
     if (Buffer.byteLength(body, 'utf8') > maxBytes) {
-      throw new WriteRefusedError('BODY_TOO_LARGE', symbol, `the body exceeds ${maxBytes} bytes`);
+      throw new WriteRefusalError('BODY_TOO_LARGE', symbol, `the body exceeds ${maxBytes} bytes`);
     }
     return this.#transport.request(endpoint.method, endpoint.path, { body });
   }

@@ -15,7 +15,7 @@ import {
   TransportTimeoutError,
   WriteApiClient,
   WriteEndpoints,
-  WriteRefusedError,
+  WriteRefusalError,
   isWriteEndpointSymbol,
   isWriteRequestFor,
   maxBodyBytesFor,
@@ -25,13 +25,13 @@ import type { HttpMethod } from '../src/index.js';
 const OK = { status: 200, body: '{"code":200,"status":"ok","response_id":"SUCCESS","data":{}}' };
 const request = Object.freeze({ id: 0, name: 'LAN_SERVERS', descr: 'new text', apply: false });
 
-async function refusal(promise: Promise<unknown>): Promise<WriteRefusedError> {
+async function refusal(promise: Promise<unknown>): Promise<WriteRefusalError> {
   const error: unknown = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(WriteRefusedError);
-  return error as WriteRefusedError;
+  expect(error).toBeInstanceOf(WriteRefusalError);
+  return error as WriteRefusalError;
 }
 
 describe('WriteEndpoints', () => {
@@ -151,7 +151,7 @@ describe('WriteApiClient.send refusals happen before the network', () => {
       const error = await refusal(client.send(c.symbol, c.method, c.body));
       expect(error.code).toBe(c.code);
       expect(error.requestWritten).toBe(false);
-      expect(error.name).toBe('WriteRefusedError');
+      expect(error.name).toBe('WriteRefusalError');
       expect(transport.callCount).toBe(0);
     });
   }

@@ -1,5 +1,6 @@
 import type { Benchmark } from './benchmark.js';
 import { coldStartBenchmark } from './cold-start-benchmark.js';
+import { exchangeJunkBenchmark } from './exchange-junk-benchmark.js';
 import { readOverheadBenchmark } from './read-overhead-benchmark.js';
 import { readQuestionsBenchmark } from './read-questions-benchmark.js';
 import { storeBenchmark } from './store-benchmark.js';
@@ -16,4 +17,5 @@ export const BENCHMARKS: readonly Benchmark[] = Object.freeze([
   storeBenchmark,
   writeLifecycleBenchmark,
   writeOutboxBenchmark,
+  exchangeJunkBenchmark,
 ]);

@@ -5,3 +5,4 @@ export { result, type BenchResult } from './bench-result.js';
 export { median, percentile } from './stats.js';
 export { formatTable } from './format-table.js';
 export { modelFacingBytes, estimatedTokens, type ModelFacingTool } from './model-facing-size.js';
+export { benchHelpText, parseBenchArgs, type BenchArgs } from './parse-bench-args.js';

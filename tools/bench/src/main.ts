@@ -1,19 +1,25 @@
-// `npm run bench [-- --json] [-- --only ID[,ID]]`: runs the benchmark registry and prints a table, or JSON lines
+// `npm run bench [-- --json] [-- --only ID[,ID]] [-- --help]`: runs the benchmark registry and prints a table, or JSON lines
 // {"name","value","unit","floor","ratio","target"} with --json. Results go to stdout, progress to stderr.
 import type { BenchResult } from './bench-result.js';
 import { BENCHMARKS } from './benchmarks.js';
 import { formatTable } from './format-table.js';
+import { benchHelpText, parseBenchArgs } from './parse-bench-args.js';
 import { findWorkspaceRoot } from './workspace-root.js';
 
 async function main(argv: readonly string[]): Promise<number> {
-  const json = argv.includes('--json');
-  const onlyAt = argv.indexOf('--only');
-  const only = onlyAt >= 0 ? new Set((argv[onlyAt + 1] ?? '').split(',')) : null;
-  const unknown = only === null ? [] : [...only].filter((id) => !BENCHMARKS.some((b) => b.id === id));
-  if (unknown.length > 0) {
-    process.stderr.write(`bench: unknown benchmark id(s) ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.id).join(', ')}\n`);
+  const args = parseBenchArgs(
+    argv,
+    BENCHMARKS.map((b) => b.id),
+  );
+  if (args.kind === 'help') {
+    process.stdout.write(benchHelpText(BENCHMARKS));
+    return 0;
+  }
+  if (args.kind === 'usage-error') {
+    process.stderr.write(`bench: ${args.message}\n`);
     return 2;
   }
+  const { json, only } = args;
   const ctx = { workspaceRoot: findWorkspaceRoot(), note: (text: string) => process.stderr.write(`bench: ${text}\n`) };
   const results: BenchResult[] = [];
   for (const benchmark of BENCHMARKS) {

@@ -1,6 +1,16 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BENCHMARKS, estimatedTokens, formatTable, median, modelFacingBytes, percentile, result } from '../src/index.js';
+import {
+  BENCHMARKS,
+  benchHelpText,
+  estimatedTokens,
+  formatTable,
+  median,
+  modelFacingBytes,
+  parseBenchArgs,
+  percentile,
+  result,
+} from '../src/index.js';
 
 describe('bench harness', () => {
   it('computes nearest-rank percentiles', () => {
@@ -96,4 +106,30 @@ describe('startup timing', () => {
     const { timeStartup } = await import('../src/mcp-process.js');
     await expect(timeStartup(fixture('bare-v1-server.mjs'), env, root, 'modern')).rejects.toThrow(/refused the modern opening/);
   }, 30_000);
+});
+
+describe('bench command line', () => {
+  const ids = ['cold-start', 'read-overhead'];
+  it('takes --json and --only, and --help before anything runs', () => {
+    expect(parseBenchArgs([], ids)).toEqual({ kind: 'run', json: false, only: null });
+    expect(parseBenchArgs(['--json', '--only', 'cold-start'], ids)).toEqual({ kind: 'run', json: true, only: new Set(['cold-start']) });
+    expect(parseBenchArgs(['--only', 'read-overhead', '--help'], ids)).toEqual({ kind: 'help' });
+    const help = benchHelpText([{ id: 'cold-start', title: 'Cold start' }]);
+    for (const words of ['--only ID', '--json', 'PFSENSE_BENCH_STORE_CONTRACTS', 'cold-start       Cold start'])
+      expect(help).toContain(words);
+  });
+
+  it('refuses an unknown flag, a missing or unknown id — never starting the long run — and echoes no value', () => {
+    for (const [argv, words] of [
+      [['--hepl'], 'unknown argument "--hepl"'],
+      [['--only'], '--only needs benchmark ids'],
+      [['--only', '--json'], '--only needs benchmark ids'],
+      [['--only', 'nope'], 'unknown benchmark id(s) nope; known: cold-start, read-overhead'],
+      [['--dir=/secret/path'], 'unknown argument "--dir"'],
+    ] as const) {
+      const r = parseBenchArgs(argv, ids);
+      expect(r, argv.join(' ')).toEqual({ kind: 'usage-error', message: expect.stringContaining(words) });
+      expect(JSON.stringify(r)).not.toContain('/secret/path');
+    }
+  });
 });

@@ -47,6 +47,15 @@ const cases: ReadonlyArray<{ name: string; file: string; code: string; rule: str
     mentions: '"pfsense-sim" may not import "canonical"',
   },
   {
+    // The one edge between the two is contract-store → authorization (the shared config-history invariants); the
+    // reverse would put SQLite into the signer, which imports authorization.
+    name: 'authorization importing the contract store',
+    file: 'libs/authorization/src/zz-fixture.ts',
+    code: "import { configHistoryRecordSchema } from '@pfsense-mcp/contract-store';\nexport const x = configHistoryRecordSchema;\n",
+    rule: 'boundaries/dependencies',
+    mentions: '"authorization" may not import "contract-store"',
+  },
+  {
     name: "mcp-server's tools/ importing the contract store",
     file: 'apps/mcp-server/src/tools/zz-fixture.ts',
     code: "import { x as y } from '@pfsense-mcp/contract-store';\nexport const x = y;\n",
@@ -228,6 +237,15 @@ describe('layering lint', () => {
         file,
       ).toEqual([]);
     }
+    // On purpose (tools/layers/layers.mjs): the contract store reads the config-history invariants from authorization.
+    expect(
+      (
+        await lint(
+          'libs/contract-store/src/zz-fixture.ts',
+          "import { checkConfigHistoryInvariants } from '@pfsense-mcp/authorization';\nexport const x = checkConfigHistoryInvariants;\n",
+        )
+      ).filter((m) => m.rule === 'boundaries/dependencies' || m.rule === '@nx/enforce-module-boundaries'),
+    ).toEqual([]);
     const executor = await lint(
       'libs/executor/src/zz-fixture.ts',
       "import { x as y } from '@pfsense-mcp/contract-store/executor';\nexport const x = y;\n",

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, constants, fstatSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CodedError } from '@pfsense-mcp/foundation';
 
 export interface ApiKeyMaterial {
   readonly apiKey: string;
@@ -12,12 +13,12 @@ export interface ApiKeyMaterial {
   cleanup(): void;
 }
 
-export class ApiKeyFileError extends Error {
+export class ApiKeyFileError extends CodedError<'API_KEY_FILE'> {
   override readonly name = 'ApiKeyFileError';
   readonly path: string;
 
   constructor(message: string, path: string) {
-    super(message);
+    super('API_KEY_FILE', message);
     this.path = path;
   }
 }

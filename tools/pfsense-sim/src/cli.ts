@@ -1,7 +1,7 @@
 // The pfsense-sim command line: parse flags, start the simulator, print one JSON ready line on stdout,
 // log to stderr, stop cleanly on SIGINT/SIGTERM.
 import { readFileSync } from 'node:fs';
-import { PRODUCT_VERSION } from '@pfsense-mcp/foundation';
+import { CodedError, PRODUCT_VERSION } from '@pfsense-mcp/foundation';
 import { parseArgs } from 'node:util';
 import { AUTH_MODES, credentialsFileSchema, type AuthMode, type Credential } from './auth.js';
 import { FAULT_KINDS, FAULT_KIND_NAMES, parseFaultArg, type FaultSpec } from './fault-injection.js';
@@ -105,8 +105,11 @@ function wrapAt80(text: string, indent: number): string {
   return lines.map((l) => `${' '.repeat(indent)}${l}`).join('\n');
 }
 
-export class CliUsageError extends Error {
+export class CliUsageError extends CodedError<'USAGE'> {
   override readonly name = 'CliUsageError';
+  constructor(message: string) {
+    super('USAGE', message);
+  }
 }
 
 export type CliCommand =

@@ -3,13 +3,14 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { normaliseLoaded, type PathData } from './data-store.js';
 import { READ_PATHS } from './model-catalog.js';
+import { CodedError } from '@pfsense-mcp/foundation';
 
-export class DataFileError extends Error {
+export class DataFileError extends CodedError<'DATA_FILE'> {
   override readonly name = 'DataFileError';
   readonly path: string | undefined;
 
   constructor(message: string, path?: string) {
-    super(message);
+    super('DATA_FILE', message);
     this.path = path;
   }
 }

@@ -2,6 +2,7 @@
 // atomically (temp file + rename, 0600) after every committed mutation and read back at start.
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { z } from 'zod';
+import { CodedError } from '@pfsense-mcp/foundation';
 
 export const stateFileSchema = z.object({
   version: z.literal(1),
@@ -10,12 +11,12 @@ export const stateFileSchema = z.object({
 });
 export type StateFileContent = z.infer<typeof stateFileSchema>;
 
-export class StateFileError extends Error {
+export class StateFileError extends CodedError<'STATE_FILE'> {
   override readonly name = 'StateFileError';
   readonly path: string;
 
   constructor(message: string, path: string) {
-    super(message);
+    super('STATE_FILE', message);
     this.path = path;
   }
 }

@@ -10,3 +10,5 @@ export { MAX_SOURCE_LINES, findOversizedSource, generatorOf, isCoveredSource, li
 export type { OversizedSource } from './find-oversized-source.js';
 export { checkMarkdown, headingSlug, markdownAnchors } from './check-markdown.js';
 export type { MarkdownProblem, MarkdownWorld } from './check-markdown.js';
+export { UNCODED_ERROR_EXEMPTIONS, findUncodedErrors } from './find-uncoded-errors.js';
+export type { UncodedError } from './find-uncoded-errors.js';

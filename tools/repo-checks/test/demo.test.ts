@@ -51,8 +51,11 @@ describe('npm run demo', () => {
       expect(byName.get('read')).toMatchObject({ profile: 'auditor', write: 0 });
       expect(byName.get('read')?.['read_only']).toBeGreaterThan(50);
       expect(byName.get('host_setup')).toMatchObject({ roles: ['plan-authorization', 'confirmation', 'reconciliation'] });
+      // The exchange-folder flow: two `approve` runs and two typed codes, the second answered while a call waits.
       expect(byName.get('write')).toMatchObject({
-        states: ['requested', 'awaiting_confirmation', 'verified'],
+        states: ['requested', 'verified'],
+        approve_runs: 2,
+        typed_codes: 2,
         read_back: 'Servers (reviewed by the operator)',
         patches: 1,
       });
@@ -64,6 +67,12 @@ describe('npm run demo', () => {
         patches: 1,
       });
       for (const l of byName.values()) expect(typeof l['ms']).toBe('number');
+      // Every command it runs is printed, as an operator would type it: the transcript is a template.
+      const commands = lines.filter((l) => typeof l['command'] === 'string').map((l) => String(l['command']));
+      expect(commands.some((c) => /^pfsense-mcp admin init --dir \S+ --exchange \S+$/u.test(c))).toBe(true);
+      expect(commands.some((c) => c.startsWith('pfsense-mcp-signer keygen --role operator --out '))).toBe(true);
+      expect(commands.some((c) => c.startsWith('pfsense-mcp admin trust --dir ') && c.includes(' --bundle '))).toBe(true);
+      expect(commands.filter((c) => c.startsWith('pfsense-mcp-signer approve '))).toHaveLength(2);
       expect(lines.at(-1)).toMatchObject({ event: 'done' });
       expect(existsSync(String(start?.['workdir']))).toBe(false);
       expect(alive(Number(sim?.['pid']))).toBe(false);

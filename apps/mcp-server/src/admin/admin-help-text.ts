@@ -15,19 +15,25 @@ one line on stderr naming the path or argument and the rule (never a value) and
 exits non-zero (1 refused, 2 bad arguments).
 
 Host setup:
-  init --dir DIR                       create DIR (0700; refused unless new or
+  init --dir DIR [--exchange PATH]     create DIR (0700; refused unless new or
                                        empty): store/, keys/, anchors/,
                                        authorities.json, inbox/, outbox/; prints
                                        the server's request public key
                                        (keys/server-request.pub, the signer's
                                        --server-key) and the client environment.
                                        PFSENSE_WRITE_ANCHOR_DIR puts the anchors
-                                       on another medium.
+                                       on another medium. --exchange PATH also
+                                       makes the exchange folder (requests/,
+                                       answers/) shared with the signing
+                                       machine (PFSENSE_WRITE_EXCHANGE_DIR).
   trust --dir DIR --role ROLE --public-key KEY
                                        pin an operator key; ROLE =
                                        plan-authorization | confirmation |
                                        reconciliation; KEY = 64 hex or the
                                        signer's .pub file
+  trust --dir DIR --bundle FILE        pin the three keys of the signer's
+                                       operator.pub bundle (keygen --role
+                                       operator) and list them
   trust --dir DIR --list               show the pinned keys (role, key id), the
                                        server's current request key and the
                                        retired ones (still needed by N files /
@@ -40,14 +46,17 @@ Host setup:
 
 Operating the write (only --dir; safe beside a running server unless said
 otherwise):
-  status --dir DIR [--all] [--show-targets]
+  status --dir DIR [--all] [--show-targets] [--exchange PATH]
                                        contracts (not terminal; --all: every
                                        one): id, operation, state, the MCP
                                        status it maps to, age, expiry, the alias
                                        as a digest prefix, what to do next (with
                                        its runbook section); pending
-                                       outbox requests, inbox artifacts,
-                                       anchors, the retention window
+                                       outbox requests, inbox artifacts, the
+                                       exchange folder's answer files not taken
+                                       and why (PATH or
+                                       PFSENSE_WRITE_EXCHANGE_DIR), anchors, the
+                                       retention window
                                        (PFSENSE_WRITE_RETENTION_DAYS) and how
                                        many contracts purge would take, rate
                                        limits and the live windows (cooldowns

@@ -1,16 +1,6 @@
-import {
-  ArtifactKind,
-  ArtifactVerificationError,
-  artifactDigestOf,
-  checkCurrentness,
-  encodeArtifact,
-  parseArtifact,
-  verifyArtifactSignature,
-} from '@pfsense-mcp/authorization';
-import type { Artifact, SignedArtifact } from '@pfsense-mcp/authorization';
-import { ArtifactDirectory, ArtifactFileError, inboxArtifactName } from '@pfsense-mcp/coordinator';
-import { join } from 'node:path';
 import { loadPinnedAuthorities, pinnedAuthoritySetOf } from '../runtime/write-directory/pinned-authorities-file.js';
+import { installOperatorArtifact } from '../runtime/write-directory/install-operator-artifact.js';
+import { InstallRefusal } from '../runtime/write-directory/install-refusal.js';
 import type { AdminContext } from './admin-context.js';
 import { AdminError } from './admin-error.js';
 import { adminResult } from './admin-result.js';
@@ -19,120 +9,24 @@ import { openWriteDirectory } from './open-write-directory.js';
 import type { AdminArgs } from './parse-admin-args.js';
 import { readArtifactArgument } from './read-artifact-argument.js';
 
-/** What the operator may hand back: the four kinds an operator key signs. */
-const OPERATOR_KINDS: ReadonlySet<string> = new Set([
-  ArtifactKind.PLAN_AUTHORIZATION,
-  ArtifactKind.CONFIRMATION,
-  ArtifactKind.RECONCILIATION,
-  ArtifactKind.RELEASE,
-]);
-
-const REFUSAL_RULES: Readonly<Record<string, string>> = Object.freeze({
-  UNSUPPORTED_ALGORITHM: 'is not signed with Ed25519',
-  UNKNOWN_KEY: 'is signed by a key that is not pinned (pfsense-mcp admin trust)',
-  INACTIVE_KEY: 'is signed by a key that is not active',
-  WRONG_ROLE: 'is signed by a key pinned for another role',
-  BAD_SIGNATURE: 'has a signature that does not verify',
-  EXPIRED: 'has expired (ask the operator to sign a fresh one)',
-  NOT_YET_VALID: 'is issued in the future (check both clocks)',
-});
-
-/**
- * A second signed answer to a request already answered in the inbox is refused here, naming the file installed
- * first: two would make the server refuse the operation (it never chooses between them), and removing both is
- * what the runbook would then have said. The first stays and the operation goes on with it. Which request a file
- * answers is one rule, its canonical inbox name (`inboxArtifactName`, libs/coordinator): the file holding the
- * same name, or any other readable file whose content has that name (one placed by hand under another name still
- * answers its call). The same artifact again is ALREADY_INSTALLED. An inbox file that cannot be read or parsed is
- * not an answer (`admin artifacts list` reports it); one holding the canonical name is in the way all the same.
- */
-function refuseSecondAnswer(inboxDir: string, name: string, signed: SignedArtifact, digest: string, now: number): void {
-  let inbox: ArtifactDirectory;
-  let names: readonly string[];
-  try {
-    inbox = ArtifactDirectory.open(inboxDir);
-    names = inbox.list();
-  } catch (error) {
-    if (error instanceof ArtifactFileError) throw new AdminError(`INBOX_${error.code}`, `${inboxDir}: cannot install (${error.code})`);
-    throw error;
-  }
-  // The file under the canonical name first: it is the one the operation would go on with.
-  for (const other of [...names].sort((a, b) => Number(b === name) - Number(a === name))) {
-    const path = join(inboxDir, other);
-    let existing: Artifact | null;
-    try {
-      existing = parseArtifact(inbox.read(other));
-    } catch {
-      existing = null;
-    }
-    const answers = existing === null ? null : inboxArtifactName(existing);
-    if (other === name && answers !== name) {
-      throw new AdminError(
-        'ALREADY_INSTALLED',
-        `${path}: holds the name FILE is installed under but ${existing === null ? 'cannot be read' : 'another artifact'}; remove it first (\`pfsense-mcp admin artifacts clean --dir DIR --blocking\`), then add FILE again`,
-      );
-    }
-    if (existing === null || answers !== name) continue;
-    if (artifactDigestOf(existing) === digest) {
-      throw new AdminError('ALREADY_INSTALLED', `${path}: FILE is already installed there`);
-    }
-    let current = 'proof' in existing;
-    try {
-      if (current) checkCurrentness(existing as SignedArtifact, now);
-    } catch {
-      current = false;
-    }
-    throw new AdminError(
-      'ALREADY_ANSWERED',
-      current
-        ? `FILE: answers the same request as ${path}, installed earlier; nothing installed — the operation goes on with that file`
-        : `FILE: answers the same request as ${path}, which has expired; remove it first (\`pfsense-mcp admin artifacts clean --dir DIR --blocking\`), then add FILE again`,
-    );
-  }
-}
-
 /**
  * `admin inbox add --dir DIR FILE`: verifies an operator-signed artifact (kind, signature against the pinned keys,
  * currentness) and installs a canonical copy in the inbox by exclusive creation (0600, owned by the server
- * user). It grants nothing: the coordinator verifies everything again when it uses the file.
+ * user) — installOperatorArtifact, the same code the exchange folder's pickup runs. It grants nothing: the
+ * coordinator verifies everything again when it uses the file.
  */
 export function inboxAddCommand(args: AdminArgs, ctx: AdminContext, file: string): AdminResult {
   const layout = openWriteDirectory(args, ctx);
   const artifact = readArtifactArgument(file, 'FILE');
-  if (!OPERATOR_KINDS.has(artifact.kind)) {
-    throw new AdminError(
-      'NOT_OPERATOR_ARTIFACT',
-      artifact.kind === ArtifactKind.PREPARED_EXECUTION_INTENT || !('proof' in artifact)
-        ? 'FILE: is not a signed operator artifact'
-        : 'FILE: is a server request; sign it with pfsense-mcp-signer and add the signed result',
-    );
-  }
-  const signed = artifact as SignedArtifact;
+  let installed;
   try {
-    verifyArtifactSignature(signed, pinnedAuthoritySetOf(loadPinnedAuthorities(layout.authoritiesFile)));
-    checkCurrentness(signed, ctx.now());
+    const authorities = pinnedAuthoritySetOf(loadPinnedAuthorities(layout.authoritiesFile));
+    installed = installOperatorArtifact(layout.inboxDir, artifact, authorities, ctx.now(), 'FILE');
   } catch (error) {
-    if (error instanceof ArtifactVerificationError) {
-      throw new AdminError(`ARTIFACT_${error.code}`, `FILE: ${REFUSAL_RULES[error.code] ?? `refused (${error.code})`}`);
-    }
+    if (error instanceof InstallRefusal) throw new AdminError(error.code, error.message);
     throw error;
   }
-  const digest = artifactDigestOf(signed);
-  // The name carries what the file concerns (docs/DESIGN.md §6): were it ever unreadable, it would refuse only those calls.
-  const name = inboxArtifactName(signed);
-  if (name === null) throw new AdminError('NOT_OPERATOR_ARTIFACT', 'FILE: names no plan digest or contract the inbox can file it under');
-  refuseSecondAnswer(layout.inboxDir, name, signed, digest, ctx.now());
-  try {
-    ArtifactDirectory.open(layout.inboxDir).write(name, encodeArtifact(signed));
-  } catch (error) {
-    if (error instanceof ArtifactFileError && error.code === 'EXISTS') {
-      throw new AdminError('ALREADY_INSTALLED', `${join(layout.inboxDir, name)}: a file is already installed under that name`);
-    }
-    if (error instanceof ArtifactFileError)
-      throw new AdminError(`INBOX_${error.code}`, `${layout.inboxDir}: cannot install (${error.code})`);
-    throw error;
-  }
-  const path = join(layout.inboxDir, name);
+  const { signed, path, digest } = installed;
   const payload = signed.payload as unknown as Readonly<Record<string, unknown>>;
   const contractId = typeof payload.contract_id === 'string' ? payload.contract_id : null;
   const operationId = typeof payload.operation_id === 'string' ? payload.operation_id : null;

@@ -18,6 +18,9 @@ import { AdminError } from './admin-error.js';
 import { adminResult, safeText } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';
 import { adminErrorOf, layoutOf } from './open-write-directory.js';
+import { createExchangeFolder, exchangeLayoutOf } from './init-exchange.js';
+import { WRITE_EXCHANGE_DIR_VARIABLE } from '../runtime/exchange/exchange-layout.js';
+import type { ExchangeLayout } from '../runtime/exchange/exchange-layout.js';
 import type { AdminArgs } from './parse-admin-args.js';
 
 /** The entries of an existing directory of ours; null when absent; refused when it is anything else. */
@@ -89,11 +92,14 @@ async function createStores(layout: WriteDirectoryLayout, now: () => number): Pr
  */
 export async function initCommand(args: AdminArgs, ctx: AdminContext): Promise<AdminResult> {
   const layout = layoutOf(args, ctx);
+  const exchangePath = args.values.get('--exchange');
+  const exchange = exchangePath === undefined ? null : exchangeLayoutOf(exchangePath, layout.dir);
   const existing = entriesOf(layout.dir);
   if (existing !== null && existing.length > 0) {
     throw new AdminError('WRITE_DIR_NOT_EMPTY', `${layout.dir}: exists and is not empty (init never reuses a directory)`);
   }
   let anchorDirCreated = false;
+  let undoExchange = (): void => undefined;
   if (layout.anchorDirIsExternal) {
     const anchors = entriesOf(layout.anchorDir);
     if (anchors !== null && (anchors.includes('contracts.anchor') || anchors.includes('consumption.anchor'))) {
@@ -125,8 +131,10 @@ export async function initCommand(args: AdminArgs, ctx: AdminContext): Promise<A
     writeSecretFile(layout.serverRequestPublicKeyFile, `${publicHex}\n`);
     savePinnedAuthorities(layout.authoritiesFile, []);
     await createStores(layout, ctx.now);
-    return report(layout, publicHex, keyIdOf(publicKey));
+    if (exchange !== null) undoExchange = createExchangeFolder(exchange);
+    return report(layout, publicHex, keyIdOf(publicKey), exchange);
   } catch (error) {
+    undoExchange();
     // Undo only what this run created: a DIR or anchor directory that existed (empty) before stays, emptied again.
     if (existing === null) rmSync(layout.dir, { recursive: true, force: true });
     else for (const entry of safeEntries(layout.dir)) rmSync(join(layout.dir, entry), { recursive: true, force: true });
@@ -138,10 +146,11 @@ export async function initCommand(args: AdminArgs, ctx: AdminContext): Promise<A
   }
 }
 
-function report(layout: WriteDirectoryLayout, publicHex: string, keyId: string): AdminResult {
+function report(layout: WriteDirectoryLayout, publicHex: string, keyId: string, exchange: ExchangeLayout | null): AdminResult {
   const d = safeText(layout.dir);
   const env: Record<string, string> = { PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: layout.dir };
   if (layout.anchorDirIsExternal) env[WRITE_ANCHOR_DIR_VARIABLE] = layout.anchorDir;
+  if (exchange !== null) env[WRITE_EXCHANGE_DIR_VARIABLE] = exchange.dir;
   const text = [
     `created write directory ${d} (mode 0700, everything in it owner-only)`,
     `  store        ${safeText(layout.contractsDatabase)}`,
@@ -152,13 +161,18 @@ function report(layout: WriteDirectoryLayout, publicHex: string, keyId: string):
     `  authorities  ${safeText(layout.authoritiesFile)} (no operator key pinned yet)`,
     `  inbox        ${safeText(layout.inboxDir)}`,
     `  outbox       ${safeText(layout.outboxDir)}`,
+    ...(exchange === null
+      ? []
+      : [`  exchange     ${safeText(exchange.dir)} (requests/ and answers/; share it with the signing machine by any means you trust)`]),
     '',
     `server request public key  ${publicHex}`,
     `  key id                   ${keyId}`,
     `  file                     ${safeText(layout.serverRequestPublicKeyFile)}`,
     '  copy that file to the operator machine; the signer takes it as --server-key',
     '',
-    'next: pin the operator keys (at least plan-authorization and confirmation):',
+    'next: on the signing machine, make the operator keys: pfsense-mcp-signer keygen --role operator --out KEYDIR',
+    `  then pin all three here from the copied bundle: pfsense-mcp admin trust --dir ${d} --bundle operator.pub`,
+    '  or one key at a time (at least plan-authorization and confirmation):',
     `  pfsense-mcp admin trust --dir ${d} --role plan-authorization --public-key plan-authorization-….pub`,
     `  pfsense-mcp admin trust --dir ${d} --role confirmation --public-key confirmation-….pub`,
     `  pfsense-mcp admin trust --dir ${d} --role reconciliation --public-key reconciliation-….pub`,
@@ -180,6 +194,7 @@ function report(layout: WriteDirectoryLayout, publicHex: string, keyId: string):
       authorities: layout.authoritiesFile,
       inbox: layout.inboxDir,
       outbox: layout.outboxDir,
+      exchange: exchange?.dir ?? null,
     },
     environment: env,
   });

@@ -10,6 +10,8 @@ const VALUE_OPTIONS: ReadonlySet<string> = new Set([
   '--since',
   '--export',
   '--alias',
+  '--exchange',
+  '--bundle',
 ]);
 /** Options that take none. */
 const FLAG_OPTIONS: ReadonlySet<string> = new Set([

@@ -1,6 +1,6 @@
-import { closeSync, constants, lstatSync, openSync, readSync, readdirSync, realpathSync } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
-import { opensWithPrivateKeyLabel } from '@pfsense-mcp/crypto';
+import { opensAsPrivateKey } from '../runtime/write-directory/opens-as-private-key.js';
 import type { WriteDirectoryLayout } from '../runtime/write-directory/write-directory-layout.js';
 import { AdminError } from './admin-error.js';
 
@@ -17,23 +17,6 @@ function realOrResolved(path: string): string {
 
 function isInside(path: string, folder: string): boolean {
   return path === folder || path.startsWith(folder.endsWith(sep) ? folder : `${folder}${sep}`);
-}
-
-/** Whether `path` is a regular file (never followed) that opens with a private key file's label line. */
-function opensAsPrivateKey(path: string): boolean {
-  let fd: number;
-  try {
-    if (!lstatSync(path).isFile()) return false;
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return false; // unreadable by this account: it cannot be this account's key either
-  }
-  try {
-    const one = Buffer.alloc(1);
-    return opensWithPrivateKeyLabel((offset) => (readSync(fd, one, 0, 1, offset) === 1 ? (one[0] as number) : null));
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**

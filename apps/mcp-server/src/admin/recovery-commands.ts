@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { ContractNotFoundError } from '@pfsense-mcp/contract-store';
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
-import { CoordinatorRefusedError } from '@pfsense-mcp/coordinator';
+import { CoordinatorRefusalError } from '@pfsense-mcp/coordinator';
 import { ConfigError } from '../runtime/config/config-error.js';
 import { KNOWN_TOOL_NAMES } from '../runtime/config/known-tool-names.js';
 import { loadConfig } from '../runtime/config/load-config.js';
@@ -68,7 +68,7 @@ export async function rollbackCommand(args: AdminArgs, ctx: AdminContext, operan
     try {
       after = await runtime.recovery.rollback(contractId);
     } catch (error) {
-      if (error instanceof CoordinatorRefusedError) throw refused('rollback');
+      if (error instanceof CoordinatorRefusalError) throw refused('rollback');
       throw error;
     }
     const reason = after.last_outcome_class ?? 'NONE';
@@ -103,7 +103,7 @@ export async function emitCommand(args: AdminArgs, ctx: AdminContext, operand: s
     try {
       emitted = await runtime.recovery.emitRecoveryRequest(contractId, kind);
     } catch (error) {
-      if (error instanceof CoordinatorRefusedError) throw refused(`${kind} request`);
+      if (error instanceof CoordinatorRefusalError) throw refused(`${kind} request`);
       throw error;
     }
     const path = join(runtime.layout.outboxDir, emitted.pendingRequest.file);
@@ -135,7 +135,7 @@ export async function resumeCommand(args: AdminArgs, ctx: AdminContext, operand:
     try {
       after = runtime.recovery.resumeRecovery(contractId, kind);
     } catch (error) {
-      if (error instanceof CoordinatorRefusedError) {
+      if (error instanceof CoordinatorRefusalError) {
         throw new AdminError(
           'REFUSED',
           `CONTRACT_ID: no single valid signed ${kind} for this contract's state in the inbox (\`admin artifacts list\`)`,

@@ -37,8 +37,14 @@ interface Command {
 
 /** Command words (one or two) → what they accept and run. */
 const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
-  ['init', { spec: { name: 'init', values: ['--dir'] }, run: (a, c) => initCommand(a, c) }],
-  ['trust', { spec: { name: 'trust', values: ['--dir', '--role', '--public-key'], flags: ['--list'] }, run: (a, c) => trustCommand(a, c) }],
+  ['init', { spec: { name: 'init', values: ['--dir', '--exchange'] }, run: (a, c) => initCommand(a, c) }],
+  [
+    'trust',
+    {
+      spec: { name: 'trust', values: ['--dir', '--role', '--public-key', '--bundle'], flags: ['--list'] },
+      run: (a, c) => trustCommand(a, c),
+    },
+  ],
   ['untrust', { spec: { name: 'untrust', values: ['--dir', '--key-id'] }, run: (a, c) => untrustCommand(a, c) }],
   ['reanchor', { spec: { name: 'reanchor', values: ['--dir'], flags: ['--accept-restore'] }, run: (a, c) => reanchorCommand(a, c) }],
   ['purge', { spec: { name: 'purge', values: ['--dir'] }, run: (a, c) => purgeCommand(a, c) }],
@@ -47,7 +53,10 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
     'inbox add',
     { spec: { name: 'inbox add', values: ['--dir'], operands: ['FILE'] }, run: (a, c, o) => inboxAddCommand(a, c, o[0] ?? '') },
   ],
-  ['status', { spec: { name: 'status', values: ['--dir'], flags: ['--all', '--show-targets'] }, run: (a, c) => statusCommand(a, c) }],
+  [
+    'status',
+    { spec: { name: 'status', values: ['--dir', '--exchange'], flags: ['--all', '--show-targets'] }, run: (a, c) => statusCommand(a, c) },
+  ],
   ['audit verify', { spec: { name: 'audit verify', values: ['--dir', '--export'] }, run: (a, c) => auditVerifyCommand(a, c) }],
   ['audit export', { spec: { name: 'audit export', values: ['--dir', '--since', '--out'] }, run: (a, c) => auditExportCommand(a, c) }],
   ['artifacts list', { spec: { name: 'artifacts list', values: ['--dir'] }, run: (a, c) => artifactsListCommand(a, c) }],

@@ -17,6 +17,8 @@ import type { OpenedWriteDirectory } from './admin-facts.js';
 import { storeRefusal } from './open-admin-stores.js';
 import { openWriteDirectory } from './open-write-directory.js';
 import type { AdminArgs } from './parse-admin-args.js';
+import { exchangeStatus } from './exchange-status.js';
+import { loadPinnedAuthorities, pinnedAuthoritySetOf } from '../runtime/write-directory/pinned-authorities-file.js';
 
 function age(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
@@ -166,6 +168,7 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
         ? `NOT IN STEP (${integrity.failure.kind}): run \`admin audit verify\` — ${seeRunbook(RUNBOOK_ANCHORS.anchorAtStart)}`
         : `in step at audit sequence ${integrity.head.sequence}${layout.anchorDirIsExternal ? ' (on another medium)' : ' (same medium as the store)'}`;
     const retention = retentionStatus(facts.contracts.values(), ctx.env, facts.now);
+    const exchange = exchangeStatus(args, ctx, layout, pinnedAuthoritySetOf(loadPinnedAuthorities(layout.authoritiesFile)));
     const text = [
       `write directory ${layout.dir}`,
       `contracts (${args.flags.has('--all') ? 'all' : 'not terminal'}): ${rows.length}`,
@@ -180,6 +183,7 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
       ...blocking.map(
         (b) => `  inbox/${b.file}  ${b.blocking ?? 'blocking'}: refuses ${b.refuses ?? 'no call'}; clear it: ${clearCommand(layout.dir)}`,
       ),
+      ...exchange.lines,
       `anchors: ${anchor}`,
       `master key epoch: ${w.store.keyEpoch} (\`admin rotate master-key\` moves it on)`,
       retentionLine(retention),
@@ -227,6 +231,7 @@ export async function statusCommand(args: AdminArgs, ctx: AdminContext): Promise
         external_medium: layout.anchorDirIsExternal,
       },
       key_epoch: w.store.keyEpoch,
+      exchange: exchange.json,
     });
   });
 }

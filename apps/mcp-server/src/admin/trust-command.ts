@@ -14,6 +14,7 @@ import type { AdminResult } from './admin-result.js';
 import { openWriteDirectory } from './open-write-directory.js';
 import type { AdminArgs } from './parse-admin-args.js';
 import { assertPublicKeyFromElsewhere } from './public-key-placement.js';
+import { pinBundle } from './trust-bundle.js';
 import { isPublicKeyHex, readPublicKeyArgument } from './read-public-key-argument.js';
 
 const KEY_ID = /^[0-9a-f]{64}$/;
@@ -84,6 +85,17 @@ async function serverRequestKeys(layout: WriteDirectoryLayout, ctx: AdminContext
 export async function trustCommand(args: AdminArgs, ctx: AdminContext): Promise<AdminResult> {
   const role = args.values.get('--role');
   const key = args.values.get('--public-key');
+  const bundle = args.values.get('--bundle');
+  if (bundle !== undefined) {
+    if (role !== undefined || key !== undefined || args.flags.has('--list'))
+      throw AdminError.usage('--bundle: takes no --role, --public-key or --list (it pins the three roles it names)');
+    const layout = openWriteDirectory(args, ctx);
+    const server = serverPublicKey(layout);
+    const retired = loadRetiredServerKeys(layout.retiredServerKeysFile);
+    const entries = pinBundle(layout, bundle, (hex) => hex === server || retired.some((r) => r.publicKey === hex));
+    const list = listing(entries, await serverRequestKeys(layout, ctx));
+    return adminResult([`pinned the operator keys of ${bundle}`, `  in ${layout.authoritiesFile}`, ...list.text], list.json);
+  }
   if (args.flags.has('--list')) {
     if (role !== undefined || key !== undefined) throw AdminError.usage('--list: takes no --role or --public-key');
     const layout = openWriteDirectory(args, ctx);

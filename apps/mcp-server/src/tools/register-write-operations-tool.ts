@@ -64,6 +64,18 @@ export const WriteOperationsOutputSchema = z
     limit: z.number().int().min(MIN_LIMIT).max(MAX_LIMIT),
     offset: z.number().int().min(0),
     next_offset: z.number().int().min(0).nullable(),
+    exchange_invalid_files: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        'With an exchange folder: files in its answers/ that were not taken (junk, invalid or for no pending request); the operator sees why with `pfsense-mcp admin status`.',
+      ),
+    exchange_pickup_stopped: z
+      .boolean()
+      .optional()
+      .describe('With an exchange folder: true when a private key file found in it stopped the pickup (the operator must remove it).'),
   })
   .strict();
 export type WriteOperationsOutput = z.infer<typeof WriteOperationsOutputSchema>;
@@ -77,7 +89,14 @@ const DESCRIPTION =
 
 /** What the human does next for one listed operation (fixed words plus the pending file's path). */
 export function operationNextStep(op: WriteOperationView, pendingPath: string | null, paths: WriteToolPaths): string {
+  const exchange = paths.exchangeRequestsDirectory ?? null;
+  const viaExchange = (extra: string): string =>
+    exchange === null || extra !== ''
+      ? ''
+      : `The request is also in the exchange folder ${exchange}: the operator answers it with pfsense-mcp-signer approve there, ` +
+        'and pfsense_set_firewall_alias_description called again with the same arguments and wait_seconds picks the answer up. Otherwise: ';
   const sign = (role: string, extra: string) =>
+    viaExchange(extra) +
     `Copy ${pendingPath ?? 'the pending request'} and ${paths.serverPublicKeyFile} to the operator's machine, review and sign it there with ` +
     `pfsense-mcp-signer (your ${role} key${extra}), then run on this host: pfsense-mcp admin inbox add --dir ${paths.writeDirectory} SIGNED_FILE, ` +
     'and call pfsense_set_firewall_alias_description again with the same arguments.';
@@ -151,7 +170,12 @@ export function registerWriteOperationsTool(server: McpServer, facade: WriteFaca
           limit: input.limit,
           offset: input.offset,
         });
-        const structured = writeOperationsOutputOf(page, input.limit, input.offset, paths);
+        const counts = facade.artifactCounts();
+        const structured = {
+          ...writeOperationsOutputOf(page, input.limit, input.offset, paths),
+          ...(counts.exchangeInvalidFiles === undefined ? {} : { exchange_invalid_files: counts.exchangeInvalidFiles }),
+          ...(counts.exchangeStopped === undefined ? {} : { exchange_pickup_stopped: counts.exchangeStopped }),
+        };
         return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
       } catch {
         return { content: [{ type: 'text', text: toolErrorText(new ToolCallError(ToolErrorCode.INTERNAL_ERROR)) }], isError: true };

@@ -1,19 +1,21 @@
 import { join } from 'node:path';
 import type { CallToolResult, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
+import { ALIAS_NAME_CHARSET, ALIAS_NAME_MAX_LENGTH } from '@pfsense-mcp/foundation';
 import { z } from 'zod';
 import { CoordinatorInputError, HumanStep, OperationStatus, nextHumanStep } from '@pfsense-mcp/coordinator';
-import type { ChangeResult, WriteFacade } from '@pfsense-mcp/coordinator';
+import type { ChangeResult, PendingRequest, WriteFacade } from '@pfsense-mcp/coordinator';
 import { writeToolAnnotations } from './tool-annotations.js';
 import { ToolCallError, ToolErrorCode, toolErrorText } from './tool-error-code.js';
 import { WRITE_TOOL_NAME } from './write-tool-name.js';
 import { OPERATION_STATUSES } from './operation-statuses.js';
+import { MAX_WAIT_SECONDS, requestChangeWaiting } from './wait-for-answer.js';
+import type { AwaitAnswer } from './wait-for-answer.js';
 
 export { WRITE_TOOL_NAME };
 export const WRITE_TOOL_CAPABILITY = 'ALIAS_WRITE';
 
 // The coordinator's input rules (docs/DESIGN.md §5), stated in the schema so a client sees them; the
 // coordinator checks them again (NFC, control characters) and is the authority.
-const ALIAS_NAME_MAX = 31;
 const DESCRIPTION_MAX = 1024;
 
 export const WriteToolInputSchema = z
@@ -21,13 +23,24 @@ export const WriteToolInputSchema = z
     alias_name: z
       .string()
       .min(1)
-      .max(ALIAS_NAME_MAX)
-      .regex(/^[A-Za-z0-9_]+$/)
-      .describe('Exact, case-sensitive name of an existing firewall alias (A-Z, a-z, 0-9, _; at most 31 characters).'),
+      .max(ALIAS_NAME_MAX_LENGTH)
+      .regex(ALIAS_NAME_CHARSET)
+      .describe(
+        `Exact, case-sensitive name of an existing firewall alias (A-Z, a-z, 0-9, _; at most ${ALIAS_NAME_MAX_LENGTH} characters).`,
+      ),
     description: z
       .string()
       .max(DESCRIPTION_MAX)
       .describe('The new description, NFC, at most 1024 characters, no control characters other than tab and newline; "" clears it.'),
+    wait_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_WAIT_SECONDS)
+      .optional()
+      .describe(
+        `Seconds (0-${MAX_WAIT_SECONDS}, default 0) to wait for the operator's signature when the next step is theirs; not part of the operation.`,
+      ),
   })
   .strict();
 
@@ -50,17 +63,20 @@ export const WriteToolOutputSchema = z
   .strict();
 export type WriteToolOutput = z.infer<typeof WriteToolOutputSchema>;
 
-/** The paths next_step names: the write directory, its outbox and the server's request public key. */
+/** The paths next_step names: the write directory, its outbox, the server's request public key, the exchange folder. */
 export interface WriteToolPaths {
   readonly writeDirectory: string;
   readonly outboxDirectory: string;
   readonly serverPublicKeyFile: string;
+  /** PFSENSE_WRITE_EXCHANGE_DIR's requests/ folder, or null (absent) when no exchange folder is set. */
+  readonly exchangeRequestsDirectory?: string | null;
 }
 
 const DESCRIPTION =
   'Ask to change the description of one firewall alias. ASYNCHRONOUS and human-gated: nothing changes until a human operator ' +
-  'reviews and signs the request on ANOTHER machine with pfsense-mcp-signer (an authorization, then a confirmation) and hands ' +
-  'each signed file back to this server with `pfsense-mcp admin inbox add`. Each call returns status requested, ' +
+  'reviews and signs the request on ANOTHER machine with pfsense-mcp-signer (an authorization, then a confirmation); the signed ' +
+  'answers come back through the exchange folder or `pfsense-mcp admin inbox add`. While the operator signs, call again with the ' +
+  `SAME arguments and wait_seconds (up to ${MAX_WAIT_SECONDS}): the call waits for the signature and goes on. Each call returns status requested, ` +
   'awaiting_confirmation, verified, reconciliation_required, rolled_back (applied, then undone by the operator) or refused, the file the operator must sign next (pending_request) ' +
   'and next_step for the human. Call again with the SAME arguments to resume the same operation; the change is sent at most once ' +
   'and verified by re-reading. reconciliation_required is not success: the outcome is uncertain until the operator resolves it.';
@@ -83,6 +99,16 @@ const DESCRIPTION_WORDING: WriteToolWording = Object.freeze({
 });
 
 function signSteps(file: string, paths: WriteToolPaths, role: string, extra: string, wording: WriteToolWording): string {
+  const exchange = paths.exchangeRequestsDirectory ?? null;
+  if (exchange !== null && extra === '') {
+    return (
+      `The request is also in the exchange folder: ${exchange}. On the operator's machine (never on this host): ` +
+      `pfsense-mcp-signer approve REQUESTS_FOLDER --keys KEYDIR --server-key server-request.pub — it shows the change and the approval code to type, ` +
+      `and writes the signed answer beside it (answers/). Meanwhile call this tool again with the same arguments and wait_seconds ${MAX_WAIT_SECONDS}. ` +
+      `Without the shared folder: copy ${file} and ${paths.serverPublicKeyFile} to the operator's machine, sign it there and run ` +
+      `pfsense-mcp admin inbox add --dir ${paths.writeDirectory} SIGNED_FILE.`
+    );
+  }
   return (
     `1) Copy ${file} and ${paths.serverPublicKeyFile} to the operator's machine (never sign on this host). ` +
     `2) There: pfsense-mcp-signer review FILE --server-key server-request.pub --key <your ${role} key>, check ${wording.check}, then ` +
@@ -180,11 +206,25 @@ function inputErrorOf(error: CoordinatorInputError): ToolCallError {
   return new ToolCallError(ToolErrorCode.INVALID_INPUT, { detail: `${argument} ${rule}` });
 }
 
+/** What the handler uses of the SDK's request context: cancellation, the client's progress token, notifications. */
+interface WriteToolContext {
+  readonly mcpReq: {
+    readonly signal: AbortSignal;
+    readonly _meta?: { readonly progressToken?: string | number | undefined } | undefined;
+    readonly notify: (notification: { method: 'notifications/progress'; params: Record<string, unknown> }) => Promise<void>;
+  };
+}
+
 /**
  * Registers pfsense_set_firewall_alias_description over the coordinator's write facade — the only write
  * object this folder may hold. A call moves the operation as far as the signed files allow and reports it.
  */
-export function registerWriteTool(server: McpServer, facade: WriteFacade, paths: WriteToolPaths): RegisteredTool {
+export function registerWriteTool(
+  server: McpServer,
+  facade: WriteFacade,
+  paths: WriteToolPaths,
+  awaitAnswer?: AwaitAnswer,
+): RegisteredTool {
   const title = 'Set firewall alias description (signed, asynchronous)';
   return server.registerTool(
     WRITE_TOOL_NAME,
@@ -195,9 +235,39 @@ export function registerWriteTool(server: McpServer, facade: WriteFacade, paths:
       outputSchema: WriteToolOutputSchema,
       annotations: writeToolAnnotations(title),
     },
-    async (input: { alias_name: string; description: string }): Promise<CallToolResult> => {
+    async (
+      input: { alias_name: string; description: string; wait_seconds?: number | undefined },
+      ctx: WriteToolContext,
+    ): Promise<CallToolResult> => {
       try {
-        const result = await facade.requestChange(WRITE_TOOL_CAPABILITY, { alias_name: input.alias_name, description: input.description });
+        const token = ctx.mcpReq._meta?.progressToken;
+        const waitSeconds = input.wait_seconds ?? 0;
+        // wait_seconds is not part of the operation: only the alias and the description name it.
+        const result = await requestChangeWaiting(
+          facade,
+          WRITE_TOOL_CAPABILITY,
+          { alias_name: input.alias_name, description: input.description },
+          {
+            waitSeconds,
+            awaitAnswer: awaitAnswer ?? null,
+            signal: ctx.mcpReq.signal,
+            clock: Date.now,
+            // Progress only when the client asked for it (a progressToken); a failed notification never fails the call.
+            ...(token === undefined
+              ? {}
+              : {
+                  onWait: (elapsedMs: number, pending: PendingRequest) => {
+                    const message = `waiting for the operator's ${pending.kind}`;
+                    ctx.mcpReq
+                      .notify({
+                        method: 'notifications/progress',
+                        params: { progressToken: token, progress: Math.floor(elapsedMs / 1000), total: waitSeconds, message },
+                      })
+                      .catch(() => undefined);
+                  },
+                }),
+          },
+        );
         const structured = writeToolOutputOf(result, paths);
         return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
       } catch (error) {

@@ -1,3 +1,5 @@
+import { CodedError } from '@pfsense-mcp/foundation';
+
 /**
  * The stable error codes an MCP caller can see in a failed tool result. The text block of such a result is
  * `{"error":{"code":<code>,"message":<fixed sanitized text>}}`; callers branch on `code`.
@@ -47,17 +49,15 @@ export const TOOL_ERROR_MESSAGES: Readonly<Record<ToolErrorCode, string>> = Obje
 export const TOOL_ERROR_CODES: ReadonlySet<string> = new Set(Object.values(ToolErrorCode));
 
 /** A tool failure that is safe to show: a stable code plus optional sanitized detail (status, response id). */
-export class ToolCallError extends Error {
+export class ToolCallError extends CodedError<ToolErrorCode> {
   override readonly name = 'ToolCallError';
-  readonly code: ToolErrorCode;
   readonly httpStatus: number | null;
   readonly responseId: string | null;
   /** Which argument and rule (e.g. `description: CONTROL_CHARACTER`) — never the argument's value. */
   readonly detail: string | null;
 
   constructor(code: ToolErrorCode, detail: { httpStatus?: number | null; responseId?: string | null; detail?: string | null } = {}) {
-    super(TOOL_ERROR_MESSAGES[code]);
-    this.code = code;
+    super(code, TOOL_ERROR_MESSAGES[code]);
     this.httpStatus = detail.httpStatus ?? null;
     this.responseId = detail.responseId ?? null;
     this.detail = detail.detail ?? null;

@@ -3,65 +3,50 @@
 // revisions' descriptions. pfSense's descriptions name users and client addresses, so no text of one is
 // ever stored: a revision recognised as pfrest's alias update is kept as the code ALIAS_UPDATE.
 import { DigestPurpose, digest, isHex64 } from '@pfsense-mcp/canonical';
+import {
+  CONFIG_HISTORY_CLASSES,
+  CONFIG_HISTORY_UNKNOWN_REASONS,
+  MAX_CONFIG_HISTORY_TIMES,
+  checkConfigHistoryInvariants,
+  configHistoryCoreShape,
+  configHistoryCountSchema,
+  unixSecondsSchema,
+} from '@pfsense-mcp/authorization';
+import type { ConfigHistoryClass, ConfigHistoryUnknownReason } from '@pfsense-mcp/authorization';
 import { z } from 'zod';
 
 /** The one change kind recorded: the single new revision ends with pfrest's alias-update change note. */
 export const ALIAS_UPDATE_CHANGE_KIND = 'ALIAS_UPDATE';
 
 /** New-revision times kept per record (newest first); pfSense keeps 30 backups by default. */
-export const MAX_RECORDED_REVISION_TIMES = 32;
+export const MAX_RECORDED_REVISION_TIMES = MAX_CONFIG_HISTORY_TIMES;
 
-export const CONFIG_HISTORY_CLASSES = Object.freeze(['NONE', 'ONE', 'SEVERAL', 'UNKNOWN'] as const);
-export type ConfigHistoryClass = (typeof CONFIG_HISTORY_CLASSES)[number];
+export { CONFIG_HISTORY_CLASSES, CONFIG_HISTORY_UNKNOWN_REASONS };
+export type { ConfigHistoryClass, ConfigHistoryUnknownReason };
 
-/** Why a classification is UNKNOWN (value-free codes; see libs/executor's classifier). */
-export const CONFIG_HISTORY_UNKNOWN_REASONS = Object.freeze([
-  'READ_FAILED',
-  'CAPTURED_ENTRY_GONE',
-  'AMBIGUOUS_ANCHOR',
-  'EQUAL_TIMESTAMPS',
-  'OUT_OF_ORDER',
-  'NOT_AN_ALIAS_UPDATE',
-] as const);
-export type ConfigHistoryUnknownReason = (typeof CONFIG_HISTORY_UNKNOWN_REASONS)[number];
-
-/** pfSense keeps at most this many backups; a count above it is not pfSense's history. */
-const MAX_REVISIONS = 1000;
-const count = z.number().int().nonnegative().max(MAX_REVISIONS);
-const unixSeconds = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 // Local (not recovery-contract's): that module embeds this schema, and an import cycle would not initialise.
 const hex64Schema = z.string().refine(isHex64, { message: 'must be 64 lowercase hex digits' });
 
+const core = configHistoryCoreShape(hex64Schema);
+
+/**
+ * The record: the shared facts and invariants (libs/authorization's config-history-invariants.ts) and the capture,
+ * fields in the order records have always had.
+ */
 export const configHistoryRecordSchema = z
   .strictObject({
     version: z.literal(1),
-    class: z.enum(CONFIG_HISTORY_CLASSES),
-    reason: z.enum(CONFIG_HISTORY_UNKNOWN_REASONS).nullable(),
-    captured_count: count,
-    captured_newest_time: unixSeconds.nullable(),
-    new_count: count.nullable(),
+    class: core.class,
+    reason: core.reason,
+    captured_count: configHistoryCountSchema,
+    captured_newest_time: unixSecondsSchema.nullable(),
+    new_count: core.new_count,
     /** The new revisions' times, newest first (at most MAX_RECORDED_REVISION_TIMES of them). */
-    new_times: z.array(unixSeconds).max(MAX_RECORDED_REVISION_TIMES).nullable(),
-    descriptions_digest: hex64Schema.nullable(),
+    new_times: core.new_times,
+    descriptions_digest: core.descriptions_digest,
     change_kind: z.literal(ALIAS_UPDATE_CHANGE_KIND).nullable(),
   })
-  .refine((r) => (r.class === 'UNKNOWN') === (r.reason !== null), { message: 'reason is given exactly for UNKNOWN', path: ['reason'] })
-  .refine((r) => (r.class === 'ONE') === (r.change_kind !== null), {
-    message: 'change_kind is given exactly for ONE',
-    path: ['change_kind'],
-  })
-  .refine((r) => (r.new_count === null) === (r.new_times === null), { message: 'new_count and new_times go together', path: ['new_times'] })
-  .refine((r) => r.new_times === null || r.new_times.length === Math.min(r.new_count ?? 0, MAX_RECORDED_REVISION_TIMES), {
-    message: 'new_times lists the first new revisions',
-    path: ['new_times'],
-  })
-  .refine((r) => r.class !== 'NONE' || r.new_count === 0, { message: 'NONE has no new revision', path: ['new_count'] })
-  .refine((r) => r.class !== 'ONE' || r.new_count === 1, { message: 'ONE has exactly one new revision', path: ['new_count'] })
-  .refine((r) => r.class !== 'SEVERAL' || (r.new_count ?? 0) >= 2, { message: 'SEVERAL has two or more', path: ['new_count'] })
-  .refine((r) => (r.descriptions_digest === null) === ((r.new_count ?? 0) === 0), {
-    message: 'descriptions_digest is given exactly when there are new revisions',
-    path: ['descriptions_digest'],
-  });
+  .superRefine(checkConfigHistoryInvariants('change_kind'));
 
 /** One send's corroboration, as stored in the contract record (deep-frozen when loaded). */
 export type ConfigHistoryRecord = Readonly<Omit<z.infer<typeof configHistoryRecordSchema>, 'new_times'>> & {

@@ -1,14 +1,15 @@
+import { CodedError } from '@pfsense-mcp/foundation';
+import type { RateRefusalReason } from '@pfsense-mcp/policy';
+
 /**
  * The contract store's error family. Every error carries a stable `code` and only safe context
  * (ids, states, sequence numbers, field names) — never a protected value, a key, a path
  * component chosen by an attacker beyond the configured one, or an evidence body.
  */
-export class ContractStoreError extends Error {
-  readonly code: string;
+export class ContractStoreError extends CodedError<string> {
   constructor(code: string, message: string) {
-    super(message);
+    super(code, message);
     this.name = 'ContractStoreError';
-    this.code = code;
   }
 }
 
@@ -237,10 +238,13 @@ export class EvidenceMismatchError extends ContractStoreError {
   }
 }
 
-/** The rate / blast-radius policy refused the transition (nothing was written). */
+/**
+ * The rate / blast-radius policy refused the transition (nothing was written). The product's one rate-limit
+ * error: the policy lib decides (`RateRefusalReason`), the store — which applies the decision — throws this.
+ */
 export class RateLimitError extends ContractStoreError {
-  readonly reason: string;
-  constructor(reason: string) {
+  readonly reason: RateRefusalReason;
+  constructor(reason: RateRefusalReason) {
     super('RATE_LIMITED', `refused by rate / blast-radius policy: ${reason}`);
     this.name = 'RateLimitError';
     this.reason = reason;

@@ -31,7 +31,7 @@ export interface ServerConfig {
   readonly write?: WriteEnvironment;
 }
 
-/** PFSENSE_WRITE_DIR, PFSENSE_WRITE_ANCHOR_DIR, PFSENSE_WRITE_API_KEY_FILE as given (null when unset). */
+/** PFSENSE_WRITE_DIR, PFSENSE_WRITE_ANCHOR_DIR, PFSENSE_WRITE_API_KEY_FILE, PFSENSE_WRITE_EXCHANGE_DIR as given (null when unset). */
 export interface WriteEnvironment {
   readonly dir: string | null;
   readonly anchorDir: string | null;
@@ -40,6 +40,8 @@ export interface WriteEnvironment {
   readonly capabilities?: readonly WriteCapabilityName[];
   /** PFSENSE_WRITE_MAX_PREFIX_V4/_V6 and PFSENSE_WRITE_PROTECTED_NETWORKS; absent = the defaults. */
   readonly entriesBounds?: EntriesBounds;
+  /** The exchange folder shared with the signing machine (docs/DESIGN.md §6); absent or null: none. */
+  readonly exchangeDir?: string | null;
 }
 
 const MAX_VALUE_LENGTH = 4096;
@@ -67,6 +69,7 @@ const EnvSchema = z.object({
   PFSENSE_WRITE_MAX_PREFIX_V4: z.optional(text),
   PFSENSE_WRITE_MAX_PREFIX_V6: z.optional(text),
   PFSENSE_WRITE_PROTECTED_NETWORKS: z.optional(text),
+  PFSENSE_WRITE_EXCHANGE_DIR: z.optional(text),
 });
 
 /**
@@ -143,6 +146,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, kn
       apiKeyFile: nonEmpty(e.PFSENSE_WRITE_API_KEY_FILE),
       capabilities: parseWriteCapabilities(e.PFSENSE_WRITE_CAPABILITIES),
       entriesBounds: parseEntriesBounds(e),
+      exchangeDir: nonEmpty(e.PFSENSE_WRITE_EXCHANGE_DIR),
     }),
   });
 }

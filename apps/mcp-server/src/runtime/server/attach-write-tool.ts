@@ -87,6 +87,7 @@ export async function attachOpenedWriteTool(
     writeDirectory: runtime.layout.dir,
     outboxDirectory: runtime.layout.outboxDir,
     serverPublicKeyFile: runtime.layout.serverRequestPublicKeyFile,
+    exchangeRequestsDirectory: runtime.exchange?.layout.requestsDir ?? null,
   };
   const [{ registerWriteTool }, { registerWriteOperationsTool }, { registerAliasEntriesTool }] = await Promise.all([
     import('../../tools/register-write-tool.js'),
@@ -97,7 +98,7 @@ export async function attachOpenedWriteTool(
   if (opened.names.includes(WRITE_TOOL_NAME)) {
     factory.names.add(WRITE_TOOL_NAME);
     factory.writeNames.add(WRITE_TOOL_NAME);
-    factory.attach((server) => registerWriteTool(server, runtime.facade, paths));
+    factory.attach((server) => registerWriteTool(server, runtime.facade, paths, runtime.awaitAnswer));
     factory.write.runtimeEnabled = isRuntimeEnabled(Capability.ALIAS_WRITE, {
       profile: config.profile,
       writeRuntimeReady: true,

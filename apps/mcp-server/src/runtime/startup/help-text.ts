@@ -43,6 +43,10 @@ Environment:
                                init put them on another medium
   PFSENSE_WRITE_API_KEY_FILE   a second pfREST key file used only for the one
                                PATCH (default: the READ key)
+  PFSENSE_WRITE_EXCHANGE_DIR   absolute path of the exchange folder made by
+                               \`pfsense-mcp admin init --exchange\`: requests
+                               to sign appear in requests/, signed answers in
+                               answers/ are picked up
 
 This help, --version and --check-config print on stdout; errors and logs (JSON
 lines) go to stderr. When serving, stdout carries only MCP protocol frames.

@@ -1,8 +1,12 @@
+import { CodedError } from '@pfsense-mcp/foundation';
+
 export type CliMode = 'serve' | 'help' | 'version' | 'check-config' | 'demo';
 
-export class UsageError extends Error {
+export class UsageError extends CodedError<'USAGE'> {
   override readonly name = 'UsageError';
-  readonly code = 'USAGE';
+  constructor(message: string) {
+    super('USAGE', message);
+  }
 }
 
 const FLAGS: Readonly<Record<string, CliMode>> = Object.freeze({

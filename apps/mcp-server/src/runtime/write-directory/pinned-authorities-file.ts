@@ -4,7 +4,7 @@ import { hexToBytes, isHex64 } from '@pfsense-mcp/canonical';
 import { KeyFileError, PinnedAuthoritySet, isValidEd25519PublicKey, keyIdOf, readSecretFile } from '@pfsense-mcp/crypto';
 import type { PinnedAuthority } from '@pfsense-mcp/crypto';
 import { z } from 'zod';
-import { replaceFileAtomically } from '@pfsense-mcp/foundation';
+import { CodedError, replaceFileAtomically } from '@pfsense-mcp/foundation';
 
 /** The roles an operator key may be pinned for. `server-request` is the server's own key, never pinned here. */
 export const OPERATOR_ROLES = Object.freeze(['plan-authorization', 'confirmation', 'reconciliation'] as const);
@@ -25,15 +25,13 @@ export interface PinnedOperatorKey {
 export type PinnedAuthoritiesFileErrorCode = 'UNSAFE_FILE' | 'MALFORMED' | 'INVALID_KEY' | 'DUPLICATE_KEY' | 'TOO_MANY' | 'WRITE_FAILED';
 
 /** authorities.json is unsafe, malformed or inconsistent. Names the file and the rule, never a key. */
-export class PinnedAuthoritiesFileError extends Error {
+export class PinnedAuthoritiesFileError extends CodedError<PinnedAuthoritiesFileErrorCode> {
   override readonly name = 'PinnedAuthoritiesFileError';
-  readonly code: PinnedAuthoritiesFileErrorCode;
   readonly path: string;
   readonly rule: string;
 
   constructor(code: PinnedAuthoritiesFileErrorCode, path: string, rule: string) {
-    super(`${path}: ${rule}`);
-    this.code = code;
+    super(code, `${path}: ${rule}`);
     this.path = path;
     this.rule = rule;
   }

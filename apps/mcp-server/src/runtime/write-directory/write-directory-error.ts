@@ -1,3 +1,5 @@
+import { CodedError } from '@pfsense-mcp/foundation';
+
 /** What is wrong with the write directory; a stable code the admin CLI and the runtime report. */
 export type WriteDirectoryErrorCode =
   | 'NOT_ABSOLUTE'
@@ -18,15 +20,13 @@ export type WriteDirectoryErrorCode =
  * The write directory (docs/DESIGN.md §6) is not owner-only or not laid out by `pfsense-mcp admin init`.
  * The message names the path and the rule, never a file's content.
  */
-export class WriteDirectoryError extends Error {
+export class WriteDirectoryError extends CodedError<WriteDirectoryErrorCode> {
   override readonly name = 'WriteDirectoryError';
-  readonly code: WriteDirectoryErrorCode;
   readonly path: string;
   readonly rule: string;
 
   constructor(code: WriteDirectoryErrorCode, path: string, rule: string) {
-    super(`${path}: ${rule}`);
-    this.code = code;
+    super(code, `${path}: ${rule}`);
     this.path = path;
     this.rule = rule;
   }

@@ -34,6 +34,14 @@ import { contractLookup, loadServerRequestAuthorities } from './load-server-requ
 import { assertWriteDirectory, writeDirectoryLayout } from '../write-directory/write-directory-layout.js';
 import type { WriteDirectoryLayout } from '../write-directory/write-directory-layout.js';
 import { WriteGate, WriteGateError } from './write-gate-error.js';
+import { ExchangeError } from '../exchange/exchange-error.js';
+import { ExchangeFolder } from '../exchange/exchange-folder.js';
+import { withExchange } from '../exchange/exchange-facade.js';
+import { exchangeLayout } from '../exchange/exchange-layout.js';
+import { createAnswerWaiter } from '../exchange/answer-waiter.js';
+import type { AnswerWaiter } from '../exchange/answer-waiter.js';
+import type { AwaitAnswer } from '../../tools/wait-for-answer.js';
+import { CodedError } from '@pfsense-mcp/foundation';
 
 /** The transport's response timeout for the write path (the same default as every other call). */
 export const WRITE_RESPONSE_TIMEOUT_MS = 30_000;
@@ -46,6 +54,10 @@ export interface WriteRuntime {
   /** The operator's recovery calls (`pfsense-mcp admin rollback|reconcile|release`); the MCP tool never holds them. */
   readonly recovery: WriteRecoveryOperations;
   readonly layout: WriteDirectoryLayout;
+  /** The exchange folder (PFSENSE_WRITE_EXCHANGE_DIR), or null when none is set. */
+  readonly exchange: ExchangeFolder | null;
+  /** Waits (bounded, cancellable) for the answer to a pending request: what `wait_seconds` waits on. */
+  readonly awaitAnswer: AwaitAnswer;
   /** Contracts restart reconciliation moved to RECONCILIATION, and contracts expired, at construction. */
   readonly reconciledAtStart: number;
   readonly expiredAtStart: number;
@@ -80,10 +92,10 @@ export interface WriteRecoveryOperations {
 }
 
 /** The runtime was closed (shutdown): a new write call is not started. */
-export class WriteRuntimeClosedError extends Error {
+export class WriteRuntimeClosedError extends CodedError<'RUNTIME_CLOSED'> {
   override readonly name = 'WriteRuntimeClosedError';
   constructor() {
-    super('the write runtime is shutting down');
+    super('RUNTIME_CLOSED', 'the write runtime is shutting down');
   }
 }
 
@@ -160,6 +172,9 @@ function classifyBuildError(error: unknown, layout: WriteDirectoryLayout | null)
   if (error instanceof ConfigError) {
     return runtimeFailure(error.code, error.message, error);
   }
+  if (error instanceof ExchangeError) {
+    return runtimeFailure(`EXCHANGE_${error.code}`, error.message, error);
+  }
   return runtimeFailure('BUILD_FAILED', 'the write runtime could not be built (internal error)', error);
 }
 
@@ -186,6 +201,25 @@ function checkedLayout(env: WriteEnvironment): WriteDirectoryLayout {
     throw classifyBuildError(error, layout);
   }
   return layout;
+}
+
+/** The exchange folder of PFSENSE_WRITE_EXCHANGE_DIR, checked and scanned for private keys; null when unset. */
+function openExchange(
+  env: WriteEnvironment,
+  layout: WriteDirectoryLayout,
+  authorities: PinnedAuthoritySet,
+  clock: () => number,
+): ExchangeFolder | null {
+  const dir = env.exchangeDir ?? null;
+  if (dir === null) return null;
+  return ExchangeFolder.open({
+    layout: exchangeLayout(dir),
+    inboxDir: layout.inboxDir,
+    outboxDir: layout.outboxDir,
+    authorities,
+    clock,
+    install: true,
+  });
 }
 
 /** The pinned operator keys; at least one plan-authorization and one confirmation key are required. */
@@ -287,6 +321,7 @@ export async function checkWriteRuntime(config: ServerConfig): Promise<WriteDire
     const masterKey = readMasterKeyFile(layout.masterKeyFile);
     readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
     const authorities = loadAuthorities(layout);
+    openExchange(env, layout, authorities, Date.now);
     readWriteApiKey(env, 'unused');
     // Listing only (no bound on the count: leftovers never stop the write).
     ArtifactDirectory.open(layout.inboxDir).list();
@@ -320,6 +355,7 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
     const masterKey = readMasterKeyFile(layout.masterKeyFile);
     const serverKey = readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
     const authorities = loadAuthorities(layout);
+    const exchange = openExchange(env, layout, authorities, clock);
     const writeKey = readWriteApiKey(env, options.readApiKey);
     const { store, consumption } = await openStores(layout, masterKey, authorities, clock, closers);
 
@@ -368,7 +404,17 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
       resumeRecovery: (id: string, kind: 'reconciliation' | 'release') => driver.resumeRecovery(id, kind),
     });
     const clockBlockedUntil = (): number | null => store.rateWindows().clockBlockedUntilMs;
-    return trackedRuntime(driver, recovery, layout, executor.reconciledAtStart.length, expired.length, [...closers], clockBlockedUntil);
+    const facade = exchange === null ? driver : withExchange(driver, exchange);
+    const waiter = createAnswerWaiter({ inboxDir: layout.inboxDir, exchange, clock });
+    return trackedRuntime(
+      facade,
+      recovery,
+      { layout, exchange, waiter },
+      executor.reconciledAtStart.length,
+      expired.length,
+      [...closers],
+      clockBlockedUntil,
+    );
   } catch (error) {
     closeAll(closers);
     throw classifyBuildError(error, layout);
@@ -379,7 +425,7 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
 function trackedRuntime(
   inner: WriteFacade,
   recovery: WriteRecoveryOperations,
-  layout: WriteDirectoryLayout,
+  files: { readonly layout: WriteDirectoryLayout; readonly exchange: ExchangeFolder | null; readonly waiter: AnswerWaiter },
   reconciledAtStart: number,
   expiredAtStart: number,
   closers: (() => void)[],
@@ -401,15 +447,21 @@ function trackedRuntime(
     listWriteOperations: (query: Parameters<WriteFacade['listWriteOperations']>[0]) => inner.listWriteOperations(query),
     artifactCounts: () => inner.artifactCounts(),
   });
+  const { layout, exchange, waiter } = files;
   return Object.freeze({
     facade,
     recovery,
     layout,
+    exchange,
+    // A wait holds nothing (docs/DESIGN.md §6): it is outside the calls drain waits for, and shutdown ends it.
+    awaitAnswer: (pending: Parameters<AwaitAnswer>[0], untilMs: number, signal: AbortSignal) =>
+      closing ? Promise.resolve(false) : waiter.awaitAnswer(pending, untilMs, signal),
     reconciledAtStart,
     expiredAtStart,
     clockBlockedUntil,
     drain: async (timeoutMs = WRITE_DRAIN_TIMEOUT_MS) => {
       closing = true;
+      waiter.close();
       if (inFlight.size === 0) return false;
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
@@ -423,6 +475,7 @@ function trackedRuntime(
     },
     close: () => {
       closing = true;
+      waiter.close();
       closeAll(closers);
     },
   });

@@ -1,3 +1,5 @@
+import { CodedError } from '@pfsense-mcp/foundation';
+
 /**
  * The three independent conditions of the write tool (docs/DESIGN.md §1, §6): the profile grants ALIAS_WRITE,
  * the alias PATCH is in WriteEndpoints, and the write runtime was fully constructed.
@@ -17,18 +19,17 @@ const ERROR_CLASS = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
  * the error that caused it. Never a value: no key, description, file content or response text — `rule` is a
  * sentence from a fixed table (it may name a variable, a file of the write layout or a command).
  */
-export class WriteGateError extends Error {
+export class WriteGateError extends CodedError<string> {
   override readonly name = 'WriteGateError';
   readonly gate: WriteGate;
-  readonly code: string;
   readonly rule: string;
   /** The named error class behind it (e.g. StoreRollbackError), or null. */
   readonly errorClass: string | null;
 
   constructor(gate: WriteGate, code: string, rule: string, errorClass: string | null = null) {
-    super(`write tool absent (${gate}, ${CODE.test(code) ? code : 'UNKNOWN'}): ${rule}`);
+    const safeCode = CODE.test(code) ? code : 'UNKNOWN';
+    super(safeCode, `write tool absent (${gate}, ${safeCode}): ${rule}`);
     this.gate = gate;
-    this.code = CODE.test(code) ? code : 'UNKNOWN';
     this.rule = rule;
     this.errorClass = errorClass !== null && ERROR_CLASS.test(errorClass) ? errorClass : null;
   }
