@@ -3,11 +3,6 @@ import type { TargetReader } from '@pfsense-mcp/adapters';
 import type { WriteCapability } from './capability-registry.js';
 import { CoordinatorInputError } from './coordinator-input-error.js';
 
-/** The read of an operation basis failed (not a missing target): the caller refuses it, audited like a failed read. */
-export class OperationBasisReadError extends Error {
-  override readonly name = 'OperationBasisReadError';
-}
-
 /**
  * What besides the checked input names an operation (docs/DESIGN.md §6): nothing for most capabilities; for one
  * whose adapter defines `operationBasisOf` (the alias entries: a digest of the entries before the change), that
@@ -24,7 +19,8 @@ export async function operationBasisOf(adapter: WriteCapability, reader: TargetR
     if (e instanceof TargetResolutionError && e.code === 'NOT_FOUND') {
       throw new CoordinatorInputError('UNKNOWN_TARGET', e.argument, 'NOT_FOUND', 'names nothing on the appliance');
     }
-    throw new OperationBasisReadError('the operation basis could not be read');
+    // Any other failure is I/O: the driver refuses the call, audited like its own failed read (STALE).
+    throw e;
   }
   return basisOf(target);
 }
