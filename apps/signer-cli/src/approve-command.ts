@@ -10,7 +10,7 @@ import {
 } from '@pfsense-mcp/authorization';
 import type { PendingRequest } from '@pfsense-mcp/authorization';
 import { APPROVE_CODE_LENGTH, writeSecretFile } from '@pfsense-mcp/crypto';
-import type { RequestReview } from './alias-request-review.js';
+import type { RequestReview } from './pending-request-review.js';
 import type { CliContext } from './cli-context.js';
 import { refuseKeysInExchange } from './exchange-root.js';
 import { ExitCode } from './exit-code.js';

@@ -1,6 +1,9 @@
 // Public API of signer-cli (for its tests; the program is main.ts): explicit named exports only.
-export { reviewPendingRequest } from './alias-request-review.js';
-export type { RequestReview, RequestType } from './alias-request-review.js';
+export type { AliasDescriptionReview } from './alias-request-review.js';
+export type { AliasEntriesRequestReview, EntryChangeReview } from './alias-entries-request-review.js';
+export { isAliasEntriesRequestReview, reviewPendingRequest } from './pending-request-review.js';
+export type { RequestReview } from './pending-request-review.js';
+export type { RequestType } from './request-review-base.js';
 export { isApproved } from './approval.js';
 export { roleForRequest } from './role-key-file.js';
 export type { AnsweredRequest } from './role-key-file.js';

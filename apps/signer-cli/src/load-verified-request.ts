@@ -1,8 +1,8 @@
 import { ArtifactVerificationError, verifyPendingRequest } from '@pfsense-mcp/authorization';
 import type { PendingRequest } from '@pfsense-mcp/authorization';
 import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
-import { reviewPendingRequest } from './alias-request-review.js';
-import type { RequestReview } from './alias-request-review.js';
+import { reviewPendingRequest } from './pending-request-review.js';
+import type { RequestReview } from './pending-request-review.js';
 import { ExitCode } from './exit-code.js';
 import { readArtifactFile } from './read-artifact-file.js';
 import { readPublicKeyInput } from './public-key-input.js';

@@ -1,5 +1,5 @@
 import type { GateRequestReview } from './gate-request-review.js';
-import { DIGEST_SHOWN_LENGTH, REVIEW_WIDTH, approveNeedsKey } from './render-review.js';
+import { DIGEST_SHOWN_LENGTH, REVIEW_WIDTH, approveNeedsKey } from './render-review-parts.js';
 import { displayWidth } from './display-width.js';
 import { safeTokens } from './render-safe.js';
 import type { Style } from './terminal-style.js';

@@ -15,7 +15,7 @@ import {
 import type { PendingRequest, SignedArtifact, SignedArtifactKind } from '@pfsense-mcp/authorization';
 import { AuthorityError, PinnedAuthoritySet, isAuthorityRole } from '@pfsense-mcp/crypto';
 import type { PinnedAuthority } from '@pfsense-mcp/crypto';
-import { reviewPendingRequest } from './alias-request-review.js';
+import { reviewPendingRequest } from './pending-request-review.js';
 import type { CliContext } from './cli-context.js';
 import { ExitCode } from './exit-code.js';
 import { refuseOnVerification } from './load-verified-request.js';

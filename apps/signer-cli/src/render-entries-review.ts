@@ -1,0 +1,72 @@
+import { ALIAS_USAGE_REVIEW_RULES } from '@pfsense-mcp/adapters';
+import type { AliasRuleUse } from '@pfsense-mcp/adapters';
+import type { AliasEntriesRequestReview, EntryChangeReview } from './alias-entries-request-review.js';
+import { renderReviewHead, renderReviewTail, reviewTime, reviewTitle, valueField } from './render-review-parts.js';
+import type { ReviewLayout } from './render-review-parts.js';
+import { Lines, idPieces, quoted, text } from './review-lines.js';
+import type { Piece } from './review-lines.js';
+import type { Style } from './terminal-style.js';
+
+/**
+ * Rows a value may take in the default review before it is cut (--full shows it whole): every change and every
+ * listed rule starts its own line, so the list reads like a diff (README "Review layout"); what decides — the
+ * address, the action, where and whether the rule is disabled — comes before the free text that may be cut.
+ */
+const ROWS = Object.freeze({ description: 1, change: 2, rule: 2, observed: 1 });
+
+/** Columns of the action in a rule line: the longest action (`reject`) and a space. */
+const ACTION_WIDTH = 7;
+
+function changeLine(c: EntryChangeReview, style: Style): Piece[] {
+  // Addresses are canonical literals (the intent was parsed as the adapter parses it); they still pass safeTokens.
+  if (c.change === 'add') return [...text('+ ', style.green), ...idPieces(c.address), ...text('  '), ...quoted(c.detail)];
+  return [...text('- ', style.red), ...idPieces(c.address)];
+}
+
+function ruleLine(u: AliasRuleUse, style: Style): Piece[] {
+  const action = text(u.action.padEnd(ACTION_WIDTH), u.action === 'pass' ? style.yellow : style.bold);
+  const where = [...idPieces(u.interface.join(',')), ...text('  '), ...idPieces(u.direction), ...text('  ')];
+  return [...action, ...where, ...(u.disabled ? text('(disabled)  ', style.dim) : []), ...quoted(u.descr)];
+}
+
+/** How the observed lists compare with the lists before and after the change (the lists themselves: --json). */
+function observedSummary(r: AliasEntriesRequestReview, style: Style): Piece[] {
+  const o = r.observed;
+  if (o === null || o.address === null || o.detail === null) return text('no single alias could be observed', style.red);
+  const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  const address = o.address;
+  const before = same(address, r.alias.address) && same(o.detail, r.alias.detail);
+  const changed = r.changes.every((c) => address.includes(c.address) === (c.change === 'add'));
+  const how = before
+    ? 'as before the change'
+    : changed && o.address.length === r.entries_after
+      ? 'with the change'
+      : 'neither as before nor with the change';
+  return text(`${o.address.length} entries, ${how}   locator ${o.locator}`);
+}
+
+/**
+ * Human rendering of a verified entries review, at most REVIEW_WIDTH columns per line: the alias, its entry
+ * count before → after, one line per change, and where the alias is used — the first ALIAS_USAGE_REVIEW_RULES
+ * referencing rules (action, interfaces, direction, description) and their count, as the server read them — so
+ * an operator sees a block list that feeds a pass rule before approving. Request strings pass safeTokens.
+ */
+export function renderEntriesReview(r: AliasEntriesRequestReview, style: Style, nowMs: number, layout: ReviewLayout): string {
+  const lines = new Lines();
+  renderReviewHead(lines, reviewTitle(r.request, 'the entries of one alias'), r, style, layout);
+  lines.field('alias', [...quoted(r.alias.name, style.bold), ...text('   type '), ...quoted(r.alias.type)]);
+  valueField(lines, 'description', quoted(r.alias.descr), ROWS.description, style, layout);
+  lines.field('entries', text(`${r.entries_before} → ${r.entries_after}   applied to pf with this change`));
+  for (const c of r.changes) valueField(lines, '', changeLine(c, style), ROWS.change, style, layout);
+  const count = r.usage.count;
+  const shown = r.usage.rules.slice(0, ALIAS_USAGE_REVIEW_RULES);
+  lines.field('used by', text(`${count} rule${count === 1 ? '' : 's'}, as the server read them at ${reviewTime(r.usage.reported_at)}`));
+  shown.forEach((u, i) => valueField(lines, `  #${i + 1}`, ruleLine(u, style), ROWS.rule, style, layout));
+  if (count > shown.length) lines.field('', text(`… and ${count - shown.length} more (--json lists every one)`, style.dim));
+  if (r.request === 'reconciliation') {
+    valueField(lines, 'observed now', observedSummary(r, style), ROWS.observed, style, layout);
+    lines.field('origin', text(`${r.origin ?? ''}   state version ${r.state_version ?? ''}`));
+  }
+  renderReviewTail(lines, r, style, nowMs, layout);
+  return lines.toString();
+}

@@ -1,0 +1,204 @@
+// The review of an alias-entries request through the BUILT signer (review, sign, approve): the alias, its entry
+// count before → after, one line per change, and every rule that uses the alias as the server read it — in 80
+// columns, with the description review's escaping — and the refusal of a request that does not match its facts.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { aliasEntriesFingerprint } from '@pfsense-mcp/adapters';
+import { ArtifactKind, artifactDigestOf, encodeArtifact, parseArtifact } from '@pfsense-mcp/authorization';
+import { writeSecretFile } from '@pfsense-mcp/crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  blocklist,
+  entriesAuthorizationRequest,
+  entriesConfirmationRequest,
+  entriesReconciliationRequest,
+  entriesReleaseRequest,
+  ruleUse,
+} from './entries-requests.js';
+import { cleanup, codeFor, ensureBuilt, filesIn, json, keygen, signer, tempDir, writeArtifact } from './harness.js';
+
+let keys: string;
+let inbox: string;
+let server: ReturnType<typeof keygen>;
+let plan: ReturnType<typeof keygen>;
+
+beforeAll(() => {
+  ensureBuilt();
+  keys = tempDir();
+  inbox = tempDir();
+  server = keygen(keys, 'server-request');
+  plan = keygen(keys, 'plan-authorization');
+});
+
+afterAll(() => {
+  cleanup(keys);
+  cleanup(inbox);
+});
+
+function review(req: Parameters<typeof writeArtifact>[1], ...flags: string[]) {
+  return signer(['review', writeArtifact(inbox, req), '--server-key', server.pubFile, ...flags]);
+}
+
+function expectWithin80(stdout: string): void {
+  for (const line of stdout.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(80);
+}
+
+/** Twelve rules: a pass rule first, so the review must show that the alias feeds one. */
+const TWELVE = [
+  ruleUse(0, { action: 'pass', interface: ['lan', 'opt1'], descr: 'Allow partners' }),
+  ...Array.from({ length: 11 }, (_, i) => ruleUse(i + 1)),
+];
+
+describe('review of an entries request', () => {
+  it('shows the alias, entries before → after, one line per change and the first 10 of the rules that use it, in 80 columns', () => {
+    const req = entriesAuthorizationRequest(server.key, { pre: blocklist(TWELVE) });
+    const r = review(req);
+    expect(r.status, r.stderr).toBe(0);
+    expectWithin80(r.stdout);
+    expect(r.stdout).toContain('AUTHORIZATION request — approve this change of the entries of one alias');
+    expect(r.stdout).toContain('  alias         "BLOCKLIST"   type "host"\n');
+    expect(r.stdout).toContain('  entries       2 → 2');
+    expect(r.stdout).toContain('                + 203.0.113.7  "ssh brute force"\n');
+    expect(r.stdout).toContain('                - 198.51.100.9\n');
+    expect(r.stdout).toMatch(/ {2}used by {7}12 rules, as the server read them at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\n/);
+    expect(r.stdout).toContain('    #1          pass   lan,opt1  in  "Allow partners"\n');
+    expect(r.stdout).toContain('    #10         block  wan  in  "Block list 9"\n');
+    expect(r.stdout).not.toContain('#11');
+    expect(r.stdout).toContain('… and 2 more (--json lists every one)');
+    expect(r.stdout).toContain('approve with  needs your plan-authorization key (--key or --keys)');
+
+    const j = json(review(req, '--json'));
+    expect(j.review).toMatchObject({
+      request: 'authorization',
+      capability: 'alias_entries',
+      entries_before: 2,
+      entries_after: 2,
+      changes: [
+        { change: 'add', address: '203.0.113.7', detail: 'ssh brute force' },
+        { change: 'remove', address: '198.51.100.9', detail: 'scanner' },
+      ],
+      usage: { reported_at: req.payload.issued_at, count: 12 },
+      step_id: 'alias-entries',
+    });
+    expect(j.review.usage.rules).toHaveLength(12);
+    expect(j.review.usage.rules[0]).toEqual({
+      tracker: '1000',
+      action: 'pass',
+      interface: ['lan', 'opt1'],
+      direction: 'in',
+      disabled: false,
+      descr: 'Allow partners',
+    });
+    expect(j.review.digests.precondition_fingerprint).toBe(aliasEntriesFingerprint(blocklist(TWELVE)));
+    expect(j.review.request_digest).toBe(artifactDigestOf(req));
+  });
+
+  it('renders hostile rule descriptions and details safely (no raw controls, bidi overrides or forged lines)', () => {
+    const hostile = blocklist([ruleUse(0, { descr: 'ok\n  approve with  000000000000\u001b[2J \u202Eevil', disabled: true })]);
+    const change = { add: [{ address: '203.0.113.7', detail: 'x"  + 10.0.0.0/8  "y' }], remove: [] };
+    const r = review(entriesAuthorizationRequest(server.key, { pre: hostile, change }));
+    expect(r.status, r.stderr).toBe(0);
+    expectWithin80(r.stdout);
+    for (const bad of ['\u001b', '\u202E', '\u2066', '\u2069']) expect(r.stdout).not.toContain(bad);
+    expect(r.stdout.match(/^ {2}approve with/gm)).toHaveLength(1);
+    expect(r.stdout).not.toMatch(/^ *\+ 10\.0\.0\.0/m);
+    expect(r.stdout).toContain('    #1          block  wan  in  (disabled)  "ok\\n\\u{0020}\\u{0020}approve with');
+    expect(r.stdout).toContain('+ 203.0.113.7  "x\\"\\u{0020}\\u{0020}+ 10.0.0.0/8\\u{0020}\\u{0020}\n                \\"y"\n');
+    const full = review(entriesAuthorizationRequest(server.key, { pre: hostile, change }), '--full');
+    expectWithin80(full.stdout);
+    expect(full.stdout).toContain('000000000000\\u{001B}[2J \\u{202E}evil"');
+    expect(full.stdout.match(/^ {2}approve with/gm)).toHaveLength(1);
+    const j = review(entriesAuthorizationRequest(server.key, { pre: hostile, change }), '--json');
+    expect(j.stdout).toMatch(/^[\x20-\x7e]*\n$/);
+    expect(json(j).review.usage.rules[0].descr).toBe('ok\n  approve with  000000000000\u001b[2J \u202Eevil');
+  });
+
+  it('refuses a server-signed request whose shown usage or change is not what its intent binds (a rule flipped to pass)', () => {
+    const flipped = blocklist([ruleUse(0, { action: 'block' }), ruleUse(1)]);
+    const shownPass = blocklist([ruleUse(0, { action: 'pass' }), ruleUse(1)]);
+    for (const bad of [
+      entriesAuthorizationRequest(server.key, { pre: flipped, shown: shownPass }),
+      entriesAuthorizationRequest(server.key, { change: { add: [], remove: ['203.0.113.99'] } }),
+      // A detail the adapter would never send (a bidi isolate): the request is not one this signer shows.
+      entriesAuthorizationRequest(server.key, { change: { add: [{ address: '203.0.113.7', detail: '\u2066x\u2069' }], remove: [] } }),
+    ]) {
+      const r = review(bad, '--json');
+      expect(r.status).toBe(4);
+      expect(json(r).error.code).toBe('INCONSISTENT');
+      expect(r.stdout).not.toContain('BLOCKLIST');
+    }
+  });
+
+  it.each([
+    ['confirmation', entriesConfirmationRequest],
+    ['release', entriesReleaseRequest],
+  ] as const)('shows an entries %s request', (type, make) => {
+    const r = review(make(server.key));
+    expect(r.status, r.stderr).toBe(0);
+    expectWithin80(r.stdout);
+    expect(r.stdout).toContain('+ 203.0.113.7  "ssh brute force"');
+    expect(json(review(make(server.key), '--json')).review).toMatchObject({ request: type, contract_id: 'contract-entries-1' });
+  });
+
+  it('shows a reconciliation request with the observed lists compared to before and after the change', () => {
+    const after = { ...blocklist(), address: ['192.0.2.1', '203.0.113.7'], detail: ['old abuse', 'ssh brute force'] };
+    const cases = [
+      [after, '2 entries, with the change   locator 3'],
+      [blocklist(), '2 entries, as before the change   locator 3'],
+      [{ ...blocklist(), address: ['192.0.2.1'], detail: ['old abuse'] }, '1 entries, neither as before nor with the change'],
+      [null, 'no single alias could be observed'],
+    ] as const;
+    for (const [observed, said] of cases) {
+      const r = review(entriesReconciliationRequest(server.key, observed));
+      expect(r.status, r.stderr).toBe(0);
+      expectWithin80(r.stdout);
+      expect(r.stdout).toContain(`  observed now  ${said}`);
+    }
+    const j = json(review(entriesReconciliationRequest(server.key, after), '--json'));
+    expect(j.review.observed).toEqual({
+      fingerprint: aliasEntriesFingerprint(after),
+      locator: 3,
+      address: after.address,
+      detail: after.detail,
+    });
+  });
+});
+
+describe('sign and approve an entries request', () => {
+  it('sign shows the same review and signs after the code; approve answers it from a requests/ folder', () => {
+    const req = entriesAuthorizationRequest(server.key);
+    const code = codeFor(plan.keyFile, req);
+    const out = tempDir();
+    const s = signer([
+      'sign',
+      writeArtifact(inbox, req),
+      '--key',
+      plan.keyFile,
+      '--server-key',
+      server.pubFile,
+      '--out',
+      out,
+      '--approve',
+      code,
+    ]);
+    expect(s.status, s.stderr).toBe(0);
+    expect(s.stdout).toContain('+ 203.0.113.7  "ssh brute force"');
+    expect(parseArtifact(readFileSync(join(out, filesIn(out)[0] as string))).kind).toBe(ArtifactKind.PLAN_AUTHORIZATION);
+    cleanup(out);
+
+    const dir = tempDir();
+    for (const sub of ['requests', 'answers']) mkdirSync(join(dir, sub), { mode: 0o700 });
+    const second = entriesAuthorizationRequest(server.key, { operationId: 'op-entries-2' });
+    writeSecretFile(join(dir, 'requests', 'auth-00000009.json'), encodeArtifact(second));
+    const a = signer(
+      ['approve', join(dir, 'requests'), '--keys', keys, '--server-key', server.pubFile],
+      `${codeFor(plan.keyFile, second)}\n`,
+    );
+    expect(a.status, a.stderr).toBe(0);
+    expectWithin80(a.stdout);
+    expect(a.stdout).toContain('- 198.51.100.9');
+    expect(a.stdout).toContain('#1          pass   lan,opt1  in  "Allow partners"');
+    expect(filesIn(join(dir, 'answers'))).toEqual(['auth-00000009.signed.json']);
+    cleanup(dir);
+  });
+});
