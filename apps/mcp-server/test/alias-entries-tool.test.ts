@@ -1,12 +1,18 @@
 // pfsense_change_firewall_alias_entries in process: the real server factory and the SDK Client over an in-memory
 // link, the write runtime built from a write directory as the program builds it, the simulator over loopback.
-// Operator signatures come from the authorization library (the signer cannot show an entries request yet).
+// Operator signatures come from the authorization library (the built signer's review: apps/signer-cli tests).
+import { readdirSync, renameSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { PendingRequestKind, awaitedInboxName } from '@pfsense-mcp/coordinator';
+import type { PendingRequest } from '@pfsense-mcp/coordinator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useInProcessWriteWorld } from './support/in-process-write-world.js';
 import { signIntoInbox } from './support/sign-into-inbox.js';
 import { simRequest } from './support/sim-request.js';
+import { until } from './support/until.js';
 import { ALIAS_PATH, ENTRIES_READ_KEY } from './support/write-simulator.js';
 import { WRITE_TOOL } from './support/write-result.js';
+import type { TestWriteDirectory } from './support/test-write-directory.js';
 import type { WriteHarness } from './support/write-harness.js';
 
 const ENTRIES_TOOL = 'pfsense_change_firewall_alias_entries';
@@ -27,7 +33,13 @@ async function call(h: WriteHarness, args: Record<string, unknown>) {
   return r;
 }
 
-async function entriesHarness(capabilities: readonly string[]): Promise<WriteHarness> {
+/** Signs a pending request and installs the answer under the name a waiting call looks for (as `admin inbox add` does). */
+function installAnswer(w: TestWriteDirectory, pending: PendingRequest): void {
+  const signed = signIntoInbox(w, join(w.layout.outboxDir, pending.file));
+  renameSync(signed, join(w.layout.inboxDir, awaitedInboxName(pending) as string));
+}
+
+async function entriesHarness(capabilities: readonly string[]): Promise<WriteHarness & { w: TestWriteDirectory }> {
   const w = await world.writeDir();
   const h = await world.harness(w, { write: { capabilities } } as never, { readKey: ENTRIES_READ_KEY });
   return Object.assign(h, { w });
@@ -45,7 +57,33 @@ describe('the alias entries tool', () => {
     expect(listed.map((t) => t.name)).not.toContain(WRITE_TOOL);
     const tool = listed.find((t) => t.name === ENTRIES_TOOL);
     expect(tool?.inputSchema.required).toEqual(['alias_name']);
-    expect(Object.keys(tool?.inputSchema.properties ?? {})).toEqual(['alias_name', 'add', 'remove']);
+    expect(Object.keys(tool?.inputSchema.properties ?? {})).toEqual(['alias_name', 'add', 'remove', 'wait_seconds']);
+    // One wait_seconds for every write tool (wait-for-answer.ts): the same schema as the description tool's.
+    const description = (await byDefault.client.listTools()).tools.find((t) => t.name === WRITE_TOOL);
+    expect(tool?.inputSchema.properties?.wait_seconds).toEqual(description?.inputSchema.properties?.wait_seconds);
+  });
+
+  it('wait_seconds: one call picks up the authorization, waits for the confirmation and goes on to verified (the wait is not part of the operation)', async () => {
+    world.sim.control.editRecord(RULES_PATH, 0, { source: 'DMZ_HOSTS', type: 'block', disabled: false });
+    const h = await entriesHarness(['alias_entries']);
+    const args = { alias_name: 'DMZ_HOSTS', add: [{ address: '203.0.113.9', detail: 'scanner' }] };
+    const r1 = await call(h, args);
+    expect(r1.structuredContent).toMatchObject({ status: 'requested' });
+    const authorization = r1.structuredContent?.pending_request as string;
+    const progress: string[] = [];
+    const waiting = h.client.callTool(
+      { name: ENTRIES_TOOL, arguments: { ...args, wait_seconds: 40 } },
+      { timeout: 120_000, onprogress: (p) => progress.push(String(p.message ?? '')) },
+    ) as Promise<{ structuredContent?: Record<string, unknown>; isError?: boolean }>;
+    await until(() => progress.some((m) => m.includes('authorization')));
+    installAnswer(h.w, { kind: PendingRequestKind.AUTHORIZATION, file: basename(authorization) });
+    await until(() => progress.some((m) => m.includes('confirmation')));
+    const confirmation = readdirSync(dirname(authorization)).find((n) => n.startsWith('confirmation-request')) as string;
+    installAnswer(h.w, { kind: PendingRequestKind.CONFIRMATION, file: confirmation });
+    const result = await waiting;
+    expect(result.isError).not.toBe(true);
+    expect(result.structuredContent).toMatchObject({ status: 'verified', operation_id: r1.structuredContent?.operation_id });
+    expect(patches()).toBe(1);
   });
 
   it('block → verified with the pf table holding the entry, one PATCH; an input error names the argument', async () => {

@@ -7,6 +7,8 @@ import { ToolCallError, ToolErrorCode, toolErrorText } from './tool-error-code.j
 import { ALIAS_ENTRIES_TOOL_NAME } from './write-tool-name.js';
 import { WriteToolOutputSchema, writeToolOutputOf } from './register-write-tool.js';
 import type { WriteToolPaths, WriteToolWording } from './register-write-tool.js';
+import { MAX_WAIT_SECONDS, WAIT_SECONDS_SCHEMA, requestChangeForCall } from './wait-for-answer.js';
+import type { AwaitAnswer, WaitingCallContext } from './wait-for-answer.js';
 
 export { ALIAS_ENTRIES_TOOL_NAME };
 export const ALIAS_ENTRIES_TOOL_CAPABILITY = 'ALIAS_ENTRIES_WRITE';
@@ -20,8 +22,8 @@ const address = z
   .describe('A literal IPv4/IPv6 address or CIDR in canonical form (203.0.113.7, 2001:db8::1, 198.51.100.0/24); no FQDN, range or alias.');
 
 /**
- * `{alias_name, add?, remove?}`: an object schema of optional fields, so one more optional field (a wait) is one
- * line here and never changes what the other fields mean.
+ * `{alias_name, add?, remove?, wait_seconds?}`: wait_seconds is every write tool's (wait-for-answer.ts) and never
+ * part of the operation.
  */
 export const AliasEntriesToolInputSchema = z
   .object({
@@ -49,6 +51,7 @@ export const AliasEntriesToolInputSchema = z
       .optional()
       .describe('Entries to add (block); with remove, 1–64 entries in all.'),
     remove: z.array(address).max(MAX_CHANGES).optional().describe('Entries to remove (unblock), exactly as the alias holds them.'),
+    wait_seconds: WAIT_SECONDS_SCHEMA,
   })
   .strict();
 export type AliasEntriesToolInput = z.infer<typeof AliasEntriesToolInputSchema>;
@@ -57,8 +60,9 @@ const DESCRIPTION =
   'Ask to add or remove entries of one host or network firewall alias that an enabled filter rule uses (block / unblock an ' +
   'address), applied to the packet filter. ASYNCHRONOUS and human-gated: nothing changes until a human operator reviews and ' +
   'signs the request on ANOTHER machine with pfsense-mcp-signer (an authorization, then a confirmation) and hands each signed ' +
-  'file back with `pfsense-mcp admin inbox add`. Refused while anything else is pending on pfSense (applying would activate ' +
-  'it too). Each call returns status requested, awaiting_confirmation, verified (the pf table holds exactly the new entries), ' +
+  'file back (the exchange folder or `pfsense-mcp admin inbox add`). While the operator signs, call again with the SAME ' +
+  `arguments and wait_seconds (up to ${MAX_WAIT_SECONDS}): the call waits for the signature and goes on. ` +
+  'Refused while anything else is pending on pfSense (applying would activate it too). Each call returns status requested, awaiting_confirmation, verified (the pf table holds exactly the new entries), ' +
   'reconciliation_required (not success: uncertain until the operator resolves it), rolled_back or refused, the file to sign ' +
   'next and next_step. Call again with the SAME arguments to resume; after the change is applied the same arguments are a new ' +
   'change (and an input error: the entry is already present).';
@@ -83,7 +87,12 @@ function inputErrorOf(error: CoordinatorInputError): ToolCallError {
 }
 
 /** Registers pfsense_change_firewall_alias_entries over the coordinator's write facade (same statuses and view). */
-export function registerAliasEntriesTool(server: McpServer, facade: WriteFacade, paths: WriteToolPaths): RegisteredTool {
+export function registerAliasEntriesTool(
+  server: McpServer,
+  facade: WriteFacade,
+  paths: WriteToolPaths,
+  awaitAnswer?: AwaitAnswer,
+): RegisteredTool {
   const title = 'Block or unblock addresses in a firewall alias (signed, asynchronous, applied)';
   return server.registerTool(
     ALIAS_ENTRIES_TOOL_NAME,
@@ -94,14 +103,22 @@ export function registerAliasEntriesTool(server: McpServer, facade: WriteFacade,
       outputSchema: WriteToolOutputSchema,
       annotations: writeToolAnnotations(title),
     },
-    async (input: AliasEntriesToolInput): Promise<CallToolResult> => {
+    async (input: AliasEntriesToolInput, ctx: WaitingCallContext): Promise<CallToolResult> => {
       try {
         const change = {
           alias_name: input.alias_name,
           ...(input.add === undefined ? {} : { add: input.add.map((a) => (a.detail === undefined ? { address: a.address } : a)) }),
           ...(input.remove === undefined ? {} : { remove: input.remove }),
         };
-        const result = await facade.requestChange(ALIAS_ENTRIES_TOOL_CAPABILITY, change);
+        // wait_seconds is not part of the operation: only the alias and the entries name it.
+        const result = await requestChangeForCall(
+          facade,
+          ALIAS_ENTRIES_TOOL_CAPABILITY,
+          change,
+          input.wait_seconds,
+          awaitAnswer ?? null,
+          ctx,
+        );
         const structured = writeToolOutputOf(result, paths, ENTRIES_WORDING);
         return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
       } catch (error) {

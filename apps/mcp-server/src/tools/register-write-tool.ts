@@ -3,13 +3,13 @@ import type { CallToolResult, McpServer, RegisteredTool } from '@modelcontextpro
 import { ALIAS_NAME_CHARSET, ALIAS_NAME_MAX_LENGTH } from '@pfsense-mcp/foundation';
 import { z } from 'zod';
 import { CoordinatorInputError, HumanStep, OperationStatus, nextHumanStep } from '@pfsense-mcp/coordinator';
-import type { ChangeResult, PendingRequest, WriteFacade } from '@pfsense-mcp/coordinator';
+import type { ChangeResult, WriteFacade } from '@pfsense-mcp/coordinator';
 import { writeToolAnnotations } from './tool-annotations.js';
 import { ToolCallError, ToolErrorCode, toolErrorText } from './tool-error-code.js';
 import { WRITE_TOOL_NAME } from './write-tool-name.js';
 import { OPERATION_STATUSES } from './operation-statuses.js';
-import { MAX_WAIT_SECONDS, requestChangeWaiting } from './wait-for-answer.js';
-import type { AwaitAnswer } from './wait-for-answer.js';
+import { MAX_WAIT_SECONDS, WAIT_SECONDS_SCHEMA, requestChangeForCall } from './wait-for-answer.js';
+import type { AwaitAnswer, WaitingCallContext } from './wait-for-answer.js';
 
 export { WRITE_TOOL_NAME };
 export const WRITE_TOOL_CAPABILITY = 'ALIAS_WRITE';
@@ -32,15 +32,7 @@ export const WriteToolInputSchema = z
       .string()
       .max(DESCRIPTION_MAX)
       .describe('The new description, NFC, at most 1024 characters, no control characters other than tab and newline; "" clears it.'),
-    wait_seconds: z
-      .number()
-      .int()
-      .min(0)
-      .max(MAX_WAIT_SECONDS)
-      .optional()
-      .describe(
-        `Seconds (0-${MAX_WAIT_SECONDS}, default 0) to wait for the operator's signature when the next step is theirs; not part of the operation.`,
-      ),
+    wait_seconds: WAIT_SECONDS_SCHEMA,
   })
   .strict();
 
@@ -206,15 +198,6 @@ function inputErrorOf(error: CoordinatorInputError): ToolCallError {
   return new ToolCallError(ToolErrorCode.INVALID_INPUT, { detail: `${argument} ${rule}` });
 }
 
-/** What the handler uses of the SDK's request context: cancellation, the client's progress token, notifications. */
-interface WriteToolContext {
-  readonly mcpReq: {
-    readonly signal: AbortSignal;
-    readonly _meta?: { readonly progressToken?: string | number | undefined } | undefined;
-    readonly notify: (notification: { method: 'notifications/progress'; params: Record<string, unknown> }) => Promise<void>;
-  };
-}
-
 /**
  * Registers pfsense_set_firewall_alias_description over the coordinator's write facade — the only write
  * object this folder may hold. A call moves the operation as far as the signed files allow and reports it.
@@ -237,37 +220,12 @@ export function registerWriteTool(
     },
     async (
       input: { alias_name: string; description: string; wait_seconds?: number | undefined },
-      ctx: WriteToolContext,
+      ctx: WaitingCallContext,
     ): Promise<CallToolResult> => {
       try {
-        const token = ctx.mcpReq._meta?.progressToken;
-        const waitSeconds = input.wait_seconds ?? 0;
         // wait_seconds is not part of the operation: only the alias and the description name it.
-        const result = await requestChangeWaiting(
-          facade,
-          WRITE_TOOL_CAPABILITY,
-          { alias_name: input.alias_name, description: input.description },
-          {
-            waitSeconds,
-            awaitAnswer: awaitAnswer ?? null,
-            signal: ctx.mcpReq.signal,
-            clock: Date.now,
-            // Progress only when the client asked for it (a progressToken); a failed notification never fails the call.
-            ...(token === undefined
-              ? {}
-              : {
-                  onWait: (elapsedMs: number, pending: PendingRequest) => {
-                    const message = `waiting for the operator's ${pending.kind}`;
-                    ctx.mcpReq
-                      .notify({
-                        method: 'notifications/progress',
-                        params: { progressToken: token, progress: Math.floor(elapsedMs / 1000), total: waitSeconds, message },
-                      })
-                      .catch(() => undefined);
-                  },
-                }),
-          },
-        );
+        const change = { alias_name: input.alias_name, description: input.description };
+        const result = await requestChangeForCall(facade, WRITE_TOOL_CAPABILITY, change, input.wait_seconds, awaitAnswer ?? null, ctx);
         const structured = writeToolOutputOf(result, paths);
         return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
       } catch (error) {

@@ -109,7 +109,7 @@ export async function attachOpenedWriteTool(
   if (opened.names.includes(ALIAS_ENTRIES_TOOL_NAME)) {
     factory.names.add(ALIAS_ENTRIES_TOOL_NAME);
     factory.writeNames.add(ALIAS_ENTRIES_TOOL_NAME);
-    factory.attach((server) => registerAliasEntriesTool(server, runtime.facade, paths));
+    factory.attach((server) => registerAliasEntriesTool(server, runtime.facade, paths, runtime.awaitAnswer));
   }
   // The operations view: same three gates (it exists only with a constructed write runtime), read-only.
   if (opened.names.includes(WRITE_OPERATIONS_TOOL_NAME)) {
