@@ -20,9 +20,9 @@ export interface WriteResult {
 export async function callWrite(
   client: Client,
   args: Record<string, unknown>,
-  options: { readonly timeoutMs?: number } = {},
+  options: { readonly timeoutMs?: number; readonly tool?: string } = {},
 ): Promise<WriteResult & { raw: string }> {
-  const request = { name: WRITE_TOOL, arguments: args };
+  const request = { name: options.tool ?? WRITE_TOOL, arguments: args };
   const r = (await (options.timeoutMs === undefined
     ? client.callTool(request)
     : client.callTool(request, { timeout: options.timeoutMs }))) as {

@@ -1,0 +1,144 @@
+// Block and unblock end to end with the BUILT programs: the server spawned by the SDK Client over stdio with
+// PFSENSE_WRITE_CAPABILITIES=alias_entries and an exchange folder, the real signer's `approve` (its entries review
+// on the operator's side), and the simulator over loopback (pf tables, pending subsystems, PATCH counters).
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ALIAS_PATH, useBuiltWriteWorld } from './support/built-write-world.js';
+import type { ConnectedServer } from './support/built-server.js';
+import { approveOnOperator, setUpExchangeHost } from './support/exchange-host.js';
+import type { ExchangeHost } from './support/exchange-host.js';
+import { simRequest } from './support/sim-request.js';
+import { callWrite } from './support/write-result.js';
+import type { WriteResult } from './support/write-result.js';
+
+// Process starts (admin, signer, server) on a loaded machine: the bound is on them, not on anything the product waits for.
+const PROCESS_TEST_TIMEOUT_MS = 240_000;
+const ENTRIES_TOOL = 'pfsense_change_firewall_alias_entries';
+const RULES_PATH = '/api/v2/firewall/rules';
+
+// Each scenario on its own alias: a second change of one alias within the policy's target cooldown (60 s) is refused.
+const world = useBuiltWriteWorld([
+  { name: 'BLOCKLIST', type: 'host', descr: 'Blocked hosts', address: ['198.51.100.9'], detail: ['scanner'] },
+  { name: 'UNBLOCK_LIST', type: 'host', descr: 'Blocked hosts B', address: ['198.51.100.20', '192.0.2.50'], detail: ['a', 'b'] },
+  { name: 'PENDING_LIST', type: 'host', descr: 'Blocked hosts C', address: ['192.0.2.60'], detail: ['c'] },
+  { name: 'LOST_LIST', type: 'host', descr: 'Blocked hosts D', address: ['192.0.2.70'], detail: ['d'] },
+  { name: 'FLIP_LIST', type: 'host', descr: 'Blocked hosts E', address: ['192.0.2.80'], detail: ['e'] },
+  { name: 'BAD_NETS', type: 'network', descr: 'Blocked networks', address: ['203.0.113.0/24'], detail: ['f'] },
+  { name: 'WEB_PORTS', type: 'port', descr: 'HTTP and HTTPS', address: ['80', '443'], detail: ['http', 'https'] },
+]);
+
+const call = async (server: ConnectedServer, args: Record<string, unknown>): Promise<WriteResult> => {
+  const { raw: _raw, ...result } = await callWrite(server.client, args, { timeoutMs: 120_000, tool: ENTRIES_TOOL });
+  return result;
+};
+const patches = (): number => world.sim.control.count(ALIAS_PATH, 'PATCH');
+
+async function table(name: string): Promise<readonly string[] | undefined> {
+  const r = await simRequest(world.sim.url, world.sim.apiKey, 'GET', '/api/v2/diagnostics/tables');
+  return (r.json as { data: { name: string; entries: string[] }[] }).data.find((t) => t.name === name)?.entries;
+}
+
+/** requested → approve (authorization) → awaiting_confirmation → approve (confirmation): the next call executes. */
+async function approveBoth(
+  host: ExchangeHost,
+  server: ConnectedServer,
+  args: Record<string, unknown>,
+): Promise<{ requested: WriteResult; reviews: string }> {
+  const requested = await call(server, args);
+  expect(requested.status).toBe('requested');
+  const first = await approveOnOperator(host);
+  expect(first.status, first.stderr).toBe(0);
+  const authorized = await call(server, args);
+  expect(authorized.status).toBe('awaiting_confirmation');
+  const second = await approveOnOperator(host);
+  expect(second.status, second.stderr).toBe(0);
+  return { requested, reviews: first.stdout + second.stdout };
+}
+
+describe('block and unblock through the built server, signer and simulator', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('block → verified with the pf table holding the entry; unblock → verified; foreign pending → refused with zero PATCH; a port alias refused', async () => {
+    // Rule 0 of the simulator blocks from BLOCKLIST; three more rules use the other aliases.
+    world.sim.control.editRecord(RULES_PATH, 2, { source: 'UNBLOCK_LIST', type: 'block', disabled: false });
+    world.sim.control.editRecord(RULES_PATH, 3, { source: 'PENDING_LIST', type: 'reject', disabled: false });
+    world.sim.control.editRecord(RULES_PATH, 4, { destination_port: 'WEB_PORTS', type: 'block', disabled: false });
+    const host = setUpExchangeHost();
+    world.defer(() => host.cleanup());
+    const server = await world.connect({ ...world.applianceEnv(), ...host.environment, PFSENSE_WRITE_CAPABILITIES: 'alias_entries' });
+
+    const block = { alias_name: 'BLOCKLIST', add: [{ address: '203.0.113.7', detail: 'ssh brute force' }] };
+    const { requested, reviews } = await approveBoth(host, server, block);
+    // The operator saw the change and where the alias is used before approving.
+    expect(reviews).toContain('+ 203.0.113.7  "ssh brute force"');
+    expect(reviews).toMatch(/used by {7}1 rule, as the server read them at/);
+    expect(reviews).toContain('block  WAN  any  "Drop known bad networks"');
+    const blocked = await call(server, block);
+    expect(blocked).toMatchObject({ status: 'verified', operation_id: requested.operation_id });
+    expect(patches()).toBe(1);
+    expect(await table('BLOCKLIST')).toEqual(['198.51.100.9', '203.0.113.7']);
+
+    const unblock = { alias_name: 'UNBLOCK_LIST', remove: ['198.51.100.20'] };
+    const second = await approveBoth(host, server, unblock);
+    expect(second.reviews).toContain('- 198.51.100.20');
+    expect(await call(server, unblock)).toMatchObject({ status: 'verified', operation_id: second.requested.operation_id });
+    expect(patches()).toBe(2);
+    expect(await table('UNBLOCK_LIST')).toEqual(['192.0.2.50']);
+
+    // Something else pending on pfSense: applying would activate it too — refused, nothing sent, nothing consumed.
+    const pending = { alias_name: 'PENDING_LIST', add: [{ address: '203.0.113.8' }] };
+    await approveBoth(host, server, pending);
+    world.sim.control.markPending('filter');
+    expect(await call(server, pending)).toMatchObject({ status: 'refused', operation_id: null });
+    expect(patches()).toBe(2);
+    await simRequest(world.sim.url, world.sim.apiKey, 'POST', '/api/v2/firewall/apply', {});
+    expect(await call(server, pending)).toMatchObject({ status: 'verified' });
+    expect(patches()).toBe(3);
+    expect(await table('PENDING_LIST')).toEqual(['192.0.2.60', '203.0.113.8']);
+
+    // A port alias: refused before any request is written.
+    const requestsBefore = readdirSync(join(host.exchange, 'requests')).length;
+    expect(await call(server, { alias_name: 'WEB_PORTS', add: [{ address: '203.0.113.9' }] })).toMatchObject({ status: 'refused' });
+    expect(readdirSync(join(host.exchange, 'requests'))).toHaveLength(requestsBefore);
+    expect(patches()).toBe(3);
+  });
+
+  it('lost response → reconciliation_required, one PATCH; a rule flipped to pass after the review → refused, nothing sent; a protected entry and a /4 refused', async () => {
+    world.sim.control.editRecord(RULES_PATH, 5, { source: 'LOST_LIST', type: 'block', disabled: false });
+    world.sim.control.editRecord(RULES_PATH, 6, { source: 'FLIP_LIST', type: 'block', disabled: false });
+    world.sim.control.editRecord(RULES_PATH, 7, { source: 'BAD_NETS', type: 'block', disabled: false });
+    const host = setUpExchangeHost();
+    world.defer(() => host.cleanup());
+    const server = await world.connect({
+      ...world.applianceEnv(),
+      ...host.environment,
+      PFSENSE_WRITE_CAPABILITIES: 'alias_entries',
+      PFSENSE_WRITE_PROTECTED_NETWORKS: '10.0.0.0/8',
+    });
+    const before = patches();
+
+    const lostArgs = { alias_name: 'LOST_LIST', add: [{ address: '203.0.113.10' }] };
+    await approveBoth(host, server, lostArgs);
+    world.sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'drop-response-after-apply', times: 1 });
+    const lost = await call(server, lostArgs);
+    expect(lost.status).toBe('reconciliation_required');
+    expect(patches()).toBe(before + 1);
+
+    // The review showed a block rule; the rule turns into a pass rule before the send: stale, nothing sent.
+    const flipArgs = { alias_name: 'FLIP_LIST', add: [{ address: '203.0.113.11' }] };
+    await approveBoth(host, server, flipArgs);
+    world.sim.control.editRecord(RULES_PATH, 6, { type: 'pass' });
+    expect(await call(server, flipArgs)).toMatchObject({ status: 'refused', operation_id: null });
+    expect(patches()).toBe(before + 1);
+
+    // Refused before any request is written: an entry in a protected network, a prefix broader than /8.
+    const requests = readdirSync(join(host.exchange, 'requests')).length;
+    for (const args of [
+      { alias_name: 'BLOCKLIST', add: [{ address: '10.1.2.3' }] },
+      { alias_name: 'BAD_NETS', add: [{ address: '16.0.0.0/4' }] },
+    ]) {
+      expect(await call(server, args)).toMatchObject({ status: 'refused', operation_id: null });
+    }
+    expect(readdirSync(join(host.exchange, 'requests'))).toHaveLength(requests);
+    expect(patches()).toBe(before + 1);
+  });
+});
