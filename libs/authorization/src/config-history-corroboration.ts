@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ConfigHistoryClass, ConfigHistoryUnknownReason } from './config-history-invariants.js';
-import { MAX_CONFIG_HISTORY_TIMES, checkConfigHistoryInvariants, configHistoryCoreShape } from './config-history-invariants.js';
+import { checkConfigHistoryInvariants, configHistoryCoreShape } from './config-history-invariants.js';
 import { hex64Schema } from './field-schemas.js';
 
 /**
@@ -9,9 +9,6 @@ import { hex64Schema } from './field-schemas.js';
  * pfSense's full revision description also names the user and client address, and is never copied.
  */
 export const PFREST_ALIAS_UPDATE_NOTE = 'Modified Firewall Alias via API';
-
-/** New-revision times a request lists (newest first); the same bound as the record it is made from. */
-export const MAX_CORROBORATION_TIMES = MAX_CONFIG_HISTORY_TIMES;
 
 /**
  * What pfSense's config history showed after the send, as the server observed it (docs/DESIGN.md §4): the

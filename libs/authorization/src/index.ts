@@ -5,7 +5,7 @@ export type { ArtifactFormatErrorCode } from './artifact-format-error.js';
 export { ArtifactVerificationError } from './artifact-verification-error.js';
 export type { ArtifactVerificationErrorCode } from './artifact-verification-error.js';
 export { ARTIFACT_RULES, ArtifactKind, PENDING_REQUEST_KINDS, isArtifactKind, isReadableVersion } from './artifact-kind.js';
-export { MAX_CORROBORATION_TIMES, PFREST_ALIAS_UPDATE_NOTE } from './config-history-corroboration.js';
+export { PFREST_ALIAS_UPDATE_NOTE } from './config-history-corroboration.js';
 export type { ConfigHistoryCorroboration } from './config-history-corroboration.js';
 export type { SignedArtifactKind } from './artifact-kind.js';
 export {

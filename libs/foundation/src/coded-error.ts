@@ -13,8 +13,3 @@ export class CodedError<Code extends string = string> extends Error {
     this.code = code;
   }
 }
-
-/** Whether `value` is an error of the product's one shape (any lib's). */
-export function isCodedError(value: unknown): value is CodedError {
-  return value instanceof CodedError;
-}

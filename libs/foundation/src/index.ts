@@ -25,5 +25,5 @@ export type { RegularFileProblem } from './read-regular-file.js';
 export { endQuietlyOnBrokenPipe } from './end-quietly-on-broken-pipe.js';
 export { nearestName } from './nearest-name.js';
 export { PRODUCT_VERSION } from './product-version.js';
-export { CodedError, isCodedError } from './coded-error.js';
+export { CodedError } from './coded-error.js';
 export { ALIAS_NAME_CHARSET, ALIAS_NAME_MAX_LENGTH, isAliasName } from './alias-name-rule.js';

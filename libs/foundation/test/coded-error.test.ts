@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALIAS_NAME_MAX_LENGTH, CodedError, isAliasName, isCodedError } from '../src/index.js';
+import { ALIAS_NAME_MAX_LENGTH, CodedError, isAliasName } from '../src/index.js';
 
 class SampleError extends CodedError<'ONE' | 'TWO'> {
   override readonly name = 'SampleError';
@@ -20,10 +20,10 @@ describe('CodedError, the one error shape', () => {
     expect(new CodedError('X', 'm').name).toBe('CodedError');
   });
 
-  it('isCodedError tells the shape from any other thrown value', () => {
-    expect(isCodedError(new SampleError('ONE', 'm'))).toBe(true);
+  it('the shape is told from any other thrown value by instanceof', () => {
+    expect(new SampleError('ONE', 'm') instanceof CodedError).toBe(true);
     for (const v of [new Error('m'), Object.assign(new Error('m'), { code: 'ONE' }), { code: 'ONE' }, 'ONE', null])
-      expect(isCodedError(v)).toBe(false);
+      expect(v instanceof CodedError).toBe(false);
   });
 });
 

@@ -12,6 +12,7 @@ import { result } from './bench-result.js';
 import type { BenchResult } from './bench-result.js';
 import type { BenchContext, Benchmark } from './benchmark.js';
 import { median } from './stats.js';
+import { simulatorServerEnv } from './simulator-server-env.js';
 
 const ALIASES_PATH = '/api/v2/firewall/aliases';
 const CALLS = 20;
@@ -63,14 +64,7 @@ export const exchangeJunkBenchmark: Benchmark = Object.freeze({
       const transport = new StdioClientTransport({
         command: process.execPath,
         args: [server],
-        env: {
-          PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-          PFSENSE_URL: sim.url,
-          PFSENSE_API_KEY_FILE: keyFile,
-          PFSENSE_ALLOW_HTTP_LOOPBACK: 'true',
-          PFSENSE_LOG_LEVEL: 'warn',
-          ...(init['environment'] as Record<string, string>),
-        },
+        env: simulatorServerEnv(sim.url, keyFile, init['environment'] as Record<string, string>),
         stderr: 'ignore',
       });
       client = new Client({ name: 'bench', version: '0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });

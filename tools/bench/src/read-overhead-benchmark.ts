@@ -10,6 +10,7 @@ import { result, type BenchResult } from './bench-result.js';
 import type { Benchmark } from './benchmark.js';
 import { peakRssMiB } from './mcp-process.js';
 import { median, percentile } from './stats.js';
+import { simulatorServerEnv } from './simulator-server-env.js';
 
 const SMALL_CALLS = 200;
 const WARMUP = 20;
@@ -105,13 +106,7 @@ export const readOverheadBenchmark: Benchmark = {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [join(ctx.workspaceRoot, 'dist', 'apps', 'mcp-server', 'main.js')],
-      env: {
-        PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-        PFSENSE_URL: sim.url,
-        PFSENSE_API_KEY_FILE: keyFile,
-        PFSENSE_ALLOW_HTTP_LOOPBACK: 'true',
-        PFSENSE_LOG_LEVEL: 'warn',
-      },
+      env: simulatorServerEnv(sim.url, keyFile),
       stderr: 'ignore',
     });
     // The v2 SDK Client on the current protocol revision, as a current host connects.

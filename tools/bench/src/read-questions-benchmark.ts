@@ -9,6 +9,7 @@ import { benchAppliance } from './bench-appliance.js';
 import { startBuiltSimulator } from './built-simulator.js';
 import { result, type BenchResult } from './bench-result.js';
 import type { Benchmark } from './benchmark.js';
+import { simulatorServerEnv } from './simulator-server-env.js';
 
 type Row = Readonly<Record<string, unknown>>;
 
@@ -169,13 +170,7 @@ async function askAll(workspaceRoot: string, dir: string, simArgs: readonly stri
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [join(workspaceRoot, 'dist', 'apps', 'mcp-server', 'main.js')],
-    env: {
-      PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-      PFSENSE_URL: sim.url,
-      PFSENSE_API_KEY_FILE: keyFile,
-      PFSENSE_ALLOW_HTTP_LOOPBACK: 'true',
-      PFSENSE_LOG_LEVEL: 'warn',
-    },
+    env: simulatorServerEnv(sim.url, keyFile),
     stderr: 'ignore',
   });
   const client = new Client({ name: 'bench', version: '0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });

@@ -20,6 +20,7 @@ import { openLibraryWritePath } from './library-write-path.js';
 import { result, type BenchResult } from './bench-result.js';
 import type { Benchmark } from './benchmark.js';
 import { median } from './stats.js';
+import { simulatorServerEnv } from './simulator-server-env.js';
 
 const LIFECYCLES = 5;
 const TOOL = 'pfsense_set_firewall_alias_description';
@@ -91,15 +92,7 @@ export const writeLifecycleBenchmark: Benchmark = {
       const transport = new StdioClientTransport({
         command: process.execPath,
         args: [server],
-        env: {
-          PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-          PFSENSE_URL: sim.url,
-          PFSENSE_API_KEY_FILE: keyFile,
-          PFSENSE_ALLOW_HTTP_LOOPBACK: 'true',
-          PFSENSE_PROFILE: 'write_protected',
-          PFSENSE_WRITE_DIR: dir,
-          PFSENSE_LOG_LEVEL: 'warn',
-        },
+        env: simulatorServerEnv(sim.url, keyFile, { PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: dir }),
         stderr: 'ignore',
       });
       const client = new Client({ name: 'bench', version: '0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
