@@ -83,6 +83,14 @@ export type {
   ReservationRelease,
   ReservationReleasePayload,
 } from './reservation-release.js';
+export { createPendingRollbackRequest, createRollbackAuthorization } from './rollback-authorization.js';
+export type {
+  PendingRollbackRequest,
+  PendingRollbackRequestInput,
+  PendingRollbackRequestPayload,
+  RollbackAuthorization,
+  RollbackAuthorizationPayload,
+} from './rollback-authorization.js';
 export { checkLabGateRequestDigests, createLabGateRequest } from './lab-gate-request.js';
 export type { LabGateRequest, LabGateRequestInput, LabGateRequestPayload } from './lab-gate-request.js';
 export { createLabGateReceipt } from './lab-gate-receipt.js';
@@ -112,6 +120,8 @@ export { verifyReconciliationEvidence } from './verify-reconciliation-evidence.j
 export type { VerifiedResolutionFacts } from './verify-reconciliation-evidence.js';
 export { verifyReservationRelease } from './verify-reservation-release.js';
 export type { VerifiedReleaseFacts } from './verify-reservation-release.js';
+export { verifyRollbackAuthorization } from './verify-rollback-authorization.js';
+export type { ExpectedRollbackBinding, VerifiedRollbackAuthorization } from './verify-rollback-authorization.js';
 export { verifyPendingRequest } from './verify-pending-request.js';
 export {
   EXCHANGE_ANSWERS_FOLDER,
