@@ -133,6 +133,18 @@ export function isArtifactKind(value: unknown): value is ArtifactKind {
   return typeof value === 'string' && KINDS.has(value);
 }
 
+/**
+ * The operator-signed answers a server's inbox takes (`admin inbox add`, the exchange folder's pickup): one per
+ * pending request kind. The lab gate receipt is the lab runner's, never a server's.
+ */
+export const INBOX_ANSWER_KINDS: ReadonlySet<SignedArtifactKind> = new Set([
+  ArtifactKind.PLAN_AUTHORIZATION,
+  ArtifactKind.CONFIRMATION,
+  ArtifactKind.RECONCILIATION,
+  ArtifactKind.RELEASE,
+  ArtifactKind.ROLLBACK_AUTHORIZATION,
+]);
+
 /** Pending requests are signed by the server's own key; the rest by an operator authority. */
 export const PENDING_REQUEST_KINDS: ReadonlySet<SignedArtifactKind> = new Set([
   ArtifactKind.AUTHORIZATION_REQUEST,

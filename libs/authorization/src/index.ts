@@ -4,7 +4,14 @@ export { ArtifactFormatError } from './artifact-format-error.js';
 export type { ArtifactFormatErrorCode } from './artifact-format-error.js';
 export { ArtifactVerificationError } from './artifact-verification-error.js';
 export type { ArtifactVerificationErrorCode } from './artifact-verification-error.js';
-export { ARTIFACT_RULES, ArtifactKind, PENDING_REQUEST_KINDS, isArtifactKind, isReadableVersion } from './artifact-kind.js';
+export {
+  ARTIFACT_RULES,
+  ArtifactKind,
+  INBOX_ANSWER_KINDS,
+  PENDING_REQUEST_KINDS,
+  isArtifactKind,
+  isReadableVersion,
+} from './artifact-kind.js';
 export { PFREST_ALIAS_UPDATE_NOTE } from './config-history-corroboration.js';
 export type { ConfigHistoryCorroboration } from './config-history-corroboration.js';
 export type { SignedArtifactKind } from './artifact-kind.js';
