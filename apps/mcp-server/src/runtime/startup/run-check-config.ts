@@ -16,6 +16,7 @@ import { evaluateStaticWriteGates } from '../write-runtime/evaluate-write-gates.
 import type { StaticWriteGates } from '../write-runtime/evaluate-write-gates.js';
 import { loadConfig } from '../config/load-config.js';
 import type { ServerConfig } from '../config/load-config.js';
+import { usesInventory } from '../config/appliances-of.js';
 import { checkWriteRuntime } from '../write-runtime/open-write-runtime.js';
 import { readApiKey } from '../config/read-api-key.js';
 import { knownToolNames, selectTools } from '../config/select-tools.js';
@@ -217,7 +218,14 @@ export async function runCheckConfig(env: Readonly<Record<string, string | undef
     return done(1);
   }
   try {
-    const gates = evaluateStaticWriteGates(config.profile, config.allowedTools, config.write, undefined, config.toolsets);
+    const gates = evaluateStaticWriteGates(
+      config.profile,
+      config.allowedTools,
+      config.write,
+      undefined,
+      config.toolsets,
+      !usesInventory(config),
+    );
     const write = await checkWrite(config, gates, lines);
     let ok = write.ok;
     try {
