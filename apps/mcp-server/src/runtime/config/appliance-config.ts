@@ -7,6 +7,8 @@ export interface ApplianceConfig {
   readonly apiKeyFile: string;
   readonly caFile: string | null;
   readonly allowHttpLoopback: boolean;
+  /** How long a read waits for this appliance's answer (the inventory's response_timeout_ms); null: the transport's default. */
+  readonly responseTimeoutMs?: number | null;
 }
 
 /** The name the single-appliance variables (PFSENSE_URL, PFSENSE_API_KEY_FILE, …) give their one appliance. */

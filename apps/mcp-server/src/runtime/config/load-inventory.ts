@@ -13,6 +13,8 @@ const MAX_INVENTORY_BYTES = 1024 * 1024;
 /** Problems listed in the one startup message; the count says how many more there were. */
 const MAX_LISTED_PROBLEMS = 20;
 const MAX_PATH = 4096;
+const MIN_RESPONSE_TIMEOUT_MS = 500;
+const MAX_RESPONSE_TIMEOUT_MS = 10 * 60_000;
 
 const path = z.string().check(z.minLength(1), z.maxLength(MAX_PATH));
 // The write fields (a write key, a write directory per appliance) are not part of this inventory: unknown fields
@@ -23,6 +25,8 @@ const EntrySchema = z.strictObject({
   api_key_file: path,
   ca_file: z.optional(path),
   allow_http_loopback: z.optional(z.boolean()),
+  // A remote site on a slow link may need longer than the default; a test, a short one.
+  response_timeout_ms: z.optional(z.int().check(z.minimum(MIN_RESPONSE_TIMEOUT_MS), z.maximum(MAX_RESPONSE_TIMEOUT_MS))),
 });
 const FIELDS: ReadonlySet<string> = new Set(Object.keys(EntrySchema.shape));
 
@@ -32,11 +36,12 @@ const RULES: Readonly<Record<string, string>> = Object.freeze({
   api_key_file: 'must be an absolute path (a string)',
   ca_file: 'must be an absolute path (a string)',
   allow_http_loopback: 'must be true or false',
+  response_timeout_ms: `must be a whole number of milliseconds from ${MIN_RESPONSE_TIMEOUT_MS} to ${MAX_RESPONSE_TIMEOUT_MS}`,
 });
 
 /**
  * Reads PFSENSE_INVENTORY_FILE: an owner-only JSON list of appliances `{name, url, api_key_file, ca_file?,
- * allow_http_loopback?}`. Validated as a whole: every problem is named by the appliance (its position and, when
+ * allow_http_loopback?, response_timeout_ms?}`. Validated as a whole: every problem is named by the appliance (its position and, when
  * valid, its name) and the field, never by a value, in one ConfigError. Names are unique; two entries whose
  * normalized URLs are the same are refused (one appliance read twice would double every fleet answer).
  * Reads no key file (the server does that per appliance, as for PFSENSE_API_KEY_FILE).
@@ -137,5 +142,13 @@ function checkEntry(entry: unknown, label: string, problems: string[]): Applianc
   if (apiKeyFile !== null && !isAbsolute(apiKeyFile)) problems.push(`${label}: api_key_file must be an absolute path`);
   if (caFile !== null && !isAbsolute(caFile)) problems.push(`${label}: ca_file must be an absolute path`);
   if (problems.length > before) return null;
-  return { name: e['name'] as string, url, apiKeyFile: apiKeyFile as string, caFile, allowHttpLoopback };
+  const timeout = e['response_timeout_ms'];
+  return {
+    name: e['name'] as string,
+    url,
+    apiKeyFile: apiKeyFile as string,
+    caFile,
+    allowHttpLoopback,
+    responseTimeoutMs: typeof timeout === 'number' ? timeout : null,
+  };
 }
