@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectBuilt, ensureBuilt, writeKeyFile, type ConnectedServer } from './support/built-server.js';
+import { connectBuilt, ensureBuilt, runBuilt, writeKeyFile, type ConnectedServer } from './support/built-server.js';
 import { startSilentAppliance, type SilentAppliance } from './support/silent-appliance.js';
 import { toolErrorCode } from './support/tool-error-code.js';
 
@@ -17,6 +17,7 @@ const keyFiles: string[] = [];
 let silent: SilentAppliance;
 let dir: string;
 let server: ConnectedServer;
+let inventory: string;
 
 beforeAll(async () => {
   ensureBuilt();
@@ -35,7 +36,7 @@ beforeAll(async () => {
     response_timeout_ms: SILENT_TIMEOUT_MS,
   } as (typeof entries)[number]);
   dir = mkdtempSync(join(tmpdir(), 'mcp-fleet-e2e-'));
-  const inventory = join(dir, 'inventory.json');
+  inventory = join(dir, 'inventory.json');
   writeFileSync(inventory, JSON.stringify(entries), { mode: 0o600 });
   chmodSync(inventory, 0o600);
   server = await connectBuilt({ PFSENSE_INVENTORY_FILE: inventory, PFSENSE_LOG_LEVEL: 'warn' });
@@ -98,4 +99,15 @@ describe('the built server with an inventory of eleven', () => {
     expect(tools.map((t) => t.name)).not.toContain('pfsense_set_firewall_alias_description');
     expect(tools.find((t) => t.name === 'pfsense_get_firewall_rules')?.inputSchema.properties).toHaveProperty('appliance');
   });
+
+  it('--check-config prints one line per appliance (checked concurrently) and fails for the silent one', async () => {
+    const run = await runBuilt({ PFSENSE_INVENTORY_FILE: inventory }, ['--check-config']);
+    expect(run.code).toBe(1);
+    const lines = run.stdout.split('\n').filter((l) => l.trimStart().startsWith('appliance '));
+    expect(lines.map((l) => l.trim().split(/\s+/)[1])).toEqual([...NAMES, 'silent']);
+    for (const l of lines.slice(0, 10)) expect(l).toMatch(/reachable, pfrest \d+\.\d+\.\d+, key auth enabled, read-only mode (on|off)$/);
+    expect(lines[10]).toMatch(/FAILED: UPSTREAM_TIMEOUT$/);
+    expect(run.stdout).toContain('write tool      not offered');
+    for (const sim of sims) expect(run.stdout).not.toContain(sim.apiKey);
+  }, 60_000);
 });
