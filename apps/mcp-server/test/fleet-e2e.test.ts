@@ -94,7 +94,9 @@ describe('the built server with an inventory of eleven', () => {
     expect(text).toContain([...NAMES, 'silent'].join(', '));
   });
 
-  it('offers no write tool with an inventory', async () => {
+  it('offers no write tool with an inventory, and pfsense_mcp_info says how many appliances', async () => {
+    const info = structured(await server.client.callTool({ name: 'pfsense_mcp_info', arguments: {} }));
+    expect(info).toMatchObject({ appliance_count: 11, write_runtime_enabled: false, write_tool_count: 0 });
     const { tools } = await server.client.listTools();
     expect(tools.map((t) => t.name)).not.toContain('pfsense_set_firewall_alias_description');
     expect(tools.find((t) => t.name === 'pfsense_get_firewall_rules')?.inputSchema.properties).toHaveProperty('appliance');

@@ -22,6 +22,7 @@ export function attachReadTools(
   const selection = selectTools(factory.profile, factory.allowedTools, catalogue, factory.toolsets);
   for (const tool of selection.readTools) factory.names.add(tool.name);
   factory.pfrestVersion = PFREST_VERSION;
+  if (appliances !== undefined) factory.applianceCount = appliances.size;
   const listAppliances =
     appliances !== undefined &&
     isGranted(factory.profile, listAppliancesCapability() as Capability) &&
