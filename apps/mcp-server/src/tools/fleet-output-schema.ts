@@ -17,6 +17,18 @@ export function fleetOutputSchema(tool: ReadToolDefinition): StandardSchemaWithJ
   return made;
 }
 
+/**
+ * Fleet results runFleetRead built from pages the catalogue's plain-code check accepted: each row is such a row
+ * plus a string `appliance`, `errors` holds names and codes, `next_offsets` whole offsets. Such a result conforms
+ * by construction, so the SDK's output check passes it without a zod walk over every row (docs/DESIGN.md §8).
+ */
+const CONFORMING = new WeakSet<object>();
+
+/** Marks a fleet result built from conforming pages (fleet-read.ts is the one caller). */
+export function markFleetResultConforming(result: object): void {
+  CONFORMING.add(result);
+}
+
 /** One per tool for the process: the server factory registers the tools again on every McpServer instance. */
 const MADE = new WeakMap<ReadToolDefinition, StandardSchemaWithJSON>();
 
@@ -37,7 +49,10 @@ function makeFleetOutputSchema(tool: ReadToolDefinition): StandardSchemaWithJSON
     '~standard': Object.freeze({
       version: 1 as const,
       vendor: 'zod',
-      validate: (value: unknown) => (tool.conformsToOutputSchema(value) ? { value } : schema()['~standard'].validate(value)),
+      validate: (value: unknown) =>
+        (typeof value === 'object' && value !== null && CONFORMING.has(value)) || tool.conformsToOutputSchema(value)
+          ? { value }
+          : schema()['~standard'].validate(value),
       jsonSchema: Object.freeze({
         input: (options: Parameters<StandardSchemaWithJSON['~standard']['jsonSchema']['input']>[0]) =>
           schema()['~standard'].jsonSchema.input(options),

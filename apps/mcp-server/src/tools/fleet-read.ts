@@ -6,6 +6,7 @@ import {
   type RestApiClient,
 } from '@pfsense-mcp/pfsense-read';
 import { boundResultSize, type BoundedResult } from './bound-result-size.js';
+import { markFleetResultConforming } from './fleet-output-schema.js';
 import { mapBounded } from './map-bounded.js';
 import { ToolCallError, ToolErrorCode } from './tool-error-code.js';
 
@@ -107,6 +108,13 @@ export async function runFleetRead(
       next_offsets: nextOffsets,
     };
   };
-  const full = shape(rows, null);
-  return boundResultSize(full, full.data, (keep) => shape(rows.slice(0, keep), keep), maxBytes);
+  // Pages the catalogue's plain-code check accepts (a projected page: one O(1) look) make a conforming fleet result.
+  const conforming = outcomes.every((o) => 'error' in o || tool.conformsToOutputSchema(o.result));
+  const build = (data: readonly Record<string, unknown>[], cutAt: number | null): FleetResult => {
+    const made = shape(data, cutAt);
+    if (conforming) markFleetResultConforming(made);
+    return made;
+  };
+  const full = build(rows, null);
+  return boundResultSize(full, full.data, (keep) => build(rows.slice(0, keep), keep), maxBytes);
 }
