@@ -37,7 +37,7 @@ describe('PFSENSE_INVENTORY_FILE', () => {
   it('gives the appliances in file order, URLs normalized, the first one as the legacy single appliance', () => {
     const file = inventory([
       fw('hq', 8443, { url: 'HTTPS://FW-HQ.example.net:443/', ca_file: '/etc/pfsense-mcp/hq-ca.pem' }),
-      fw('lab', 9000, { url: 'http://127.0.0.1:9000', allow_http_loopback: true }),
+      fw('lab', 9000, { url: 'http://127.0.0.1:9000', allow_http_loopback: true, response_timeout_ms: 5000 }),
     ]);
     const config = loadConfig({ PFSENSE_INVENTORY_FILE: file }, knownToolNames());
     expect(config.inventoryFile).toBe(file);
@@ -48,8 +48,16 @@ describe('PFSENSE_INVENTORY_FILE', () => {
         apiKeyFile: '/etc/pfsense-mcp/hq.key',
         caFile: '/etc/pfsense-mcp/hq-ca.pem',
         allowHttpLoopback: false,
+        responseTimeoutMs: null,
       },
-      { name: 'lab', url: 'http://127.0.0.1:9000', apiKeyFile: '/etc/pfsense-mcp/lab.key', caFile: null, allowHttpLoopback: true },
+      {
+        name: 'lab',
+        url: 'http://127.0.0.1:9000',
+        apiKeyFile: '/etc/pfsense-mcp/lab.key',
+        caFile: null,
+        allowHttpLoopback: true,
+        responseTimeoutMs: 5000,
+      },
     ]);
     expect(config.url).toBe('https://fw-hq.example.net');
     expect(Object.isFrozen(config.appliances)).toBe(true);
@@ -67,12 +75,13 @@ describe('PFSENSE_INVENTORY_FILE', () => {
       fw('plain', 1005, { url: 'http://10.0.0.1' }),
       fw('extra', 1006, { [secret]: 1, write_key_file: '/x' }),
       'not an object',
+      fw('quick', 1007, { response_timeout_ms: 10 }),
     ]);
     const error = fail({ PFSENSE_INVENTORY_FILE: file });
     expect(error.code).toBe('INVENTORY_INVALID');
     expect(error.variable).toBe('PFSENSE_INVENTORY_FILE');
     const m = error.message;
-    expect(m).toMatch(/^PFSENSE_INVENTORY_FILE has 10 problems: /);
+    expect(m).toMatch(/^PFSENSE_INVENTORY_FILE has 11 problems: /);
     expect(m).toContain('appliance 2: name must be a short token');
     expect(m).toContain('appliance 3 (nokey): api_key_file is required');
     expect(m).toContain('appliance 3 (nokey): url must not contain credentials; use api_key_file');
@@ -83,6 +92,7 @@ describe('PFSENSE_INVENTORY_FILE', () => {
     expect(m).toContain('appliance 7 (plain): url must use https');
     expect(m).toContain('appliance 8 (extra): unknown field (unprintable), write_key_file');
     expect(m).toContain('appliance 9 must be an object');
+    expect(m).toContain('appliance 10 (quick): response_timeout_ms must be a whole number of milliseconds from 500 to 600000');
     expect(m).not.toContain(secret);
     expect(m).not.toContain('example.net');
   });
