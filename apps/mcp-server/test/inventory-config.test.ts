@@ -4,7 +4,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, knownToolNames, loadConfig } from '../src/index.js';
+import { ConfigError, evaluateStaticWriteGates, knownToolNames, loadConfig, usesInventory } from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pfsense-mcp-inventory-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -114,5 +114,38 @@ describe('PFSENSE_INVENTORY_FILE', () => {
     expect(fail({ PFSENSE_INVENTORY_FILE: file, PFSENSE_ALLOW_HTTP_LOOPBACK: 'true' }).variable).toBe('PFSENSE_ALLOW_HTTP_LOOPBACK');
     // Empty counts as unset, as for every variable.
     expect(loadConfig({ PFSENSE_INVENTORY_FILE: file, PFSENSE_URL: '' }, knownToolNames()).appliances).toHaveLength(1);
+  });
+
+  it('keeps writes single-appliance: under write_protected the write gate fails with INVENTORY', () => {
+    const config = loadConfig(
+      { PFSENSE_INVENTORY_FILE: inventory([fw('a', 1)]), PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: '/srv/w' },
+      knownToolNames(),
+    );
+    expect(usesInventory(config)).toBe(true);
+    const gates = evaluateStaticWriteGates(
+      config.profile,
+      config.allowedTools,
+      config.write,
+      undefined,
+      config.toolsets,
+      !usesInventory(config),
+    );
+    expect(gates.granted).toBe(true);
+    expect(gates.failure?.gate).toBe('runtime_enabled');
+    expect(gates.failure?.code).toBe('INVENTORY');
+    // The same configuration without an inventory passes this gate.
+    const single = loadConfig(
+      {
+        PFSENSE_URL: 'https://fw.example.net',
+        PFSENSE_API_KEY_FILE: '/k',
+        PFSENSE_PROFILE: 'write_protected',
+        PFSENSE_WRITE_DIR: '/srv/w',
+      },
+      knownToolNames(),
+    );
+    expect(
+      evaluateStaticWriteGates(single.profile, single.allowedTools, single.write, undefined, single.toolsets, !usesInventory(single))
+        .failure,
+    ).toBeNull();
   });
 });
