@@ -32,6 +32,8 @@ export interface ServerFactory {
   writeArtifacts: (() => ArtifactCounts) | null;
   /** Set by attachWriteTool: until when a clock behind the store's rate windows holds every write back (UTC ms), or null. */
   writeClockBlockedUntil: (() => number | null) | null;
+  /** Set by attachReadTools with an inventory: how many appliances the READ tools reach (pfsense_mcp_info reports it). */
+  applianceCount: number | null;
   /** Registers tools on every instance built so far and on every later one. */
   attach(register: ToolRegistrar): void;
 }
@@ -83,6 +85,7 @@ export function createServerFactory(
     },
     writeArtifacts: null,
     writeClockBlockedUntil: null,
+    applianceCount: null,
     create: () => {
       // Declaring the tools capability installs tools/list and tools/call even with nothing registered, so an
       // empty selection lists [] in both eras.
@@ -107,6 +110,7 @@ export function createServerFactory(
           write: { implemented: factory.write.implemented, granted: factory.write.granted, runtimeEnabled: factory.write.runtimeEnabled },
           writeArtifacts: writeArtifactsNow(factory),
           writeClockBlockedUntil: writeClockBlockedUntilNow(factory),
+          applianceCount: factory.applianceCount,
           toolsets: TOOLSETS.map((set) => ({
             name: set.name,
             description: set.description,
