@@ -49,6 +49,7 @@ describe('PFSENSE_INVENTORY_FILE', () => {
         caFile: '/etc/pfsense-mcp/hq-ca.pem',
         allowHttpLoopback: false,
         responseTimeoutMs: null,
+        write: null,
       },
       {
         name: 'lab',
@@ -57,6 +58,7 @@ describe('PFSENSE_INVENTORY_FILE', () => {
         caFile: null,
         allowHttpLoopback: true,
         responseTimeoutMs: 5000,
+        write: null,
       },
     ]);
     expect(config.url).toBe('https://fw-hq.example.net');
@@ -118,7 +120,7 @@ describe('PFSENSE_INVENTORY_FILE', () => {
 
   it('keeps writes single-appliance: under write_protected the write gate fails with INVENTORY', () => {
     const config = loadConfig(
-      { PFSENSE_INVENTORY_FILE: inventory([fw('a', 1)]), PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: '/srv/w' },
+      { PFSENSE_INVENTORY_FILE: inventory([fw('a', 1, { write_dir: '/srv/w' })]), PFSENSE_PROFILE: 'write_protected' },
       knownToolNames(),
     );
     expect(usesInventory(config)).toBe(true);
@@ -147,5 +149,110 @@ describe('PFSENSE_INVENTORY_FILE', () => {
       evaluateStaticWriteGates(single.profile, single.allowedTools, single.write, undefined, single.toolsets, !usesInventory(single))
         .failure,
     ).toBeNull();
+  });
+
+  it("reads each entry's write fields: write_dir gives the appliance its own write settings, defaults filled in", () => {
+    const file = inventory([
+      fw('a', 1, {
+        write_dir: '/srv/pfsense-mcp/a',
+        write_anchor_dir: '/var/lib/anchor/a',
+        write_exchange_dir: '/srv/exchange/a',
+        write_api_key_file: '/etc/pfsense-mcp/a-write.key',
+        write_capabilities: ['alias_description', 'alias_entries'],
+        write_protected_networks: ['10.0.0.0/8', '2001:db8::1'],
+      }),
+      fw('b', 2, { write_dir: '/srv/pfsense-mcp/b' }),
+      fw('c', 3),
+    ]);
+    const [a, b, c] = loadConfig({ PFSENSE_INVENTORY_FILE: file }, knownToolNames()).appliances ?? [];
+    expect(a?.write).toEqual({
+      dir: '/srv/pfsense-mcp/a',
+      anchorDir: '/var/lib/anchor/a',
+      exchangeDir: '/srv/exchange/a',
+      apiKeyFile: '/etc/pfsense-mcp/a-write.key',
+      capabilities: ['alias_description', 'alias_entries'],
+      entriesBounds: { maxPrefixV4: 8, maxPrefixV6: 32, protectedNetworks: ['10.0.0.0/8', '2001:db8::1'] },
+    });
+    expect(b?.write).toEqual({
+      dir: '/srv/pfsense-mcp/b',
+      anchorDir: null,
+      exchangeDir: null,
+      apiKeyFile: null,
+      capabilities: ['alias_description'],
+      entriesBounds: { maxPrefixV4: 8, maxPrefixV6: 32, protectedNetworks: [] },
+    });
+    expect(c?.write).toBeNull();
+    expect(Object.isFrozen(a?.write)).toBe(true);
+  });
+
+  it('names every write-field problem by appliance and field, never echoing a value', () => {
+    const secret = 'SECRETNET999';
+    const file = inventory([
+      fw('rel', 1, { write_dir: 'relative/dir', write_api_key_file: 'k' }),
+      fw('nodir', 2, { write_anchor_dir: '/a2', write_capabilities: ['alias_entries'] }),
+      fw('caps', 3, { write_dir: '/w3', write_capabilities: ['alias_everything'] }),
+      fw('twice', 4, { write_dir: '/w4', write_capabilities: ['alias_entries', 'alias_entries'] }),
+      fw('nets', 5, { write_dir: '/w5', write_protected_networks: [`${secret}/8`] }),
+      fw('typed', 6, { write_dir: 7, write_capabilities: [] }),
+    ]);
+    const m = fail({ PFSENSE_INVENTORY_FILE: file }).message;
+    expect(m).toContain('appliance 1 (rel): write_dir must be an absolute path');
+    expect(m).toContain('appliance 1 (rel): write_api_key_file must be an absolute path');
+    expect(m).toContain('appliance 2 (nodir): write_anchor_dir, write_capabilities need write_dir');
+    expect(m).toContain(
+      'appliance 3 (caps): write_capabilities must be a non-empty list of write capability names (known: alias_description, alias_entries)',
+    );
+    expect(m).toContain('appliance 4 (twice): write_capabilities names a capability twice');
+    expect(m).toContain('appliance 5 (nets): write_protected_networks must be a list of at most 256 IPv4/IPv6 addresses or CIDRs');
+    expect(m).toContain('appliance 6 (typed): write_dir must be an absolute path (a string)');
+    expect(m).toContain('appliance 6 (typed): write_capabilities must be a non-empty list');
+    expect(m).toContain('has 8 problems');
+    expect(m).not.toContain(secret);
+  });
+
+  it('refuses two entries sharing a write directory, the same or one inside the other; key files may be shared', () => {
+    const key = { write_api_key_file: '/etc/pfsense-mcp/write.key' };
+    const m = fail({
+      PFSENSE_INVENTORY_FILE: inventory([
+        fw('a', 1, { write_dir: '/srv/w/a', write_exchange_dir: '/srv/x', ...key }),
+        fw('b', 2, { write_dir: '/srv/w/a/', ...key }),
+        fw('c', 3, { write_dir: '/srv/w/c', write_anchor_dir: '/srv/x/c' }),
+        fw('d', 4, { write_dir: '/srv/w' }),
+      ]),
+    }).message;
+    expect(m).toContain("appliance 2 (b): write_dir is or shares a directory with appliance 1 (a)'s write_dir");
+    expect(m).toContain("appliance 3 (c): write_anchor_dir is or shares a directory with appliance 1 (a)'s write_exchange_dir");
+    expect(m).toContain("appliance 4 (d): write_dir is or shares a directory with appliance 1 (a)'s write_dir");
+    expect(m).toContain('has 3 problems');
+    // Distinct directories, one shared key file: accepted.
+    const ok = inventory([fw('a', 1, { write_dir: '/srv/w/a', ...key }), fw('b', 2, { write_dir: '/srv/w/ab', ...key })]);
+    expect(loadConfig({ PFSENSE_INVENTORY_FILE: ok }, knownToolNames()).appliances?.map((x) => x.write?.dir)).toEqual([
+      '/srv/w/a',
+      '/srv/w/ab',
+    ]);
+  });
+
+  it('refuses the single-appliance PFSENSE_WRITE_* variables with an inventory, naming the inventory field', () => {
+    const file = inventory([fw('a', 1)]);
+    const cases: [string, string][] = [
+      ['PFSENSE_WRITE_DIR', '"write_dir"'],
+      ['PFSENSE_WRITE_ANCHOR_DIR', '"write_anchor_dir"'],
+      ['PFSENSE_WRITE_EXCHANGE_DIR', '"write_exchange_dir"'],
+      ['PFSENSE_WRITE_API_KEY_FILE', '"write_api_key_file"'],
+      ['PFSENSE_WRITE_CAPABILITIES', '"write_capabilities"'],
+      ['PFSENSE_WRITE_PROTECTED_NETWORKS', '"write_protected_networks"'],
+      ['PFSENSE_WRITE_MAX_PREFIX_V4', 'the default bound applies'],
+      ['PFSENSE_WRITE_MAX_PREFIX_V6', 'the default bound applies'],
+    ];
+    for (const [variable, fix] of cases) {
+      const error = fail({ PFSENSE_INVENTORY_FILE: file, [variable]: '/srv/w' });
+      expect(error.code).toBe('INVENTORY_AND_SINGLE_APPLIANCE');
+      expect(error.variable).toBe(variable);
+      expect(error.message).toContain(`PFSENSE_INVENTORY_FILE and ${variable} are both set`);
+      expect(error.message).toContain(fix);
+      expect(error.message).not.toContain('/srv/w');
+    }
+    // Empty counts as unset.
+    expect(loadConfig({ PFSENSE_INVENTORY_FILE: file, PFSENSE_WRITE_DIR: '' }, knownToolNames()).appliances).toHaveLength(1);
   });
 });
