@@ -8,6 +8,7 @@ import { CoordinatorRefusalError } from '@pfsense-mcp/coordinator';
 import { ConfigError } from '../runtime/config/config-error.js';
 import { KNOWN_TOOL_NAMES } from '../runtime/config/known-tool-names.js';
 import { loadConfig } from '../runtime/config/load-config.js';
+import { INVENTORY_VARIABLE } from '../runtime/config/load-inventory.js';
 import { openWriteRuntime } from '../runtime/write-runtime/open-write-runtime.js';
 import type { WriteRuntime } from '../runtime/write-runtime/open-write-runtime.js';
 import { readApiKey } from '../runtime/config/read-api-key.js';
@@ -23,6 +24,10 @@ import type { AdminArgs } from './parse-admin-args.js';
 type RecoveryKind = 'reconciliation' | 'release';
 
 async function withRuntime<T>(args: AdminArgs, ctx: AdminContext, f: (runtime: WriteRuntime) => Promise<T>): Promise<T> {
+  // With an inventory the appliance is named, never guessed from --dir (select-appliance.ts rewrites the environment).
+  if ((ctx.env[INVENTORY_VARIABLE] ?? '') !== '') {
+    throw AdminError.usage(`--appliance NAME: required with ${INVENTORY_VARIABLE} (the write runtime acts on one appliance)`);
+  }
   const layout = openWriteDirectory(args, ctx);
   let runtime: WriteRuntime;
   try {

@@ -1,0 +1,62 @@
+// `pfsense-mcp admin … --appliance NAME` with PFSENSE_INVENTORY_FILE, through the BUILT program (docs/DESIGN.md §8):
+// the command acts on that appliance's write_dir and write_anchor_dir only, and refuses every ambiguous form.
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ensureBuilt } from './support/built-server.js';
+import { runAdmin } from './support/run-admin.js';
+import type { ProgramRun } from './support/run-program.js';
+
+vi.setConfig({ testTimeout: 240_000 });
+const root = mkdtempSync(join(tmpdir(), 'admin-appliance-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+beforeAll(() => ensureBuilt(), 240_000);
+
+const dirs = { a: join(root, 'a'), b: join(root, 'b'), anchorA: join(root, 'anchors-a') };
+const inventory = join(root, 'inventory.json');
+writeFileSync(
+  inventory,
+  JSON.stringify([
+    { name: 'a', url: 'https://fw-a.example.net', api_key_file: join(root, 'a.key'), write_dir: dirs.a, write_anchor_dir: dirs.anchorA },
+    { name: 'b', url: 'https://fw-b.example.net', api_key_file: join(root, 'b.key'), write_dir: dirs.b },
+    { name: 'c', url: 'https://fw-c.example.net', api_key_file: join(root, 'c.key') },
+  ]),
+);
+chmodSync(inventory, 0o600);
+const env = { PFSENSE_INVENTORY_FILE: inventory };
+
+function refused(r: ProgramRun, code: string, exit: number): string {
+  expect(r.status, r.stderr).toBe(exit);
+  const error = r.json['error'] as { code: string; message: string };
+  expect(error.code).toBe(code);
+  return error.message;
+}
+
+describe('pfsense-mcp admin --appliance NAME', () => {
+  it("acts on the named appliance's own write directory and anchor directory, and no other", () => {
+    const a = runAdmin(['init', '--appliance', 'a', '--json'], env);
+    expect(a.status, a.stderr).toBe(0);
+    expect(a.json).toMatchObject({ ok: true, dir: dirs.a, anchor_dir: dirs.anchorA });
+    expect(existsSync(dirs.b)).toBe(false);
+    expect(readdirSync(dirs.anchorA).length).toBeGreaterThan(0);
+    const b = runAdmin(['init', '--appliance', 'b', '--json'], env);
+    expect(b.status, b.stderr).toBe(0);
+    expect(b.json).toMatchObject({ ok: true, dir: dirs.b, anchor_dir: join(dirs.b, 'anchors') });
+    // Two directories, two server keys: nothing is shared between the appliances.
+    expect(b.json['server_public_key']).not.toBe(a.json['server_public_key']);
+    // status --appliance b is status --dir b with b's settings.
+    const status = runAdmin(['status', '--appliance', 'b', '--json'], env);
+    expect(status.status, status.stderr).toBe(0);
+    expect(status.json['contracts']).toEqual([]);
+  });
+
+  it('refuses an unknown name, an appliance without write_dir, --dir with it, and no inventory', () => {
+    expect(refused(runAdmin(['status', '--appliance', 'zz', '--json'], env), 'USAGE', 2)).toContain('known: a, b, c');
+    expect(refused(runAdmin(['status', '--appliance', 'c', '--json'], env), 'NO_WRITE_DIR', 1)).toContain('no write_dir');
+    refused(runAdmin(['status', '--appliance', 'a', '--dir', dirs.a, '--json'], env), 'USAGE', 2);
+    expect(refused(runAdmin(['status', '--appliance', 'a', '--json']), 'USAGE', 2)).toContain('PFSENSE_INVENTORY_FILE');
+    // The write runtime's commands never guess the appliance from --dir.
+    expect(refused(runAdmin(['rollback', '--dir', dirs.a, 'c-1', '--json'], env), 'USAGE', 2)).toContain('--appliance NAME');
+  });
+});
