@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, evaluateStaticWriteGates, knownToolNames, loadConfig, usesInventory } from '../src/index.js';
+import { writeAppliancesOf } from '../src/runtime/config/write-config-of.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pfsense-mcp-inventory-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -118,7 +119,7 @@ describe('PFSENSE_INVENTORY_FILE', () => {
     expect(loadConfig({ PFSENSE_INVENTORY_FILE: file, PFSENSE_URL: '' }, knownToolNames()).appliances).toHaveLength(1);
   });
 
-  it('keeps writes single-appliance: under write_protected the write gate fails with INVENTORY', () => {
+  it('opens writes per appliance: the whole inventory fails the gate with INVENTORY, one appliance of it passes', () => {
     const config = loadConfig(
       { PFSENSE_INVENTORY_FILE: inventory([fw('a', 1, { write_dir: '/srv/w' })]), PFSENSE_PROFILE: 'write_protected' },
       knownToolNames(),
@@ -135,6 +136,14 @@ describe('PFSENSE_INVENTORY_FILE', () => {
     expect(gates.granted).toBe(true);
     expect(gates.failure?.gate).toBe('runtime_enabled');
     expect(gates.failure?.code).toBe('INVENTORY');
+    // What the server opens: each appliance with write_dir, configured as if it were served alone.
+    const [own] = writeAppliancesOf(config);
+    expect(own?.name).toBe('a');
+    expect(own?.config.write?.dir).toBe('/srv/w');
+    expect(
+      evaluateStaticWriteGates(own!.config.profile, own!.config.allowedTools, own!.config.write, undefined, own!.config.toolsets, true)
+        .failure,
+    ).toBeNull();
     // The same configuration without an inventory passes this gate.
     const single = loadConfig(
       {

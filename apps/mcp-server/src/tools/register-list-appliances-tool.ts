@@ -30,7 +30,15 @@ const ListAppliancesOutputSchema = z.object({
       error: z.string().nullable().describe('The stable error code of the version read when the appliance was not reachable, else null.'),
       writes_enabled: z
         .boolean()
-        .describe('Whether this server writes to the appliance: always false with an inventory (writes are single-appliance).'),
+        .describe(
+          "Whether this server's write tools reach the appliance (its inventory entry has write_dir and its write runtime opened).",
+        ),
+      writes_refused: z
+        .string()
+        .nullable()
+        .describe(
+          'Why writes are off although the appliance has a write directory: the stable code (e.g. its store was refused at open); else null.',
+        ),
     }),
   ),
 });
@@ -44,6 +52,7 @@ export function registerListAppliancesTool(
   server: McpServer,
   appliances: ReadonlyMap<string, RestApiClient>,
   classifyError: (error: unknown) => ToolCallError,
+  writesOf: (name: string) => { readonly enabled: boolean; readonly refused: string | null } | null = () => null,
 ): RegisteredTool {
   const versionTool = findReadTool(VERSION_TOOL);
   return server.registerTool(
@@ -58,6 +67,8 @@ export function registerListAppliancesTool(
     },
     async (_input: Record<string, unknown>, ctx: { readonly mcpReq: { readonly signal: AbortSignal } }): Promise<CallToolResult> => {
       const rows = await mapBounded([...appliances], FLEET_CONCURRENCY, async ([name, client]) => {
+        const writes = writesOf(name);
+        const write = { writes_enabled: writes?.enabled ?? false, writes_refused: writes?.refused ?? null };
         try {
           if (versionTool === undefined) throw new TypeError('no version tool');
           const { data } = await runReadTool(client, versionTool, {}, ctx.mcpReq.signal);
@@ -67,10 +78,10 @@ export function registerListAppliancesTool(
             reachable: true,
             pfrest_version: typeof version === 'string' ? version : null,
             error: null,
-            writes_enabled: false,
+            ...write,
           };
         } catch (error) {
-          return { name, reachable: false, pfrest_version: null, error: classifyError(error).code, writes_enabled: false };
+          return { name, reachable: false, pfrest_version: null, error: classifyError(error).code, ...write };
         }
       });
       const structured = { appliances: rows };

@@ -34,7 +34,10 @@ export function attachReadTools(
       classifyError: classifyToolError,
       ...(appliances === undefined ? {} : { appliances }),
     });
-    if (listAppliances) registerListAppliancesTool(server, appliances, classifyToolError);
+    if (listAppliances) {
+      // Read at call time: the write runtimes are attached after the READ tools.
+      registerListAppliancesTool(server, appliances, classifyToolError, (name) => factory.applianceWrites?.get(name) ?? null);
+    }
   });
   return selection;
 }

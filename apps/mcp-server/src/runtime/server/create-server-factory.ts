@@ -6,6 +6,13 @@ import { SERVER_NAME, SERVER_VERSION, serverTitle } from '../startup/server-iden
 import { TOOLSETS } from '../config/toolsets.js';
 import { TOOL_LIST_CACHE_HINT } from './tool-list-cache-hint.js';
 
+/** Whether one inventory appliance takes writes, and the stable code of why not when its write_dir is set. */
+export interface ApplianceWrites {
+  readonly enabled: boolean;
+  /** The write gate's code (e.g. a store refused at open), or null. */
+  readonly refused: string | null;
+}
+
 /** Registers a group of tools on one McpServer instance. */
 export type ToolRegistrar = (server: McpServer) => void;
 
@@ -34,6 +41,11 @@ export interface ServerFactory {
   writeClockBlockedUntil: (() => number | null) | null;
   /** Set by attachReadTools with an inventory: how many appliances the READ tools reach (pfsense_mcp_info reports it). */
   applianceCount: number | null;
+  /**
+   * Set by attachOpenedWriteTools with an inventory: each write appliance's write state (pfsense_list_appliances
+   * reports it); an appliance absent from it takes no writes (no write_dir).
+   */
+  applianceWrites: ReadonlyMap<string, ApplianceWrites> | null;
   /** Registers tools on every instance built so far and on every later one. */
   attach(register: ToolRegistrar): void;
 }
@@ -86,6 +98,7 @@ export function createServerFactory(
     writeArtifacts: null,
     writeClockBlockedUntil: null,
     applianceCount: null,
+    applianceWrites: null,
     create: () => {
       // Declaring the tools capability installs tools/list and tools/call even with nothing registered, so an
       // empty selection lists [] in both eras.
