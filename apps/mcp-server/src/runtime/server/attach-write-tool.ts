@@ -4,7 +4,8 @@
 // (docs/DESIGN.md §8).
 import { Capability, isRuntimeEnabled } from '@pfsense-mcp/policy';
 import { ALIAS_ENTRIES_TOOL_NAME, WRITE_OPERATIONS_TOOL_NAME, WRITE_TOOL_NAME } from '../../tools/write-tool-name.js';
-import type { ServerFactory } from './create-server-factory.js';
+import type { ApplianceWrites, ServerFactory } from './create-server-factory.js';
+import { OneRuntimePerAppliance, SAME_APPLIANCE } from './one-runtime-per-appliance.js';
 import type { Logger } from '../startup/create-logger.js';
 import { evaluateStaticWriteGates } from '../write-runtime/evaluate-write-gates.js';
 import type { ServerConfig } from '../config/load-config.js';
@@ -132,8 +133,8 @@ export function openedRuntimes(opened: OpenedWriteTools): readonly WriteRuntime[
   return [...opened.byAppliance.values()].flatMap((o) => (o.runtime === null ? [] : [o.runtime]));
 }
 
-/** The targets one write tool reaches: each appliance whose runtime offers it. */
-function targetsOf(opened: OpenedWriteTools, tool: string): WriteTargets {
+/** The targets one write tool reaches: each appliance whose runtime offers it (its changes admitted by `guard`). */
+function targetsOf(opened: OpenedWriteTools, tool: string, guard: OneRuntimePerAppliance | null): WriteTargets {
   const byAppliance = new Map<string, WriteTarget>();
   for (const [name, one] of opened.byAppliance) {
     const runtime = one.runtime;
@@ -141,7 +142,7 @@ function targetsOf(opened: OpenedWriteTools, tool: string): WriteTargets {
     byAppliance.set(
       name,
       Object.freeze({
-        facade: runtime.facade,
+        facade: guard === null ? runtime.facade : guard.guard(name, runtime.facade, () => runtime.readApplianceId()),
         awaitAnswer: runtime.awaitAnswer,
         paths: {
           writeDirectory: runtime.layout.dir,
@@ -157,13 +158,22 @@ function targetsOf(opened: OpenedWriteTools, tool: string): WriteTargets {
 
 /** Registers the write tools an openWriteTools result names on every instance of the factory (either protocol era). */
 export async function attachOpenedWriteTools(factory: ServerFactory, opened: OpenedWriteTools, config: ServerConfig): Promise<void> {
+  let guard: OneRuntimePerAppliance | null = null;
   if (opened.appliances !== null) {
-    factory.applianceWrites = new Map(
+    const writes = new Map<string, ApplianceWrites>(
       [...opened.byAppliance].map(([name, one]) => [
         name,
         Object.freeze({ enabled: one.runtime !== null, refused: one.absent?.code ?? null }),
       ]),
     );
+    factory.applianceWrites = writes;
+    const opens = [...opened.byAppliance].flatMap(([name, one]) => (one.runtime === null ? [] : [{ name, runtime: one.runtime }]));
+    if (opens.length > 1) {
+      const g = new OneRuntimePerAppliance((name) => writes.set(name, Object.freeze({ enabled: false, refused: SAME_APPLIANCE })));
+      // Each write appliance's id is read now, in the background: a call waits only for its own appliance's read.
+      for (const { name, runtime } of opens) g.admit(name, () => runtime.readApplianceId()).catch(() => undefined);
+      guard = g;
+    }
   }
   if (opened.names.length === 0) return;
   const [{ registerWriteTool }, { registerWriteOperationsTool }, { registerAliasEntriesTool }] = await Promise.all([
@@ -174,7 +184,7 @@ export async function attachOpenedWriteTools(factory: ServerFactory, opened: Ope
   // Every instance of the factory (either protocol era) gets the tools; each call reaches the runtime of the
   // appliance it names, and only that one (write-targets.ts).
   if (opened.names.includes(WRITE_TOOL_NAME)) {
-    const targets = targetsOf(opened, WRITE_TOOL_NAME);
+    const targets = targetsOf(opened, WRITE_TOOL_NAME, guard);
     factory.names.add(WRITE_TOOL_NAME);
     factory.writeNames.add(WRITE_TOOL_NAME);
     factory.attach((server) => registerWriteTool(server, targets));
@@ -187,14 +197,14 @@ export async function attachOpenedWriteTools(factory: ServerFactory, opened: Ope
   }
   // The entries tool: the same runtimes, its own capability (opted in with PFSENSE_WRITE_CAPABILITIES or write_capabilities).
   if (opened.names.includes(ALIAS_ENTRIES_TOOL_NAME)) {
-    const targets = targetsOf(opened, ALIAS_ENTRIES_TOOL_NAME);
+    const targets = targetsOf(opened, ALIAS_ENTRIES_TOOL_NAME, guard);
     factory.names.add(ALIAS_ENTRIES_TOOL_NAME);
     factory.writeNames.add(ALIAS_ENTRIES_TOOL_NAME);
     factory.attach((server) => registerAliasEntriesTool(server, targets));
   }
   // The operations view: same three gates (it exists only with a constructed write runtime), read-only.
   if (opened.names.includes(WRITE_OPERATIONS_TOOL_NAME)) {
-    const targets = targetsOf(opened, WRITE_OPERATIONS_TOOL_NAME);
+    const targets = targetsOf(opened, WRITE_OPERATIONS_TOOL_NAME, guard);
     factory.names.add(WRITE_OPERATIONS_TOOL_NAME);
     factory.attach((server) => registerWriteOperationsTool(server, targets));
   }

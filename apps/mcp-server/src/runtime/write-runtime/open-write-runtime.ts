@@ -12,7 +12,13 @@ import {
   readRotationJournal,
 } from '@pfsense-mcp/contract-store';
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
-import { ArtifactDirectory, ArtifactFileError, OperationDriver, createStoreEvidenceVerifiers } from '@pfsense-mcp/coordinator';
+import {
+  ArtifactDirectory,
+  ArtifactFileError,
+  OperationDriver,
+  createStoreEvidenceVerifiers,
+  readApplianceBinding,
+} from '@pfsense-mcp/coordinator';
 import type { WriteFacade } from '@pfsense-mcp/coordinator';
 import { KeyFileError, readEd25519PrivateKeyFile, readMasterKeyFile } from '@pfsense-mcp/crypto';
 import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
@@ -70,6 +76,11 @@ export interface WriteRuntime {
   drain(timeoutMs?: number): Promise<boolean>;
   /** Closes both stores (SQLite checkpoints the WAL on the last close) and the runtime's transports. */
   close(): void;
+  /**
+   * The appliance's own id, read fresh as the binding reads it (readApplianceBinding): what tells two inventory
+   * entries that are one appliance apart. Identifying data: compared, never logged or returned to a caller.
+   */
+  readApplianceId(): Promise<string>;
 }
 
 export interface OpenWriteRuntimeOptions {
@@ -420,6 +431,8 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
     const clockBlockedUntil = (): number | null => store.rateWindows().clockBlockedUntilMs;
     const facade = exchange === null ? driver : withExchange(driver, exchange);
     const waiter = createAnswerWaiter({ inboxDir: layout.inboxDir, exchange, clock });
+    const appliance = { baseUrl: config.url, tlsMode: tlsModeOf(config) };
+    const readApplianceId = async (): Promise<string> => (await readApplianceBinding(readClient, appliance)).appliance_id;
     return trackedRuntime(
       facade,
       recovery,
@@ -428,6 +441,7 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
       expired.length,
       [...closers],
       clockBlockedUntil,
+      readApplianceId,
     );
   } catch (error) {
     closeAll(closers);
@@ -444,6 +458,7 @@ function trackedRuntime(
   expiredAtStart: number,
   closers: (() => void)[],
   clockBlockedUntil: () => number | null,
+  readApplianceId: () => Promise<string>,
 ): WriteRuntime {
   const inFlight = new Set<Promise<unknown>>();
   let closing = false;
@@ -473,6 +488,7 @@ function trackedRuntime(
     reconciledAtStart,
     expiredAtStart,
     clockBlockedUntil,
+    readApplianceId,
     drain: async (timeoutMs = WRITE_DRAIN_TIMEOUT_MS) => {
       closing = true;
       waiter.close();
