@@ -21,8 +21,8 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export interface ServerConfig {
   /**
    * The appliances READ tools reach, in inventory order: PFSENSE_INVENTORY_FILE's, or the single-appliance variables
-   * as one named `default`. `url`, `apiKeyFile`, `caFile` and `allowHttpLoopback` are the first one's (the write
-   * runtime's appliance; with an inventory file no write tool is offered). loadConfig always sets both; a
+   * as one named `default`. `url`, `apiKeyFile`, `caFile` and `allowHttpLoopback` are the first one's (without an
+   * inventory, the write runtime's appliance; with one, each write runtime is built from writeConfigOf). loadConfig always sets both; a
    * configuration built by hand (tests, bench) may leave them out: appliancesOf says what they mean then.
    */
   readonly appliances?: readonly ApplianceConfig[];
