@@ -1,6 +1,6 @@
 // `pfsense-mcp admin … --appliance NAME` with PFSENSE_INVENTORY_FILE, through the BUILT program (docs/DESIGN.md §8):
 // the command acts on that appliance's write_dir and write_anchor_dir only, and refuses every ambiguous form.
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -37,14 +37,22 @@ describe('pfsense-mcp admin --appliance NAME', () => {
   it("acts on the named appliance's own write directory and anchor directory, and no other", () => {
     const a = runAdmin(['init', '--appliance', 'a', '--json'], env);
     expect(a.status, a.stderr).toBe(0);
-    expect(a.json).toMatchObject({ ok: true, dir: dirs.a, anchor_dir: dirs.anchorA });
+    expect(a.json).toMatchObject({ ok: true, dir: dirs.a, anchor_dir: dirs.anchorA, appliance: 'a' });
+    // The inventory entry names the directories: the environment lines need only the profile, the commands the name.
+    expect(a.json['environment']).toEqual({ PFSENSE_PROFILE: 'write_protected' });
+    expect((a.json['paths'] as { inbox: string }).inbox.startsWith(dirs.a)).toBe(true);
     expect(existsSync(dirs.b)).toBe(false);
     expect(readdirSync(dirs.anchorA).length).toBeGreaterThan(0);
-    const b = runAdmin(['init', '--appliance', 'b', '--json'], env);
+    const b = runAdmin(['init', '--appliance', 'b'], env);
     expect(b.status, b.stderr).toBe(0);
-    expect(b.json).toMatchObject({ ok: true, dir: dirs.b, anchor_dir: join(dirs.b, 'anchors') });
+    // The next steps name the appliance, never a PFSENSE_WRITE_* variable the inventory would refuse.
+    expect(b.stdout).toContain(`created write directory ${dirs.b} of appliance b`);
+    expect(b.stdout).toContain('pfsense-mcp admin trust --appliance b --bundle operator.pub');
+    expect(b.stdout).not.toContain('PFSENSE_WRITE_DIR');
+    expect(b.stdout).toContain('  PFSENSE_PROFILE=write_protected');
     // Two directories, two server keys: nothing is shared between the appliances.
-    expect(b.json['server_public_key']).not.toBe(a.json['server_public_key']);
+    expect(existsSync(join(dirs.b, 'anchors'))).toBe(true);
+    expect(readFileSync(join(dirs.b, 'keys', 'server-request.pub'), 'utf8')).not.toContain(String(a.json['server_public_key']));
     // status --appliance b is status --dir b with b's settings.
     const status = runAdmin(['status', '--appliance', 'b', '--json'], env);
     expect(status.status, status.stderr).toBe(0);

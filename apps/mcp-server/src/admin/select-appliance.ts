@@ -38,6 +38,6 @@ export function selectAppliance(args: AdminArgs, ctx: AdminContext, spec: Comman
   values.set('--dir', dir);
   return {
     args: Object.freeze({ values, flags: args.flags, positionals: args.positionals }),
-    ctx: Object.freeze({ env: singleApplianceEnvironment(ctx.env, appliance), now: ctx.now }),
+    ctx: Object.freeze({ env: singleApplianceEnvironment(ctx.env, appliance), now: ctx.now, appliance: name }),
   };
 }
