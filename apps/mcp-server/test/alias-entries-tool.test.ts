@@ -134,4 +134,26 @@ describe('the alias entries tool', () => {
     expect(r4.structuredContent).toMatchObject({ status: 'verified', operation_id: r1.structuredContent?.operation_id });
     expect(patches()).toBe(1);
   });
+
+  it('a lost response: reconciliation_required naming its request; asked again with the same arguments, the same operation and request', async () => {
+    world.sim.control.editRecord(RULES_PATH, 0, { source: 'DMZ_HOSTS', type: 'block', disabled: false });
+    const h = await entriesHarness(['alias_entries']);
+    const args = { alias_name: 'DMZ_HOSTS', add: [{ address: '203.0.113.12' }] };
+    const r1 = await call(h, args);
+    signIntoInbox(h.w, r1.structuredContent?.pending_request as string);
+    const r2 = await call(h, args);
+    signIntoInbox(h.w, r2.structuredContent?.pending_request as string);
+    world.sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'drop-response-after-apply', times: 1 });
+    const lost = await call(h, args);
+    expect(lost.structuredContent).toMatchObject({ status: 'reconciliation_required', operation_id: r1.structuredContent?.operation_id });
+    expect(String(lost.structuredContent?.pending_request)).toMatch(/reconciliation-request\.[^/]+\.json$/);
+    const again = await call(h, args);
+    expect(again.isError).not.toBe(true);
+    expect(again.structuredContent).toMatchObject({
+      status: 'reconciliation_required',
+      operation_id: r1.structuredContent?.operation_id,
+      pending_request: lost.structuredContent?.pending_request,
+    });
+    expect(patches()).toBe(1);
+  });
 });

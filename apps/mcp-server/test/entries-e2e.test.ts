@@ -1,7 +1,7 @@
 // Block and unblock end to end with the BUILT programs: the server spawned by the SDK Client over stdio with
 // PFSENSE_WRITE_CAPABILITIES=alias_entries and an exchange folder, the real signer's `approve` (its entries review
 // on the operator's side), and the simulator over loopback (pf tables, pending subsystems, PATCH counters).
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALIAS_PATH, useBuiltWriteWorld } from './support/built-write-world.js';
@@ -121,6 +121,15 @@ describe('block and unblock through the built server, signer and simulator', { t
     world.sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'drop-response-after-apply', times: 1 });
     const lost = await call(server, lostArgs);
     expect(lost.status).toBe('reconciliation_required');
+    expect(lost.pending_request).toMatch(/reconciliation-request\.[^/]+\.json$/);
+    // Asked again with the same arguments (the answer was lost): the same operation and its reconciliation
+    // request, in the server's outbox for the operator's `sign` — never an input error, never a second PATCH.
+    expect(await call(server, lostArgs)).toMatchObject({
+      status: 'reconciliation_required',
+      operation_id: lost.operation_id,
+      pending_request: lost.pending_request,
+    });
+    expect(existsSync(lost.pending_request as string)).toBe(true);
     expect(patches()).toBe(before + 1);
 
     // The review showed a block rule; the rule turns into a pass rule before the send: stale, nothing sent.
