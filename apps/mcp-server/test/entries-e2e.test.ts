@@ -17,10 +17,9 @@ const PROCESS_TEST_TIMEOUT_MS = 240_000;
 const ENTRIES_TOOL = 'pfsense_change_firewall_alias_entries';
 const RULES_PATH = '/api/v2/firewall/rules';
 
-// Each scenario on its own alias: a second change of one alias within the policy's target cooldown (60 s) is refused.
+// The server's default rate limits: the alias entries have no target cooldown, so block → unblock runs on one alias.
 const world = useBuiltWriteWorld([
   { name: 'BLOCKLIST', type: 'host', descr: 'Blocked hosts', address: ['198.51.100.9'], detail: ['scanner'] },
-  { name: 'UNBLOCK_LIST', type: 'host', descr: 'Blocked hosts B', address: ['198.51.100.20', '192.0.2.50'], detail: ['a', 'b'] },
   { name: 'PENDING_LIST', type: 'host', descr: 'Blocked hosts C', address: ['192.0.2.60'], detail: ['c'] },
   { name: 'LOST_LIST', type: 'host', descr: 'Blocked hosts D', address: ['192.0.2.70'], detail: ['d'] },
   { name: 'FLIP_LIST', type: 'host', descr: 'Blocked hosts E', address: ['192.0.2.80'], detail: ['e'] },
@@ -59,7 +58,6 @@ async function approveBoth(
 describe('block and unblock through the built server, signer and simulator', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('block → verified with the pf table holding the entry; unblock → verified; foreign pending → refused with zero PATCH; a port alias refused', async () => {
     // Rule 0 of the simulator blocks from BLOCKLIST; three more rules use the other aliases.
-    world.sim.control.editRecord(RULES_PATH, 2, { source: 'UNBLOCK_LIST', type: 'block', disabled: false });
     world.sim.control.editRecord(RULES_PATH, 3, { source: 'PENDING_LIST', type: 'reject', disabled: false });
     world.sim.control.editRecord(RULES_PATH, 4, { destination_port: 'WEB_PORTS', type: 'block', disabled: false });
     const host = setUpExchangeHost();
@@ -77,12 +75,14 @@ describe('block and unblock through the built server, signer and simulator', { t
     expect(patches()).toBe(1);
     expect(await table('BLOCKLIST')).toEqual(['198.51.100.9', '203.0.113.7']);
 
-    const unblock = { alias_name: 'UNBLOCK_LIST', remove: ['198.51.100.20'] };
+    // Unblock on the same alias at once (no target cooldown for the entries): another operation, verified.
+    const unblock = { alias_name: 'BLOCKLIST', remove: ['203.0.113.7'] };
     const second = await approveBoth(host, server, unblock);
-    expect(second.reviews).toContain('- 198.51.100.20');
+    expect(second.reviews).toContain('- 203.0.113.7');
+    expect(second.requested.operation_id).not.toBe(requested.operation_id);
     expect(await call(server, unblock)).toMatchObject({ status: 'verified', operation_id: second.requested.operation_id });
     expect(patches()).toBe(2);
-    expect(await table('UNBLOCK_LIST')).toEqual(['192.0.2.50']);
+    expect(await table('BLOCKLIST')).toEqual(['198.51.100.9']);
 
     // Something else pending on pfSense: applying would activate it too — refused, nothing sent, nothing consumed.
     const pending = { alias_name: 'PENDING_LIST', add: [{ address: '203.0.113.8' }] };

@@ -11,7 +11,7 @@ import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { ArtifactDirectory } from './artifact-directory.js';
 import type { CapabilityRegistry } from './capability-registry.js';
 import type { WriteCapability } from './capability-registry.js';
-import { changeResult } from './change-result.js';
+import { changeResult, refusedUntil } from './change-result.js';
 import type { ChangeResult } from './change-result.js';
 import { checkChangeInput } from './check-change-input.js';
 import { CoordinatorInputError } from './coordinator-input-error.js';
@@ -237,7 +237,8 @@ export class OperationDriver implements WriteFacade {
           if (committed !== null) return changeResult(statusOfContract(committed), operationId, committed.contract_id);
         }
       }
-      // The uniform refusal: the gate (if any) was audited where it failed.
+      // The uniform refusal: the gate (if any) was audited where it failed; a cooldown says when it ends.
+      if (e instanceof CoordinatorRefusalError && e.retryAtMs !== null) return refusedUntil(e.retryAtMs);
       return changeResult(OperationStatus.REFUSED, operationId);
     }
   }
