@@ -61,6 +61,21 @@ describe('the alias entries tool', () => {
     // One wait_seconds for every write tool (wait-for-answer.ts): the same schema as the description tool's.
     const description = (await byDefault.client.listTools()).tools.find((t) => t.name === WRITE_TOOL);
     expect(tool?.inputSchema.properties?.wait_seconds).toEqual(description?.inputSchema.properties?.wait_seconds);
+
+    // pfsense_mcp_info reports each capability's gates, as --check-config prints them.
+    const info = async (h: WriteHarness) =>
+      ((await h.client.callTool({ name: 'pfsense_mcp_info', arguments: {} })).structuredContent as Record<string, unknown>)[
+        'write_capabilities'
+      ];
+    const gates = { implemented: true, granted: true, allow_listed: true };
+    expect(await info(onlyEntries)).toEqual([
+      { name: 'alias_description', capability: 'ALIAS_WRITE', tool: WRITE_TOOL, enabled: false, ...gates, runtime_enabled: false },
+      { name: 'alias_entries', capability: 'ALIAS_ENTRIES_WRITE', tool: ENTRIES_TOOL, enabled: true, ...gates, runtime_enabled: true },
+    ]);
+    expect(await info(byDefault)).toMatchObject([
+      { name: 'alias_description', enabled: true, runtime_enabled: true },
+      { name: 'alias_entries', enabled: false, runtime_enabled: false },
+    ]);
   });
 
   it('wait_seconds: one call picks up the authorization, waits for the confirmation and goes on to verified (the wait is not part of the operation)', async () => {

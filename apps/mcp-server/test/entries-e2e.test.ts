@@ -5,6 +5,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALIAS_PATH, useBuiltWriteWorld } from './support/built-write-world.js';
+import { runBuilt } from './support/built-server.js';
 import type { ConnectedServer } from './support/built-server.js';
 import { approveOnOperator, setUpExchangeHost } from './support/exchange-host.js';
 import type { ExchangeHost } from './support/exchange-host.js';
@@ -108,6 +109,17 @@ describe('block and unblock through the built server, signer and simulator', { t
     world.sim.control.editRecord(RULES_PATH, 7, { source: 'BAD_NETS', type: 'block', disabled: false });
     const host = setUpExchangeHost();
     world.defer(() => host.cleanup());
+    // --check-config prints each capability's gates and checks the entries' own reads with the READ key.
+    const check = await runBuilt({ ...world.applianceEnv(), ...host.environment, PFSENSE_WRITE_CAPABILITIES: 'alias_entries' }, [
+      '--check-config',
+    ]);
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain(
+      'alias_description (ALIAS_WRITE): not named; alias_entries (ALIAS_ENTRIES_WRITE): implemented yes, granted yes, allow-listed yes, tool offered',
+    );
+    for (const path of ['/api/v2/firewall/rules', '/api/v2/firewall/apply', '/api/v2/diagnostics/tables'])
+      expect(check.stdout).toContain(`entries read    ok (GET ${path})`);
+
     const server = await world.connect({
       ...world.applianceEnv(),
       ...host.environment,

@@ -9,6 +9,8 @@ import type { Logger } from '../startup/create-logger.js';
 import { evaluateStaticWriteGates } from '../write-runtime/evaluate-write-gates.js';
 import type { ServerConfig } from '../config/load-config.js';
 import type { OpenWriteRuntimeOptions, WriteRuntime } from '../write-runtime/open-write-runtime.js';
+import { writeCapabilityGatesOf } from '../write-runtime/write-capability-gates.js';
+import type { WriteCapabilityGates } from '../write-runtime/write-capability-gates.js';
 import { WriteGateError } from '../write-runtime/write-gate-error.js';
 
 export interface WriteAttachment {
@@ -23,6 +25,8 @@ export interface OpenedWriteTool extends WriteAttachment {
   /** The write tools that will be registered, in registration order (empty when the runtime is absent). */
   readonly names: readonly string[];
   readonly allowListed: boolean;
+  /** Each write capability's static gates (pfsense_mcp_info reports them, with whether its tool is registered). */
+  readonly capabilities: readonly WriteCapabilityGates[];
 }
 
 export type WriteToolOptions = Partial<Pick<OpenWriteRuntimeOptions, 'clock' | 'transportLimits'>> & {
@@ -44,6 +48,7 @@ export async function openWriteTool(
 ): Promise<OpenedWriteTool> {
   const { allowListed, ...runtimeOptions } = options;
   const gates = evaluateStaticWriteGates(config.profile, config.allowedTools, config.write, allowListed, config.toolsets);
+  const capabilities = writeCapabilityGatesOf(config.profile, config.write, gates);
   const absent = (failure: WriteGateError | null): OpenedWriteTool => {
     if (failure !== null && gates.requested)
       logger.log('warn', 'write_tool_absent', { gate: failure.gate, code: failure.code, rule: failure.rule });
@@ -52,6 +57,7 @@ export async function openWriteTool(
       absent: failure !== null && gates.requested ? failure : null,
       names: [],
       allowListed: gates.allowListed,
+      capabilities,
     });
   };
   if (gates.failure !== null) return absent(gates.failure);
@@ -72,7 +78,7 @@ export async function openWriteTool(
   ];
   logger.log('info', 'write_runtime_ready', { reconciled: runtime.reconciledAtStart, expired: runtime.expiredAtStart });
   warnOnLeftovers(runtime, logger);
-  return Object.freeze({ runtime, absent: null, names: Object.freeze(names), allowListed: gates.allowListed });
+  return Object.freeze({ runtime, absent: null, names: Object.freeze(names), allowListed: gates.allowListed, capabilities });
 }
 
 /** Registers the write tools an openWriteTool result names on every instance of the factory (either protocol era). */
@@ -81,6 +87,7 @@ export async function attachOpenedWriteTool(
   opened: OpenedWriteTool,
   config: ServerConfig,
 ): Promise<WriteAttachment> {
+  factory.writeCapabilities = opened.capabilities;
   const runtime = opened.runtime;
   if (runtime === null) return Object.freeze({ runtime: null, absent: opened.absent });
   const paths = {
