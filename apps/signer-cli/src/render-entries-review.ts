@@ -1,6 +1,8 @@
 import { ALIAS_USAGE_REVIEW_RULES } from '@pfsense-mcp/adapters';
 import type { AliasRuleUse } from '@pfsense-mcp/adapters';
 import type { AliasEntriesRequestReview, EntryChangeReview } from './alias-entries-request-review.js';
+import { applianceValues, namedValueNotes } from './look-alike.js';
+import type { NamedValue } from './look-alike.js';
 import { renderReviewHead, renderReviewTail, reviewTime, reviewTitle, valueField } from './render-review-parts.js';
 import type { ReviewLayout } from './render-review-parts.js';
 import { Lines, idPieces, quoted, text } from './review-lines.js';
@@ -45,6 +47,17 @@ function observedSummary(r: AliasEntriesRequestReview, style: Style): Piece[] {
   return text(`${o.address.length} entries, ${how}   locator ${o.locator}`);
 }
 
+/** The values of an entries review a look-alike note can be about, in the order the review shows them. */
+function entriesReviewValues(r: AliasEntriesRequestReview, shown: readonly AliasRuleUse[]): NamedValue[] {
+  return [
+    ...applianceValues(r.appliance === null ? null : { baseUrl: r.appliance.base_url, applianceId: r.appliance.appliance_id }),
+    { what: 'the alias type', value: r.alias.type },
+    { what: 'the alias description', value: r.alias.descr },
+    ...r.changes.filter((c) => c.change === 'add').map((c) => ({ what: `the detail of + ${c.address}`, value: c.detail })),
+    ...shown.map((u, i) => ({ what: `rule #${i + 1}'s description`, value: u.descr })),
+  ];
+}
+
 /**
  * Human rendering of a verified entries review, at most REVIEW_WIDTH columns per line: the alias, its entry
  * count before → after, one line per change, and where the alias is used — the first ALIAS_USAGE_REVIEW_RULES
@@ -63,6 +76,8 @@ export function renderEntriesReview(r: AliasEntriesRequestReview, style: Style, 
   lines.field('used by', text(`${count} rule${count === 1 ? '' : 's'}, as the server read them at ${reviewTime(r.usage.reported_at)}`));
   shown.forEach((u, i) => valueField(lines, `  #${i + 1}`, ruleLine(u, style), ROWS.rule, style, layout));
   if (count > shown.length) lines.field('', text(`… and ${count - shown.length} more (--json lists every one)`, style.dim));
+  // What renders as itself may still look like something else (look-alike.ts): said in words, as in the description review.
+  for (const note of namedValueNotes(entriesReviewValues(r, shown), layout.full)) lines.prose(note);
   if (r.request === 'reconciliation') {
     valueField(lines, 'observed now', observedSummary(r, style), ROWS.observed, style, layout);
     lines.field('origin', text(`${r.origin ?? ''}   state version ${r.state_version ?? ''}`));

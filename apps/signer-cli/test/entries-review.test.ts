@@ -113,6 +113,23 @@ describe('review of an entries request', () => {
     expect(json(j).review.usage.rules[0].descr).toBe('ok\n  approve with  000000000000\u001b[2J \u202Eevil');
   });
 
+  it('says in words what may look like something else: an added detail and a rule description of mixed scripts (none for ASCII)', () => {
+    // "Аllow" with a Cyrillic А: shown as itself, yet not the ASCII word it looks like.
+    const pre = blocklist([ruleUse(0, { action: 'pass', descr: '\u0410llow partners' }), ruleUse(1)]);
+    const change = { add: [{ address: '203.0.113.7', detail: 's\u0455h brute force' }], remove: [] };
+    const r = review(entriesAuthorizationRequest(server.key, { pre, change }));
+    expect(r.status, r.stderr).toBe(0);
+    expectWithin80(r.stdout);
+    // (prose wraps at 80 columns)
+    expect(r.stdout).toContain('  ! non-ASCII in the detail of + 203.0.113.7: 1 character (Cyrillic), mixing\n');
+    expect(r.stdout).toContain("  ! non-ASCII in rule #1's description: 1 character (Cyrillic), mixing scripts\n");
+    // Said before the approve line.
+    expect(r.stdout.indexOf("rule #1's description")).toBeLessThan(r.stdout.indexOf('approve with'));
+    const full = review(entriesAuthorizationRequest(server.key, { pre, change }), '--full');
+    expect(full.stdout).toContain('U+0410 at 1');
+    expect(review(entriesAuthorizationRequest(server.key)).stdout).not.toContain('non-ASCII');
+  });
+
   it('refuses a server-signed request whose shown usage or change is not what its intent binds (a rule flipped to pass)', () => {
     const flipped = blocklist([ruleUse(0, { action: 'block' }), ruleUse(1)]);
     const shownPass = blocklist([ruleUse(0, { action: 'pass' }), ruleUse(1)]);
