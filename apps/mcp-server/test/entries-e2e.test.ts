@@ -9,6 +9,7 @@ import { runBuilt } from './support/built-server.js';
 import type { ConnectedServer } from './support/built-server.js';
 import { approveOnOperator, setUpExchangeHost } from './support/exchange-host.js';
 import type { ExchangeHost } from './support/exchange-host.js';
+import { runAdminAsync } from './support/run-admin.js';
 import { simRequest } from './support/sim-request.js';
 import { callWrite } from './support/write-result.js';
 import type { WriteResult } from './support/write-result.js';
@@ -57,7 +58,7 @@ async function approveBoth(
 }
 
 describe('block and unblock through the built server, signer and simulator', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
-  it('block → verified with the pf table holding the entry; unblock → verified; foreign pending → refused with zero PATCH; a port alias refused', async () => {
+  it('block → verified with the pf table holding the entry; signed rollback → table as before; block again, unblock on the same alias → verified; foreign pending → refused with zero PATCH; a port alias refused', async () => {
     // Rule 0 of the simulator blocks from BLOCKLIST; three more rules use the other aliases.
     world.sim.control.editRecord(RULES_PATH, 3, { source: 'PENDING_LIST', type: 'reject', disabled: false });
     world.sim.control.editRecord(RULES_PATH, 4, { destination_port: 'WEB_PORTS', type: 'block', disabled: false });
@@ -76,13 +77,37 @@ describe('block and unblock through the built server, signer and simulator', { t
     expect(patches()).toBe(1);
     expect(await table('BLOCKLIST')).toEqual(['198.51.100.9', '203.0.113.7']);
 
-    // Unblock on the same alias at once (no target cooldown for the entries): another operation, verified.
+    // Undoing the block is a firewall change too: `admin rollback` writes the rollback request (outbox and exchange
+    // folder) and exits 4; the operator approves it with the confirmation key; the same command then rolls back.
+    const adminEnv = { ...world.applianceEnv(), ...host.environment, PFSENSE_WRITE_CAPABILITIES: 'alias_entries' };
+    const rollback = () => runAdminAsync(['rollback', '--dir', host.dir, blocked.contract_id as string, '--json'], adminEnv);
+    const asked = await rollback();
+    expect(asked.status, asked.stderr).toBe(4);
+    expect(asked.json).toMatchObject({ ok: false, state: 'VERIFIED', error: { code: 'ROLLBACK_AUTHORIZATION_REQUIRED' } });
+    expect(String(asked.json['exchange_request'])).toMatch(/\/requests\/roll-[0-9a-f]{8}\.json$/);
+    expect(patches()).toBe(1);
+    const signed = await approveOnOperator(host);
+    expect(signed.status, signed.stderr).toBe(0);
+    expect(signed.stdout).toContain('ROLLBACK request');
+    expect(signed.stdout).toContain('- 203.0.113.7');
+    const rolledBack = await rollback();
+    expect(rolledBack.status, rolledBack.stderr).toBe(0);
+    expect(rolledBack.json).toMatchObject({ ok: true, state: 'ROLLED_BACK' });
+    expect(patches()).toBe(2);
+    expect(await table('BLOCKLIST')).toEqual(['198.51.100.9']);
+
+    // Block again (a new attempt of the rolled-back operation), then unblock on the same alias at once: the alias
+    // entries have no target cooldown.
+    const again = await approveBoth(host, server, block);
+    expect(again.requested.operation_id).toBe(requested.operation_id);
+    expect(await call(server, block)).toMatchObject({ status: 'verified', operation_id: requested.operation_id });
+    expect(patches()).toBe(3);
     const unblock = { alias_name: 'BLOCKLIST', remove: ['203.0.113.7'] };
     const second = await approveBoth(host, server, unblock);
     expect(second.reviews).toContain('- 203.0.113.7');
     expect(second.requested.operation_id).not.toBe(requested.operation_id);
     expect(await call(server, unblock)).toMatchObject({ status: 'verified', operation_id: second.requested.operation_id });
-    expect(patches()).toBe(2);
+    expect(patches()).toBe(4);
     expect(await table('BLOCKLIST')).toEqual(['198.51.100.9']);
 
     // Something else pending on pfSense: applying would activate it too — refused, nothing sent, nothing consumed.
@@ -90,17 +115,17 @@ describe('block and unblock through the built server, signer and simulator', { t
     await approveBoth(host, server, pending);
     world.sim.control.markPending('filter');
     expect(await call(server, pending)).toMatchObject({ status: 'refused', operation_id: null });
-    expect(patches()).toBe(2);
+    expect(patches()).toBe(4);
     await simRequest(world.sim.url, world.sim.apiKey, 'POST', '/api/v2/firewall/apply', {});
     expect(await call(server, pending)).toMatchObject({ status: 'verified' });
-    expect(patches()).toBe(3);
+    expect(patches()).toBe(5);
     expect(await table('PENDING_LIST')).toEqual(['192.0.2.60', '203.0.113.8']);
 
     // A port alias: refused before any request is written.
     const requestsBefore = readdirSync(join(host.exchange, 'requests')).length;
     expect(await call(server, { alias_name: 'WEB_PORTS', add: [{ address: '203.0.113.9' }] })).toMatchObject({ status: 'refused' });
     expect(readdirSync(join(host.exchange, 'requests'))).toHaveLength(requestsBefore);
-    expect(patches()).toBe(3);
+    expect(patches()).toBe(5);
   });
 
   it('lost response → reconciliation_required, one PATCH; a rule flipped to pass after the review → refused, nothing sent; a protected entry and a /4 refused', async () => {

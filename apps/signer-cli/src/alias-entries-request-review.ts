@@ -127,12 +127,21 @@ function checkContractFacts(q: RequestApplianceFacts, pre: AliasEntriesState, sh
   };
 }
 
-function changesOf(pre: AliasEntriesState, intent: AliasEntriesIntent): readonly EntryChangeReview[] {
+function changesOf(pre: AliasEntriesState, intent: Pick<AliasEntriesIntent, 'add' | 'remove'>): readonly EntryChangeReview[] {
   const detailOf = new Map(pre.address.map((a, i) => [entryKeyOf(a), pre.detail[i] ?? ''] as const));
   return Object.freeze([
     ...intent.add.map((a) => Object.freeze({ change: 'add' as const, address: a.address, detail: a.detail })),
     ...intent.remove.map((r) => Object.freeze({ change: 'remove' as const, address: r, detail: detailOf.get(entryKeyOf(r)) ?? '' })),
   ]);
+}
+
+/** The change that undoes `intent` on the alias it left: its added entries removed, its removed ones back with their details. */
+function inverseOf(pre: AliasEntriesState, intent: AliasEntriesIntent): Pick<AliasEntriesIntent, 'add' | 'remove'> {
+  const detailOf = new Map(pre.address.map((a, i) => [entryKeyOf(a), pre.detail[i] ?? ''] as const));
+  return Object.freeze({
+    add: Object.freeze(intent.remove.map((r) => Object.freeze({ address: r, detail: detailOf.get(entryKeyOf(r)) ?? '' }))),
+    remove: Object.freeze(intent.add.map((a) => a.address)),
+  });
 }
 
 /**
@@ -193,15 +202,26 @@ export function reviewAliasEntriesRequest(request: PendingRequest, review: Alias
     case ArtifactKind.RELEASE_REQUEST:
       digests = checkContractFacts(request.payload, pre, shown);
       break;
+    case ArtifactKind.ROLLBACK_REQUEST: {
+      digests = checkContractFacts(request.payload, pre, shown);
+      const fp = aliasEntriesFingerprint({ ...pre, ...expectedEntriesOf(pre, shown) });
+      if (fp !== request.payload.verified_target_fingerprint) inconsistent('verified fingerprint does not match the alias with the change');
+      digests.verified_fingerprint = fp;
+      break;
+    }
   }
-  const after = expectedEntriesOf(pre, shown);
+  // A rollback is shown as the change it makes: from the alias as verified back to the alias before.
+  const rollback = request.kind === ArtifactKind.ROLLBACK_REQUEST;
+  const from: AliasEntriesState = rollback ? Object.freeze({ ...pre, ...expectedEntriesOf(pre, shown) }) : pre;
+  const change = rollback ? inverseOf(pre, shown) : shown;
+  const after = expectedEntriesOf(from, change);
   return Object.freeze({
     ...commonReviewOf(request),
     capability: 'alias_entries' as const,
-    alias: Object.freeze({ name: pre.name, type: pre.type, descr: pre.descr, address: pre.address, detail: pre.detail }),
-    entries_before: pre.address.length,
+    alias: Object.freeze({ name: from.name, type: from.type, descr: from.descr, address: from.address, detail: from.detail }),
+    entries_before: from.address.length,
     entries_after: after.address.length,
-    changes: changesOf(pre, shown),
+    changes: changesOf(from, change),
     usage: Object.freeze({ reported_at: request.payload.issued_at, count: pre.usage.length, rules: pre.usage }),
     request: TYPE_OF_KIND[request.kind],
     ...NOT_SHOWN,

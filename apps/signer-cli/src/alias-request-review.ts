@@ -197,5 +197,8 @@ export function reviewAliasDescriptionRequest(request: PendingRequest, review: A
     }
     case ArtifactKind.RELEASE_REQUEST:
       return reviewOf(request, described, {}, checkContractFacts(request.payload, pre, newDescription));
+    case ArtifactKind.ROLLBACK_REQUEST:
+      // The description's rollback restores a text and is never signed (docs/DESIGN.md §5).
+      return inconsistent('a description change is rolled back without a signed request');
   }
 }

@@ -28,7 +28,11 @@ import { SignerError } from './signer-error.js';
 const MAX_REQUESTS = 1000;
 
 /** The kinds `approve` answers; reconciliation and release keep `sign` with its explicit --outcome. */
-const APPROVABLE: ReadonlySet<string> = new Set([ArtifactKind.AUTHORIZATION_REQUEST, ArtifactKind.CONFIRMATION_REQUEST]);
+const APPROVABLE: ReadonlySet<string> = new Set([
+  ArtifactKind.AUTHORIZATION_REQUEST,
+  ArtifactKind.CONFIRMATION_REQUEST,
+  ArtifactKind.ROLLBACK_REQUEST,
+]);
 
 interface Candidate {
   readonly file: string;

@@ -31,6 +31,8 @@ export function reviewTitle(request: RequestType, change: string): string {
       return 'RECONCILIATION request — declare what actually happened on the appliance';
     case 'release':
       return 'RESERVATION RELEASE request — release the alias held by a failed rollback';
+    case 'rollback':
+      return `ROLLBACK request — undo this verified change of ${change}`;
   }
 }
 

@@ -4,7 +4,7 @@ import { ExitCode } from './exit-code.js';
 import { roleForRequest } from './role-key-file.js';
 import { SignerError } from './signer-error.js';
 
-export type RequestType = 'authorization' | 'confirmation' | 'reconciliation' | 'release';
+export type RequestType = 'authorization' | 'confirmation' | 'reconciliation' | 'release' | 'rollback';
 
 /**
  * What every review of a pending request shows, whichever capability's change it carries: the request, its
@@ -38,6 +38,7 @@ export const TYPE_OF_KIND = Object.freeze({
   [ArtifactKind.CONFIRMATION_REQUEST]: 'confirmation',
   [ArtifactKind.RECONCILIATION_REQUEST]: 'reconciliation',
   [ArtifactKind.RELEASE_REQUEST]: 'release',
+  [ArtifactKind.ROLLBACK_REQUEST]: 'rollback',
 } as const);
 
 /** A request that does not match its own facts is refused (exit 4), never shown as genuine. */
@@ -82,7 +83,8 @@ export function shownFieldsOf(request: PendingRequest): Partial<Pick<RequestRevi
       const q = request.payload;
       return { contract_id: q.contract_id, state_version: q.state_version, origin: q.origin, appliance: q.appliance };
     }
-    case ArtifactKind.RELEASE_REQUEST: {
+    case ArtifactKind.RELEASE_REQUEST:
+    case ArtifactKind.ROLLBACK_REQUEST: {
       const q = request.payload;
       return { contract_id: q.contract_id, state_version: q.state_version, appliance: q.appliance };
     }

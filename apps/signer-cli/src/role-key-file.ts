@@ -9,7 +9,7 @@ import { renderSafe } from './render-safe.js';
 import { SignerError } from './signer-error.js';
 
 /** Every request the signer answers, as its review names it. */
-export type AnsweredRequest = 'authorization' | 'confirmation' | 'reconciliation' | 'release' | 'lab-gate';
+export type AnsweredRequest = 'authorization' | 'confirmation' | 'reconciliation' | 'release' | 'rollback' | 'lab-gate';
 
 /** The artifact each request is answered with; its role (ARTIFACT_RULES, the one owner) is the key's role. */
 const ANSWER_KIND = Object.freeze({
@@ -17,6 +17,7 @@ const ANSWER_KIND = Object.freeze({
   confirmation: ArtifactKind.CONFIRMATION,
   reconciliation: ArtifactKind.RECONCILIATION,
   release: ArtifactKind.RELEASE,
+  rollback: ArtifactKind.ROLLBACK_AUTHORIZATION,
   'lab-gate': ArtifactKind.LAB_GATE_RECEIPT,
 } as const);
 

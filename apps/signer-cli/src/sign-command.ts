@@ -8,6 +8,7 @@ import {
   createPlanAuthorizationFromRequest,
   createReconciliationEvidence,
   createReservationRelease,
+  createRollbackAuthorization,
   encodeArtifact,
 } from '@pfsense-mcp/authorization';
 import type { LabGateRequest, PendingRequest, SignedArtifact, SigningKey } from '@pfsense-mcp/authorization';
@@ -59,12 +60,14 @@ export function signFor(
       return createReconciliationEvidence(request, key, { issuedAt, outcome: outcome ?? 'NOT_APPLIED' });
     case ArtifactKind.RELEASE_REQUEST:
       return createReservationRelease(request, key, { issuedAt });
+    case ArtifactKind.ROLLBACK_REQUEST:
+      return createRollbackAuthorization(request, key, { issuedAt });
   }
 }
 
 function idOf(a: SignedArtifact): string {
   const p = a.payload as unknown as Record<string, unknown>;
-  const id = p.authorization_id ?? p.confirmation_id ?? p.resolution_id ?? p.release_id ?? p.gate_id;
+  const id = p.authorization_id ?? p.confirmation_id ?? p.resolution_id ?? p.release_id ?? p.rollback_authorization_id ?? p.gate_id;
   return typeof id === 'string' ? id : 'artifact';
 }
 

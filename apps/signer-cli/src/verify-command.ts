@@ -83,6 +83,17 @@ function checkAnswers(signed: SignedArtifact, request: PendingRequest): void {
   } else if (signed.kind === ArtifactKind.RELEASE && request.kind === ArtifactKind.RELEASE_REQUEST) {
     const r = request.payload;
     checkReleaseBinding(signed, { contractId: r.contract_id, operationId: r.operation_id, stateVersion: r.state_version });
+  } else if (signed.kind === ArtifactKind.ROLLBACK_AUTHORIZATION && request.kind === ArtifactKind.ROLLBACK_REQUEST) {
+    const p = signed.payload;
+    const r = request.payload;
+    if (
+      p.contract_id !== r.contract_id ||
+      p.operation_id !== r.operation_id ||
+      p.state_version !== r.state_version ||
+      p.verified_target_fingerprint !== r.verified_target_fingerprint ||
+      p.request_digest !== artifactDigestOf(request)
+    )
+      mismatch();
   } else {
     mismatch();
   }

@@ -15,6 +15,7 @@ import {
   createPendingConfirmationRequest,
   createPendingReconciliationRequest,
   createPendingReleaseRequest,
+  createPendingRollbackRequest,
   createPreparedExecutionIntentV1,
 } from '@pfsense-mcp/authorization';
 import type { SigningKey } from '@pfsense-mcp/authorization';
@@ -159,6 +160,30 @@ export function entriesReleaseRequest(server: SigningKey) {
       contractId: 'contract-entries-1',
       operationId: 'op-entries-1',
       stateVersion: 7,
+      review: { pre_state: pre, ...BLOCK_AND_UNBLOCK },
+      ...contractFacts(pre),
+      issuedAt: now,
+      expiresAt: now + HOUR,
+    },
+    server,
+  );
+}
+
+/** The alias as BLOCK_AND_UNBLOCK left it (verified): 198.51.100.9 removed, 203.0.113.7 added. */
+export function blocklistAfter(): AliasEntriesState {
+  return { ...blocklist(), address: ['192.0.2.1', '203.0.113.7'], detail: ['old abuse', 'ssh brute force'] };
+}
+
+/** The rollback request of the verified BLOCK_AND_UNBLOCK; `verified` is the sealed fingerprint it carries. */
+export function entriesRollbackRequest(server: SigningKey, verified = aliasEntriesFingerprint(blocklistAfter())) {
+  const pre = blocklist();
+  const now = Date.now();
+  return createPendingRollbackRequest(
+    {
+      contractId: 'contract-entries-1',
+      operationId: 'op-entries-1',
+      stateVersion: 5,
+      verifiedTargetFingerprint: verified,
       review: { pre_state: pre, ...BLOCK_AND_UNBLOCK },
       ...contractFacts(pre),
       issuedAt: now,

@@ -13,6 +13,7 @@ import {
   entriesConfirmationRequest,
   entriesReconciliationRequest,
   entriesReleaseRequest,
+  entriesRollbackRequest,
   ruleUse,
 } from './entries-requests.js';
 import { cleanup, codeFor, ensureBuilt, filesIn, json, keygen, signer, tempDir, writeArtifact } from './harness.js';
@@ -21,6 +22,7 @@ let keys: string;
 let inbox: string;
 let server: ReturnType<typeof keygen>;
 let plan: ReturnType<typeof keygen>;
+let confirmation: ReturnType<typeof keygen>;
 
 beforeAll(() => {
   ensureBuilt();
@@ -28,6 +30,7 @@ beforeAll(() => {
   inbox = tempDir();
   server = keygen(keys, 'server-request');
   plan = keygen(keys, 'plan-authorization');
+  confirmation = keygen(keys, 'confirmation');
 });
 
 afterAll(() => {
@@ -216,6 +219,75 @@ describe('sign and approve an entries request', () => {
     expect(a.stdout).toContain('- 198.51.100.9');
     expect(a.stdout).toContain('#1          pass   lan,opt1  in  "Allow partners"');
     expect(filesIn(join(dir, 'answers'))).toEqual(['auth-00000009.signed.json']);
+    cleanup(dir);
+  });
+});
+
+describe('the signed rollback of a verified entries change', () => {
+  it('review shows the undo as a change (the block removed, the unblocked entry back) and sign answers it with the confirmation key', () => {
+    const req = entriesRollbackRequest(server.key);
+    const r = review(req);
+    expect(r.status, r.stderr).toBe(0);
+    expectWithin80(r.stdout);
+    expect(r.stdout).toContain('ROLLBACK request');
+    expect(r.stdout).toContain('- 203.0.113.7');
+    expect(r.stdout).toContain('+ 198.51.100.9  "scanner"');
+    expect(r.stdout).toContain('2 → 2');
+    const j = json(review(req, '--json')).review;
+    expect(j).toMatchObject({ request: 'rollback', key_role: 'confirmation', contract_id: 'contract-entries-1', state_version: 5 });
+    expect(j.alias.address).toEqual(['192.0.2.1', '203.0.113.7']);
+
+    // The plan-authorization key is not the role that answers it.
+    const out = tempDir();
+    const file = writeArtifact(inbox, req);
+    const wrong = signer([
+      'sign',
+      file,
+      '--key',
+      plan.keyFile,
+      '--server-key',
+      server.pubFile,
+      '--out',
+      out,
+      '--approve',
+      codeFor(plan.keyFile, req),
+    ]);
+    expect(wrong.status).not.toBe(0);
+    expect(filesIn(out)).toEqual([]);
+    const s = signer([
+      'sign',
+      file,
+      '--key',
+      confirmation.keyFile,
+      '--server-key',
+      server.pubFile,
+      '--out',
+      out,
+      '--approve',
+      codeFor(confirmation.keyFile, req),
+    ]);
+    expect(s.status, s.stderr).toBe(0);
+    const signed = parseArtifact(readFileSync(join(out, filesIn(out)[0] as string)));
+    expect(signed.kind).toBe(ArtifactKind.ROLLBACK_AUTHORIZATION);
+    expect(signed.payload).toMatchObject({ contract_id: 'contract-entries-1', state_version: 5, request_digest: artifactDigestOf(req) });
+    cleanup(out);
+  });
+
+  it('refuses a rollback request whose sealed fingerprint is not the alias with the change (exit 4), and approve answers a roll- request', () => {
+    const forged = review(entriesRollbackRequest(server.key, 'ab'.repeat(32)));
+    expect(forged.status).toBe(4);
+    expect(forged.stderr).toContain('verified fingerprint does not match');
+
+    const dir = tempDir();
+    for (const sub of ['requests', 'answers']) mkdirSync(join(dir, sub), { mode: 0o700 });
+    const req = entriesRollbackRequest(server.key);
+    writeSecretFile(join(dir, 'requests', 'roll-0000000a.json'), encodeArtifact(req));
+    const a = signer(
+      ['approve', join(dir, 'requests'), '--keys', keys, '--server-key', server.pubFile],
+      `${codeFor(confirmation.keyFile, req)}\n`,
+    );
+    expect(a.status, a.stderr).toBe(0);
+    expect(filesIn(join(dir, 'answers'))).toEqual(['roll-0000000a.signed.json']);
     cleanup(dir);
   });
 });

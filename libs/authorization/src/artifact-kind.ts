@@ -12,6 +12,8 @@ export const ArtifactKind = Object.freeze({
   RECONCILIATION: 'pfsense-mcp/reconciliation',
   RELEASE_REQUEST: 'pfsense-mcp/reservation-release-request',
   RELEASE: 'pfsense-mcp/reservation-release',
+  ROLLBACK_REQUEST: 'pfsense-mcp/rollback-request',
+  ROLLBACK_AUTHORIZATION: 'pfsense-mcp/rollback-authorization',
   LAB_GATE_REQUEST: 'pfsense-mcp/lab-gate-request',
   LAB_GATE_RECEIPT: 'pfsense-mcp/lab-gate-receipt',
 } as const);
@@ -97,6 +99,19 @@ export const ARTIFACT_RULES: Readonly<Record<ArtifactKind, KindRule>> = Object.f
     role: 'server-request',
   }),
   [ArtifactKind.RELEASE]: Object.freeze({ version: 1, olderVersions: NONE, purpose: DigestPurpose.RECONCILIATION, role: 'reconciliation' }),
+  // A rollback that changes the firewall is confirmed like the change itself: the confirmation role.
+  [ArtifactKind.ROLLBACK_REQUEST]: Object.freeze({
+    version: 1,
+    olderVersions: NONE,
+    purpose: DigestPurpose.CONFIRMATION_REQUEST,
+    role: 'server-request',
+  }),
+  [ArtifactKind.ROLLBACK_AUTHORIZATION]: Object.freeze({
+    version: 1,
+    olderVersions: NONE,
+    purpose: DigestPurpose.CONFIRMATION,
+    role: 'confirmation',
+  }),
   // The lab runner's gate: requested with the runner's own request key, answered by the operator's lab-gate key.
   [ArtifactKind.LAB_GATE_REQUEST]: Object.freeze({
     version: 1,
@@ -118,10 +133,23 @@ export function isArtifactKind(value: unknown): value is ArtifactKind {
   return typeof value === 'string' && KINDS.has(value);
 }
 
+/**
+ * The operator-signed answers a server's inbox takes (`admin inbox add`, the exchange folder's pickup): one per
+ * pending request kind. The lab gate receipt is the lab runner's, never a server's.
+ */
+export const INBOX_ANSWER_KINDS: ReadonlySet<SignedArtifactKind> = new Set([
+  ArtifactKind.PLAN_AUTHORIZATION,
+  ArtifactKind.CONFIRMATION,
+  ArtifactKind.RECONCILIATION,
+  ArtifactKind.RELEASE,
+  ArtifactKind.ROLLBACK_AUTHORIZATION,
+]);
+
 /** Pending requests are signed by the server's own key; the rest by an operator authority. */
 export const PENDING_REQUEST_KINDS: ReadonlySet<SignedArtifactKind> = new Set([
   ArtifactKind.AUTHORIZATION_REQUEST,
   ArtifactKind.CONFIRMATION_REQUEST,
   ArtifactKind.RECONCILIATION_REQUEST,
   ArtifactKind.RELEASE_REQUEST,
+  ArtifactKind.ROLLBACK_REQUEST,
 ]);

@@ -22,6 +22,8 @@ import {
 import type { PendingReconciliationRequest, ReconciliationEvidence } from './reconciliation-evidence.js';
 import { pendingReleaseRequestSchema, reservationReleaseSchema } from './reservation-release.js';
 import type { PendingReleaseRequest, ReservationRelease } from './reservation-release.js';
+import { pendingRollbackRequestSchema, rollbackAuthorizationSchema } from './rollback-authorization.js';
+import type { PendingRollbackRequest, RollbackAuthorization } from './rollback-authorization.js';
 
 /** Every signed artifact this build reads. */
 export type SignedArtifact =
@@ -33,12 +35,14 @@ export type SignedArtifact =
   | ReconciliationEvidence
   | PendingReleaseRequest
   | ReservationRelease
+  | PendingRollbackRequest
+  | RollbackAuthorization
   | LabGateRequest
   | LabGateReceipt;
 
 /** Server-signed requests (role `server-request`). */
 export type PendingRequest =
-  PendingAuthorizationRequest | PendingConfirmationRequest | PendingReconciliationRequest | PendingReleaseRequest;
+  PendingAuthorizationRequest | PendingConfirmationRequest | PendingReconciliationRequest | PendingReleaseRequest | PendingRollbackRequest;
 
 /** Every artifact document: the signed ones and the (embeddable) prepared intent. */
 export type Artifact = SignedArtifact | PreparedExecutionIntentV1;
@@ -57,6 +61,8 @@ export const ARTIFACT_SCHEMAS: Readonly<Record<ArtifactKind, z.ZodType>> = Objec
   [ArtifactKind.RECONCILIATION]: reconciliationEvidenceSchema,
   [ArtifactKind.RELEASE_REQUEST]: pendingReleaseRequestSchema,
   [ArtifactKind.RELEASE]: reservationReleaseSchema,
+  [ArtifactKind.ROLLBACK_REQUEST]: pendingRollbackRequestSchema,
+  [ArtifactKind.ROLLBACK_AUTHORIZATION]: rollbackAuthorizationSchema,
   [ArtifactKind.LAB_GATE_REQUEST]: labGateRequestSchema,
   [ArtifactKind.LAB_GATE_RECEIPT]: labGateReceiptSchema,
 });

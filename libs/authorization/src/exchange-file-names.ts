@@ -1,9 +1,9 @@
 // The file names of the exchange folder (docs/DESIGN.md §6), shared by the server (which writes requests/ and reads
 // answers/) and the signer's `approve` (which reads requests/ and writes answers/): one owner for both sides.
 
-/** `auth-<8 hex>.json` (authorization request) or `conf-<8 hex>.json` (confirmation request). */
-const REQUEST = /^(auth|conf)-([0-9a-f]{8})\.json$/;
-const ANSWER = /^((?:auth|conf)-[0-9a-f]{8})\.signed\.json$/;
+/** `auth-<8 hex>.json` (authorization request), `conf-<8 hex>.json` (confirmation) or `roll-<8 hex>.json` (rollback). */
+const REQUEST = /^(auth|conf|roll)-([0-9a-f]{8})\.json$/;
+const ANSWER = /^((?:auth|conf|roll)-[0-9a-f]{8})\.signed\.json$/;
 
 /** The two folders of an exchange folder. */
 export const EXCHANGE_REQUESTS_FOLDER = 'requests';
@@ -14,8 +14,8 @@ export function isExchangeRequestName(name: string): boolean {
   return REQUEST.test(name);
 }
 
-/** The exchange request name of a kind ('auth' | 'conf') and 8 hex. */
-export function exchangeRequestFileName(prefix: 'auth' | 'conf', hex8: string): string {
+/** The exchange request name of a kind ('auth' | 'conf' | 'roll') and 8 hex. */
+export function exchangeRequestFileName(prefix: 'auth' | 'conf' | 'roll', hex8: string): string {
   const name = `${prefix}-${hex8}.json`;
   if (!REQUEST.test(name)) throw new TypeError('exchangeRequestFileName: 8 lowercase hex expected');
   return name;

@@ -4,7 +4,14 @@ export { ArtifactFormatError } from './artifact-format-error.js';
 export type { ArtifactFormatErrorCode } from './artifact-format-error.js';
 export { ArtifactVerificationError } from './artifact-verification-error.js';
 export type { ArtifactVerificationErrorCode } from './artifact-verification-error.js';
-export { ARTIFACT_RULES, ArtifactKind, PENDING_REQUEST_KINDS, isArtifactKind, isReadableVersion } from './artifact-kind.js';
+export {
+  ARTIFACT_RULES,
+  ArtifactKind,
+  INBOX_ANSWER_KINDS,
+  PENDING_REQUEST_KINDS,
+  isArtifactKind,
+  isReadableVersion,
+} from './artifact-kind.js';
 export { PFREST_ALIAS_UPDATE_NOTE } from './config-history-corroboration.js';
 export type { ConfigHistoryCorroboration } from './config-history-corroboration.js';
 export type { SignedArtifactKind } from './artifact-kind.js';
@@ -83,6 +90,14 @@ export type {
   ReservationRelease,
   ReservationReleasePayload,
 } from './reservation-release.js';
+export { createPendingRollbackRequest, createRollbackAuthorization } from './rollback-authorization.js';
+export type {
+  PendingRollbackRequest,
+  PendingRollbackRequestInput,
+  PendingRollbackRequestPayload,
+  RollbackAuthorization,
+  RollbackAuthorizationPayload,
+} from './rollback-authorization.js';
 export { checkLabGateRequestDigests, createLabGateRequest } from './lab-gate-request.js';
 export type { LabGateRequest, LabGateRequestInput, LabGateRequestPayload } from './lab-gate-request.js';
 export { createLabGateReceipt } from './lab-gate-receipt.js';
@@ -112,6 +127,8 @@ export { verifyReconciliationEvidence } from './verify-reconciliation-evidence.j
 export type { VerifiedResolutionFacts } from './verify-reconciliation-evidence.js';
 export { verifyReservationRelease } from './verify-reservation-release.js';
 export type { VerifiedReleaseFacts } from './verify-reservation-release.js';
+export { verifyRollbackAuthorization } from './verify-rollback-authorization.js';
+export type { ExpectedRollbackBinding, VerifiedRollbackAuthorization } from './verify-rollback-authorization.js';
 export { verifyPendingRequest } from './verify-pending-request.js';
 export {
   EXCHANGE_ANSWERS_FOLDER,

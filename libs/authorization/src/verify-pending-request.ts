@@ -27,7 +27,11 @@ export function verifyPendingRequest(
   checkCurrentness(request, options.nowMs);
   if (request.kind === ArtifactKind.AUTHORIZATION_REQUEST) checkAuthorizationRequestDigests(request);
   if (request.kind === ArtifactKind.CONFIRMATION_REQUEST) checkConfirmationRequestDigests(request);
-  if (request.kind === ArtifactKind.RECONCILIATION_REQUEST || request.kind === ArtifactKind.RELEASE_REQUEST) {
+  if (
+    request.kind === ArtifactKind.RECONCILIATION_REQUEST ||
+    request.kind === ArtifactKind.RELEASE_REQUEST ||
+    request.kind === ArtifactKind.ROLLBACK_REQUEST
+  ) {
     checkApplianceFactsDigest(request.kind, request.payload);
   }
   return request;

@@ -8,6 +8,7 @@ import {
   createPendingConfirmationRequest,
   createPendingReconciliationRequest,
   createPendingReleaseRequest,
+  createPendingRollbackRequest,
   createPreparedExecutionIntentV1,
   parseArtifact,
   signingDigestBytes,
@@ -173,6 +174,27 @@ export function releaseRequest(server: SigningKey) {
       contractId: 'contract-1',
       operationId: 'op-1',
       stateVersion: 7,
+      review,
+      appliance,
+      targetFingerprint: intent.payload.precondition_fingerprint,
+      intentDigest: digest(DigestPurpose.INTENT, intent.payload.normalized_intent),
+      issuedAt: NOW,
+      expiresAt: NOW + HOUR,
+    },
+    server,
+  );
+}
+
+/** The fingerprint the executor sealed at VERIFIED in these fixtures (any 64 hex digits). */
+export const VERIFIED_FINGERPRINT = 'ab'.repeat(32);
+
+export function rollbackRequest(server: SigningKey) {
+  return createPendingRollbackRequest(
+    {
+      contractId: 'contract-1',
+      operationId: 'op-1',
+      stateVersion: 5,
+      verifiedTargetFingerprint: VERIFIED_FINGERPRINT,
       review,
       appliance,
       targetFingerprint: intent.payload.precondition_fingerprint,

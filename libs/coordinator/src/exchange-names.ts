@@ -6,16 +6,18 @@ import { parseAuthorizationRequestName } from './authorization-request-name.js';
 import { PendingRequestKind } from './pending-request.js';
 import type { PendingRequest } from './pending-request.js';
 
-const PREFIX: Readonly<Partial<Record<PendingRequestKind, 'auth' | 'conf'>>> = Object.freeze({
+const PREFIX: Readonly<Partial<Record<PendingRequestKind, 'auth' | 'conf' | 'roll'>>> = Object.freeze({
   [PendingRequestKind.AUTHORIZATION]: 'auth',
   [PendingRequestKind.CONFIRMATION]: 'conf',
+  [PendingRequestKind.ROLLBACK]: 'roll',
 });
 
 const CONFIRMATION_OUTBOX = /^confirmation-request\.([a-z0-9][a-z0-9_-]{0,127})\.json$/;
+const ROLLBACK_OUTBOX = /^rollback-request\.([a-z0-9][a-z0-9_-]{0,127})\.v([0-9]{1,15})\.json$/;
 
 /**
- * The exchange name of a pending request an operator answers with `approve` (authorization and confirmation
- * only: reconciliation and release keep `sign` with its explicit outcome), or null for any other kind. Stable:
+ * The exchange name of a pending request an operator answers with `approve` (authorization, confirmation and
+ * rollback: reconciliation and release keep `sign` with its explicit outcome), or null for any other kind. Stable:
  * the same outbox file always has the same exchange name, so a second call never writes a second copy.
  */
 export function exchangeRequestName(pending: PendingRequest): string | null {
@@ -25,8 +27,8 @@ export function exchangeRequestName(pending: PendingRequest): string | null {
 }
 
 /**
- * The canonical inbox name (inbox-artifact-name.ts) of the answer a pending authorization or confirmation
- * request waits for, or null for any other request: what a call that waits looks for.
+ * The canonical inbox name (inbox-artifact-name.ts) of the answer a pending authorization, confirmation or
+ * rollback request waits for, or null for any other request: what a call that waits looks for.
  */
 export function awaitedInboxName(pending: PendingRequest): string | null {
   if (pending.kind === PendingRequestKind.AUTHORIZATION) {
@@ -37,15 +39,20 @@ export function awaitedInboxName(pending: PendingRequest): string | null {
     const m = CONFIRMATION_OUTBOX.exec(pending.file);
     return m === null ? null : `confirmation.${m[1] as string}.json`;
   }
+  if (pending.kind === PendingRequestKind.ROLLBACK) {
+    const m = ROLLBACK_OUTBOX.exec(pending.file);
+    return m === null ? null : `rollback-authorization.${m[1] as string}.${m[2] as string}.json`;
+  }
   return null;
 }
 
 /**
  * The exchange name of an outbox file that is a request `approve` answers and that may still be answered now:
- * an authorization request unexpired by name, or a confirmation request; null for any other file (never opened).
+ * an authorization request unexpired by name, a confirmation or a rollback request; null for any other file (never opened).
  */
 export function exchangeNameOfOutboxFile(file: string, now: number): string | null {
   const auth = parseAuthorizationRequestName(file);
   if (auth !== null) return auth.expiresAt > now ? exchangeRequestName({ kind: PendingRequestKind.AUTHORIZATION, file }) : null;
+  if (ROLLBACK_OUTBOX.test(file)) return exchangeRequestName({ kind: PendingRequestKind.ROLLBACK, file });
   return CONFIRMATION_OUTBOX.test(file) ? exchangeRequestName({ kind: PendingRequestKind.CONFIRMATION, file }) : null;
 }

@@ -17,9 +17,9 @@ import { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import type { NewContractInput, RecoveryContract } from '@pfsense-mcp/contract-store';
 import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { ExecutorRefusalError, MutationExecutor } from '@pfsense-mcp/executor';
-import type { ReconciliationObservation } from '@pfsense-mcp/executor';
+import type { ReconciliationObservation, RollbackAuthorizationUse } from '@pfsense-mcp/executor';
 import { assertFunction, assertObject, readClock } from '@pfsense-mcp/foundation';
-import { Capability, MutationPolicy, isGranted, isProfile } from '@pfsense-mcp/policy';
+import { MutationPolicy, isGranted, isProfile } from '@pfsense-mcp/policy';
 import type { HttpMethod, Profile } from '@pfsense-mcp/policy';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { CapabilityRegistry } from './capability-registry.js';
@@ -32,6 +32,7 @@ import { operationIdOf } from './operation-id.js';
 import { prepareExecutionIntent } from './prepare-execution-intent.js';
 import { RefusalGate } from './refusal-audit.js';
 import { RefusalRecorder } from './refusal-recorder.js';
+import { rollbackAuthorizationUseOf } from './rollback-authorization-use.js';
 
 /** The one-time consumption ledger (contract-store's SqliteConsumptionStore satisfies it). */
 export interface ConsumptionLedger {
@@ -384,24 +385,29 @@ export class Gatekeeper {
   // ------------------------------------------------------------------ rollback, reconciliation, release
 
   /**
-   * VERIFIED → rollback through the executor (its own checks; one send at most). Returns the contract as the
-   * executor's final transition committed it (read back only when that write itself threw).
+   * VERIFIED → rollback through the executor (its own checks; one send at most). A contract whose rollback is
+   * itself a firewall change (policy's needsSignedRollback) needs `signedAuthorization`, the operator's rollback
+   * authorization for this contract as it is now; the executor consumes it once, after its own refusals. Returns
+   * the contract as the executor's final transition committed it (read back only when that write itself threw).
    */
-  async requestRollback(contractId: string): Promise<RecoveryContract> {
+  async requestRollback(contractId: string, signedAuthorization?: unknown): Promise<RecoveryContract> {
     if (!isSafeToken(contractId)) throw new TypeError('requestRollback: "contractId" must be a safe token');
     let adapter: WriteCapability;
+    let authorization: RollbackAuthorizationUse | undefined;
     try {
       const contract = gate('ANOMALY', RefusalGate.CAPABILITY, () => this.#store.load(contractId));
-      // Undoing a block is itself a firewall change: an entries rollback needs the operator's signed rollback
-      // authorization (docs/DESIGN.md §5), which this build does not take yet — so it is refused, never unsigned.
-      if (contract.capability === Capability.ALIAS_ENTRIES_WRITE) fail('STALE', RefusalGate.CAPABILITY);
       adapter = this.#adapterOf(contract);
+      authorization = rollbackAuthorizationUseOf(contract, signedAuthorization, {
+        authorities: this.#authorities,
+        nowMs: readClock(this.#clock, 'Gatekeeper'),
+        tryConsume: (id, issuedAt) => this.#consumption.tryConsume(id, issuedAt),
+      });
     } catch (e) {
       if (e instanceof GateFailure) throw this.#refusals.refuse(e.refusalClass, e.gate, { contractId });
       throw e;
     }
     try {
-      return (await this.#executor.rollback(contractId, { adapter })).contract;
+      return (await this.#executor.rollback(contractId, { adapter, ...(authorization === undefined ? {} : { authorization }) })).contract;
     } catch (e) {
       if (e instanceof ExecutorRefusalError) throw new CoordinatorRefusalError();
       return this.#store.load(contractId);

@@ -11,7 +11,7 @@ export interface InboxArtifactName {
   readonly planPrefix: string | null;
   /** Confirmation, reconciliation and release: the contract id. */
   readonly contractId: string | null;
-  /** Reconciliation and release: the contract's state version they answer. */
+  /** Reconciliation, release and rollback authorization: the contract's state version they answer. */
   readonly stateVersion: number | null;
 }
 
@@ -29,13 +29,18 @@ const SHORT: Readonly<Record<string, string>> = Object.freeze({
   [ArtifactKind.CONFIRMATION]: 'confirmation',
   [ArtifactKind.RECONCILIATION]: 'reconciliation',
   [ArtifactKind.RELEASE]: 'release',
+  [ArtifactKind.ROLLBACK_AUTHORIZATION]: 'rollback-authorization',
 });
 const KIND_OF: ReadonlyMap<string, string> = new Map(Object.entries(SHORT).map(([kind, short]) => [short, kind]));
-const BY_STATE_VERSION: ReadonlySet<string> = new Set([ArtifactKind.RECONCILIATION, ArtifactKind.RELEASE]);
+const BY_STATE_VERSION: ReadonlySet<string> = new Set([
+  ArtifactKind.RECONCILIATION,
+  ArtifactKind.RELEASE,
+  ArtifactKind.ROLLBACK_AUTHORIZATION,
+]);
 
 const PLAN = /^plan-authorization\.([0-9a-f]{16})\.json$/;
 const CONTRACT_ID = /^[a-z0-9][a-z0-9_-]{0,127}$/;
-const CONTRACT = /^(confirmation|reconciliation|release)\.([a-z0-9][a-z0-9_-]{0,127})(?:\.([0-9]{1,15}))?\.json$/;
+const CONTRACT = /^(confirmation|reconciliation|release|rollback-authorization)\.([a-z0-9][a-z0-9_-]{0,127})(?:\.([0-9]{1,15}))?\.json$/;
 
 function field(a: Artifact, name: string): unknown {
   return (a.payload as unknown as Readonly<Record<string, unknown>>)[name];
@@ -43,7 +48,7 @@ function field(a: Artifact, name: string): unknown {
 
 /**
  * The canonical inbox name of an operator artifact: `plan-authorization.<plan-digest16>.json`,
- * `confirmation.<contract id>.json`, `reconciliation|release.<contract id>.<state version>.json`; null for
+ * `confirmation.<contract id>.json`, `reconciliation|release|rollback-authorization.<contract id>.<state version>.json`; null for
  * another kind or a payload without those fields.
  */
 export function inboxArtifactName(artifact: Artifact): string | null {

@@ -8,7 +8,7 @@ export { CapabilityRegistry } from './capability-registry.js';
 export type { WriteCapability } from './capability-registry.js';
 export type { ChangeInput, ChangeResult } from './change-result.js';
 export type { ConsumptionLedger } from './gatekeeper.js';
-export type { RecoveryKind } from './recovery-kinds.js';
+export type { OperatorRequestKind, RecoveryKind } from './recovery-kinds.js';
 export type { ArtifactCounts, WriteFacade } from './write-facade.js';
 export { writeOperationsView, pendingRequestOf } from './write-operations-view.js';
 export { PendingRequestKind } from './pending-request.js';

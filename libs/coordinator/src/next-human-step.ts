@@ -11,6 +11,8 @@ export const HumanStep = Object.freeze({
   SIGN_CONFIRMATION: 'sign-confirmation',
   SIGN_RECONCILIATION: 'sign-reconciliation',
   SIGN_RELEASE: 'sign-release',
+  /** A verified change whose rollback is itself a firewall change: the operator signs the rollback request. */
+  SIGN_ROLLBACK: 'sign-rollback',
   /** Nothing to sign now: ask again with the same arguments. */
   ASK_AGAIN: 'ask-again',
   /** In flight or being settled, and no request to sign yet (`admin reconcile emit` writes a missing one). */
@@ -29,6 +31,7 @@ const SIGN: Readonly<Record<PendingRequestKind, HumanStep>> = Object.freeze({
   [PendingRequestKind.CONFIRMATION]: HumanStep.SIGN_CONFIRMATION,
   [PendingRequestKind.RECONCILIATION]: HumanStep.SIGN_RECONCILIATION,
   [PendingRequestKind.RELEASE]: HumanStep.SIGN_RELEASE,
+  [PendingRequestKind.ROLLBACK]: HumanStep.SIGN_ROLLBACK,
 });
 
 /** The step of each status when no request is pending — the one row a new status adds. */

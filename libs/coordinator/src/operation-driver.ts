@@ -1,12 +1,10 @@
 import { TargetResolutionError } from '@pfsense-mcp/adapters';
 import { ArtifactKind, applianceBindingDigest, planDigestOf } from '@pfsense-mcp/authorization';
 import type { WriteReview, ApplianceBinding, Artifact, PreparedExecutionIntentV1 } from '@pfsense-mcp/authorization';
-import { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
-import type { RecoveryContract } from '@pfsense-mcp/contract-store';
-import { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
+import type { RecoveryContract, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import type { ReconciliationObservation } from '@pfsense-mcp/executor';
-import { assertFunction, readClock, assertObject } from '@pfsense-mcp/foundation';
-import { RestApiClient } from '@pfsense-mcp/pfsense-read';
+import { readClock, assertObject } from '@pfsense-mcp/foundation';
+import type { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { ArtifactDirectory } from './artifact-directory.js';
 import type { CapabilityRegistry } from './capability-registry.js';
@@ -18,6 +16,7 @@ import { CoordinatorInputError } from './coordinator-input-error.js';
 import { CoordinatorRefusalError } from './coordinator-refusal-error.js';
 import { contractExecutionIntent } from './execution-intent.js';
 import { Gatekeeper } from './gatekeeper.js';
+import { checkDriverOptions } from './operation-driver-options.js';
 import type { OperationDriverOptions } from './operation-driver-options.js';
 
 import { InboxIndex } from './inbox-index.js';
@@ -36,7 +35,7 @@ import { prepareExecutionIntent } from './prepare-execution-intent.js';
 import { ApplianceIdentityError, readApplianceBinding } from './read-appliance-binding.js';
 import type { ApplianceConfig } from './read-appliance-binding.js';
 import { RECOVERY_KINDS } from './recovery-kinds.js';
-import type { RecoveryKind } from './recovery-kinds.js';
+import type { OperatorRequestKind, RecoveryKind } from './recovery-kinds.js';
 import { RefusalGate } from './refusal-audit.js';
 
 import { RefusalRecorder } from './refusal-recorder.js';
@@ -45,9 +44,6 @@ import { writeOperationsView } from './write-operations-view.js';
 import type { ArtifactCounts, WriteFacade } from './write-facade.js';
 import type { WriteOperationsPage, WriteOperationsQuery } from './write-operations-view.js';
 import { WRITE_REQUEST_LIMITS } from './write-request-limits.js';
-
-const DEFAULT_REQUEST_LIFETIME_MS = 60 * 60 * 1000;
-const MAX_REQUEST_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** What one call knows about the operation it advances: its capability, checked input, and the binding read now. */
 interface OperationCall {
@@ -103,33 +99,7 @@ export class OperationDriver implements WriteFacade {
 
   constructor(options: OperationDriverOptions) {
     const fn = 'OperationDriver';
-    assertObject(options, `${fn}: "options"`);
-    if (!(options.store instanceof SqliteRecoveryContractStore))
-      throw new TypeError(`${fn}: "store" must be a SqliteRecoveryContractStore`);
-    if (!(options.readClient instanceof RestApiClient)) throw new TypeError(`${fn}: "readClient" must be a RestApiClient`);
-    assertObject(options.appliance, `${fn}: "appliance"`);
-    if (typeof options.appliance.baseUrl !== 'string' || typeof options.appliance.tlsMode !== 'string') {
-      throw new TypeError(`${fn}: "appliance" must be {baseUrl, tlsMode}`);
-    }
-    assertFunction(options.clock, `${fn}: "clock"`, 'a function returning UTC milliseconds');
-    if (options.audit !== undefined) {
-      assertObject(options.audit, `${fn}: "audit"`);
-      assertFunction(options.audit.record, `${fn}: "audit.record"`, 'a function record(event)');
-    }
-    assertObject(options.serverKey, `${fn}: "serverKey"`);
-    if (!(options.serverKey.privateKey instanceof Uint8Array)) throw new TypeError(`${fn}: "serverKey.privateKey" must be a Uint8Array`);
-    if (!(options.serverAuthorities instanceof PinnedAuthoritySet))
-      throw new TypeError(`${fn}: "serverAuthorities" must be a PinnedAuthoritySet`);
-    const lifetime = options.requestLifetimeMs ?? DEFAULT_REQUEST_LIFETIME_MS;
-    if (!Number.isSafeInteger(lifetime) || lifetime < 1000 || lifetime > MAX_REQUEST_LIFETIME_MS) {
-      throw new TypeError(`${fn}: "requestLifetimeMs" must be an integer between 1000 and ${MAX_REQUEST_LIFETIME_MS}`);
-    }
-    const pathOf = (d: unknown): string | null => (typeof d === 'string' ? d : d instanceof ArtifactDirectory ? d.path : null);
-    const inboxPath = pathOf(options.inboxDirectory);
-    const outboxPath = pathOf(options.outboxDirectory);
-    if (inboxPath === null || outboxPath === null || inboxPath === outboxPath) {
-      throw new TypeError(`${fn}: "inboxDirectory" and "outboxDirectory" must be two different paths`);
-    }
+    const { lifetime, inboxPath, outboxPath } = checkDriverOptions(options);
     const store = options.store;
     this.#clock = () => readClock(options.clock, `${fn}: clock`);
     this.#refusals = new RefusalRecorder(options.audit ?? new StoreRefusalAudit(store), options.clock);
@@ -432,10 +402,21 @@ export class OperationDriver implements WriteFacade {
 
   /**
    * `admin rollback`: VERIFIED → rollback through the executor (gate 1 for the contract's capability, then the
-   * executor's own checks; one send at most). Returns the contract as the store committed it.
+   * executor's own checks; one send at most). A signed rollback (RECOVERY_KINDS.rollback) takes the one rollback
+   * authorization for this contract and state version in the inbox (none or several → refused). Returns the
+   * contract as the store committed it.
    */
-  rollback(contractId: string): Promise<RecoveryContract> {
-    return this.#gates.requestRollback(contractId);
+  async rollback(contractId: string): Promise<RecoveryContract> {
+    const c = this.#store.load(contractId);
+    if (!RECOVERY_KINDS.rollback.awaits(c)) return this.#gates.requestRollback(contractId);
+    return this.#gates.requestRollback(contractId, this.#signedEvidenceOf(c, 'rollback').artifact);
+  }
+
+  /** Whether a VERIFIED contract's rollback needs a signature that the inbox does not hold yet (`admin rollback` asks). */
+  rollbackAwaitsAuthorization(contractId: string): boolean {
+    const c = this.#store.load(contractId);
+    const want = { kind: RECOVERY_KINDS.rollback.evidence, contractId: c.contract_id, stateVersion: c.state_version };
+    return RECOVERY_KINDS.rollback.awaits(c) && this.#inboxMatches(c.operation_id, want).length === 0;
   }
 
   /** The executor's read-only fresh observation of a RECONCILIATION contract's target (zero sends). */
@@ -515,17 +496,21 @@ export class OperationDriver implements WriteFacade {
    */
   async emitRecoveryRequest(
     contractId: string,
-    kind: RecoveryKind,
+    kind: OperatorRequestKind,
   ): Promise<{ readonly contract: RecoveryContract; readonly pendingRequest: PendingRequest; readonly alreadyPending: boolean }> {
     const c = this.#store.load(contractId);
     const k = RECOVERY_KINDS[kind];
     if (!k.awaits(c)) throw this.#refusals.refuse('ANOMALY', k.gate, { contractId });
     const name = k.requestName(c.contract_id, c.state_version);
-    // The recovery kinds are named as their requests are (reconciliation, release).
+    // The operator's request kinds are named as their requests are (reconciliation, release, rollback).
     if (this.#requests.has(name)) return Object.freeze({ contract: c, pendingRequest: pendingRequest(kind, name), alreadyPending: true });
     const appliance = await this.#applianceOfContract(c);
     const pending =
-      kind === 'release' ? this.#requests.releaseRequest(c, appliance) : await this.#ensureReconciliationRequest(c, appliance);
+      kind === 'release'
+        ? this.#requests.releaseRequest(c, appliance)
+        : kind === 'rollback'
+          ? this.#requests.rollbackRequest(c, appliance)
+          : await this.#ensureReconciliationRequest(c, appliance);
     return Object.freeze({ contract: c, pendingRequest: pendingRequest(kind, pending), alreadyPending: false });
   }
 
@@ -535,16 +520,21 @@ export class OperationDriver implements WriteFacade {
    */
   resumeRecovery(contractId: string, kind: RecoveryKind): RecoveryContract {
     const c = this.#store.load(contractId);
-    const k = RECOVERY_KINDS[kind];
-    if (!k.awaits(c)) throw this.#refusals.refuse('ANOMALY', k.gate, { contractId });
-    const version = c.state_version;
-    const evidence = this.#inboxMatches(c.operation_id, { kind: k.evidence, contractId: c.contract_id, stateVersion: version });
-    const [only] = evidence;
-    if (only === undefined || evidence.length > 1)
-      throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId: c.operation_id, contractId });
+    const only = this.#signedEvidenceOf(c, kind);
     return kind === 'release'
       ? this.#gates.releaseRollbackFailedReservation(only.artifact)
       : this.#gates.resumeReconciliation(only.artifact);
+  }
+
+  /** The one operator-signed evidence of `kind` for c's state version in the inbox; refused in another state, or none or several. */
+  #signedEvidenceOf(c: RecoveryContract, kind: OperatorRequestKind): InboxEntry {
+    const k = RECOVERY_KINDS[kind];
+    if (!k.awaits(c)) throw this.#refusals.refuse('ANOMALY', k.gate, { contractId: c.contract_id });
+    const evidence = this.#inboxMatches(c.operation_id, { kind: k.evidence, contractId: c.contract_id, stateVersion: c.state_version });
+    const [only] = evidence;
+    if (only === undefined || evidence.length > 1)
+      throw this.#refusals.refuse('ANOMALY', RefusalGate.INBOX, { operationId: c.operation_id, contractId: c.contract_id });
+    return only;
   }
 
   /** The binding read now, accepted only if it is the one the server's own confirmation request for c named. */

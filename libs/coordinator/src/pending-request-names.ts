@@ -7,6 +7,10 @@ export function reconciliationRequestName(contractId: string, stateVersion: numb
   return `reconciliation-request.${contractId.toLowerCase()}.v${stateVersion}.json`;
 }
 
+export function rollbackRequestName(contractId: string, stateVersion: number): string {
+  return `rollback-request.${contractId.toLowerCase()}.v${stateVersion}.json`;
+}
+
 export function releaseRequestName(contractId: string, stateVersion: number): string {
   return `release-request.${contractId.toLowerCase()}.v${stateVersion}.json`;
 }

@@ -6,6 +6,7 @@ import {
   createPendingConfirmationRequest,
   createPendingReconciliationRequest,
   createPendingReleaseRequest,
+  createPendingRollbackRequest,
   encodeArtifact,
   parseArtifact,
   verifyArtifactSignature,
@@ -27,7 +28,7 @@ import type { CapabilityRegistry } from './capability-registry.js';
 import { authorizationRequestName, parseAuthorizationRequestName } from './authorization-request-name.js';
 import { configHistoryCorroborationOf } from './config-history-corroboration-of.js';
 import { CoordinatorRefusalError } from './coordinator-refusal-error.js';
-import { confirmationRequestName, reconciliationRequestName, releaseRequestName } from './pending-request-names.js';
+import { confirmationRequestName, reconciliationRequestName, releaseRequestName, rollbackRequestName } from './pending-request-names.js';
 import { RefusalGate } from './refusal-audit.js';
 import type { RefusalRecorder } from './refusal-recorder.js';
 import { WRITE_REQUEST_LIMITS } from './write-request-limits.js';
@@ -384,6 +385,24 @@ export class PendingRequestOutbox {
     if (review === null) throw this.#refusals.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
     return this.#writeContractRequest(name, c, () =>
       createPendingReleaseRequest({ ...this.#contractFacts(c, appliance), stateVersion: c.state_version, review }, this.#serverKey),
+    );
+  }
+
+  /**
+   * The rollback request of a VERIFIED contract whose rollback needs a signature (docs/DESIGN.md §5): the forward
+   * review (pre-state and change) and the fingerprint sealed at VERIFIED, bound to `appliance` (checked by the caller).
+   */
+  rollbackRequest(c: RecoveryContract, appliance: ApplianceBinding): string {
+    const name = rollbackRequestName(c.contract_id, c.state_version);
+    if (this.#outbox.has(name)) return name;
+    const review = this.reviewOf(c);
+    const verified = c.verified_target_fingerprint;
+    if (review === null || verified === null) throw this.#refusals.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
+    return this.#writeContractRequest(name, c, () =>
+      createPendingRollbackRequest(
+        { ...this.#contractFacts(c, appliance), stateVersion: c.state_version, verifiedTargetFingerprint: verified, review },
+        this.#serverKey,
+      ),
     );
   }
 }

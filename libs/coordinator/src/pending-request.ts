@@ -7,6 +7,7 @@ export const PendingRequestKind = Object.freeze({
   CONFIRMATION: 'confirmation',
   RECONCILIATION: 'reconciliation',
   RELEASE: 'release',
+  ROLLBACK: 'rollback',
 } as const);
 export type PendingRequestKind = (typeof PendingRequestKind)[keyof typeof PendingRequestKind];
 

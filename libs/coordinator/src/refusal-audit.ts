@@ -35,6 +35,8 @@ export const RefusalGate = Object.freeze({
   REQUEST_LIMIT: 'REQUEST_LIMIT',
   /** A change the alias or the operator's bounds forbid (the alias entries' rules): STALE, nothing written. */
   CHANGE_RULES: 'CHANGE_RULES',
+  /** A signed rollback without its one valid rollback authorization (missing, forged, stale, another state): ANOMALY. */
+  ROLLBACK: 'ROLLBACK',
 } as const);
 export type RefusalGate = (typeof RefusalGate)[keyof typeof RefusalGate];
 

@@ -1,13 +1,23 @@
 // The alias entries capability through the capability-generic driver (docs/DESIGN.md §5–§6): its request is
 // written, signed, confirmed and executed like the description's; its pre-state rules are input errors or
 // audited refusals; its operation id binds the entries before the change.
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AliasDescriptionAdapter, createAliasEntriesAdapter } from '@pfsense-mcp/adapters';
 import { ArtifactKind } from '@pfsense-mcp/authorization';
 import { ALIAS_ENTRIES_WRITE_POLICY_ENTRY, ALIAS_WRITE_POLICY_ENTRY, MutationPolicy } from '@pfsense-mcp/policy';
 import { CapabilityRegistry, CoordinatorInputError, CoordinatorRefusalError, OperationStatus } from '../src/index.js';
 import { sim, useCoordinatorWorld, world } from './support/coordinator-suite.js';
-import { ALIAS_PATH, patchCount, putInbox, readOutbox, signAuthorization, signConfirmation, signReconciliation } from './support/world.js';
+import {
+  ALIAS_PATH,
+  patchCount,
+  putInbox,
+  readOutbox,
+  signAuthorization,
+  signConfirmation,
+  signReconciliation,
+  signRollback,
+} from './support/world.js';
 
 const ENTRIES = 'ALIAS_ENTRIES_WRITE';
 const RULES_PATH = '/api/v2/firewall/rules';
@@ -56,8 +66,11 @@ describe('the entries capability through the driver', () => {
     expect(tables.find((t) => t.name === 'DMZ_HOSTS')?.entries).toEqual(['10.3.0.10', '203.0.113.7']);
 
     // An unsigned rollback of an entries change is refused (it needs the operator's signed authorization).
-    await expect(world.driver.rollback(r3.contractId as string)).rejects.toBeInstanceOf(CoordinatorRefusalError);
-    expect(world.store.load(r3.contractId as string).state).toBe('VERIFIED');
+    const id = r3.contractId as string;
+    expect(world.driver.rollbackAwaitsAuthorization(id)).toBe(true);
+    await expect(world.driver.rollback(id)).rejects.toBeInstanceOf(CoordinatorRefusalError);
+    expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'INBOX' });
+    expect(world.store.load(id).state).toBe('VERIFIED');
     expect(patchCount(sim)).toBe(1);
 
     // The same block asked again: the entries before it differ, so it is another operation — and an input
@@ -67,6 +80,40 @@ describe('the entries capability through the driver', () => {
     const unblock = await world.driver.requestChange(ENTRIES, { alias_name: 'DMZ_HOSTS', remove: ['203.0.113.7'] });
     expect(unblock.status).toBe(OperationStatus.REQUESTED);
     expect(unblock.operationId).not.toBe(r1.operationId);
+  });
+
+  it('signed rollback: the request names the contract as verified; under the signed answer one PATCH puts the table back', async () => {
+    useDmzHostsInABlockRule();
+    const input = { alias_name: 'DMZ_HOSTS', add: [{ address: '198.51.100.9', detail: 'probe' }] };
+    const r1 = await world.driver.requestChange(ENTRIES, input);
+    putInbox(world, 'authorization.json', signAuthorization(world, r1.pendingRequest?.file as string));
+    const r2 = await world.driver.requestChange(ENTRIES, input);
+    putInbox(world, 'confirmation.json', signConfirmation(world, r2.pendingRequest?.file as string));
+    const id = (await world.driver.requestChange(ENTRIES, input)).contractId as string;
+    const verified = world.store.load(id);
+    expect(verified.state).toBe('VERIFIED');
+
+    const emitted = await world.driver.emitRecoveryRequest(id, 'rollback');
+    expect(emitted.pendingRequest).toEqual({ kind: 'rollback', file: `rollback-request.${id}.v${verified.state_version}.json` });
+    expect((await world.driver.emitRecoveryRequest(id, 'rollback')).alreadyPending).toBe(true);
+    // An answer signed with a key of another role is refused, nothing consumed or sent.
+    const byPlanKey = signRollback(world, emitted.pendingRequest.file, world.keys.authorization);
+    const wrong = putInbox(world, `rollback-authorization.${id}.${verified.state_version}.json`, byPlanKey);
+    await expect(world.driver.rollback(id)).rejects.toBeInstanceOf(CoordinatorRefusalError);
+    expect(world.audit.events().at(-1)).toMatchObject({ refusalClass: 'ANOMALY', gate: 'ROLLBACK' });
+    expect(patchCount(sim)).toBe(1);
+    rmSync(wrong);
+
+    putInbox(world, `rollback-authorization.${id}.${verified.state_version}.json`, signRollback(world, emitted.pendingRequest.file));
+    expect(world.driver.rollbackAwaitsAuthorization(id)).toBe(false);
+    const back = await world.driver.rollback(id);
+    expect(back.state).toBe('ROLLED_BACK');
+    expect(patchCount(sim)).toBe(2);
+    const answer = (await (await fetch(`${sim.url}${TABLES_PATH}`, { headers: { 'x-api-key': sim.apiKey } })).json()) as { data: unknown };
+    expect((answer.data as { name: string; entries: string[] }[]).find((t) => t.name === 'DMZ_HOSTS')?.entries).toEqual(['10.3.0.10']);
+    // Used once: the contract has moved on, so the same answer concerns nothing now.
+    await expect(world.driver.rollback(id)).rejects.toBeInstanceOf(CoordinatorRefusalError);
+    expect(patchCount(sim)).toBe(2);
   });
 
   it('refuses, audited and with nothing written, a protected network, a /4 and a port alias; an absent entry is an input error', async () => {

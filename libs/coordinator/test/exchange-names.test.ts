@@ -8,6 +8,7 @@ import {
   awaitedInboxName,
   exchangeNameOfOutboxFile,
   exchangeRequestName,
+  parseInboxArtifactName,
 } from '../src/index.js';
 
 const AUTH = authorizationRequestName({
@@ -44,5 +45,23 @@ describe('exchange names', () => {
       'confirmation.ctr-1.json',
     );
     expect(awaitedInboxName({ kind: PendingRequestKind.RELEASE, file: 'release-request.ctr-1.v3.json' })).toBeNull();
+    expect(awaitedInboxName({ kind: PendingRequestKind.ROLLBACK, file: 'rollback-request.ctr-1.v5.json' })).toBe(
+      'rollback-authorization.ctr-1.5.json',
+    );
+  });
+
+  it('a rollback request is answered with approve like a confirmation: a stable roll- name, and its inbox name parses back', () => {
+    const roll = exchangeRequestName({ kind: PendingRequestKind.ROLLBACK, file: 'rollback-request.ctr-1.v5.json' });
+    expect(roll).toMatch(/^roll-[0-9a-f]{8}\.json$/);
+    expect(exchangeNameOfOutboxFile('rollback-request.ctr-1.v5.json', 10_000)).toBe(roll);
+    expect(requestNameOfAnswer(exchangeAnswerName(roll as string))).toBe(roll);
+    expect(parseInboxArtifactName('rollback-authorization.ctr-1.5.json')).toEqual({
+      kind: 'pfsense-mcp/rollback-authorization',
+      planPrefix: null,
+      contractId: 'ctr-1',
+      stateVersion: 5,
+    });
+    // Bound to a state version: a name without one concerns nothing.
+    expect(parseInboxArtifactName('rollback-authorization.ctr-1.json')).toBeNull();
   });
 });

@@ -19,9 +19,12 @@ export type ExecutorRefusalCode =
   | 'STALE_STATE'
   | 'RATE_LIMITED'
   | 'TARGET_UNRESOLVED'
+  | 'TARGET_CHANGED_SINCE_VERIFIED'
   | 'CONFIG_HISTORY_UNAVAILABLE'
   | 'FOREIGN_PENDING'
   | 'APPLY_STATUS_UNAVAILABLE'
+  | 'ROLLBACK_AUTHORIZATION_REQUIRED'
+  | 'AUTHORIZATION_CONSUMED'
   | 'STORE_FAILURE';
 
 export type ExecutorOperation = 'execute' | 'rollback' | 'observeReconciliationTarget';

@@ -2,6 +2,7 @@
 // and the pure send-classification functions it applies (exported so the table can be tested directly).
 export { MutationExecutor } from './mutation-executor.js';
 export type { ExecuteArgs, MutationExecutorOptions, RollbackArgs } from './mutation-executor.js';
+export type { RollbackAuthorizationUse } from '@pfsense-mcp/contract-store/executor';
 export type { ExecutionOutcome, ReconciliationObservation } from './execution-outcome.js';
 export { EffectKnowledge, EFFECT_KNOWLEDGE_VALUES } from './effect-knowledge.js';
 export { ExecutorRefusalError } from './executor-refusal-error.js';

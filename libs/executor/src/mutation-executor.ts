@@ -4,7 +4,7 @@ import type { CanonicalValue } from '@pfsense-mcp/canonical';
 import { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import type { ReconciledContract, RecoveryContract } from '@pfsense-mcp/contract-store';
 import { ExecutorContractStore } from '@pfsense-mcp/contract-store/executor';
-import type { ExecutorStoreOperations, VerifiedSeal } from '@pfsense-mcp/contract-store/executor';
+import type { ExecutorStoreOperations, RollbackAuthorizationUse, VerifiedSeal } from '@pfsense-mcp/contract-store/executor';
 import { assertFunction, assertObject, readClock } from '@pfsense-mcp/foundation';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { MutationPolicy, PolicyRefusalError } from '@pfsense-mcp/policy';
@@ -61,6 +61,12 @@ export interface ExecuteArgs {
 /** What rollback and observeReconciliationTarget are handed besides the contract id. */
 export interface RollbackArgs {
   readonly adapter: AnyCapabilityAdapter;
+  /**
+   * Rollback only: the operator's verified rollback authorization, required exactly when the contract's capability
+   * needs a signed rollback (the store refuses otherwise); consumed inside VERIFIED → ROLLING_BACK, after the
+   * pending check and every other refusal, so a refused run never uses it up.
+   */
+  readonly authorization?: RollbackAuthorizationUse;
 }
 
 /**
@@ -261,9 +267,42 @@ export class MutationExecutor {
     // Captured before ROLLING_BACK: a failed capture must not turn into a terminal ROLLBACK_FAILED.
     const captured = await captureConfigHistory(this.#readClient, this.#store, op, contract);
     await refuseIfPending(this.#readClient, this.#store, op, contract);
+    // A signed rollback is checked against the sealed alias before its authorization is consumed (docs/DESIGN.md
+    // §5): changed since VERIFIED → refused, nothing consumed or sent. The read after ROLLING_BACK checks again.
+    if (args.authorization !== undefined) await this.#refuseIfChangedSinceVerified(op, contract, a, identity);
     refuseOnStoreError(op, contractId, () => this.#store.checkAnchor());
-    const rollingBack = refuseOnStoreError(op, contractId, () => this.#store.beginRollback(contractId, contract.state_version));
+    const rollingBack = refuseOnStoreError(op, contractId, () =>
+      this.#store.beginRollback(contractId, contract.state_version, args.authorization),
+    );
     return this.#runRollback(rollingBack, a, identity, captured);
+  }
+
+  /** Reads the target now; anything but the fingerprint sealed at VERIFIED is an audited refusal (STALE), zero sends. */
+  async #refuseIfChangedSinceVerified(
+    op: ExecutorOperation,
+    contract: RecoveryContract,
+    a: CheckedAdapter,
+    identity: CanonicalValue,
+  ): Promise<void> {
+    let code: 'TARGET_CHANGED_SINCE_VERIFIED' | 'TARGET_UNRESOLVED' | null = null;
+    try {
+      const now = await readCheckedTarget(this.#reader, a, identity, contract, contract.lifecycle_locator);
+      if (a.fn.fingerprint(now) !== contract.verified_target_fingerprint) code = 'TARGET_CHANGED_SINCE_VERIFIED';
+    } catch {
+      code = 'TARGET_UNRESOLVED';
+    }
+    if (code === null) return;
+    try {
+      this.#store.recordRefusal({
+        gate: code,
+        refusalClass: 'STALE',
+        operationId: contract.operation_id,
+        contractId: contract.contract_id,
+      });
+    } catch {
+      // The refusal stands even if its audit row cannot be written.
+    }
+    throw new ExecutorRefusalError(code, op, contract.contract_id);
   }
 
   /** The rollback's re-read, request, one send and verification, holding the reservation: one transition on every path. */

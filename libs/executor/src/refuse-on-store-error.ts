@@ -36,7 +36,15 @@ function storeRefusalCode(error: unknown): ExecutorRefusalCode {
   if (error instanceof BindingMismatchError) return 'BINDING_MISMATCH';
   if (error instanceof PreconditionError) {
     const code = safeCode(error);
-    if (code === 'NOT_CONFIRMED' || code === 'CONTRACT_EXPIRED' || code === 'CONFIRMATION_EXPIRED' || code === 'WRONG_STATE') return code;
+    if (
+      code === 'NOT_CONFIRMED' ||
+      code === 'CONTRACT_EXPIRED' ||
+      code === 'CONFIRMATION_EXPIRED' ||
+      code === 'WRONG_STATE' ||
+      code === 'ROLLBACK_AUTHORIZATION_REQUIRED' ||
+      code === 'AUTHORIZATION_CONSUMED'
+    )
+      return code;
     return 'WRONG_STATE';
   }
   return 'STORE_FAILURE';

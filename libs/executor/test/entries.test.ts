@@ -95,6 +95,16 @@ async function table(): Promise<readonly string[] | null> {
   return tables.find((t) => t.name === 'BLOCKLIST')?.entries ?? null;
 }
 
+/** A verified rollback authorization as the coordinator hands it over (test-only digests). */
+function authorizationUse(consumed: string[]) {
+  return {
+    rollbackAuthorizationId: 'rb-1',
+    authorizationDigest: 'a1'.repeat(32),
+    authorityKeyId: 'b2'.repeat(32),
+    consume: (id: string) => (consumed.push(id), true),
+  };
+}
+
 describe('the entries write through the executor', () => {
   it('block: one PATCH with apply, the re-read, nothing pending and the pf table holding the entry → VERIFIED', async () => {
     const p = await prepare({ add: [{ address: '203.0.113.7/32', detail: 'scanner' }] });
@@ -104,9 +114,18 @@ describe('the entries write through the executor', () => {
     expect(await table()).toEqual(['192.0.2.0/24', '203.0.113.7']);
     expect(sim.control.pendingSubsystems()).toEqual([]);
 
-    // Rollback writes the pre-state lists back, applied, and pf follows.
-    const back = await executor().rollback(p.contract.contract_id, { adapter });
+    // Unblocking is a firewall change too: without the operator's rollback authorization it is refused, zero sends.
+    const unsigned = await executor()
+      .rollback(p.contract.contract_id, { adapter })
+      .catch((x: unknown) => x);
+    expect((unsigned as ExecutorRefusalError).code).toBe('ROLLBACK_AUTHORIZATION_REQUIRED');
+    expect(patchCount(sim)).toBe(1);
+
+    // Under one, consumed once: the pre-state lists go back, applied, and pf follows.
+    const consumed: string[] = [];
+    const back = await executor().rollback(p.contract.contract_id, { adapter, authorization: authorizationUse(consumed) });
     expect(back).toMatchObject({ state: 'ROLLED_BACK', sends: 1 });
+    expect(consumed).toEqual(['rb-1']);
     expect(await table()).toEqual(['192.0.2.0/24']);
     expect(patchCount(sim)).toBe(2);
   });
@@ -181,8 +200,14 @@ describe('the entries write through the executor', () => {
     const p = await prepare({ add: [{ address: '203.0.113.7/32' }] });
     expect((await executor().execute(p.contract.contract_id, { adapter, intent: p.intent })).state).toBe('VERIFIED');
     sim.control.editRecord(RULES_PATH, 0, { disabled: true });
-    const back = await executor().rollback(p.contract.contract_id, { adapter });
-    expect(back).toMatchObject({ state: 'ROLLBACK_FAILED', outcomeClass: 'TARGET_CHANGED_SINCE_VERIFIED', sends: 0 });
+    const consumed: string[] = [];
+    const e = await executor()
+      .rollback(p.contract.contract_id, { adapter, authorization: authorizationUse(consumed) })
+      .catch((x: unknown) => x);
+    expect((e as ExecutorRefusalError).code).toBe('TARGET_CHANGED_SINCE_VERIFIED');
+    // Refused before the transition: nothing consumed, nothing sent, still VERIFIED.
+    expect(consumed).toEqual([]);
+    expect(world.store.load(p.contract.contract_id).state).toBe('VERIFIED');
     expect(patchCount(sim)).toBe(1);
   });
 });

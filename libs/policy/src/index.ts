@@ -14,6 +14,7 @@ export { MutationPolicy, isEndpointSymbol } from './mutation-policy.js';
 export type { MutationPolicyEntry } from './mutation-policy.js';
 export { ALIAS_WRITE_POLICY, ALIAS_WRITE_POLICY_ENTRY } from './alias-write-policy.js';
 export { ALIAS_ENTRIES_WRITE_POLICY_ENTRY } from './alias-entries-write-policy.js';
+export { needsSignedRollback } from './needs-signed-rollback.js';
 export { DEFAULT_RATE_LIMITS, assertRateLimits, rateLimitsFrom } from './rate-limits.js';
 export { targetCooldownMsOf } from './target-cooldown.js';
 export type { RateLimits } from './rate-limits.js';

@@ -12,7 +12,7 @@ Options and arguments may come in any order. This help and each command's report
 print on stdout; --json prints one JSON object as the last line of stdout
 ({"ok": true, ...} or {"ok": false, "error": {"code", "message"}}). A refusal is
 one line on stderr naming the path or argument and the rule (never a value) and
-exits non-zero (1 refused, 2 bad arguments).
+exits non-zero (1 refused, 2 bad arguments, 4 a rollback that waits for a signature).
 
 Host setup:
   init --dir DIR [--exchange PATH]     create DIR (0700; refused unless new or
@@ -103,7 +103,13 @@ write_protected grants; a missing variable is named):
   rollback --dir DIR CONTRACT_ID       the executor's rollback of a VERIFIED
                                        contract → ROLLED_BACK (exit 0) or
                                        ROLLBACK_FAILED / RECONCILIATION (exit
-                                       1), with the reason class
+                                       1), with the reason class. Undoing an
+                                       alias-entries change (a block) needs
+                                       the operator's signed rollback: the
+                                       first run writes the rollback request
+                                       (outbox, exchange folder), prints the
+                                       signer command and exits 4; run it
+                                       again once the answer is installed
   reconcile emit --dir DIR CONTRACT_ID
                                        a fresh observation and a server-signed
                                        reconciliation request in the outbox

@@ -37,6 +37,8 @@ export function adminNextStep(c: RecoveryContract, inOutbox: (fileName: string) 
       return 'sign the reconciliation request in the outbox with the reconciliation key, `admin inbox add`, `admin reconcile resume ID`';
     case HumanStep.SIGN_RELEASE:
       return 'sign the release request in the outbox with the reconciliation key, `admin inbox add`, `admin release resume ID`';
+    case HumanStep.SIGN_ROLLBACK:
+      return 'sign the rollback request in the outbox with the confirmation key (or `approve` it in the exchange folder), `admin inbox add`, `admin rollback ID` again';
     case HumanStep.SETTLING:
       return settling(c.state);
     case HumanStep.NOTHING:

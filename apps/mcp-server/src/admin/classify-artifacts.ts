@@ -1,6 +1,6 @@
 // What each inbox/outbox file is and whether it can still move anything forward (docs/DESIGN.md §6): the detail a
 // uniform MCP `refused` never gives, for `admin artifacts list|clean` and `admin status`.
-import { ArtifactKind, checkCurrentness, parseArtifact, verifyArtifactSignature } from '@pfsense-mcp/authorization';
+import { ArtifactKind, INBOX_ANSWER_KINDS, checkCurrentness, parseArtifact, verifyArtifactSignature } from '@pfsense-mcp/authorization';
 import type { Artifact, SignedArtifact } from '@pfsense-mcp/authorization';
 import type { RecoveryContract, SqliteConsumptionStore } from '@pfsense-mcp/contract-store';
 import { ArtifactFileError, inboxArtifactName, parseInboxArtifactName } from '@pfsense-mcp/coordinator';
@@ -36,12 +36,8 @@ export interface ArtifactFacts {
   readonly serverAuthorities: PinnedAuthoritySet;
 }
 
-const OPERATOR_KINDS: ReadonlySet<string> = new Set([
-  ArtifactKind.PLAN_AUTHORIZATION,
-  ArtifactKind.CONFIRMATION,
-  ArtifactKind.RECONCILIATION,
-  ArtifactKind.RELEASE,
-]);
+/** What the operator may hand back: the answers an inbox takes. */
+const OPERATOR_KINDS: ReadonlySet<string> = INBOX_ANSWER_KINDS;
 
 function field(a: Artifact, name: string): string | null {
   const v = (a.payload as unknown as Record<string, unknown>)[name];
@@ -76,6 +72,9 @@ function isAnswered(a: Artifact, facts: ArtifactFacts): boolean {
     case ArtifactKind.RELEASE_REQUEST:
     case ArtifactKind.RELEASE:
       return c === undefined ? false : c.state !== RecoveryState.ROLLBACK_FAILED || c.state_version !== stateVersionOf(a);
+    case ArtifactKind.ROLLBACK_REQUEST:
+    case ArtifactKind.ROLLBACK_AUTHORIZATION:
+      return c === undefined ? false : c.state !== RecoveryState.VERIFIED || c.state_version !== stateVersionOf(a);
     default:
       return false;
   }

@@ -58,12 +58,57 @@ function refused(what: string): AdminError {
   );
 }
 
-/** `admin rollback CONTRACT_ID`: the executor's rollback of a VERIFIED contract; exit 0 only when ROLLED_BACK. */
+/**
+ * A rollback that is itself a firewall change (undoing a block) waits for the operator's signed rollback
+ * authorization (docs/DESIGN.md §5): the server-signed request goes into the outbox (and the exchange folder), the
+ * signer command is printed, and the command exits 4; run again once the answer is installed, it rolls back.
+ */
+async function askForRollbackAuthorization(runtime: WriteRuntime, c: RecoveryContract): Promise<AdminResult> {
+  let emitted;
+  try {
+    emitted = await runtime.recovery.emitRecoveryRequest(c.contract_id, 'rollback');
+  } catch (error) {
+    if (error instanceof CoordinatorRefusalError) throw refused('rollback request');
+    throw error;
+  }
+  const path = join(runtime.layout.outboxDir, emitted.pendingRequest.file);
+  const exchange = runtime.exchange?.requestPathOf(emitted.pendingRequest) ?? null;
+  const dir = runtime.layout.dir;
+  return adminResult(
+    [
+      `${emitted.alreadyPending ? 'already pending' : 'wrote'} ${path}`,
+      ...(exchange === null ? [] : [`  and ${exchange} (the exchange folder)`]),
+      `  ${c.contract_id} changed the firewall; undoing it does too, so the operator signs the rollback (confirmation key)`,
+      exchange === null
+        ? 'next: on the operator machine pfsense-mcp-signer sign FILE --key confirmation-….key --server-key server-request.pub --out DIR'
+        : 'next: on the operator machine pfsense-mcp-signer approve REQUESTS_FOLDER --keys KEYS_DIR --server-key server-request.pub',
+      `      then here: ${exchange === null ? `pfsense-mcp admin inbox add --dir ${dir} SIGNED_FILE; ` : ''}pfsense-mcp admin rollback --dir ${dir} ${c.contract_id}`,
+    ],
+    {
+      contract_id: c.contract_id,
+      state: c.state,
+      pending_request: path,
+      exchange_request: exchange,
+      already_pending: emitted.alreadyPending,
+      error: {
+        code: 'ROLLBACK_AUTHORIZATION_REQUIRED',
+        message: "CONTRACT_ID: the rollback waits for the operator's signed rollback authorization",
+      },
+    },
+    4,
+  );
+}
+
+/**
+ * `admin rollback CONTRACT_ID`: the executor's rollback of a VERIFIED contract; exit 0 only when ROLLED_BACK, 4 while
+ * a signed rollback waits for its authorization (the request is written then).
+ */
 export async function rollbackCommand(args: AdminArgs, ctx: AdminContext, operand: string): Promise<AdminResult> {
   const contractId = contractIdOperand(operand);
   return withRuntime(args, ctx, async (runtime) => {
     const before = load(runtime, contractId);
     if (before.state !== 'VERIFIED') throw new AdminError('WRONG_STATE', `CONTRACT_ID: is ${before.state}; rollback needs VERIFIED`);
+    if (runtime.recovery.rollbackAwaitsAuthorization(contractId)) return askForRollbackAuthorization(runtime, before);
     let after: RecoveryContract;
     try {
       after = await runtime.recovery.rollback(contractId);
@@ -75,7 +120,9 @@ export async function rollbackCommand(args: AdminArgs, ctx: AdminContext, operan
     const json = { contract_id: contractId, state: after.state, reason_class: reason };
     if (after.state === 'ROLLED_BACK') {
       // Plain words for the operator; the state and outcome class stay in --json.
-      return adminResult([`rolled back ${contractId}: the old description is back on the appliance (read back and checked)`], json);
+      const what =
+        before.capability === 'ALIAS_ENTRIES_WRITE' ? "the alias's entries are back as before, in pf too" : 'the old description is back';
+      return adminResult([`rolled back ${contractId}: ${what} on the appliance (read back and checked)`], json);
     }
     const next =
       after.state === 'RECONCILIATION'

@@ -111,6 +111,8 @@ export function operationNextStep(op: WriteOperationView, pendingPath: string | 
       return `NOT done: the rollback failed and the alias stays reserved until a human releases it. ${sign('reconciliation', '')}`;
     case HumanStep.SIGN_RECONCILIATION:
       return `NOT done: the outcome is uncertain. A human must look at the alias and record what they saw. ${sign('reconciliation', ', --outcome APPLIED|NOT_APPLIED')}`;
+    case HumanStep.SIGN_ROLLBACK:
+      return 'Verified; the operator asked to roll it back: a human signs the rollback request (confirmation key) and runs pfsense-mcp admin rollback again. Nothing for the assistant to do.';
     case HumanStep.SETTLING:
       return 'NOT done: in flight or being settled. Call pfsense_set_firewall_alias_description again with the same arguments.';
     case HumanStep.SIGN_AUTHORIZATION:

@@ -149,6 +149,8 @@ export function nextStepOf(
           wording,
         )
       );
+    case HumanStep.SIGN_ROLLBACK:
+      return 'Verified; the operator asked to roll it back: a human signs the rollback request (confirmation key) and runs pfsense-mcp admin rollback again. Nothing for the assistant to do.';
     case HumanStep.SETTLING:
       return 'NOT done: the change is in flight or its outcome is being settled. Call this tool again with the same arguments later; the operator can inspect the write directory with `pfsense-mcp admin`.';
     case HumanStep.ROLLED_BACK:

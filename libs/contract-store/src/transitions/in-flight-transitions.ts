@@ -1,6 +1,7 @@
 import { assertObject } from '@pfsense-mcp/foundation';
 import { nextState } from '@pfsense-mcp/state-machine';
 import type { RecoveryEvent } from '@pfsense-mcp/state-machine';
+import type { AuditExtras } from '../audit/append-audit.js';
 import type { ConfigHistoryRecord } from '../model/config-history-record.js';
 import { loadIn } from '../model/contract-rows.js';
 import { historyPatch, requireOwner, transition } from './contract-transition.js';
@@ -17,7 +18,8 @@ import type { VerifiedSeal } from '../integrity/verified-seal.js';
 /**
  * PREPARED → EXECUTING or VERIFIED → ROLLING_BACK: the anchor checked inside the write, the CAS and the
  * state-machine step checked first, then `precondition` (the forward path's confirmation and expiry), the
- * in-flight rate checkpoint, and the transition that acquires the reservation and records this process as owner.
+ * in-flight rate checkpoint, `lastStep` (a signed rollback's one-time consumption; its evidence goes into the
+ * audit row), and the transition that acquires the reservation and records this process as owner.
  */
 export function beginInFlight(
   s: StoreState,
@@ -26,6 +28,7 @@ export function beginInFlight(
   expectedVersion: number,
   event: typeof RecoveryEvent.BEGIN_EXECUTION | typeof RecoveryEvent.BEGIN_ROLLBACK,
   precondition: (c: RecoveryContract, now: number) => void,
+  lastStep?: () => Omit<AuditExtras, 'outcomeClass'>,
 ): RecoveryContract {
   const owner = processOwnerOf(s);
   return storeWrite(s, operation, () => {
@@ -36,7 +39,9 @@ export function beginInFlight(
     nextState(c.state, event);
     precondition(c, now);
     s.rate.beforeAcquire(c, now);
-    return transition(s, c, expectedVersion, event, { owner }, { outcomeClass: null }, now);
+    // After every check that can refuse (a one-time consumption here is never followed by a refusal).
+    const evidence = lastStep === undefined ? {} : lastStep();
+    return transition(s, c, expectedVersion, event, { owner }, { outcomeClass: null, ...evidence }, now);
   });
 }
 

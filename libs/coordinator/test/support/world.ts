@@ -9,6 +9,7 @@ import {
   createPlanAuthorizationFromRequest,
   createReconciliationEvidence,
   createReservationRelease,
+  createRollbackAuthorization,
   encodeArtifact,
   parseArtifact,
   verifyPendingRequest,
@@ -321,6 +322,12 @@ export function signRelease(world: World, pendingFile: string): Artifact {
   const request = verifiedRequest(world, pendingFile);
   if (request.kind !== 'pfsense-mcp/reservation-release-request') throw new Error('not a release request');
   return createReservationRelease(request, world.keys.reconciliation, { issuedAt: world.clock.now });
+}
+
+export function signRollback(world: World, pendingFile: string, key: SigningKey = world.keys.confirmation): Artifact {
+  const request = verifiedRequest(world, pendingFile);
+  if (request.kind !== 'pfsense-mcp/rollback-request') throw new Error('not a rollback request');
+  return createRollbackAuthorization(request, key, { issuedAt: world.clock.now });
 }
 
 /** Admin-side edit of an alias on the simulator ("someone else changed the firewall"). */

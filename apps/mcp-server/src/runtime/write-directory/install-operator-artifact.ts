@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import {
   ArtifactKind,
   ArtifactVerificationError,
+  INBOX_ANSWER_KINDS,
   artifactDigestOf,
   checkCurrentness,
   encodeArtifact,
@@ -15,13 +16,8 @@ import { ArtifactDirectory, ArtifactFileError, inboxArtifactName } from '@pfsens
 import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { InstallRefusal } from './install-refusal.js';
 
-/** What the operator may hand back: the four kinds an operator key signs. */
-const OPERATOR_KINDS: ReadonlySet<string> = new Set([
-  ArtifactKind.PLAN_AUTHORIZATION,
-  ArtifactKind.CONFIRMATION,
-  ArtifactKind.RECONCILIATION,
-  ArtifactKind.RELEASE,
-]);
+/** What the operator may hand back: the answers an inbox takes. */
+const OPERATOR_KINDS: ReadonlySet<string> = INBOX_ANSWER_KINDS;
 
 const REFUSAL_RULES: Readonly<Record<string, string>> = Object.freeze({
   UNSUPPORTED_ALGORITHM: 'is not signed with Ed25519',

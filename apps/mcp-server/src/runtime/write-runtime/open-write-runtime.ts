@@ -85,6 +85,8 @@ export interface OpenWriteRuntimeOptions {
 export interface WriteRecoveryOperations {
   /** The gatekeeper's rollback of a VERIFIED contract (at most one send): ROLLED_BACK, ROLLBACK_FAILED or RECONCILIATION after. */
   rollback(contractId: string): Promise<RecoveryContract>;
+  /** Whether a VERIFIED contract's rollback needs the operator's signed authorization and the inbox does not hold it yet. */
+  rollbackAwaitsAuthorization(contractId: string): boolean;
   /** The authenticated contract (for the admin commands' state checks). */
   loadContract(contractId: string): RecoveryContract;
   emitRecoveryRequest: OperationDriver['emitRecoveryRequest'];
@@ -397,10 +399,22 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
     });
     serverKey.privateKey.fill(0);
     masterKey.fill(0);
+    // With an exchange folder, the operator's commands pick its answers up first and copy a rollback request into it.
     const recovery: WriteRecoveryOperations = Object.freeze({
-      rollback: (id: string) => driver.rollback(id),
+      rollback: (id: string) => {
+        exchange?.pickup();
+        return driver.rollback(id);
+      },
+      rollbackAwaitsAuthorization: (id: string) => {
+        exchange?.pickup();
+        return driver.rollbackAwaitsAuthorization(id);
+      },
       loadContract: (id: string) => store.load(id),
-      emitRecoveryRequest: (id: string, kind: 'reconciliation' | 'release') => driver.emitRecoveryRequest(id, kind),
+      emitRecoveryRequest: async (id: string, kind: 'reconciliation' | 'release' | 'rollback') => {
+        const emitted = await driver.emitRecoveryRequest(id, kind);
+        exchange?.mirror(emitted.pendingRequest);
+        return emitted;
+      },
       resumeRecovery: (id: string, kind: 'reconciliation' | 'release') => driver.resumeRecovery(id, kind),
     });
     const clockBlockedUntil = (): number | null => store.rateWindows().clockBlockedUntilMs;
