@@ -96,16 +96,16 @@ describe('block and unblock through the built server, signer and simulator', { t
     expect(patches()).toBe(2);
     expect(await table('BLOCKLIST')).toEqual(['198.51.100.9']);
 
-    // Block again (a new attempt of the rolled-back operation), then unblock on the same alias at once: the alias
-    // entries have no target cooldown.
+    // Block again (another operation: the rolled-back change is the alias's history now), then unblock on the
+    // same alias at once: the alias entries have no target cooldown.
     const again = await approveBoth(host, server, block);
-    expect(again.requested.operation_id).toBe(requested.operation_id);
-    expect(await call(server, block)).toMatchObject({ status: 'verified', operation_id: requested.operation_id });
+    expect(again.requested.operation_id).not.toBe(requested.operation_id);
+    expect(await call(server, block)).toMatchObject({ status: 'verified', operation_id: again.requested.operation_id });
     expect(patches()).toBe(3);
     const unblock = { alias_name: 'BLOCKLIST', remove: ['203.0.113.7'] };
     const second = await approveBoth(host, server, unblock);
     expect(second.reviews).toContain('- 203.0.113.7');
-    expect(second.requested.operation_id).not.toBe(requested.operation_id);
+    expect(second.requested.operation_id).not.toBe(again.requested.operation_id);
     expect(await call(server, unblock)).toMatchObject({ status: 'verified', operation_id: second.requested.operation_id });
     expect(patches()).toBe(4);
     expect(await table('BLOCKLIST')).toEqual(['198.51.100.9']);

@@ -1,11 +1,11 @@
 import { TargetResolutionError } from '@pfsense-mcp/adapters';
 import type { TargetReader } from '@pfsense-mcp/adapters';
-import type { SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
+import type { RecoveryContract, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import type { RecoveryState } from '@pfsense-mcp/state-machine';
 import type { WriteCapability } from './capability-registry.js';
 import { CoordinatorInputError } from './coordinator-input-error.js';
 import { contractExecutionIntent } from './execution-intent.js';
-import { contractsInStates } from './operation-contracts.js';
+import { allContracts, contractsInStates } from './operation-contracts.js';
 import { CLOSED_STATUSES, OperationStatus, STATUS_OF_STATE, statusOfContract } from './operation-outcome.js';
 import { operationIdOf } from './operation-id.js';
 import { RefusalGate } from './refusal-audit.js';
@@ -18,14 +18,28 @@ const UNFINISHED_STATES: readonly RecoveryState[] = Object.freeze(
   (Object.keys(STATUS_OF_STATE) as RecoveryState[]).filter((s) => isUnfinished(STATUS_OF_STATE[s])),
 );
 
+/** The latest contract of this capability on the target (by creation), or null: where the target's history stands. */
+function latestContractOn(store: SqliteRecoveryContractStore, adapter: WriteCapability, target: unknown): string | null {
+  const identity = adapter.identityDigest(adapter.identityOfTarget(target));
+  let latest: RecoveryContract | null = null;
+  for (const c of allContracts(store)) {
+    if (c.capability !== adapter.capability || c.target_identity_digest !== identity) continue;
+    if (latest === null || c.created_at > latest.created_at || (c.created_at === latest.created_at && c.contract_id > latest.contract_id))
+      latest = c;
+  }
+  return latest === null ? null : latest.contract_id;
+}
+
 /**
  * What besides the checked input names a new operation (docs/DESIGN.md §6), from the target one read
  * returned: nothing for most capabilities; for one whose adapter defines `operationBasisOf` (the alias
- * entries: a digest of the entries before the change), that basis — so block → unblock → block are three
- * operations, never a stale `verified`.
+ * entries: a digest of the entries before the change), that basis and the latest contract of the capability on
+ * the target — so block → unblock → block are three operations, never a stale `verified` (the entries before
+ * the third equal those before the first; the unblock between them does not).
  */
-export function operationBasisOfTarget(adapter: WriteCapability, target: unknown): object {
-  return typeof adapter.operationBasisOf === 'function' ? adapter.operationBasisOf(target) : {};
+export function operationBasisOfTarget(adapter: WriteCapability, store: SqliteRecoveryContractStore, target: unknown): object {
+  if (typeof adapter.operationBasisOf !== 'function') return {};
+  return { ...adapter.operationBasisOf(target), after_contract: latestContractOn(store, adapter, target) };
 }
 
 /**
@@ -67,5 +81,5 @@ export async function operationIdOfCall(
     }
     throw e;
   }
-  return operationIdOf(bindingDigest, { ...checked, ...operationBasisOfTarget(adapter, target) });
+  return operationIdOf(bindingDigest, { ...checked, ...operationBasisOfTarget(adapter, store, target) });
 }

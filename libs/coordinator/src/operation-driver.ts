@@ -238,7 +238,7 @@ export class OperationDriver implements WriteFacade {
     const intent = normalizedIntentOf(adapter, call.input, target, this.#refusals, operationId);
     // The contract is created under the operation this same read names (the target changed since the call
     // named it → stale).
-    const operationBasis = operationBasisOfTarget(adapter, target);
+    const operationBasis = operationBasisOfTarget(adapter, this.#store, target);
     if (operationIdOf(call.bindingDigest, { ...call.input, ...operationBasis }) !== operationId)
       throw this.#refusals.refuse('STALE', RefusalGate.FRESHNESS, { operationId });
     const prepared = prepareExecutionIntent(adapter, target, intent, call.bindingDigest);

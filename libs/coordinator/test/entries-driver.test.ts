@@ -77,9 +77,22 @@ describe('the entries capability through the driver', () => {
     // error, the entry being present now. Never a stale `verified`.
     const again = await inputError(world.driver.requestChange(ENTRIES, input));
     expect(again).toMatchObject({ code: 'INVALID_ARGUMENT', argument: 'add[0].address', reason: 'ALREADY_PRESENT' });
-    const unblock = await world.driver.requestChange(ENTRIES, { alias_name: 'DMZ_HOSTS', remove: ['203.0.113.7'] });
+    const unblockInput = { alias_name: 'DMZ_HOSTS', remove: ['203.0.113.7'] };
+    const unblock = await world.driver.requestChange(ENTRIES, unblockInput);
     expect(unblock.status).toBe(OperationStatus.REQUESTED);
     expect(unblock.operationId).not.toBe(r1.operationId);
+    putInbox(world, 'unblock-authorization.json', signAuthorization(world, unblock.pendingRequest?.file as string));
+    const unblockPrepared = await world.driver.requestChange(ENTRIES, unblockInput);
+    putInbox(world, 'unblock-confirmation.json', signConfirmation(world, unblockPrepared.pendingRequest?.file as string));
+    expect(await world.driver.requestChange(ENTRIES, unblockInput)).toMatchObject({ status: OperationStatus.VERIFIED });
+    expect(patchCount(sim)).toBe(2);
+
+    // Block again: the entries before it are those before the first block, yet it is a third operation (the
+    // unblock between them names it too) — requested, never the first block's `verified`.
+    const third = await world.driver.requestChange(ENTRIES, input);
+    expect(third.status).toBe(OperationStatus.REQUESTED);
+    expect(third.operationId).not.toBe(r1.operationId);
+    expect(third.operationId).not.toBe(unblock.operationId);
   });
 
   it('signed rollback: the request names the contract as verified; under the signed answer one PATCH puts the table back', async () => {
