@@ -47,6 +47,27 @@ function observedSummary(r: AliasEntriesRequestReview, style: Style): Piece[] {
   return text(`${o.address.length} entries, ${how}   locator ${o.locator}`);
 }
 
+/** Differences of the observed lists from the lists before the change listed one per line; more are counted. */
+const OBSERVED_DIFFERENCES_LISTED = 10;
+
+/**
+ * The observed lists as they differ from the lists before the change, one line each like a change line: `+` an
+ * entry there now that was not before (with its detail), `-` one that was and is gone. An operator deciding
+ * APPLIED / NOT_APPLIED reads what is on the alias, not only a verdict.
+ */
+function observedDifferences(r: AliasEntriesRequestReview, style: Style): Piece[][] {
+  const o = r.observed;
+  if (o === null || o.address === null || o.detail === null) return [];
+  const detail = o.detail;
+  const added = o.address.flatMap((a, i) =>
+    r.alias.address.includes(a) ? [] : [changeLine({ change: 'add', address: a, detail: detail[i] ?? '' }, style)],
+  );
+  const removed = r.alias.address
+    .filter((a) => !o.address?.includes(a))
+    .map((a) => changeLine({ change: 'remove', address: a, detail: '' }, style));
+  return [...added, ...removed];
+}
+
 /** The values of an entries review a look-alike note can be about, in the order the review shows them. */
 function entriesReviewValues(r: AliasEntriesRequestReview, shown: readonly AliasRuleUse[]): NamedValue[] {
   return [
@@ -80,6 +101,11 @@ export function renderEntriesReview(r: AliasEntriesRequestReview, style: Style, 
   for (const note of namedValueNotes(entriesReviewValues(r, shown), layout.full)) lines.prose(note);
   if (r.request === 'reconciliation') {
     valueField(lines, 'observed now', observedSummary(r, style), ROWS.observed, style, layout);
+    const differences = observedDifferences(r, style);
+    const listed = layout.full ? differences : differences.slice(0, OBSERVED_DIFFERENCES_LISTED);
+    listed.forEach((d, i) => valueField(lines, i === 0 ? 'since before' : '', d, ROWS.change, style, layout));
+    if (differences.length > listed.length)
+      lines.field('', text(`… and ${differences.length - listed.length} more (--full or --json lists them)`, style.dim));
     lines.field('origin', text(`${r.origin ?? ''}   state version ${r.state_version ?? ''}`));
   }
   renderReviewTail(lines, r, style, nowMs, layout);

@@ -174,6 +174,10 @@ describe('review of an entries request', () => {
       expectWithin80(r.stdout);
       expect(r.stdout).toContain(`  observed now  ${said}`);
     }
+    // What is on the alias now, as it differs from before the change: one line per entry, like a change line.
+    const seen = review(entriesReconciliationRequest(server.key, after)).stdout;
+    expect(seen).toContain('  since before  + 203.0.113.7  "ssh brute force"\n                - 198.51.100.9\n');
+    expect(review(entriesReconciliationRequest(server.key, blocklist())).stdout).not.toContain('since before');
     const j = json(review(entriesReconciliationRequest(server.key, after), '--json'));
     expect(j.review.observed).toEqual({
       fingerprint: aliasEntriesFingerprint(after),
