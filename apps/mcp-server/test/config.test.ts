@@ -31,6 +31,11 @@ describe('loadConfig', () => {
   it('accepts a minimal configuration and defaults to the auditor profile', () => {
     const config = loadConfig(base, known);
     expect(config).toEqual({
+      // The single-appliance variables are an inventory of one, named `default`.
+      appliances: [
+        { name: 'default', url: 'https://fw.example.net', apiKeyFile: '/etc/pfsense-mcp/api-key', caFile: null, allowHttpLoopback: false },
+      ],
+      inventoryFile: null,
       url: 'https://fw.example.net',
       apiKeyFile: '/etc/pfsense-mcp/api-key',
       caFile: null,

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
   INFO_TOOL_NAME,
+  LIST_APPLIANCES_TOOL_NAME,
   KNOWN_TOOL_NAMES,
   TOOLSETS,
   TOOLSET_NAMES,
@@ -32,11 +33,14 @@ function configError(fn: () => unknown): ConfigError {
 }
 
 describe('the toolset table', () => {
-  it('is closed: unique names, and every known tool but pfsense_mcp_info in exactly one set', () => {
+  it('is closed: unique names, and every known tool but pfsense_mcp_info and pfsense_list_appliances in exactly one set', () => {
     expect(new Set(TOOLSET_NAMES).size).toBe(TOOLSET_NAMES.length);
     const members = TOOLSETS.flatMap((s) => s.tools);
     expect(new Set(members).size, 'no tool in two sets').toBe(members.length);
-    expect([...members].sort()).toEqual([...KNOWN_TOOL_NAMES].filter((n) => n !== INFO_TOOL_NAME).sort());
+    // pfsense_mcp_info and pfsense_list_appliances (the server's own facts) are in no set.
+    expect([...members].sort()).toEqual(
+      [...KNOWN_TOOL_NAMES].filter((n) => n !== INFO_TOOL_NAME && n !== LIST_APPLIANCES_TOOL_NAME).sort(),
+    );
     expect(toolsetOf(INFO_TOOL_NAME)).toBeNull();
     for (const tool of READ_CATALOGUE) expect(TOOLSET_NAMES, tool.name).toContain(toolsetOf(tool.name));
     for (const set of TOOLSETS) {
@@ -61,7 +65,8 @@ describe('the toolset table', () => {
   it('puts every write tool in firewall', () => {
     // A write tool is one that is not a pfsense_get_ reader (pfsense_get_write_operations belongs to the write too).
     const writes = [...KNOWN_TOOL_NAMES].filter(
-      (n) => n !== INFO_TOOL_NAME && (!n.startsWith('pfsense_get_') || n === 'pfsense_get_write_operations'),
+      (n) =>
+        n !== INFO_TOOL_NAME && n !== LIST_APPLIANCES_TOOL_NAME && (!n.startsWith('pfsense_get_') || n === 'pfsense_get_write_operations'),
     );
     for (const name of writes) expect(toolsetOf(name), name).toBe('firewall');
   });

@@ -1,6 +1,7 @@
 import type { Benchmark } from './benchmark.js';
 import { coldStartBenchmark } from './cold-start-benchmark.js';
 import { exchangeJunkBenchmark } from './exchange-junk-benchmark.js';
+import { fleetReadBenchmark } from './fleet-read-benchmark.js';
 import { readOverheadBenchmark } from './read-overhead-benchmark.js';
 import { readQuestionsBenchmark } from './read-questions-benchmark.js';
 import { storeBenchmark } from './store-benchmark.js';
@@ -18,4 +19,5 @@ export const BENCHMARKS: readonly Benchmark[] = Object.freeze([
   writeLifecycleBenchmark,
   writeOutboxBenchmark,
   exchangeJunkBenchmark,
+  fleetReadBenchmark,
 ]);

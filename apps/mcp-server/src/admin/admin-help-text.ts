@@ -12,7 +12,8 @@ Options and arguments may come in any order. This help and each command's report
 print on stdout; --json prints one JSON object as the last line of stdout
 ({"ok": true, ...} or {"ok": false, "error": {"code", "message"}}). A refusal is
 one line on stderr naming the path or argument and the rule (never a value) and
-exits non-zero (1 refused, 2 bad arguments, 4 a rollback that waits for a signature).
+exits non-zero (1 refused, 2 bad arguments, 4 a rollback that waits for a
+signature).
 
 Host setup:
   init --dir DIR [--exchange PATH]     create DIR (0700; refused unless new or

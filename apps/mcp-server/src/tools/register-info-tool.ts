@@ -22,6 +22,8 @@ export interface ServerFacts {
   readonly writeClockBlockedUntil: number | null;
   /** The closed toolset grouping, whether PFSENSE_TOOLSETS selected each set, and the tools each holds. */
   readonly toolsets: readonly ToolsetFact[];
+  /** With PFSENSE_INVENTORY_FILE: how many appliances the READ tools reach; null (absent from the result) without. */
+  readonly applianceCount?: number | null;
 }
 
 export interface WriteCapabilityFact {
@@ -96,6 +98,14 @@ export const InfoOutputSchema = z.object({
       tools: z.array(z.string()),
     }),
   ),
+  appliance_count: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(
+      'Only with an inventory (PFSENSE_INVENTORY_FILE): how many appliances the READ tools reach (pfsense_list_appliances names them). Writes are single-appliance, so the write tool is then not offered.',
+    ),
 });
 
 /**
@@ -143,6 +153,7 @@ export function registerInfoTool(server: McpServer, facts: () => ServerFacts): R
         write_artifacts_warning: f.writeArtifacts?.pileUp ?? false,
         write_clock_blocked_until: f.writeClockBlockedUntil === null ? null : new Date(f.writeClockBlockedUntil).toISOString(),
         toolsets: f.toolsets,
+        ...(f.applianceCount == null ? {} : { appliance_count: f.applianceCount }),
       };
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
     },

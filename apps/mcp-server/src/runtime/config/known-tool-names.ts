@@ -1,5 +1,6 @@
 /**
- * Every tool name this build knows: the READ catalogue's plus pfsense_mcp_info, the one write tool and its
+ * Every tool name this build knows: the READ catalogue's plus pfsense_mcp_info, pfsense_list_appliances (with an
+ * inventory), the one write tool and its
  * read-only operations view (so PFSENSE_ALLOWED_TOOLS can remove them; naming them never adds them). A plain list so startup can
  * validate PFSENSE_ALLOWED_TOOLS before the catalogue (zod schemas, projections) is even evaluated — that work
  * happens after the `initialize` reply (see run-serve.ts). test/known-tool-names.test.ts fails if this list and
@@ -102,6 +103,7 @@ export const KNOWN_TOOL_NAMES: ReadonlySet<string> = new Set([
   'pfsense_get_vpn_wireguard_tunnel_addresses',
   'pfsense_get_wireguard_apply_status',
   'pfsense_get_write_operations',
+  'pfsense_list_appliances',
   'pfsense_mcp_info',
   'pfsense_set_firewall_alias_description',
 ]);

@@ -1,9 +1,11 @@
-import { isIPv4 } from 'node:net';
 import { isAbsolute } from 'node:path';
 // zod's mini build: the configuration is read before the first reply, which must not wait for all of zod (docs/DESIGN.md §8).
 import * as z from 'zod/mini';
 import { parseProfile, type Profile } from '@pfsense-mcp/policy';
+import { DEFAULT_APPLIANCE_NAME, type ApplianceConfig } from './appliance-config.js';
 import { ConfigError } from './config-error.js';
+import { INVENTORY_VARIABLE, loadInventory } from './load-inventory.js';
+import { parseBaseUrl } from './parse-base-url.js';
 import { parseAllowedTools } from './parse-allowed-tools.js';
 import { parseToolsets } from './parse-toolsets.js';
 import { parseEntriesBounds, parseWriteCapabilities } from './parse-write-capabilities.js';
@@ -14,6 +16,15 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** The validated server configuration. Holds the key file's path, never the key. */
 export interface ServerConfig {
+  /**
+   * The appliances READ tools reach, in inventory order: PFSENSE_INVENTORY_FILE's, or the single-appliance variables
+   * as one named `default`. `url`, `apiKeyFile`, `caFile` and `allowHttpLoopback` are the first one's (the write
+   * runtime's appliance; with an inventory file no write tool is offered). loadConfig always sets both; a
+   * configuration built by hand (tests, bench) may leave them out: appliancesOf says what they mean then.
+   */
+  readonly appliances?: readonly ApplianceConfig[];
+  /** PFSENSE_INVENTORY_FILE as given, or null (single-appliance variables). Absent: null. */
+  readonly inventoryFile?: string | null;
   readonly url: string;
   readonly apiKeyFile: string;
   readonly caFile: string | null;
@@ -54,8 +65,9 @@ const REQUIRED = ['PFSENSE_URL', 'PFSENSE_API_KEY_FILE'] as const;
 
 // Only these variables are read; anything else in the environment is ignored.
 const EnvSchema = z.object({
-  PFSENSE_URL: required,
-  PFSENSE_API_KEY_FILE: required,
+  PFSENSE_INVENTORY_FILE: z.optional(text),
+  PFSENSE_URL: z.optional(required),
+  PFSENSE_API_KEY_FILE: z.optional(required),
   PFSENSE_CA_FILE: z.optional(required),
   PFSENSE_PROFILE: z.optional(text),
   PFSENSE_ALLOWED_TOOLS: z.optional(text),
@@ -73,33 +85,27 @@ const EnvSchema = z.object({
 });
 
 /**
- * The same rule as transports' isLoopbackHost (localhost, [::1], 127.0.0.0/8), so a URL this accepts is never one
- * the transport then refuses, nor the reverse; test/config.test.ts compares the two on every case. It is a copy,
- * not an import, on purpose: importing @pfsense-mcp/transports here would evaluate the HTTP stack before the `initialize`
- * reply (the bundle defers it until after), costing cold start.
- */
-export function isLoopbackHostname(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  if (host === 'localhost' || host === '[::1]' || host === '::1') return true;
-  return isIPv4(host) && host.startsWith('127.');
-}
-
-/**
  * Reads and validates the configuration from `env`. Fails closed: the first problem throws a ConfigError
  * whose message names the variable and the rule, never the offending value. Makes no network call and
  * does not read the key file (see readApiKey).
  */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>, knownToolNames: ReadonlySet<string>): ServerConfig {
   const picked = Object.fromEntries(Object.keys(EnvSchema.shape).map((k) => [k, env[k]]));
+  const inventoryFile = nonEmpty(picked['PFSENSE_INVENTORY_FILE']);
+  if (inventoryFile !== null) {
+    refuseSingleApplianceVariables(picked);
+    // Empty counts as unset (nonEmpty): with an inventory, an empty PFSENSE_URL is no PFSENSE_URL.
+    for (const k of SINGLE_APPLIANCE_VARIABLES) picked[k] = undefined;
+  }
   const parsed = EnvSchema.safeParse(picked);
-  if (!parsed.success) {
-    // Every missing required variable at once, so a first run is fixed in one go.
-    const missing = REQUIRED.filter((k) => picked[k] === undefined || picked[k] === '');
+  // Every missing required variable at once, so a first run is fixed in one go.
+  const missing = inventoryFile === null ? REQUIRED.filter((k) => picked[k] === undefined || picked[k] === '') : [];
+  if (!parsed.success || missing.length > 0) {
     if (missing.length > 0) {
       const names = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing[missing.length - 1]}`;
       throw new ConfigError('INVALID_VALUE', missing[0] as string, `${names} ${missing.length === 1 ? 'is' : 'are'} required`);
     }
-    const issue = parsed.error.issues[0];
+    const issue = parsed.error?.issues[0];
     const variable = String(issue?.path[0] ?? 'environment');
     const rule = issue?.code === 'invalid_type' ? 'is required' : issue?.code === 'too_big' ? 'is too long' : 'is not valid';
     const hint =
@@ -124,22 +130,19 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, kn
     );
   }
 
-  if (!isAbsolute(e.PFSENSE_API_KEY_FILE)) {
-    throw new ConfigError('RELATIVE_PATH', 'PFSENSE_API_KEY_FILE', 'PFSENSE_API_KEY_FILE must be an absolute path');
-  }
-  if (e.PFSENSE_CA_FILE !== undefined && !isAbsolute(e.PFSENSE_CA_FILE)) {
-    throw new ConfigError('RELATIVE_PATH', 'PFSENSE_CA_FILE', 'PFSENSE_CA_FILE must be an absolute path');
-  }
-
+  const appliances = inventoryFile === null ? [singleAppliance(e, allowHttpLoopback)] : loadInventory(inventoryFile);
+  const first = appliances[0] as ApplianceConfig;
   return Object.freeze({
-    url: parseBaseUrl(e.PFSENSE_URL, allowHttpLoopback),
-    apiKeyFile: e.PFSENSE_API_KEY_FILE,
-    caFile: e.PFSENSE_CA_FILE ?? null,
+    appliances: Object.freeze(appliances),
+    inventoryFile,
+    url: first.url,
+    apiKeyFile: first.apiKeyFile,
+    caFile: first.caFile,
     profile,
     allowedTools: parseAllowedTools(e.PFSENSE_ALLOWED_TOOLS, knownToolNames),
     toolsets: parseToolsets(e.PFSENSE_TOOLSETS),
     logLevel: e.PFSENSE_LOG_LEVEL ?? 'info',
-    allowHttpLoopback,
+    allowHttpLoopback: first.allowHttpLoopback,
     write: Object.freeze({
       dir: nonEmpty(e.PFSENSE_WRITE_DIR),
       anchorDir: nonEmpty(e.PFSENSE_WRITE_ANCHOR_DIR),
@@ -156,34 +159,33 @@ function nonEmpty(value: string | undefined): string | null {
   return value === undefined || value === '' ? null : value;
 }
 
-/** The appliance origin. https always; plain http only to a loopback host with PFSENSE_ALLOW_HTTP_LOOPBACK. */
-function parseBaseUrl(raw: string, allowHttpLoopback: boolean): string {
-  const variable = 'PFSENSE_URL';
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError('INVALID_URL', variable, `${variable} is not a URL`);
+/** The single-appliance variables as an inventory of one, named `default`. */
+function singleAppliance(e: z.infer<typeof EnvSchema>, allowHttpLoopback: boolean): ApplianceConfig {
+  const apiKeyFile = e.PFSENSE_API_KEY_FILE as string;
+  if (!isAbsolute(apiKeyFile)) {
+    throw new ConfigError('RELATIVE_PATH', 'PFSENSE_API_KEY_FILE', 'PFSENSE_API_KEY_FILE must be an absolute path');
   }
-  if (url.username !== '' || url.password !== '') {
-    throw new ConfigError('URL_CREDENTIALS', variable, `${variable} must not contain credentials; use PFSENSE_API_KEY_FILE`);
+  if (e.PFSENSE_CA_FILE !== undefined && !isAbsolute(e.PFSENSE_CA_FILE)) {
+    throw new ConfigError('RELATIVE_PATH', 'PFSENSE_CA_FILE', 'PFSENSE_CA_FILE must be an absolute path');
   }
-  if (url.search !== '' || url.hash !== '' || (url.pathname !== '/' && url.pathname !== '')) {
-    throw new ConfigError('URL_NOT_ORIGIN', variable, `${variable} must be the appliance origin only (scheme, host, optional port)`);
-  }
-  if (url.protocol === 'http:') {
-    if (!isLoopbackHostname(url.hostname)) {
-      throw new ConfigError('HTTP_NOT_LOOPBACK', variable, `${variable} must use https (plain http is allowed only to a loopback address)`);
-    }
-    if (!allowHttpLoopback) {
-      throw new ConfigError(
-        'HTTP_NOT_ALLOWED',
-        variable,
-        `${variable} uses plain http; set PFSENSE_ALLOW_HTTP_LOOPBACK=true to allow it for a loopback address`,
-      );
-    }
-  } else if (url.protocol !== 'https:') {
-    throw new ConfigError('URL_SCHEME', variable, `${variable} must use https`);
-  }
-  return url.origin;
+  const url = parseBaseUrl(e.PFSENSE_URL as string, allowHttpLoopback, {
+    variable: 'PFSENSE_URL',
+    keySetting: 'PFSENSE_API_KEY_FILE',
+    loopbackSetting: 'PFSENSE_ALLOW_HTTP_LOOPBACK=true',
+  });
+  return Object.freeze({ name: DEFAULT_APPLIANCE_NAME, url, apiKeyFile, caFile: e.PFSENSE_CA_FILE ?? null, allowHttpLoopback });
+}
+
+/** The appliance variables PFSENSE_INVENTORY_FILE replaces: each appliance's entry holds them instead. */
+const SINGLE_APPLIANCE_VARIABLES = ['PFSENSE_URL', 'PFSENSE_API_KEY_FILE', 'PFSENSE_CA_FILE', 'PFSENSE_ALLOW_HTTP_LOOPBACK'] as const;
+
+/** Both ways of naming appliances at once is an error: which one was meant is not guessed. */
+function refuseSingleApplianceVariables(picked: Readonly<Record<string, string | undefined>>): void {
+  const set = SINGLE_APPLIANCE_VARIABLES.filter((k) => nonEmpty(picked[k]) !== null);
+  if (set.length === 0) return;
+  throw new ConfigError(
+    'INVENTORY_AND_SINGLE_APPLIANCE',
+    set[0] as string,
+    `${INVENTORY_VARIABLE} and ${set.join(', ')} are both set; unset ${set.length === 1 ? 'it' : 'them'} and put the appliance in the inventory file (url, api_key_file, ca_file, allow_http_loopback), or unset ${INVENTORY_VARIABLE}`,
+  );
 }

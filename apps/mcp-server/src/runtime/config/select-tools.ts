@@ -1,6 +1,7 @@
 import { isGranted, type Capability, type Profile } from '@pfsense-mcp/policy';
 import { READ_CATALOGUE, type ReadToolDefinition } from '@pfsense-mcp/pfsense-read';
 import { INFO_TOOL_CAPABILITY, INFO_TOOL_NAME } from '../../tools/register-info-tool.js';
+import { LIST_APPLIANCES_TOOL_NAME } from '../../tools/list-appliances-tool-name.js';
 import { toolsetOf } from './toolsets.js';
 import { ALIAS_ENTRIES_TOOL_NAME, WRITE_OPERATIONS_TOOL_NAME, WRITE_TOOL_NAME } from '../../tools/write-tool-name.js';
 
@@ -13,7 +14,14 @@ export interface ToolSelection {
 
 /** Every tool name this build knows (what PFSENSE_ALLOWED_TOOLS may name), the write tool included. */
 export function knownToolNames(catalogue: readonly ReadToolDefinition[] = READ_CATALOGUE): ReadonlySet<string> {
-  return new Set([...catalogue.map((t) => t.name), INFO_TOOL_NAME, WRITE_TOOL_NAME, ALIAS_ENTRIES_TOOL_NAME, WRITE_OPERATIONS_TOOL_NAME]);
+  return new Set([
+    ...catalogue.map((t) => t.name),
+    INFO_TOOL_NAME,
+    LIST_APPLIANCES_TOOL_NAME,
+    WRITE_TOOL_NAME,
+    ALIAS_ENTRIES_TOOL_NAME,
+    WRITE_OPERATIONS_TOOL_NAME,
+  ]);
 }
 
 /**

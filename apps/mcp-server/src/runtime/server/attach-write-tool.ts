@@ -8,6 +8,7 @@ import type { ServerFactory } from './create-server-factory.js';
 import type { Logger } from '../startup/create-logger.js';
 import { evaluateStaticWriteGates } from '../write-runtime/evaluate-write-gates.js';
 import type { ServerConfig } from '../config/load-config.js';
+import { usesInventory } from '../config/appliances-of.js';
 import type { OpenWriteRuntimeOptions, WriteRuntime } from '../write-runtime/open-write-runtime.js';
 import { writeCapabilityGatesOf } from '../write-runtime/write-capability-gates.js';
 import type { WriteCapabilityGates } from '../write-runtime/write-capability-gates.js';
@@ -47,7 +48,14 @@ export async function openWriteTool(
   options: WriteToolOptions = {},
 ): Promise<OpenedWriteTool> {
   const { allowListed, ...runtimeOptions } = options;
-  const gates = evaluateStaticWriteGates(config.profile, config.allowedTools, config.write, allowListed, config.toolsets);
+  const gates = evaluateStaticWriteGates(
+    config.profile,
+    config.allowedTools,
+    config.write,
+    allowListed,
+    config.toolsets,
+    !usesInventory(config),
+  );
   const capabilities = writeCapabilityGatesOf(config.profile, config.write, gates);
   const absent = (failure: WriteGateError | null): OpenedWriteTool => {
     if (failure !== null && gates.requested)

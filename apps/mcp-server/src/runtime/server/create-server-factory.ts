@@ -35,6 +35,8 @@ export interface ServerFactory {
   writeArtifacts: (() => ArtifactCounts) | null;
   /** Set by attachWriteTool: until when a clock behind the store's rate windows holds every write back (UTC ms), or null. */
   writeClockBlockedUntil: (() => number | null) | null;
+  /** Set by attachReadTools with an inventory: how many appliances the READ tools reach (pfsense_mcp_info reports it). */
+  applianceCount: number | null;
   /** Registers tools on every instance built so far and on every later one. */
   attach(register: ToolRegistrar): void;
 }
@@ -87,6 +89,7 @@ export function createServerFactory(
     writeCapabilities: [],
     writeArtifacts: null,
     writeClockBlockedUntil: null,
+    applianceCount: null,
     create: () => {
       // Declaring the tools capability installs tools/list and tools/call even with nothing registered, so an
       // empty selection lists [] in both eras.
@@ -112,6 +115,7 @@ export function createServerFactory(
           writeCapabilities: factory.writeCapabilities.map((c) => ({ ...c, runtimeEnabled: factory.writeNames.has(c.tool) })),
           writeArtifacts: writeArtifactsNow(factory),
           writeClockBlockedUntil: writeClockBlockedUntilNow(factory),
+          applianceCount: factory.applianceCount,
           toolsets: TOOLSETS.map((set) => ({
             name: set.name,
             description: set.description,

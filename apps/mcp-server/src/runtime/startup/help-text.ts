@@ -17,6 +17,11 @@ Usage:
                               host (pfsense-mcp admin --help)
 
 Environment:
+  PFSENSE_INVENTORY_FILE       absolute path of an owner-only JSON list of
+                               appliances {name, url, api_key_file, ...}
+                               instead of the next four: READ tools then take
+                               appliance (a name, or on list tools "*" or a
+                               list); no write tool
   PFSENSE_URL                  appliance origin, e.g. https://fw.example.net
                                (required)
   PFSENSE_API_KEY_FILE         absolute path of a file holding the pfREST API

@@ -17,6 +17,9 @@ import { writeCapabilityGatesOf } from '../write-runtime/write-capability-gates.
 import type { StaticWriteGates } from '../write-runtime/evaluate-write-gates.js';
 import { loadConfig } from '../config/load-config.js';
 import type { ServerConfig } from '../config/load-config.js';
+import { appliancesOf, usesInventory } from '../config/appliances-of.js';
+import { INVENTORY_VARIABLE } from '../config/load-inventory.js';
+import { checkAppliances } from './check-appliances.js';
 import { checkWriteRuntime } from '../write-runtime/open-write-runtime.js';
 import { readApiKey } from '../config/read-api-key.js';
 import { knownToolNames, selectTools } from '../config/select-tools.js';
@@ -212,11 +215,13 @@ export async function runCheckConfig(env: Readonly<Record<string, string | undef
     return done(1);
   }
   lines.push(`  configuration   ok`);
-  lines.push(`  appliance       ${config.url}`);
+  if (!usesInventory(config)) lines.push(`  appliance       ${config.url}`);
+  else lines.push(`  inventory       ${appliancesOf(config).length} appliances (${INVENTORY_VARIABLE})`);
   lines.push(`  profile         ${config.profile} (${selection.names.size} tools would be registered, the write tool not counted)`);
   lines.push(
     `  toolsets        ${config.toolsets === null ? 'all (PFSENSE_TOOLSETS unset)' : config.toolsets.size === 0 ? 'none' : [...config.toolsets].join(', ')}`,
   );
+  if (usesInventory(config)) return done((await checkAppliances(config, lines)) ? 0 : 1);
   // Each later check has its own line: a key-file problem is never reported as the configuration's.
   let apiKey: string;
   try {
@@ -233,7 +238,14 @@ export async function runCheckConfig(env: Readonly<Record<string, string | undef
     return done(1);
   }
   try {
-    const gates = evaluateStaticWriteGates(config.profile, config.allowedTools, config.write, undefined, config.toolsets);
+    const gates = evaluateStaticWriteGates(
+      config.profile,
+      config.allowedTools,
+      config.write,
+      undefined,
+      config.toolsets,
+      !usesInventory(config),
+    );
     const write = await checkWrite(config, gates, lines);
     let ok = write.ok;
     try {

@@ -1,12 +1,12 @@
 import type { OpenedWriteTool } from '../server/attach-write-tool.js';
 import { createLogger } from './create-logger.js';
 import type { ServerFactory } from '../server/create-server-factory.js';
-import { earlyOpening } from '../opening/early-opening.js';
+import { earlyOpening, type EarlyOpening } from '../opening/early-opening.js';
 import { favourMemoryOverSpeed } from './favour-memory.js';
 import type { ServerConfig } from '../config/load-config.js';
 import type { WriteRuntime } from '../write-runtime/open-write-runtime.js';
-import { precheckCaFile } from '../config/precheck-ca-file.js';
-import { readApiKey } from '../config/read-api-key.js';
+import { appliancesOf, usesInventory } from '../config/appliances-of.js';
+import { readApplianceKeys } from '../config/read-appliance-keys.js';
 import { serveStdio } from '../stdio/serve-stdio.js';
 import { SERVER_VERSION } from './server-identity.js';
 
@@ -20,8 +20,9 @@ import { SERVER_VERSION } from './server-identity.js';
  */
 export async function runServe(config: ServerConfig, onShutdown?: () => Promise<void>): Promise<number> {
   const logger = createLogger(config.logLevel);
-  const apiKey = readApiKey(config.apiKeyFile);
-  if (config.caFile !== null) precheckCaFile(config.caFile);
+  const keys = readApplianceKeys(config);
+  // The write runtime's appliance is the first (the only one without an inventory; with one, writes are not offered).
+  const apiKey = keys.get(appliancesOf(config)[0]?.name ?? '') as string;
   let factory: ServerFactory | null = null;
   let closeClient = (): void => undefined;
   let writeRuntime: WriteRuntime | null = null;
@@ -32,7 +33,9 @@ export async function runServe(config: ServerConfig, onShutdown?: () => Promise<
     logger,
     profile: config.profile,
     version: SERVER_VERSION,
-    early: earlyOpening(config.profile, config.allowedTools, config.toolsets, writeTools),
+    // With an inventory the tools take `appliance` and pfsense_list_appliances exists: tools/list is the SDK's own
+    // answer (the recorded one is the single-appliance surface); the opening replies are the same either way.
+    early: withoutEarlyToolsList(earlyOpening(config.profile, config.allowedTools, config.toolsets, writeTools), usesInventory(config)),
     load: async () => {
       // The write gates first (write directory, keys, both stores opened and verified): they decide whether the
       // early tools/list names the write tools, so it need not wait for the SDK, the catalogue or the HTTP stack.
@@ -48,7 +51,7 @@ export async function runServe(config: ServerConfig, onShutdown?: () => Promise<
     attach: async () => {
       if (factory === null || writeTool === null) throw new Error('runServe: attach before load');
       const { attachHttpReadTools } = await import('../server/attach-http-read-tools.js');
-      closeClient = attachHttpReadTools(factory, config, apiKey);
+      closeClient = attachHttpReadTools(factory, config, keys);
       const { attachOpenedWriteTool } = await import('../server/attach-write-tool.js');
       await attachOpenedWriteTool(factory, writeTool, config);
       // Once the server is up: the start keeps V8's defaults, the reads that follow get the smaller heap.
@@ -65,4 +68,8 @@ export async function runServe(config: ServerConfig, onShutdown?: () => Promise<
       if (onShutdown !== undefined) await onShutdown();
     },
   });
+}
+
+function withoutEarlyToolsList(early: EarlyOpening, inventory: boolean): EarlyOpening {
+  return inventory ? Object.freeze({ ...early, toolsListResult: () => undefined }) : early;
 }

@@ -44,7 +44,8 @@ export function writeCapabilityGatesOf(
         implemented: isImplemented(capability),
         granted: isGranted(profile, capability),
         allowListed: entries ? isAliasEntriesPatchAllowListed() : gates.allowListed,
-        offered: entries ? gates.entriesSelected : gates.selected && gates.failure === null,
+        // A failed write-path gate (not granted, not allow-listed, a fleet inventory) offers no write tool at all.
+        offered: gates.failure === null && (entries ? gates.entriesSelected : gates.selected),
       });
     }),
   );
