@@ -56,7 +56,7 @@ function blockShown(block: Line | undefined): boolean {
 
 describe('npm run demo', () => {
   it(
-    '--json --faults: READ, host setup, the write to verified, the lost response reconciled with one PATCH; all removed after',
+    '--json --faults: READ, host setup, the write to verified, the block with its response lost (signed APPLIED) then rolled back signed, the lost response reconciled with one PATCH; all removed after',
     () => {
       const r = spawnSync(process.execPath, [DEMO, '--json', '--faults'], { encoding: 'utf8', timeout: DEMO_TIMEOUT_MS });
       expect(r.status, r.stderr).toBe(0);
