@@ -6,6 +6,7 @@ import {
   createPlanAuthorizationFromRequest,
   createReconciliationEvidence,
   createReservationRelease,
+  createRollbackAuthorization,
   encodeArtifact,
   parseArtifact,
   verifyPendingRequest,
@@ -93,6 +94,10 @@ export class LabOwner {
       case 'pfsense-mcp/reconciliation-request':
         if (outcome === null) throw new LabError('OWNER_DECISION_MISSING', 'a reconciliation request needs the declared outcome');
         signed = createReconciliationEvidence(request, this.#keys.reconciliation, { issuedAt: now, outcome });
+        break;
+      case 'pfsense-mcp/rollback-request':
+        // Undoing a block is a firewall change: the operator authorizes it in the confirmation role (docs/DESIGN.md §5).
+        signed = createRollbackAuthorization(request, this.#keys.confirmation, { issuedAt: now });
         break;
       case 'pfsense-mcp/reservation-release-request':
         signed = createReservationRelease(request, this.#keys.reconciliation, { issuedAt: now });
