@@ -43,7 +43,7 @@ export interface PendingCorroboration {
 
 function corroborationOf(request: PendingRequest): { config_history?: PendingCorroboration | null } {
   if (request.kind !== 'pfsense-mcp/reconciliation-request') return {};
-  const c = request.version === 2 ? request.payload.config_history : null;
+  const c = request.version === 1 ? null : request.payload.config_history;
   if (c === null) return { config_history: null };
   return {
     config_history: Object.freeze({

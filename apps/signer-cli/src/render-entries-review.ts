@@ -1,5 +1,6 @@
 import { ALIAS_USAGE_REVIEW_RULES } from '@pfsense-mcp/adapters';
 import type { AliasRuleUse } from '@pfsense-mcp/adapters';
+import type { PfTableState } from '@pfsense-mcp/authorization';
 import type { AliasEntriesRequestReview, EntryChangeReview } from './alias-entries-request-review.js';
 import { applianceValues, namedValueNotes } from './look-alike.js';
 import type { NamedValue } from './look-alike.js';
@@ -45,6 +46,25 @@ function observedSummary(r: AliasEntriesRequestReview, style: Style): Piece[] {
       ? 'with the change'
       : 'neither as before nor with the change';
   return text(`${o.address.length} entries, ${how}   locator ${o.locator}`);
+}
+
+/**
+ * What pf enforces, as the server read the alias's table with the observation: whether it holds exactly the observed
+ * entries, or which it lacks and which it holds besides (the first few; --json has the lists and counts).
+ */
+function pfTableSummary(t: PfTableState | null, style: Style): Piece[] {
+  if (t === null) return text('not in this request (older than version 3)', style.dim);
+  if (t.status === 'UNREADABLE') return text('could not be read', style.red);
+  if (t.status === 'MISSING') return text('pf has no table of this name: nothing it holds is enforced', style.red);
+  const count = text(`${t.entry_count ?? 0} entr${t.entry_count === 1 ? 'y' : 'ies'}`);
+  if (t.missing_count === 0 && t.extra_count === 0) return [...count, ...text(', exactly the observed alias')];
+  // Server-reported strings: each passes idPieces (escaped), as the addresses of the change lines do.
+  const part = (what: string, n: number | null, list: readonly string[]): Piece[] => {
+    if (n === null || n === 0) return [];
+    const shown = list.slice(0, 2).flatMap((e, i) => [...(i > 0 ? text(', ') : []), ...idPieces(e)]);
+    return [...text(`; ${what} `, style.red), ...shown, ...(n > 2 ? text(` and ${n - 2} more`) : [])];
+  };
+  return [...count, ...part('lacks', t.missing_count, t.missing), ...part('holds besides', t.extra_count, t.extra)];
 }
 
 /** Differences of the observed lists from the lists before the change listed one per line; more are counted. */
@@ -106,6 +126,7 @@ export function renderEntriesReview(r: AliasEntriesRequestReview, style: Style, 
     listed.forEach((d, i) => valueField(lines, i === 0 ? 'since before' : '', d, ROWS.change, style, layout));
     if (differences.length > listed.length)
       lines.field('', text(`… and ${differences.length - listed.length} more (--full or --json lists them)`, style.dim));
+    valueField(lines, 'pf table now', pfTableSummary(r.observed?.pf_table ?? null, style), ROWS.observed, style, layout);
     lines.field('origin', text(`${r.origin ?? ''}   state version ${r.state_version ?? ''}`));
   }
   renderReviewTail(lines, r, style, nowMs, layout);

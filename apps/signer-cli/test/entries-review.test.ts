@@ -184,7 +184,30 @@ describe('review of an entries request', () => {
       locator: 3,
       address: after.address,
       detail: after.detail,
+      pf_table: { status: 'READ', entry_count: 2, missing_count: 0, extra_count: 0, missing: [], extra: [] },
     });
+  });
+
+  it('shows what pf enforces: the alias table as the server read it with the observation', () => {
+    const after = { ...blocklist(), address: ['192.0.2.1', '203.0.113.7'], detail: ['old abuse', 'ssh brute force'] };
+    const cases = [
+      [null, '2 entries, exactly the observed alias'],
+      [
+        { status: 'READ', entry_count: 2, missing_count: 1, extra_count: 1, missing: ['203.0.113.7'], extra: ['198.51.100.9'] },
+        '2 entries; lacks 203.0.113.7; holds besides 198.51.100.9',
+      ],
+      [
+        { status: 'MISSING', entry_count: null, missing_count: null, extra_count: null, missing: [], extra: [] },
+        'pf has no table of this name',
+      ],
+      [{ status: 'UNREADABLE', entry_count: null, missing_count: null, extra_count: null, missing: [], extra: [] }, 'could not be read'],
+    ] as const;
+    for (const [table, said] of cases) {
+      const r = review(entriesReconciliationRequest(server.key, after, table));
+      expect(r.status, r.stderr).toBe(0);
+      expectWithin80(r.stdout);
+      expect(r.stdout).toContain(`  pf table now  ${said}`);
+    }
   });
 });
 

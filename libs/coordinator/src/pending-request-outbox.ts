@@ -29,6 +29,7 @@ import { authorizationRequestName, parseAuthorizationRequestName } from './autho
 import { configHistoryCorroborationOf } from './config-history-corroboration-of.js';
 import { CoordinatorRefusalError } from './coordinator-refusal-error.js';
 import { confirmationRequestName, reconciliationRequestName, releaseRequestName, rollbackRequestName } from './pending-request-names.js';
+import { pfTableStateOf } from './pf-table-state-of.js';
 import { RefusalGate } from './refusal-audit.js';
 import type { RefusalRecorder } from './refusal-recorder.js';
 import { WRITE_REQUEST_LIMITS } from './write-request-limits.js';
@@ -372,6 +373,8 @@ export class PendingRequestOutbox {
           review,
           // What pfSense's config history showed after the send, as the contract recorded it (corroboration only).
           configHistory: configHistoryCorroborationOf(observation.configHistory),
+          // The alias's pf table read with the observation (a write that applies the filter), for the operator.
+          observedPfTable: pfTableStateOf(observation.observedPfTable),
         },
         this.#serverKey,
       ),
