@@ -57,8 +57,10 @@ export async function blockStep(d) {
       kind: 'drop-response-after-apply',
       times: 1,
     });
+  // The description step left its own confirmation request in the folder: wait for the one this call writes.
+  const confirmationsBefore = new Set(d.exchangeRequests().filter((n) => n.startsWith('conf-')));
   const waiting = entries({ ...args, wait_seconds: 50 }, d.faults ? 'reconciliation_required' : 'verified');
-  await d.until(() => d.exchangeRequests().some((n) => n.startsWith('conf-')));
+  await d.until(() => d.exchangeRequests().some((n) => n.startsWith('conf-') && !confirmationsBefore.has(n)));
   const second = await d.approveInExchange(d.h);
   const answered = await waiting;
   const shown = [...first.shown, ...second.shown];
