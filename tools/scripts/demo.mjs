@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `npm run demo`: the whole product on this laptop, narrated. A real MCP client (the SDK's) spawns the BUILT server
 // over stdio against the bundled simulator; `pfsense-mcp admin` sets up the host; the BUILT signer reviews and signs.
+// Steps: READ, host setup, the description change, operations, blocking an address (verified in pf, undone by a
+// signed rollback: tools/scripts/demo-block.mjs), and with --faults the lost responses.
 // Flags: --faults (the lost-response path), --json (one JSON line per step, nothing else on stdout).
 // Everything it starts and writes lives under one temp dir and its children; all of it goes on exit and on Ctrl-C.
 import { spawn, spawnSync } from 'node:child_process';
@@ -21,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { blockStep } from './demo-block.mjs';
 import { PROGRAMS, workspaceRoot } from './programs.mjs';
 
 const USAGE = 'usage: npm run demo [-- --faults] [-- --json]';
@@ -28,7 +31,7 @@ const args = process.argv.slice(2);
 for (const a of args) {
   if (a === '--help' || a === '-h') {
     process.stdout.write(
-      `${USAGE}\n  --faults  also lose the PATCH response and reconcile it with a signed APPLIED\n  --json    a machine-readable transcript: one JSON line per step\n`,
+      `${USAGE}\n  --faults  also lose the PATCH response (of the block, and of a description change) and reconcile it with a signed APPLIED\n  --json    a machine-readable transcript: one JSON line per step\n`,
     );
     process.exit(0);
   }
@@ -116,7 +119,7 @@ function showCommand(line) {
   say(dim(`   $ ${line}`));
   emit({ command: line });
 }
-function run(main, argv, what, env = {}) {
+function run(main, argv, what, env = {}, allow = [0]) {
   showCommand(commandLine(main, argv));
   progress(what);
   const r = spawnSync(process.execPath, [main, ...argv], {
@@ -125,7 +128,7 @@ function run(main, argv, what, env = {}) {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, NO_COLOR: '1', ...env },
   });
   if (TTY) process.stdout.write('\x1b[2K');
-  if (r.status !== 0) throw new Error(`${what} failed (exit ${r.status}): ${r.stderr.trim().split('\n').slice(-2).join(' ')}`);
+  if (!allow.includes(r.status)) throw new Error(`${what} failed (exit ${r.status}): ${r.stderr.trim().split('\n').slice(-2).join(' ')}`);
   const last = r.stdout.trim().split('\n').at(-1) ?? '';
   let json = {};
   try {
@@ -133,9 +136,11 @@ function run(main, argv, what, env = {}) {
   } catch {
     // human output
   }
-  return { stdout: r.stdout, json };
+  return { stdout: r.stdout, json, status: r.status };
 }
 const admin = (argv, what, env) => run(server, ['admin', ...argv, '--json'], what, env);
+/** An admin command that may end with one of the `allow` exit codes (admin rollback of a block: 4, then 0). */
+const adminRaw = (argv, what, env, allow) => run(server, ['admin', ...argv, '--json'], what, env, allow);
 const signer = (argv, what) => run(signerMain, argv, what);
 /** A file copy between the two machines (shown as the command an operator would use). */
 function copy(from, to) {
@@ -170,11 +175,17 @@ function approveInExchange(h) {
     });
     child.once('close', (code) => {
       if (code !== 0) return reject(new Error(`signer approve failed (exit ${code}): ${err.trim().split('\n').at(-1) ?? ''}`));
-      const keep = (l) => /^\s+(appliance|alias|description|→|approve with)\b/u.test(l) || /^\s+→/u.test(l) || /REQUEST|request —/u.test(l);
+      // The decision lines: the alias and its description, an entries change (`+` / `-` lines) and the rules using it.
+      const keep = (l) =>
+        /^\s+(appliance|alias|description|entries|used by|→|approve with)\b/u.test(l) ||
+        /^\s+#\d+\s+(pass|block|reject)\b/u.test(l) ||
+        /^\s+(→|[+-] )/u.test(l) ||
+        /REQUEST|request —/u.test(l);
+      const shown = out.trimEnd().split('\n').filter(keep);
       say(dim("   ┌ the signer's review, on the operator's machine"));
-      for (const line of out.trimEnd().split('\n').filter(keep)) say(`   │ ${line}`);
+      for (const line of shown) say(`   │ ${line}`);
       say(`   └ the operator types the code ${typed.join(', ')} at the prompt; the answer goes to answers/ beside the request`);
-      resolve(typed);
+      resolve({ typed, shown });
     });
   });
 }
@@ -323,7 +334,11 @@ async function main() {
       '/api/v2/firewall/aliases': [
         { name: 'LAN_SERVERS', type: 'host', descr: 'Servers', address: ['10.0.0.1', '10.0.0.2'], detail: ['nas', 'backup'] },
         { name: 'WEB_PORTS', type: 'port', descr: 'HTTP and HTTPS', address: ['80', '443'], detail: ['http', 'https'] },
+        // The simulator's first filter rule blocks from BLOCKLIST on WAN: the block step adds an address to it.
+        { name: 'BLOCKLIST', type: 'host', descr: 'Blocked hosts', address: ['198.51.100.9'], detail: ['scanner'] },
       ],
+      // pf's table for it as the last reload left it (the seed's tables would predate this alias).
+      '/api/v2/diagnostics/tables': [{ name: 'BLOCKLIST', entries: ['198.51.100.9'] }],
     }),
   );
   sim = await startSim(dataFile);
@@ -396,7 +411,7 @@ async function main() {
     "The write: change an alias's description, under the operator's signatures",
     'the AI can only ask; the operator approves twice on the signer (authorization, then confirmation) through the exchange folder',
   );
-  const writer = await connect({ ...baseEnv, ...clientEnv });
+  let writer = await connect({ ...baseEnv, ...clientEnv });
   const wCounts = counts((await writer.listTools()).tools);
   say(
     `   profile write_protected with PFSENSE_WRITE_DIR: ${wCounts.read_only} read-only tools, ${wCounts.write} that writes (${WRITE_TOOL})`,
@@ -406,12 +421,12 @@ async function main() {
   const requested = await write(writer, wargs, 'requested');
   say(`   AI → ${WRITE_TOOL} ${JSON.stringify(wargs)} → ${bold(requested.status)}`);
   say(`   the request is in the exchange folder: ${readdirSync(join(exchange, 'requests')).join(', ')}`);
-  const codes = [...(await approveInExchange(h))];
+  const codes = [...(await approveInExchange(h)).typed];
   // The AI asks again with a wait: the call picks the authorization up, writes the confirmation request, and waits.
   say(`   AI asks again with wait_seconds: 50 — the call waits for the operator`);
   const waiting = write(writer, { ...wargs, wait_seconds: 50 }, 'verified');
   while (!readdirSync(join(exchange, 'requests')).some((n) => n.startsWith('conf-'))) await new Promise((r) => setTimeout(r, 50));
-  codes.push(...(await approveInExchange(h)));
+  codes.push(...(await approveInExchange(h)).typed);
   const verified = await waiting;
   say(`   the waiting call returns → ${bold(verified.status)}: one PATCH sent, verified by re-reading`);
   const after = await aliasDescr(writer, 'LAN_SERVERS');
@@ -457,8 +472,35 @@ async function main() {
     patches: (await patchCount()) - rollbackPatchesBefore,
   });
 
-  // 5. Faults
+  // 5. Block an address (an entries change), verified in pf, undone by a signed rollback
+  await writer.close();
+  await blockStep({
+    step,
+    done,
+    say,
+    bold,
+    dim,
+    connect,
+    call,
+    admin,
+    adminRaw,
+    approveInExchange,
+    review,
+    simControl,
+    patchCount,
+    showCommand,
+    h,
+    env: { ...baseEnv, ...clientEnv },
+    faults: FAULTS,
+    until: async (ready) => {
+      while (!ready()) await new Promise((r) => setTimeout(r, 50));
+    },
+    exchangeRequests: () => readdirSync(join(exchange, 'requests')),
+  });
+
+  // 6. Faults
   if (FAULTS) {
+    writer = await connect({ ...baseEnv, ...clientEnv });
     step(
       "--faults: the PATCH's response is lost",
       'a lost answer is never retried: the contract waits for a signed, observed resolution (WEB_PORTS, so no cooldown is in the way)',
@@ -485,8 +527,8 @@ async function main() {
     say(`   AI asks again → ${bold(resolved.status)}; PATCHes sent for WEB_PORTS in all: ${faultPatches}`);
     say(dim('   (this step used the manual flow: review, sign --approve, admin inbox add — it works beside the exchange folder)'));
     done('faults', { states: [lost.status, resumed.state, resolved.status], observed, patches: faultPatches });
+    await writer.close();
   }
-  await writer.close();
   const total = Date.now() - started;
   say();
   say(bold(`Done in ${(total / 1000).toFixed(1)} s.`) + dim(' The simulator, the server and every key and store are removed now.'));

@@ -16,6 +16,7 @@ import {
 } from '@pfsense-mcp/authorization';
 import type { LabGateReceipt } from '@pfsense-mcp/authorization';
 import { KeyFileError, PinnedAuthoritySet, readSecretFile, writeSecretFile } from '@pfsense-mcp/crypto';
+import { aliasUsageOf, isUsedByEnabledRule } from '@pfsense-mcp/adapters';
 import { z } from 'zod';
 import type { LabConfig } from './lab-config.js';
 import { gateAuthorities, loadOrCreateRequestKey } from './lab-directory.js';
@@ -23,6 +24,8 @@ import type { RunnerRequestKey } from './lab-directory.js';
 import { LabError } from './lab-error.js';
 import { openApplianceReader } from './runtime-factory.js';
 import type { ApplianceReader, LabTarget } from './runtime-factory.js';
+import { isScenarioId } from './scenario-definition.js';
+import { scenarioOf } from './scenario-registry.js';
 
 /** Refused before anything changed (exit 3): the gate receipt, the appliance found, or the preflight. */
 export class LabGateError extends LabError {}
@@ -162,7 +165,7 @@ export function checkGateReceipt(config: LabConfig, receiptFile: string, scenari
 }
 
 const applyStatusSchema = z.object({ applied: z.boolean().optional(), pending_subsystems: z.array(z.string()).max(64).optional() }).loose();
-const aliasNameSchema = z.object({ name: z.string(), descr: z.string().optional() }).loose();
+const aliasNameSchema = z.object({ name: z.string(), descr: z.string().optional(), type: z.string().optional() }).loose();
 
 export interface Preflight {
   readonly pfrest_version: string | null;
@@ -183,6 +186,24 @@ export interface PreflightResult {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * The entries scenarios block an address in the candidate: it must be a host or network alias that an enabled
+ * filter rule uses (otherwise pf has no table for it and the capability refuses it, docs/DESIGN.md §5).
+ */
+async function checkBlockable(reader: ApplianceReader, type: unknown, candidate: string): Promise<void> {
+  let used: boolean;
+  try {
+    used = isUsedByEnabledRule(aliasUsageOf(await reader.rules(), candidate));
+  } catch {
+    throw new LabGateError('PREFLIGHT_RULES_UNREADABLE', 'preflight: the filter rules could not be read');
+  }
+  if ((type !== 'host' && type !== 'network') || !used)
+    throw new LabGateError(
+      'PREFLIGHT_CANDIDATE_NOT_BLOCKABLE',
+      'preflight: the entries scenarios need a host or network candidate alias that an enabled filter rule uses',
+    );
+}
 
 /**
  * Read-only preflight before any change: pfrest reachable and its version recorded, the appliance the one the
@@ -216,6 +237,8 @@ export async function preflight(
     const descr = matches[0]?.descr;
     if (typeof descr !== 'string')
       throw new LabGateError('PREFLIGHT_CANDIDATE_UNREADABLE', 'preflight: the candidate alias has no description field');
+    if (receipt.payload.scenarios.some((id) => isScenarioId(id) && scenarioOf(id).capability === 'entries'))
+      await checkBlockable(reader, matches[0]?.type, config.candidateAlias);
     const apply = applyStatusSchema.safeParse(await reader.applyStatus());
     if (!apply.success)
       throw new LabGateError('PREFLIGHT_APPLY_UNREADABLE', 'preflight: /api/v2/firewall/apply answered an unreadable status');

@@ -38,7 +38,9 @@ Options:
                      (unknown fields refused; the last one — the owner's
                      reconciliation .pub — is needed by the scenarios that end
                      in a reconciliation decision or a release: d3, e-*,
-                     g-restart-executing, g-restart-rolling-back). Next to it:
+                     g-restart-executing, g-restart-rolling-back,
+                     entries-forward-response-lost, entries-table-stale,
+                     entries-restart-executing). Next to it:
                      lab-request.key/.pub (the runner's request key, made on
                      first use) and lab-gate.pub (the owner's lab-gate public
                      key, from pfsense-mcp-signer keygen --role lab-gate)

@@ -35,10 +35,65 @@ export const REPLACEMENTS: Readonly<Record<ScenarioId, { readonly b: string; rea
     b: 'lab g-rolling-back: replacement B (sentinel b81a)',
     c: 'lab g-rolling-back: conflict C (sentinel b81b)',
   }),
+  // The entries scenarios change entries, not the description; C is the foreign description change that
+  // entries-foreign-pending leaves pending (and takes back), B is never written.
+  'entries-ordinary': Object.freeze({ b: 'lab entries: unused B (sentinel c93a)', c: 'lab entries: unused C (sentinel c93b)' }),
+  'entries-stale-before-forward': Object.freeze({
+    b: 'lab entries-stale: unused B (sentinel d04a)',
+    c: 'lab entries-stale: unused C (sentinel d04b)',
+  }),
+  'entries-foreign-pending': Object.freeze({
+    b: 'lab entries-pending: unused B (sentinel e15a)',
+    c: 'lab entries-pending: foreign C (sentinel e15b)',
+  }),
+  'entries-forward-response-lost': Object.freeze({
+    b: 'lab entries-lost: unused B (sentinel f26a)',
+    c: 'lab entries-lost: unused C (sentinel f26b)',
+  }),
+  'entries-table-stale': Object.freeze({
+    b: 'lab entries-table: unused B (sentinel 037a)',
+    c: 'lab entries-table: unused C (sentinel 037b)',
+  }),
+  'entries-restart-executing': Object.freeze({
+    b: 'lab entries-restart: unused B (sentinel 148a)',
+    c: 'lab entries-restart: unused C (sentinel 148b)',
+  }),
+  'entries-rollback-after-verified': Object.freeze({
+    b: 'lab entries-rollback: unused B (sentinel 259a)',
+    c: 'lab entries-rollback: unused C (sentinel 259b)',
+  }),
 });
+
+/**
+ * The entries scenarios' addresses (documentation ranges, RFC 5737), constants keyed by scenario id like B and C:
+ * `block` is the subject's entry, `other` the one someone else adds (entries-stale-before-forward). Addresses are
+ * not secret; the report still names them only through the change's digests and counts.
+ */
+export const BLOCKS: Readonly<Record<ScenarioId, { readonly block: string; readonly other: string } | null>> = Object.freeze({
+  ordinary: null,
+  'd1-stale-before-forward': null,
+  'd3-conflict-after-verified': null,
+  'e-forward-response-lost': null,
+  'e-rollback-response-lost': null,
+  'g-restart-executing': null,
+  'g-restart-after-verified': null,
+  'g-restart-rolling-back': null,
+  'entries-ordinary': Object.freeze({ block: '203.0.113.71', other: '198.51.100.71' }),
+  'entries-stale-before-forward': Object.freeze({ block: '203.0.113.72', other: '198.51.100.72' }),
+  'entries-foreign-pending': Object.freeze({ block: '203.0.113.73', other: '198.51.100.73' }),
+  'entries-forward-response-lost': Object.freeze({ block: '203.0.113.74', other: '198.51.100.74' }),
+  'entries-table-stale': Object.freeze({ block: '203.0.113.75', other: '198.51.100.75' }),
+  'entries-restart-executing': Object.freeze({ block: '203.0.113.76', other: '198.51.100.76' }),
+  'entries-rollback-after-verified': Object.freeze({ block: '203.0.113.77', other: '198.51.100.77' }),
+});
+/** The detail every lab entry is written with (a fixed text: pfrest would otherwise pad a missing one with a date). */
+export const BLOCK_DETAIL = 'lab block';
 
 export const ALIASES_PATH = '/api/v2/firewall/aliases';
 export const ALIAS_PATH = '/api/v2/firewall/alias';
+export const RULES_PATH = '/api/v2/firewall/rules';
+/** pf's tables as pfrest reads them (the entries scenarios compare the candidate's before and after). */
+export const TABLES_PATH = '/api/v2/diagnostics/tables';
 export const STATUS_PATH = '/api/v2/status/system';
 /** What is pending (not yet applied) on the appliance: preflight requires nothing. */
 export const APPLY_PATH = '/api/v2/firewall/apply';
@@ -67,6 +122,22 @@ export function simulatorData(): Record<string, unknown> {
       },
     ],
     [STATUS_PATH]: { platform: 'pfSense lab simulator', netgate_id: LAB_NETGATE_ID },
+    // One enabled block rule uses the candidate, so pf has a table for it: blocking an address is an entry
+    // added to that table (the entries capability refuses an alias no enabled rule uses).
+    [RULES_PATH]: [
+      {
+        tracker: 1_770_000_001,
+        type: 'block',
+        interface: ['WAN'],
+        ipprotocol: 'inet',
+        direction: 'in',
+        source: CANDIDATE_ALIAS,
+        destination: 'any',
+        disabled: false,
+        descr: 'lab: drop the candidate',
+      },
+    ],
+    [TABLES_PATH]: [{ name: CANDIDATE_ALIAS, entries: ['10.91.0.1'] }],
   };
 }
 

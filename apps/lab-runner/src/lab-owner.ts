@@ -6,6 +6,7 @@ import {
   createPlanAuthorizationFromRequest,
   createReconciliationEvidence,
   createReservationRelease,
+  createRollbackAuthorization,
   encodeArtifact,
   parseArtifact,
   verifyPendingRequest,
@@ -42,7 +43,7 @@ export interface PendingCorroboration {
 
 function corroborationOf(request: PendingRequest): { config_history?: PendingCorroboration | null } {
   if (request.kind !== 'pfsense-mcp/reconciliation-request') return {};
-  const c = request.version === 2 ? request.payload.config_history : null;
+  const c = request.version === 1 ? null : request.payload.config_history;
   if (c === null) return { config_history: null };
   return {
     config_history: Object.freeze({
@@ -93,6 +94,10 @@ export class LabOwner {
       case 'pfsense-mcp/reconciliation-request':
         if (outcome === null) throw new LabError('OWNER_DECISION_MISSING', 'a reconciliation request needs the declared outcome');
         signed = createReconciliationEvidence(request, this.#keys.reconciliation, { issuedAt: now, outcome });
+        break;
+      case 'pfsense-mcp/rollback-request':
+        // Undoing a block is a firewall change: the operator authorizes it in the confirmation role (docs/DESIGN.md §5).
+        signed = createRollbackAuthorization(request, this.#keys.confirmation, { issuedAt: now });
         break;
       case 'pfsense-mcp/reservation-release-request':
         signed = createReservationRelease(request, this.#keys.reconciliation, { issuedAt: now });

@@ -2,6 +2,7 @@ import { applianceSummary } from './render-markdown.js';
 import type { LabReport } from './lab-report.js';
 import type { ScenarioResult } from './scenario-result.js';
 import { corroborationText, revisionSnapshotText } from './revision-snapshot.js';
+import { pfObservationText } from './timeline.js';
 import type { TimelineEvent } from './timeline.js';
 
 /** Escapes text for HTML element content and attribute values. */
@@ -61,7 +62,7 @@ function timelineRow(e: TimelineEvent): string {
     e.artifact === null
       ? ''
       : `${escapeHtml(e.artifact.kind.replace('pfsense-mcp/', ''))} <code title="${escapeHtml(e.artifact.digest)}">${escapeHtml(e.artifact.digest.slice(0, 16))}…</code>`;
-  return `<tr><td class="n">${e.at_ms}</td><td><span class="actor ${escapeHtml(e.actor)}">${escapeHtml(e.actor)}</span></td><td>${escapeHtml(e.action)}</td><td>${e.state === null ? '' : `<span class="st">${escapeHtml(e.state)}</span>`}</td><td class="n">${e.reads || ''}</td><td>${sends}</td><td>${artifact}</td><td>${revisions}</td></tr>`;
+  return `<tr><td class="n">${e.at_ms}</td><td><span class="actor ${escapeHtml(e.actor)}">${escapeHtml(e.actor)}</span></td><td>${escapeHtml(e.action)}</td><td>${e.state === null ? '' : `<span class="st">${escapeHtml(e.state)}</span>`}</td><td class="n">${e.reads || ''}</td><td>${sends}</td><td>${artifact}</td><td>${revisions}</td><td>${escapeHtml(pfObservationText(e.pf))}</td></tr>`;
 }
 
 /** The reconciliation requests the owner reviewed, with their config-history corroboration. */
@@ -94,7 +95,7 @@ ${r.orchestration_states.map((s, i) => row(`orchestration contract ${i + 1}`, 'e
 </tbody></table>
 ${r.failures.length > 0 ? `<div class="mismatch">${r.failures.map((x) => escapeHtml(x)).join('<br>')}</div>` : ''}
 ${r.left !== null ? `<div>Left: <b>${escapeHtml(r.left.action)}</b>; subject ${escapeHtml(r.left.subject_state ?? '—')}; candidate is A: ${escapeHtml(String(r.left.candidate_is_original ?? 'unknown'))} — ${escapeHtml(r.left.reason)}</div>` : ''}
-<table><thead><tr><th>t (ms)</th><th>actor</th><th>step</th><th>state</th><th>reads</th><th>sends f/r/o</th><th>artifact (digest)</th><th>config history before → after</th></tr></thead><tbody>
+<table><thead><tr><th>t (ms)</th><th>actor</th><th>step</th><th>state</th><th>reads</th><th>sends f/r/o</th><th>artifact (digest)</th><th>config history before → after</th><th>apply and pf after</th></tr></thead><tbody>
 ${r.timeline.map(timelineRow).join('\n')}
 </tbody></table>
 ${pendingEvidence(r)}

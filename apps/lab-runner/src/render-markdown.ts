@@ -1,6 +1,7 @@
 import type { LabReport } from './lab-report.js';
 import { corroborationText, revisionSnapshotText } from './revision-snapshot.js';
 import type { ScenarioResult } from './scenario-result.js';
+import { pfObservationText } from './timeline.js';
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const sendsText = (s: { forward: number; rollback: number; orchestration: number }): string =>
@@ -34,14 +35,14 @@ function scenarioSection(r: ScenarioResult): string {
       '',
     );
   lines.push(
-    '| t (ms) | actor | step | state | reads | sends f/r/o | artifact | config history before → after |',
-    '|---:|---|---|---|---:|---|---|---|',
+    '| t (ms) | actor | step | state | reads | sends f/r/o | artifact | config history before → after | apply and pf after |',
+    '|---:|---|---|---|---:|---|---|---|---|',
   );
   for (const e of r.timeline) {
     const revisions =
       e.revisions === undefined ? '' : `${revisionSnapshotText(e.revisions.before)} → ${revisionSnapshotText(e.revisions.after)}`;
     lines.push(
-      `| ${e.at_ms} | ${e.actor} | ${cell(e.action)} | ${e.state ?? ''} | ${e.reads} | ${sendsText(e.sends)} | ${e.artifact ? `${e.artifact.kind.replace('pfsense-mcp/', '')} ${short(e.artifact.digest)}` : ''} | ${revisions} |`,
+      `| ${e.at_ms} | ${e.actor} | ${cell(e.action)} | ${e.state ?? ''} | ${e.reads} | ${sendsText(e.sends)} | ${e.artifact ? `${e.artifact.kind.replace('pfsense-mcp/', '')} ${short(e.artifact.digest)}` : ''} | ${revisions} | ${pfObservationText(e.pf)} |`,
     );
   }
   lines.push('');

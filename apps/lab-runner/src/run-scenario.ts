@@ -14,13 +14,16 @@ import { LabOwner } from './lab-owner.js';
 import type { SignedRecord } from './lab-owner.js';
 import { OwnerPause } from './owner-pause.js';
 import type { OwnerPauseInfo } from './owner-pause.js';
-import { restoreA } from './orchestrator.js';
+import { restoreA, restoreEntries } from './orchestrator.js';
+import { tableMatchesAlias } from './pf-observation.js';
 import { buildLabRuntime, scenarioPaths } from './runtime-factory.js';
 import type { LabRuntime, LabTarget } from './runtime-factory.js';
 import { ScenarioContext } from './scenario-context.js';
 import type { Interruption, ScenarioTargetOptions, StepProgress } from './scenario-context.js';
 import type { ScenarioDefinition, ScenarioId } from './scenario-definition.js';
 import { planOf, runSteps } from './scenario-plans.js';
+import { signRollbackIfAsked } from './subject-flow.js';
+import { applyRunsOwnPending } from './entries-flow.js';
 import type { LeftState, ScenarioResult } from './scenario-result.js';
 import type { SendCounts, TimelineEvent } from './timeline.js';
 import { startSimulatorChild } from './simulator-child.js';
@@ -269,6 +272,7 @@ async function recover(ctx: ScenarioContext): Promise<LeftState> {
   try {
     if (stateNow() === RecoveryState.VERIFIED && ctx.subjectContractId !== null) {
       const before = rt.subjectSends();
+      await signRollbackIfAsked(ctx, ctx.subjectContractId);
       await rt.subject.driver.rollback(ctx.subjectContractId);
       ctx.record('runner', 'recovery: sealed rollback of the subject', { rollback: rt.subjectSends() - before });
       return {
@@ -295,7 +299,8 @@ async function recover(ctx: ScenarioContext): Promise<LeftState> {
         reason: 'a contract holds the target (reconciliation or release needs the owner)',
       };
     }
-    await restoreA(ctx);
+    if (ctx.scenario.capability === 'entries') await restoreEntries(ctx);
+    if ((await isOriginal()) === false) await restoreA(ctx);
     return {
       action: 'orchestration-restore',
       subject_state: stateNow(),
@@ -374,6 +379,7 @@ export async function runScenario(scenario: ScenarioDefinition, options: Scenari
       const found = await runtime.readAlias(candidate);
       c.setBaseline(found, siblingsBytes(await runtime.readAliases(), ownSiblings));
       c.record('runner', 'baseline read (A fingerprint, siblings)');
+      if (onAppliance !== null && scenario.capability === 'entries') await applyRunsOwnPending(c);
     } else {
       restoreContext(c, resume);
     }
@@ -411,7 +417,9 @@ export async function runScenario(scenario: ScenarioDefinition, options: Scenari
     c.beforeAction('final read');
     const finalTarget = await rt.readAlias(candidate);
     const baseline = c.baseline as NonNullable<typeof c.baseline>;
-    finalMatches = aliasTargetFingerprint(finalTarget) === baseline.fingerprint;
+    // An entries scenario also ends with pf as before: the candidate's table holds exactly its (original) entries.
+    finalMatches =
+      aliasTargetFingerprint(finalTarget) === baseline.fingerprint && (scenario.capability !== 'entries' || (await tableMatchesAlias(c)));
     siblingsUnchanged = siblingsBytes(await rt.readAliases(), ownSiblings) === baseline.siblings;
     c.record('runner', 'final read (fingerprint compared with A, siblings compared)');
     // An appliance has no simulator counters: its sends are the proxies' counts alone.

@@ -5,21 +5,28 @@
 // a separate orchestration executor over a clean proxy, and an operation driver for each (the app's public API:
 // its gatekeeper is its own).
 import { join } from 'node:path';
-import { AliasDescriptionAdapter } from '@pfsense-mcp/adapters';
-import type { AliasTarget } from '@pfsense-mcp/adapters';
+import {
+  AliasDescriptionAdapter,
+  FIREWALL_RULES_PATH,
+  DEFAULT_MAX_PREFIX_V4,
+  DEFAULT_MAX_PREFIX_V6,
+  createAliasEntriesAdapter,
+} from '@pfsense-mcp/adapters';
+import type { AliasEntriesTarget, AliasTarget } from '@pfsense-mcp/adapters';
 import { SqliteConsumptionStore, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import { CapabilityRegistry, OperationDriver, createStoreEvidenceVerifiers, readApplianceBinding } from '@pfsense-mcp/coordinator';
+import { MAX_ALIAS_MEMBERS } from '@pfsense-mcp/authorization';
 import type { ApplianceBinding } from '@pfsense-mcp/authorization';
 import { readApiKeyFile, readMasterKeyFile } from '@pfsense-mcp/crypto';
 import { CONFIG_HISTORY_REVISIONS_PATH, MutationExecutor } from '@pfsense-mcp/executor';
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
-import { Capability, MutationPolicy, Profile } from '@pfsense-mcp/policy';
+import { ALIAS_ENTRIES_WRITE_POLICY_ENTRY, ALIAS_WRITE_POLICY_ENTRY, MutationPolicy, Profile } from '@pfsense-mcp/policy';
 import { FAULT_DELIVERY, FaultProxyTransport, createHttpTransport } from '@pfsense-mcp/transports';
 import type { HttpTransport, Transport, TransportRequestOptions, TransportResponse } from '@pfsense-mcp/transports';
 import { WriteApiClient, WriteEndpoints } from '@pfsense-mcp/write-client';
 import { z } from 'zod';
 import { LabError } from './lab-error.js';
-import { ALIASES_PATH, APPLY_PATH, LAB_RATE_LIMITS, LAB_TLS_MODE, RESTAPI_VERSION_PATH } from './lab-fixture.js';
+import { ALIASES_PATH, APPLY_PATH, LAB_RATE_LIMITS, LAB_TLS_MODE, RESTAPI_VERSION_PATH, TABLES_PATH } from './lab-fixture.js';
 import { operatorAuthorities, serverAuthorities } from './lab-keys.js';
 import type { LabKeys, LabPins } from './lab-keys.js';
 import { SCENARIOS } from './scenario-registry.js';
@@ -97,6 +104,22 @@ export interface LabRuntime {
   readConfigHistory(): Promise<unknown>;
   /** The simulator's own per-route request counters (the appliance side of every count). */
   applianceCounters(): Promise<Readonly<Record<string, number>>>;
+  /** One alias read through the entries adapter (its lists and the rules that use it), for the entries scenarios. */
+  readEntries(aliasName: string): Promise<AliasEntriesTarget>;
+  /** The entries of pf's table named `name` as pfrest lists them (null: no such table). */
+  readTable(name: string): Promise<readonly string[] | null>;
+  /** What is pending on the appliance (GET /api/v2/firewall/apply: its pending subsystems). */
+  readPending(): Promise<readonly string[]>;
+  /**
+   * POST /api/v2/firewall/apply: applies what the lab itself left pending (entries-foreign-pending's description
+   * changes, which pfrest stages without applying). Never a subject or orchestration send; not an alias write.
+   */
+  applyPending(): Promise<void>;
+  /**
+   * `stale-table`: the simulator's reloads clear the pending change but leave pf's tables; against an appliance the
+   * read client's table reads replay the tables as read now (StaleTablesTransport). `sync`: as before.
+   */
+  setApplyMode(mode: 'sync' | 'stale-table'): Promise<void>;
   close(): void;
 }
 
@@ -106,6 +129,26 @@ class CountingTransport implements Transport {
   constructor(private readonly inner: Transport) {}
   request(method: Parameters<Transport['request']>[0], path: string, options?: TransportRequestOptions): Promise<TransportResponse> {
     this.count += 1;
+    return this.inner.request(method, path, options);
+  }
+}
+
+/**
+ * entries-table-stale against an appliance, which cannot be told to skip a reload: while stale, every GET of pf's
+ * tables through the read client answers the tables as read when it turned stale — to the executor and the owner a
+ * table the reload did not update, as the simulator's `stale-table` apply mode makes it. Off, reads pass again.
+ */
+class StaleTablesTransport implements Transport {
+  #frozen: TransportResponse | null = null;
+  constructor(private readonly inner: Transport) {}
+  async freeze(): Promise<void> {
+    this.#frozen = await this.inner.request('GET', TABLES_PATH);
+  }
+  thaw(): void {
+    this.#frozen = null;
+  }
+  request(method: Parameters<Transport['request']>[0], path: string, options?: TransportRequestOptions): Promise<TransportResponse> {
+    if (this.#frozen !== null && method === 'GET' && path === TABLES_PATH) return Promise.resolve(this.#frozen);
     return this.inner.request(method, path, options);
   }
 }
@@ -121,8 +164,23 @@ class ObservedTransport implements Transport {
 }
 
 const HOLD_MS = 600_000;
+// Both alias writes are one route and method (PATCH /api/v2/firewall/alias): a fault there hits either capability.
 const PATCH = WriteEndpoints.FIREWALL_ALIAS_PATCH;
-const ALIAS_POLICY = MutationPolicy.of([{ capability: Capability.ALIAS_WRITE, endpointSymbol: 'FIREWALL_ALIAS_PATCH', method: 'PATCH' }]);
+const ALIAS_POLICY = MutationPolicy.of([ALIAS_WRITE_POLICY_ENTRY, ALIAS_ENTRIES_WRITE_POLICY_ENTRY]);
+/**
+ * The entries adapter with the product's broadest bounds and no protected network: the lab blocks documentation
+ * addresses (RFC 5737) in its own candidate alias. One frozen instance for every scenario.
+ */
+const ENTRIES_ADAPTER = createAliasEntriesAdapter({
+  maxPrefixV4: DEFAULT_MAX_PREFIX_V4,
+  maxPrefixV6: DEFAULT_MAX_PREFIX_V6,
+  protectedNetworks: [],
+  maxMembers: MAX_ALIAS_MEMBERS,
+});
+const SIMULATOR_FILTER_DELAYS_MS = Object.freeze([0, 250, 500, 1000]);
+const CAPABILITIES = CapabilityRegistry.of([AliasDescriptionAdapter, ENTRIES_ADAPTER]);
+const tablesSchema = z.array(z.object({ name: z.string(), entries: z.union([z.array(z.string()), z.string()]) }).loose());
+const pendingSchema = z.object({ pending_subsystems: z.array(z.string()).nullable().optional() }).loose();
 
 /**
  * The declared upstream delivery of the scenario's fault must be what the proxy's own FAULT_DELIVERY says
@@ -192,7 +250,8 @@ export async function buildLabRuntime(scenario: ScenarioDefinition, fixed: LabFi
   let consumption: SqliteConsumptionStore | undefined;
   try {
     consumption = await SqliteConsumptionStore.open({ directory: paths.storeDir, masterKey, clock });
-    const reads = new CountingTransport(open());
+    const tables = new StaleTablesTransport(open());
+    const reads = new CountingTransport(tables);
     const readClient = new RestApiClient(reads);
     const subjectProxy = new FaultProxyTransport(open());
     const observed = new ObservedTransport(subjectProxy);
@@ -203,7 +262,7 @@ export async function buildLabRuntime(scenario: ScenarioDefinition, fixed: LabFi
     const appliance = Object.freeze({ baseUrl: fixed.simulator.url, tlsMode: fixed.simulator.tlsMode ?? LAB_TLS_MODE });
     const side = (executor: MutationExecutor, inbox: string, outbox: string): LabSide => {
       const driver = new OperationDriver({
-        capabilities: CapabilityRegistry.of([AliasDescriptionAdapter]),
+        capabilities: CAPABILITIES,
         store,
         consumption: consumption as SqliteConsumptionStore,
         executor,
@@ -220,12 +279,16 @@ export async function buildLabRuntime(scenario: ScenarioDefinition, fixed: LabFi
       });
       return Object.freeze({ driver, inbox, outbox });
     };
+    // The simulator reloads synchronously: its pf table is right at the first look or never (entries-table-stale),
+    // so a short bound there; an appliance gets the product's own (its apply timing is what the report records).
+    const filterDelays = fixed.simulator.simulated === false ? {} : { filterVerificationDelaysMs: SIMULATOR_FILTER_DELAYS_MS };
     const subjectExecutor = new MutationExecutor({
       store,
       writeClient: new WriteApiClient(observed),
       readClient,
       policy: ALIAS_POLICY,
       clock,
+      ...filterDelays,
     });
     const orchestrationExecutor = new MutationExecutor({
       store,
@@ -233,6 +296,7 @@ export async function buildLabRuntime(scenario: ScenarioDefinition, fixed: LabFi
       readClient,
       policy: ALIAS_POLICY,
       clock,
+      ...filterDelays,
     });
     const reconciled = [...subjectExecutor.reconciledAtStart, ...orchestrationExecutor.reconciledAtStart].map((r) => r.contract_id);
     const f = scenario.fault;
@@ -269,6 +333,27 @@ export async function buildLabRuntime(scenario: ScenarioDefinition, fixed: LabFi
       readAlias: (aliasName: string) => AliasDescriptionAdapter.readTarget(readClient, { alias_name: aliasName }),
       readApplianceBinding: () => readApplianceBinding(readClient, appliance),
       readConfigHistory: async () => (await readClient.read(CONFIG_HISTORY_REVISIONS_PATH)).data,
+      readEntries: (aliasName: string) => ENTRIES_ADAPTER.readTarget(readClient, { alias_name: aliasName }),
+      async readTable(name: string) {
+        const tables = tablesSchema.parse((await readClient.read(TABLES_PATH)).data);
+        const found = tables.find((t) => t.name === name);
+        if (found === undefined) return null;
+        return Object.freeze(typeof found.entries === 'string' ? found.entries.split(/\s+/).filter((e) => e !== '') : [...found.entries]);
+      },
+      readPending: async () => Object.freeze([...(pendingSchema.parse((await readClient.read(APPLY_PATH)).data).pending_subsystems ?? [])]),
+      async applyPending() {
+        const r = await control.request('POST', APPLY_PATH, { body: '{}' });
+        if (r.status !== 200) throw new LabError('APPLY_FAILED', `the apply answered ${r.status}`);
+      },
+      async setApplyMode(mode: 'sync' | 'stale-table') {
+        if (fixed.simulator.simulated === false) {
+          if (mode === 'stale-table') await tables.freeze();
+          else tables.thaw();
+          return;
+        }
+        const r = await control.request('POST', '/__sim/apply-mode', { body: JSON.stringify({ mode }) });
+        if (r.status !== 200) throw new LabError('SIMULATOR_APPLY_MODE', `the simulator's apply mode answered ${r.status}`);
+      },
       async applianceCounters() {
         if (fixed.simulator.simulated === false) throw new LabError('NO_COUNTERS', 'an appliance has no simulator counters');
         const r = await control.request('GET', '/__sim/counters');
@@ -299,6 +384,8 @@ export interface ApplianceReader {
   applyStatus(): Promise<unknown>;
   /** The data of GET /api/v2/system/restapi/version. */
   restApiVersion(): Promise<unknown>;
+  /** Every filter rule (GET /api/v2/firewall/rules, all pages): whether a rule uses the candidate. */
+  rules(): Promise<readonly unknown[]>;
   /** GET requests made so far. */
   reads(): number;
   close(): void;
@@ -314,6 +401,7 @@ export function openApplianceReader(target: LabTarget): ApplianceReader {
     aliases: () => client.readAllPages(ALIASES_PATH),
     applyStatus: () => one(APPLY_PATH),
     restApiVersion: () => one(RESTAPI_VERSION_PATH),
+    rules: () => client.readAllPages(FIREWALL_RULES_PATH),
     reads: () => counting.count,
     close: () => transport.close(),
   });

@@ -1,14 +1,22 @@
 import { aliasTargetFingerprint } from '@pfsense-mcp/adapters';
 import type { AliasTarget } from '@pfsense-mcp/adapters';
 import { LabError, LabInterruptedError } from './lab-error.js';
-import { CANDIDATE_ALIAS, DESCRIPTION_A, REPLACEMENTS } from './lab-fixture.js';
+import { Capability } from '@pfsense-mcp/policy';
+import { BLOCKS, BLOCK_DETAIL, CANDIDATE_ALIAS, DESCRIPTION_A, REPLACEMENTS } from './lab-fixture.js';
 import type { LabOwner, SignedRecord } from './lab-owner.js';
 import type { LabRuntime } from './runtime-factory.js';
 import type { ScenarioDefinition } from './scenario-definition.js';
 import { takeRevisionSnapshot } from './revision-snapshot.js';
 import type { RevisionSnapshot, RevisionsAround } from './revision-snapshot.js';
 import { ZERO_SENDS } from './timeline.js';
-import type { SendCounts, TimelineEvent } from './timeline.js';
+import type { PfObservation, SendCounts, TimelineEvent } from './timeline.js';
+
+/** The entries tool's input (docs/DESIGN.md §5): the alias, the entries to add and to remove. */
+export interface EntriesInput {
+  readonly alias_name: string;
+  readonly add?: readonly { readonly address: string; readonly detail: string }[];
+  readonly remove?: readonly string[];
+}
 
 /** Stops the run between steps (Ctrl-C / SIGTERM); a test-only hook may pause after a named step. */
 export interface Interruption {
@@ -83,9 +91,31 @@ export class ScenarioContext {
     this.#readsMark = runtime.reads();
   }
 
-  /** The subject's change A → B (the scenario's constant). */
-  get subjectInput(): { alias_name: string; description: string } {
+  /** The subject's capability (the registry entry's): the description, or the alias entries. */
+  get subjectCapability(): string {
+    return this.scenario.capability === 'entries' ? Capability.ALIAS_ENTRIES_WRITE : Capability.ALIAS_WRITE;
+  }
+
+  /** The subject's change (the scenario's constant): A → B, or the scenario's address blocked in the candidate. */
+  get subjectInput(): { alias_name: string; description: string } | EntriesInput {
+    if (this.scenario.capability === 'entries') return this.entriesInput({ add: [this.block.block] });
     return { alias_name: this.candidate, description: REPLACEMENTS[this.scenario.id].b };
+  }
+
+  /** The entries scenario's two addresses (the subject's block, and the one someone else adds). */
+  get block(): { readonly block: string; readonly other: string } {
+    const b = BLOCKS[this.scenario.id];
+    if (b === null) throw new LabError('NOT_AN_ENTRIES_SCENARIO', 'this scenario changes the description');
+    return b;
+  }
+
+  /** An entries change of the candidate: the addresses added (with the lab's fixed detail) and removed. */
+  entriesInput(change: { add?: readonly string[]; remove?: readonly string[] }): EntriesInput {
+    return {
+      alias_name: this.candidate,
+      ...(change.add === undefined ? {} : { add: change.add.map((address) => ({ address, detail: BLOCK_DETAIL })) }),
+      ...(change.remove === undefined ? {} : { remove: [...change.remove] }),
+    };
   }
 
   /** The orchestration's closed changes: to C (the scenario's constant) or back to A. */
@@ -130,6 +160,7 @@ export class ScenarioContext {
     sends: Partial<SendCounts> = {},
     artifact: TimelineEvent['artifact'] = null,
     revisions: RevisionsAround | null = null,
+    pf: PfObservation | null = null,
   ): TimelineEvent {
     const reads = this.runtime.reads() - this.#readsMark;
     this.#readsMark = this.runtime.reads();
@@ -146,6 +177,7 @@ export class ScenarioContext {
       sends: Object.freeze(s),
       artifact: artifact === null ? null : Object.freeze({ ...artifact }),
       ...(revisions === null ? {} : { revisions: Object.freeze({ ...revisions }) }),
+      ...(pf === null ? {} : { pf: Object.freeze({ ...pf }) }),
     });
     this.events.push(event);
     this.progress(this.scenario.id, event);

@@ -10,8 +10,18 @@ export const SCENARIO_IDS = Object.freeze([
   'g-restart-executing',
   'g-restart-after-verified',
   'g-restart-rolling-back',
+  'entries-ordinary',
+  'entries-stale-before-forward',
+  'entries-foreign-pending',
+  'entries-forward-response-lost',
+  'entries-table-stale',
+  'entries-restart-executing',
+  'entries-rollback-after-verified',
 ] as const);
 export type ScenarioId = (typeof SCENARIO_IDS)[number];
+
+/** Which write capability a scenario's subject uses: the alias description, or the alias entries (docs/DESIGN.md §5). */
+export type ScenarioCapability = 'description' | 'entries';
 
 export function isScenarioId(value: unknown): value is ScenarioId {
   return typeof value === 'string' && (SCENARIO_IDS as readonly string[]).includes(value);
@@ -41,6 +51,22 @@ export type ScenarioFault =
       readonly proxyKind: null;
     }
   | {
+      /** Someone else's staged change is pending on the appliance at the forward: applying would activate it too. */
+      readonly kind: 'foreign-pending';
+      readonly phase: 'before-forward';
+      readonly upstreamDelivery: null;
+      readonly holdKind: null;
+      readonly proxyKind: null;
+    }
+  | {
+      /** The forward's filter reload clears the pending change but leaves the pf table as it was (simulator apply mode). */
+      readonly kind: 'table-stale';
+      readonly phase: 'forward';
+      readonly upstreamDelivery: 'reached';
+      readonly holdKind: null;
+      readonly proxyKind: null;
+    }
+  | {
       readonly kind: 'sigkill';
       readonly phase: 'forward-send' | 'after-verified' | 'rollback-send';
       /** The proxy fault that holds the send until the process dies (timeout: never forwarded). */
@@ -58,6 +84,8 @@ export interface ExpectedSends {
 
 export interface ScenarioDefinition {
   readonly id: ScenarioId;
+  /** The subject's capability: a description change A → B, or blocking one address (an entry added, applied to pf). */
+  readonly capability: ScenarioCapability;
   /** One line: what a pass proves. */
   readonly proves: string;
   readonly fault: ScenarioFault;
@@ -73,6 +101,9 @@ export interface ScenarioDefinition {
   readonly releasesReservation: boolean;
   /** Contracts a restart moved to RECONCILIATION (G scenarios; null: no restart). */
   readonly reconciledOnRestart: number | null;
-  /** The candidate's final state: always the original description A, by a fresh read and exact fingerprint. */
+  /**
+   * The candidate's final state: always the original A, by a fresh read and exact fingerprint (for the entries
+   * scenarios also its pf table, exactly as before).
+   */
   readonly finalTarget: 'A';
 }

@@ -22,6 +22,9 @@ export const scenarioEventSchema = z.strictObject({
   sends: sendsSchema,
   artifact: z.strictObject({ kind: z.string().max(64), digest: hex64Schema }).nullable(),
   revisions: revisionsAroundSchema.optional(),
+  pf: z
+    .strictObject({ call_ms: z.number().int().min(0), pending: z.boolean().nullable(), table_holds_block: z.boolean().nullable() })
+    .optional(),
 });
 
 /** One request signed during the scenario: the request and the signed answer (digests), and the owner's outcome. */

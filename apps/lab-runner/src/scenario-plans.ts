@@ -4,7 +4,8 @@
 // point: `beforeKill` runs in a worker process that is SIGKILLed there, `afterRestart` in a runtime rebuilt
 // from the store alone.
 import { LabError } from './lab-error.js';
-import { divertToC, restoreA } from './orchestrator.js';
+import { applyForeignChange, forwardWaitsForPending, staleTables, unsignedRollbackRefused } from './entries-flow.js';
+import { addOther, divertToC, restoreA, restoreEntries } from './orchestrator.js';
 import { OwnerPause } from './owner-pause.js';
 import type { ScenarioContext } from './scenario-context.js';
 import type { ScenarioId } from './scenario-definition.js';
@@ -39,7 +40,7 @@ export type ScenarioPlan =
 const step = (name: string, run: (ctx: ScenarioContext) => Promise<void>): PlanStep => Object.freeze({ name, run });
 
 const PREPARE = step('prepare', async (ctx) => {
-  await prepareConfirmed(ctx, ctx.runtime.subject, ctx.subjectInput, 'subject');
+  await prepareConfirmed(ctx, ctx.runtime.subject, ctx.subjectCapability, ctx.subjectInput, 'subject');
   await ctx.checkpoint('prepare');
 });
 const FORWARD = step('forward', async (ctx) => {
@@ -55,6 +56,29 @@ const DIVERT = step('divert', async (ctx) => {
   await ctx.checkpoint('divert');
 });
 const RESTORE = step('restore', (ctx) => restoreA(ctx));
+// The entries scenarios' own steps: someone else's entry edit and its undo, a foreign change left pending (two
+// description changes A → C → A, which pfrest stages without applying) and its apply, the simulator's stale reload.
+const EDIT_ENTRIES = step('edit-entries', async (ctx) => {
+  await addOther(ctx);
+  await ctx.checkpoint('edit-entries');
+});
+const RESTORE_ENTRIES = step('restore-entries', (ctx) => restoreEntries(ctx));
+const FOREIGN_PENDING = step('foreign-pending', async (ctx) => {
+  await divertToC(ctx);
+  await restoreA(ctx);
+  await ctx.checkpoint('foreign-pending');
+});
+const FORWARD_WAITS = step('forward-waits', async (ctx) => {
+  await forwardWaitsForPending(ctx);
+  await ctx.checkpoint('forward-waits');
+});
+const APPLY_FOREIGN = step('apply-foreign', (ctx) => applyForeignChange(ctx));
+const STALE_TABLES = step('stale-tables', (ctx) => staleTables(ctx, true));
+const FRESH_TABLES = step('fresh-tables', (ctx) => staleTables(ctx, false));
+const UNSIGNED_ROLLBACK = step('unsigned-rollback', async (ctx) => {
+  await unsignedRollbackRefused(ctx);
+  await ctx.checkpoint('unsigned-rollback');
+});
 /** Against an appliance the run stops after this step until the owner signed (OwnerPause). */
 const RECONCILE_REQUEST = step('reconcile-request', (ctx) => requestReconciliation(ctx));
 const RECONCILE = step('reconcile', async (ctx) => {
@@ -86,7 +110,7 @@ const PLANS: Readonly<Record<ScenarioId, ScenarioPlan>> = Object.freeze({
     kind: 'restart',
     async beforeKill(ctx, killPoint) {
       await PREPARE.run(ctx);
-      await heldSend(ctx, killPoint, 'forward send held', () => executeSubject(ctx));
+      await heldSend(ctx, killPoint, 'forward send held', async () => void (await executeSubject(ctx)));
     },
     afterRestart: [RECONCILE_REQUEST, RECONCILE],
   },
@@ -108,6 +132,23 @@ const PLANS: Readonly<Record<ScenarioId, ScenarioPlan>> = Object.freeze({
     },
     afterRestart: [RECONCILE_REQUEST, RECONCILE, RELEASE_REQUEST, RELEASE, RESTORE],
   },
+  'entries-ordinary': { kind: 'in-process', steps: [PREPARE, FORWARD, ROLLBACK] },
+  'entries-stale-before-forward': { kind: 'in-process', steps: [PREPARE, EDIT_ENTRIES, FORWARD, RESTORE_ENTRIES] },
+  'entries-foreign-pending': { kind: 'in-process', steps: [PREPARE, FOREIGN_PENDING, FORWARD_WAITS, APPLY_FOREIGN, FORWARD, ROLLBACK] },
+  'entries-forward-response-lost': { kind: 'in-process', steps: [PREPARE, FORWARD, RECONCILE_REQUEST, RECONCILE, ROLLBACK] },
+  'entries-table-stale': {
+    kind: 'in-process',
+    steps: [PREPARE, STALE_TABLES, FORWARD, RECONCILE_REQUEST, RECONCILE, FRESH_TABLES, RESTORE_ENTRIES],
+  },
+  'entries-restart-executing': {
+    kind: 'restart',
+    async beforeKill(ctx, killPoint) {
+      await PREPARE.run(ctx);
+      await heldSend(ctx, killPoint, 'forward send held', async () => void (await executeSubject(ctx)));
+    },
+    afterRestart: [RECONCILE_REQUEST, RECONCILE],
+  },
+  'entries-rollback-after-verified': { kind: 'in-process', steps: [PREPARE, FORWARD, UNSIGNED_ROLLBACK, ROLLBACK] },
 });
 
 export function planOf(id: ScenarioId): ScenarioPlan {

@@ -1,11 +1,12 @@
 // The subject contract's lifecycle, driven only through the operation driver's public API, as the app's (the sealed
 // path): the runner asks, the owner signs what the server's outbox asks for, the executor sends.
 import { OperationStatus } from '@pfsense-mcp/coordinator';
-import { Capability } from '@pfsense-mcp/policy';
 import type { ChangeResult } from '@pfsense-mcp/coordinator';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { LabError } from './lab-error.js';
+import type { SignedRecord } from './lab-owner.js';
 import { OwnerPause } from './owner-pause.js';
+import { entriesDecision, observePf } from './pf-observation.js';
 import type { ScenarioContext } from './scenario-context.js';
 import type { LabSide } from './runtime-factory.js';
 
@@ -29,7 +30,7 @@ export function ownerSigns(
   action: string,
   outcome: 'APPLIED' | 'NOT_APPLIED' | null = null,
   ownerOnly: 'reconciliation' | 'release' | null = null,
-): void {
+): SignedRecord {
   ctx.beforeAction(`${action}: evidence write`);
   if (ownerOnly !== null && ctx.ownerDecides) {
     ctx.record('runner', `${action}: pending for the owner's signature`);
@@ -39,6 +40,7 @@ export function ownerSigns(
   ctx.signed.push(rec);
   ctx.record('owner', `${action}: server request verified`, {}, { kind: rec.requestKind, digest: rec.requestDigest });
   ctx.record('owner', `${action}: signed`, {}, { kind: rec.signedKind, digest: rec.signedDigest });
+  return rec;
 }
 
 /**
@@ -48,16 +50,17 @@ export function ownerSigns(
 export async function prepareConfirmed(
   ctx: ScenarioContext,
   side: LabSide,
-  input: { alias_name: string; description: string },
+  capability: string,
+  input: object,
   actor: 'subject' | 'orchestration',
 ): Promise<string> {
   ctx.beforeAction(`${actor} gate`);
-  const r1 = await side.driver.requestChange(Capability.ALIAS_WRITE, input);
+  const r1 = await side.driver.requestChange(capability, input);
   expectStatus(r1, OperationStatus.REQUESTED, `${actor} request`);
   ctx.record(actor, 'authorization requested');
   ownerSigns(ctx, side, pendingOf(r1, `${actor} request`), `${actor} authorization`);
   ctx.beforeAction(`${actor} gate`);
-  const r2 = await side.driver.requestChange(Capability.ALIAS_WRITE, input);
+  const r2 = await side.driver.requestChange(capability, input);
   expectStatus(r2, OperationStatus.AWAITING_CONFIRMATION, `${actor} prepare`);
   if (r2.contractId === null) throw new LabError('NO_CONTRACT', `${actor} prepare: no contract`);
   if (actor === 'subject') ctx.subjectContractId = r2.contractId;
@@ -67,33 +70,53 @@ export async function prepareConfirmed(
   return r2.contractId;
 }
 
-/** The prepared subject's forward: one driver request hands the confirmed contract to the subject executor. */
-export async function executeSubject(ctx: ScenarioContext): Promise<void> {
+/**
+ * The prepared subject's forward: one driver request hands the confirmed contract to the subject executor.
+ * Returns the driver's answer (entries-foreign-pending expects `refused` while something else is pending).
+ */
+export async function executeSubject(ctx: ScenarioContext): Promise<ChangeResult> {
   const rt = ctx.runtime;
   ctx.beforeAction('subject forward (executor call)');
   const revisions = await ctx.revisionsNow();
   rt.armSubjectFault('forward');
   const before = rt.subjectSends();
-  await rt.subject.driver.requestChange(Capability.ALIAS_WRITE, ctx.subjectInput);
-  ctx.record('subject', 'forward executed', { forward: rt.subjectSends() - before }, null, {
-    before: revisions,
-    after: await ctx.revisionsNow(),
-  });
+  const started = Date.now();
+  const r = await rt.subject.driver.requestChange(ctx.subjectCapability, ctx.subjectInput);
+  const pf = await observePf(ctx, Date.now() - started);
+  ctx.record(
+    'subject',
+    'forward executed',
+    { forward: rt.subjectSends() - before },
+    null,
+    { before: revisions, after: await ctx.revisionsNow() },
+    pf,
+  );
+  return r;
 }
 
-/** The subject's rollback through the executor (its own checks; one send at most). */
+/**
+ * The subject's rollback through the executor (its own checks; one send at most). An entries contract's rollback
+ * is a firewall change too: the server's rollback request is signed first (confirmation role).
+ */
 export async function rollbackSubject(ctx: ScenarioContext): Promise<void> {
   const id = requireSubject(ctx);
   const rt = ctx.runtime;
+  await signRollbackIfAsked(ctx, id);
   ctx.beforeAction('subject rollback (executor call)');
   const revisions = await ctx.revisionsNow();
   rt.armSubjectFault('rollback');
   const before = rt.subjectSends();
+  const started = Date.now();
   await rt.subject.driver.rollback(id);
-  ctx.record('subject', 'rollback executed', { rollback: rt.subjectSends() - before }, null, {
-    before: revisions,
-    after: await ctx.revisionsNow(),
-  });
+  const pf = await observePf(ctx, Date.now() - started);
+  ctx.record(
+    'subject',
+    'rollback executed',
+    { rollback: rt.subjectSends() - before },
+    null,
+    { before: revisions, after: await ctx.revisionsNow() },
+    pf,
+  );
 }
 
 function requireSubject(ctx: ScenarioContext): string {
@@ -115,7 +138,9 @@ export async function requestReconciliation(ctx: ScenarioContext): Promise<void>
   ctx.record('subject', `observation (origin ${observation.origin})`);
   if (!observation.locatorMatches) throw new LabError('OBSERVATION_LOCATOR', 'the observed locator is not the contract’s');
   let decision: 'APPLIED' | 'NOT_APPLIED' | null = null;
-  if (observation.origin === 'EXECUTING') {
+  if (ctx.scenario.capability === 'entries') {
+    decision = await entriesDecision(ctx, observation);
+  } else if (observation.origin === 'EXECUTING') {
     if (observation.matchesPreForwardFingerprint) decision = 'NOT_APPLIED';
     else if (observation.observedFingerprint === ctx.fingerprintWithB()) decision = 'APPLIED';
   } else {
@@ -126,11 +151,19 @@ export async function requestReconciliation(ctx: ScenarioContext): Promise<void>
   if (decision !== ctx.scenario.ownerOutcome)
     throw new LabError('OWNER_DECISION_DISAGREES', `the observation says ${decision}, the scenario declares ${ctx.scenario.ownerOutcome}`);
   ctx.beforeAction('reconciliation gate');
-  const r1 = await rt.subject.driver.requestChange(Capability.ALIAS_WRITE, ctx.subjectInput);
-  expectStatus(r1, OperationStatus.RECONCILIATION_REQUIRED, 'reconciliation request');
+  let pending: string;
+  if (ctx.scenario.capability === 'entries') {
+    // By contract id, as `admin reconcile emit` asks: the same arguments name the operation its entries before the
+    // change named, and after an applied block the alias no longer holds that state.
+    pending = (await rt.subject.driver.emitRecoveryRequest(id, 'reconciliation')).pendingRequest.file;
+  } else {
+    const r1 = await rt.subject.driver.requestChange(ctx.subjectCapability, ctx.subjectInput);
+    expectStatus(r1, OperationStatus.RECONCILIATION_REQUIRED, 'reconciliation request');
+    pending = pendingOf(r1, 'reconciliation request');
+  }
   if (rt.subjectSends() + rt.orchestrationSends() !== before)
     throw new LabError('SENT_WHILE_RECONCILING', 'a send happened while reconciling');
-  ownerSigns(ctx, rt.subject, pendingOf(r1, 'reconciliation request'), `reconciliation ${decision}`, decision, 'reconciliation');
+  ownerSigns(ctx, rt.subject, pending, `reconciliation ${decision}`, decision, 'reconciliation');
 }
 
 /** The signed evidence is in the subject inbox: resumeReconciliation through the driver, zero sends (counted). */
@@ -139,7 +172,8 @@ export async function resolveReconciliation(ctx: ScenarioContext): Promise<void>
   const rt = ctx.runtime;
   const before = rt.subjectSends() + rt.orchestrationSends();
   ctx.beforeAction('reconciliation resolution');
-  await rt.subject.driver.requestChange(Capability.ALIAS_WRITE, ctx.subjectInput);
+  if (ctx.scenario.capability === 'entries') rt.subject.driver.resumeRecovery(requireSubject(ctx), 'reconciliation');
+  else await rt.subject.driver.requestChange(ctx.subjectCapability, ctx.subjectInput);
   const after = rt.subjectSends() + rt.orchestrationSends();
   if (after !== before) throw new LabError('SENT_WHILE_RECONCILING', 'a send happened while reconciling');
   if (ctx.subjectState() === RecoveryState.RECONCILIATION)
@@ -154,7 +188,7 @@ export async function requestRelease(ctx: ScenarioContext): Promise<void> {
   const c = rt.store.load(id);
   if (c.state !== RecoveryState.ROLLBACK_FAILED) throw new LabError('UNEXPECTED_STATE', `release: the subject is ${c.state}`);
   ctx.beforeAction('release gate');
-  const r1 = await rt.subject.driver.requestChange(Capability.ALIAS_WRITE, ctx.subjectInput);
+  const r1 = await rt.subject.driver.requestChange(ctx.subjectCapability, ctx.subjectInput);
   expectStatus(r1, OperationStatus.RECONCILIATION_REQUIRED, 'release request');
   ownerSigns(ctx, rt.subject, pendingOf(r1, 'release request'), 'reservation release', null, 'release');
 }
@@ -165,8 +199,24 @@ export async function resolveRelease(ctx: ScenarioContext): Promise<void> {
   const rt = ctx.runtime;
   const before = rt.subjectSends() + rt.orchestrationSends();
   ctx.beforeAction('release resolution');
-  await rt.subject.driver.requestChange(Capability.ALIAS_WRITE, ctx.subjectInput);
+  await rt.subject.driver.requestChange(ctx.subjectCapability, ctx.subjectInput);
   if (rt.subjectSends() + rt.orchestrationSends() !== before) throw new LabError('SENT_WHILE_RELEASING', 'a send happened while releasing');
   if (rt.store.holdsReservation(id)) throw new LabError('RESERVATION_HELD', 'the signed release did not release the target');
   ctx.record('subject', 'reservation released');
+}
+
+/**
+ * An entries contract's rollback needs the operator's signature (docs/DESIGN.md §5): the server's rollback request,
+ * asked by contract id as `admin rollback` does, verified and signed with the confirmation key into the inbox.
+ * Zero sends (counted). Nothing to do when the rollback needs no signature or the inbox holds it already.
+ */
+export async function signRollbackIfAsked(ctx: ScenarioContext, contractId: string): Promise<void> {
+  const rt = ctx.runtime;
+  if (!rt.subject.driver.rollbackAwaitsAuthorization(contractId)) return;
+  const before = rt.subjectSends() + rt.orchestrationSends();
+  ctx.beforeAction('rollback request');
+  const emitted = await rt.subject.driver.emitRecoveryRequest(contractId, 'rollback');
+  if (rt.subjectSends() + rt.orchestrationSends() !== before) throw new LabError('SENT_WHILE_ASKING', 'a send happened while asking');
+  ctx.record('subject', 'rollback request written (admin rollback: exit 4)');
+  ownerSigns(ctx, rt.subject, emitted.pendingRequest.file, 'rollback authorization');
 }

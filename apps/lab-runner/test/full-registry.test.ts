@@ -35,7 +35,7 @@ beforeAll(async () => {
     workers: new Set(),
     onSecret: (s) => secrets.push(s),
   });
-}, 180_000);
+}, 360_000);
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 describe('the full registry on the simulator', () => {
@@ -57,7 +57,7 @@ describe('the full registry on the simulator', () => {
       for (const o of r?.orchestration_states ?? []) expect(o.at(-1)).toBe('VERIFIED');
     }
     // The G scenarios really killed a process: the parent saw SIGKILL at the named point.
-    for (const id of ['g-restart-executing', 'g-restart-after-verified', 'g-restart-rolling-back']) {
+    for (const id of ['g-restart-executing', 'g-restart-after-verified', 'g-restart-rolling-back', 'entries-restart-executing']) {
       const actions = outcome.results.find((x) => x.id === id)?.timeline.map((e) => e.action) ?? [];
       expect(
         actions.some((a) => a.startsWith('worker SIGKILLed (SIGKILL)')),
@@ -74,6 +74,7 @@ describe('the full registry on the simulator', () => {
     expect(actionsOf('g-restart-executing')).toContain('simulator counted 0 alias write(s) before the restart');
     expect(actionsOf('g-restart-rolling-back')).toContain('simulator counted 1 alias write(s) before the restart');
     expect(actionsOf('g-restart-after-verified')).toContain('simulator counted 1 alias write(s) before the restart');
+    expect(actionsOf('entries-restart-executing')).toContain('simulator counted 0 alias write(s) before the restart');
     // E and G reconciliations were signed by the owner with the declared outcome.
     for (const s of SCENARIOS.filter((x) => x.ownerOutcome !== null)) {
       const signed = outcome.results.find((x) => x.id === s.id)?.signed.filter((x) => x.signedKind === 'pfsense-mcp/reconciliation') ?? [];
@@ -82,6 +83,44 @@ describe('the full registry on the simulator', () => {
         s.id,
       ).toEqual([s.ownerOutcome]);
     }
+  });
+
+  it('entries: the block is in pf after the forward and gone after the signed rollback; what pf showed is in the reports', () => {
+    const result = (id: string) => outcome.results.find((x) => x.id === id);
+    const pfOf = (id: string, action: string) =>
+      result(id)
+        ?.timeline.filter((e) => e.action === action)
+        .map((e) => e.pf);
+    for (const id of ['entries-ordinary', 'entries-foreign-pending', 'entries-rollback-after-verified']) {
+      expect(pfOf(id, 'forward executed')?.at(-1), id).toMatchObject({
+        call_ms: expect.any(Number),
+        pending: false,
+        table_holds_block: true,
+      });
+      expect(pfOf(id, 'rollback executed'), id).toEqual([{ call_ms: expect.any(Number), pending: false, table_holds_block: false }]);
+    }
+    // Every rollback of a block was signed first (confirmation role), once; the runner signed no other rollback.
+    for (const s of SCENARIOS) {
+      const rollbacks = result(s.id)?.signed.filter((x) => x.signedKind === 'pfsense-mcp/rollback-authorization') ?? [];
+      expect(rollbacks.length, s.id).toBe(s.capability === 'entries' && s.states.includes('ROLLING_BACK') ? 1 : 0);
+    }
+    // Someone else's pending change: the first forward was refused with nothing sent, the second ran.
+    const pending = result('entries-foreign-pending')?.timeline.filter((e) => e.action === 'forward executed') ?? [];
+    expect(pending.map((e) => [e.state, e.sends.forward])).toEqual([
+      ['PREPARED', 0],
+      ['VERIFIED', 1],
+    ]);
+    // Config written, pf table stale: never VERIFIED; the owner looked at pf and signed NOT_APPLIED.
+    expect(pfOf('entries-table-stale', 'forward executed')).toEqual([
+      { call_ms: expect.any(Number), pending: false, table_holds_block: false },
+    ]);
+    expect(result('entries-table-stale')?.states).not.toContain('VERIFIED');
+    // A rollback without its authorization was refused, nothing sent.
+    const unsigned = result('entries-rollback-after-verified')?.timeline.find((e) => e.action === 'rollback without authorization refused');
+    expect(unsigned).toMatchObject({ state: 'VERIFIED', sends: { forward: 0, rollback: 0, orchestration: 0 } });
+    const md = readFileSync(join(outcome.reportDir as string, 'report.md'), 'utf8');
+    expect(md).toMatch(/\| \d+ ms; pending no; table holds the address yes \|/);
+    expect(readFileSync(join(outcome.reportDir as string, 'report.html'), 'utf8')).toContain('<th>apply and pf after</th>');
   });
 
   it('records the config-history revisions (count, newest time, digest) before and after every mutation', () => {
@@ -172,7 +211,7 @@ describe('the full registry on the simulator', () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(SCENARIO_IDS.length + 1);
-    expect(lines.at(-1)).toEqual({ summary: { passed: 8, failed: 0 } });
+    expect(lines.at(-1)).toEqual({ summary: { passed: 15, failed: 0 } });
     for (const line of lines.slice(0, -1)) {
       expect(Object.keys(line)).toEqual(expect.arrayContaining(['id', 'ok', 'states', 'sends', 'final_target_matches']));
       expect(Object.keys(line.sends).sort()).toEqual(['forward', 'orchestration', 'rollback']);
@@ -194,7 +233,7 @@ describe('the full registry on the simulator', () => {
     expect(report).toMatchObject({
       program: 'pfsense-mcp-lab',
       target: 'simulator',
-      summary: { passed: 8, failed: 0 },
+      summary: { passed: 15, failed: 0 },
       sentinel_scan: { found: 0 },
     });
     expect(report.product.version).toMatch(/^\d+\.\d+\.\d+/);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { FAULT_DELIVERY } from '@pfsense-mcp/transports';
 import { describe, expect, it } from 'vitest';
 import { PRODUCT_VERSION, REPLACEMENTS, SCENARIOS, SCENARIO_IDS, DESCRIPTION_A, scenarioOf } from '../src/index.js';
+import { BLOCKS } from '../src/lab-fixture.js';
 import { checkFaultDelivery } from '../src/runtime-factory.js';
 import { planOf } from '../src/scenario-plans.js';
 import { ROOT } from './support/paths.js';
@@ -15,7 +16,7 @@ function isDeepFrozen(value: unknown): boolean {
 }
 
 describe('scenario registry', () => {
-  it('has exactly the eight scenarios, in order, each once', () => {
+  it('has exactly the fifteen scenarios, in order, each once: the eight of the description, then the seven of the alias entries', () => {
     expect(SCENARIO_IDS).toEqual([
       'ordinary',
       'd1-stale-before-forward',
@@ -25,8 +26,16 @@ describe('scenario registry', () => {
       'g-restart-executing',
       'g-restart-after-verified',
       'g-restart-rolling-back',
+      'entries-ordinary',
+      'entries-stale-before-forward',
+      'entries-foreign-pending',
+      'entries-forward-response-lost',
+      'entries-table-stale',
+      'entries-restart-executing',
+      'entries-rollback-after-verified',
     ]);
     expect(SCENARIOS.map((s) => s.id)).toEqual([...SCENARIO_IDS]);
+    expect(SCENARIOS.map((s) => s.capability)).toEqual([...Array(8).fill('description'), ...Array(7).fill('entries')]);
   });
 
   it('is deeply frozen: no entry, fault, count or state list can be changed at run time', () => {
@@ -65,6 +74,15 @@ describe('scenario registry', () => {
     const all = [DESCRIPTION_A, ...Object.values(REPLACEMENTS).flatMap((r) => [r.b, r.c])];
     expect(new Set(all).size).toBe(all.length);
     expect(Object.keys(REPLACEMENTS)).toEqual([...SCENARIO_IDS]);
+  });
+
+  it("keys the entries scenarios' addresses by scenario id: documentation addresses, all distinct, none for a description scenario", () => {
+    expect(Object.keys(BLOCKS)).toEqual([...SCENARIO_IDS]);
+    for (const s of SCENARIOS) expect(BLOCKS[s.id] === null, s.id).toBe(s.capability === 'description');
+    const addresses = Object.values(BLOCKS).flatMap((b) => (b === null ? [] : [b.block, b.other]));
+    expect(new Set(addresses).size).toBe(addresses.length);
+    for (const a of addresses) expect(a).toMatch(/^(203\.0\.113|198\.51\.100)\.\d{1,3}$/);
+    expect(isDeepFrozen(BLOCKS)).toBe(true);
   });
 
   it('names the product version of the root package.json', () => {

@@ -61,6 +61,21 @@ describe('the alias entries tool', () => {
     // One wait_seconds for every write tool (wait-for-answer.ts): the same schema as the description tool's.
     const description = (await byDefault.client.listTools()).tools.find((t) => t.name === WRITE_TOOL);
     expect(tool?.inputSchema.properties?.wait_seconds).toEqual(description?.inputSchema.properties?.wait_seconds);
+
+    // pfsense_mcp_info reports each capability's gates, as --check-config prints them.
+    const info = async (h: WriteHarness) =>
+      ((await h.client.callTool({ name: 'pfsense_mcp_info', arguments: {} })).structuredContent as Record<string, unknown>)[
+        'write_capabilities'
+      ];
+    const gates = { implemented: true, granted: true, allow_listed: true };
+    expect(await info(onlyEntries)).toEqual([
+      { name: 'alias_description', capability: 'ALIAS_WRITE', tool: WRITE_TOOL, enabled: false, ...gates, runtime_enabled: false },
+      { name: 'alias_entries', capability: 'ALIAS_ENTRIES_WRITE', tool: ENTRIES_TOOL, enabled: true, ...gates, runtime_enabled: true },
+    ]);
+    expect(await info(byDefault)).toMatchObject([
+      { name: 'alias_description', enabled: true, runtime_enabled: true },
+      { name: 'alias_entries', enabled: false, runtime_enabled: false },
+    ]);
   });
 
   it('wait_seconds: one call picks up the authorization, waits for the confirmation and goes on to verified (the wait is not part of the operation)', async () => {
@@ -132,6 +147,28 @@ describe('the alias entries tool', () => {
     await simRequest(world.sim.url, world.sim.apiKey, 'POST', '/api/v2/firewall/apply', {});
     const r4 = await call(h, args);
     expect(r4.structuredContent).toMatchObject({ status: 'verified', operation_id: r1.structuredContent?.operation_id });
+    expect(patches()).toBe(1);
+  });
+
+  it('a lost response: reconciliation_required naming its request; asked again with the same arguments, the same operation and request', async () => {
+    world.sim.control.editRecord(RULES_PATH, 0, { source: 'DMZ_HOSTS', type: 'block', disabled: false });
+    const h = await entriesHarness(['alias_entries']);
+    const args = { alias_name: 'DMZ_HOSTS', add: [{ address: '203.0.113.12' }] };
+    const r1 = await call(h, args);
+    signIntoInbox(h.w, r1.structuredContent?.pending_request as string);
+    const r2 = await call(h, args);
+    signIntoInbox(h.w, r2.structuredContent?.pending_request as string);
+    world.sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'drop-response-after-apply', times: 1 });
+    const lost = await call(h, args);
+    expect(lost.structuredContent).toMatchObject({ status: 'reconciliation_required', operation_id: r1.structuredContent?.operation_id });
+    expect(String(lost.structuredContent?.pending_request)).toMatch(/reconciliation-request\.[^/]+\.json$/);
+    const again = await call(h, args);
+    expect(again.isError).not.toBe(true);
+    expect(again.structuredContent).toMatchObject({
+      status: 'reconciliation_required',
+      operation_id: r1.structuredContent?.operation_id,
+      pending_request: lost.structuredContent?.pending_request,
+    });
     expect(patches()).toBe(1);
   });
 });

@@ -1,10 +1,11 @@
 // Block and unblock end to end with the BUILT programs: the server spawned by the SDK Client over stdio with
 // PFSENSE_WRITE_CAPABILITIES=alias_entries and an exchange folder, the real signer's `approve` (its entries review
 // on the operator's side), and the simulator over loopback (pf tables, pending subsystems, PATCH counters).
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALIAS_PATH, useBuiltWriteWorld } from './support/built-write-world.js';
+import { runBuilt } from './support/built-server.js';
 import type { ConnectedServer } from './support/built-server.js';
 import { approveOnOperator, setUpExchangeHost } from './support/exchange-host.js';
 import type { ExchangeHost } from './support/exchange-host.js';
@@ -18,10 +19,9 @@ const PROCESS_TEST_TIMEOUT_MS = 240_000;
 const ENTRIES_TOOL = 'pfsense_change_firewall_alias_entries';
 const RULES_PATH = '/api/v2/firewall/rules';
 
-// Each scenario on its own alias: a second change of one alias within the policy's target cooldown (60 s) is refused.
+// The server's default rate limits: the alias entries have no target cooldown, so block → unblock runs on one alias.
 const world = useBuiltWriteWorld([
   { name: 'BLOCKLIST', type: 'host', descr: 'Blocked hosts', address: ['198.51.100.9'], detail: ['scanner'] },
-  { name: 'UNBLOCK_LIST', type: 'host', descr: 'Blocked hosts B', address: ['198.51.100.20', '192.0.2.50'], detail: ['a', 'b'] },
   { name: 'PENDING_LIST', type: 'host', descr: 'Blocked hosts C', address: ['192.0.2.60'], detail: ['c'] },
   { name: 'LOST_LIST', type: 'host', descr: 'Blocked hosts D', address: ['192.0.2.70'], detail: ['d'] },
   { name: 'FLIP_LIST', type: 'host', descr: 'Blocked hosts E', address: ['192.0.2.80'], detail: ['e'] },
@@ -58,9 +58,8 @@ async function approveBoth(
 }
 
 describe('block and unblock through the built server, signer and simulator', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
-  it('block → verified with the pf table holding the entry; signed rollback → table as before; unblock → verified; foreign pending → refused with zero PATCH; a port alias refused', async () => {
+  it('block → verified with the pf table holding the entry; signed rollback → table as before; block again, unblock on the same alias → verified; foreign pending → refused with zero PATCH; a port alias refused', async () => {
     // Rule 0 of the simulator blocks from BLOCKLIST; three more rules use the other aliases.
-    world.sim.control.editRecord(RULES_PATH, 2, { source: 'UNBLOCK_LIST', type: 'block', disabled: false });
     world.sim.control.editRecord(RULES_PATH, 3, { source: 'PENDING_LIST', type: 'reject', disabled: false });
     world.sim.control.editRecord(RULES_PATH, 4, { destination_port: 'WEB_PORTS', type: 'block', disabled: false });
     const host = setUpExchangeHost();
@@ -97,29 +96,36 @@ describe('block and unblock through the built server, signer and simulator', { t
     expect(patches()).toBe(2);
     expect(await table('BLOCKLIST')).toEqual(['198.51.100.9']);
 
-    const unblock = { alias_name: 'UNBLOCK_LIST', remove: ['198.51.100.20'] };
-    const second = await approveBoth(host, server, unblock);
-    expect(second.reviews).toContain('- 198.51.100.20');
-    expect(await call(server, unblock)).toMatchObject({ status: 'verified', operation_id: second.requested.operation_id });
+    // Block again (another operation: the rolled-back change is the alias's history now), then unblock on the
+    // same alias at once: the alias entries have no target cooldown.
+    const again = await approveBoth(host, server, block);
+    expect(again.requested.operation_id).not.toBe(requested.operation_id);
+    expect(await call(server, block)).toMatchObject({ status: 'verified', operation_id: again.requested.operation_id });
     expect(patches()).toBe(3);
-    expect(await table('UNBLOCK_LIST')).toEqual(['192.0.2.50']);
+    const unblock = { alias_name: 'BLOCKLIST', remove: ['203.0.113.7'] };
+    const second = await approveBoth(host, server, unblock);
+    expect(second.reviews).toContain('- 203.0.113.7');
+    expect(second.requested.operation_id).not.toBe(again.requested.operation_id);
+    expect(await call(server, unblock)).toMatchObject({ status: 'verified', operation_id: second.requested.operation_id });
+    expect(patches()).toBe(4);
+    expect(await table('BLOCKLIST')).toEqual(['198.51.100.9']);
 
     // Something else pending on pfSense: applying would activate it too — refused, nothing sent, nothing consumed.
     const pending = { alias_name: 'PENDING_LIST', add: [{ address: '203.0.113.8' }] };
     await approveBoth(host, server, pending);
     world.sim.control.markPending('filter');
     expect(await call(server, pending)).toMatchObject({ status: 'refused', operation_id: null });
-    expect(patches()).toBe(3);
+    expect(patches()).toBe(4);
     await simRequest(world.sim.url, world.sim.apiKey, 'POST', '/api/v2/firewall/apply', {});
     expect(await call(server, pending)).toMatchObject({ status: 'verified' });
-    expect(patches()).toBe(4);
+    expect(patches()).toBe(5);
     expect(await table('PENDING_LIST')).toEqual(['192.0.2.60', '203.0.113.8']);
 
     // A port alias: refused before any request is written.
     const requestsBefore = readdirSync(join(host.exchange, 'requests')).length;
     expect(await call(server, { alias_name: 'WEB_PORTS', add: [{ address: '203.0.113.9' }] })).toMatchObject({ status: 'refused' });
     expect(readdirSync(join(host.exchange, 'requests'))).toHaveLength(requestsBefore);
-    expect(patches()).toBe(4);
+    expect(patches()).toBe(5);
   });
 
   it('lost response → reconciliation_required, one PATCH; a rule flipped to pass after the review → refused, nothing sent; a protected entry and a /4 refused', async () => {
@@ -128,6 +134,17 @@ describe('block and unblock through the built server, signer and simulator', { t
     world.sim.control.editRecord(RULES_PATH, 7, { source: 'BAD_NETS', type: 'block', disabled: false });
     const host = setUpExchangeHost();
     world.defer(() => host.cleanup());
+    // --check-config prints each capability's gates and checks the entries' own reads with the READ key.
+    const check = await runBuilt({ ...world.applianceEnv(), ...host.environment, PFSENSE_WRITE_CAPABILITIES: 'alias_entries' }, [
+      '--check-config',
+    ]);
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain(
+      'alias_description (ALIAS_WRITE): not named; alias_entries (ALIAS_ENTRIES_WRITE): implemented yes, granted yes, allow-listed yes, tool offered',
+    );
+    for (const path of ['/api/v2/firewall/rules', '/api/v2/firewall/apply', '/api/v2/diagnostics/tables'])
+      expect(check.stdout).toContain(`entries read    ok (GET ${path})`);
+
     const server = await world.connect({
       ...world.applianceEnv(),
       ...host.environment,
@@ -141,6 +158,15 @@ describe('block and unblock through the built server, signer and simulator', { t
     world.sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'drop-response-after-apply', times: 1 });
     const lost = await call(server, lostArgs);
     expect(lost.status).toBe('reconciliation_required');
+    expect(lost.pending_request).toMatch(/reconciliation-request\.[^/]+\.json$/);
+    // Asked again with the same arguments (the answer was lost): the same operation and its reconciliation
+    // request, in the server's outbox for the operator's `sign` — never an input error, never a second PATCH.
+    expect(await call(server, lostArgs)).toMatchObject({
+      status: 'reconciliation_required',
+      operation_id: lost.operation_id,
+      pending_request: lost.pending_request,
+    });
+    expect(existsSync(lost.pending_request as string)).toBe(true);
     expect(patches()).toBe(before + 1);
 
     // The review showed a block rule; the rule turns into a pass rule before the send: stale, nothing sent.

@@ -44,6 +44,8 @@ describe.each(ERAS)('MCP server over the in-process simulator (auditor, %s era)'
       write_implemented: true,
       write_granted: false,
       write_runtime_enabled: false,
+      // No write gates decided in this in-process server (the program decides them at start: write-tool.test.ts).
+      write_capabilities: [],
       write_artifact_files: null,
       write_artifacts_warning: false,
       write_clock_blocked_until: null,

@@ -286,6 +286,34 @@ describe.each(ERAS)('the lifecycle through MCP (%s era)', (era) => {
     expect(patches()).toBe(before);
   });
 
+  it('a second change of the alias moments after the first was verified: refused for now, next_step naming the cooldown and its end; nothing used up', async () => {
+    const first = { alias_name: 'WEB_PORTS', description: `Web ports (first, ${era})` };
+    const r1 = await callWrite(h.client, first);
+    signIntoInbox(w, r1.pending_request ?? '');
+    const r2 = await callWrite(h.client, first);
+    signIntoInbox(w, r2.pending_request ?? '');
+    const verifiedBefore = Date.now();
+    expect(await callWrite(h.client, first)).toMatchObject({ status: 'verified' });
+    const verifiedAfter = Date.now();
+    const patchesAfter = patches();
+
+    const second = { alias_name: 'WEB_PORTS', description: `Web ports (second, ${era})` };
+    const requested = await callWrite(h.client, second);
+    signIntoInbox(w, requested.pending_request ?? '');
+    const refused = await callWrite(h.client, second);
+    expect(refused).toMatchObject({ status: 'refused', operation_id: null, contract_id: null, pending_request: null });
+    expect(Object.keys(refused).sort()).toEqual(['contract_id', 'next_step', 'operation_id', 'pending_request', 'raw', 'status']);
+    const until = /in its cooldown until (\S+)\. Nothing was used up: call this tool again with the same arguments after that time\./.exec(
+      refused.next_step,
+    );
+    expect(until).not.toBeNull();
+    // The default 60 s cooldown from the verified change (whole seconds on either side of the call).
+    const end = Date.parse(until?.[1] ?? '');
+    expect(end).toBeGreaterThanOrEqual(verifiedBefore + 60_000);
+    expect(end).toBeLessThanOrEqual(verifiedAfter + 60_000);
+    expect(patches()).toBe(patchesAfter);
+  });
+
   it('invalid input is an INVALID_INPUT error naming the argument, never echoing the value', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ alias_name: 'NO_SUCH_ALIAS', description: 'x' }, 'alias_name'],

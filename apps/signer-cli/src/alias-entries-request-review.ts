@@ -15,6 +15,7 @@ import type { AliasEntriesIntent, AliasEntriesState, AliasRuleUse } from '@pfsen
 import { ArtifactKind } from '@pfsense-mcp/authorization';
 import type {
   AliasEntriesChangeReview,
+  PfTableState,
   PendingRequest,
   PreparedExecutionIntentV1,
   RequestApplianceFacts,
@@ -56,6 +57,11 @@ export interface AliasEntriesRequestReview extends RequestReviewBase {
     readonly locator: number;
     readonly address: readonly string[] | null;
     readonly detail: readonly string[] | null;
+    /**
+     * The alias's pf table as the server read it with the observation, compared with the observed alias (what pf
+     * actually enforces); null in a request older than version 3.
+     */
+    readonly pf_table: PfTableState | null;
   } | null;
 }
 
@@ -196,6 +202,7 @@ export function reviewAliasEntriesRequest(request: PendingRequest, review: Alias
         locator: q.observed_locator,
         address: seen === null ? null : seen.address,
         detail: seen === null ? null : seen.detail,
+        pf_table: request.version === 3 ? request.payload.observed_pf_table : null,
       });
       break;
     }

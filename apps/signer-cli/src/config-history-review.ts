@@ -7,7 +7,7 @@ import { safeTokens } from './render-safe.js';
  */
 export interface ConfigHistoryReview {
   /** The request's version: 1 carries no corroboration at all. */
-  readonly request_version: 1 | 2;
+  readonly request_version: 1 | 2 | 3;
   /** NONE, ONE, SEVERAL or UNKNOWN; null when the request carries none. */
   readonly class: ConfigHistoryCorroboration['class'] | null;
   readonly reason: ConfigHistoryCorroboration['reason'];
@@ -41,7 +41,7 @@ function revisions(n: number): string {
   return n === 1 ? '1 new revision' : `${n} new revisions`;
 }
 
-function summaryOf(c: ConfigHistoryCorroboration | null, version: 1 | 2): string {
+function summaryOf(c: ConfigHistoryCorroboration | null, version: 1 | 2 | 3): string {
   const head = 'config history:';
   if (version === 1) return `${head} not in this request (version 1 requests carry none)`;
   if (c === null) return `${head} nothing was recorded with the send (it was interrupted)`;
@@ -71,7 +71,7 @@ function summaryOf(c: ConfigHistoryCorroboration | null, version: 1 | 2): string
 }
 
 export function configHistoryReviewOf(request: PendingReconciliationRequest): ConfigHistoryReview {
-  const c = request.version === 2 ? request.payload.config_history : null;
+  const c = request.version === 1 ? null : request.payload.config_history;
   return Object.freeze({
     request_version: request.version,
     class: c?.class ?? null,

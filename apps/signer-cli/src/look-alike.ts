@@ -135,7 +135,27 @@ export function lookAlikeNotes(what: string, value: string, full: boolean): stri
   return notes;
 }
 
-/** What a review shows, by the words its notes use for each value. */
+/** One value a review shows, by the words its note uses for it ("the new description"). */
+export interface NamedValue {
+  readonly what: string;
+  readonly value: string;
+}
+
+/** The notes of values in the order the review shows them (none for values of ASCII only). */
+export function namedValueNotes(values: readonly NamedValue[], full: boolean): string[] {
+  return values.flatMap((v) => lookAlikeNotes(v.what, v.value, full));
+}
+
+/** The appliance's values as every review names them (none when the request names no appliance). */
+export function applianceValues(appliance: { readonly baseUrl: string; readonly applianceId: string } | null): NamedValue[] {
+  if (appliance === null) return [];
+  return [
+    { what: 'the appliance URL', value: appliance.baseUrl },
+    { what: 'the appliance id', value: appliance.applianceId },
+  ];
+}
+
+/** What a description review shows, by the words its notes use for each value. */
 export interface ReviewedValues {
   readonly oldDescription: string;
   readonly newDescription: string;
@@ -150,20 +170,18 @@ export interface ReviewedValues {
  * look-alike anywhere (a description, a member, the appliance) is said in words before the approve line.
  */
 export function reviewLookAlikeNotes(v: ReviewedValues, full: boolean): string[] {
-  const notes: string[] = [];
-  if (v.appliance !== null) {
-    notes.push(
-      ...lookAlikeNotes('the appliance URL', v.appliance.baseUrl, full),
-      ...lookAlikeNotes('the appliance id', v.appliance.applianceId, full),
-    );
-  }
-  notes.push(...lookAlikeNotes('the alias type', v.aliasType, full));
-  v.members.forEach((m, i) => {
-    notes.push(...lookAlikeNotes(`member #${i + 1}`, m.address, full), ...lookAlikeNotes(`member #${i + 1}'s detail`, m.detail, full));
-  });
-  notes.push(
-    ...lookAlikeNotes('the current description', v.oldDescription, full),
-    ...lookAlikeNotes('the new description', v.newDescription, full),
+  const notes = namedValueNotes(
+    [
+      ...applianceValues(v.appliance),
+      { what: 'the alias type', value: v.aliasType },
+      ...v.members.flatMap((m, i) => [
+        { what: `member #${i + 1}`, value: m.address },
+        { what: `member #${i + 1}'s detail`, value: m.detail },
+      ]),
+      { what: 'the current description', value: v.oldDescription },
+      { what: 'the new description', value: v.newDescription },
+    ],
+    full,
   );
   if (mayLookTheSame(v.oldDescription, v.newDescription)) {
     notes.push('! the current and the new description may look the same: they differ only where non-ASCII characters stand');

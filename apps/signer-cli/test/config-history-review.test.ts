@@ -68,7 +68,7 @@ describe('config history in the reconciliation review', () => {
     );
     expect(r.text).toContain('  config history: 1 new revision since the send, at 2026-11-30 00:53:20 UTC,\n');
     expect(r.json.config_history).toEqual({
-      request_version: 2,
+      request_version: 3,
       class: 'ONE',
       reason: null,
       new_count: 1,
@@ -106,7 +106,7 @@ describe('config history in the reconciliation review', () => {
   )('the other classes in plain words: $label', ({ c, words }) => {
     const r = review(c);
     expect(historyText(r.text)).toBe(words);
-    expect(r.json.config_history).toMatchObject({ request_version: 2, class: c?.class ?? null, summary: words });
+    expect(r.json.config_history).toMatchObject({ request_version: 3, class: c?.class ?? null, summary: words });
   });
 
   it('a version-1 request is reviewed and signed too; its review says it carries no config history', () => {

@@ -18,7 +18,7 @@ import {
   createPendingRollbackRequest,
   createPreparedExecutionIntentV1,
 } from '@pfsense-mcp/authorization';
-import type { SigningKey } from '@pfsense-mcp/authorization';
+import type { PfTableState, SigningKey } from '@pfsense-mcp/authorization';
 import { appliance } from './harness.js';
 
 const HOUR = 3_600_000;
@@ -129,8 +129,11 @@ function contractFacts(pre: AliasEntriesState) {
   };
 }
 
-/** A reconciliation request whose observed alias holds `observed` (null: no single alias could be observed). */
-export function entriesReconciliationRequest(server: SigningKey, observed: AliasEntriesState | null) {
+/**
+ * A reconciliation request whose observed alias holds `observed` (null: no single alias could be observed) and whose
+ * pf table was observed as `pfTable` (by default the table holds exactly the observed entries).
+ */
+export function entriesReconciliationRequest(server: SigningKey, observed: AliasEntriesState | null, pfTable: PfTableState | null = null) {
   const pre = blocklist();
   const now = Date.now();
   return createPendingReconciliationRequest(
@@ -144,6 +147,11 @@ export function entriesReconciliationRequest(server: SigningKey, observed: Alias
       observedState: observed,
       review: { pre_state: pre, ...BLOCK_AND_UNBLOCK },
       configHistory: null,
+      observedPfTable:
+        pfTable ??
+        (observed === null
+          ? { status: 'UNREADABLE', entry_count: null, missing_count: null, extra_count: null, missing: [], extra: [] }
+          : { status: 'READ', entry_count: observed.address.length, missing_count: 0, extra_count: 0, missing: [], extra: [] }),
       ...contractFacts(pre),
       issuedAt: now,
       expiresAt: now + HOUR,

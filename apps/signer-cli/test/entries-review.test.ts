@@ -116,6 +116,23 @@ describe('review of an entries request', () => {
     expect(json(j).review.usage.rules[0].descr).toBe('ok\n  approve with  000000000000\u001b[2J \u202Eevil');
   });
 
+  it('says in words what may look like something else: an added detail and a rule description of mixed scripts (none for ASCII)', () => {
+    // "Аllow" with a Cyrillic А: shown as itself, yet not the ASCII word it looks like.
+    const pre = blocklist([ruleUse(0, { action: 'pass', descr: '\u0410llow partners' }), ruleUse(1)]);
+    const change = { add: [{ address: '203.0.113.7', detail: 's\u0455h brute force' }], remove: [] };
+    const r = review(entriesAuthorizationRequest(server.key, { pre, change }));
+    expect(r.status, r.stderr).toBe(0);
+    expectWithin80(r.stdout);
+    // (prose wraps at 80 columns)
+    expect(r.stdout).toContain('  ! non-ASCII in the detail of + 203.0.113.7: 1 character (Cyrillic), mixing\n');
+    expect(r.stdout).toContain("  ! non-ASCII in rule #1's description: 1 character (Cyrillic), mixing scripts\n");
+    // Said before the approve line.
+    expect(r.stdout.indexOf("rule #1's description")).toBeLessThan(r.stdout.indexOf('approve with'));
+    const full = review(entriesAuthorizationRequest(server.key, { pre, change }), '--full');
+    expect(full.stdout).toContain('U+0410 at 1');
+    expect(review(entriesAuthorizationRequest(server.key)).stdout).not.toContain('non-ASCII');
+  });
+
   it('refuses a server-signed request whose shown usage or change is not what its intent binds (a rule flipped to pass)', () => {
     const flipped = blocklist([ruleUse(0, { action: 'block' }), ruleUse(1)]);
     const shownPass = blocklist([ruleUse(0, { action: 'pass' }), ruleUse(1)]);
@@ -157,13 +174,40 @@ describe('review of an entries request', () => {
       expectWithin80(r.stdout);
       expect(r.stdout).toContain(`  observed now  ${said}`);
     }
+    // What is on the alias now, as it differs from before the change: one line per entry, like a change line.
+    const seen = review(entriesReconciliationRequest(server.key, after)).stdout;
+    expect(seen).toContain('  since before  + 203.0.113.7  "ssh brute force"\n                - 198.51.100.9\n');
+    expect(review(entriesReconciliationRequest(server.key, blocklist())).stdout).not.toContain('since before');
     const j = json(review(entriesReconciliationRequest(server.key, after), '--json'));
     expect(j.review.observed).toEqual({
       fingerprint: aliasEntriesFingerprint(after),
       locator: 3,
       address: after.address,
       detail: after.detail,
+      pf_table: { status: 'READ', entry_count: 2, missing_count: 0, extra_count: 0, missing: [], extra: [] },
     });
+  });
+
+  it('shows what pf enforces: the alias table as the server read it with the observation', () => {
+    const after = { ...blocklist(), address: ['192.0.2.1', '203.0.113.7'], detail: ['old abuse', 'ssh brute force'] };
+    const cases = [
+      [null, '2 entries, exactly the observed alias'],
+      [
+        { status: 'READ', entry_count: 2, missing_count: 1, extra_count: 1, missing: ['203.0.113.7'], extra: ['198.51.100.9'] },
+        '2 entries; lacks 203.0.113.7; holds besides 198.51.100.9',
+      ],
+      [
+        { status: 'MISSING', entry_count: null, missing_count: null, extra_count: null, missing: [], extra: [] },
+        'pf has no table of this name',
+      ],
+      [{ status: 'UNREADABLE', entry_count: null, missing_count: null, extra_count: null, missing: [], extra: [] }, 'could not be read'],
+    ] as const;
+    for (const [table, said] of cases) {
+      const r = review(entriesReconciliationRequest(server.key, after, table));
+      expect(r.status, r.stderr).toBe(0);
+      expectWithin80(r.stdout);
+      expect(r.stdout).toContain(`  pf table now  ${said}`);
+    }
   });
 });
 

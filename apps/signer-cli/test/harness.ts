@@ -213,6 +213,7 @@ export function reconciliationRequest(
       observedState: observed,
       review: { pre_state: PRE_STATE, new_description: 'Public web servers' },
       configHistory,
+      observedPfTable: null,
       ...contractFacts(facts),
       issuedAt: now,
       expiresAt: now + HOUR,
@@ -223,10 +224,11 @@ export function reconciliationRequest(
 
 /** A version-1 reconciliation request (no corroboration), as a build before version 2 wrote them. */
 export function reconciliationRequestV1(server: SigningKey): PendingReconciliationRequestV1 {
-  const { config_history: _dropped, ...payload } = JSON.parse(JSON.stringify(reconciliationRequest(server).payload)) as Record<
-    string,
-    unknown
-  >;
+  const {
+    config_history: _dropped,
+    observed_pf_table: _table,
+    ...payload
+  } = JSON.parse(JSON.stringify(reconciliationRequest(server).payload)) as Record<string, unknown>;
   const kind = 'pfsense-mcp/reconciliation-request' as const;
   const signature = bytesToHex(ed25519Sign(server.privateKey, signingDigestBytes(kind, 1, payload)));
   return parseArtifact(canonicalize({ kind, version: 1, payload, proof: { signature } })) as PendingReconciliationRequestV1;

@@ -1,10 +1,8 @@
 import { AdapterInputError } from './adapter-error.js';
 import type { AliasEntriesTarget } from './alias-entries-target.js';
-import { ALIAS_TARGET_FIELDS, parseAliasTarget } from './alias-target.js';
-import type { AliasTarget } from './alias-target.js';
 import { assertAliasName } from './assert-alias-name.js';
 import type { ParsedWriteResponse, WriteResponseView } from './capability-adapter.js';
-import { projectKeys } from './parse-closed-object.js';
+import { aliasOfPatchResponse } from './parse-alias-patch-response.js';
 
 /**
  * The closed PATCH body of the entries capability: exactly `{id, name, address[], detail[], apply: true}`
@@ -60,7 +58,7 @@ function reject(reason: string): ParsedWriteResponse<AliasEntriesTarget> {
 }
 
 /**
- * Accepts only HTTP 200 with pfrest's success envelope whose `data` is the request's alias (id, name) holding
+ * Accepts only an alias PATCH answer (aliasOfPatchResponse: pfrest's success envelope, the request's alias) holding
  * exactly the sent lists. The response says nothing of the rules, so the target it returns has no usage; the
  * executor's re-read, the apply status and the pf table are the proof. Never throws on upstream data.
  */
@@ -69,22 +67,9 @@ export function parseAliasEntriesResponse(
   request: AliasEntriesRequest,
 ): ParsedWriteResponse<AliasEntriesTarget> {
   if (!isAliasEntriesRequest(request)) return reject('NOT_ADAPTER_REQUEST');
-  if (response === null || typeof response !== 'object' || response.status !== 200) return reject('NOT_HTTP_200');
-  let envelope: unknown;
-  try {
-    envelope = JSON.parse(response.body) as unknown;
-  } catch {
-    return reject('NOT_ENVELOPE');
-  }
-  const { code, status, response_id: responseId, data } = (envelope ?? {}) as Record<string, unknown>;
-  if (code !== 200 || status !== 'ok' || responseId !== 'SUCCESS') return reject('NOT_SUCCESS_ENVELOPE');
-  let target: AliasTarget;
-  try {
-    target = parseAliasTarget(projectKeys(data, ALIAS_TARGET_FIELDS), 'data');
-  } catch {
-    return reject('DATA_NOT_ALIAS');
-  }
-  if (target.id !== request.id || target.name !== request.name) return reject('DATA_OTHER_ALIAS');
+  const answer = aliasOfPatchResponse(response, request);
+  if ('reason' in answer) return reject(answer.reason);
+  const target = answer.target;
   if (!sameList(target.address, request.address) || !sameList(target.detail, request.detail)) return reject('DATA_ENTRIES_DIFFER');
   return Object.freeze({ accepted: true, target: Object.freeze({ ...target, usage: Object.freeze([]) }) });
 }

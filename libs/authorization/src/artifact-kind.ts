@@ -79,10 +79,11 @@ export const ARTIFACT_RULES: Readonly<Record<ArtifactKind, KindRule>> = Object.f
     purpose: DigestPurpose.CONFIRMATION,
     role: 'confirmation',
   }),
-  // v2 adds the config-history corroboration (docs/DESIGN.md §4); v1 requests already in an outbox stay readable.
+  // v2 adds the config-history corroboration (docs/DESIGN.md §4), v3 the alias's pf table as observed (§5); older
+  // requests already in an outbox stay readable.
   [ArtifactKind.RECONCILIATION_REQUEST]: Object.freeze({
-    version: 2,
-    olderVersions: Object.freeze([1]),
+    version: 3,
+    olderVersions: Object.freeze([1, 2]),
     purpose: DigestPurpose.RECONCILIATION_REQUEST,
     role: 'server-request',
   }),

@@ -17,6 +17,7 @@ import type { PreparedExecutionIntentV1 } from './prepared-execution-intent.js';
 import {
   pendingReconciliationRequestSchema,
   pendingReconciliationRequestV1Schema,
+  pendingReconciliationRequestV2Schema,
   reconciliationEvidenceSchema,
 } from './reconciliation-evidence.js';
 import type { PendingReconciliationRequest, ReconciliationEvidence } from './reconciliation-evidence.js';
@@ -69,7 +70,10 @@ export const ARTIFACT_SCHEMAS: Readonly<Record<ArtifactKind, z.ZodType>> = Objec
 
 /** The strict schemas of the older versions this build still reads (ARTIFACT_RULES[kind].olderVersions). */
 const OLDER_ARTIFACT_SCHEMAS: Readonly<Partial<Record<ArtifactKind, Readonly<Record<number, z.ZodType>>>>> = Object.freeze({
-  [ArtifactKind.RECONCILIATION_REQUEST]: Object.freeze({ 1: pendingReconciliationRequestV1Schema }),
+  [ArtifactKind.RECONCILIATION_REQUEST]: Object.freeze({
+    1: pendingReconciliationRequestV1Schema,
+    2: pendingReconciliationRequestV2Schema,
+  }),
 });
 
 /** The schema of one (kind, version) this build reads; the caller has checked the version is readable. */

@@ -65,6 +65,7 @@ export type {
 export { createConfirmationEvidence } from './confirmation-evidence.js';
 export type { ConfirmationEvidence, ConfirmationEvidencePayload } from './confirmation-evidence.js';
 export {
+  MAX_PF_TABLE_DIFFERENCES,
   ReconciliationOrigin,
   ReconciliationOutcome,
   createPendingReconciliationRequest,
@@ -78,6 +79,9 @@ export type {
   PendingReconciliationRequestV1,
   PendingReconciliationRequestV1Payload,
   PendingReconciliationRequestV2,
+  PendingReconciliationRequestV3,
+  PendingReconciliationRequestV3Payload,
+  PfTableState,
   ReconciliationEvidence,
   ReconciliationEvidencePayload,
   ResolutionOutcome,

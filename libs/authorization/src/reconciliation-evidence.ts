@@ -69,8 +69,60 @@ export interface PendingReconciliationRequestV2 {
   readonly proof: Proof;
 }
 
-/** Either version: what a reader of an outbox or the signer holds. This build writes only v2. */
-export type PendingReconciliationRequest = PendingReconciliationRequestV1 | PendingReconciliationRequestV2;
+/**
+ * What the server saw of the alias's pf table with the observation (docs/DESIGN.md §5), for a write that applies
+ * the filter: READ with the table's entry count and how it differs from the observed alias (the first
+ * MAX_PF_TABLE_DIFFERENCES of each difference listed), MISSING (pf has no such table) or UNREADABLE.
+ */
+export interface PfTableState {
+  readonly status: 'READ' | 'MISSING' | 'UNREADABLE';
+  readonly entry_count: number | null;
+  /** Entries of the observed alias the table lacks, and entries of the table the alias lacks (counts, then the first ones). */
+  readonly missing_count: number | null;
+  readonly extra_count: number | null;
+  readonly missing: readonly string[];
+  readonly extra: readonly string[];
+}
+
+/** v3: v2 plus the alias's pf table as observed (null for a write that does not apply the filter). */
+export interface PendingReconciliationRequestV3Payload extends PendingReconciliationRequestPayload {
+  readonly observed_pf_table: PfTableState | null;
+}
+
+export interface PendingReconciliationRequestV3 {
+  readonly kind: typeof ArtifactKind.RECONCILIATION_REQUEST;
+  readonly version: 3;
+  readonly payload: PendingReconciliationRequestV3Payload;
+  readonly proof: Proof;
+}
+
+/** Any readable version: what a reader of an outbox or the signer holds. This build writes only v3. */
+export type PendingReconciliationRequest = PendingReconciliationRequestV1 | PendingReconciliationRequestV2 | PendingReconciliationRequestV3;
+
+/** Entries listed of each difference between the pf table and the alias. */
+export const MAX_PF_TABLE_DIFFERENCES = 32;
+
+const countSchema = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).nullable();
+const pfTableStateSchema = z
+  .strictObject({
+    status: z.enum(['READ', 'MISSING', 'UNREADABLE']),
+    entry_count: countSchema,
+    missing_count: countSchema,
+    extra_count: countSchema,
+    missing: z.array(z.string().min(1).max(64)).max(MAX_PF_TABLE_DIFFERENCES),
+    extra: z.array(z.string().min(1).max(64)).max(MAX_PF_TABLE_DIFFERENCES),
+  })
+  .refine(
+    (t) =>
+      t.status === 'READ'
+        ? t.entry_count !== null &&
+          t.missing_count !== null &&
+          t.extra_count !== null &&
+          t.missing.length === Math.min(t.missing_count, MAX_PF_TABLE_DIFFERENCES) &&
+          t.extra.length === Math.min(t.extra_count, MAX_PF_TABLE_DIFFERENCES)
+        : t.entry_count === null && t.missing_count === null && t.extra_count === null && t.missing.length === 0 && t.extra.length === 0,
+    { message: 'counts and lists agree with the status', path: ['status'] },
+  );
 
 const v1PayloadShape = {
   contract_id: safeTokenSchema,
@@ -96,10 +148,22 @@ export const pendingReconciliationRequestV1Schema = signedDocumentSchema(
   1,
 );
 
-export const pendingReconciliationRequestSchema = signedDocumentSchema(
+export const pendingReconciliationRequestV2Schema = signedDocumentSchema(
   ArtifactKind.RECONCILIATION_REQUEST,
   z
     .strictObject({ ...v1PayloadShape, config_history: configHistoryCorroborationSchema.nullable() })
+    .refine((v) => (v.observed_fingerprint === null) === (v.observed_state === null), bothOrNeither),
+  2,
+);
+
+export const pendingReconciliationRequestSchema = signedDocumentSchema(
+  ArtifactKind.RECONCILIATION_REQUEST,
+  z
+    .strictObject({
+      ...v1PayloadShape,
+      config_history: configHistoryCorroborationSchema.nullable(),
+      observed_pf_table: pfTableStateSchema.nullable(),
+    })
     .refine((v) => (v.observed_fingerprint === null) === (v.observed_state === null), bothOrNeither),
 );
 
@@ -114,6 +178,8 @@ export interface PendingReconciliationRequestInput {
   readonly review: WriteReview;
   /** The config-history corroboration recorded with the send (null when none was recorded). */
   readonly configHistory: ConfigHistoryCorroboration | null;
+  /** The alias's pf table as observed (null for a write that does not apply the filter). */
+  readonly observedPfTable: PfTableState | null;
   /** The appliance the contract is bound to (its digest is in the contract's execution intent). */
   readonly appliance: ApplianceBinding;
   /** The contract's target_fingerprint, as stored. */
@@ -124,14 +190,16 @@ export interface PendingReconciliationRequestInput {
   readonly expiresAt: number;
 }
 
-/** Builds and signs a pending reconciliation request, version 2 (from executor.observeReconciliationTarget). */
+/** Builds and signs a pending reconciliation request, version 3 (from executor.observeReconciliationTarget). */
 export function createPendingReconciliationRequest(
   input: PendingReconciliationRequestInput,
   serverKey: SigningKey,
-): PendingReconciliationRequestV2 {
+): PendingReconciliationRequestV3 {
   assertObject(input, 'createPendingReconciliationRequest: "input"');
   if (input.configHistory === undefined)
     throw new TypeError('createPendingReconciliationRequest: "configHistory" must be a corroboration or null');
+  if (input.observedPfTable === undefined)
+    throw new TypeError('createPendingReconciliationRequest: "observedPfTable" must be a pf table state or null');
   const payload = {
     contract_id: input.contractId,
     operation_id: input.operationId,
@@ -142,6 +210,7 @@ export function createPendingReconciliationRequest(
     observed_state: input.observedState,
     review: input.review,
     config_history: input.configHistory,
+    observed_pf_table: input.observedPfTable,
     ...requestApplianceFacts(input),
     ...signatureFieldsOf(serverKey, input.issuedAt, input.expiresAt),
   };
@@ -152,7 +221,7 @@ export function createPendingReconciliationRequest(
     pendingReconciliationRequestSchema.shape.payload,
     payload,
     serverKey,
-  ) as PendingReconciliationRequestV2;
+  ) as PendingReconciliationRequestV3;
 }
 
 // ---- signed evidence (operator, role reconciliation) ----------------------------------------------------

@@ -13,7 +13,7 @@ import {
   parseArtifact,
   signingDigestBytes,
 } from '../src/index.js';
-import type { AliasState, ConfigHistoryCorroboration, PendingReconciliationRequestV1, SigningKey } from '../src/index.js';
+import type { AliasState, ConfigHistoryCorroboration, PendingReconciliationRequestV1, PfTableState, SigningKey } from '../src/index.js';
 
 export const NOW = 1_767_000_000_000;
 export const HOUR = 3_600_000;
@@ -134,6 +134,7 @@ export function reconciliationRequest(
   server: SigningKey,
   origin: 'EXECUTING' | 'ROLLING_BACK' = 'EXECUTING',
   configHistory: ConfigHistoryCorroboration | null = ONE_NEW_REVISION,
+  observedPfTable: PfTableState | null = null,
 ) {
   const observed = { ...PRE_STATE, descr: 'Public web servers' };
   return createPendingReconciliationRequest(
@@ -147,6 +148,7 @@ export function reconciliationRequest(
       observedState: observed,
       review,
       configHistory,
+      observedPfTable,
       appliance,
       targetFingerprint: intent.payload.precondition_fingerprint,
       intentDigest: digest(DigestPurpose.INTENT, intent.payload.normalized_intent),
@@ -162,7 +164,7 @@ export function reconciliationRequestV1(
   server: SigningKey,
   origin: 'EXECUTING' | 'ROLLING_BACK' = 'EXECUTING',
 ): PendingReconciliationRequestV1 {
-  const { config_history: _dropped, ...payload } = mutable(reconciliationRequest(server, origin).payload);
+  const { config_history: _dropped, observed_pf_table: _table, ...payload } = mutable(reconciliationRequest(server, origin).payload);
   const kind = 'pfsense-mcp/reconciliation-request' as const;
   const signature = bytesToHex(ed25519Sign(server.privateKey, signingDigestBytes(kind, 1, payload)));
   return parseArtifact(canonicalize({ kind, version: 1, payload, proof: { signature } })) as PendingReconciliationRequestV1;

@@ -1,6 +1,6 @@
-// The reconciliation request's two versions: this build writes v2 (with the config-history corroboration)
-// and still reads v1; neither is ever read as the other, and the corroboration carries no revision text but
-// pfrest's own alias-update note.
+// The reconciliation request's versions: this build writes v3 (v2's config-history corroboration plus the alias's
+// pf table as observed) and still reads v1 and v2; none is ever read as another, and the corroboration carries no
+// revision text but pfrest's own alias-update note.
 import { bytesToHex, canonicalize } from '@pfsense-mcp/canonical';
 import { ed25519Sign } from '@pfsense-mcp/crypto';
 import { describe, expect, it } from 'vitest';
@@ -18,11 +18,21 @@ import {
   verifyArtifactSignature,
   verifyPendingRequest,
 } from '../src/index.js';
-import type { SignedArtifact } from '../src/index.js';
+import type { PfTableState, SignedArtifact } from '../src/index.js';
 import { NOW, ONE_NEW_REVISION, keyring, mutable, reconciliationRequest, reconciliationRequestV1 } from './fixtures.js';
 import type { Json } from './fixtures.js';
 
 const k = keyring();
+
+/** The alias's pf table as observed: one entry of the alias is not in it (the block did not take effect there). */
+const PF_TABLE: PfTableState = Object.freeze({
+  status: 'READ',
+  entry_count: 1,
+  missing_count: 1,
+  extra_count: 0,
+  missing: Object.freeze(['10.0.0.11']),
+  extra: Object.freeze([]),
+});
 
 function code(f: () => unknown): string {
   try {
@@ -40,28 +50,35 @@ function resigned(doc: Json): string {
 }
 
 describe('reconciliation request versions', () => {
-  it('writes version 2 and reads versions 1 and 2 only', () => {
-    expect(ARTIFACT_RULES[ArtifactKind.RECONCILIATION_REQUEST]).toMatchObject({ version: 2, olderVersions: [1] });
-    expect([0, 1, 2, 3].map((v) => isReadableVersion(ArtifactKind.RECONCILIATION_REQUEST, v))).toEqual([false, true, true, false]);
+  it('writes version 3 and reads versions 1, 2 and 3 only', () => {
+    expect(ARTIFACT_RULES[ArtifactKind.RECONCILIATION_REQUEST]).toMatchObject({ version: 3, olderVersions: [1, 2] });
+    expect([0, 1, 2, 3, 4].map((v) => isReadableVersion(ArtifactKind.RECONCILIATION_REQUEST, v))).toEqual([false, true, true, true, false]);
     // Every other kind still reads exactly one version.
     for (const kind of Object.values(ArtifactKind)) {
       if (kind !== ArtifactKind.RECONCILIATION_REQUEST) expect(ARTIFACT_RULES[kind].olderVersions).toEqual([]);
     }
   });
 
-  it('a v2 request carries the corroboration, round-trips and verifies', () => {
-    const r = reconciliationRequest(k.server);
-    expect(r.version).toBe(2);
+  it('a v3 request carries the corroboration and the pf table state, round-trips and verifies', () => {
+    const r = reconciliationRequest(k.server, 'EXECUTING', ONE_NEW_REVISION, PF_TABLE);
+    expect(r.version).toBe(3);
     expect(r.payload.config_history).toEqual(ONE_NEW_REVISION);
+    expect(r.payload.observed_pf_table).toEqual(PF_TABLE);
     const back = parseArtifact(encodeArtifact(r));
     expect(back).toEqual(r);
     expect(verifyPendingRequest(back, { serverAuthorities: k.authorities, nowMs: NOW })).toEqual(r);
-    // null: nothing was recorded with the send (e.g. an interrupted one).
+    // null: nothing was recorded with the send; a write that does not apply the filter has no table.
     const none = reconciliationRequest(k.server, 'EXECUTING', null);
-    expect(parseArtifact(encodeArtifact(none))).toMatchObject({ version: 2, payload: { config_history: null } });
+    expect(parseArtifact(encodeArtifact(none))).toMatchObject({ version: 3, payload: { config_history: null, observed_pf_table: null } });
   });
 
-  it('a v1 request (no corroboration) still parses, verifies and can be answered', () => {
+  it('a v2 request (no pf table) and a v1 request (no corroboration) still parse, verify and can be answered', () => {
+    const v2 = mutable(reconciliationRequest(k.server));
+    v2.version = 2;
+    delete v2.payload.observed_pf_table;
+    const parsedV2 = parseArtifact(resigned(v2));
+    expect(parsedV2).toMatchObject({ version: 2, payload: { config_history: ONE_NEW_REVISION } });
+    expect(verifyPendingRequest(parsedV2, { serverAuthorities: k.authorities, nowMs: NOW }).version).toBe(2);
     const v1 = reconciliationRequestV1(k.server);
     expect(v1.version).toBe(1);
     expect('config_history' in v1.payload).toBe(false);
@@ -70,27 +87,57 @@ describe('reconciliation request versions', () => {
     expect(evidence.payload).toMatchObject({ contract_id: v1.payload.contract_id, observed_fingerprint: v1.payload.observed_fingerprint });
   });
 
-  it('neither version is read as the other: v1 with a corroboration, v2 without one, v3 are refused', () => {
+  it('no version is read as another: v1 with a corroboration, v2 with a pf table, v3 without one, v4 are refused', () => {
     const v1 = mutable(reconciliationRequestV1(k.server));
     v1.payload.config_history = ONE_NEW_REVISION;
     expect(code(() => parseArtifact(resigned(v1)))).toBe('SCHEMA');
-    const v2 = mutable(reconciliationRequest(k.server));
-    delete v2.payload.config_history;
+    const v2 = mutable(reconciliationRequest(k.server, 'EXECUTING', ONE_NEW_REVISION, PF_TABLE));
+    v2.version = 2;
     expect(code(() => parseArtifact(resigned(v2)))).toBe('SCHEMA');
     const v3 = mutable(reconciliationRequest(k.server));
-    v3.version = 3;
-    expect(code(() => parseArtifact(resigned(v3)))).toBe('UNSUPPORTED_VERSION');
+    delete v3.payload.observed_pf_table;
+    expect(code(() => parseArtifact(resigned(v3)))).toBe('SCHEMA');
+    const v4 = mutable(reconciliationRequest(k.server));
+    v4.version = 4;
+    expect(code(() => parseArtifact(resigned(v4)))).toBe('UNSUPPORTED_VERSION');
   });
 
-  it('a v1 signature never verifies as v2 (the version is inside the signed message), nor v2 as v1', () => {
-    const v2 = mutable(reconciliationRequest(k.server));
-    const sigV1 = ed25519Sign(k.server.privateKey, signingDigestBytes(v2.kind, 1, v2.payload));
-    v2.proof.signature = bytesToHex(sigV1);
-    expect(code(() => verifyArtifactSignature(parseArtifact(canonicalize(v2)) as SignedArtifact, k.authorities))).toBe('BAD_SIGNATURE');
+  it('a signature never verifies under another version (the version is inside the signed message)', () => {
+    const v3 = mutable(reconciliationRequest(k.server));
+    v3.proof.signature = bytesToHex(ed25519Sign(k.server.privateKey, signingDigestBytes(v3.kind, 2, v3.payload)));
+    expect(code(() => verifyArtifactSignature(parseArtifact(canonicalize(v3)) as SignedArtifact, k.authorities))).toBe('BAD_SIGNATURE');
     const v1 = mutable(reconciliationRequestV1(k.server));
     const sigV2 = ed25519Sign(k.server.privateKey, signingDigestBytes(v1.kind, 2, v1.payload));
     v1.proof.signature = bytesToHex(sigV2);
     expect(code(() => verifyArtifactSignature(parseArtifact(canonicalize(v1)) as SignedArtifact, k.authorities))).toBe('BAD_SIGNATURE');
+  });
+
+  it('the pf table state: counts and lists agree with its status, at most 32 entries listed of each difference', () => {
+    const bad: readonly ((t: Json) => void)[] = [
+      (t) => (t.missing_count = 2), // one listed
+      (t) => (t.status = 'MISSING'), // counts without a table
+      (t) => (t.entry_count = null),
+      (t) => (t.extra = ['x'.repeat(65)]),
+      (t) => (t.note = 'extra field'),
+    ];
+    for (const tamper of bad) {
+      const doc = mutable(reconciliationRequest(k.server, 'EXECUTING', ONE_NEW_REVISION, PF_TABLE));
+      tamper(doc.payload.observed_pf_table);
+      expect(code(() => parseArtifact(resigned(doc)))).toBe('SCHEMA');
+    }
+    const many = mutable(reconciliationRequest(k.server, 'EXECUTING', ONE_NEW_REVISION, PF_TABLE));
+    many.payload.observed_pf_table = { ...PF_TABLE, extra_count: 40, extra: Array.from({ length: 32 }, (_, i) => `192.0.2.${i}`) };
+    expect(code(() => parseArtifact(resigned(many)))).toBe('ACCEPTED');
+    const unreadable = mutable(reconciliationRequest(k.server));
+    unreadable.payload.observed_pf_table = {
+      status: 'UNREADABLE',
+      entry_count: null,
+      missing_count: null,
+      extra_count: null,
+      missing: [],
+      extra: [],
+    };
+    expect(code(() => parseArtifact(resigned(unreadable)))).toBe('ACCEPTED');
   });
 
   it("the corroboration admits only pfrest's fixed note: no revision description, no alias description, no extra field", () => {

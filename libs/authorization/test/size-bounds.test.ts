@@ -38,6 +38,7 @@ function reconciliation(pre: AliasState, observed: AliasState) {
       observedLocator: 3,
       observedState: observed,
       review: { pre_state: pre, new_description: 'Blocklist (reviewed)' },
+      observedPfTable: null,
       configHistory: null,
       appliance,
       targetFingerprint: intent.payload.precondition_fingerprint,

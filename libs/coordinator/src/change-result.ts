@@ -18,9 +18,19 @@ export interface ChangeResult {
    * unanswered (UTC ms) and the pending one was written in its place. A time only, never the file.
    */
   readonly earlierRequestExpiredAt?: number;
+  /**
+   * `refused` only, and only when waiting is all the same call needs — a change of the same target completed
+   * moments ago (its cooldown, docs/DESIGN.md §3): when it may pass (UTC ms). Every other refusal has none.
+   */
+  readonly retryAt?: number;
 }
 
 const REFUSED: ChangeResult = Object.freeze({ status: OperationStatus.REFUSED, operationId: null, contractId: null, pendingRequest: null });
+
+/** The refusal of a call that passes by waiting alone (a target cooldown): `refused` with when it may pass. */
+export function refusedUntil(retryAt: number): ChangeResult {
+  return Object.freeze({ ...REFUSED, retryAt });
+}
 
 /**
  * Every `refused` has one shape — no operation id, contract id or pending request — whichever gate refused

@@ -1,5 +1,6 @@
-import { createPreparedExecutionIntentV1 } from '@pfsense-mcp/authorization';
+import { createPreparedExecutionIntentV1, executionIntentDigest } from '@pfsense-mcp/authorization';
 import type { PreparedExecutionIntentV1 } from '@pfsense-mcp/authorization';
+import type { RecoveryContract } from '@pfsense-mcp/contract-store';
 import { assertObject } from '@pfsense-mcp/foundation';
 import type { WriteCapability } from './capability-registry.js';
 
@@ -34,4 +35,28 @@ export function buildExecutionIntent(adapter: WriteCapability, parts: ExecutionI
     rollback_plan_version: adapter.rollbackPlanVersion,
     appliance_binding_digest: parts.applianceBindingDigest,
   });
+}
+
+/**
+ * The prepared intent of an existing contract, rebuilt from an intent, an appliance binding and the contract's
+ * own digests — or null unless it digests to the contract's signed execution-intent provenance (another
+ * appliance, or other arguments, never name that contract).
+ */
+export function contractExecutionIntent(
+  adapter: WriteCapability,
+  c: RecoveryContract,
+  intent: unknown,
+  applianceBindingDigest: string,
+): PreparedExecutionIntentV1 | null {
+  try {
+    const built = buildExecutionIntent(adapter, {
+      intent,
+      preconditionFingerprint: c.target_fingerprint,
+      rollbackSnapshotDigest: c.snapshot_digest,
+      applianceBindingDigest,
+    });
+    return executionIntentDigest(built) === c.provenance.execution_intent_digest ? built : null;
+  } catch {
+    return null;
+  }
 }

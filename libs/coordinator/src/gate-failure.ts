@@ -9,6 +9,8 @@ export class GateFailure extends CodedError<RefusalClass> {
   constructor(
     readonly refusalClass: RefusalClass,
     readonly gate: RefusalGate,
+    /** A target cooldown's end (UTC ms), the one refusal the caller is told about (CoordinatorRefusalError). */
+    readonly retryAtMs: number | null = null,
   ) {
     super(refusalClass, `${refusalClass}:${gate}`);
   }
@@ -40,7 +42,7 @@ export async function gateAsync<T>(refusalClass: RefusalClass, g: RefusalGate, c
 
 /**
  * A store creation step (precheck or create): a rate / blast-radius refusal is containment (STALE: it may
- * pass later, nothing was consumed), an authorization that already made a contract or was consumed is a
+ * pass later, nothing was consumed; a target cooldown says when), an authorization that already made a contract or was consumed is a
  * replay, anything else an ANOMALY at CREATE.
  */
 export function creationGate<T>(check: () => T): T {
@@ -48,7 +50,7 @@ export function creationGate<T>(check: () => T): T {
     return check();
   } catch (e) {
     if (e instanceof GateFailure) throw e;
-    if (e instanceof RateLimitError) return fail('STALE', RefusalGate.CONTAINMENT);
+    if (e instanceof RateLimitError) throw new GateFailure('STALE', RefusalGate.CONTAINMENT, e.retryAtMs);
     if (e instanceof PreconditionError && (e.code === 'DUPLICATE_AUTHORIZATION' || e.code === 'AUTHORIZATION_CONSUMED')) {
       return fail('ANOMALY', RefusalGate.REPLAY);
     }

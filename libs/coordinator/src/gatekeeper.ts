@@ -298,7 +298,7 @@ export class Gatekeeper {
       // call completes (completePreparation), never a second consumption.
       return gate('ANOMALY', RefusalGate.CREATE, () => this.#store.markPrepared(created.contract_id, created.state_version));
     } catch (e) {
-      if (e instanceof GateFailure) throw this.#refusals.refuse(e.refusalClass, e.gate, { operationId, artifactDigest });
+      if (e instanceof GateFailure) throw this.#refusals.refuse(e.refusalClass, e.gate, { operationId, artifactDigest }, e.retryAtMs);
       throw this.#refusals.refuse('ANOMALY', RefusalGate.ARTIFACT, { operationId, artifactDigest });
     }
   }

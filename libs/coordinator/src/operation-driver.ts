@@ -1,5 +1,5 @@
 import { TargetResolutionError } from '@pfsense-mcp/adapters';
-import { ArtifactKind, applianceBindingDigest, executionIntentDigest, planDigestOf } from '@pfsense-mcp/authorization';
+import { ArtifactKind, applianceBindingDigest, planDigestOf } from '@pfsense-mcp/authorization';
 import type { WriteReview, ApplianceBinding, Artifact, PreparedExecutionIntentV1 } from '@pfsense-mcp/authorization';
 import type { RecoveryContract, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import type { ReconciliationObservation } from '@pfsense-mcp/executor';
@@ -9,11 +9,12 @@ import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { ArtifactDirectory } from './artifact-directory.js';
 import type { CapabilityRegistry } from './capability-registry.js';
 import type { WriteCapability } from './capability-registry.js';
-import { changeResult } from './change-result.js';
+import { changeResult, refusedUntil } from './change-result.js';
 import type { ChangeResult } from './change-result.js';
 import { checkChangeInput } from './check-change-input.js';
 import { CoordinatorInputError } from './coordinator-input-error.js';
-import { buildExecutionIntent } from './execution-intent.js';
+import { CoordinatorRefusalError } from './coordinator-refusal-error.js';
+import { contractExecutionIntent } from './execution-intent.js';
 import { Gatekeeper } from './gatekeeper.js';
 import { checkDriverOptions } from './operation-driver-options.js';
 import type { OperationDriverOptions } from './operation-driver-options.js';
@@ -22,7 +23,7 @@ import { InboxIndex } from './inbox-index.js';
 import type { InboxEntry } from './inbox-index.js';
 import type { InboxWant } from './inbox-artifact-name.js';
 import { allContracts, contractsOfOperation } from './operation-contracts.js';
-import { operationBasisOf } from './operation-basis.js';
+import { operationBasisOfTarget, operationIdOfCall } from './operation-basis.js';
 import { attemptStepId, operationIdOf } from './operation-id.js';
 import { normalizedIntentOf } from './normalized-intent-of.js';
 import { OperationStatus, isClosed, statusOfContract } from './operation-outcome.js';
@@ -53,8 +54,6 @@ interface OperationCall {
   readonly binding: ApplianceBinding;
   readonly bindingDigest: string;
   readonly operationId: string;
-  /** What besides the input names the operation (operationBasisOf). */
-  readonly basis: object;
   /** The contract the store committed in this call, latest first: the answer when a later step fails. */
   committed: RecoveryContract | null;
 }
@@ -169,15 +168,14 @@ export class OperationDriver implements WriteFacade {
       return changeResult(OperationStatus.REFUSED, null);
     }
     const bindingDigest = applianceBindingDigest(binding);
-    let basis: object;
+    let operationId: string;
     try {
-      basis = await operationBasisOf(adapter, this.#readClient, checked);
+      operationId = await operationIdOfCall(adapter, this.#readClient, this.#store, bindingDigest, checked, this.#refusals);
     } catch (e) {
       if (e instanceof CoordinatorInputError) throw e;
-      this.#refusals.refuse('STALE', RefusalGate.FRESHNESS);
+      if (!(e instanceof CoordinatorRefusalError)) this.#refusals.refuse('STALE', RefusalGate.FRESHNESS);
       return changeResult(OperationStatus.REFUSED, null);
     }
-    const operationId = operationIdOf(bindingDigest, { ...checked, ...basis });
     const call: OperationCall = {
       adapter,
       input: checked,
@@ -185,7 +183,6 @@ export class OperationDriver implements WriteFacade {
       binding,
       bindingDigest,
       operationId,
-      basis,
       committed: null,
     };
     const before = this.#latestVersion(operationId);
@@ -210,7 +207,8 @@ export class OperationDriver implements WriteFacade {
           if (committed !== null) return changeResult(statusOfContract(committed), operationId, committed.contract_id);
         }
       }
-      // The uniform refusal: the gate (if any) was audited where it failed.
+      // The uniform refusal: the gate (if any) was audited where it failed; a cooldown says when it ends.
+      if (e instanceof CoordinatorRefusalError && e.retryAtMs !== null) return refusedUntil(e.retryAtMs);
       return changeResult(OperationStatus.REFUSED, operationId);
     }
   }
@@ -238,6 +236,11 @@ export class OperationDriver implements WriteFacade {
     // and gate 5 compares against this same read (docs/DESIGN.md §6).
     const target = await this.#readTarget(call, { operationId });
     const intent = normalizedIntentOf(adapter, call.input, target, this.#refusals, operationId);
+    // The contract is created under the operation this same read names (the target changed since the call
+    // named it → stale).
+    const operationBasis = operationBasisOfTarget(adapter, this.#store, target);
+    if (operationIdOf(call.bindingDigest, { ...call.input, ...operationBasis }) !== operationId)
+      throw this.#refusals.refuse('STALE', RefusalGate.FRESHNESS, { operationId });
     const prepared = prepareExecutionIntent(adapter, target, intent, call.bindingDigest);
     const stepId = attemptStepId(adapter.stepPrefix, contracts.length + 1);
     const planDigest = planDigestOf({ operationId, steps: [{ step_id: stepId, execution_intent_digest: prepared.executionIntentDigest }] });
@@ -261,7 +264,7 @@ export class OperationDriver implements WriteFacade {
       preparedIntent: prepared.executionIntent,
       stepId,
       fresh: async () => ({ binding: call.binding, target }),
-      operationBasis: call.basis,
+      operationBasis,
     });
     call.committed = contract;
     const pending = this.#requests.confirmationRequest(contract, prepared.executionIntent, prepared.review, call.binding);
@@ -380,17 +383,8 @@ export class OperationDriver implements WriteFacade {
    * execution-intent provenance (so another appliance, or other arguments, cannot resume it).
    */
   #intentOf(c: RecoveryContract, call: OperationCall): PreparedExecutionIntentV1 {
-    try {
-      const intent = buildExecutionIntent(call.adapter, {
-        intent: call.intent,
-        preconditionFingerprint: c.target_fingerprint,
-        rollbackSnapshotDigest: c.snapshot_digest,
-        applianceBindingDigest: call.bindingDigest,
-      });
-      if (executionIntentDigest(intent) === c.provenance.execution_intent_digest) return intent;
-    } catch {
-      // fall through to the refusal
-    }
+    const intent = contractExecutionIntent(call.adapter, c, call.intent, call.bindingDigest);
+    if (intent !== null) return intent;
     throw this.#refusals.refuse('ANOMALY', RefusalGate.BINDING, { operationId: c.operation_id, contractId: c.contract_id });
   }
 

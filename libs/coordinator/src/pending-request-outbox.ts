@@ -18,6 +18,7 @@ import type {
   PendingConfirmationRequest,
   PreparedExecutionIntentV1,
   SigningKey,
+  WriteState,
 } from '@pfsense-mcp/authorization';
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
 import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
@@ -28,6 +29,7 @@ import { authorizationRequestName, parseAuthorizationRequestName } from './autho
 import { configHistoryCorroborationOf } from './config-history-corroboration-of.js';
 import { CoordinatorRefusalError } from './coordinator-refusal-error.js';
 import { confirmationRequestName, reconciliationRequestName, releaseRequestName, rollbackRequestName } from './pending-request-names.js';
+import { pfTableStateOf } from './pf-table-state-of.js';
 import { RefusalGate } from './refusal-audit.js';
 import type { RefusalRecorder } from './refusal-recorder.js';
 import { WRITE_REQUEST_LIMITS } from './write-request-limits.js';
@@ -340,7 +342,9 @@ export class PendingRequestOutbox {
 
   /**
    * The reconciliation request for a RECONCILIATION contract from the executor's read-only observation (its
-   * fingerprint, locator and the snapshot of that same read), bound to `appliance` (checked by the caller).
+   * fingerprint, locator and the snapshot of that same read, which the executor took with the contract's
+   * adapter), bound to `appliance` (checked by the caller). The observed state is shown only if the adapter
+   * gives it the observed fingerprint (as the review's pre-state is checked in reviewOf).
    */
   reconciliationRequest(
     c: RecoveryContract,
@@ -350,7 +354,13 @@ export class PendingRequestOutbox {
   ): string {
     const name = reconciliationRequestName(c.contract_id, c.state_version);
     const adapter = this.#capabilities.get(c.capability);
-    if (adapter === null) throw this.#refusals.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
+    let observed = false;
+    try {
+      observed = adapter !== null && adapter.fingerprint(observation.observedSnapshot) === observation.observedFingerprint;
+    } catch {
+      // not the observed state: refused below
+    }
+    if (!observed) throw this.#refusals.refuse('ANOMALY', RefusalGate.OUTBOX, { contractId: c.contract_id });
     return this.#writeContractRequest(name, c, () =>
       createPendingReconciliationRequest(
         {
@@ -359,10 +369,12 @@ export class PendingRequestOutbox {
           origin: observation.origin,
           observedFingerprint: observation.observedFingerprint,
           observedLocator: observation.observedLifecycleLocator,
-          observedState: adapter.snapshotOf(observation.observedSnapshot),
+          observedState: observation.observedSnapshot as WriteState,
           review,
           // What pfSense's config history showed after the send, as the contract recorded it (corroboration only).
           configHistory: configHistoryCorroborationOf(observation.configHistory),
+          // The alias's pf table read with the observation (a write that applies the filter), for the operator.
+          observedPfTable: pfTableStateOf(observation.observedPfTable),
         },
         this.#serverKey,
       ),

@@ -27,8 +27,16 @@ export class RefusalRecorder {
     Object.freeze(this);
   }
 
-  /** Records a refusal and returns the uniform error. Never throws itself. */
-  refuse(refusalClass: RefusalClass, gate: RefusalGate, context: RefusalContext = {}): CoordinatorRefusalError {
+  /**
+   * Records a refusal and returns the uniform error (with a target cooldown's end when `retryAtMs` is given).
+   * Never throws itself.
+   */
+  refuse(
+    refusalClass: RefusalClass,
+    gate: RefusalGate,
+    context: RefusalContext = {},
+    retryAtMs: number | null = null,
+  ): CoordinatorRefusalError {
     try {
       this.#audit.record({
         at: this.#clock(),
@@ -41,6 +49,6 @@ export class RefusalRecorder {
     } catch {
       // The audit sink must not turn a refusal into something else.
     }
-    return new CoordinatorRefusalError();
+    return new CoordinatorRefusalError(retryAtMs);
   }
 }

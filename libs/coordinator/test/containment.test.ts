@@ -49,12 +49,14 @@ describe('containment is decided before consumption (real default limits)', () =
     putInbox(world, 'first-confirmation.json', signConfirmation(world, prepared.pendingRequest?.file as string));
     expect((await ask('Servers (first)')).status).toBe(OperationStatus.VERIFIED);
     expect(patchCount(sim)).toBe(1);
+    // The one refusal that says something: when the cooldown the verified change started ends.
+    const cooled = { ...REFUSED, retryAt: world.clock.now + COOLDOWN_MS };
 
     // A second change on the same alias, signed at once.
     const { authz } = await signedInInbox('Servers (second)', 'second.json');
     const id = authz.payload.authorization_id;
     const tryConsumeCalls = world.ledger.calls;
-    expect(await ask('Servers (second)')).toEqual(REFUSED);
+    expect(await ask('Servers (second)')).toEqual(cooled);
     expect(refusals()).toEqual(['STALE:CONTAINMENT']);
     expect(world.consumption.isConsumed(id)).toBe(false);
     expect(world.ledger.calls).toBe(tryConsumeCalls);
@@ -62,7 +64,7 @@ describe('containment is decided before consumption (real default limits)', () =
 
     // Still inside the window (1 ms short): refused again, still not consumed.
     world.clock.now += COOLDOWN_MS - 1;
-    expect(await ask('Servers (second)')).toEqual(REFUSED);
+    expect(await ask('Servers (second)')).toEqual(cooled);
     expect(refusals()).toEqual(['STALE:CONTAINMENT', 'STALE:CONTAINMENT']);
     expect(world.consumption.isConsumed(id)).toBe(false);
 

@@ -4,10 +4,20 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AliasDescriptionAdapter, createAliasEntriesAdapter } from '@pfsense-mcp/adapters';
+import { ArtifactKind } from '@pfsense-mcp/authorization';
 import { ALIAS_ENTRIES_WRITE_POLICY_ENTRY, ALIAS_WRITE_POLICY_ENTRY, MutationPolicy } from '@pfsense-mcp/policy';
 import { CapabilityRegistry, CoordinatorInputError, CoordinatorRefusalError, OperationStatus } from '../src/index.js';
 import { sim, useCoordinatorWorld, world } from './support/coordinator-suite.js';
-import { patchCount, putInbox, signAuthorization, signConfirmation, signRollback } from './support/world.js';
+import {
+  ALIAS_PATH,
+  patchCount,
+  putInbox,
+  readOutbox,
+  signAuthorization,
+  signConfirmation,
+  signReconciliation,
+  signRollback,
+} from './support/world.js';
 
 const ENTRIES = 'ALIAS_ENTRIES_WRITE';
 const RULES_PATH = '/api/v2/firewall/rules';
@@ -67,9 +77,22 @@ describe('the entries capability through the driver', () => {
     // error, the entry being present now. Never a stale `verified`.
     const again = await inputError(world.driver.requestChange(ENTRIES, input));
     expect(again).toMatchObject({ code: 'INVALID_ARGUMENT', argument: 'add[0].address', reason: 'ALREADY_PRESENT' });
-    const unblock = await world.driver.requestChange(ENTRIES, { alias_name: 'DMZ_HOSTS', remove: ['203.0.113.7'] });
+    const unblockInput = { alias_name: 'DMZ_HOSTS', remove: ['203.0.113.7'] };
+    const unblock = await world.driver.requestChange(ENTRIES, unblockInput);
     expect(unblock.status).toBe(OperationStatus.REQUESTED);
     expect(unblock.operationId).not.toBe(r1.operationId);
+    putInbox(world, 'unblock-authorization.json', signAuthorization(world, unblock.pendingRequest?.file as string));
+    const unblockPrepared = await world.driver.requestChange(ENTRIES, unblockInput);
+    putInbox(world, 'unblock-confirmation.json', signConfirmation(world, unblockPrepared.pendingRequest?.file as string));
+    expect(await world.driver.requestChange(ENTRIES, unblockInput)).toMatchObject({ status: OperationStatus.VERIFIED });
+    expect(patchCount(sim)).toBe(2);
+
+    // Block again: the entries before it are those before the first block, yet it is a third operation (the
+    // unblock between them names it too) — requested, never the first block's `verified`.
+    const third = await world.driver.requestChange(ENTRIES, input);
+    expect(third.status).toBe(OperationStatus.REQUESTED);
+    expect(third.operationId).not.toBe(r1.operationId);
+    expect(third.operationId).not.toBe(unblock.operationId);
   });
 
   it('signed rollback: the request names the contract as verified; under the signed answer one PATCH puts the table back', async () => {
@@ -125,5 +148,38 @@ describe('the entries capability through the driver', () => {
     expect(syntax).toMatchObject({ argument: 'add[0].address', reason: 'NOT_LITERAL' });
     expect(patchCount(sim)).toBe(0);
     expect(world.store.list()).toEqual([]);
+  });
+
+  it('lost response: reconciliation_required with its request written; the same arguments reach that operation, signed APPLIED → verified', async () => {
+    useDmzHostsInABlockRule();
+    const input = { alias_name: 'DMZ_HOSTS', add: [{ address: '203.0.113.7' }] };
+    const r1 = await world.driver.requestChange(ENTRIES, input);
+    putInbox(world, 'authorization.json', signAuthorization(world, r1.pendingRequest?.file as string));
+    const r2 = await world.driver.requestChange(ENTRIES, input);
+    putInbox(world, 'confirmation.json', signConfirmation(world, r2.pendingRequest?.file as string));
+    sim.control.setFault({ route: ALIAS_PATH, method: 'PATCH', kind: 'drop-response-after-apply', times: 1 });
+    const lost = await world.driver.requestChange(ENTRIES, input);
+    const contractId = r2.contractId as string;
+    expect(lost).toMatchObject({ status: OperationStatus.RECONCILIATION_REQUIRED, operationId: r1.operationId, contractId });
+    // The very answer that reports it names the reconciliation request, the observed lists in it.
+    const file = lost.pendingRequest?.file as string;
+    expect(file).toMatch(/^reconciliation-request\./);
+    const request = readOutbox(world, file);
+    expect(request.kind).toBe(ArtifactKind.RECONCILIATION_REQUEST);
+    const observed = request.kind === ArtifactKind.RECONCILIATION_REQUEST ? request.payload.observed_state : null;
+    expect(observed).toMatchObject({ address: ['10.3.0.10', '203.0.113.7'], usage: [{ action: 'block' }] });
+
+    // Asked again with the same arguments: the same operation and request (the entry is present now, and the
+    // operation was named by the entries before it), nothing sent.
+    const again = await world.driver.requestChange(ENTRIES, input);
+    expect(again).toEqual({ ...lost, pendingRequest: { kind: 'reconciliation', file } });
+    expect(patchCount(sim)).toBe(1);
+    putInbox(world, 'reconciliation.json', signReconciliation(world, file, 'APPLIED'));
+    expect(await world.driver.requestChange(ENTRIES, input)).toMatchObject({
+      status: OperationStatus.VERIFIED,
+      operationId: r1.operationId,
+      contractId,
+    });
+    expect(patchCount(sim)).toBe(1);
   });
 });

@@ -72,10 +72,12 @@ async function lostForward(
     observed_fingerprint: observation.observedFingerprint,
   });
   expectBoundToContract(request.payload, contractId);
-  // Version 2: the config-history corroboration the contract recorded with the send (a lost response after
-  // apply left exactly pfrest's one alias-update revision; a reset before apply left none).
-  expect(request.version).toBe(2);
-  const history = request.version === 2 ? request.payload.config_history : undefined;
+  // Version 3: the config-history corroboration the contract recorded with the send (a lost response after
+  // apply left exactly pfrest's one alias-update revision; a reset before apply left none), and no pf table for
+  // the description (it applies no filter).
+  expect(request.version).toBe(3);
+  const history = request.version === 3 ? request.payload.config_history : undefined;
+  expect(request.version === 3 ? request.payload.observed_pf_table : undefined).toBeNull();
   expect(history).toEqual(
     fault === 'drop-response-after-apply'
       ? {

@@ -1,3 +1,4 @@
+import type { PfTableObservation } from './filter-apply.js';
 import type { ConfigHistoryRecord, RecoveryContract } from '@pfsense-mcp/contract-store';
 import type { RecoveryState } from '@pfsense-mcp/state-machine';
 import type { ConfigHistoryEvidence } from './config-history.js';
@@ -62,6 +63,11 @@ export interface ReconciliationObservation {
    * as stored; null when none was recorded (e.g. a send interrupted by a crash). It never decides anything.
    */
   readonly configHistory: ConfigHistoryRecord | null;
+  /**
+   * For a write that applies the filter: the alias's pf table read now (what the operator compares with the lists
+   * before and after the change); null for a write that does not apply (the description).
+   */
+  readonly observedPfTable: PfTableObservation | null;
 }
 
 /** The frozen outcome of one execute / rollback call, from the contract its final transition returned. */

@@ -151,3 +151,39 @@ export async function verifyFilterApplied(
   }
   return last as FilterVerification;
 }
+
+/**
+ * The alias's pf table as a reconciliation observation shows it to the operator (docs/DESIGN.md §5), compared with
+ * the alias's entries read in the same observation: READ with the table's entry count and the differences (entries
+ * of the alias missing from the table, entries of the table not in the alias, as normalized keys, sorted; the
+ * request lists the first few of each), MISSING when pf has no table of that name, UNREADABLE when the read failed.
+ * Read-only, one read; it decides nothing.
+ */
+export interface PfTableObservation {
+  readonly status: 'READ' | 'MISSING' | 'UNREADABLE';
+  readonly entryCount: number | null;
+  readonly missing: readonly string[] | null;
+  readonly extra: readonly string[] | null;
+}
+
+export async function observePfTable(
+  readClient: RestApiClient,
+  table: string,
+  aliasEntries: readonly string[],
+): Promise<PfTableObservation> {
+  const none = (status: 'MISSING' | 'UNREADABLE'): PfTableObservation =>
+    Object.freeze({ status, entryCount: null, missing: null, extra: null });
+  let tables: z.infer<typeof tablesSchema>;
+  try {
+    tables = tablesSchema.parse((await readClient.read(DIAGNOSTICS_TABLES_PATH)).data);
+  } catch {
+    return none('UNREADABLE');
+  }
+  const found = tables.filter((t) => t.name === table);
+  if (found.length !== 1) return none('MISSING');
+  const have = new Set(tableKeys((found[0] as { entries: string[] | string }).entries));
+  const want = new Set(aliasEntries.map((e) => entryKeyOf(e) ?? `?${e}`));
+  const missing = [...want].filter((k) => !have.has(k)).sort();
+  const extra = [...have].filter((k) => !want.has(k)).sort();
+  return Object.freeze({ status: 'READ', entryCount: have.size, missing: Object.freeze(missing), extra: Object.freeze(extra) });
+}

@@ -4,6 +4,7 @@ export { MutationExecutor } from './mutation-executor.js';
 export type { ExecuteArgs, MutationExecutorOptions, RollbackArgs } from './mutation-executor.js';
 export type { RollbackAuthorizationUse } from '@pfsense-mcp/contract-store/executor';
 export type { ExecutionOutcome, ReconciliationObservation } from './execution-outcome.js';
+export type { PfTableObservation } from './filter-apply.js';
 export { EffectKnowledge, EFFECT_KNOWLEDGE_VALUES } from './effect-knowledge.js';
 export { ExecutorRefusalError } from './executor-refusal-error.js';
 export type { ExecutorOperation, ExecutorRefusalCode } from './executor-refusal-error.js';

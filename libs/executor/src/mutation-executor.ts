@@ -9,7 +9,7 @@ import { assertFunction, assertObject, readClock } from '@pfsense-mcp/foundation
 import { RestApiClient } from '@pfsense-mcp/pfsense-read';
 import { MutationPolicy, PolicyRefusalError } from '@pfsense-mcp/policy';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
-import { WriteApiClient } from '@pfsense-mcp/write-client';
+import { WriteApiClient, appliesFilter } from '@pfsense-mcp/write-client';
 import { checkAdapter } from './check-adapter.js';
 import type { AnyCapabilityAdapter, CheckedAdapter } from './check-adapter.js';
 import { captureConfigHistory, corroborateConfigHistory } from './config-history-capture.js';
@@ -17,7 +17,7 @@ import { configHistoryRecordOf } from './config-history.js';
 import type { ConfigHistoryEvidence, ConfigRevision } from './config-history.js';
 import { bindDescriptors, bindExecution, bindRollback, storedIdentity } from './contract-bindings.js';
 import { EffectKnowledge } from './effect-knowledge.js';
-import { DEFAULT_FILTER_VERIFICATION_DELAYS_MS, checkVerificationDelays, refuseIfPending } from './filter-apply.js';
+import { DEFAULT_FILTER_VERIFICATION_DELAYS_MS, checkVerificationDelays, observePfTable, refuseIfPending } from './filter-apply.js';
 import { filterOutcome } from './filter-outcome.js';
 import { executionOutcome } from './execution-outcome.js';
 import type { ExecutionOutcome, ReconciliationObservation } from './execution-outcome.js';
@@ -410,6 +410,12 @@ export class MutationExecutor {
     if (!isHex64(fingerprint) || typeof locator !== 'number' || !Number.isSafeInteger(locator) || locator < 0) {
       throw new ExecutorRefusalError('TARGET_UNRESOLVED', op, contractId, { reason: 'ADAPTER_REFUSED' });
     }
+    const seen = snapshot as { name?: unknown; address?: unknown } | null;
+    const entries = Array.isArray(seen?.address) && seen.address.every((e) => typeof e === 'string') ? (seen.address as string[]) : null;
+    const observedPfTable =
+      appliesFilter(contract.endpoint_symbol) && typeof seen?.name === 'string' && entries !== null
+        ? await observePfTable(this.#readClient, seen.name, entries)
+        : null;
     return Object.freeze({
       contractId: contract.contract_id,
       operationId: contract.operation_id,
@@ -426,6 +432,7 @@ export class MutationExecutor {
       // restart); null when none was recorded (an interrupted send, or a record from before it existed).
       configHistory:
         (contract.reconciliation.origin === 'EXECUTING' ? contract.execution_config_history : contract.rollback_config_history) ?? null,
+      observedPfTable,
     });
   }
 

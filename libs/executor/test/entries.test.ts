@@ -157,6 +157,17 @@ describe('the entries write through the executor', () => {
     expect(patchCount(sim)).toBe(1);
   });
 
+  it("the reconciliation observation carries the alias's pf table compared with the alias (what pf enforces)", async () => {
+    const p = await prepare({ add: [{ address: '203.0.113.7/32' }] });
+    sim.control.setApplyMode({ mode: 'stale-table' });
+    const out = await executor([0, 5]).execute(p.contract.contract_id, { adapter, intent: p.intent });
+    expect(out.state).toBe('RECONCILIATION');
+    const seen = await executor().observeReconciliationTarget(p.contract.contract_id, { adapter });
+    // The alias holds the new entry; pf's table does not.
+    expect(seen.observedPfTable).toEqual({ status: 'READ', entryCount: 1, missing: ['203.0.113.7'], extra: [] });
+    expect(patchCount(sim)).toBe(1);
+  });
+
   it('apply lost → RECONCILIATION (APPLY_PENDING), one PATCH', async () => {
     const p = await prepare({ remove: ['192.0.2.0/24'] });
     sim.control.setApplyMode({ mode: 'lost' });

@@ -224,6 +224,8 @@ describe('observeReconciliationTarget', () => {
       matchesVerifiedFingerprint: null,
       // The corroboration the lost send recorded, from the contract record.
       configHistory: before.execution_config_history,
+      // The description applies no filter: no pf table is read.
+      observedPfTable: null,
     });
     expect(obs.configHistory).toMatchObject({ class: 'ONE', new_count: 1 });
     expect(Object.isFrozen(obs)).toBe(true);

@@ -6,6 +6,7 @@ import type { RateDecision } from './rate-decision.js';
 import { assertRateLimits } from './rate-limits.js';
 import type { RateLimits } from './rate-limits.js';
 import { MAX_RATE_STATE_ENTRIES, isTargetDigest } from './rate-window-state.js';
+import { targetCooldownMsOf } from './target-cooldown.js';
 import type { RateWindowState } from './rate-window-state.js';
 import { advance, assertCount, assertNowMs, assertState, cooldownRunning, isClockRegression, liveCount, own } from './rate-window-ops.js';
 
@@ -34,8 +35,8 @@ export interface RateLimitInput {
  */
 export const RATE_STATE_ADMISSION_CAP = MAX_RATE_STATE_ENTRIES / 2;
 
-function refuse(reason: RateRefusalReason, state: RateWindowState): RateDecision {
-  return Object.freeze({ allowed: false, reason, nextState: state });
+function refuse(reason: RateRefusalReason, state: RateWindowState, retryAtMs?: number): RateDecision {
+  return Object.freeze({ allowed: false, reason, nextState: state, ...(retryAtMs === undefined ? {} : { retryAtMs }) });
 }
 
 function entryCount(s: RateWindowState): number {
@@ -49,7 +50,8 @@ function entryCount(s: RateWindowState): number {
  * The PREPARE checkpoint: may a new contract be created for (capability, target) now?
  * Checks, in order, and refuses with the first that fails:
  *   CLOCK_REGRESSION, RECONCILIATION_LOCKOUT (count ≥ threshold), TARGET_OUTSTANDING_PREPARED,
- *   TARGET_COOLDOWN, TARGET_RATE, CAPABILITY_RATE (sliding windows), STATE_CAPACITY.
+ *   TARGET_COOLDOWN (targetCooldownMsOf: none for some capabilities), TARGET_RATE, CAPABILITY_RATE (sliding
+ *   windows), STATE_CAPACITY.
  * What counts: an ADMITTED prepare enters both sliding windows at nowMs and stays there for windowMs,
  * whatever later happens to its contract (expired, failed, verified). A refused prepare counts for nothing.
  * Pure: the caller persists `nextState` in the same transaction as the contract row it gates.
@@ -74,8 +76,10 @@ export function decideRateLimit(input: RateLimitInput): RateDecision {
   if (outstanding >= limits.maxOutstandingPreparedPerTarget) {
     return refuse(RateRefusalReason.TARGET_OUTSTANDING_PREPARED, state);
   }
-  if (cooldownRunning(own(state.targetCooldowns, targetDigest), nowMs, limits.targetCooldownMs)) {
-    return refuse(RateRefusalReason.TARGET_COOLDOWN, state);
+  const cooldownStart = own(state.targetCooldowns, targetDigest);
+  const cooldownMs = targetCooldownMsOf(capability, limits);
+  if (cooldownStart !== undefined && cooldownRunning(cooldownStart, nowMs, cooldownMs)) {
+    return refuse(RateRefusalReason.TARGET_COOLDOWN, state, cooldownStart + cooldownMs);
   }
   if (liveCount(own(state.targetWindows, targetDigest), nowMs, limits.windowMs) >= limits.maxPreparesPerTargetPerWindow) {
     return refuse(RateRefusalReason.TARGET_RATE, state);

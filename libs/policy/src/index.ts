@@ -16,6 +16,7 @@ export { ALIAS_WRITE_POLICY, ALIAS_WRITE_POLICY_ENTRY } from './alias-write-poli
 export { ALIAS_ENTRIES_WRITE_POLICY_ENTRY } from './alias-entries-write-policy.js';
 export { needsSignedRollback } from './needs-signed-rollback.js';
 export { DEFAULT_RATE_LIMITS, assertRateLimits, rateLimitsFrom } from './rate-limits.js';
+export { targetCooldownMsOf } from './target-cooldown.js';
 export type { RateLimits } from './rate-limits.js';
 export {
   EMPTY_RATE_WINDOW_STATE,

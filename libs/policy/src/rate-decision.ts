@@ -25,4 +25,10 @@ export type RateRefusalReason = (typeof RateRefusalReason)[keyof typeof RateRefu
  */
 export type RateDecision =
   | { readonly allowed: true; readonly reason: null; readonly nextState: RateWindowState }
-  | { readonly allowed: false; readonly reason: RateRefusalReason; readonly nextState: RateWindowState };
+  | {
+      readonly allowed: false;
+      readonly reason: RateRefusalReason;
+      readonly nextState: RateWindowState;
+      /** TARGET_COOLDOWN only: when the cooldown ends (UTC ms) — waiting is all the same PREPARE needs. */
+      readonly retryAtMs?: number;
+    };

@@ -68,9 +68,11 @@ describe('decideRateLimit: cooldown, outstanding PREPARED, reconciliation lockou
   it('cooldown: refused until exactly cooldownMs after the outcome, per target', () => {
     const l = limits({ targetCooldownMs: 60_000 });
     let s = admit(EMPTY, T0, l);
-    s = recordOutcome({ nowMs: T0 + 10, targetDigest: T1, outcome: 'VERIFIED', state: s, limits: l });
-    expect(prepare(s, T0 + 10, l).reason).toBe(RateRefusalReason.TARGET_COOLDOWN);
-    expect(prepare(s, T0 + 60_009, l).reason).toBe(RateRefusalReason.TARGET_COOLDOWN);
+    s = recordOutcome({ nowMs: T0 + 10, capability: CAP, targetDigest: T1, outcome: 'VERIFIED', state: s, limits: l });
+    expect(prepare(s, T0 + 10, l)).toMatchObject({ reason: RateRefusalReason.TARGET_COOLDOWN, retryAtMs: T0 + 60_010 });
+    expect(prepare(s, T0 + 60_009, l)).toMatchObject({ reason: RateRefusalReason.TARGET_COOLDOWN, retryAtMs: T0 + 60_010 });
+    // Only a cooldown says when: waiting is all it needs.
+    expect(prepare(s, T0 + 10, l, { counts: { outstandingPreparedForTarget: 1, reconciliation: 0 } })).not.toHaveProperty('retryAtMs');
     expect(prepare(s, T0 + 60_010, l).allowed).toBe(true);
     expect(prepare(s, T0 + 10, l, { target: T2 }).allowed).toBe(true);
   });
@@ -112,7 +114,7 @@ describe('decideRateLimit: the clock', () => {
 
   it('a recorded outcome also advances the high-water mark', () => {
     const l = limits();
-    const s = recordOutcome({ nowMs: T0 + 500, targetDigest: T2, outcome: 'EXPIRED', state: EMPTY, limits: l });
+    const s = recordOutcome({ nowMs: T0 + 500, capability: CAP, targetDigest: T2, outcome: 'EXPIRED', state: EMPTY, limits: l });
     expect(s.highWaterMs).toBe(T0 + 500);
     expect(prepare(s, T0 + 499, l).reason).toBe(RateRefusalReason.CLOCK_REGRESSION);
   });
@@ -123,7 +125,7 @@ describe('decideRateLimit: defaults and arguments', () => {
     const l = DEFAULT_RATE_LIMITS;
     let s = admit(EMPTY, T0, l);
     expect(prepare(s, T0 + 1, l, { counts: { outstandingPreparedForTarget: 1, reconciliation: 0 } }).allowed).toBe(false);
-    s = recordOutcome({ nowMs: T0 + 5_000, targetDigest: T1, outcome: 'ROLLED_BACK', state: s, limits: l });
+    s = recordOutcome({ nowMs: T0 + 5_000, capability: CAP, targetDigest: T1, outcome: 'ROLLED_BACK', state: s, limits: l });
     expect(prepare(s, T0 + 64_999, l).reason).toBe(RateRefusalReason.TARGET_COOLDOWN);
     expect(prepare(s, T0 + 65_000, l).allowed).toBe(true);
   });

@@ -29,7 +29,7 @@ describe('rate policy properties', () => {
           else expect(d.nextState).toBe(s);
           s = d.nextState;
           if (st.outcome !== undefined) {
-            s = recordOutcome({ nowMs: now, targetDigest: st.target, outcome: st.outcome, state: s, limits: l });
+            s = recordOutcome({ nowMs: now, capability: st.capability, targetDigest: st.target, outcome: st.outcome, state: s, limits: l });
           }
           // the state always survives a JSON round trip
           expect(parseRateWindowState(JSON.parse(JSON.stringify(s)))).toEqual(s);

@@ -7,7 +7,7 @@ describe('rate window state', () => {
     const l = limits({ targetCooldownMs: 60_000 });
     let s = admit(EMPTY_RATE_WINDOW_STATE, T0, l, { target: T2, capability: CAP2 });
     s = admit(s, T0 + 1, l, { target: T1 });
-    s = recordOutcome({ nowMs: T0 + 2, targetDigest: T1, outcome: 'FAILED', state: s, limits: l });
+    s = recordOutcome({ nowMs: T0 + 2, capability: CAP, targetDigest: T1, outcome: 'FAILED', state: s, limits: l });
     const text = JSON.stringify(s);
     const back = parseRateWindowState(JSON.parse(text));
     expect(back).toEqual(s);
@@ -24,7 +24,7 @@ describe('rate window state', () => {
     const s = parseRateWindowState(JSON.parse(JSON.stringify(admit(EMPTY_RATE_WINDOW_STATE, T0, l, { target: T1 }))));
     expect(isRateWindowState(s)).toBe(true);
     expect(isRateWindowState(s)).toBe(true);
-    const next = recordOutcome({ nowMs: T0 + 1, targetDigest: T1, outcome: 'FAILED', state: s, limits: l });
+    const next = recordOutcome({ nowMs: T0 + 1, capability: CAP, targetDigest: T1, outcome: 'FAILED', state: s, limits: l });
     expect([isRateWindowState(next), isRateWindowState(next)]).toEqual([true, true]);
   });
 

@@ -38,9 +38,25 @@ const alive = (pid: number): boolean => {
   }
 };
 
+/**
+ * The block step's common facts: the review showed the `+` line and the block rule; the staged description change was
+ * applied first; pf's table held the address once verified and is as before after the signed rollback.
+ */
+function blockShown(block: Line | undefined): boolean {
+  expect(block).toMatchObject({
+    review_shows_add: true,
+    review_shows_rule: true,
+    pending_before: ['aliases'],
+    table_before: ['198.51.100.9'],
+    table_blocked: ['198.51.100.9', '203.0.113.7'],
+    table_after: ['198.51.100.9'],
+  });
+  return true;
+}
+
 describe('npm run demo', () => {
   it(
-    '--json --faults: READ, host setup, the write to verified, the lost response reconciled with one PATCH; all removed after',
+    '--json --faults: READ, host setup, the write to verified, the block with its response lost (signed APPLIED) then rolled back signed, the lost response reconciled with one PATCH; all removed after',
     () => {
       const r = spawnSync(process.execPath, [DEMO, '--json', '--faults'], { encoding: 'utf8', timeout: DEMO_TIMEOUT_MS });
       expect(r.status, r.stderr).toBe(0);
@@ -61,6 +77,7 @@ describe('npm run demo', () => {
       });
       expect(byName.get('operations')).toMatchObject({ status_state: 'VERIFIED', rollback: 'ROLLED_BACK', patches: 1 });
       expect(byName.get('operations')?.['audit_rows']).toBeGreaterThan(0);
+      expect(blockShown(byName.get('block'))).toBe(true);
       expect(byName.get('faults')).toMatchObject({
         states: ['reconciliation_required', 'VERIFIED', 'verified'],
         observed: 'Web (answer lost on the way back)',
@@ -72,10 +89,43 @@ describe('npm run demo', () => {
       expect(commands.some((c) => /^pfsense-mcp admin init --dir \S+ --exchange \S+$/u.test(c))).toBe(true);
       expect(commands.some((c) => c.startsWith('pfsense-mcp-signer keygen --role operator --out '))).toBe(true);
       expect(commands.some((c) => c.startsWith('pfsense-mcp admin trust --dir ') && c.includes(' --bundle '))).toBe(true);
-      expect(commands.filter((c) => c.startsWith('pfsense-mcp-signer approve '))).toHaveLength(2);
+      // Two for the description, two for the block, one for its rollback.
+      expect(commands.filter((c) => c.startsWith('pfsense-mcp-signer approve '))).toHaveLength(5);
+      expect(commands.filter((c) => /^pfsense-mcp admin rollback ctr-\S+ --dir \S+$/u.test(c))).toHaveLength(3);
+      // The block with its response lost: reconciliation_required, settled by a signed APPLIED; one PATCH for it.
+      expect(byName.get('block')).toMatchObject({
+        states: ['requested', 'reconciliation_required', 'VERIFIED'],
+        forward_patches: 1,
+        rollback_exits: [4, 0],
+        rollback: 'ROLLED_BACK',
+        patches: 2,
+      });
       expect(lines.at(-1)).toMatchObject({ event: 'done' });
       expect(existsSync(String(start?.['workdir']))).toBe(false);
       expect(alive(Number(sim?.['pid']))).toBe(false);
+    },
+    DEMO_TIMEOUT_MS,
+  );
+
+  it(
+    '--json: the block verified in pf and undone by the signed rollback (admin rollback exits 4, then 0); no faults step',
+    () => {
+      const r = spawnSync(process.execPath, [DEMO, '--json'], { encoding: 'utf8', timeout: DEMO_TIMEOUT_MS });
+      expect(r.status, r.stderr).toBe(0);
+      const lines = parse(r.stdout);
+      const byName = new Map(lines.filter((l) => typeof l['name'] === 'string').map((l) => [l['name'], l]));
+      expect([...byName.keys()]).toEqual(['read', 'host_setup', 'write', 'operations', 'block']);
+      expect(byName.get('block')).toMatchObject({
+        states: ['requested', 'verified'],
+        forward_patches: 1,
+        rollback_exits: [4, 0],
+        rollback: 'ROLLED_BACK',
+        patches: 2,
+      });
+      expect(blockShown(byName.get('block'))).toBe(true);
+      const commands = lines.filter((l) => typeof l['command'] === 'string').map((l) => String(l['command']));
+      expect(commands.filter((c) => c.startsWith('pfsense-mcp-signer approve '))).toHaveLength(5);
+      expect(lines.at(-1)).toMatchObject({ event: 'done' });
     },
     DEMO_TIMEOUT_MS,
   );

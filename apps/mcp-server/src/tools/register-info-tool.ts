@@ -14,6 +14,8 @@ export interface ServerFacts {
   readonly writeToolCount: number;
   /** The three facts of ALIAS_WRITE (docs/DESIGN.md §6): this build has it, the profile grants it, it is usable now. */
   readonly write: { readonly implemented: boolean; readonly granted: boolean; readonly runtimeEnabled: boolean };
+  /** Each write capability's gates (PFSENSE_WRITE_CAPABILITIES, the three gates) and whether its tool is registered now. */
+  readonly writeCapabilities: readonly WriteCapabilityFact[];
   /** Artifact files in the write directory's inbox and outbox (counted by name), or null without a write runtime. */
   readonly writeArtifacts: { readonly inboxFiles: number; readonly outboxFiles: number; readonly pileUp: boolean } | null;
   /** While the clock is behind the store's rate windows: until when every write is refused (UTC ms); else null. */
@@ -22,6 +24,17 @@ export interface ServerFacts {
   readonly toolsets: readonly ToolsetFact[];
   /** With PFSENSE_INVENTORY_FILE: how many appliances the READ tools reach; null (absent from the result) without. */
   readonly applianceCount?: number | null;
+}
+
+export interface WriteCapabilityFact {
+  readonly name: string;
+  readonly capability: string;
+  readonly tool: string;
+  readonly enabled: boolean;
+  readonly implemented: boolean;
+  readonly granted: boolean;
+  readonly allowListed: boolean;
+  readonly runtimeEnabled: boolean;
 }
 
 export interface ToolsetFact {
@@ -44,6 +57,22 @@ export const InfoOutputSchema = z.object({
   write_runtime_enabled: z
     .boolean()
     .describe('The write tool is registered now: granted, endpoint allow-listed and write runtime constructed.'),
+  write_capabilities: z
+    .array(
+      z.object({
+        name: z.string().describe('The name PFSENSE_WRITE_CAPABILITIES uses (alias_description, alias_entries).'),
+        capability: z.string(),
+        tool: z.string(),
+        enabled: z.boolean().describe('PFSENSE_WRITE_CAPABILITIES names it (alias_description by default).'),
+        implemented: z.boolean(),
+        granted: z.boolean().describe('The active profile grants the capability.'),
+        allow_listed: z.boolean().describe("Its PATCH is in this build's WriteEndpoints."),
+        runtime_enabled: z.boolean().describe('Its tool is registered now (every gate held and the write runtime was constructed).'),
+      }),
+    )
+    .describe(
+      "Each write capability's gates, as `pfsense-mcp --check-config` prints them; the key's privileges for each are in docs/pfrest-privileges.md. Empty until the write gates were decided.",
+    ),
   write_artifact_files: z
     .object({ inbox: z.number().int().min(0), outbox: z.number().int().min(0) })
     .nullable()
@@ -90,7 +119,7 @@ export function registerInfoTool(server: McpServer, facts: () => ServerFacts): R
     {
       title: 'MCP server info',
       description:
-        "Report this MCP server's own version, active capability profile, registered tool counts (READ and WRITE), whether the one write (ALIAS_WRITE) is implemented, granted and runtime-enabled, the pfREST version it targets, the toolsets (PFSENSE_TOOLSETS) with the tools each holds, how many signed files wait in the write directory (and whether leftovers piled up), and until when a host clock stepped backwards holds every change back (write_clock_blocked_until). Makes no pfSense API call.",
+        "Report this MCP server's own version, active capability profile, registered tool counts (READ and WRITE), whether the one write (ALIAS_WRITE) is implemented, granted and runtime-enabled, each write capability's gates (write_capabilities: named in PFSENSE_WRITE_CAPABILITIES, implemented, granted, allow-listed, tool registered), the pfREST version it targets, the toolsets (PFSENSE_TOOLSETS) with the tools each holds, how many signed files wait in the write directory (and whether leftovers piled up), and until when a host clock stepped backwards holds every change back (write_clock_blocked_until). Makes no pfSense API call.",
       // No `$schema` marker, like the READ tools' input schemas (the model-facing list stays small).
       inputSchema: z.object({}).strict().meta({ $schema: undefined }),
       outputSchema: InfoOutputSchema,
@@ -109,6 +138,16 @@ export function registerInfoTool(server: McpServer, facts: () => ServerFacts): R
         write_implemented: f.write.implemented,
         write_granted: f.write.granted,
         write_runtime_enabled: f.write.runtimeEnabled,
+        write_capabilities: f.writeCapabilities.map((c) => ({
+          name: c.name,
+          capability: c.capability,
+          tool: c.tool,
+          enabled: c.enabled,
+          implemented: c.implemented,
+          granted: c.granted,
+          allow_listed: c.allowListed,
+          runtime_enabled: c.runtimeEnabled,
+        })),
         write_artifact_files:
           f.writeArtifacts === null ? null : { inbox: f.writeArtifacts.inboxFiles, outbox: f.writeArtifacts.outboxFiles },
         write_artifacts_warning: f.writeArtifacts?.pileUp ?? false,

@@ -157,7 +157,10 @@ export function nextStepOf(
     case HumanStep.ROLLED_BACK:
       return wording.rolledBack;
     case HumanStep.CLOSED:
-      return 'Refused. The operator can inspect the write directory with `pfsense-mcp admin`.';
+      return result.retryAt === undefined
+        ? 'Refused. The operator can inspect the write directory with `pfsense-mcp admin`.'
+        : `Refused for now: a change of the same alias finished moments ago and the alias is in its cooldown until ${new Date(result.retryAt).toISOString()}. ` +
+            'Nothing was used up: call this tool again with the same arguments after that time.';
   }
 }
 

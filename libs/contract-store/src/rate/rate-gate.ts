@@ -217,13 +217,13 @@ export class RateGate {
   /** Read-only PREPARE check: throws what `beforeCreate` would throw now, and persists nothing. */
   checkCreate(contract: Pick<RecoveryContract, 'capability' | 'target_identity_digest'>, nowMs: number): void {
     const decision = this.#decideCreate(contract, nowMs);
-    if (!decision.allowed) throw new RateLimitError(decision.reason);
+    if (!decision.allowed) throw new RateLimitError(decision.reason, decision.retryAtMs ?? null);
   }
 
   /** PREPARE checkpoint (inside `create`'s transaction, before the row is inserted). */
   beforeCreate(contract: RecoveryContract, nowMs: number): void {
     const decision = this.#decideCreate(contract, nowMs);
-    if (!decision.allowed) throw new RateLimitError(decision.reason);
+    if (!decision.allowed) throw new RateLimitError(decision.reason, decision.retryAtMs ?? null);
     this.#save(decision.nextState);
   }
 
@@ -249,6 +249,7 @@ export class RateGate {
     this.#save(
       recordOutcome({
         nowMs,
+        capability: to.capability as Capability,
         targetDigest: to.target_identity_digest,
         outcome: to.state as RateOutcome,
         state: this.#load(),

@@ -245,10 +245,13 @@ export class EvidenceMismatchError extends ContractStoreError {
  */
 export class RateLimitError extends ContractStoreError {
   readonly reason: RateRefusalReason;
-  constructor(reason: RateRefusalReason) {
+  /** A target cooldown's end (UTC ms): the same transition passes then; null for every other reason. */
+  readonly retryAtMs: number | null;
+  constructor(reason: RateRefusalReason, retryAtMs: number | null = null) {
     super('RATE_LIMITED', `refused by rate / blast-radius policy: ${reason}`);
     this.name = 'RateLimitError';
     this.reason = reason;
+    this.retryAtMs = retryAtMs;
   }
 }
 

@@ -13,6 +13,8 @@ import { appliancesOf, usesInventory } from '../config/appliances-of.js';
 import { writeAppliancesOf } from '../config/write-config-of.js';
 import type { WriteTarget, WriteTargets } from '../../tools/write-targets.js';
 import type { OpenWriteRuntimeOptions, WriteRuntime } from '../write-runtime/open-write-runtime.js';
+import { mergedCapabilityGates, writeCapabilityGatesOf } from '../write-runtime/write-capability-gates.js';
+import type { WriteCapabilityGates } from '../write-runtime/write-capability-gates.js';
 import { WriteGateError } from '../write-runtime/write-gate-error.js';
 
 export interface WriteAttachment {
@@ -27,6 +29,8 @@ export interface OpenedWriteTool extends WriteAttachment {
   /** The write tools that will be registered, in registration order (empty when the runtime is absent). */
   readonly names: readonly string[];
   readonly allowListed: boolean;
+  /** Each write capability's static gates (pfsense_mcp_info reports them, with whether its tool is registered). */
+  readonly capabilities: readonly WriteCapabilityGates[];
 }
 
 export type WriteToolOptions = Partial<Pick<OpenWriteRuntimeOptions, 'clock' | 'transportLimits'>> & {
@@ -55,6 +59,7 @@ export async function openWriteTool(
     config.toolsets,
     !usesInventory(config),
   );
+  const capabilities = writeCapabilityGatesOf(config.profile, config.write, gates);
   const absent = (failure: WriteGateError | null): OpenedWriteTool => {
     if (failure !== null && gates.requested)
       logger.log('warn', 'write_tool_absent', { gate: failure.gate, code: failure.code, rule: failure.rule });
@@ -63,6 +68,7 @@ export async function openWriteTool(
       absent: failure !== null && gates.requested ? failure : null,
       names: [],
       allowListed: gates.allowListed,
+      capabilities,
     });
   };
   if (gates.failure !== null) return absent(gates.failure);
@@ -83,7 +89,7 @@ export async function openWriteTool(
   ];
   logger.log('info', 'write_runtime_ready', { reconciled: runtime.reconciledAtStart, expired: runtime.expiredAtStart });
   warnOnLeftovers(runtime, logger);
-  return Object.freeze({ runtime, absent: null, names: Object.freeze(names), allowListed: gates.allowListed });
+  return Object.freeze({ runtime, absent: null, names: Object.freeze(names), allowListed: gates.allowListed, capabilities });
 }
 
 /**
@@ -158,6 +164,7 @@ function targetsOf(opened: OpenedWriteTools, tool: string, guard: OneRuntimePerA
 
 /** Registers the write tools an openWriteTools result names on every instance of the factory (either protocol era). */
 export async function attachOpenedWriteTools(factory: ServerFactory, opened: OpenedWriteTools, config: ServerConfig): Promise<void> {
+  factory.writeCapabilities = mergedCapabilityGates([...opened.byAppliance.values()].map((o) => o.capabilities));
   let guard: OneRuntimePerAppliance | null = null;
   if (opened.appliances !== null) {
     const writes = new Map<string, ApplianceWrites>(

@@ -5,6 +5,7 @@ import { INFO_TOOL_CAPABILITY, INFO_TOOL_NAME, registerInfoTool } from '../../to
 import { SERVER_NAME, SERVER_VERSION, serverTitle } from '../startup/server-identity.js';
 import { TOOLSETS } from '../config/toolsets.js';
 import { TOOL_LIST_CACHE_HINT } from './tool-list-cache-hint.js';
+import type { WriteCapabilityGates } from '../write-runtime/write-capability-gates.js';
 
 /** Whether one inventory appliance takes writes, and the stable code of why not when its write_dir is set. */
 export interface ApplianceWrites {
@@ -35,6 +36,8 @@ export interface ServerFactory {
   readonly writeNames: Set<string>;
   /** ALIAS_WRITE's three facts; `runtimeEnabled` is set by attachWriteTool once all three gates hold. */
   readonly write: { readonly implemented: boolean; readonly granted: boolean; runtimeEnabled: boolean };
+  /** Set by attachWriteTool: each write capability's static gates (empty until then). */
+  writeCapabilities: readonly WriteCapabilityGates[];
   /** Set by attachWriteTool: the inbox/outbox file counts pfsense_mcp_info reports (by name, nothing opened). */
   writeArtifacts: (() => ArtifactCounts) | null;
   /** Set by attachWriteTool: until when a clock behind the store's rate windows holds every write back (UTC ms), or null. */
@@ -95,6 +98,7 @@ export function createServerFactory(
       granted: isGranted(profile, Capability.ALIAS_WRITE),
       runtimeEnabled: false,
     },
+    writeCapabilities: [],
     writeArtifacts: null,
     writeClockBlockedUntil: null,
     applianceCount: null,
@@ -121,6 +125,7 @@ export function createServerFactory(
           readToolCount: factory.names.size - factory.writeNames.size,
           writeToolCount: factory.writeNames.size,
           write: { implemented: factory.write.implemented, granted: factory.write.granted, runtimeEnabled: factory.write.runtimeEnabled },
+          writeCapabilities: factory.writeCapabilities.map((c) => ({ ...c, runtimeEnabled: factory.writeNames.has(c.tool) })),
           writeArtifacts: writeArtifactsNow(factory),
           writeClockBlockedUntil: writeClockBlockedUntilNow(factory),
           applianceCount: factory.applianceCount,

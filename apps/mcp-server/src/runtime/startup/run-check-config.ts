@@ -1,4 +1,3 @@
-import { isGranted } from '@pfsense-mcp/policy';
 import { SYSTEM_HASYNC_PATH, SYSTEM_STATUS_PATH } from '@pfsense-mcp/coordinator';
 import { CONFIG_HISTORY_REVISIONS_PATH } from '@pfsense-mcp/executor';
 import {
@@ -13,8 +12,8 @@ import {
 import { buildReadClient } from '../server/build-read-client.js';
 import { classifyToolError } from '../server/classify-tool-error.js';
 import { ConfigError } from '../config/config-error.js';
-import { evaluateStaticWriteGates, isAliasEntriesPatchAllowListed } from '../write-runtime/evaluate-write-gates.js';
-import { CAPABILITY_OF_NAME, DEFAULT_WRITE_CAPABILITIES, WRITE_CAPABILITY_NAMES } from '../config/parse-write-capabilities.js';
+import { evaluateStaticWriteGates } from '../write-runtime/evaluate-write-gates.js';
+import { writeCapabilityGatesOf } from '../write-runtime/write-capability-gates.js';
 import type { StaticWriteGates } from '../write-runtime/evaluate-write-gates.js';
 import { loadConfig } from '../config/load-config.js';
 import type { ServerConfig } from '../config/load-config.js';
@@ -104,17 +103,15 @@ async function checkWrite(
   return { ok: true, runtimeChecked: true };
 }
 
-/** Each write capability's gates on one line: named in PFSENSE_WRITE_CAPABILITIES, granted, allow-listed, selected. */
+/** Each write capability's gates on one line (writeCapabilityGatesOf, as pfsense_mcp_info reports them). */
 function capabilityGates(config: ServerConfig, gates: StaticWriteGates): string {
-  const named = config.write?.capabilities ?? DEFAULT_WRITE_CAPABILITIES;
-  return WRITE_CAPABILITY_NAMES.map((name) => {
-    const capability = CAPABILITY_OF_NAME[name];
-    if (!named.includes(name)) return `${name} (${capability}): not named`;
-    const granted = isGranted(config.profile, capability);
-    const listed = name === 'alias_entries' ? isAliasEntriesPatchAllowListed() : gates.allowListed;
-    const offered = name === 'alias_entries' ? gates.entriesSelected : gates.selected;
-    return `${name} (${capability}): granted ${yesNo(granted)}, allow-listed ${yesNo(listed)}, tool ${offered ? 'offered' : 'absent'}`;
-  }).join('; ');
+  return writeCapabilityGatesOf(config.profile, config.write, gates)
+    .map((c) =>
+      c.enabled
+        ? `${c.name} (${c.capability}): implemented ${yesNo(c.implemented)}, granted ${yesNo(c.granted)}, allow-listed ${yesNo(c.allowListed)}, tool ${c.offered ? 'offered' : 'absent'}`
+        : `${c.name} (${c.capability}): not named`,
+    )
+    .join('; ');
 }
 
 type Warn = (label: string, text: string) => void;
