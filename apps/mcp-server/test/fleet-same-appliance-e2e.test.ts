@@ -88,4 +88,20 @@ describe('two inventory entries that are one appliance', () => {
       expect(sent, name).toEqual([]);
     }
   }, 240_000);
+
+  it('logs one write_tool_absent line for each of the two, naming the appliance and SAME_APPLIANCE', async () => {
+    // After the refusal above: everything the server logged is on stderr once it has exited.
+    await server.close();
+    await server.stderrEnded;
+    const absent = server
+      .stderr()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l['event'] === 'write_tool_absent');
+    expect(absent.map((l) => [l['appliance'], l['code'], l['gate'], l['level']]).sort()).toEqual([
+      ['x', 'SAME_APPLIANCE', 'runtime_enabled', 'warn'],
+      ['y', 'SAME_APPLIANCE', 'runtime_enabled', 'warn'],
+    ]);
+  }, 60_000);
 });

@@ -4,8 +4,17 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, evaluateStaticWriteGates, knownToolNames, loadConfig, usesInventory } from '../src/index.js';
+import {
+  ConfigError,
+  checkWriteRuntime,
+  evaluateStaticWriteGates,
+  knownToolNames,
+  loadConfig,
+  usesInventory,
+  WriteGateError,
+} from '../src/index.js';
 import { writeAppliancesOf } from '../src/runtime/config/write-config-of.js';
+import { inWriteSettingNames } from '../src/runtime/config/write-setting-names.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pfsense-mcp-inventory-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -119,30 +128,24 @@ describe('PFSENSE_INVENTORY_FILE', () => {
     expect(loadConfig({ PFSENSE_INVENTORY_FILE: file, PFSENSE_URL: '' }, knownToolNames()).appliances).toHaveLength(1);
   });
 
-  it('opens writes per appliance: the whole inventory fails the gate with INVENTORY, one appliance of it passes', () => {
+  it('opens writes per appliance: each entry with write_dir as if served alone, never the whole inventory', () => {
     const config = loadConfig(
-      { PFSENSE_INVENTORY_FILE: inventory([fw('a', 1, { write_dir: '/srv/w' })]), PFSENSE_PROFILE: 'write_protected' },
+      { PFSENSE_INVENTORY_FILE: inventory([fw('a', 1, { write_dir: '/srv/w' }), fw('b', 2)]), PFSENSE_PROFILE: 'write_protected' },
       knownToolNames(),
     );
     expect(usesInventory(config)).toBe(true);
-    const gates = evaluateStaticWriteGates(
-      config.profile,
-      config.allowedTools,
-      config.write,
-      undefined,
-      config.toolsets,
-      !usesInventory(config),
-    );
-    expect(gates.granted).toBe(true);
-    expect(gates.failure?.gate).toBe('runtime_enabled');
-    expect(gates.failure?.code).toBe('INVENTORY');
-    // What the server opens: each appliance with write_dir, configured as if it were served alone.
-    const [own] = writeAppliancesOf(config);
-    expect(own?.name).toBe('a');
+    // The whole inventory's own write settings are empty (the variables are refused with it): nothing to open.
+    expect(config.write?.dir).toBeNull();
+    // What the server opens: each appliance with write_dir, configured as if it were served alone, named.
+    const writers = writeAppliancesOf(config);
+    expect(writers.map((w) => w.name)).toEqual(['a']);
+    const own = writers[0];
     expect(own?.config.write?.dir).toBe('/srv/w');
+    expect(own?.config.write?.appliance).toBe('a');
+    expect(usesInventory(own!.config)).toBe(false);
+    expect(own?.config.appliances?.map((a) => a.name)).toEqual(['a']);
     expect(
-      evaluateStaticWriteGates(own!.config.profile, own!.config.allowedTools, own!.config.write, undefined, own!.config.toolsets, true)
-        .failure,
+      evaluateStaticWriteGates(own!.config.profile, own!.config.allowedTools, own!.config.write, undefined, own!.config.toolsets).failure,
     ).toBeNull();
     // The same configuration without an inventory passes this gate.
     const single = loadConfig(
@@ -154,10 +157,41 @@ describe('PFSENSE_INVENTORY_FILE', () => {
       },
       knownToolNames(),
     );
-    expect(
-      evaluateStaticWriteGates(single.profile, single.allowedTools, single.write, undefined, single.toolsets, !usesInventory(single))
-        .failure,
-    ).toBeNull();
+    expect(evaluateStaticWriteGates(single.profile, single.allowedTools, single.write, undefined, single.toolsets).failure).toBeNull();
+  });
+
+  it("names an inventory appliance's write settings by its fields in the write runtime's refusals, never PFSENSE_WRITE_*", async () => {
+    const missing = join(dir, 'no-such-write-dir');
+    const config = loadConfig(
+      { PFSENSE_INVENTORY_FILE: inventory([fw('a', 1, { write_dir: missing })]), PFSENSE_PROFILE: 'write_protected' },
+      knownToolNames(),
+    );
+    const refusal = async (c: Parameters<typeof checkWriteRuntime>[0]): Promise<WriteGateError> => {
+      try {
+        await checkWriteRuntime(c);
+      } catch (error) {
+        if (error instanceof WriteGateError) return error;
+        throw error;
+      }
+      throw new Error('expected a WriteGateError');
+    };
+    const own = await refusal(writeAppliancesOf(config)[0]!.config);
+    expect(own.rule).toMatch(/^write_dir of appliance a /);
+    expect(own.rule).not.toContain('PFSENSE_WRITE');
+    // The same directory given by the variable: the same code, the rule names the variable.
+    const single = loadConfig(
+      { PFSENSE_URL: 'https://fw.example.net', PFSENSE_API_KEY_FILE: '/k', PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: missing },
+      knownToolNames(),
+    );
+    const variable = await refusal(single);
+    expect(variable.code).toBe(own.code);
+    expect(variable.rule).toMatch(/^PFSENSE_WRITE_DIR /);
+    // Paths inside a directory and the admin command that fixes it are said the same way (one owner of the names).
+    const rule = 'PFSENSE_WRITE_EXCHANGE_DIR/requests does not exist (create it with `pfsense-mcp admin init --dir DIR --exchange PATH`)';
+    expect(inWriteSettingNames(rule, { dir: '/w', anchorDir: null, apiKeyFile: null, appliance: 'b' })).toBe(
+      'write_exchange_dir/requests of appliance b does not exist (create it with `pfsense-mcp admin init --appliance b`)',
+    );
+    expect(inWriteSettingNames(rule, { dir: '/w', anchorDir: null, apiKeyFile: null })).toBe(rule);
   });
 
   it("reads each entry's write fields: write_dir gives the appliance its own write settings, defaults filled in", () => {

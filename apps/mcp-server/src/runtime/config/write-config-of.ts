@@ -24,7 +24,8 @@ export function writeConfigOf(config: ServerConfig, appliance: ApplianceConfig):
     apiKeyFile: appliance.apiKeyFile,
     caFile: appliance.caFile,
     allowHttpLoopback: appliance.allowHttpLoopback,
-    write: appliance.write ?? Object.freeze({ dir: null, anchorDir: null, apiKeyFile: null }),
+    // Named: the write runtime's rules then say `write_dir of appliance NAME`, not PFSENSE_WRITE_DIR (write-setting-names.ts).
+    write: Object.freeze({ ...(appliance.write ?? { dir: null, anchorDir: null, apiKeyFile: null }), appliance: appliance.name }),
   });
 }
 

@@ -14,4 +14,9 @@ export interface WriteEnvironment {
   readonly entriesBounds?: EntriesBounds;
   /** The exchange folder shared with the signing machine (docs/DESIGN.md §6); absent or null: none. */
   readonly exchangeDir?: string | null;
+  /**
+   * The inventory appliance these are the write_* fields of (set by writeConfigOf); absent or null: the
+   * PFSENSE_WRITE_* variables. What the runtime's rules name them by (write-setting-names.ts).
+   */
+  readonly appliance?: string | null;
 }

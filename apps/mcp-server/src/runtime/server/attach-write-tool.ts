@@ -15,7 +15,7 @@ import type { WriteTarget, WriteTargets } from '../../tools/write-targets.js';
 import type { OpenWriteRuntimeOptions, WriteRuntime } from '../write-runtime/open-write-runtime.js';
 import { mergedCapabilityGates, writeCapabilityGatesOf } from '../write-runtime/write-capability-gates.js';
 import type { WriteCapabilityGates } from '../write-runtime/write-capability-gates.js';
-import { WriteGateError } from '../write-runtime/write-gate-error.js';
+import { WriteGate, WriteGateError } from '../write-runtime/write-gate-error.js';
 
 export interface WriteAttachment {
   /** The constructed runtime (the tool is registered), or null. */
@@ -51,14 +51,8 @@ export async function openWriteTool(
   options: WriteToolOptions = {},
 ): Promise<OpenedWriteTool> {
   const { allowListed, ...runtimeOptions } = options;
-  const gates = evaluateStaticWriteGates(
-    config.profile,
-    config.allowedTools,
-    config.write,
-    allowListed,
-    config.toolsets,
-    !usesInventory(config),
-  );
+  // `config` is one appliance's (writeAppliancesOf): an inventory appliance's is writeConfigOf's, of that entry alone.
+  const gates = evaluateStaticWriteGates(config.profile, config.allowedTools, config.write, allowListed, config.toolsets);
   const capabilities = writeCapabilityGatesOf(config.profile, config.write, gates);
   const absent = (failure: WriteGateError | null): OpenedWriteTool => {
     if (failure !== null && gates.requested)
@@ -105,6 +99,9 @@ export interface OpenedWriteTools {
   /** The write tools registered: those any appliance's runtime offers, in registration order. */
   readonly names: readonly string[];
 }
+
+/** The rule of a SAME_APPLIANCE refusal (fixed words: which entry holds the same id is said by the other line). */
+const SAME_APPLIANCE_RULE = 'another inventory entry with write_dir is the same appliance (its id); give each appliance one entry';
 
 const TOOL_ORDER = [WRITE_TOOL_NAME, ALIAS_ENTRIES_TOOL_NAME, WRITE_OPERATIONS_TOOL_NAME] as const;
 
@@ -162,8 +159,17 @@ function targetsOf(opened: OpenedWriteTools, tool: string, guard: OneRuntimePerA
   return Object.freeze({ appliances: opened.appliances, byAppliance });
 }
 
-/** Registers the write tools an openWriteTools result names on every instance of the factory (either protocol era). */
-export async function attachOpenedWriteTools(factory: ServerFactory, opened: OpenedWriteTools, config: ServerConfig): Promise<void> {
+/**
+ * Registers the write tools an openWriteTools result names on every instance of the factory (either protocol era).
+ * Two write appliances found to be one are refused later, in the background: each gets the `write_tool_absent` line
+ * openWriteTool writes for a gate that failed at open, naming it and SAME_APPLIANCE.
+ */
+export async function attachOpenedWriteTools(
+  factory: ServerFactory,
+  opened: OpenedWriteTools,
+  config: ServerConfig,
+  logger: Logger,
+): Promise<void> {
   factory.writeCapabilities = mergedCapabilityGates([...opened.byAppliance.values()].map((o) => o.capabilities));
   let guard: OneRuntimePerAppliance | null = null;
   if (opened.appliances !== null) {
@@ -176,7 +182,15 @@ export async function attachOpenedWriteTools(factory: ServerFactory, opened: Ope
     factory.applianceWrites = writes;
     const opens = [...opened.byAppliance].flatMap(([name, one]) => (one.runtime === null ? [] : [{ name, runtime: one.runtime }]));
     if (opens.length > 1) {
-      const g = new OneRuntimePerAppliance((name) => writes.set(name, Object.freeze({ enabled: false, refused: SAME_APPLIANCE })));
+      const g = new OneRuntimePerAppliance((name) => {
+        writes.set(name, Object.freeze({ enabled: false, refused: SAME_APPLIANCE }));
+        logger.log('warn', 'write_tool_absent', {
+          gate: WriteGate.RUNTIME,
+          code: SAME_APPLIANCE,
+          rule: SAME_APPLIANCE_RULE,
+          appliance: name,
+        });
+      });
       // Each write appliance's id is read now, in the background: a call waits only for its own appliance's read.
       for (const { name, runtime } of opens) g.admit(name, () => runtime.readApplianceId()).catch(() => undefined);
       guard = g;
@@ -229,12 +243,14 @@ export async function attachOpenedWriteTool(
   factory: ServerFactory,
   opened: OpenedWriteTool,
   config: ServerConfig,
+  logger: Logger,
 ): Promise<WriteAttachment> {
   const name = appliancesOf(config)[0]?.name ?? '';
   await attachOpenedWriteTools(
     factory,
     Object.freeze({ appliances: null, byAppliance: new Map([[name, opened]]), names: opened.names }),
     config,
+    logger,
   );
   return Object.freeze({ runtime: opened.runtime, absent: opened.absent });
 }
@@ -252,7 +268,7 @@ export async function attachWriteTool(
   logger: Logger,
   options: WriteToolOptions = {},
 ): Promise<WriteAttachment> {
-  return attachOpenedWriteTool(factory, await openWriteTool(config, readApiKey, logger, options), config);
+  return attachOpenedWriteTool(factory, await openWriteTool(config, readApiKey, logger, options), config, logger);
 }
 
 /** One start-up warning (counts only) when the inbox and outbox hold many files; they never stop the write. */

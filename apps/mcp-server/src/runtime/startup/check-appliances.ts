@@ -89,7 +89,7 @@ async function checkApplianceWrites(config: ServerConfig, lines: string[]): Prom
   let ok = true;
   for (const { name, config: own } of writers) {
     const label = `  ${`write ${name}`.padEnd(15)}`;
-    const gates = evaluateStaticWriteGates(own.profile, own.allowedTools, own.write, undefined, own.toolsets, true);
+    const gates = evaluateStaticWriteGates(own.profile, own.allowedTools, own.write, undefined, own.toolsets);
     try {
       if (gates.failure !== null) throw gates.failure;
       await checkWriteRuntime(own);

@@ -57,7 +57,7 @@ export async function runServe(config: ServerConfig, onShutdown?: () => Promise<
       const { attachHttpReadTools } = await import('../server/attach-http-read-tools.js');
       closeClient = attachHttpReadTools(factory, config, keys);
       const { attachOpenedWriteTools } = await import('../server/attach-write-tool.js');
-      await attachOpenedWriteTools(factory, writeTools, config);
+      await attachOpenedWriteTools(factory, writeTools, config, logger);
       // Once the server is up: the start keeps V8's defaults, the reads that follow get the smaller heap.
       favourMemoryOverSpeed();
     },

@@ -33,6 +33,7 @@ import { ConfigError } from '../config/config-error.js';
 import type { ServerConfig, WriteEnvironment } from '../config/load-config.js';
 import { PinnedAuthoritiesFileError, loadPinnedAuthorities, pinnedAuthoritySetOf } from '../write-directory/pinned-authorities-file.js';
 import { readApiKey } from '../config/read-api-key.js';
+import { inWriteSettingNames } from '../config/write-setting-names.js';
 import { WriteDirectoryError } from '../write-directory/write-directory-error.js';
 import { settleInterruptedRotation } from '../write-directory/settle-key-rotation.js';
 import { announceServer } from '../write-directory/write-directory-lock.js';
@@ -144,7 +145,16 @@ function whereInStore(error: ContractStoreError): string {
   return `${table === null ? '' : ` in table ${table}`}${contract === null ? '' : `, contract ${contract}`}`;
 }
 
-/** Maps any failure while building to the one runtime gate failure (codes and fixed rules, never a value). */
+/**
+ * Maps any failure while building to the one runtime gate failure (codes and fixed rules, never a value), its rule
+ * naming the settings as they were given: the variables, or an inventory appliance's fields (write-setting-names.ts).
+ */
+function buildFailure(error: unknown, layout: WriteDirectoryLayout | null, env: WriteEnvironment): WriteGateError {
+  const failure = classifyBuildError(error, layout);
+  const rule = inWriteSettingNames(failure.rule, env);
+  return rule === failure.rule ? failure : new WriteGateError(failure.gate, failure.code, rule, failure.errorClass);
+}
+
 function classifyBuildError(error: unknown, layout: WriteDirectoryLayout | null): WriteGateError {
   if (error instanceof WriteGateError) return error;
   if (error instanceof WriteDirectoryError) {
@@ -211,7 +221,7 @@ function checkedLayout(env: WriteEnvironment): WriteDirectoryLayout {
   try {
     assertWriteDirectory(layout);
   } catch (error) {
-    throw classifyBuildError(error, layout);
+    throw buildFailure(error, layout, env);
   }
   return layout;
 }
@@ -342,7 +352,7 @@ export async function checkWriteRuntime(config: ServerConfig): Promise<WriteDire
     await openStores(layout, masterKey, authorities, Date.now, closers);
     return layout;
   } catch (error) {
-    throw classifyBuildError(error, layout);
+    throw buildFailure(error, layout, env);
   } finally {
     closeAll(closers);
   }
@@ -445,7 +455,7 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
     );
   } catch (error) {
     closeAll(closers);
-    throw classifyBuildError(error, layout);
+    throw buildFailure(error, layout, env);
   }
 }
 
