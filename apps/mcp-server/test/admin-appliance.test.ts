@@ -13,14 +13,34 @@ const root = mkdtempSync(join(tmpdir(), 'admin-appliance-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 beforeAll(() => ensureBuilt(), 240_000);
 
-const dirs = { a: join(root, 'a'), b: join(root, 'b'), anchorA: join(root, 'anchors-a') };
+const dirs = {
+  a: join(root, 'a'),
+  b: join(root, 'b'),
+  anchorA: join(root, 'anchors-a'),
+  exchangeA: join(root, 'exchange-a'),
+  exchangeD: join(root, 'exchange-d'),
+};
 const inventory = join(root, 'inventory.json');
 writeFileSync(
   inventory,
   JSON.stringify([
-    { name: 'a', url: 'https://fw-a.example.net', api_key_file: join(root, 'a.key'), write_dir: dirs.a, write_anchor_dir: dirs.anchorA },
+    {
+      name: 'a',
+      url: 'https://fw-a.example.net',
+      api_key_file: join(root, 'a.key'),
+      write_dir: dirs.a,
+      write_anchor_dir: dirs.anchorA,
+      write_exchange_dir: dirs.exchangeA,
+    },
     { name: 'b', url: 'https://fw-b.example.net', api_key_file: join(root, 'b.key'), write_dir: dirs.b },
     { name: 'c', url: 'https://fw-c.example.net', api_key_file: join(root, 'c.key') },
+    {
+      name: 'd',
+      url: 'https://fw-d.example.net',
+      api_key_file: join(root, 'd.key'),
+      write_dir: join(root, 'd'),
+      write_exchange_dir: dirs.exchangeD,
+    },
   ]),
 );
 chmodSync(inventory, 0o600);
@@ -43,6 +63,16 @@ describe('pfsense-mcp admin --appliance NAME', () => {
     expect((a.json['paths'] as { inbox: string }).inbox.startsWith(dirs.a)).toBe(true);
     expect(existsSync(dirs.b)).toBe(false);
     expect(readdirSync(dirs.anchorA).length).toBeGreaterThan(0);
+    // The entry's exchange folder is made too, as --exchange PATH makes it with --dir, and named as the entry's field.
+    expect((a.json['paths'] as { exchange: string }).exchange).toBe(dirs.exchangeA);
+    expect(readdirSync(dirs.exchangeA).sort()).toEqual(['answers', 'requests']);
+    const d = runAdmin(['init', '--appliance', 'd'], env);
+    expect(d.status, d.stderr).toBe(0);
+    expect(d.stdout).toContain(`  exchange     ${dirs.exchangeD} (write_exchange_dir of appliance d; requests/ and answers/`);
+    // status --appliance a examines that folder (the entry's, not a variable's).
+    const statusA = runAdmin(['status', '--appliance', 'a', '--json'], env);
+    expect(statusA.status, statusA.stderr).toBe(0);
+    expect(statusA.json['exchange']).toMatchObject({ dir: dirs.exchangeA });
     const b = runAdmin(['init', '--appliance', 'b'], env);
     expect(b.status, b.stderr).toBe(0);
     // The next steps name the appliance, never a PFSENSE_WRITE_* variable the inventory would refuse.
@@ -60,9 +90,12 @@ describe('pfsense-mcp admin --appliance NAME', () => {
   });
 
   it('refuses an unknown name, an appliance without write_dir, --dir with it, and no inventory', () => {
-    expect(refused(runAdmin(['status', '--appliance', 'zz', '--json'], env), 'USAGE', 2)).toContain('known: a, b, c');
+    expect(refused(runAdmin(['status', '--appliance', 'zz', '--json'], env), 'USAGE', 2)).toContain('known: a, b, c, d');
     expect(refused(runAdmin(['status', '--appliance', 'c', '--json'], env), 'NO_WRITE_DIR', 1)).toContain('no write_dir');
     refused(runAdmin(['status', '--appliance', 'a', '--dir', dirs.a, '--json'], env), 'USAGE', 2);
+    expect(refused(runAdmin(['init', '--appliance', 'c', '--exchange', join(root, 'x'), '--json'], env), 'USAGE', 2)).toContain(
+      'write_exchange_dir',
+    );
     expect(refused(runAdmin(['status', '--appliance', 'a', '--json']), 'USAGE', 2)).toContain('PFSENSE_INVENTORY_FILE');
     // The write runtime's commands never guess the appliance from --dir.
     expect(refused(runAdmin(['rollback', '--dir', dirs.a, 'c-1', '--json'], env), 'USAGE', 2)).toContain('--appliance NAME');

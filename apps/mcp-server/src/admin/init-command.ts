@@ -13,7 +13,10 @@ import {
 import { savePinnedAuthorities } from '../runtime/write-directory/pinned-authorities-file.js';
 import { WRITE_ANCHOR_DIR_VARIABLE, assertOwnerOnlyDirectory } from '../runtime/write-directory/write-directory-layout.js';
 import type { WriteDirectoryLayout } from '../runtime/write-directory/write-directory-layout.js';
+import { adminWriteSettings } from './admin-context.js';
 import type { AdminContext } from './admin-context.js';
+import type { WriteEnvironment } from '../runtime/config/write-environment.js';
+import { inWriteSettingNames } from '../runtime/config/write-setting-names.js';
 import { AdminError } from './admin-error.js';
 import { adminResult, safeText } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';
@@ -92,7 +95,9 @@ async function createStores(layout: WriteDirectoryLayout, now: () => number): Pr
  */
 export async function initCommand(args: AdminArgs, ctx: AdminContext): Promise<AdminResult> {
   const layout = layoutOf(args, ctx);
-  const exchangePath = args.values.get('--exchange');
+  // With --appliance the entry's write_exchange_dir is made, as --exchange PATH is with --dir.
+  const settings = adminWriteSettings(ctx);
+  const exchangePath = args.values.get('--exchange') ?? settings?.exchangeDir ?? undefined;
   const exchange = exchangePath === undefined ? null : exchangeLayoutOf(exchangePath, layout.dir);
   const existing = entriesOf(layout.dir);
   if (existing !== null && existing.length > 0) {
@@ -132,7 +137,7 @@ export async function initCommand(args: AdminArgs, ctx: AdminContext): Promise<A
     savePinnedAuthorities(layout.authoritiesFile, []);
     await createStores(layout, ctx.now);
     if (exchange !== null) undoExchange = createExchangeFolder(exchange);
-    return report(layout, publicHex, keyIdOf(publicKey), exchange, ctx.appliance ?? null);
+    return report(layout, publicHex, keyIdOf(publicKey), exchange, settings);
   } catch (error) {
     undoExchange();
     // Undo only what this run created: a DIR or anchor directory that existed (empty) before stays, emptied again.
@@ -151,10 +156,12 @@ function report(
   publicHex: string,
   keyId: string,
   exchange: ExchangeLayout | null,
-  appliance: string | null,
+  settings: WriteEnvironment | null,
 ): AdminResult {
-  // With --appliance the inventory entry already names the directories: the commands name the appliance, and the
-  // server's environment needs only the profile.
+  // With --appliance the inventory entry already names the directories: the commands name the appliance, the
+  // settings are said as its fields (write-setting-names.ts), and the server's environment needs only the profile.
+  const appliance = settings?.appliance ?? null;
+  const named = (line: string): string => inWriteSettingNames(line, settings);
   const d = appliance === null ? safeText(layout.dir) : null;
   const target = d === null ? `--appliance ${appliance}` : `--dir ${d}`;
   const env: Record<string, string> = { PFSENSE_PROFILE: 'write_protected' };
@@ -169,13 +176,15 @@ function report(
     `               ${safeText(layout.consumptionDatabase)}`,
     `  keys         ${safeText(layout.masterKeyFile)} (master key, 0600)`,
     `               ${safeText(layout.serverRequestKeyFile)} (server-request signing key, 0600)`,
-    `  anchors      ${safeText(layout.anchorDir)}${layout.anchorDirIsExternal ? '' : `  (better on another medium: set ${WRITE_ANCHOR_DIR_VARIABLE} before init)`}`,
+    `  anchors      ${safeText(layout.anchorDir)}${layout.anchorDirIsExternal ? '' : named(`  (better on another medium: set ${WRITE_ANCHOR_DIR_VARIABLE} before init)`)}`,
     `  authorities  ${safeText(layout.authoritiesFile)} (no operator key pinned yet)`,
     `  inbox        ${safeText(layout.inboxDir)}`,
     `  outbox       ${safeText(layout.outboxDir)}`,
     ...(exchange === null
       ? []
-      : [`  exchange     ${safeText(exchange.dir)} (requests/ and answers/; share it with the signing machine by any means you trust)`]),
+      : [
+          `  exchange     ${safeText(exchange.dir)} (${appliance === null ? '' : `${named(WRITE_EXCHANGE_DIR_VARIABLE)}; `}requests/ and answers/; share it with the signing machine by any means you trust)`,
+        ]),
     '',
     `server request public key  ${publicHex}`,
     `  key id                   ${keyId}`,
