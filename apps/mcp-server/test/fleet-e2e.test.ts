@@ -68,6 +68,9 @@ describe('the built server with an inventory of eleven', () => {
       error: 'UPSTREAM_TIMEOUT',
       writes_enabled: false,
       writes_refused: null,
+      write_artifact_files: null,
+      write_artifacts_warning: false,
+      write_clock_blocked_until: null,
     });
     const text = JSON.stringify(result);
     for (const sim of sims) expect(text).not.toContain(sim.url);

@@ -106,6 +106,12 @@ const mutations = (name: string): string[] =>
     .filter(([k, n]) => !k.startsWith('GET ') && n > 0)
     .map(([k]) => k);
 const structured = (r: unknown): Record<string, unknown> => (r as { structuredContent: Record<string, unknown> }).structuredContent;
+/** Each appliance's write_artifact_files, as pfsense_list_appliances reports them now. */
+async function artifactFiles(): Promise<Map<string, { inbox: number; outbox: number } | null>> {
+  const listed = structured(await (server as ConnectedServer).client.callTool({ name: 'pfsense_list_appliances', arguments: {} }));
+  const rows = listed['appliances'] as { name: string; write_artifact_files: { inbox: number; outbox: number } | null }[];
+  return new Map(rows.map((r) => [r.name, r.write_artifact_files]));
+}
 
 describe('signed writes per appliance, never across', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('lists writes on a and b only, and a write call must name the appliance', async () => {
@@ -114,6 +120,13 @@ describe('signed writes per appliance, never across', { timeout: PROCESS_TEST_TI
     const rows = listed['appliances'] as { name: string; writes_enabled: boolean; writes_refused: string | null }[];
     expect(rows.filter((r) => r.writes_enabled).map((r) => r.name)).toEqual(['a', 'b']);
     expect(rows.every((r) => r.writes_refused === null)).toBe(true);
+    // Each write appliance's own runtime: its files and clock; none for an appliance without write_dir.
+    expect(rows.find((r) => r.name === 'a')).toMatchObject({
+      write_artifact_files: { inbox: 0, outbox: 0 },
+      write_artifacts_warning: false,
+      write_clock_blocked_until: null,
+    });
+    expect(rows.find((r) => r.name === 'c')).toMatchObject({ write_artifact_files: null, write_clock_blocked_until: null });
     const { tools } = await (server as ConnectedServer).client.listTools();
     expect(tools.find((t) => t.name === ENTRIES_TOOL)?.inputSchema.properties).toHaveProperty('appliance');
     await expect(call({ alias_name: 'WEB_PORTS', description: 'x' })).rejects.toThrow(/appliance: required/);
@@ -145,6 +158,10 @@ describe('signed writes per appliance, never across', { timeout: PROCESS_TEST_TI
     const statusB = ok(runAdmin(['status', '--appliance', 'b', '--json'], env()), 'status b');
     const contractsB = (statusB.json['contracts'] as { contract_id: string }[]).map((c) => c.contract_id);
     expect(contractsB).toEqual([verified.contract_id]);
+    // The requests b wrote are counted on b's row only.
+    const files = await artifactFiles();
+    expect(files.get('b')?.outbox).toBeGreaterThan(0);
+    expect(files.get('a')).toEqual({ inbox: 0, outbox: 0 });
   });
 
   it('refuses an authorization signed for a when presented for b (same operator keys): nothing written', async () => {

@@ -131,6 +131,21 @@ export async function openWriteTools(
   });
 }
 
+/**
+ * One inventory appliance's write state for pfsense_list_appliances: enabled when its runtime opened and nothing
+ * refused it since (`refused`, e.g. SAME_APPLIANCE), with its own counts and clock — several runtimes are never
+ * summed into pfsense_mcp_info's single-runtime fields.
+ */
+function applianceWritesOf(one: OpenedWriteTool, refused: string | null): ApplianceWrites {
+  const runtime = one.runtime;
+  return Object.freeze({
+    enabled: runtime !== null && refused === null,
+    refused: refused ?? one.absent?.code ?? null,
+    artifacts: runtime === null ? null : () => runtime.facade.artifactCounts(),
+    clockBlockedUntil: runtime === null ? null : () => runtime.clockBlockedUntil(),
+  });
+}
+
 /** The runtimes opened (for drain and close at shutdown). */
 export function openedRuntimes(opened: OpenedWriteTools): readonly WriteRuntime[] {
   return [...opened.byAppliance.values()].flatMap((o) => (o.runtime === null ? [] : [o.runtime]));
@@ -173,17 +188,13 @@ export async function attachOpenedWriteTools(
   factory.writeCapabilities = mergedCapabilityGates([...opened.byAppliance.values()].map((o) => o.capabilities));
   let guard: OneRuntimePerAppliance | null = null;
   if (opened.appliances !== null) {
-    const writes = new Map<string, ApplianceWrites>(
-      [...opened.byAppliance].map(([name, one]) => [
-        name,
-        Object.freeze({ enabled: one.runtime !== null, refused: one.absent?.code ?? null }),
-      ]),
-    );
+    const writes = new Map<string, ApplianceWrites>([...opened.byAppliance].map(([name, one]) => [name, applianceWritesOf(one, null)]));
     factory.applianceWrites = writes;
     const opens = [...opened.byAppliance].flatMap(([name, one]) => (one.runtime === null ? [] : [{ name, runtime: one.runtime }]));
     if (opens.length > 1) {
       const g = new OneRuntimePerAppliance((name) => {
-        writes.set(name, Object.freeze({ enabled: false, refused: SAME_APPLIANCE }));
+        const one = opened.byAppliance.get(name);
+        if (one !== undefined) writes.set(name, applianceWritesOf(one, SAME_APPLIANCE));
         logger.log('warn', 'write_tool_absent', {
           gate: WriteGate.RUNTIME,
           code: SAME_APPLIANCE,
