@@ -65,8 +65,8 @@ const SINGULAR_KEYS: ReadonlySet<string> = new Set(['data', 'drift']);
 const isIntIn = (v: unknown, min: number, max: number): boolean => Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max;
 
 /** outputSchemaOf's check in plain code (see ReadToolDefinition.conformsToOutputSchema): stricter, never laxer. */
-function conformsToOutputOf(plural: boolean, item: (value: unknown) => boolean): (value: unknown) => boolean {
-  // The projection's own lists are keyed by `item` (its model's check): see projected-items.ts.
+function conformsToOutputOf(plural: boolean, item: (value: unknown) => boolean, model: object): (value: unknown) => boolean {
+  // The projection's own lists are keyed by `model` (what project marks them with): see projected-items.ts.
   return (value) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype)
       return false;
@@ -90,7 +90,7 @@ function conformsToOutputOf(plural: boolean, item: (value: unknown) => boolean):
     ) {
       return false;
     }
-    if (isProjectedBy(data, item)) return true;
+    if (isProjectedBy(data, model)) return true;
     for (const row of data) if (!item(row)) return false;
     return true;
   };
@@ -199,6 +199,8 @@ function buildDefinition(entry: ReadCatalogueEntry): ReadToolDefinition {
     conformsToOutputSchema: conformsToOutputOf(
       entry.plural,
       entry.plural ? (row) => compiled.conforms(row, true) : (data) => compiled.conforms(data),
+      // The same key project() marks its lists with: a wrapper function here would never match one.
+      compiled.conforms,
     ),
     supportsIdentifyingMetadata: entry.identifyingFlag,
     identifyingFields: Object.freeze([...identifying]),

@@ -1,7 +1,7 @@
 // conformsToOutputSchema (docs/DESIGN.md §8): the plain-code twin of each tool's outputSchema that lets a server skip
 // walking a large result with zod. It must accept what the projection really returns (else it saves nothing) and
 // must never accept what zod refuses (false only means "ask zod").
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { READ_CATALOGUE, truncateReadResult, type PluralReadToolResult, type ReadToolDefinition } from '../src/index.js';
 import { buildFixture } from './upstream-fixture.js';
 
@@ -88,5 +88,26 @@ describe('conformsToOutputSchema', () => {
     expect(zodAccepts(b, fromA)).toBe(false);
     // The same items in a list the projection did not make are walked, and pass on their own merits.
     expect(a.conformsToOutputSchema({ ...fromA, data: [...(fromA['data'] as unknown[])] })).toBe(true);
+  });
+
+  it("accepts the projection's own list without walking its rows (the reason the twin exists)", () => {
+    const tool = READ_CATALOGUE.find((t) => t.name === 'pfsense_get_firewall_rules');
+    if (tool === undefined) throw new Error('the rules tool');
+    const { item } = buildFixture(tool.model);
+    const rows = Array.from({ length: 200 }, () => item);
+    const data = tool.project(rows, {}).data;
+    const result = { data, count: 200, limit: 1000, offset: 0, next_offset: null, truncated: false };
+    // Each row check asks for the row's prototype; the result's own check asks once. A walk asks 201 times.
+    const spy = vi.spyOn(Object, 'getPrototypeOf');
+    try {
+      expect(tool.conformsToOutputSchema(result)).toBe(true);
+      expect(spy.mock.calls.length).toBeLessThan(10);
+      spy.mockClear();
+      // A copy of the list is not the projection's: walked row by row.
+      expect(tool.conformsToOutputSchema({ ...result, data: [...(data as unknown[])] })).toBe(true);
+      expect(spy.mock.calls.length).toBeGreaterThanOrEqual(200);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
