@@ -54,6 +54,7 @@ export {
   RELATED_TASK_META_KEY,
 } from './runtime/server/mcp-meta-keys.js';
 export { registerWriteOperationsTool } from './tools/register-write-operations-tool.js';
+export { oneWriteTarget, type WriteTarget, type WriteTargets } from './tools/write-targets.js';
 export { serveStdio, type SdkSession, type ServeOptions } from './runtime/stdio/serve-stdio.js';
 export { precheckCaFile } from './runtime/config/precheck-ca-file.js';
 export { WriteDirectoryError, type WriteDirectoryErrorCode } from './runtime/write-directory/write-directory-error.js';

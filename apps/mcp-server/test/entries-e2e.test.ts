@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ALIAS_PATH, useBuiltWriteWorld } from './support/built-write-world.js';
 import { runBuilt } from './support/built-server.js';
 import type { ConnectedServer } from './support/built-server.js';
-import { approveOnOperator, setUpExchangeHost } from './support/exchange-host.js';
+import { approveBothThroughExchange, approveOnOperator, setUpExchangeHost } from './support/exchange-host.js';
 import type { ExchangeHost } from './support/exchange-host.js';
 import { runAdminAsync } from './support/run-admin.js';
 import { simRequest } from './support/sim-request.js';
@@ -40,22 +40,8 @@ async function table(name: string): Promise<readonly string[] | undefined> {
   return (r.json as { data: { name: string; entries: string[] }[] }).data.find((t) => t.name === name)?.entries;
 }
 
-/** requested → approve (authorization) → awaiting_confirmation → approve (confirmation): the next call executes. */
-async function approveBoth(
-  host: ExchangeHost,
-  server: ConnectedServer,
-  args: Record<string, unknown>,
-): Promise<{ requested: WriteResult; reviews: string }> {
-  const requested = await call(server, args);
-  expect(requested.status).toBe('requested');
-  const first = await approveOnOperator(host);
-  expect(first.status, first.stderr).toBe(0);
-  const authorized = await call(server, args);
-  expect(authorized.status).toBe('awaiting_confirmation');
-  const second = await approveOnOperator(host);
-  expect(second.status, second.stderr).toBe(0);
-  return { requested, reviews: first.stdout + second.stdout };
-}
+const approveBoth = (host: ExchangeHost, server: ConnectedServer, args: Record<string, unknown>) =>
+  approveBothThroughExchange(host, (a) => call(server, a), args);
 
 describe('block and unblock through the built server, signer and simulator', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('block → verified with the pf table holding the entry; signed rollback → table as before; block again, unblock on the same alias → verified; foreign pending → refused with zero PATCH; a port alias refused', async () => {

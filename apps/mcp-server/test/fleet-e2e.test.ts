@@ -58,13 +58,19 @@ describe('the built server with an inventory of eleven', () => {
     const result = await server.client.callTool({ name: 'pfsense_list_appliances', arguments: {} });
     const appliances = structured(result)['appliances'] as Row[];
     expect(appliances.map((a) => a['name'])).toEqual([...NAMES, 'silent']);
-    for (const a of appliances.slice(0, 10)) expect(a).toMatchObject({ reachable: true, error: null, writes_enabled: false });
+    for (const a of appliances.slice(0, 10)) {
+      expect(a).toMatchObject({ reachable: true, error: null, writes_enabled: false, writes_refused: null });
+    }
     expect(appliances[10]).toEqual({
       name: 'silent',
       reachable: false,
       pfrest_version: null,
       error: 'UPSTREAM_TIMEOUT',
       writes_enabled: false,
+      writes_refused: null,
+      write_artifact_files: null,
+      write_artifacts_warning: false,
+      write_clock_blocked_until: null,
     });
     const text = JSON.stringify(result);
     for (const sim of sims) expect(text).not.toContain(sim.url);
@@ -94,7 +100,7 @@ describe('the built server with an inventory of eleven', () => {
     expect(text).toContain([...NAMES, 'silent'].join(', '));
   });
 
-  it('offers no write tool with an inventory, and pfsense_mcp_info says how many appliances', async () => {
+  it('offers no write tool when no entry has write_dir, and pfsense_mcp_info says how many appliances', async () => {
     const info = structured(await server.client.callTool({ name: 'pfsense_mcp_info', arguments: {} }));
     expect(info).toMatchObject({ appliance_count: 11, write_runtime_enabled: false, write_tool_count: 0 });
     const { tools } = await server.client.listTools();
@@ -109,7 +115,7 @@ describe('the built server with an inventory of eleven', () => {
     expect(lines.map((l) => l.trim().split(/\s+/)[1])).toEqual([...NAMES, 'silent']);
     for (const l of lines.slice(0, 10)) expect(l).toMatch(/reachable, pfrest \d+\.\d+\.\d+, key auth enabled, read-only mode (on|off)$/);
     expect(lines[10]).toMatch(/FAILED: UPSTREAM_TIMEOUT$/);
-    expect(run.stdout).toContain('write tool      not offered');
+    expect(run.stdout).toContain('write tool      not requested (no inventory entry has write_dir)');
     for (const sim of sims) expect(run.stdout).not.toContain(sim.apiKey);
   }, 60_000);
 });

@@ -4,7 +4,17 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, evaluateStaticWriteGates, knownToolNames, loadConfig, usesInventory } from '../src/index.js';
+import {
+  ConfigError,
+  checkWriteRuntime,
+  evaluateStaticWriteGates,
+  knownToolNames,
+  loadConfig,
+  usesInventory,
+  WriteGateError,
+} from '../src/index.js';
+import { writeAppliancesOf } from '../src/runtime/config/write-config-of.js';
+import { inWriteSettingNames } from '../src/runtime/config/write-setting-names.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pfsense-mcp-inventory-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -49,6 +59,7 @@ describe('PFSENSE_INVENTORY_FILE', () => {
         caFile: '/etc/pfsense-mcp/hq-ca.pem',
         allowHttpLoopback: false,
         responseTimeoutMs: null,
+        write: null,
       },
       {
         name: 'lab',
@@ -57,6 +68,7 @@ describe('PFSENSE_INVENTORY_FILE', () => {
         caFile: null,
         allowHttpLoopback: true,
         responseTimeoutMs: 5000,
+        write: null,
       },
     ]);
     expect(config.url).toBe('https://fw-hq.example.net');
@@ -116,23 +128,25 @@ describe('PFSENSE_INVENTORY_FILE', () => {
     expect(loadConfig({ PFSENSE_INVENTORY_FILE: file, PFSENSE_URL: '' }, knownToolNames()).appliances).toHaveLength(1);
   });
 
-  it('keeps writes single-appliance: under write_protected the write gate fails with INVENTORY', () => {
+  it('opens writes per appliance: each entry with write_dir as if served alone, never the whole inventory', () => {
     const config = loadConfig(
-      { PFSENSE_INVENTORY_FILE: inventory([fw('a', 1)]), PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: '/srv/w' },
+      { PFSENSE_INVENTORY_FILE: inventory([fw('a', 1, { write_dir: '/srv/w' }), fw('b', 2)]), PFSENSE_PROFILE: 'write_protected' },
       knownToolNames(),
     );
     expect(usesInventory(config)).toBe(true);
-    const gates = evaluateStaticWriteGates(
-      config.profile,
-      config.allowedTools,
-      config.write,
-      undefined,
-      config.toolsets,
-      !usesInventory(config),
-    );
-    expect(gates.granted).toBe(true);
-    expect(gates.failure?.gate).toBe('runtime_enabled');
-    expect(gates.failure?.code).toBe('INVENTORY');
+    // The whole inventory's own write settings are empty (the variables are refused with it): nothing to open.
+    expect(config.write?.dir).toBeNull();
+    // What the server opens: each appliance with write_dir, configured as if it were served alone, named.
+    const writers = writeAppliancesOf(config);
+    expect(writers.map((w) => w.name)).toEqual(['a']);
+    const own = writers[0];
+    expect(own?.config.write?.dir).toBe('/srv/w');
+    expect(own?.config.write?.appliance).toBe('a');
+    expect(usesInventory(own!.config)).toBe(false);
+    expect(own?.config.appliances?.map((a) => a.name)).toEqual(['a']);
+    expect(
+      evaluateStaticWriteGates(own!.config.profile, own!.config.allowedTools, own!.config.write, undefined, own!.config.toolsets).failure,
+    ).toBeNull();
     // The same configuration without an inventory passes this gate.
     const single = loadConfig(
       {
@@ -143,9 +157,145 @@ describe('PFSENSE_INVENTORY_FILE', () => {
       },
       knownToolNames(),
     );
-    expect(
-      evaluateStaticWriteGates(single.profile, single.allowedTools, single.write, undefined, single.toolsets, !usesInventory(single))
-        .failure,
-    ).toBeNull();
+    expect(evaluateStaticWriteGates(single.profile, single.allowedTools, single.write, undefined, single.toolsets).failure).toBeNull();
+  });
+
+  it("names an inventory appliance's write settings by its fields in the write runtime's refusals, never PFSENSE_WRITE_*", async () => {
+    const missing = join(dir, 'no-such-write-dir');
+    const config = loadConfig(
+      { PFSENSE_INVENTORY_FILE: inventory([fw('a', 1, { write_dir: missing })]), PFSENSE_PROFILE: 'write_protected' },
+      knownToolNames(),
+    );
+    const refusal = async (c: Parameters<typeof checkWriteRuntime>[0]): Promise<WriteGateError> => {
+      try {
+        await checkWriteRuntime(c);
+      } catch (error) {
+        if (error instanceof WriteGateError) return error;
+        throw error;
+      }
+      throw new Error('expected a WriteGateError');
+    };
+    const own = await refusal(writeAppliancesOf(config)[0]!.config);
+    expect(own.rule).toMatch(/^write_dir of appliance a /);
+    expect(own.rule).not.toContain('PFSENSE_WRITE');
+    // The same directory given by the variable: the same code, the rule names the variable.
+    const single = loadConfig(
+      { PFSENSE_URL: 'https://fw.example.net', PFSENSE_API_KEY_FILE: '/k', PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: missing },
+      knownToolNames(),
+    );
+    const variable = await refusal(single);
+    expect(variable.code).toBe(own.code);
+    expect(variable.rule).toMatch(/^PFSENSE_WRITE_DIR /);
+    // Paths inside a directory and the admin command that fixes it are said the same way (one owner of the names).
+    const rule = 'PFSENSE_WRITE_EXCHANGE_DIR/requests does not exist (create it with `pfsense-mcp admin init --dir DIR --exchange PATH`)';
+    expect(inWriteSettingNames(rule, { dir: '/w', anchorDir: null, apiKeyFile: null, appliance: 'b' })).toBe(
+      'write_exchange_dir/requests of appliance b does not exist (create it with `pfsense-mcp admin init --appliance b`)',
+    );
+    expect(inWriteSettingNames(rule, { dir: '/w', anchorDir: null, apiKeyFile: null })).toBe(rule);
+  });
+
+  it("reads each entry's write fields: write_dir gives the appliance its own write settings, defaults filled in", () => {
+    const file = inventory([
+      fw('a', 1, {
+        write_dir: '/srv/pfsense-mcp/a',
+        write_anchor_dir: '/var/lib/anchor/a',
+        write_exchange_dir: '/srv/exchange/a',
+        write_api_key_file: '/etc/pfsense-mcp/a-write.key',
+        write_capabilities: ['alias_description', 'alias_entries'],
+        write_protected_networks: ['10.0.0.0/8', '2001:db8::1'],
+      }),
+      fw('b', 2, { write_dir: '/srv/pfsense-mcp/b' }),
+      fw('c', 3),
+    ]);
+    const [a, b, c] = loadConfig({ PFSENSE_INVENTORY_FILE: file }, knownToolNames()).appliances ?? [];
+    expect(a?.write).toEqual({
+      dir: '/srv/pfsense-mcp/a',
+      anchorDir: '/var/lib/anchor/a',
+      exchangeDir: '/srv/exchange/a',
+      apiKeyFile: '/etc/pfsense-mcp/a-write.key',
+      capabilities: ['alias_description', 'alias_entries'],
+      entriesBounds: { maxPrefixV4: 8, maxPrefixV6: 32, protectedNetworks: ['10.0.0.0/8', '2001:db8::1'] },
+    });
+    expect(b?.write).toEqual({
+      dir: '/srv/pfsense-mcp/b',
+      anchorDir: null,
+      exchangeDir: null,
+      apiKeyFile: null,
+      capabilities: ['alias_description'],
+      entriesBounds: { maxPrefixV4: 8, maxPrefixV6: 32, protectedNetworks: [] },
+    });
+    expect(c?.write).toBeNull();
+    expect(Object.isFrozen(a?.write)).toBe(true);
+  });
+
+  it('names every write-field problem by appliance and field, never echoing a value', () => {
+    const secret = 'SECRETNET999';
+    const file = inventory([
+      fw('rel', 1, { write_dir: 'relative/dir', write_api_key_file: 'k' }),
+      fw('nodir', 2, { write_anchor_dir: '/a2', write_capabilities: ['alias_entries'] }),
+      fw('caps', 3, { write_dir: '/w3', write_capabilities: ['alias_everything'] }),
+      fw('twice', 4, { write_dir: '/w4', write_capabilities: ['alias_entries', 'alias_entries'] }),
+      fw('nets', 5, { write_dir: '/w5', write_protected_networks: [`${secret}/8`] }),
+      fw('typed', 6, { write_dir: 7, write_capabilities: [] }),
+    ]);
+    const m = fail({ PFSENSE_INVENTORY_FILE: file }).message;
+    expect(m).toContain('appliance 1 (rel): write_dir must be an absolute path');
+    expect(m).toContain('appliance 1 (rel): write_api_key_file must be an absolute path');
+    expect(m).toContain('appliance 2 (nodir): write_anchor_dir, write_capabilities need write_dir');
+    expect(m).toContain(
+      'appliance 3 (caps): write_capabilities must be a non-empty list of write capability names (known: alias_description, alias_entries)',
+    );
+    expect(m).toContain('appliance 4 (twice): write_capabilities names a capability twice');
+    expect(m).toContain('appliance 5 (nets): write_protected_networks must be a list of at most 256 IPv4/IPv6 addresses or CIDRs');
+    expect(m).toContain('appliance 6 (typed): write_dir must be an absolute path (a string)');
+    expect(m).toContain('appliance 6 (typed): write_capabilities must be a non-empty list');
+    expect(m).toContain('has 8 problems');
+    expect(m).not.toContain(secret);
+  });
+
+  it('refuses two entries sharing a write directory, the same or one inside the other; key files may be shared', () => {
+    const key = { write_api_key_file: '/etc/pfsense-mcp/write.key' };
+    const m = fail({
+      PFSENSE_INVENTORY_FILE: inventory([
+        fw('a', 1, { write_dir: '/srv/w/a', write_exchange_dir: '/srv/x', ...key }),
+        fw('b', 2, { write_dir: '/srv/w/a/', ...key }),
+        fw('c', 3, { write_dir: '/srv/w/c', write_anchor_dir: '/srv/x/c' }),
+        fw('d', 4, { write_dir: '/srv/w' }),
+      ]),
+    }).message;
+    expect(m).toContain("appliance 2 (b): write_dir is or shares a directory with appliance 1 (a)'s write_dir");
+    expect(m).toContain("appliance 3 (c): write_anchor_dir is or shares a directory with appliance 1 (a)'s write_exchange_dir");
+    expect(m).toContain("appliance 4 (d): write_dir is or shares a directory with appliance 1 (a)'s write_dir");
+    expect(m).toContain('has 3 problems');
+    // Distinct directories, one shared key file: accepted.
+    const ok = inventory([fw('a', 1, { write_dir: '/srv/w/a', ...key }), fw('b', 2, { write_dir: '/srv/w/ab', ...key })]);
+    expect(loadConfig({ PFSENSE_INVENTORY_FILE: ok }, knownToolNames()).appliances?.map((x) => x.write?.dir)).toEqual([
+      '/srv/w/a',
+      '/srv/w/ab',
+    ]);
+  });
+
+  it('refuses the single-appliance PFSENSE_WRITE_* variables with an inventory, naming the inventory field', () => {
+    const file = inventory([fw('a', 1)]);
+    const cases: [string, string][] = [
+      ['PFSENSE_WRITE_DIR', '"write_dir"'],
+      ['PFSENSE_WRITE_ANCHOR_DIR', '"write_anchor_dir"'],
+      ['PFSENSE_WRITE_EXCHANGE_DIR', '"write_exchange_dir"'],
+      ['PFSENSE_WRITE_API_KEY_FILE', '"write_api_key_file"'],
+      ['PFSENSE_WRITE_CAPABILITIES', '"write_capabilities"'],
+      ['PFSENSE_WRITE_PROTECTED_NETWORKS', '"write_protected_networks"'],
+      ['PFSENSE_WRITE_MAX_PREFIX_V4', 'the default bound applies'],
+      ['PFSENSE_WRITE_MAX_PREFIX_V6', 'the default bound applies'],
+    ];
+    for (const [variable, fix] of cases) {
+      const error = fail({ PFSENSE_INVENTORY_FILE: file, [variable]: '/srv/w' });
+      expect(error.code).toBe('INVENTORY_AND_SINGLE_APPLIANCE');
+      expect(error.variable).toBe(variable);
+      expect(error.message).toContain(`PFSENSE_INVENTORY_FILE and ${variable} are both set`);
+      expect(error.message).toContain(fix);
+      expect(error.message).not.toContain('/srv/w');
+    }
+    // Empty counts as unset.
+    expect(loadConfig({ PFSENSE_INVENTORY_FILE: file, PFSENSE_WRITE_DIR: '' }, knownToolNames()).appliances).toHaveLength(1);
   });
 });

@@ -15,6 +15,11 @@ one line on stderr naming the path or argument and the rule (never a value) and
 exits non-zero (1 refused, 2 bad arguments, 4 a rollback that waits for a
 signature).
 
+With PFSENSE_INVENTORY_FILE, --appliance NAME works wherever --dir does: DIR is
+that appliance's write_dir and its entry's write_* fields apply (init also
+makes its write_exchange_dir; --exchange is then refused). The commands that
+reach the appliance (rollback, reconcile, release) require it then.
+
 Host setup:
   init --dir DIR [--exchange PATH]     create DIR (0700; refused unless new or
                                        empty): store/, keys/, anchors/,

@@ -6,6 +6,7 @@ import { ExchangeError } from '../runtime/exchange/exchange-error.js';
 import { ExchangeFolder } from '../runtime/exchange/exchange-folder.js';
 import { WRITE_EXCHANGE_DIR_VARIABLE, exchangeLayout } from '../runtime/exchange/exchange-layout.js';
 import type { WriteDirectoryLayout } from '../runtime/write-directory/write-directory-layout.js';
+import { adminWriteSettings } from './admin-context.js';
 import type { AdminContext } from './admin-context.js';
 import type { AdminArgs } from './parse-admin-args.js';
 
@@ -23,14 +24,19 @@ function ownerAndMode(path: string): { owner: number | null; mode: string | null
   }
 }
 
-/** The exchange folder of --exchange PATH or PFSENSE_WRITE_EXCHANGE_DIR, examined without installing anything. */
+/**
+ * The exchange folder of --exchange PATH or PFSENSE_WRITE_EXCHANGE_DIR (with --appliance: the entry's
+ * write_exchange_dir), examined without installing anything.
+ */
 export function exchangeStatus(
   args: AdminArgs,
   ctx: AdminContext,
   layout: WriteDirectoryLayout,
   authorities: PinnedAuthoritySet,
 ): ExchangeStatus {
-  const given = args.values.get('--exchange') ?? ctx.env[WRITE_EXCHANGE_DIR_VARIABLE];
+  const settings = adminWriteSettings(ctx);
+  const given =
+    args.values.get('--exchange') ?? (settings === null ? ctx.env[WRITE_EXCHANGE_DIR_VARIABLE] : (settings.exchangeDir ?? undefined));
   if (given === undefined || given === '') return { lines: [], json: null };
   let folder: ExchangeFolder;
   let where;

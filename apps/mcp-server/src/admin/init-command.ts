@@ -13,7 +13,10 @@ import {
 import { savePinnedAuthorities } from '../runtime/write-directory/pinned-authorities-file.js';
 import { WRITE_ANCHOR_DIR_VARIABLE, assertOwnerOnlyDirectory } from '../runtime/write-directory/write-directory-layout.js';
 import type { WriteDirectoryLayout } from '../runtime/write-directory/write-directory-layout.js';
+import { adminWriteSettings } from './admin-context.js';
 import type { AdminContext } from './admin-context.js';
+import type { WriteEnvironment } from '../runtime/config/write-environment.js';
+import { inWriteSettingNames } from '../runtime/config/write-setting-names.js';
 import { AdminError } from './admin-error.js';
 import { adminResult, safeText } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';
@@ -92,7 +95,9 @@ async function createStores(layout: WriteDirectoryLayout, now: () => number): Pr
  */
 export async function initCommand(args: AdminArgs, ctx: AdminContext): Promise<AdminResult> {
   const layout = layoutOf(args, ctx);
-  const exchangePath = args.values.get('--exchange');
+  // With --appliance the entry's write_exchange_dir is made, as --exchange PATH is with --dir.
+  const settings = adminWriteSettings(ctx);
+  const exchangePath = args.values.get('--exchange') ?? settings?.exchangeDir ?? undefined;
   const exchange = exchangePath === undefined ? null : exchangeLayoutOf(exchangePath, layout.dir);
   const existing = entriesOf(layout.dir);
   if (existing !== null && existing.length > 0) {
@@ -132,7 +137,7 @@ export async function initCommand(args: AdminArgs, ctx: AdminContext): Promise<A
     savePinnedAuthorities(layout.authoritiesFile, []);
     await createStores(layout, ctx.now);
     if (exchange !== null) undoExchange = createExchangeFolder(exchange);
-    return report(layout, publicHex, keyIdOf(publicKey), exchange);
+    return report(layout, publicHex, keyIdOf(publicKey), exchange, settings);
   } catch (error) {
     undoExchange();
     // Undo only what this run created: a DIR or anchor directory that existed (empty) before stays, emptied again.
@@ -146,24 +151,40 @@ export async function initCommand(args: AdminArgs, ctx: AdminContext): Promise<A
   }
 }
 
-function report(layout: WriteDirectoryLayout, publicHex: string, keyId: string, exchange: ExchangeLayout | null): AdminResult {
-  const d = safeText(layout.dir);
-  const env: Record<string, string> = { PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: layout.dir };
-  if (layout.anchorDirIsExternal) env[WRITE_ANCHOR_DIR_VARIABLE] = layout.anchorDir;
-  if (exchange !== null) env[WRITE_EXCHANGE_DIR_VARIABLE] = exchange.dir;
+function report(
+  layout: WriteDirectoryLayout,
+  publicHex: string,
+  keyId: string,
+  exchange: ExchangeLayout | null,
+  settings: WriteEnvironment | null,
+): AdminResult {
+  // With --appliance the inventory entry already names the directories: the commands name the appliance, the
+  // settings are said as its fields (write-setting-names.ts), and the server's environment needs only the profile.
+  const appliance = settings?.appliance ?? null;
+  const named = (line: string): string => inWriteSettingNames(line, settings);
+  const d = appliance === null ? safeText(layout.dir) : null;
+  const target = d === null ? `--appliance ${appliance}` : `--dir ${d}`;
+  const env: Record<string, string> = { PFSENSE_PROFILE: 'write_protected' };
+  if (appliance === null) {
+    env['PFSENSE_WRITE_DIR'] = layout.dir;
+    if (layout.anchorDirIsExternal) env[WRITE_ANCHOR_DIR_VARIABLE] = layout.anchorDir;
+    if (exchange !== null) env[WRITE_EXCHANGE_DIR_VARIABLE] = exchange.dir;
+  }
   const text = [
-    `created write directory ${d} (mode 0700, everything in it owner-only)`,
+    `created write directory ${safeText(layout.dir)}${appliance === null ? '' : ` of appliance ${appliance}`} (mode 0700, everything in it owner-only)`,
     `  store        ${safeText(layout.contractsDatabase)}`,
     `               ${safeText(layout.consumptionDatabase)}`,
     `  keys         ${safeText(layout.masterKeyFile)} (master key, 0600)`,
     `               ${safeText(layout.serverRequestKeyFile)} (server-request signing key, 0600)`,
-    `  anchors      ${safeText(layout.anchorDir)}${layout.anchorDirIsExternal ? '' : `  (better on another medium: set ${WRITE_ANCHOR_DIR_VARIABLE} before init)`}`,
+    `  anchors      ${safeText(layout.anchorDir)}${layout.anchorDirIsExternal ? '' : named(`  (better on another medium: set ${WRITE_ANCHOR_DIR_VARIABLE} before init)`)}`,
     `  authorities  ${safeText(layout.authoritiesFile)} (no operator key pinned yet)`,
     `  inbox        ${safeText(layout.inboxDir)}`,
     `  outbox       ${safeText(layout.outboxDir)}`,
     ...(exchange === null
       ? []
-      : [`  exchange     ${safeText(exchange.dir)} (requests/ and answers/; share it with the signing machine by any means you trust)`]),
+      : [
+          `  exchange     ${safeText(exchange.dir)} (${appliance === null ? '' : `${named(WRITE_EXCHANGE_DIR_VARIABLE)}; `}requests/ and answers/; share it with the signing machine by any means you trust)`,
+        ]),
     '',
     `server request public key  ${publicHex}`,
     `  key id                   ${keyId}`,
@@ -171,17 +192,20 @@ function report(layout: WriteDirectoryLayout, publicHex: string, keyId: string, 
     '  copy that file to the operator machine; the signer takes it as --server-key',
     '',
     'next: on the signing machine, make the operator keys: pfsense-mcp-signer keygen --role operator --out KEYDIR',
-    `  then pin all three here from the copied bundle: pfsense-mcp admin trust --dir ${d} --bundle operator.pub`,
+    `  then pin all three here from the copied bundle: pfsense-mcp admin trust ${target} --bundle operator.pub`,
     '  or one key at a time (at least plan-authorization and confirmation):',
-    `  pfsense-mcp admin trust --dir ${d} --role plan-authorization --public-key plan-authorization-….pub`,
-    `  pfsense-mcp admin trust --dir ${d} --role confirmation --public-key confirmation-….pub`,
-    `  pfsense-mcp admin trust --dir ${d} --role reconciliation --public-key reconciliation-….pub`,
+    `  pfsense-mcp admin trust ${target} --role plan-authorization --public-key plan-authorization-….pub`,
+    `  pfsense-mcp admin trust ${target} --role confirmation --public-key confirmation-….pub`,
+    `  pfsense-mcp admin trust ${target} --role reconciliation --public-key reconciliation-….pub`,
     '',
-    'client configuration (add to the server environment beside PFSENSE_URL and PFSENSE_API_KEY_FILE):',
+    appliance === null
+      ? 'client configuration (add to the server environment beside PFSENSE_URL and PFSENSE_API_KEY_FILE):'
+      : `client configuration (the inventory entry ${appliance} names the write directories; add to the server environment beside PFSENSE_INVENTORY_FILE):`,
     ...Object.entries(env).map(([k, v]) => `  ${k}=${safeText(v)}`),
   ];
   return adminResult(text, {
     dir: layout.dir,
+    ...(appliance === null ? {} : { appliance }),
     server_public_key: publicHex,
     server_key_id: keyId,
     server_public_key_file: layout.serverRequestPublicKeyFile,

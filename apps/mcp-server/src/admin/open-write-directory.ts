@@ -10,6 +10,7 @@ import {
 import type { WriteDirectoryLayout } from '../runtime/write-directory/write-directory-layout.js';
 import { AdminError } from './admin-error.js';
 import type { AdminArgs } from './parse-admin-args.js';
+import { adminWriteSettings } from './admin-context.js';
 import type { AdminContext } from './admin-context.js';
 
 /** --dir as an absolute path (a relative one is taken from the current directory). */
@@ -19,8 +20,10 @@ export function dirArgument(args: AdminArgs): string {
   return isAbsolute(dir) ? resolve(dir) : resolve(process.cwd(), dir);
 }
 
-/** PFSENSE_WRITE_ANCHOR_DIR, when set: absolute, or refused. */
+/** The selected appliance's write_anchor_dir, or PFSENSE_WRITE_ANCHOR_DIR when set: absolute, or refused. */
 export function anchorDirOf(ctx: AdminContext): string | null {
+  const settings = adminWriteSettings(ctx);
+  if (settings !== null) return settings.anchorDir;
   const value = ctx.env[WRITE_ANCHOR_DIR_VARIABLE];
   if (value === undefined || value === '') return null;
   if (!isAbsolute(value)) throw new AdminError('CONFIG', `${WRITE_ANCHOR_DIR_VARIABLE}: must be an absolute path`);

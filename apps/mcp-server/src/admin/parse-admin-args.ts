@@ -3,6 +3,7 @@ import { AdminError } from './admin-error.js';
 /** Options that take a value (`--dir DIR` or `--dir=DIR`). */
 const VALUE_OPTIONS: ReadonlySet<string> = new Set([
   '--dir',
+  '--appliance',
   '--role',
   '--public-key',
   '--key-id',
@@ -96,7 +97,8 @@ export interface CommandSpec {
 
 /** Checks the parsed arguments against one command's spec; returns the operands in order. */
 export function checkCommandArgs(args: AdminArgs, spec: CommandSpec, operands: readonly string[]): readonly string[] {
-  const values = new Set(spec.values ?? []);
+  // --appliance NAME stands for --dir wherever --dir works (select-appliance.ts).
+  const values = new Set([...(spec.values ?? []), ...((spec.values ?? []).includes('--dir') ? ['--appliance'] : [])]);
   const flags = new Set([...(spec.flags ?? []), '--json']);
   for (const name of args.values.keys()) if (!values.has(name)) throw AdminError.usage(`${name}: not an option of "admin ${spec.name}"`);
   for (const name of args.flags) if (!flags.has(name)) throw AdminError.usage(`${name}: not an option of "admin ${spec.name}"`);

@@ -8,6 +8,8 @@ import { CoordinatorRefusalError } from '@pfsense-mcp/coordinator';
 import { ConfigError } from '../runtime/config/config-error.js';
 import { KNOWN_TOOL_NAMES } from '../runtime/config/known-tool-names.js';
 import { loadConfig } from '../runtime/config/load-config.js';
+import type { ServerConfig } from '../runtime/config/load-config.js';
+import { INVENTORY_VARIABLE } from '../runtime/config/load-inventory.js';
 import { openWriteRuntime } from '../runtime/write-runtime/open-write-runtime.js';
 import type { WriteRuntime } from '../runtime/write-runtime/open-write-runtime.js';
 import { readApiKey } from '../runtime/config/read-api-key.js';
@@ -23,10 +25,17 @@ import type { AdminArgs } from './parse-admin-args.js';
 type RecoveryKind = 'reconciliation' | 'release';
 
 async function withRuntime<T>(args: AdminArgs, ctx: AdminContext, f: (runtime: WriteRuntime) => Promise<T>): Promise<T> {
+  // With an inventory the appliance is named, never guessed from --dir (select-appliance.ts gives its configuration).
+  if (ctx.config === undefined && (ctx.env[INVENTORY_VARIABLE] ?? '') !== '') {
+    throw AdminError.usage(`--appliance NAME: required with ${INVENTORY_VARIABLE} (the write runtime acts on one appliance)`);
+  }
   const layout = openWriteDirectory(args, ctx);
   let runtime: WriteRuntime;
   try {
-    const config = loadConfig({ ...ctx.env, PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: layout.dir }, KNOWN_TOOL_NAMES);
+    const config: ServerConfig =
+      ctx.config === undefined
+        ? loadConfig({ ...ctx.env, PFSENSE_PROFILE: 'write_protected', PFSENSE_WRITE_DIR: layout.dir }, KNOWN_TOOL_NAMES)
+        : Object.freeze({ ...ctx.config, profile: 'write_protected' });
     runtime = await openWriteRuntime({ config, readApiKey: readApiKey(config.apiKeyFile) });
   } catch (error) {
     // Which variable is missing or wrong, or which part of the write runtime could not be built: names and rules only.

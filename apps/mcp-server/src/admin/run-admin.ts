@@ -20,6 +20,7 @@ import { rotateMasterKeyCommand } from './rotate-master-key-command.js';
 import { rotateServerKeyCommand } from './rotate-server-key-command.js';
 import { adminErrorOf } from './open-write-directory.js';
 import { checkCommandArgs, parseAdminArgs, wantsJson } from './parse-admin-args.js';
+import { selectAppliance } from './select-appliance.js';
 import type { AdminArgs, CommandSpec } from './parse-admin-args.js';
 import { trustCommand, untrustCommand } from './trust-command.js';
 import { artifactsCleanCommand, artifactsListCommand } from './artifacts-command.js';
@@ -150,7 +151,8 @@ export async function runAdmin(argv: readonly string[], env: Readonly<Record<str
     const { name, command, operands } = findCommand(args.positionals);
     label = `pfsense-mcp admin ${name}`;
     checkCommandArgs(args, command.spec, operands);
-    const result = await command.run(args, { env, now: () => Date.now() }, operands);
+    const selected = selectAppliance(args, { env, now: () => Date.now() }, command.spec);
+    const result = await command.run(selected.args, selected.ctx, operands);
     const code = result.exitCode ?? AdminExit.OK;
     if (json) writeCliAnswer(asciiJson({ ok: code === AdminExit.OK, ...result.json }));
     else writeCliAnswer(result.text.join('\n'));

@@ -1,14 +1,14 @@
 import type { CallToolResult, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { CoordinatorInputError } from '@pfsense-mcp/coordinator';
-import type { WriteFacade } from '@pfsense-mcp/coordinator';
 import { writeToolAnnotations } from './tool-annotations.js';
 import { ToolCallError, ToolErrorCode, toolErrorText } from './tool-error-code.js';
 import { ALIAS_ENTRIES_TOOL_NAME } from './write-tool-name.js';
 import { WriteToolOutputSchema, writeToolOutputOf } from './register-write-tool.js';
-import type { WriteToolPaths, WriteToolWording } from './register-write-tool.js';
+import type { WriteToolWording } from './register-write-tool.js';
 import { MAX_WAIT_SECONDS, WAIT_SECONDS_SCHEMA, requestChangeForCall } from './wait-for-answer.js';
-import type { AwaitAnswer, WaitingCallContext } from './wait-for-answer.js';
+import type { WaitingCallContext } from './wait-for-answer.js';
+import { routeWriteCall, writeInputSchema, type WriteTargets } from './write-targets.js';
 
 export { ALIAS_ENTRIES_TOOL_NAME };
 export const ALIAS_ENTRIES_TOOL_CAPABILITY = 'ALIAS_ENTRIES_WRITE';
@@ -86,25 +86,22 @@ function inputErrorOf(error: CoordinatorInputError): ToolCallError {
   return new ToolCallError(ToolErrorCode.INVALID_INPUT, { detail: `${argument} ${rule}` });
 }
 
-/** Registers pfsense_change_firewall_alias_entries over the coordinator's write facade (same statuses and view). */
-export function registerAliasEntriesTool(
-  server: McpServer,
-  facade: WriteFacade,
-  paths: WriteToolPaths,
-  awaitAnswer?: AwaitAnswer,
-): RegisteredTool {
+/** Registers pfsense_change_firewall_alias_entries over the named appliance's write facade (same statuses and view). */
+export function registerAliasEntriesTool(server: McpServer, targets: WriteTargets): RegisteredTool {
   const title = 'Block or unblock addresses in a firewall alias (signed, asynchronous, applied)';
   return server.registerTool(
     ALIAS_ENTRIES_TOOL_NAME,
     {
       title,
       description: DESCRIPTION,
-      inputSchema: AliasEntriesToolInputSchema,
+      inputSchema: writeInputSchema(AliasEntriesToolInputSchema, targets),
       outputSchema: WriteToolOutputSchema,
       annotations: writeToolAnnotations(title),
     },
-    async (input: AliasEntriesToolInput, ctx: WaitingCallContext): Promise<CallToolResult> => {
+    async (given: AliasEntriesToolInput, ctx: WaitingCallContext): Promise<CallToolResult> => {
       try {
+        const { target, input } = routeWriteCall(targets, given);
+        const { facade, paths, awaitAnswer } = target;
         const change = {
           alias_name: input.alias_name,
           ...(input.add === undefined ? {} : { add: input.add.map((a) => (a.detail === undefined ? { address: a.address } : a)) }),
@@ -122,7 +119,12 @@ export function registerAliasEntriesTool(
         const structured = writeToolOutputOf(result, paths, ENTRIES_WORDING);
         return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
       } catch (error) {
-        const safe = error instanceof CoordinatorInputError ? inputErrorOf(error) : new ToolCallError(ToolErrorCode.INTERNAL_ERROR);
+        const safe =
+          error instanceof CoordinatorInputError
+            ? inputErrorOf(error)
+            : error instanceof ToolCallError
+              ? error
+              : new ToolCallError(ToolErrorCode.INTERNAL_ERROR);
         return { content: [{ type: 'text', text: toolErrorText(safe) }], isError: true };
       }
     },

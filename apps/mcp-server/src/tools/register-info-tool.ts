@@ -77,7 +77,7 @@ export const InfoOutputSchema = z.object({
     .object({ inbox: z.number().int().min(0), outbox: z.number().int().min(0) })
     .nullable()
     .describe(
-      "Signed files in the write directory's inbox and outbox (a count only), or null without a write runtime. Nothing is deleted automatically.",
+      "Signed files in the write directory's inbox and outbox (a count only), or null without a write runtime or with more than one (an inventory: each appliance's is in pfsense_list_appliances). Nothing is deleted automatically.",
     ),
   write_artifacts_warning: z
     .boolean()
@@ -88,7 +88,7 @@ export const InfoOutputSchema = z.object({
     .string()
     .nullable()
     .describe(
-      'ISO 8601 UTC: the host clock is behind the latest time the write path recorded (it was stepped backwards), so every signed change is refused when it is to be prepared until then; null when the clock holds nothing back (or without a write runtime).',
+      "ISO 8601 UTC: the host clock is behind the latest time the write path recorded (it was stepped backwards), so every signed change is refused when it is to be prepared until then; null when the clock holds nothing back (or without a write runtime, or with more than one: each appliance's is in pfsense_list_appliances).",
     ),
   toolsets: z.array(
     z.object({
@@ -104,7 +104,7 @@ export const InfoOutputSchema = z.object({
     .min(1)
     .optional()
     .describe(
-      'Only with an inventory (PFSENSE_INVENTORY_FILE): how many appliances the READ tools reach (pfsense_list_appliances names them). Writes are single-appliance, so the write tool is then not offered.',
+      "Only with an inventory (PFSENSE_INVENTORY_FILE): how many appliances the READ tools reach (pfsense_list_appliances names them, with each one's write state).",
     ),
 });
 

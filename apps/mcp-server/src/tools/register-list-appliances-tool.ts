@@ -30,20 +30,66 @@ const ListAppliancesOutputSchema = z.object({
       error: z.string().nullable().describe('The stable error code of the version read when the appliance was not reachable, else null.'),
       writes_enabled: z
         .boolean()
-        .describe('Whether this server writes to the appliance: always false with an inventory (writes are single-appliance).'),
+        .describe(
+          "Whether this server's write tools reach the appliance (its inventory entry has write_dir and its write runtime opened).",
+        ),
+      writes_refused: z
+        .string()
+        .nullable()
+        .describe(
+          'Why writes are off although the appliance has a write directory: the stable code (e.g. its store was refused at open); else null.',
+        ),
+      write_artifact_files: z
+        .object({ inbox: z.number().int().min(0), outbox: z.number().int().min(0) })
+        .nullable()
+        .describe(
+          "Signed files in this appliance's write directory inbox and outbox (a count only), or null without its write runtime. Nothing is deleted automatically.",
+        ),
+      write_artifacts_warning: z
+        .boolean()
+        .describe(
+          "Leftover request and artifact files have piled up in this appliance's write directory (clean up with `pfsense-mcp admin … --appliance NAME`); they never stop the write.",
+        ),
+      write_clock_blocked_until: z
+        .string()
+        .nullable()
+        .describe(
+          "ISO 8601 UTC: the host clock is behind the latest time this appliance's write path recorded, so each of its signed changes is refused when it is to be prepared until then; null when nothing is held back (or without its write runtime).",
+        ),
     }),
   ),
 });
 
+/** One appliance's write state at call time (the server's write runtimes are attached after this tool). */
+export interface ApplianceWriteState {
+  readonly enabled: boolean;
+  readonly refused: string | null;
+  readonly artifacts: { readonly inboxFiles: number; readonly outboxFiles: number; readonly pileUp: boolean } | null;
+  readonly clockBlockedUntil: number | null;
+}
+
+/** The row's write fields: each appliance's own runtime (pfsense_mcp_info's counts and clock are for one runtime only). */
+function writeFieldsOf(writes: ApplianceWriteState | null) {
+  return {
+    writes_enabled: writes?.enabled ?? false,
+    writes_refused: writes?.refused ?? null,
+    write_artifact_files: writes?.artifacts == null ? null : { inbox: writes.artifacts.inboxFiles, outbox: writes.artifacts.outboxFiles },
+    write_artifacts_warning: writes?.artifacts?.pileUp ?? false,
+    write_clock_blocked_until: writes?.clockBlockedUntil == null ? null : new Date(writes.clockBlockedUntil).toISOString(),
+  };
+}
+
 /**
  * pfsense_list_appliances (a server with PFSENSE_INVENTORY_FILE): the inventory's names in order, with each
  * appliance's pfREST version and reachability from one GET each (at most FLEET_CONCURRENCY at once, each within its
- * own timeouts), and whether writes reach it. Never a URL, a key or a path: the names are what a caller needs.
+ * own timeouts), whether writes reach it, and its own write runtime's file counts and clock. Never a URL, a key or
+ * a path: the names are what a caller needs.
  */
 export function registerListAppliancesTool(
   server: McpServer,
   appliances: ReadonlyMap<string, RestApiClient>,
   classifyError: (error: unknown) => ToolCallError,
+  writesOf: (name: string) => ApplianceWriteState | null = () => null,
 ): RegisteredTool {
   const versionTool = findReadTool(VERSION_TOOL);
   return server.registerTool(
@@ -51,13 +97,14 @@ export function registerListAppliancesTool(
     {
       title: 'List appliances',
       description:
-        'List the appliances this server reads (the names READ tools take as appliance; list tools also take a list of names or "*" for all), each with its pfREST version, whether it answered, and whether writes reach it.',
+        'List the appliances this server reads (the names READ tools take as appliance; list tools also take a list of names or "*" for all), each with its pfREST version, whether it answered, whether writes reach it (and why not), and its own write directory\'s signed-file counts and clock hold (write_artifact_files, write_clock_blocked_until).',
       inputSchema: z.object({}).strict().meta({ $schema: undefined }),
       outputSchema: ListAppliancesOutputSchema,
       annotations: readToolAnnotations('List appliances'),
     },
     async (_input: Record<string, unknown>, ctx: { readonly mcpReq: { readonly signal: AbortSignal } }): Promise<CallToolResult> => {
       const rows = await mapBounded([...appliances], FLEET_CONCURRENCY, async ([name, client]) => {
+        const write = writeFieldsOf(writesOf(name));
         try {
           if (versionTool === undefined) throw new TypeError('no version tool');
           const { data } = await runReadTool(client, versionTool, {}, ctx.mcpReq.signal);
@@ -67,10 +114,10 @@ export function registerListAppliancesTool(
             reachable: true,
             pfrest_version: typeof version === 'string' ? version : null,
             error: null,
-            writes_enabled: false,
+            ...write,
           };
         } catch (error) {
-          return { name, reachable: false, pfrest_version: null, error: classifyError(error).code, writes_enabled: false };
+          return { name, reachable: false, pfrest_version: null, error: classifyError(error).code, ...write };
         }
       });
       const structured = { appliances: rows };

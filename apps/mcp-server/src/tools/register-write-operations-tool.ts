@@ -2,12 +2,13 @@ import { join } from 'node:path';
 import type { CallToolResult, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { HumanStep, nextHumanStep } from '@pfsense-mcp/coordinator';
-import type { WriteFacade, WriteOperationView } from '@pfsense-mcp/coordinator';
+import type { WriteOperationView } from '@pfsense-mcp/coordinator';
 import { localToolAnnotations } from './tool-annotations.js';
 import { ToolCallError, ToolErrorCode, toolErrorText } from './tool-error-code.js';
 import type { WriteToolPaths } from './register-write-tool.js';
 import { WRITE_OPERATIONS_TOOL_NAME } from './write-tool-name.js';
 import { OPERATION_STATUSES } from './operation-statuses.js';
+import { routeWriteCall, writeInputSchema, type WriteTargets } from './write-targets.js';
 
 export { WRITE_OPERATIONS_TOOL_NAME };
 
@@ -154,19 +155,21 @@ export function writeOperationsOutputOf(
  * Registers pfsense_get_write_operations over the coordinator's write facade, next to the write tool and
  * under the same three gates (read-only annotations: it reads the local store and moves nothing).
  */
-export function registerWriteOperationsTool(server: McpServer, facade: WriteFacade, paths: WriteToolPaths): RegisteredTool {
+export function registerWriteOperationsTool(server: McpServer, targets: WriteTargets): RegisteredTool {
   const title = 'Write operations (read-only)';
   return server.registerTool(
     WRITE_OPERATIONS_TOOL_NAME,
     {
       title,
       description: DESCRIPTION,
-      inputSchema: WriteOperationsInputSchema,
+      inputSchema: writeInputSchema(WriteOperationsInputSchema, targets),
       outputSchema: WriteOperationsOutputSchema,
       annotations: localToolAnnotations(title),
     },
-    (input: { operation_id?: string; limit: number; offset: number }): CallToolResult => {
+    (given: { operation_id?: string; limit: number; offset: number }): CallToolResult => {
       try {
+        const { target, input } = routeWriteCall(targets, given);
+        const { facade, paths } = target;
         const page = facade.listWriteOperations({
           ...(input.operation_id === undefined ? {} : { operationId: input.operation_id }),
           limit: input.limit,
@@ -179,8 +182,9 @@ export function registerWriteOperationsTool(server: McpServer, facade: WriteFaca
           ...(counts.exchangeStopped === undefined ? {} : { exchange_pickup_stopped: counts.exchangeStopped }),
         };
         return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
-      } catch {
-        return { content: [{ type: 'text', text: toolErrorText(new ToolCallError(ToolErrorCode.INTERNAL_ERROR)) }], isError: true };
+      } catch (error) {
+        const safe = error instanceof ToolCallError ? error : new ToolCallError(ToolErrorCode.INTERNAL_ERROR);
+        return { content: [{ type: 'text', text: toolErrorText(safe) }], isError: true };
       }
     },
   );

@@ -3,13 +3,14 @@ import type { CallToolResult, McpServer, RegisteredTool } from '@modelcontextpro
 import { ALIAS_NAME_CHARSET, ALIAS_NAME_MAX_LENGTH } from '@pfsense-mcp/foundation';
 import { z } from 'zod';
 import { CoordinatorInputError, HumanStep, OperationStatus, nextHumanStep } from '@pfsense-mcp/coordinator';
-import type { ChangeResult, WriteFacade } from '@pfsense-mcp/coordinator';
+import type { ChangeResult } from '@pfsense-mcp/coordinator';
 import { writeToolAnnotations } from './tool-annotations.js';
 import { ToolCallError, ToolErrorCode, toolErrorText } from './tool-error-code.js';
 import { WRITE_TOOL_NAME } from './write-tool-name.js';
 import { OPERATION_STATUSES } from './operation-statuses.js';
 import { MAX_WAIT_SECONDS, WAIT_SECONDS_SCHEMA, requestChangeForCall } from './wait-for-answer.js';
-import type { AwaitAnswer, WaitingCallContext } from './wait-for-answer.js';
+import type { WaitingCallContext } from './wait-for-answer.js';
+import { routeWriteCall, writeInputSchema, type WriteTargets } from './write-targets.js';
 
 export { WRITE_TOOL_NAME };
 export const WRITE_TOOL_CAPABILITY = 'ALIAS_WRITE';
@@ -205,36 +206,39 @@ function inputErrorOf(error: CoordinatorInputError): ToolCallError {
 
 /**
  * Registers pfsense_set_firewall_alias_description over the coordinator's write facade — the only write
- * object this folder may hold. A call moves the operation as far as the signed files allow and reports it.
+ * object this folder may hold — of the appliance the call names (write-targets.ts). A call moves the operation
+ * as far as the signed files allow and reports it.
  */
-export function registerWriteTool(
-  server: McpServer,
-  facade: WriteFacade,
-  paths: WriteToolPaths,
-  awaitAnswer?: AwaitAnswer,
-): RegisteredTool {
+export function registerWriteTool(server: McpServer, targets: WriteTargets): RegisteredTool {
   const title = 'Set firewall alias description (signed, asynchronous)';
   return server.registerTool(
     WRITE_TOOL_NAME,
     {
       title,
       description: DESCRIPTION,
-      inputSchema: WriteToolInputSchema,
+      inputSchema: writeInputSchema(WriteToolInputSchema, targets),
       outputSchema: WriteToolOutputSchema,
       annotations: writeToolAnnotations(title),
     },
     async (
-      input: { alias_name: string; description: string; wait_seconds?: number | undefined },
+      given: { alias_name: string; description: string; wait_seconds?: number | undefined },
       ctx: WaitingCallContext,
     ): Promise<CallToolResult> => {
       try {
+        const { target, input } = routeWriteCall(targets, given);
+        const { facade, paths, awaitAnswer } = target;
         // wait_seconds is not part of the operation: only the alias and the description name it.
         const change = { alias_name: input.alias_name, description: input.description };
         const result = await requestChangeForCall(facade, WRITE_TOOL_CAPABILITY, change, input.wait_seconds, awaitAnswer ?? null, ctx);
         const structured = writeToolOutputOf(result, paths);
         return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
       } catch (error) {
-        const safe = error instanceof CoordinatorInputError ? inputErrorOf(error) : new ToolCallError(ToolErrorCode.INTERNAL_ERROR);
+        const safe =
+          error instanceof CoordinatorInputError
+            ? inputErrorOf(error)
+            : error instanceof ToolCallError
+              ? error
+              : new ToolCallError(ToolErrorCode.INTERNAL_ERROR);
         return { content: [{ type: 'text', text: toolErrorText(safe) }], isError: true };
       }
     },

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { runAdmin } from './run-admin.js';
 import type { ProgramRun } from './run-program.js';
 import { runSigner, signerMain } from './signer-program.js';
+import type { WriteResult } from './write-result.js';
+import { expect } from 'vitest';
 
 function ok(r: ProgramRun, what: string): ProgramRun {
   if (r.status !== 0) throw new Error(`${what} failed (${r.status}): ${r.stdout}${r.stderr}`);
@@ -68,6 +70,47 @@ export function setUpExchangeHost(): ExchangeHost {
   });
 }
 
+/** The operator's machine for a fleet: one `keygen --role operator` (the same keys pinned on every appliance). */
+export interface FleetOperator {
+  readonly root: string;
+  readonly keysDir: string;
+  /** operator.pub, copied to the host. */
+  readonly bundle: string;
+}
+
+export function setUpFleetOperator(root: string): FleetOperator {
+  const keysDir = join(root, 'operator', 'keys');
+  const transfer = join(root, 'transfer');
+  for (const d of [keysDir, transfer]) execFileSync('mkdir', ['-m', '700', '-p', d]);
+  const keygen = ok(runSigner(['keygen', '--role', 'operator', '--out', keysDir, '--json']), 'keygen --role operator');
+  const bundle = join(transfer, 'operator.pub');
+  copyFileSync(String(keygen.json['bundle_file']), bundle);
+  return Object.freeze({ root, keysDir, bundle });
+}
+
+/**
+ * One inventory appliance's exchange-folder setup with `admin … --appliance NAME` (`env` names the inventory):
+ * `init` makes its write_dir and write_exchange_dir, `trust --bundle` pins the operator's keys, and its
+ * server-request.pub is copied to the operator — what `approve` on that appliance's folder needs.
+ */
+export function setUpApplianceExchange(env: Record<string, string>, appliance: string, operator: FleetOperator): ExchangeHost {
+  const init = ok(runAdmin(['init', '--appliance', appliance, '--json'], env), `admin init --appliance ${appliance}`);
+  ok(runAdmin(['trust', '--appliance', appliance, '--bundle', operator.bundle, '--json'], env), `admin trust --appliance ${appliance}`);
+  const serverPub = join(operator.root, 'operator', `server-request-${appliance}.pub`);
+  copyFileSync(String(init.json['server_public_key_file']), serverPub);
+  chmodSync(serverPub, 0o600);
+  return Object.freeze({
+    root: operator.root,
+    dir: String(init.json['dir']),
+    exchange: String((init.json['paths'] as { exchange: string }).exchange),
+    keysDir: operator.keysDir,
+    serverPub,
+    environment: Object.freeze({ ...(init.json['environment'] as Record<string, string>) }),
+    actions: [],
+    cleanup: () => undefined,
+  });
+}
+
 export interface ApproveRun extends ProgramRun {
   /** The codes the operator typed at the prompts. */
   readonly typed: readonly string[];
@@ -112,4 +155,24 @@ export function approveOnOperator(
       resolve({ status, stdout, stderr, json: {}, typed, endedAt: Date.now() });
     });
   });
+}
+
+/**
+ * requested → `approve` (authorization) → awaiting_confirmation → `approve` (confirmation), each through `host`'s
+ * exchange folder: the next call with the same arguments executes.
+ */
+export async function approveBothThroughExchange(
+  host: ExchangeHost,
+  call: (args: Record<string, unknown>) => Promise<WriteResult>,
+  args: Record<string, unknown>,
+): Promise<{ requested: WriteResult; reviews: string }> {
+  const requested = await call(args);
+  expect(requested.status).toBe('requested');
+  const first = await approveOnOperator(host);
+  expect(first.status, first.stderr).toBe(0);
+  const authorized = await call(args);
+  expect(authorized.status).toBe('awaiting_confirmation');
+  const second = await approveOnOperator(host);
+  expect(second.status, second.stderr).toBe(0);
+  return { requested, reviews: first.stdout + second.stdout };
 }

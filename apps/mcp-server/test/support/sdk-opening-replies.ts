@@ -11,6 +11,7 @@ import {
   attachReadTools,
   createServerFactory,
   registerWriteOperationsTool,
+  oneWriteTarget,
   registerWriteTool,
   WRITE_OPERATIONS_TOOL_NAME,
   WRITE_TOOL_NAME,
@@ -31,9 +32,9 @@ export async function sdkReplies(selection: SdkSelection, requests: readonly JSO
   attachReadTools(factory, {} as RestApiClient);
   const facade = {} as WriteFacade;
   const paths = { writeDirectory: '/w', outboxDirectory: '/w/outbox', serverPublicKeyFile: '/w/server-request.pub' };
-  if (selection.writeTools?.includes(WRITE_TOOL_NAME)) factory.attach((server) => registerWriteTool(server, facade, paths));
-  if (selection.writeTools?.includes(WRITE_OPERATIONS_TOOL_NAME))
-    factory.attach((server) => registerWriteOperationsTool(server, facade, paths));
+  const targets = oneWriteTarget(facade, paths);
+  if (selection.writeTools?.includes(WRITE_TOOL_NAME)) factory.attach((server) => registerWriteTool(server, targets));
+  if (selection.writeTools?.includes(WRITE_OPERATIONS_TOOL_NAME)) factory.attach((server) => registerWriteOperationsTool(server, targets));
   const sent: JSONRPCMessage[] = [];
   let notify = (): void => undefined;
   const transport: Transport = {

@@ -1,3 +1,5 @@
+import type { WriteEnvironment } from './write-environment.js';
+
 /** One appliance the server reads: from PFSENSE_INVENTORY_FILE, or the single-appliance variables as `default`. */
 export interface ApplianceConfig {
   /** A short safe token (APPLIANCE_NAME), unique in the inventory: what the tools' `appliance` argument names. */
@@ -9,6 +11,8 @@ export interface ApplianceConfig {
   readonly allowHttpLoopback: boolean;
   /** How long a read waits for this appliance's answer (the inventory's response_timeout_ms); null: the transport's default. */
   readonly responseTimeoutMs?: number | null;
+  /** The inventory entry's write_* fields when it has write_dir; null or absent: no write runtime for this appliance. */
+  readonly write?: WriteEnvironment | null;
 }
 
 /** The name the single-appliance variables (PFSENSE_URL, PFSENSE_API_KEY_FILE, …) give their one appliance. */

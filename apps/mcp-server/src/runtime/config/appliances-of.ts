@@ -15,7 +15,7 @@ export function appliancesOf(config: ServerConfig): readonly ApplianceConfig[] {
   ]);
 }
 
-/** True when the appliances come from PFSENSE_INVENTORY_FILE (then the write tool is not offered, and the fleet tools are). */
+/** True when the appliances come from PFSENSE_INVENTORY_FILE (then the tools take `appliance`, and the fleet tools exist). */
 export function usesInventory(config: ServerConfig): boolean {
   return (config.inventoryFile ?? null) !== null;
 }

@@ -4,12 +4,15 @@ import * as z from 'zod/mini';
 import { parseProfile, type Profile } from '@pfsense-mcp/policy';
 import { DEFAULT_APPLIANCE_NAME, type ApplianceConfig } from './appliance-config.js';
 import { ConfigError } from './config-error.js';
+import { INVENTORY_FIELD_OF_WRITE_VARIABLE } from './inventory-write-fields.js';
 import { INVENTORY_VARIABLE, loadInventory } from './load-inventory.js';
 import { parseBaseUrl } from './parse-base-url.js';
 import { parseAllowedTools } from './parse-allowed-tools.js';
 import { parseToolsets } from './parse-toolsets.js';
 import { parseEntriesBounds, parseWriteCapabilities } from './parse-write-capabilities.js';
-import type { EntriesBounds, WriteCapabilityName } from './parse-write-capabilities.js';
+import type { WriteEnvironment } from './write-environment.js';
+
+export type { WriteEnvironment } from './write-environment.js';
 
 export const LOG_LEVELS = Object.freeze(['debug', 'info', 'warn', 'error', 'silent'] as const);
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -18,8 +21,8 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export interface ServerConfig {
   /**
    * The appliances READ tools reach, in inventory order: PFSENSE_INVENTORY_FILE's, or the single-appliance variables
-   * as one named `default`. `url`, `apiKeyFile`, `caFile` and `allowHttpLoopback` are the first one's (the write
-   * runtime's appliance; with an inventory file no write tool is offered). loadConfig always sets both; a
+   * as one named `default`. `url`, `apiKeyFile`, `caFile` and `allowHttpLoopback` are the first one's (without an
+   * inventory, the write runtime's appliance; with one, each write runtime is built from writeConfigOf). loadConfig always sets both; a
    * configuration built by hand (tests, bench) may leave them out: appliancesOf says what they mean then.
    */
   readonly appliances?: readonly ApplianceConfig[];
@@ -36,23 +39,11 @@ export interface ServerConfig {
   readonly logLevel: LogLevel;
   readonly allowHttpLoopback: boolean;
   /**
-   * The write runtime's variables, as given (null when unset). They are checked when the write runtime is built
+   * The write runtime's variables, as given (null when unset; with an inventory always unset: each appliance's
+   * `write` holds its entry's fields instead). They are checked when the write runtime is built
    * (open-write-runtime.ts): a problem there keeps the write tool absent and READ serving, never stops startup.
    */
   readonly write?: WriteEnvironment;
-}
-
-/** PFSENSE_WRITE_DIR, PFSENSE_WRITE_ANCHOR_DIR, PFSENSE_WRITE_API_KEY_FILE, PFSENSE_WRITE_EXCHANGE_DIR as given (null when unset). */
-export interface WriteEnvironment {
-  readonly dir: string | null;
-  readonly anchorDir: string | null;
-  readonly apiKeyFile: string | null;
-  /** PFSENSE_WRITE_CAPABILITIES: the write capabilities offered (default `alias_description`); absent = the default. */
-  readonly capabilities?: readonly WriteCapabilityName[];
-  /** PFSENSE_WRITE_MAX_PREFIX_V4/_V6 and PFSENSE_WRITE_PROTECTED_NETWORKS; absent = the defaults. */
-  readonly entriesBounds?: EntriesBounds;
-  /** The exchange folder shared with the signing machine (docs/DESIGN.md §6); absent or null: none. */
-  readonly exchangeDir?: string | null;
 }
 
 const MAX_VALUE_LENGTH = 4096;
@@ -94,6 +85,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, kn
   const inventoryFile = nonEmpty(picked['PFSENSE_INVENTORY_FILE']);
   if (inventoryFile !== null) {
     refuseSingleApplianceVariables(picked);
+    refuseSingleApplianceWriteVariables(picked);
     // Empty counts as unset (nonEmpty): with an inventory, an empty PFSENSE_URL is no PFSENSE_URL.
     for (const k of SINGLE_APPLIANCE_VARIABLES) picked[k] = undefined;
   }
@@ -188,4 +180,19 @@ function refuseSingleApplianceVariables(picked: Readonly<Record<string, string |
     set[0] as string,
     `${INVENTORY_VARIABLE} and ${set.join(', ')} are both set; unset ${set.length === 1 ? 'it' : 'them'} and put the appliance in the inventory file (url, api_key_file, ca_file, allow_http_loopback), or unset ${INVENTORY_VARIABLE}`,
   );
+}
+
+/**
+ * With an inventory each appliance's write settings are its entry's write_* fields (docs/DESIGN.md §8): a
+ * PFSENSE_WRITE_* variable would not say which appliance it is for, so it is refused, naming the field to use.
+ */
+function refuseSingleApplianceWriteVariables(picked: Readonly<Record<string, string | undefined>>): void {
+  const set = Object.keys(INVENTORY_FIELD_OF_WRITE_VARIABLE).find((k) => nonEmpty(picked[k]) !== null);
+  if (set === undefined) return;
+  const field = INVENTORY_FIELD_OF_WRITE_VARIABLE[set];
+  const fix =
+    field === null || field === undefined
+      ? 'unset it (with an inventory the default bound applies to every appliance)'
+      : `unset it and give the appliance's "${field}" in the inventory file`;
+  throw new ConfigError('INVENTORY_AND_SINGLE_APPLIANCE', set, `${INVENTORY_VARIABLE} and ${set} are both set; ${fix}`);
 }

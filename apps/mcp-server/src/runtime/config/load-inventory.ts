@@ -4,7 +4,15 @@ import { readSecretFile } from '@pfsense-mcp/crypto';
 import * as z from 'zod/mini';
 import { APPLIANCE_NAME, MAX_APPLIANCES, type ApplianceConfig } from './appliance-config.js';
 import { ConfigError } from './config-error.js';
+import {
+  checkWriteFields,
+  inventoryPath,
+  refuseSharedWriteDirectories,
+  WRITE_FIELD_RULES,
+  WRITE_FIELD_SCHEMAS,
+} from './inventory-write-fields.js';
 import { ownerOnlyFileRule } from './owner-only-file-rule.js';
+import type { WriteEnvironment } from './write-environment.js';
 import { parseBaseUrl } from './parse-base-url.js';
 
 export const INVENTORY_VARIABLE = 'PFSENSE_INVENTORY_FILE';
@@ -12,21 +20,20 @@ export const INVENTORY_VARIABLE = 'PFSENSE_INVENTORY_FILE';
 const MAX_INVENTORY_BYTES = 1024 * 1024;
 /** Problems listed in the one startup message; the count says how many more there were. */
 const MAX_LISTED_PROBLEMS = 20;
-const MAX_PATH = 4096;
 const MIN_RESPONSE_TIMEOUT_MS = 500;
 const MAX_RESPONSE_TIMEOUT_MS = 10 * 60_000;
 
-const path = z.string().check(z.minLength(1), z.maxLength(MAX_PATH));
-// The write fields (a write key, a write directory per appliance) are not part of this inventory: unknown fields
-// are refused, so a file written for a later release fails loudly instead of being half-read.
+const path = inventoryPath;
+// Unknown fields are refused, so a file written for a later release fails loudly instead of being half-read.
 const EntrySchema = z.strictObject({
   name: z.string().check(z.regex(APPLIANCE_NAME)),
-  url: z.string().check(z.minLength(1), z.maxLength(MAX_PATH)),
+  url: inventoryPath,
   api_key_file: path,
   ca_file: z.optional(path),
   allow_http_loopback: z.optional(z.boolean()),
   // A remote site on a slow link may need longer than the default; a test, a short one.
   response_timeout_ms: z.optional(z.int().check(z.minimum(MIN_RESPONSE_TIMEOUT_MS), z.maximum(MAX_RESPONSE_TIMEOUT_MS))),
+  ...WRITE_FIELD_SCHEMAS,
 });
 const FIELDS: ReadonlySet<string> = new Set(Object.keys(EntrySchema.shape));
 
@@ -37,13 +44,15 @@ const RULES: Readonly<Record<string, string>> = Object.freeze({
   ca_file: 'must be an absolute path (a string)',
   allow_http_loopback: 'must be true or false',
   response_timeout_ms: `must be a whole number of milliseconds from ${MIN_RESPONSE_TIMEOUT_MS} to ${MAX_RESPONSE_TIMEOUT_MS}`,
+  ...WRITE_FIELD_RULES,
 });
 
 /**
  * Reads PFSENSE_INVENTORY_FILE: an owner-only JSON list of appliances `{name, url, api_key_file, ca_file?,
- * allow_http_loopback?, response_timeout_ms?}`. Validated as a whole: every problem is named by the appliance (its position and, when
+ * allow_http_loopback?, response_timeout_ms?}` and the write fields (inventory-write-fields.ts). Validated as a whole: every problem is named by the appliance (its position and, when
  * valid, its name) and the field, never by a value, in one ConfigError. Names are unique; two entries whose
- * normalized URLs are the same are refused (one appliance read twice would double every fleet answer).
+ * normalized URLs are the same are refused (one appliance read twice would double every fleet answer), and so
+ * are two entries sharing a write directory.
  * Reads no key file (the server does that per appliance, as for PFSENSE_API_KEY_FILE).
  */
 export function loadInventory(file: string): readonly ApplianceConfig[] {
@@ -73,6 +82,7 @@ export function loadInventory(file: string): readonly ApplianceConfig[] {
   const appliances: ApplianceConfig[] = [];
   const names = new Map<string, number>();
   const urls = new Map<string, string>();
+  const labelled: { label: string; write: WriteEnvironment | null }[] = [];
   parsed.forEach((entry: unknown, index) => {
     const rawName = (entry as { name?: unknown } | null)?.name;
     const label = `appliance ${index + 1}${typeof rawName === 'string' && APPLIANCE_NAME.test(rawName) ? ` (${rawName})` : ''}`;
@@ -85,7 +95,9 @@ export function loadInventory(file: string): readonly ApplianceConfig[] {
     if (sameUrl !== undefined) problems.push(`${label}: url is the same appliance as ${sameUrl}`);
     else urls.set(appliance.url, label);
     appliances.push(appliance);
+    labelled.push({ label, write: appliance.write ?? null });
   });
+  refuseSharedWriteDirectories(labelled, problems);
   if (problems.length > 0) {
     const listed = problems.slice(0, MAX_LISTED_PROBLEMS).join('; ');
     const more = problems.length > MAX_LISTED_PROBLEMS ? `; and ${problems.length - MAX_LISTED_PROBLEMS} more` : '';
@@ -141,6 +153,7 @@ function checkEntry(entry: unknown, label: string, problems: string[]): Applianc
   const caFile = good('ca_file');
   if (apiKeyFile !== null && !isAbsolute(apiKeyFile)) problems.push(`${label}: api_key_file must be an absolute path`);
   if (caFile !== null && !isAbsolute(caFile)) problems.push(`${label}: ca_file must be an absolute path`);
+  const write = checkWriteFields(e, bad, label, problems);
   if (problems.length > before) return null;
   const timeout = e['response_timeout_ms'];
   return {
@@ -150,5 +163,6 @@ function checkEntry(entry: unknown, label: string, problems: string[]): Applianc
     caFile,
     allowHttpLoopback,
     responseTimeoutMs: typeof timeout === 'number' ? timeout : null,
+    write,
   };
 }

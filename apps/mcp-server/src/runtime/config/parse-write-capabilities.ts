@@ -23,7 +23,7 @@ export interface EntriesBounds {
   readonly protectedNetworks: readonly string[];
 }
 
-function isWriteCapabilityName(value: string): value is WriteCapabilityName {
+export function isWriteCapabilityName(value: string): value is WriteCapabilityName {
   return (WRITE_CAPABILITY_NAMES as readonly string[]).includes(value);
 }
 
@@ -56,16 +56,21 @@ function parsePrefix(raw: string | undefined, variable: string, broadest: number
   return Number(raw);
 }
 
-/** Comma-separated literal addresses or CIDRs; the adapter checks their canonical form when the runtime is built. */
+/** At most this many protected networks (the variable's items, an inventory entry's list). */
+export const MAX_PROTECTED_NETWORKS = 256;
+
+/** A literal address or CIDR; the adapter checks its canonical form when the runtime is built. */
+export function isNetworkLiteral(item: string): boolean {
+  const [address = '', prefix, extra] = item.split('/');
+  return extra === undefined && isIP(address) !== 0 && (prefix === undefined || /^\d{1,3}$/.test(prefix));
+}
+
+/** Comma-separated literal addresses or CIDRs. */
 function parseNetworks(raw: string | undefined): readonly string[] {
   const variable = 'PFSENSE_WRITE_PROTECTED_NETWORKS';
   if (raw === undefined || raw === '') return Object.freeze([]);
   const items = raw.split(',').map((n) => n.trim());
-  const literal = (item: string): boolean => {
-    const [address = '', prefix, extra] = item.split('/');
-    return extra === undefined && isIP(address) !== 0 && (prefix === undefined || /^\d{1,3}$/.test(prefix));
-  };
-  if (items.length > 256 || !items.every(literal)) {
+  if (items.length > MAX_PROTECTED_NETWORKS || !items.every(isNetworkLiteral)) {
     throw new ConfigError('INVALID_VALUE', variable, `${variable} must be comma-separated IPv4/IPv6 addresses or CIDRs`);
   }
   return Object.freeze(items);

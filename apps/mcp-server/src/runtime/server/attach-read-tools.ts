@@ -4,7 +4,7 @@ import { registerReadTools } from '../../tools/register-read-tools.js';
 import { LIST_APPLIANCES_TOOL_NAME } from '../../tools/list-appliances-tool-name.js';
 import { listAppliancesCapability, registerListAppliancesTool } from '../../tools/register-list-appliances-tool.js';
 import { classifyToolError } from './classify-tool-error.js';
-import type { ServerFactory } from './create-server-factory.js';
+import { applianceWritesNow, type ServerFactory } from './create-server-factory.js';
 import { selectTools, type ToolSelection } from '../config/select-tools.js';
 
 /**
@@ -34,7 +34,10 @@ export function attachReadTools(
       classifyError: classifyToolError,
       ...(appliances === undefined ? {} : { appliances }),
     });
-    if (listAppliances) registerListAppliancesTool(server, appliances, classifyToolError);
+    if (listAppliances) {
+      // Read at call time: the write runtimes are attached after the READ tools.
+      registerListAppliancesTool(server, appliances, classifyToolError, (name) => applianceWritesNow(factory, name));
+    }
   });
   return selection;
 }

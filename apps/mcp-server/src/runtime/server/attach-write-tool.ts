@@ -4,15 +4,18 @@
 // (docs/DESIGN.md §8).
 import { Capability, isRuntimeEnabled } from '@pfsense-mcp/policy';
 import { ALIAS_ENTRIES_TOOL_NAME, WRITE_OPERATIONS_TOOL_NAME, WRITE_TOOL_NAME } from '../../tools/write-tool-name.js';
-import type { ServerFactory } from './create-server-factory.js';
+import type { ApplianceWrites, ServerFactory } from './create-server-factory.js';
+import { OneRuntimePerAppliance, SAME_APPLIANCE } from './one-runtime-per-appliance.js';
 import type { Logger } from '../startup/create-logger.js';
 import { evaluateStaticWriteGates } from '../write-runtime/evaluate-write-gates.js';
 import type { ServerConfig } from '../config/load-config.js';
-import { usesInventory } from '../config/appliances-of.js';
+import { appliancesOf, usesInventory } from '../config/appliances-of.js';
+import { writeAppliancesOf } from '../config/write-config-of.js';
+import type { WriteTarget, WriteTargets } from '../../tools/write-targets.js';
 import type { OpenWriteRuntimeOptions, WriteRuntime } from '../write-runtime/open-write-runtime.js';
-import { writeCapabilityGatesOf } from '../write-runtime/write-capability-gates.js';
+import { mergedCapabilityGates, writeCapabilityGatesOf } from '../write-runtime/write-capability-gates.js';
 import type { WriteCapabilityGates } from '../write-runtime/write-capability-gates.js';
-import { WriteGateError } from '../write-runtime/write-gate-error.js';
+import { WriteGate, WriteGateError } from '../write-runtime/write-gate-error.js';
 
 export interface WriteAttachment {
   /** The constructed runtime (the tool is registered), or null. */
@@ -48,14 +51,8 @@ export async function openWriteTool(
   options: WriteToolOptions = {},
 ): Promise<OpenedWriteTool> {
   const { allowListed, ...runtimeOptions } = options;
-  const gates = evaluateStaticWriteGates(
-    config.profile,
-    config.allowedTools,
-    config.write,
-    allowListed,
-    config.toolsets,
-    !usesInventory(config),
-  );
+  // `config` is one appliance's (writeAppliancesOf): an inventory appliance's is writeConfigOf's, of that entry alone.
+  const gates = evaluateStaticWriteGates(config.profile, config.allowedTools, config.write, allowListed, config.toolsets);
   const capabilities = writeCapabilityGatesOf(config.profile, config.write, gates);
   const absent = (failure: WriteGateError | null): OpenedWriteTool => {
     if (failure !== null && gates.requested)
@@ -89,51 +86,184 @@ export async function openWriteTool(
   return Object.freeze({ runtime, absent: null, names: Object.freeze(names), allowListed: gates.allowListed, capabilities });
 }
 
-/** Registers the write tools an openWriteTool result names on every instance of the factory (either protocol era). */
-export async function attachOpenedWriteTool(
-  factory: ServerFactory,
-  opened: OpenedWriteTool,
+/**
+ * The write runtimes of every appliance that takes writes (docs/DESIGN.md §8): without an inventory the one
+ * appliance's; with one, each entry with write_dir, each opened on its own (one appliance's store refused at
+ * open leaves the others writable).
+ */
+export interface OpenedWriteTools {
+  /** Every inventory name, in order; null without an inventory (the tools then take no `appliance`). */
+  readonly appliances: readonly string[] | null;
+  /** Each write appliance's opened tools, by name, in inventory order. */
+  readonly byAppliance: ReadonlyMap<string, OpenedWriteTool>;
+  /** The write tools registered: those any appliance's runtime offers, in registration order. */
+  readonly names: readonly string[];
+}
+
+/** The rule of a SAME_APPLIANCE refusal (fixed words: which entry holds the same id is said by the other line). */
+const SAME_APPLIANCE_RULE = 'another inventory entry with write_dir is the same appliance (its id); give each appliance one entry';
+
+const TOOL_ORDER = [WRITE_TOOL_NAME, ALIAS_ENTRIES_TOOL_NAME, WRITE_OPERATIONS_TOOL_NAME] as const;
+
+/**
+ * Opens the write runtime of each appliance that takes writes (writeAppliancesOf), one after the other, each from
+ * its own configuration (writeConfigOf) and read key. With an inventory every log line names the appliance.
+ */
+export async function openWriteTools(
   config: ServerConfig,
-): Promise<WriteAttachment> {
-  factory.writeCapabilities = opened.capabilities;
-  const runtime = opened.runtime;
-  if (runtime === null) return Object.freeze({ runtime: null, absent: opened.absent });
-  const paths = {
-    writeDirectory: runtime.layout.dir,
-    outboxDirectory: runtime.layout.outboxDir,
-    serverPublicKeyFile: runtime.layout.serverRequestPublicKeyFile,
-    exchangeRequestsDirectory: runtime.exchange?.layout.requestsDir ?? null,
-  };
+  keys: ReadonlyMap<string, string>,
+  logger: Logger,
+  options: WriteToolOptions = {},
+): Promise<OpenedWriteTools> {
+  const inventory = usesInventory(config);
+  const byAppliance = new Map<string, OpenedWriteTool>();
+  for (const { name, config: own } of writeAppliancesOf(config)) {
+    const named: Logger = inventory
+      ? { ...logger, log: (level, event, fields) => logger.log(level, event, { ...fields, appliance: name }) }
+      : logger;
+    byAppliance.set(name, await openWriteTool(own, keys.get(name) ?? '', named, options));
+  }
+  const offered = new Set([...byAppliance.values()].flatMap((o) => o.names));
+  return Object.freeze({
+    appliances: inventory ? Object.freeze(appliancesOf(config).map((a) => a.name)) : null,
+    byAppliance,
+    names: Object.freeze(TOOL_ORDER.filter((n) => offered.has(n))),
+  });
+}
+
+/**
+ * One inventory appliance's write state for pfsense_list_appliances: enabled when its runtime opened and nothing
+ * refused it since (`refused`, e.g. SAME_APPLIANCE), with its own counts and clock — several runtimes are never
+ * summed into pfsense_mcp_info's single-runtime fields.
+ */
+function applianceWritesOf(one: OpenedWriteTool, refused: string | null): ApplianceWrites {
+  const runtime = one.runtime;
+  return Object.freeze({
+    enabled: runtime !== null && refused === null,
+    refused: refused ?? one.absent?.code ?? null,
+    artifacts: runtime === null ? null : () => runtime.facade.artifactCounts(),
+    clockBlockedUntil: runtime === null ? null : () => runtime.clockBlockedUntil(),
+  });
+}
+
+/** The runtimes opened (for drain and close at shutdown). */
+export function openedRuntimes(opened: OpenedWriteTools): readonly WriteRuntime[] {
+  return [...opened.byAppliance.values()].flatMap((o) => (o.runtime === null ? [] : [o.runtime]));
+}
+
+/** The targets one write tool reaches: each appliance whose runtime offers it (its changes admitted by `guard`). */
+function targetsOf(opened: OpenedWriteTools, tool: string, guard: OneRuntimePerAppliance | null): WriteTargets {
+  const byAppliance = new Map<string, WriteTarget>();
+  for (const [name, one] of opened.byAppliance) {
+    const runtime = one.runtime;
+    if (runtime === null || !one.names.includes(tool)) continue;
+    byAppliance.set(
+      name,
+      Object.freeze({
+        facade: guard === null ? runtime.facade : guard.guard(name, runtime.facade, () => runtime.readApplianceId()),
+        awaitAnswer: runtime.awaitAnswer,
+        paths: {
+          writeDirectory: runtime.layout.dir,
+          outboxDirectory: runtime.layout.outboxDir,
+          serverPublicKeyFile: runtime.layout.serverRequestPublicKeyFile,
+          exchangeRequestsDirectory: runtime.exchange?.layout.requestsDir ?? null,
+        },
+      }),
+    );
+  }
+  return Object.freeze({ appliances: opened.appliances, byAppliance });
+}
+
+/**
+ * Registers the write tools an openWriteTools result names on every instance of the factory (either protocol era).
+ * Two write appliances found to be one are refused later, in the background: each gets the `write_tool_absent` line
+ * openWriteTool writes for a gate that failed at open, naming it and SAME_APPLIANCE.
+ */
+export async function attachOpenedWriteTools(
+  factory: ServerFactory,
+  opened: OpenedWriteTools,
+  config: ServerConfig,
+  logger: Logger,
+): Promise<void> {
+  factory.writeCapabilities = mergedCapabilityGates([...opened.byAppliance.values()].map((o) => o.capabilities));
+  let guard: OneRuntimePerAppliance | null = null;
+  if (opened.appliances !== null) {
+    const writes = new Map<string, ApplianceWrites>([...opened.byAppliance].map(([name, one]) => [name, applianceWritesOf(one, null)]));
+    factory.applianceWrites = writes;
+    const opens = [...opened.byAppliance].flatMap(([name, one]) => (one.runtime === null ? [] : [{ name, runtime: one.runtime }]));
+    if (opens.length > 1) {
+      const g = new OneRuntimePerAppliance((name) => {
+        const one = opened.byAppliance.get(name);
+        if (one !== undefined) writes.set(name, applianceWritesOf(one, SAME_APPLIANCE));
+        logger.log('warn', 'write_tool_absent', {
+          gate: WriteGate.RUNTIME,
+          code: SAME_APPLIANCE,
+          rule: SAME_APPLIANCE_RULE,
+          appliance: name,
+        });
+      });
+      // Each write appliance's id is read now, in the background: a call waits only for its own appliance's read.
+      for (const { name, runtime } of opens) g.admit(name, () => runtime.readApplianceId()).catch(() => undefined);
+      guard = g;
+    }
+  }
+  if (opened.names.length === 0) return;
   const [{ registerWriteTool }, { registerWriteOperationsTool }, { registerAliasEntriesTool }] = await Promise.all([
     import('../../tools/register-write-tool.js'),
     import('../../tools/register-write-operations-tool.js'),
     import('../../tools/register-alias-entries-tool.js'),
   ]);
-  // Every instance of the factory (either protocol era) gets the tools, all of them backed by the one runtime.
+  // Every instance of the factory (either protocol era) gets the tools; each call reaches the runtime of the
+  // appliance it names, and only that one (write-targets.ts).
   if (opened.names.includes(WRITE_TOOL_NAME)) {
+    const targets = targetsOf(opened, WRITE_TOOL_NAME, guard);
     factory.names.add(WRITE_TOOL_NAME);
     factory.writeNames.add(WRITE_TOOL_NAME);
-    factory.attach((server) => registerWriteTool(server, runtime.facade, paths, runtime.awaitAnswer));
+    factory.attach((server) => registerWriteTool(server, targets));
+    const allowListed = [...opened.byAppliance.values()].some((o) => o.allowListed);
     factory.write.runtimeEnabled = isRuntimeEnabled(Capability.ALIAS_WRITE, {
       profile: config.profile,
       writeRuntimeReady: true,
-      endpointAllowListed: opened.allowListed,
+      endpointAllowListed: allowListed,
     });
   }
-  // The entries tool: the same runtime, its own capability (opted in with PFSENSE_WRITE_CAPABILITIES).
+  // The entries tool: the same runtimes, its own capability (opted in with PFSENSE_WRITE_CAPABILITIES or write_capabilities).
   if (opened.names.includes(ALIAS_ENTRIES_TOOL_NAME)) {
+    const targets = targetsOf(opened, ALIAS_ENTRIES_TOOL_NAME, guard);
     factory.names.add(ALIAS_ENTRIES_TOOL_NAME);
     factory.writeNames.add(ALIAS_ENTRIES_TOOL_NAME);
-    factory.attach((server) => registerAliasEntriesTool(server, runtime.facade, paths, runtime.awaitAnswer));
+    factory.attach((server) => registerAliasEntriesTool(server, targets));
   }
   // The operations view: same three gates (it exists only with a constructed write runtime), read-only.
   if (opened.names.includes(WRITE_OPERATIONS_TOOL_NAME)) {
+    const targets = targetsOf(opened, WRITE_OPERATIONS_TOOL_NAME, guard);
     factory.names.add(WRITE_OPERATIONS_TOOL_NAME);
-    factory.attach((server) => registerWriteOperationsTool(server, runtime.facade, paths));
+    factory.attach((server) => registerWriteOperationsTool(server, targets));
   }
-  factory.writeArtifacts = () => runtime.facade.artifactCounts();
-  factory.writeClockBlockedUntil = () => runtime.clockBlockedUntil();
-  return Object.freeze({ runtime, absent: null });
+  // pfsense_mcp_info's write counts and clock are one runtime's: with several appliances they are not summed.
+  const runtimes = openedRuntimes(opened);
+  const only = runtimes.length === 1 ? runtimes[0] : undefined;
+  if (only !== undefined) {
+    factory.writeArtifacts = () => only.facade.artifactCounts();
+    factory.writeClockBlockedUntil = () => only.clockBlockedUntil();
+  }
+}
+
+/** Registers the write tools one openWriteTool result names (a server without an inventory). */
+export async function attachOpenedWriteTool(
+  factory: ServerFactory,
+  opened: OpenedWriteTool,
+  config: ServerConfig,
+  logger: Logger,
+): Promise<WriteAttachment> {
+  const name = appliancesOf(config)[0]?.name ?? '';
+  await attachOpenedWriteTools(
+    factory,
+    Object.freeze({ appliances: null, byAppliance: new Map([[name, opened]]), names: opened.names }),
+    config,
+    logger,
+  );
+  return Object.freeze({ runtime: opened.runtime, absent: opened.absent });
 }
 
 /**
@@ -149,7 +279,7 @@ export async function attachWriteTool(
   logger: Logger,
   options: WriteToolOptions = {},
 ): Promise<WriteAttachment> {
-  return attachOpenedWriteTool(factory, await openWriteTool(config, readApiKey, logger, options), config);
+  return attachOpenedWriteTool(factory, await openWriteTool(config, readApiKey, logger, options), config, logger);
 }
 
 /** One start-up warning (counts only) when the inbox and outbox hold many files; they never stop the write. */

@@ -4,6 +4,7 @@ import { canonicalize } from '@pfsense-mcp/canonical';
 import { Capability, isGranted, type Profile } from '@pfsense-mcp/policy';
 import { registerWriteOperationsTool } from '../../tools/register-write-operations-tool.js';
 import { registerWriteTool } from '../../tools/register-write-tool.js';
+import { oneWriteTarget } from '../../tools/write-targets.js';
 import { buildReadClient } from './build-read-client.js';
 import { createMcpServer } from './create-mcp-server.js';
 import { isAliasPatchAllowListed } from '../write-runtime/evaluate-write-gates.js';
@@ -60,8 +61,8 @@ export async function buildToolManifest(profile: Profile): Promise<ToolManifest>
     };
     const paths = { writeDirectory: unused, outboxDirectory: `${unused}/outbox`, serverPublicKeyFile: `${unused}/keys/server-request.pub` };
     factory.attach((server) => {
-      registerWriteTool(server, facade, paths);
-      registerWriteOperationsTool(server, facade, paths);
+      registerWriteTool(server, oneWriteTarget(facade, paths));
+      registerWriteOperationsTool(server, oneWriteTarget(facade, paths));
     });
   }
   const server = factory.create();

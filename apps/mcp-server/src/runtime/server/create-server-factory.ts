@@ -7,6 +7,25 @@ import { TOOLSETS } from '../config/toolsets.js';
 import { TOOL_LIST_CACHE_HINT } from './tool-list-cache-hint.js';
 import type { WriteCapabilityGates } from '../write-runtime/write-capability-gates.js';
 
+/** Whether one inventory appliance takes writes, and the stable code of why not when its write_dir is set. */
+export interface ApplianceWrites {
+  readonly enabled: boolean;
+  /** The write gate's code (e.g. a store refused at open), or null. */
+  readonly refused: string | null;
+  /** Its write runtime's inbox/outbox counts (by name), as pfsense_mcp_info's for one runtime; null without a runtime. */
+  readonly artifacts: (() => ArtifactCounts) | null;
+  /** Until when its clock holds its writes back (UTC ms), or null; null without a runtime. */
+  readonly clockBlockedUntil: (() => number | null) | null;
+}
+
+/** One appliance's write state as pfsense_list_appliances reports it, read now. */
+export interface ApplianceWritesNow {
+  readonly enabled: boolean;
+  readonly refused: string | null;
+  readonly artifacts: ArtifactCounts | null;
+  readonly clockBlockedUntil: number | null;
+}
+
 /** Registers a group of tools on one McpServer instance. */
 export type ToolRegistrar = (server: McpServer) => void;
 
@@ -37,28 +56,38 @@ export interface ServerFactory {
   writeClockBlockedUntil: (() => number | null) | null;
   /** Set by attachReadTools with an inventory: how many appliances the READ tools reach (pfsense_mcp_info reports it). */
   applianceCount: number | null;
+  /**
+   * Set by attachOpenedWriteTools with an inventory: each write appliance's write state (pfsense_list_appliances
+   * reports it); an appliance absent from it takes no writes (no write_dir).
+   */
+  applianceWrites: ReadonlyMap<string, ApplianceWrites> | null;
   /** Registers tools on every instance built so far and on every later one. */
   attach(register: ToolRegistrar): void;
 }
 
-/** The counts now, or null without a write runtime or when the directories cannot be listed. */
-function writeArtifactsNow(factory: ServerFactory): ArtifactCounts | null {
-  if (factory.writeArtifacts === null) return null;
+/**
+ * A write runtime's fact now, or null: no write runtime, or it cannot say (the directories cannot be listed, the
+ * store cannot be read) — the next write call reports that itself.
+ */
+function readNow<T>(read: (() => T | null) | null): T | null {
+  if (read === null) return null;
   try {
-    return factory.writeArtifacts();
+    return read();
   } catch {
     return null;
   }
 }
 
-/** Until when the clock holds writes back, or null (no write runtime, not held back, or the store cannot say). */
-function writeClockBlockedUntilNow(factory: ServerFactory): number | null {
-  if (factory.writeClockBlockedUntil === null) return null;
-  try {
-    return factory.writeClockBlockedUntil();
-  } catch {
-    return null;
-  }
+/** One inventory appliance's write state now (pfsense_list_appliances), or null when it has no write_dir. */
+export function applianceWritesNow(factory: ServerFactory, name: string): ApplianceWritesNow | null {
+  const writes = factory.applianceWrites?.get(name) ?? null;
+  if (writes === null) return null;
+  return {
+    enabled: writes.enabled,
+    refused: writes.refused,
+    artifacts: readNow(writes.artifacts),
+    clockBlockedUntil: readNow(writes.clockBlockedUntil),
+  };
 }
 
 /**
@@ -90,6 +119,7 @@ export function createServerFactory(
     writeArtifacts: null,
     writeClockBlockedUntil: null,
     applianceCount: null,
+    applianceWrites: null,
     create: () => {
       // Declaring the tools capability installs tools/list and tools/call even with nothing registered, so an
       // empty selection lists [] in both eras.
@@ -113,8 +143,8 @@ export function createServerFactory(
           writeToolCount: factory.writeNames.size,
           write: { implemented: factory.write.implemented, granted: factory.write.granted, runtimeEnabled: factory.write.runtimeEnabled },
           writeCapabilities: factory.writeCapabilities.map((c) => ({ ...c, runtimeEnabled: factory.writeNames.has(c.tool) })),
-          writeArtifacts: writeArtifactsNow(factory),
-          writeClockBlockedUntil: writeClockBlockedUntilNow(factory),
+          writeArtifacts: readNow(factory.writeArtifacts),
+          writeClockBlockedUntil: readNow(factory.writeClockBlockedUntil),
           applianceCount: factory.applianceCount,
           toolsets: TOOLSETS.map((set) => ({
             name: set.name,

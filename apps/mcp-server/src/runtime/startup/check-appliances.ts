@@ -9,6 +9,10 @@ import { ConfigError } from '../config/config-error.js';
 import { INVENTORY_VARIABLE } from '../config/load-inventory.js';
 import type { ServerConfig } from '../config/load-config.js';
 import { readApiKey } from '../config/read-api-key.js';
+import { writeAppliancesOf } from '../config/write-config-of.js';
+import { evaluateStaticWriteGates } from '../write-runtime/evaluate-write-gates.js';
+import { checkWriteRuntime } from '../write-runtime/open-write-runtime.js';
+import { WriteGateError } from '../write-runtime/write-gate-error.js';
 
 /** One READ tool's projected data, as the server would read it. */
 async function readData(client: RestApiClient, toolName: string): Promise<unknown> {
@@ -60,8 +64,9 @@ async function checkOne(config: ServerConfig, appliance: ApplianceConfig, index:
 
 /**
  * --check-config with PFSENSE_INVENTORY_FILE: one line per appliance, in inventory order, checked concurrently (at
- * most FLEET_CONCURRENCY at once, each within its own timeouts), then the write tool's line (not offered with an
- * inventory). Returns true when every appliance's key was readable and it answered.
+ * most FLEET_CONCURRENCY at once, each within its own timeouts), then one write line per appliance with write_dir
+ * (its own gates and write runtime, checked as the server opens it). Returns true when every appliance's key was
+ * readable, it answered, and each write runtime asked for could be built.
  */
 export async function checkAppliances(config: ServerConfig, lines: string[]): Promise<boolean> {
   const results = await mapBounded(
@@ -70,6 +75,33 @@ export async function checkAppliances(config: ServerConfig, lines: string[]): Pr
     ({ appliance, index }) => checkOne(config, appliance, index),
   );
   for (const result of results) lines.push(result.line);
-  lines.push('  write tool      not offered (with PFSENSE_INVENTORY_FILE writes are single-appliance)');
-  return results.every((r) => r.ok);
+  const writes = await checkApplianceWrites(config, lines);
+  return results.every((r) => r.ok) && writes;
+}
+
+/**
+ * One line per appliance whose entry has write_dir: `ok`, or ABSENT with the gate, code and rule — one
+ * appliance's refused store disables writes on that appliance only (docs/DESIGN.md §8).
+ */
+async function checkApplianceWrites(config: ServerConfig, lines: string[]): Promise<boolean> {
+  const writers = writeAppliancesOf(config);
+  if (writers.length === 0) lines.push('  write tool      not requested (no inventory entry has write_dir)');
+  let ok = true;
+  for (const { name, config: own } of writers) {
+    const label = `  ${`write ${name}`.padEnd(15)}`;
+    const gates = evaluateStaticWriteGates(own.profile, own.allowedTools, own.write, undefined, own.toolsets);
+    try {
+      if (gates.failure !== null) throw gates.failure;
+      await checkWriteRuntime(own);
+      lines.push(`${label} ok (write directory, keys, pinned authorities, both stores and anchors, inbox/outbox)`);
+    } catch (error) {
+      const e =
+        error instanceof WriteGateError
+          ? error
+          : new WriteGateError('runtime_enabled', 'BUILD_FAILED', 'the write runtime could not be built (internal error)');
+      lines.push(`${label} ABSENT (${e.gate}, ${e.code}): ${e.rule}`);
+      ok = false;
+    }
+  }
+  return ok;
 }

@@ -1,5 +1,6 @@
 import { assertFunction } from '@pfsense-mcp/foundation';
 import type { LogLevel } from '../config/load-config.js';
+import { APPLIANCE_NAME } from '../config/appliance-config.js';
 
 /** Lifecycle events; a closed set so a log line can never carry free text. */
 export const LOG_EVENTS = Object.freeze([
@@ -48,6 +49,8 @@ export interface LogFields {
   /** Artifact files in the inbox / outbox (counts only). */
   readonly inboxFiles?: number;
   readonly outboxFiles?: number;
+  /** The inventory appliance a line is about (APPLIANCE_NAME, a safe token). */
+  readonly appliance?: string;
 }
 
 export interface Logger {
@@ -95,6 +98,7 @@ export function createLogger(level: LogLevel, sink: LogSink = stderrSink, now: (
       level: lineLevel,
       event: (LOG_EVENTS as readonly string[]).includes(event) ? event : 'unknown_event',
     };
+    if (fields.appliance !== undefined) line['appliance'] = APPLIANCE_NAME.test(fields.appliance) ? fields.appliance : 'unknown';
     if (fields.tool !== undefined) line['tool'] = NAME.test(fields.tool) ? fields.tool : 'unknown_tool';
     if (fields.durationMs !== undefined && Number.isFinite(fields.durationMs)) {
       line['duration_ms'] = Math.round(fields.durationMs * 100) / 100;

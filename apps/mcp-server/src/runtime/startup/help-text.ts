@@ -21,7 +21,7 @@ Environment:
                                appliances {name, url, api_key_file, ...}
                                instead of the next four: READ tools then take
                                appliance (a name, or on list tools "*" or a
-                               list); no write tool
+                               list); writes per entry with write_dir
   PFSENSE_URL                  appliance origin, e.g. https://fw.example.net
                                (required)
   PFSENSE_API_KEY_FILE         absolute path of a file holding the pfREST API

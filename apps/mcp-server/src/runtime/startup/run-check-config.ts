@@ -238,14 +238,7 @@ export async function runCheckConfig(env: Readonly<Record<string, string | undef
     return done(1);
   }
   try {
-    const gates = evaluateStaticWriteGates(
-      config.profile,
-      config.allowedTools,
-      config.write,
-      undefined,
-      config.toolsets,
-      !usesInventory(config),
-    );
+    const gates = evaluateStaticWriteGates(config.profile, config.allowedTools, config.write, undefined, config.toolsets);
     const write = await checkWrite(config, gates, lines);
     let ok = write.ok;
     try {

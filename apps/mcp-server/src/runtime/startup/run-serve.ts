@@ -1,11 +1,10 @@
-import type { OpenedWriteTool } from '../server/attach-write-tool.js';
+import type { OpenedWriteTools } from '../server/attach-write-tool.js';
 import { createLogger } from './create-logger.js';
 import type { ServerFactory } from '../server/create-server-factory.js';
 import { earlyOpening, type EarlyOpening } from '../opening/early-opening.js';
 import { favourMemoryOverSpeed } from './favour-memory.js';
 import type { ServerConfig } from '../config/load-config.js';
-import type { WriteRuntime } from '../write-runtime/open-write-runtime.js';
-import { appliancesOf, usesInventory } from '../config/appliances-of.js';
+import { usesInventory } from '../config/appliances-of.js';
 import { readApplianceKeys } from '../config/read-appliance-keys.js';
 import { serveStdio } from '../stdio/serve-stdio.js';
 import { SERVER_VERSION } from './server-identity.js';
@@ -21,49 +20,51 @@ import { SERVER_VERSION } from './server-identity.js';
 export async function runServe(config: ServerConfig, onShutdown?: () => Promise<void>): Promise<number> {
   const logger = createLogger(config.logLevel);
   const keys = readApplianceKeys(config);
-  // The write runtime's appliance is the first (the only one without an inventory; with one, writes are not offered).
-  const apiKey = keys.get(appliancesOf(config)[0]?.name ?? '') as string;
   let factory: ServerFactory | null = null;
   let closeClient = (): void => undefined;
-  let writeRuntime: WriteRuntime | null = null;
-  let writeTool: OpenedWriteTool | null = null;
+  let writeTools: OpenedWriteTools | null = null;
+  let closeWrites = (): void => undefined;
+  let drainWrites = async (): Promise<boolean> => false;
   let settleWriteTools!: (names: readonly string[]) => void;
-  const writeTools = new Promise<readonly string[]>((resolve) => (settleWriteTools = resolve));
+  const writeToolNames = new Promise<readonly string[]>((resolve) => (settleWriteTools = resolve));
   return serveStdio({
     logger,
     profile: config.profile,
     version: SERVER_VERSION,
     // With an inventory the tools take `appliance` and pfsense_list_appliances exists: tools/list is the SDK's own
     // answer (the recorded one is the single-appliance surface); the opening replies are the same either way.
-    early: withoutEarlyToolsList(earlyOpening(config.profile, config.allowedTools, config.toolsets, writeTools), usesInventory(config)),
+    early: withoutEarlyToolsList(earlyOpening(config.profile, config.allowedTools, config.toolsets, writeToolNames), usesInventory(config)),
     load: async () => {
       // The write gates first (write directory, keys, both stores opened and verified): they decide whether the
       // early tools/list names the write tools, so it need not wait for the SDK, the catalogue or the HTTP stack.
-      const { openWriteTool } = await import('../server/attach-write-tool.js');
-      writeTool = await openWriteTool(config, apiKey, logger);
-      writeRuntime = writeTool.runtime;
-      settleWriteTools(writeTool.names);
+      // One runtime per appliance that takes writes (with an inventory, each entry with write_dir).
+      const { openWriteTools, openedRuntimes } = await import('../server/attach-write-tool.js');
+      writeTools = await openWriteTools(config, keys, logger);
+      const runtimes = openedRuntimes(writeTools);
+      drainWrites = async () => (await Promise.all(runtimes.map((r) => r.drain()))).some(Boolean);
+      closeWrites = () => {
+        for (const r of runtimes) r.close();
+        if (runtimes.length > 0) logger.log('info', 'write_runtime_closed');
+      };
+      settleWriteTools(writeTools.names);
       const { createSdkSession } = await import('../stdio/sdk-session.js');
       const created = createSdkSession(config.profile, config.allowedTools, config.toolsets);
       factory = created.factory;
       return created.session;
     },
     attach: async () => {
-      if (factory === null || writeTool === null) throw new Error('runServe: attach before load');
+      if (factory === null || writeTools === null) throw new Error('runServe: attach before load');
       const { attachHttpReadTools } = await import('../server/attach-http-read-tools.js');
       closeClient = attachHttpReadTools(factory, config, keys);
-      const { attachOpenedWriteTool } = await import('../server/attach-write-tool.js');
-      await attachOpenedWriteTool(factory, writeTool, config);
+      const { attachOpenedWriteTools } = await import('../server/attach-write-tool.js');
+      await attachOpenedWriteTools(factory, writeTools, config, logger);
       // Once the server is up: the start keeps V8's defaults, the reads that follow get the smaller heap.
       favourMemoryOverSpeed();
     },
     // A write in flight finishes before the connection closes (its answer can still reach the client), bounded.
-    beforeClose: async () => (writeRuntime === null ? false : writeRuntime.drain()),
+    beforeClose: async () => drainWrites(),
     onShutdown: async () => {
-      if (writeRuntime !== null) {
-        writeRuntime.close();
-        logger.log('info', 'write_runtime_closed');
-      }
+      closeWrites();
       closeClient();
       if (onShutdown !== undefined) await onShutdown();
     },

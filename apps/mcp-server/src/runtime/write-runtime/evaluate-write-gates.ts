@@ -25,7 +25,7 @@ export interface StaticWriteGates {
   readonly entriesSelected: boolean;
   /** The operator asked for the write: the profile grants it or PFSENSE_WRITE_DIR is set. */
   readonly requested: boolean;
-  /** The first of granted / allow-listed / single-appliance that fails, or null. */
+  /** The first of granted / allow-listed that fails, or null. */
   readonly failure: WriteGateError | null;
 }
 
@@ -49,8 +49,6 @@ export function evaluateStaticWriteGates(
   env: WriteEnvironment | undefined,
   allowListed: () => boolean = isAliasPatchAllowListed,
   toolsets: ReadonlySet<string> | null = null,
-  /** False with PFSENSE_INVENTORY_FILE: the write reaches one appliance, so a fleet server offers none (README). */
-  singleAppliance = true,
 ): StaticWriteGates {
   const implemented = isImplemented(Capability.ALIAS_WRITE);
   const granted = isGranted(profile, Capability.ALIAS_WRITE);
@@ -78,12 +76,8 @@ export function evaluateStaticWriteGates(
     );
   } else if (!listed) {
     failure = new WriteGateError(WriteGate.ALLOW_LISTED, 'NOT_ALLOW_LISTED', "the alias PATCH is not in this build's WriteEndpoints");
-  } else if (!singleAppliance) {
-    failure = new WriteGateError(
-      WriteGate.RUNTIME,
-      'INVENTORY',
-      'writes reach one appliance: with PFSENSE_INVENTORY_FILE the write tool is not offered (use the single-appliance variables to write)',
-    );
   }
+  // No gate for an inventory: the gates are evaluated for one appliance's configuration (writeAppliancesOf), never
+  // for a whole inventory, whose own write settings are empty (the PFSENSE_WRITE_* variables are refused with one).
   return Object.freeze({ implemented, granted, allowListed: listed, selected, operationsSelected, entriesSelected, requested, failure });
 }

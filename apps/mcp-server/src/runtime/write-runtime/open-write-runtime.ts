@@ -12,7 +12,13 @@ import {
   readRotationJournal,
 } from '@pfsense-mcp/contract-store';
 import type { RecoveryContract } from '@pfsense-mcp/contract-store';
-import { ArtifactDirectory, ArtifactFileError, OperationDriver, createStoreEvidenceVerifiers } from '@pfsense-mcp/coordinator';
+import {
+  ArtifactDirectory,
+  ArtifactFileError,
+  OperationDriver,
+  createStoreEvidenceVerifiers,
+  readApplianceBinding,
+} from '@pfsense-mcp/coordinator';
 import type { WriteFacade } from '@pfsense-mcp/coordinator';
 import { KeyFileError, readEd25519PrivateKeyFile, readMasterKeyFile } from '@pfsense-mcp/crypto';
 import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
@@ -27,6 +33,7 @@ import { ConfigError } from '../config/config-error.js';
 import type { ServerConfig, WriteEnvironment } from '../config/load-config.js';
 import { PinnedAuthoritiesFileError, loadPinnedAuthorities, pinnedAuthoritySetOf } from '../write-directory/pinned-authorities-file.js';
 import { readApiKey } from '../config/read-api-key.js';
+import { inWriteSettingNames } from '../config/write-setting-names.js';
 import { WriteDirectoryError } from '../write-directory/write-directory-error.js';
 import { settleInterruptedRotation } from '../write-directory/settle-key-rotation.js';
 import { announceServer } from '../write-directory/write-directory-lock.js';
@@ -70,6 +77,11 @@ export interface WriteRuntime {
   drain(timeoutMs?: number): Promise<boolean>;
   /** Closes both stores (SQLite checkpoints the WAL on the last close) and the runtime's transports. */
   close(): void;
+  /**
+   * The appliance's own id, read fresh as the binding reads it (readApplianceBinding): what tells two inventory
+   * entries that are one appliance apart. Identifying data: compared, never logged or returned to a caller.
+   */
+  readApplianceId(): Promise<string>;
 }
 
 export interface OpenWriteRuntimeOptions {
@@ -133,7 +145,16 @@ function whereInStore(error: ContractStoreError): string {
   return `${table === null ? '' : ` in table ${table}`}${contract === null ? '' : `, contract ${contract}`}`;
 }
 
-/** Maps any failure while building to the one runtime gate failure (codes and fixed rules, never a value). */
+/**
+ * Maps any failure while building to the one runtime gate failure (codes and fixed rules, never a value), its rule
+ * naming the settings as they were given: the variables, or an inventory appliance's fields (write-setting-names.ts).
+ */
+function buildFailure(error: unknown, layout: WriteDirectoryLayout | null, env: WriteEnvironment): WriteGateError {
+  const failure = classifyBuildError(error, layout);
+  const rule = inWriteSettingNames(failure.rule, env);
+  return rule === failure.rule ? failure : new WriteGateError(failure.gate, failure.code, rule, failure.errorClass);
+}
+
 function classifyBuildError(error: unknown, layout: WriteDirectoryLayout | null): WriteGateError {
   if (error instanceof WriteGateError) return error;
   if (error instanceof WriteDirectoryError) {
@@ -200,7 +221,7 @@ function checkedLayout(env: WriteEnvironment): WriteDirectoryLayout {
   try {
     assertWriteDirectory(layout);
   } catch (error) {
-    throw classifyBuildError(error, layout);
+    throw buildFailure(error, layout, env);
   }
   return layout;
 }
@@ -331,7 +352,7 @@ export async function checkWriteRuntime(config: ServerConfig): Promise<WriteDire
     await openStores(layout, masterKey, authorities, Date.now, closers);
     return layout;
   } catch (error) {
-    throw classifyBuildError(error, layout);
+    throw buildFailure(error, layout, env);
   } finally {
     closeAll(closers);
   }
@@ -420,6 +441,8 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
     const clockBlockedUntil = (): number | null => store.rateWindows().clockBlockedUntilMs;
     const facade = exchange === null ? driver : withExchange(driver, exchange);
     const waiter = createAnswerWaiter({ inboxDir: layout.inboxDir, exchange, clock });
+    const appliance = { baseUrl: config.url, tlsMode: tlsModeOf(config) };
+    const readApplianceId = async (): Promise<string> => (await readApplianceBinding(readClient, appliance)).appliance_id;
     return trackedRuntime(
       facade,
       recovery,
@@ -428,10 +451,11 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
       expired.length,
       [...closers],
       clockBlockedUntil,
+      readApplianceId,
     );
   } catch (error) {
     closeAll(closers);
-    throw classifyBuildError(error, layout);
+    throw buildFailure(error, layout, env);
   }
 }
 
@@ -444,6 +468,7 @@ function trackedRuntime(
   expiredAtStart: number,
   closers: (() => void)[],
   clockBlockedUntil: () => number | null,
+  readApplianceId: () => Promise<string>,
 ): WriteRuntime {
   const inFlight = new Set<Promise<unknown>>();
   let closing = false;
@@ -473,6 +498,7 @@ function trackedRuntime(
     reconciledAtStart,
     expiredAtStart,
     clockBlockedUntil,
+    readApplianceId,
     drain: async (timeoutMs = WRITE_DRAIN_TIMEOUT_MS) => {
       closing = true;
       waiter.close();

@@ -50,3 +50,23 @@ export function writeCapabilityGatesOf(
     }),
   );
 }
+
+/**
+ * The gates pfsense_mcp_info reports for a fleet: a capability counts as enabled (offered, …) when any write
+ * appliance's runtime has it (each appliance's own gates are on its `--check-config` line).
+ */
+export function mergedCapabilityGates(perAppliance: readonly (readonly WriteCapabilityGates[])[]): readonly WriteCapabilityGates[] {
+  const [first, ...rest] = perAppliance;
+  if (first === undefined) return Object.freeze([]);
+  return Object.freeze(
+    first.map((gates, i) =>
+      Object.freeze({
+        ...gates,
+        enabled: gates.enabled || rest.some((r) => r[i]?.enabled === true),
+        granted: gates.granted || rest.some((r) => r[i]?.granted === true),
+        allowListed: gates.allowListed || rest.some((r) => r[i]?.allowListed === true),
+        offered: gates.offered || rest.some((r) => r[i]?.offered === true),
+      }),
+    ),
+  );
+}
