@@ -100,4 +100,33 @@ describe('pfsense-mcp admin --appliance NAME', () => {
     // The write runtime's commands never guess the appliance from --dir.
     expect(refused(runAdmin(['rollback', '--dir', dirs.a, 'c-1', '--json'], env), 'USAGE', 2)).toContain('--appliance NAME');
   });
+
+  it("refuses an entry whose exchange folder lies in its own write_dir before init, and names the entry's field", () => {
+    const nested = join(root, 'inventory-nested.json');
+    const entry = (name: string, exchange: string) => ({
+      name,
+      url: `https://fw-${name}.example.net`,
+      api_key_file: join(root, `${name}.key`),
+      write_dir: join(root, name),
+      write_exchange_dir: exchange,
+    });
+    const write = (entries: readonly unknown[]): { PFSENSE_INVENTORY_FILE: string } => {
+      writeFileSync(nested, JSON.stringify(entries));
+      chmodSync(nested, 0o600);
+      return { PFSENSE_INVENTORY_FILE: nested };
+    };
+    const m = entry('m', join(root, 'no', 'such', 'x'));
+    // The inventory check refuses it, naming appliance and field: init never lays anything out.
+    const n = refused(
+      runAdmin(['init', '--appliance', 'n', '--json'], write([entry('n', join(root, 'n', 'x')), m])),
+      'CONFIG_INVENTORY_INVALID',
+      1,
+    );
+    expect(n).toContain('appliance 1 (n): write_exchange_dir is or shares a directory with its write_dir');
+    expect(existsSync(join(root, 'n'))).toBe(false);
+    // An exchange folder init cannot make is said as the entry's field, never as an --exchange never given.
+    const noParent = refused(runAdmin(['init', '--appliance', 'm', '--json'], write([m])), 'EXCHANGE_NO_PARENT', 1);
+    expect(noParent).toBe(`write_exchange_dir of appliance m: the parent of ${join(root, 'no', 'such', 'x')} does not exist`);
+    expect(existsSync(join(root, 'm'))).toBe(false);
+  });
 });

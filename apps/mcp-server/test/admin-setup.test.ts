@@ -62,6 +62,8 @@ function operatorKey(dirForPub: string, name: string): { privateKey: Uint8Array;
 }
 
 const digestA = 'a'.repeat(64);
+/** The server-request key id the authorizations below answer: the write directory's own (setup sets it). */
+let answeredKeyId = 'e'.repeat(64);
 function planAuthorization(
   key: { privateKey: Uint8Array },
   issuedAt = Date.now(),
@@ -74,7 +76,7 @@ function planAuthorization(
         planDigest,
         steps: [{ step_id: 'step-1', execution_intent_digest: 'b'.repeat(64) }],
         riskClass: 'low',
-        requestKeyId: 'e'.repeat(64),
+        requestKeyId: answeredKeyId,
         issuedAt,
         expiresAt,
       },
@@ -376,6 +378,7 @@ describe('admin inbox add', () => {
     const co = operatorKey(root, `ico-${counter}`);
     expect(admin(['trust', '--dir', dir, '--role', 'plan-authorization', '--public-key', pa.pubFile]).status).toBe(0);
     expect(admin(['trust', '--dir', dir, '--role', 'confirmation', '--public-key', co.pubFile]).status).toBe(0);
+    answeredKeyId = keyIdOf(Buffer.from(readFileSync(join(dir, 'keys', 'server-request.pub'), 'utf8').trim(), 'hex'));
     return { dir, pa, co };
   }
 
@@ -469,6 +472,14 @@ describe('admin inbox add', () => {
       expectRefusal(r, code);
       expect(r.stdout + r.stderr).not.toContain(doc.proof.signature);
     }
+    // Genuinely signed, current, pinned key — but answering another server's request key (another write directory's,
+    // another appliance's): refused at install, as the server would refuse it at use (checkAnswersThisServer).
+    const own = answeredKeyId;
+    answeredKeyId = 'e'.repeat(64);
+    const other = admin(['inbox', 'add', '--dir', dir, artifactFile(planAuthorization(pa)), '--json']);
+    answeredKeyId = own;
+    expectRefusal(other, 'ARTIFACT_OTHER_SERVER');
+    expect((other.json['error'] as { message: string }).message).toMatch(/^FILE: answers a request of another server .*nothing installed$/);
     const link = join(root, `artifact-link-${counter}.json`);
     symlinkSync(artifactFile(good), link);
     expectRefusal(admin(['inbox', 'add', '--dir', dir, link, '--json']), 'FILE_SYMLINK');

@@ -2,7 +2,7 @@
 // (docs/DESIGN.md §8): `admin init --appliance` makes each appliance's write directory and folder, one operator's
 // keys are pinned on both, and the signer's `approve` answers a block on each through that appliance's own folder
 // only. `q` protects 203.0.113.0/24 (write_protected_networks): the entry `p` accepts, `q` refuses before any request.
-import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import {
   setUpFleetOperator,
   type ExchangeHost,
 } from './support/exchange-host.js';
+import { runAdmin } from './support/run-admin.js';
 import { ensureSignerBuilt } from './support/signer-program.js';
 import { simRequest } from './support/sim-request.js';
 import { callWrite, type WriteResult } from './support/write-result.js';
@@ -32,6 +33,7 @@ chmodSync(root, 0o700);
 const sims = new Map<Name, RunningSimulator>();
 const hosts = new Map<Name, ExchangeHost>();
 let server: ConnectedServer;
+let env: Record<string, string>;
 
 beforeAll(async () => {
   ensureBuilt();
@@ -59,7 +61,7 @@ beforeAll(async () => {
   const inventory = join(root, 'inventory.json');
   writeFileSync(inventory, JSON.stringify(entries));
   chmodSync(inventory, 0o600);
-  const env = { PFSENSE_INVENTORY_FILE: inventory };
+  env = { PFSENSE_INVENTORY_FILE: inventory };
   const operator = setUpFleetOperator(root);
   for (const name of NAMES) hosts.set(name, setUpApplianceExchange(env, name, operator));
   server = await connectBuilt({ ...env, PFSENSE_PROFILE: 'write_protected' });
@@ -116,5 +118,30 @@ describe('an exchange folder per appliance', { timeout: PROCESS_TEST_TIMEOUT_MS 
     expect(patches('p')).toBe(1);
     expect(requestsIn('p')).toHaveLength(2);
     expect(requestsIn('q')).toHaveLength(2);
+  });
+
+  it("does not take p's signed answer put in q's folder under q's request name: another server's, named in admin status", async () => {
+    const block = { alias_name: 'BLOCKLIST', add: [{ address: '198.51.100.30' }] };
+    const [beforeP, beforeQ] = [requestsIn('p'), requestsIn('q')];
+    expect(await on('p')(block)).toMatchObject({ status: 'requested' });
+    expect(await on('q')(block)).toMatchObject({ status: 'requested' });
+    const requestP = requestsIn('p').find((f) => !beforeP.includes(f)) as string;
+    const requestQ = requestsIn('q').find((f) => !beforeQ.includes(f)) as string;
+    // The operator approves p's request in p's folder; the signed answer is then copied into q's folder, named as
+    // the answer to q's request for the same change (same operator keys pinned on both).
+    expect((await approveOnOperator(host('p'))).status).toBe(0);
+    const answer = (request: string): string => request.replace(/\.json$/, '.signed.json');
+    const signedForP = join(host('p').exchange, 'answers', answer(requestP));
+    const putInQ = join(host('q').exchange, 'answers', answer(requestQ));
+    const inboxQ = readdirSync(join(host('q').dir, 'inbox')).sort();
+    copyFileSync(signedForP, putInQ);
+    // q's pickup refuses it (it answers p's server-request key): q still asks for its own signature; nothing sent.
+    expect(await on('q')(block)).toMatchObject({ status: 'requested' });
+    expect(patches('q')).toBe(1);
+    expect(readdirSync(join(host('q').dir, 'inbox')).sort()).toEqual(inboxQ);
+    const status = runAdmin(['status', '--appliance', 'q', '--json'], env);
+    expect(status.status, status.stderr).toBe(0);
+    const invalid = (status.json['exchange'] as { invalid_files: { file: string; code: string }[] }).invalid_files;
+    expect(invalid).toContainEqual(expect.objectContaining({ file: answer(requestQ), code: 'ARTIFACT_OTHER_SERVER' }));
   });
 });

@@ -1,13 +1,14 @@
 // Signed writes per appliance, never across (docs/DESIGN.md §8), through the BUILT programs: the server with an
 // inventory of ten simulators, writes enabled on two (`a` and `b`, each with its own write directory and the SAME
 // operator keys pinned on both), `pfsense-mcp admin --appliance`, and the real signer.
-import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '@pfsense-mcp/pfsense-sim';
 import { writeDirectoryLayout } from '../src/index.js';
 import { connectBuilt, ensureBuilt, writeKeyFile, type ConnectedServer } from './support/built-server.js';
 import { approve, setUpHost, type HostRole, type HostSetup } from './support/host-setup.js';
+import { placeInInbox } from './support/place-in-inbox.js';
 import { runAdmin } from './support/run-admin.js';
 import type { ProgramRun } from './support/run-program.js';
 import { runSigner, ensureSignerBuilt } from './support/signer-program.js';
@@ -199,7 +200,15 @@ describe('signed writes per appliance, never across', { timeout: PROCESS_TEST_TI
       ]),
       'sign',
     );
+    // admin inbox add --appliance b refuses it at once: it answers a's server-request key, not b's. Nothing copied.
+    const inboxB = readdirSync(join(hostB.dir, 'inbox')).sort();
     const carried = runAdmin(['inbox', 'add', '--appliance', 'b', String(signed.json['file']), '--json'], env());
+    expect(carried.status, carried.stderr).toBe(1);
+    expect(carried.json['error']).toMatchObject({ code: 'ARTIFACT_OTHER_SERVER' });
+    expect(String((carried.json['error'] as { message: string }).message)).toContain('another server');
+    expect(readdirSync(join(hostB.dir, 'inbox')).sort()).toEqual(inboxB);
+    // Copied into b's inbox by hand all the same, past that check.
+    placeInInbox(hostB.dir, String(signed.json['file']));
     // The same change on b is b's own request (its own operation, bound to b).
     const onB = await call({ appliance: 'b', ...args });
     expect(onB.status).toBe('requested');
@@ -208,10 +217,8 @@ describe('signed writes per appliance, never across', { timeout: PROCESS_TEST_TI
     for (const name of NAMES.filter((n) => n !== 'b')) expect(mutations(name), name).toEqual([]);
     const statusB = ok(runAdmin(['status', '--appliance', 'b', '--json'], env()), 'status b');
     expect((statusB.json['contracts'] as unknown[]).length).toBe(1);
-    // The inbox grants nothing (admin inbox add checks the operator's signature only): b's coordinator never takes
-    // a's authorization, whose operation is bound to a's appliance binding, for any operation of its own.
-    expect(carried.status, carried.stderr).toBe(0);
-    expect(String(carried.json['kind'])).toMatch(/authorization/i);
+    // The inbox grants nothing: b's coordinator never takes a's authorization, whose operation is bound to a's
+    // appliance binding and which answers a's request key, for any operation of its own.
     const again = await call({ appliance: 'b', ...args });
     expect(again.status).toBe('requested');
     expect(again.operation_id).toBe(onB.operation_id);

@@ -203,6 +203,8 @@ describe('PFSENSE_INVENTORY_FILE', () => {
         write_api_key_file: '/etc/pfsense-mcp/a-write.key',
         write_capabilities: ['alias_description', 'alias_entries'],
         write_protected_networks: ['10.0.0.0/8', '2001:db8::1'],
+        write_max_prefix_v4: 24,
+        write_max_prefix_v6: 128,
       }),
       fw('b', 2, { write_dir: '/srv/pfsense-mcp/b' }),
       fw('c', 3),
@@ -214,7 +216,7 @@ describe('PFSENSE_INVENTORY_FILE', () => {
       exchangeDir: '/srv/exchange/a',
       apiKeyFile: '/etc/pfsense-mcp/a-write.key',
       capabilities: ['alias_description', 'alias_entries'],
-      entriesBounds: { maxPrefixV4: 8, maxPrefixV6: 32, protectedNetworks: ['10.0.0.0/8', '2001:db8::1'] },
+      entriesBounds: { maxPrefixV4: 24, maxPrefixV6: 128, protectedNetworks: ['10.0.0.0/8', '2001:db8::1'] },
     });
     expect(b?.write).toEqual({
       dir: '/srv/pfsense-mcp/b',
@@ -226,6 +228,47 @@ describe('PFSENSE_INVENTORY_FILE', () => {
     });
     expect(c?.write).toBeNull();
     expect(Object.isFrozen(a?.write)).toBe(true);
+    // The runtime of a is built with a's bounds, b's with the defaults (writeConfigOf passes them through).
+    const config = loadConfig({ PFSENSE_INVENTORY_FILE: file, PFSENSE_PROFILE: 'write_protected' }, knownToolNames());
+    expect(
+      writeAppliancesOf(config).map((w) => [
+        w.name,
+        w.config.write?.entriesBounds?.maxPrefixV4,
+        w.config.write?.entriesBounds?.maxPrefixV6,
+      ]),
+    ).toEqual([
+      ['a', 24, 128],
+      ['b', 8, 32],
+    ]);
+  });
+
+  it('bounds write_max_prefix_v4/_v6 as PFSENSE_WRITE_MAX_PREFIX_V4/_V6 are bounded: only narrower, within the family', () => {
+    const m = fail({
+      PFSENSE_INVENTORY_FILE: inventory([
+        fw('wide', 1, { write_dir: '/w1', write_max_prefix_v4: 7, write_max_prefix_v6: 31 }),
+        fw('long', 2, { write_dir: '/w2', write_max_prefix_v4: 33, write_max_prefix_v6: 129 }),
+        fw('typed', 3, { write_dir: '/w3', write_max_prefix_v4: '24', write_max_prefix_v6: 64.5 }),
+        fw('nodir', 4, { write_max_prefix_v4: 24 }),
+      ]),
+    }).message;
+    const v4 = 'write_max_prefix_v4 must be a prefix length from 8 to 32 (it may only narrow /8)';
+    const v6 = 'write_max_prefix_v6 must be a prefix length from 32 to 128 (it may only narrow /32)';
+    for (const label of ['appliance 1 (wide)', 'appliance 2 (long)', 'appliance 3 (typed)']) {
+      expect(m).toContain(`${label}: ${v4}`);
+      expect(m).toContain(`${label}: ${v6}`);
+    }
+    expect(m).toContain('appliance 4 (nodir): write_max_prefix_v4 needs write_dir');
+    expect(m).toContain('has 7 problems');
+    // The variable says the same rule (one owner of the bounds).
+    const single = fail({ PFSENSE_URL: 'https://fw.example.net', PFSENSE_API_KEY_FILE: '/k', PFSENSE_WRITE_MAX_PREFIX_V4: '7' });
+    expect(single.message).toBe(`PFSENSE_WRITE_MAX_PREFIX_V4 ${v4.slice('write_max_prefix_v4 '.length)}`);
+    // The edges are allowed.
+    const edges = inventory([fw('e', 1, { write_dir: '/w', write_max_prefix_v4: 8, write_max_prefix_v6: 32 })]);
+    expect(loadConfig({ PFSENSE_INVENTORY_FILE: edges }, knownToolNames()).appliances?.[0]?.write?.entriesBounds).toEqual({
+      maxPrefixV4: 8,
+      maxPrefixV6: 32,
+      protectedNetworks: [],
+    });
   });
 
   it('names every write-field problem by appliance and field, never echoing a value', () => {
@@ -253,7 +296,7 @@ describe('PFSENSE_INVENTORY_FILE', () => {
     expect(m).not.toContain(secret);
   });
 
-  it('refuses two entries sharing a write directory, the same or one inside the other; key files may be shared', () => {
+  it('refuses write directories shared by two entries or nested within one, the same or one inside the other; key files may be shared', () => {
     const key = { write_api_key_file: '/etc/pfsense-mcp/write.key' };
     const m = fail({
       PFSENSE_INVENTORY_FILE: inventory([
@@ -267,6 +310,19 @@ describe('PFSENSE_INVENTORY_FILE', () => {
     expect(m).toContain("appliance 3 (c): write_anchor_dir is or shares a directory with appliance 1 (a)'s write_exchange_dir");
     expect(m).toContain("appliance 4 (d): write_dir is or shares a directory with appliance 1 (a)'s write_dir");
     expect(m).toContain('has 3 problems');
+    // Within one entry too: its exchange folder or anchor directory inside its write_dir, or holding it.
+    const own = fail({
+      PFSENSE_INVENTORY_FILE: inventory([
+        fw('x', 1, { write_dir: '/srv/x', write_exchange_dir: '/srv/x/exchange' }),
+        fw('y', 2, { write_dir: '/srv/y/w', write_anchor_dir: '/srv/y' }),
+        fw('z', 3, { write_dir: '/srv/z', write_anchor_dir: '/srv/za', write_exchange_dir: '/srv/za/x' }),
+        fw('ok', 4, { write_dir: '/srv/ok/w', write_anchor_dir: '/srv/ok/a', write_exchange_dir: '/srv/ok/x' }),
+      ]),
+    }).message;
+    expect(own).toContain('appliance 1 (x): write_exchange_dir is or shares a directory with its write_dir');
+    expect(own).toContain('appliance 2 (y): write_anchor_dir is or shares a directory with its write_dir');
+    expect(own).toContain('appliance 3 (z): write_exchange_dir is or shares a directory with its write_anchor_dir');
+    expect(own).toContain('has 3 problems');
     // Distinct directories, one shared key file: accepted.
     const ok = inventory([fw('a', 1, { write_dir: '/srv/w/a', ...key }), fw('b', 2, { write_dir: '/srv/w/ab', ...key })]);
     expect(loadConfig({ PFSENSE_INVENTORY_FILE: ok }, knownToolNames()).appliances?.map((x) => x.write?.dir)).toEqual([
@@ -284,8 +340,8 @@ describe('PFSENSE_INVENTORY_FILE', () => {
       ['PFSENSE_WRITE_API_KEY_FILE', '"write_api_key_file"'],
       ['PFSENSE_WRITE_CAPABILITIES', '"write_capabilities"'],
       ['PFSENSE_WRITE_PROTECTED_NETWORKS', '"write_protected_networks"'],
-      ['PFSENSE_WRITE_MAX_PREFIX_V4', 'the default bound applies'],
-      ['PFSENSE_WRITE_MAX_PREFIX_V6', 'the default bound applies'],
+      ['PFSENSE_WRITE_MAX_PREFIX_V4', '"write_max_prefix_v4"'],
+      ['PFSENSE_WRITE_MAX_PREFIX_V6', '"write_max_prefix_v6"'],
     ];
     for (const [variable, fix] of cases) {
       const error = fail({ PFSENSE_INVENTORY_FILE: file, [variable]: '/srv/w' });

@@ -1,11 +1,12 @@
 // Answers bound to the asking server (docs/DESIGN.md §10), through BUILT programs: two write directories
 // on the same appliance with the same operator keys pinned; an authorization the real signer made for A's request
-// is installed into B's inbox too (`pfsense-mcp admin inbox add` accepts it: the signature is genuine) — B refuses it,
-// A accepts it.
+// is refused by `pfsense-mcp admin inbox add` for B (it answers A's request key; the signature is genuine), and when
+// copied into B's inbox by hand, B refuses it at use; A accepts it.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useBuiltWriteWorld } from './support/built-write-world.js';
 import type { HostRole, HostSetup } from './support/host-setup.js';
+import { placeInInbox } from './support/place-in-inbox.js';
 import { runAdmin } from './support/run-admin.js';
 import { runSigner } from './support/signer-program.js';
 
@@ -44,7 +45,10 @@ describe('an answer is bound to the server that asked', { timeout: PROCESS_TEST_
     expect(rb.operation_id).toBe(ra.operation_id);
 
     const file = signed(a, ra.pending_request ?? '', 'plan-authorization');
-    ok(runAdmin(['inbox', 'add', '--dir', b.dir, file, '--json']), 'admin inbox add (B)');
+    const refused = runAdmin(['inbox', 'add', '--dir', b.dir, file, '--json']);
+    expect(refused.status, refused.stderr).toBe(1);
+    expect(refused.json['error']).toMatchObject({ code: 'ARTIFACT_OTHER_SERVER' });
+    placeInInbox(b.dir, file);
     ok(runAdmin(['inbox', 'add', '--dir', a.dir, file, '--json']), 'admin inbox add (A)');
 
     const onB = await world.call(sb, args);

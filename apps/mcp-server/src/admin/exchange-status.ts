@@ -5,6 +5,7 @@ import type { PinnedAuthoritySet } from '@pfsense-mcp/crypto';
 import { ExchangeError } from '../runtime/exchange/exchange-error.js';
 import { ExchangeFolder } from '../runtime/exchange/exchange-folder.js';
 import { WRITE_EXCHANGE_DIR_VARIABLE, exchangeLayout } from '../runtime/exchange/exchange-layout.js';
+import { serverRequestKeyIdsOf } from '../runtime/write-directory/server-request-key-ids.js';
 import type { WriteDirectoryLayout } from '../runtime/write-directory/write-directory-layout.js';
 import { adminWriteSettings } from './admin-context.js';
 import type { AdminContext } from './admin-context.js';
@@ -47,6 +48,7 @@ export function exchangeStatus(
       inboxDir: layout.inboxDir,
       outboxDir: layout.outboxDir,
       authorities,
+      requestKeyIds: serverRequestKeyIdsOf(layout),
       clock: ctx.now,
       install: false,
       answersPerPickup: Number.POSITIVE_INFINITY,

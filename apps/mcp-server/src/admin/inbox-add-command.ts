@@ -1,6 +1,7 @@
 import { loadPinnedAuthorities, pinnedAuthoritySetOf } from '../runtime/write-directory/pinned-authorities-file.js';
 import { installOperatorArtifact } from '../runtime/write-directory/install-operator-artifact.js';
 import { InstallRefusal } from '../runtime/write-directory/install-refusal.js';
+import { serverRequestKeyIdsOf } from '../runtime/write-directory/server-request-key-ids.js';
 import type { AdminContext } from './admin-context.js';
 import { AdminError } from './admin-error.js';
 import { adminResult } from './admin-result.js';
@@ -10,10 +11,11 @@ import type { AdminArgs } from './parse-admin-args.js';
 import { readArtifactArgument } from './read-artifact-argument.js';
 
 /**
- * `admin inbox add --dir DIR FILE`: verifies an operator-signed artifact (kind, signature against the pinned keys,
- * currentness) and installs a canonical copy in the inbox by exclusive creation (0600, owned by the server
- * user) — installOperatorArtifact, the same code the exchange folder's pickup runs. It grants nothing: the
- * coordinator verifies everything again when it uses the file.
+ * `admin inbox add --dir DIR FILE` (or `--appliance NAME`): verifies an operator-signed artifact (kind, signature
+ * against the pinned keys, currentness, and that an authorization or confirmation answers this write directory's
+ * server-request key — one signed for another appliance is refused here, nothing copied) and installs a canonical
+ * copy in the inbox by exclusive creation (0600, owned by the server user) — installOperatorArtifact, the same
+ * code the exchange folder's pickup runs. It grants nothing: the coordinator verifies everything again at use.
  */
 export function inboxAddCommand(args: AdminArgs, ctx: AdminContext, file: string): AdminResult {
   const layout = openWriteDirectory(args, ctx);
@@ -21,7 +23,7 @@ export function inboxAddCommand(args: AdminArgs, ctx: AdminContext, file: string
   let installed;
   try {
     const authorities = pinnedAuthoritySetOf(loadPinnedAuthorities(layout.authoritiesFile));
-    installed = installOperatorArtifact(layout.inboxDir, artifact, authorities, ctx.now(), 'FILE');
+    installed = installOperatorArtifact(layout.inboxDir, artifact, authorities, ctx.now(), 'FILE', serverRequestKeyIdsOf(layout));
   } catch (error) {
     if (error instanceof InstallRefusal) throw new AdminError(error.code, error.message);
     throw error;

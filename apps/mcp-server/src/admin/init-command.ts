@@ -21,7 +21,8 @@ import { AdminError } from './admin-error.js';
 import { adminResult, safeText } from './admin-result.js';
 import type { AdminResult } from './admin-result.js';
 import { adminErrorOf, layoutOf } from './open-write-directory.js';
-import { createExchangeFolder, exchangeLayoutOf } from './init-exchange.js';
+import { createExchangeFolder, EXCHANGE_OPTION, exchangeLayoutOf } from './init-exchange.js';
+import type { ExchangeSetting } from './init-exchange.js';
 import { WRITE_EXCHANGE_DIR_VARIABLE } from '../runtime/exchange/exchange-layout.js';
 import type { ExchangeLayout } from '../runtime/exchange/exchange-layout.js';
 import type { AdminArgs } from './parse-admin-args.js';
@@ -98,7 +99,12 @@ export async function initCommand(args: AdminArgs, ctx: AdminContext): Promise<A
   // With --appliance the entry's write_exchange_dir is made, as --exchange PATH is with --dir.
   const settings = adminWriteSettings(ctx);
   const exchangePath = args.values.get('--exchange') ?? settings?.exchangeDir ?? undefined;
-  const exchange = exchangePath === undefined ? null : exchangeLayoutOf(exchangePath, layout.dir);
+  const appliance = settings?.appliance ?? null;
+  const setting: ExchangeSetting =
+    appliance === null || exchangePath === undefined
+      ? EXCHANGE_OPTION
+      : { name: inWriteSettingNames(WRITE_EXCHANGE_DIR_VARIABLE, settings), path: safeText(exchangePath) };
+  const exchange = exchangePath === undefined ? null : exchangeLayoutOf(exchangePath, layout.dir, setting);
   const existing = entriesOf(layout.dir);
   if (existing !== null && existing.length > 0) {
     throw new AdminError('WRITE_DIR_NOT_EMPTY', `${layout.dir}: exists and is not empty (init never reuses a directory)`);
@@ -136,7 +142,7 @@ export async function initCommand(args: AdminArgs, ctx: AdminContext): Promise<A
     writeSecretFile(layout.serverRequestPublicKeyFile, `${publicHex}\n`);
     savePinnedAuthorities(layout.authoritiesFile, []);
     await createStores(layout, ctx.now);
-    if (exchange !== null) undoExchange = createExchangeFolder(exchange);
+    if (exchange !== null) undoExchange = createExchangeFolder(exchange, setting);
     return report(layout, publicHex, keyIdOf(publicKey), exchange, settings);
   } catch (error) {
     undoExchange();

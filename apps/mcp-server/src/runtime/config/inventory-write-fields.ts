@@ -4,8 +4,11 @@ import * as z from 'zod/mini';
 import {
   DEFAULT_WRITE_CAPABILITIES,
   isNetworkLiteral,
+  isPrefixBound,
   MAX_PROTECTED_NETWORKS,
   parseEntriesBounds,
+  prefixBoundRule,
+  type PrefixFamily,
   WRITE_CAPABILITY_NAMES,
   type WriteCapabilityName,
 } from './parse-write-capabilities.js';
@@ -27,10 +30,15 @@ export const WRITE_FIELD_SCHEMAS = {
   write_api_key_file: z.optional(inventoryPath),
   write_capabilities: z.optional(z.array(z.enum(WRITE_CAPABILITY_NAMES)).check(z.minLength(1))),
   write_protected_networks: z.optional(z.array(z.string().check(z.maxLength(64))).check(z.maxLength(MAX_PROTECTED_NETWORKS))),
+  // A number here; its bounds are checked below by the rule PFSENSE_WRITE_MAX_PREFIX_V4/_V6 use (PREFIX_BOUNDS).
+  write_max_prefix_v4: z.optional(z.number()),
+  write_max_prefix_v6: z.optional(z.number()),
 };
 
 type WriteField = keyof typeof WRITE_FIELD_SCHEMAS;
 const PATH_FIELDS = ['write_dir', 'write_anchor_dir', 'write_exchange_dir', 'write_api_key_file'] as const;
+/** The prefix bound fields and the family each bounds. */
+const PREFIX_FIELDS = { write_max_prefix_v4: 'v4', write_max_prefix_v6: 'v6' } as const satisfies Record<string, PrefixFamily>;
 /** The directories one appliance's write runtime owns: no other entry may use or nest one of them. */
 const DIRECTORY_FIELDS = ['write_dir', 'write_anchor_dir', 'write_exchange_dir'] as const;
 
@@ -41,21 +49,23 @@ export const WRITE_FIELD_RULES: Readonly<Record<WriteField, string>> = Object.fr
   write_api_key_file: 'must be an absolute path (a string)',
   write_capabilities: `must be a non-empty list of write capability names (known: ${WRITE_CAPABILITY_NAMES.join(', ')})`,
   write_protected_networks: `must be a list of at most ${MAX_PROTECTED_NETWORKS} IPv4/IPv6 addresses or CIDRs`,
+  write_max_prefix_v4: prefixBoundRule('v4'),
+  write_max_prefix_v6: prefixBoundRule('v6'),
 });
 
 /**
  * The single-appliance write variables and the inventory field that replaces each. With an inventory they are
- * refused (which appliance they were meant for is not guessed); null: no per-appliance field, the defaults apply.
+ * refused (which appliance they were meant for is not guessed).
  */
-export const INVENTORY_FIELD_OF_WRITE_VARIABLE: Readonly<Record<string, WriteField | null>> = Object.freeze({
+export const INVENTORY_FIELD_OF_WRITE_VARIABLE: Readonly<Record<string, WriteField>> = Object.freeze({
   PFSENSE_WRITE_DIR: 'write_dir',
   PFSENSE_WRITE_ANCHOR_DIR: 'write_anchor_dir',
   PFSENSE_WRITE_EXCHANGE_DIR: 'write_exchange_dir',
   PFSENSE_WRITE_API_KEY_FILE: 'write_api_key_file',
   PFSENSE_WRITE_CAPABILITIES: 'write_capabilities',
   PFSENSE_WRITE_PROTECTED_NETWORKS: 'write_protected_networks',
-  PFSENSE_WRITE_MAX_PREFIX_V4: null,
-  PFSENSE_WRITE_MAX_PREFIX_V6: null,
+  PFSENSE_WRITE_MAX_PREFIX_V4: 'write_max_prefix_v4',
+  PFSENSE_WRITE_MAX_PREFIX_V6: 'write_max_prefix_v6',
 });
 
 /**
@@ -91,6 +101,15 @@ export function checkWriteFields(
   if (networks !== undefined && !networks.every(isNetworkLiteral)) {
     problems.push(`${label}: write_protected_networks ${WRITE_FIELD_RULES.write_protected_networks}`);
   }
+  const prefix = (field: keyof typeof PREFIX_FIELDS): number | undefined => {
+    const value = bad.has(field) ? undefined : entry[field];
+    if (value === undefined) return undefined;
+    if (isPrefixBound(value, PREFIX_FIELDS[field])) return value;
+    problems.push(`${label}: ${field} ${WRITE_FIELD_RULES[field]}`);
+    return undefined;
+  };
+  const maxPrefixV4 = prefix('write_max_prefix_v4');
+  const maxPrefixV6 = prefix('write_max_prefix_v6');
   if (problems.length > before || bad.size > 0) return null;
   return Object.freeze({
     dir: path('write_dir'),
@@ -98,14 +117,22 @@ export function checkWriteFields(
     exchangeDir: path('write_exchange_dir'),
     apiKeyFile: path('write_api_key_file'),
     capabilities: Object.freeze([...(capabilities ?? DEFAULT_WRITE_CAPABILITIES)]),
-    entriesBounds: Object.freeze({ ...parseEntriesBounds({}), protectedNetworks: Object.freeze([...(networks ?? [])]) }),
+    entriesBounds: Object.freeze({
+      ...parseEntriesBounds({}),
+      ...(maxPrefixV4 === undefined ? {} : { maxPrefixV4 }),
+      ...(maxPrefixV6 === undefined ? {} : { maxPrefixV6 }),
+      protectedNetworks: Object.freeze([...(networks ?? [])]),
+    }),
   });
 }
 
 /**
  * Each appliance's write directories are its own (docs/DESIGN.md §8): two entries whose write_dir,
  * write_anchor_dir or write_exchange_dir are the same directory, or one inside the other, would share a store,
- * an anchor or the signer's exchange. Key files may be shared. Pushes one problem per pair, naming both entries.
+ * an anchor or the signer's exchange. Within one entry the three are apart too: an exchange folder inside the
+ * write directory (or holding it) would share its keys and stores with the signing machine, an anchor there would
+ * sit on the medium it is meant to be apart from. Key files may be shared. Pushes one problem per pair, naming
+ * the entry and both fields.
  */
 export function refuseSharedWriteDirectories(
   entries: readonly { readonly label: string; readonly write: WriteEnvironment | null }[],
@@ -117,6 +144,10 @@ export function refuseSharedWriteDirectories(
     const own = DIRECTORY_FIELDS.map((field) => ({ field, value: directoryOf(write, field) })).filter(
       (d): d is { field: (typeof DIRECTORY_FIELDS)[number]; value: string } => d.value !== null,
     );
+    own.forEach(({ field, value }, i) => {
+      const inside = own.slice(0, i).find((o) => nested(resolve(o.value), resolve(value)));
+      if (inside !== undefined) problems.push(`${label}: ${field} is or shares a directory with its ${inside.field}`);
+    });
     for (const { field, value } of own) {
       const dir = resolve(value);
       const other = seen.find((s) => nested(s.dir, dir));

@@ -189,10 +189,6 @@ function refuseSingleApplianceVariables(picked: Readonly<Record<string, string |
 function refuseSingleApplianceWriteVariables(picked: Readonly<Record<string, string | undefined>>): void {
   const set = Object.keys(INVENTORY_FIELD_OF_WRITE_VARIABLE).find((k) => nonEmpty(picked[k]) !== null);
   if (set === undefined) return;
-  const field = INVENTORY_FIELD_OF_WRITE_VARIABLE[set];
-  const fix =
-    field === null || field === undefined
-      ? 'unset it (with an inventory the default bound applies to every appliance)'
-      : `unset it and give the appliance's "${field}" in the inventory file`;
+  const fix = `unset it and give the appliance's "${INVENTORY_FIELD_OF_WRITE_VARIABLE[set]}" in the inventory file`;
   throw new ConfigError('INVENTORY_AND_SINGLE_APPLIANCE', set, `${INVENTORY_VARIABLE} and ${set} are both set; ${fix}`);
 }

@@ -43,15 +43,33 @@ export function parseWriteCapabilities(raw: string | undefined): readonly WriteC
   return Object.freeze(names as WriteCapabilityName[]);
 }
 
-/** A prefix bound: an integer from the product's broadest (the default) to the family's full length — only narrower. */
-function parsePrefix(raw: string | undefined, variable: string, broadest: number, full: number): number {
-  if (raw === undefined || raw === '') return broadest;
-  if (!/^\d{1,3}$/.test(raw) || Number(raw) < broadest || Number(raw) > full) {
-    throw new ConfigError(
-      'INVALID_VALUE',
-      variable,
-      `${variable} must be a prefix length from ${broadest} to ${full} (it may only narrow /${broadest})`,
-    );
+/**
+ * The prefix bounds per family: an integer from the product's broadest (the default) to the family's full length —
+ * only narrower. One rule for PFSENSE_WRITE_MAX_PREFIX_V4/_V6 and an inventory entry's write_max_prefix_v4/_v6.
+ */
+export const PREFIX_BOUNDS = Object.freeze({
+  v4: Object.freeze({ broadest: 8, full: 32 }),
+  v6: Object.freeze({ broadest: 32, full: 128 }),
+});
+export type PrefixFamily = keyof typeof PREFIX_BOUNDS;
+
+/** Whether `value` is an allowed prefix bound of the family. */
+export function isPrefixBound(value: unknown, family: PrefixFamily): value is number {
+  const { broadest, full } = PREFIX_BOUNDS[family];
+  return typeof value === 'number' && Number.isInteger(value) && value >= broadest && value <= full;
+}
+
+/** What the bound must be, said once for the variable and the inventory field. */
+export function prefixBoundRule(family: PrefixFamily): string {
+  const { broadest, full } = PREFIX_BOUNDS[family];
+  return `must be a prefix length from ${broadest} to ${full} (it may only narrow /${broadest})`;
+}
+
+/** A prefix bound from its variable; unset or empty: the broadest. */
+function parsePrefix(raw: string | undefined, variable: string, family: PrefixFamily): number {
+  if (raw === undefined || raw === '') return PREFIX_BOUNDS[family].broadest;
+  if (!/^\d{1,3}$/.test(raw) || !isPrefixBound(Number(raw), family)) {
+    throw new ConfigError('INVALID_VALUE', variable, `${variable} ${prefixBoundRule(family)}`);
   }
   return Number(raw);
 }
@@ -83,8 +101,8 @@ export function parseEntriesBounds(env: {
   readonly PFSENSE_WRITE_PROTECTED_NETWORKS?: string | undefined;
 }): EntriesBounds {
   return Object.freeze({
-    maxPrefixV4: parsePrefix(env.PFSENSE_WRITE_MAX_PREFIX_V4, 'PFSENSE_WRITE_MAX_PREFIX_V4', 8, 32),
-    maxPrefixV6: parsePrefix(env.PFSENSE_WRITE_MAX_PREFIX_V6, 'PFSENSE_WRITE_MAX_PREFIX_V6', 32, 128),
+    maxPrefixV4: parsePrefix(env.PFSENSE_WRITE_MAX_PREFIX_V4, 'PFSENSE_WRITE_MAX_PREFIX_V4', 'v4'),
+    maxPrefixV6: parsePrefix(env.PFSENSE_WRITE_MAX_PREFIX_V6, 'PFSENSE_WRITE_MAX_PREFIX_V6', 'v6'),
     protectedNetworks: parseNetworks(env.PFSENSE_WRITE_PROTECTED_NETWORKS),
   });
 }

@@ -44,6 +44,8 @@ export interface ExchangeFolderOptions {
   readonly inboxDir: string;
   readonly outboxDir: string;
   readonly authorities: PinnedAuthoritySet;
+  /** The write directory's server-request key ids (serverRequestKeyIdsOf): an answer to another server's is not taken. */
+  readonly requestKeyIds: readonly string[];
   readonly clock: () => number;
   /** false (`admin status`): verify only, install nothing. */
   readonly install: boolean;
@@ -274,10 +276,10 @@ export class ExchangeFolder {
         problem: problem(name, code === 'ELOOP' ? 'SYMLINK' : 'UNREADABLE', code === 'ELOOP' ? 'is a symbolic link' : 'cannot be read'),
       };
     }
-    const { authorities } = this.#options;
+    const { authorities, requestKeyIds } = this.#options;
     try {
-      if (this.#options.install) installOperatorArtifact(this.#options.inboxDir, artifact, authorities, now, name);
-      else verifyOperatorArtifact(artifact, authorities, now, name);
+      if (this.#options.install) installOperatorArtifact(this.#options.inboxDir, artifact, authorities, now, name, requestKeyIds);
+      else verifyOperatorArtifact(artifact, authorities, now, name, requestKeyIds);
       return { final: true, problem: null };
     } catch (error) {
       if (!(error instanceof InstallRefusal)) throw error;

@@ -6,6 +6,7 @@ import {
   ArtifactVerificationError,
   INBOX_ANSWER_KINDS,
   artifactDigestOf,
+  checkAnswersThisServer,
   checkCurrentness,
   encodeArtifact,
   parseArtifact,
@@ -27,6 +28,8 @@ const REFUSAL_RULES: Readonly<Record<string, string>> = Object.freeze({
   BAD_SIGNATURE: 'has a signature that does not verify',
   EXPIRED: 'has expired (ask the operator to sign a fresh one)',
   NOT_YET_VALID: 'is issued in the future (check both clocks)',
+  OTHER_SERVER:
+    "answers a request of another server (another write directory or appliance: its request_key_id is none of this one's server-request keys); nothing installed",
 });
 
 /** An installed artifact: its canonical inbox name and path, its digest, and the verified artifact. */
@@ -99,13 +102,17 @@ export interface VerifiedOperatorArtifact {
 
 /**
  * The checks `admin inbox add` makes before installing: an operator kind, the signature against the pinned keys,
- * currentness and a canonical inbox name. Throws InstallRefusal (code and one line naming `what`).
+ * currentness, that an authorization or confirmation answers one of this write directory's server-request keys
+ * (`requestKeyIds` from serverRequestKeyIdsOf; checkAnswersThisServer, the rule the coordinator applies at use —
+ * the other answers carry only their contract binding), then a canonical inbox name. Throws InstallRefusal (code
+ * and one line naming `what`).
  */
 export function verifyOperatorArtifact(
   artifact: Artifact,
   authorities: PinnedAuthoritySet,
   now: number,
   what: string,
+  requestKeyIds: readonly string[],
 ): VerifiedOperatorArtifact {
   if (!OPERATOR_KINDS.has(artifact.kind)) {
     throw new InstallRefusal(
@@ -119,6 +126,9 @@ export function verifyOperatorArtifact(
   try {
     verifyArtifactSignature(signed, authorities);
     checkCurrentness(signed, now);
+    if (signed.kind === ArtifactKind.PLAN_AUTHORIZATION || signed.kind === ArtifactKind.CONFIRMATION) {
+      checkAnswersThisServer(signed, requestKeyIds);
+    }
   } catch (error) {
     if (error instanceof ArtifactVerificationError) {
       throw new InstallRefusal(`ARTIFACT_${error.code}`, `${what}: ${REFUSAL_RULES[error.code] ?? `refused (${error.code})`}`);
@@ -143,8 +153,9 @@ export function installOperatorArtifact(
   authorities: PinnedAuthoritySet,
   now: number,
   what: string,
+  requestKeyIds: readonly string[],
 ): InstalledArtifact {
-  const { signed, digest, name } = verifyOperatorArtifact(artifact, authorities, now, what);
+  const { signed, digest, name } = verifyOperatorArtifact(artifact, authorities, now, what, requestKeyIds);
   let inbox: ArtifactDirectory;
   try {
     inbox = ArtifactDirectory.open(inboxDir);

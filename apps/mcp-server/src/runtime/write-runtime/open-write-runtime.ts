@@ -35,6 +35,7 @@ import { PinnedAuthoritiesFileError, loadPinnedAuthorities, pinnedAuthoritySetOf
 import { readApiKey } from '../config/read-api-key.js';
 import { inWriteSettingNames } from '../config/write-setting-names.js';
 import { WriteDirectoryError } from '../write-directory/write-directory-error.js';
+import { serverRequestKeyIdsOf } from '../write-directory/server-request-key-ids.js';
 import { settleInterruptedRotation } from '../write-directory/settle-key-rotation.js';
 import { announceServer } from '../write-directory/write-directory-lock.js';
 import { contractLookup, loadServerRequestAuthorities } from './load-server-request-authorities.js';
@@ -240,6 +241,7 @@ function openExchange(
     inboxDir: layout.inboxDir,
     outboxDir: layout.outboxDir,
     authorities,
+    requestKeyIds: serverRequestKeyIdsOf(layout),
     clock,
     install: true,
   });
