@@ -1,10 +1,8 @@
 import type { CallToolResult, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { CoordinatorInputError } from '@pfsense-mcp/coordinator';
 import { writeToolAnnotations } from './tool-annotations.js';
-import { ToolCallError, ToolErrorCode, toolErrorText } from './tool-error-code.js';
 import { ALIAS_ENTRIES_TOOL_NAME } from './write-tool-name.js';
-import { WriteToolOutputSchema, writeToolOutputOf } from './register-write-tool.js';
+import { WriteToolOutputSchema, writeToolErrorResult, writeToolOutputOf } from './register-write-tool.js';
 import type { WriteToolWording } from './register-write-tool.js';
 import { MAX_WAIT_SECONDS, WAIT_SECONDS_SCHEMA, requestChangeForCall } from './wait-for-answer.js';
 import type { WaitingCallContext } from './wait-for-answer.js';
@@ -77,15 +75,6 @@ const ENTRIES_WORDING: WriteToolWording = Object.freeze({
 
 const ARGUMENTS = /^(alias_name|add\[\d+\](\.address|\.detail)?|add|remove(\[\d+\])?)$/;
 
-function inputErrorOf(error: CoordinatorInputError): ToolCallError {
-  const argument = ARGUMENTS.test(error.argument) ? error.argument : 'input';
-  const rule =
-    error.code === 'UNKNOWN_TARGET'
-      ? 'names no alias on the appliance (UNKNOWN_ALIAS)'
-      : `is invalid${error.reason === null ? '' : ` (${error.reason})`}`;
-  return new ToolCallError(ToolErrorCode.INVALID_INPUT, { detail: `${argument} ${rule}` });
-}
-
 /** Registers pfsense_change_firewall_alias_entries over the named appliance's write facade (same statuses and view). */
 export function registerAliasEntriesTool(server: McpServer, targets: WriteTargets): RegisteredTool {
   const title = 'Block or unblock addresses in a firewall alias (signed, asynchronous, applied)';
@@ -119,13 +108,7 @@ export function registerAliasEntriesTool(server: McpServer, targets: WriteTarget
         const structured = writeToolOutputOf(result, paths, ENTRIES_WORDING);
         return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
       } catch (error) {
-        const safe =
-          error instanceof CoordinatorInputError
-            ? inputErrorOf(error)
-            : error instanceof ToolCallError
-              ? error
-              : new ToolCallError(ToolErrorCode.INTERNAL_ERROR);
-        return { content: [{ type: 'text', text: toolErrorText(safe) }], isError: true };
+        return writeToolErrorResult(error, (argument) => ARGUMENTS.test(argument));
       }
     },
   );

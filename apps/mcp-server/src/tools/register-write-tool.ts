@@ -195,13 +195,22 @@ export function writeToolOutputOf(
 // The coordinator names the argument by its wire name, the tool's own: only those names are shown.
 const ARGUMENTS: ReadonlySet<string> = new Set(['alias_name', 'description']);
 
-function inputErrorOf(error: CoordinatorInputError): ToolCallError {
-  const argument = ARGUMENTS.has(error.argument) ? error.argument : 'input';
-  const rule =
-    error.code === 'UNKNOWN_TARGET'
-      ? 'names no alias on the appliance (UNKNOWN_ALIAS)'
-      : `is invalid${error.reason === null ? '' : ` (${error.reason})`}`;
-  return new ToolCallError(ToolErrorCode.INVALID_INPUT, { detail: `${argument} ${rule}` });
+/**
+ * A write tool's failed call as its MCP result: a coordinator input error names the argument (only when `shown`
+ * accepts it as one of the tool's own) and the rule, a ToolCallError keeps its code, anything else is
+ * INTERNAL_ERROR — stable codes, no upstream text (docs/DESIGN.md §6). Shared by every write tool.
+ */
+export function writeToolErrorResult(error: unknown, shown: (argument: string) => boolean): CallToolResult {
+  let safe: ToolCallError;
+  if (error instanceof CoordinatorInputError) {
+    const argument = shown(error.argument) ? error.argument : 'input';
+    const rule =
+      error.code === 'UNKNOWN_TARGET'
+        ? 'names no alias on the appliance (UNKNOWN_ALIAS)'
+        : `is invalid${error.reason === null ? '' : ` (${error.reason})`}`;
+    safe = new ToolCallError(ToolErrorCode.INVALID_INPUT, { detail: `${argument} ${rule}` });
+  } else safe = error instanceof ToolCallError ? error : new ToolCallError(ToolErrorCode.INTERNAL_ERROR);
+  return { content: [{ type: 'text', text: toolErrorText(safe) }], isError: true };
 }
 
 /**
@@ -233,13 +242,7 @@ export function registerWriteTool(server: McpServer, targets: WriteTargets): Reg
         const structured = writeToolOutputOf(result, paths);
         return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
       } catch (error) {
-        const safe =
-          error instanceof CoordinatorInputError
-            ? inputErrorOf(error)
-            : error instanceof ToolCallError
-              ? error
-              : new ToolCallError(ToolErrorCode.INTERNAL_ERROR);
-        return { content: [{ type: 'text', text: toolErrorText(safe) }], isError: true };
+        return writeToolErrorResult(error, (argument) => ARGUMENTS.has(argument));
       }
     },
   );
