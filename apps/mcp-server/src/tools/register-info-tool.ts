@@ -1,6 +1,7 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { localToolAnnotations } from './tool-annotations.js';
+import { writeRuntimeFieldsOf, type WriteArtifactCounts } from './write-runtime-fields.js';
 
 export const INFO_TOOL_NAME = 'pfsense_mcp_info';
 export const INFO_TOOL_CAPABILITY = 'SERVER_INFO_READ';
@@ -17,7 +18,7 @@ export interface ServerFacts {
   /** Each write capability's gates (PFSENSE_WRITE_CAPABILITIES, the three gates) and whether its tool is registered now. */
   readonly writeCapabilities: readonly WriteCapabilityFact[];
   /** Artifact files in the write directory's inbox and outbox (counted by name), or null without a write runtime. */
-  readonly writeArtifacts: { readonly inboxFiles: number; readonly outboxFiles: number; readonly pileUp: boolean } | null;
+  readonly writeArtifacts: WriteArtifactCounts | null;
   /** While the clock is behind the store's rate windows: until when every write is refused (UTC ms); else null. */
   readonly writeClockBlockedUntil: number | null;
   /** The closed toolset grouping, whether PFSENSE_TOOLSETS selected each set, and the tools each holds. */
@@ -26,10 +27,12 @@ export interface ServerFacts {
   readonly applianceCount?: number | null;
 }
 
+/** One write capability's gates as pfsense_mcp_info reports them (the runtime's WriteCapabilityGates build on it). */
 export interface WriteCapabilityFact {
   readonly name: string;
   readonly capability: string;
   readonly tool: string;
+  /** PFSENSE_WRITE_CAPABILITIES names it (`alias_description` by default): upgrading never adds a write tool. */
   readonly enabled: boolean;
   readonly implemented: boolean;
   readonly granted: boolean;
@@ -148,10 +151,7 @@ export function registerInfoTool(server: McpServer, facts: () => ServerFacts): R
           allow_listed: c.allowListed,
           runtime_enabled: c.runtimeEnabled,
         })),
-        write_artifact_files:
-          f.writeArtifacts === null ? null : { inbox: f.writeArtifacts.inboxFiles, outbox: f.writeArtifacts.outboxFiles },
-        write_artifacts_warning: f.writeArtifacts?.pileUp ?? false,
-        write_clock_blocked_until: f.writeClockBlockedUntil === null ? null : new Date(f.writeClockBlockedUntil).toISOString(),
+        ...writeRuntimeFieldsOf(f.writeArtifacts, f.writeClockBlockedUntil),
         toolsets: f.toolsets,
         ...(f.applianceCount == null ? {} : { appliance_count: f.applianceCount }),
       };

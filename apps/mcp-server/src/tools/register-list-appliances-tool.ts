@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { FLEET_CONCURRENCY } from './fleet-read.js';
 import { mapBounded } from './map-bounded.js';
 import { readToolAnnotations } from './tool-annotations.js';
+import { writeRuntimeFieldsOf, type WriteArtifactCounts } from './write-runtime-fields.js';
 
 import { LIST_APPLIANCES_TOOL_NAME } from './list-appliances-tool-name.js';
 import type { ToolCallError } from './tool-error-code.js';
@@ -64,7 +65,7 @@ const ListAppliancesOutputSchema = z.object({
 export interface ApplianceWriteState {
   readonly enabled: boolean;
   readonly refused: string | null;
-  readonly artifacts: { readonly inboxFiles: number; readonly outboxFiles: number; readonly pileUp: boolean } | null;
+  readonly artifacts: WriteArtifactCounts | null;
   readonly clockBlockedUntil: number | null;
 }
 
@@ -73,9 +74,7 @@ function writeFieldsOf(writes: ApplianceWriteState | null) {
   return {
     writes_enabled: writes?.enabled ?? false,
     writes_refused: writes?.refused ?? null,
-    write_artifact_files: writes?.artifacts == null ? null : { inbox: writes.artifacts.inboxFiles, outbox: writes.artifacts.outboxFiles },
-    write_artifacts_warning: writes?.artifacts?.pileUp ?? false,
-    write_clock_blocked_until: writes?.clockBlockedUntil == null ? null : new Date(writes.clockBlockedUntil).toISOString(),
+    ...writeRuntimeFieldsOf(writes?.artifacts ?? null, writes?.clockBlockedUntil ?? null),
   };
 }
 

@@ -6,21 +6,15 @@ import type { WriteCapabilityName } from '../config/parse-write-capabilities.js'
 import type { WriteEnvironment } from '../config/load-config.js';
 import { isAliasEntriesPatchAllowListed } from './evaluate-write-gates.js';
 import type { StaticWriteGates } from './evaluate-write-gates.js';
+import type { WriteCapabilityFact } from '../../tools/register-info-tool.js';
 
 /**
  * One write capability's static gates, as --check-config prints them and pfsense_mcp_info reports them (with
  * whether its tool is registered now). Light on purpose: the write path's least-privilege reads are checked by
  * --check-config (run-check-config.ts) and listed in docs/pfrest-privileges.md.
  */
-export interface WriteCapabilityGates {
+export interface WriteCapabilityGates extends Omit<WriteCapabilityFact, 'name' | 'runtimeEnabled'> {
   readonly name: WriteCapabilityName;
-  readonly capability: string;
-  readonly tool: string;
-  /** PFSENSE_WRITE_CAPABILITIES names it (`alias_description` by default): upgrading never adds a write tool. */
-  readonly enabled: boolean;
-  readonly implemented: boolean;
-  readonly granted: boolean;
-  readonly allowListed: boolean;
   /** Named, implemented, granted, allow-listed, and kept by PFSENSE_ALLOWED_TOOLS / PFSENSE_TOOLSETS. */
   readonly offered: boolean;
 }
