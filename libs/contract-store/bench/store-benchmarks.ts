@@ -191,6 +191,25 @@ function inAlternatingOrder(round: number, a: () => void, b: () => void): void {
   }
 }
 
+interface TimeSplit {
+  readonly userMs: number[];
+  readonly systemMs: number[];
+  readonly waitMs: number[];
+}
+
+function timeSplit(): TimeSplit {
+  return { userMs: [], systemMs: [], waitMs: [] };
+}
+
+/** One round's time per lifecycle, split into the process's user CPU, its system CPU and the rest (waiting, mostly on fsync). */
+function splitPerLifecycle(into: TimeSplit, seconds: number, cpu: NodeJS.CpuUsage, count: number): void {
+  const userMs = cpu.user / 1000 / count;
+  const systemMs = cpu.system / 1000 / count;
+  into.userMs.push(userMs);
+  into.systemMs.push(systemMs);
+  into.waitMs.push(Math.max(0, (seconds * 1000) / count - userMs - systemMs));
+}
+
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -235,14 +254,24 @@ export async function runStoreBenchmarks(options: StoreBenchOptions): Promise<re
   floor.run(WARM_UP_LIFECYCLES * COMMITS_PER_LIFECYCLE);
   const lifeRates: number[] = [];
   const floorRates: number[] = [];
+  const life = timeSplit();
+  const floorSplit = timeSplit();
   for (let round = 0; round < ROUNDS; round += 1) {
     const count = Math.floor(lifecycles / ROUNDS) + (round < lifecycles % ROUNDS ? 1 : 0);
     const runLifecycles = () => {
+      const cpu0 = process.cpuUsage();
       const t0 = process.hrtime.bigint();
       for (let k = 0; k < count; k += 1) lifecycle(store, ex, next++, now);
-      lifeRates.push(count / (Number(process.hrtime.bigint() - t0) / 1e9));
+      const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+      lifeRates.push(count / seconds);
+      splitPerLifecycle(life, seconds, process.cpuUsage(cpu0), count);
     };
-    const runFloor = () => floorRates.push(count / floor.run(count * COMMITS_PER_LIFECYCLE));
+    const runFloor = () => {
+      const cpu0 = process.cpuUsage();
+      const seconds = floor.run(count * COMMITS_PER_LIFECYCLE);
+      floorRates.push(count / seconds);
+      splitPerLifecycle(floorSplit, seconds, process.cpuUsage(cpu0), count);
+    };
     inAlternatingOrder(round, runLifecycles, runFloor);
   }
   store.close();
@@ -250,6 +279,19 @@ export async function runStoreBenchmarks(options: StoreBenchOptions): Promise<re
   // The median round of each: a burst of I/O from elsewhere that lands on one side of one round is dropped
   // instead of being summed into the total.
   rows.push(row('contract-store: full lifecycles/s vs durable floor', median(lifeRates), 'lifecycles/s', median(floorRates), 0.5));
+  // Where a lifecycle's time goes, beside the floor's for its 7 commits (diagnostic rows, no target): the process's
+  // user CPU (JavaScript and SQLite), its system CPU (the kernel: syscalls, page-cache writes, fsync's own work), both
+  // from node:process cpuUsage over all threads, and the rest of the wall time, waiting on the disk. The ratio above
+  // is the floor's sum over the store's: a disk that syncs faster shrinks both waits, so the same CPU weighs more.
+  rows.push(
+    row('contract-store: user CPU ms per lifecycle vs the floor (diagnostic)', median(life.userMs), 'ms', median(floorSplit.userMs)),
+  );
+  rows.push(
+    row('contract-store: system CPU ms per lifecycle vs the floor (diagnostic)', median(life.systemMs), 'ms', median(floorSplit.systemMs)),
+  );
+  rows.push(
+    row('contract-store: disk-wait ms per lifecycle vs the floor (diagnostic)', median(life.waitMs), 'ms', median(floorSplit.waitMs)),
+  );
 
   // 2. A large store (n contracts through the real operations, batched into few commits, in-memory anchor).
   note(`contract-store: building a store of ${n} contracts`);
