@@ -84,9 +84,18 @@ export function timeStartup(file: string, env: Record<string, string>, cwd: stri
 
 /** Peak resident set size (VmHWM) of a live process, in MiB; null where /proc is not available. */
 export function peakRssMiB(pid: number): number | null {
+  return statusMiB(pid, 'VmHWM');
+}
+
+/** The resident set of a live process now, in MiB; null where /proc is not available. */
+export function currentRssMiB(pid: number): number | null {
+  return statusMiB(pid, 'VmRSS');
+}
+
+function statusMiB(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+    const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1];
     return kb === undefined ? null : Number(kb) / 1024;
   } catch {
     return null;

@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startBuiltSimulator } from './built-simulator.js';
 import { result, type BenchResult } from './bench-result.js';
 import type { Benchmark } from './benchmark.js';
-import { peakRssMiB } from './mcp-process.js';
+import { currentRssMiB, peakRssMiB } from './mcp-process.js';
 import { median, percentile } from './stats.js';
 import { simulatorServerEnv } from './simulator-server-env.js';
 
@@ -70,6 +70,23 @@ async function timed<T>(fn: () => Promise<T>): Promise<number> {
   const t = performance.now();
   await fn();
   return performance.now() - t;
+}
+
+/** The resident set of the cold-start bench's bare v2 SDK server (one tool) after `tools/list`, in MiB. */
+async function bareSdkServerRssMiB(workspaceRoot: string): Promise<number | null> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(workspaceRoot, 'tools', 'bench', 'fixtures', 'bare-v2-server.mjs')],
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'bench', version: '0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  try {
+    await client.connect(transport);
+    await client.listTools();
+    return transport.pid === null ? null : currentRssMiB(transport.pid);
+  } finally {
+    await client.close();
+  }
 }
 
 /**
@@ -150,6 +167,7 @@ export const readOverheadBenchmark: Benchmark = {
       let offsets: number[] = [];
       let replies: Record<string, unknown>[] = [];
       const cpuBefore = pid === null ? null : processCpuMs(pid);
+      const rssBeforeLarge = pid === null ? null : currentRssMiB(pid);
       for (let r = 0; r < BIG_REPEATS; r += 1) {
         mcpPages = 0;
         offsets = [];
@@ -256,6 +274,13 @@ export const readOverheadBenchmark: Benchmark = {
       }
       const rss = pid === null ? null : peakRssMiB(pid);
       if (rss !== null) out.push(result('server_peak_rss_mib', rss, 'MiB', null, 100));
+      // Diagnostic: the server's resident set after the small calls, before the large reads, against a bare v2 SDK
+      // server of one tool after its tools/list (what the runtime and the SDK alone hold): the peak above is this
+      // plus what the large reads leave resident.
+      const bare = await bareSdkServerRssMiB(ctx.workspaceRoot);
+      if (rssBeforeLarge !== null && bare !== null) {
+        out.push(result('server_rss_before_large_reads_mib', rssBeforeLarge, 'MiB', bare));
+      }
     } finally {
       await client.close();
       agent.destroy();
