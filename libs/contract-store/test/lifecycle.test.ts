@@ -91,6 +91,25 @@ describe('full lifecycle', () => {
     expect(all).toHaveLength(1);
     expect(store.list({ afterContractId: all[0]!.contract_id })).toHaveLength(1);
   });
+
+  it('list filters by target identity digest (with state and paging) and refuses anything but a digest there', () => {
+    const a = store.create(contractInput({ target: 1 }));
+    const b = preparedConfirmed(store, contractInput({ target: 2 }));
+    const a2 = store.create(contractInput({ target: 1 }));
+    const onA = [a.contract_id, a2.contract_id].sort();
+    expect(store.list({ targetIdentityDigest: a.target_identity_digest }).map((c) => c.contract_id)).toEqual(onA);
+    expect(store.list({ targetIdentityDigest: b.target_identity_digest }).map((c) => c.contract_id)).toEqual([b.contract_id]);
+    expect(b.state).not.toBe(a.state);
+    expect(store.list({ targetIdentityDigest: a.target_identity_digest, states: [b.state] })).toEqual([]);
+    expect(store.list({ targetIdentityDigest: b.target_identity_digest, states: [b.state] })).toHaveLength(1);
+    expect(store.list({ targetIdentityDigest: a.target_identity_digest, afterContractId: onA[0] }).map((c) => c.contract_id)).toEqual([
+      onA[1],
+    ]);
+    expect(store.list({ targetIdentityDigest: 'f'.repeat(64) })).toEqual([]);
+    for (const bad of ['', 'F'.repeat(64), 'x'.repeat(64), `${'a'.repeat(64)}' OR '1'='1`]) {
+      expect(() => store.list({ targetIdentityDigest: bad })).toThrow(TypeError);
+    }
+  });
 });
 
 describe('CAS and preconditions', () => {

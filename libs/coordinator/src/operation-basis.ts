@@ -5,7 +5,7 @@ import type { RecoveryState } from '@pfsense-mcp/state-machine';
 import type { WriteCapability } from './capability-registry.js';
 import { CoordinatorInputError } from './coordinator-input-error.js';
 import { contractExecutionIntent } from './execution-intent.js';
-import { allContracts, contractsInStates } from './operation-contracts.js';
+import { contractsInStates, contractsOnTarget } from './operation-contracts.js';
 import { CLOSED_STATUSES, OperationStatus, STATUS_OF_STATE, statusOfContract } from './operation-outcome.js';
 import { operationIdOf } from './operation-id.js';
 import { RefusalGate } from './refusal-audit.js';
@@ -18,12 +18,16 @@ const UNFINISHED_STATES: readonly RecoveryState[] = Object.freeze(
   (Object.keys(STATUS_OF_STATE) as RecoveryState[]).filter((s) => isUnfinished(STATUS_OF_STATE[s])),
 );
 
-/** The latest contract of this capability on the target (by creation), or null: where the target's history stands. */
+/**
+ * The latest contract of this capability on the target (by creation), or null: where the target's history stands.
+ * Only the target's own contracts are read (the store's index on the target), so a call costs the same with a long
+ * history of other targets as with none.
+ */
 function latestContractOn(store: SqliteRecoveryContractStore, adapter: WriteCapability, target: unknown): string | null {
   const identity = adapter.identityDigest(adapter.identityOfTarget(target));
   let latest: RecoveryContract | null = null;
-  for (const c of allContracts(store)) {
-    if (c.capability !== adapter.capability || c.target_identity_digest !== identity) continue;
+  for (const c of contractsOnTarget(store, identity)) {
+    if (c.capability !== adapter.capability) continue;
     if (latest === null || c.created_at > latest.created_at || (c.created_at === latest.created_at && c.contract_id > latest.contract_id))
       latest = c;
   }

@@ -5,7 +5,7 @@ import type { RecoveryState } from '@pfsense-mcp/state-machine';
 /** Every authenticated contract the store's filter selects, in contract-id order (keyset pages of `pageSize`). */
 function pagedContracts(
   store: SqliteRecoveryContractStore,
-  filter: { readonly operationId?: string; readonly states?: readonly RecoveryState[] },
+  filter: { readonly operationId?: string; readonly states?: readonly RecoveryState[]; readonly targetIdentityDigest?: string },
   pageSize: number,
 ): RecoveryContract[] {
   const all: RecoveryContract[] = [];
@@ -25,6 +25,11 @@ export function contractsOfOperation(store: SqliteRecoveryContractStore, operati
   const all = pagedContracts(store, { operationId }, 100);
   all.sort((a, b) => a.created_at - b.created_at || (a.contract_id < b.contract_id ? -1 : 1));
   return Object.freeze(all);
+}
+
+/** Authenticated contracts on one target (its identity digest), in contract-id order: an index range, not every contract. */
+export function contractsOnTarget(store: SqliteRecoveryContractStore, targetIdentityDigest: string): readonly RecoveryContract[] {
+  return Object.freeze(pagedContracts(store, { targetIdentityDigest }, 1000));
 }
 
 /** Authenticated contracts in one of `states`, in contract-id order (paged reads of 1,000). */

@@ -1,4 +1,4 @@
-import { isSafeToken } from '@pfsense-mcp/canonical';
+import { isHex64, isSafeToken } from '@pfsense-mcp/canonical';
 import { RecoveryState } from '@pfsense-mcp/state-machine';
 import { loadIn, verifyRow } from './contract-rows.js';
 import { inTransaction } from '../store/in-transaction.js';
@@ -10,6 +10,8 @@ import type { StoreState } from '../store/store-state.js';
 export interface ListFilter {
   readonly states?: readonly RecoveryState[];
   readonly operationId?: string;
+  /** Only the contracts on this target (its identity digest): one index range (`contracts_by_target`), not a scan. */
+  readonly targetIdentityDigest?: string;
   readonly afterContractId?: string;
   readonly limit?: number;
 }
@@ -26,6 +28,8 @@ export function list(s: StoreState, filter: ListFilter = {}): readonly RecoveryC
   const limit = filter.limit ?? 100;
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw new TypeError('list: "limit" must be an integer in 1..1000');
   if (filter.operationId !== undefined && !isSafeToken(filter.operationId)) throw new TypeError('list: "operationId" must be a safe token');
+  if (filter.targetIdentityDigest !== undefined && !isHex64(filter.targetIdentityDigest))
+    throw new TypeError('list: "targetIdentityDigest" must be 64 lowercase hex characters');
   if (filter.afterContractId !== undefined && !isSafeToken(filter.afterContractId))
     throw new TypeError('list: "afterContractId" must be a safe token');
   const states = filter.states ?? null;
@@ -44,6 +48,10 @@ export function list(s: StoreState, filter: ListFilter = {}): readonly RecoveryC
     if (filter.operationId !== undefined) {
       clauses.push('operation_id = ?');
       params.push(filter.operationId);
+    }
+    if (filter.targetIdentityDigest !== undefined) {
+      clauses.push('target_identity_digest = ?');
+      params.push(filter.targetIdentityDigest);
     }
     if (filter.afterContractId !== undefined) {
       clauses.push('contract_id > ?');
