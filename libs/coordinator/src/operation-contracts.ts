@@ -1,11 +1,11 @@
 import { isSafeToken } from '@pfsense-mcp/canonical';
-import type { RecoveryContract, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
+import type { ListFilter, RecoveryContract, SqliteRecoveryContractStore } from '@pfsense-mcp/contract-store';
 import type { RecoveryState } from '@pfsense-mcp/state-machine';
 
 /** Every authenticated contract the store's filter selects, in contract-id order (keyset pages of `pageSize`). */
 function pagedContracts(
   store: SqliteRecoveryContractStore,
-  filter: { readonly operationId?: string; readonly states?: readonly RecoveryState[]; readonly targetIdentityDigest?: string },
+  filter: Omit<ListFilter, 'limit' | 'afterContractId'>,
   pageSize: number,
 ): RecoveryContract[] {
   const all: RecoveryContract[] = [];

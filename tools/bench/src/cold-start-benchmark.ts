@@ -8,6 +8,7 @@ import { result, type BenchResult } from './bench-result.js';
 import type { Benchmark } from './benchmark.js';
 import { timeStartup, type Era } from './mcp-process.js';
 import { median } from './stats.js';
+import { bareServerFile } from './bare-server-file.js';
 
 const RUNS = 20;
 const WARMUP = 2;
@@ -77,14 +78,13 @@ export const coldStartBenchmark: Benchmark = {
   title: 'Cold start: spawn → first reply and first tools/list, both eras',
   async run(ctx) {
     const server = join(ctx.workspaceRoot, 'dist', 'apps', 'mcp-server', 'main.js');
-    const fixtures = join(ctx.workspaceRoot, 'tools', 'bench', 'fixtures');
     if (!existsSync(server)) throw new Error('bench: dist/apps/mcp-server/main.js is missing; run `npm run build`');
     const subjects: readonly Subject[] = [
       { id: 'ours_2025', file: server, era: 'legacy' },
       { id: 'ours_2026', file: server, era: 'modern' },
-      { id: 'v1_2025', file: join(fixtures, 'bare-v1-server.mjs'), era: 'legacy' },
-      { id: 'v2_2025', file: join(fixtures, 'bare-v2-server.mjs'), era: 'legacy' },
-      { id: 'v2_2026', file: join(fixtures, 'bare-v2-server.mjs'), era: 'modern' },
+      { id: 'v1_2025', file: bareServerFile(ctx.workspaceRoot, 'v1'), era: 'legacy' },
+      { id: 'v2_2025', file: bareServerFile(ctx.workspaceRoot, 'v2'), era: 'legacy' },
+      { id: 'v2_2026', file: bareServerFile(ctx.workspaceRoot, 'v2'), era: 'modern' },
     ];
     const dir = mkdtempSync(join(tmpdir(), 'bench-cold-'));
     chmodSync(dir, 0o700);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, ReadBuffer } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { bareServerFile } from './bare-server-file.js';
 import { startBuiltSimulator } from './built-simulator.js';
 import { result, type BenchResult } from './bench-result.js';
 import type { Benchmark } from './benchmark.js';
@@ -76,7 +77,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<number> {
 async function bareSdkServerRssMiB(workspaceRoot: string): Promise<number | null> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(workspaceRoot, 'tools', 'bench', 'fixtures', 'bare-v2-server.mjs')],
+    args: [bareServerFile(workspaceRoot, 'v2')],
     stderr: 'ignore',
   });
   const client = new Client({ name: 'bench', version: '0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });

@@ -1,9 +1,7 @@
-/** A write directory's signed-file counts (counted by name) and whether leftovers piled up. */
-export interface WriteArtifactCounts {
-  readonly inboxFiles: number;
-  readonly outboxFiles: number;
-  readonly pileUp: boolean;
-}
+import type { ArtifactCounts } from '@pfsense-mcp/coordinator';
+
+/** A write directory's signed-file counts (counted by name) and whether leftovers piled up: the driver's own counts. */
+export type WriteArtifactCounts = Pick<ArtifactCounts, 'inboxFiles' | 'outboxFiles' | 'pileUp'>;
 
 /**
  * The output fields one write runtime's files and clock become — pfsense_mcp_info's for a single appliance and each

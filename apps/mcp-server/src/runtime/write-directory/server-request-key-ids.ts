@@ -8,10 +8,16 @@ import type { WriteDirectoryLayout } from './write-directory-layout.js';
  * (`admin inbox add`, the exchange folder's pickup): a superset of the keys the server accepts at use, which keeps a
  * retired key only while a file it signed is still needed (load-server-request-authorities.ts) — so install never
  * refuses an answer that use would take, and refuses at once one that answers another write directory (another
- * appliance's).
+ * appliance's). A caller that has the current key loaded (the write runtime at start) passes its id, so the key file
+ * is not read a second time.
  */
-export function serverRequestKeyIdsOf(layout: WriteDirectoryLayout): readonly string[] {
+export function serverRequestKeyIdsOf(layout: WriteDirectoryLayout, currentKeyId: string = currentKeyIdOf(layout)): readonly string[] {
+  return Object.freeze([currentKeyId, ...loadRetiredServerKeys(layout.retiredServerKeysFile).map((k) => k.keyId)]);
+}
+
+/** The current key's id, read from its file (the key itself zeroed at once): for a caller that has not loaded it already. */
+function currentKeyIdOf(layout: WriteDirectoryLayout): string {
   const current = readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
   current.privateKey.fill(0);
-  return Object.freeze([current.keyId, ...loadRetiredServerKeys(layout.retiredServerKeysFile).map((k) => k.keyId)]);
+  return current.keyId;
 }

@@ -232,6 +232,7 @@ function openExchange(
   env: WriteEnvironment,
   layout: WriteDirectoryLayout,
   authorities: PinnedAuthoritySet,
+  serverKeyId: string,
   clock: () => number,
 ): ExchangeFolder | null {
   const dir = env.exchangeDir ?? null;
@@ -241,7 +242,7 @@ function openExchange(
     inboxDir: layout.inboxDir,
     outboxDir: layout.outboxDir,
     authorities,
-    requestKeyIds: serverRequestKeyIdsOf(layout),
+    requestKeyIds: serverRequestKeyIdsOf(layout, serverKeyId),
     clock,
     install: true,
   });
@@ -344,9 +345,10 @@ export async function checkWriteRuntime(config: ServerConfig): Promise<WriteDire
       );
     }
     const masterKey = readMasterKeyFile(layout.masterKeyFile);
-    readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
+    const serverKey = readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
+    serverKey.privateKey.fill(0);
     const authorities = loadAuthorities(layout);
-    openExchange(env, layout, authorities, Date.now);
+    openExchange(env, layout, authorities, serverKey.keyId, Date.now);
     readWriteApiKey(env, 'unused');
     // Listing only (no bound on the count: leftovers never stop the write).
     ArtifactDirectory.open(layout.inboxDir).list();
@@ -380,7 +382,7 @@ export async function openWriteRuntime(options: OpenWriteRuntimeOptions): Promis
     const masterKey = readMasterKeyFile(layout.masterKeyFile);
     const serverKey = readEd25519PrivateKeyFile(layout.serverRequestKeyFile);
     const authorities = loadAuthorities(layout);
-    const exchange = openExchange(env, layout, authorities, clock);
+    const exchange = openExchange(env, layout, authorities, serverKey.keyId, clock);
     const writeKey = readWriteApiKey(env, options.readApiKey);
     const { store, consumption } = await openStores(layout, masterKey, authorities, clock, closers);
 
